@@ -1,6 +1,16 @@
-"""rbda: rigid-body dynamics for Python."""
+"""rbda: rigid-body dynamics for Python.
 
-from . import spatial
+Spatial algebra (:mod:`rbda.spatial`), kinematic trees (:class:`Model`, :class:`Data`, the joint models) and
+Featherstone's algorithms compiled with numba, named as Pinocchio names them (``rnea``, ``aba``, ``crba``, ...).
+"""
+
+from . import joints, spatial
+from .algorithms import *  # noqa: F401,F403  (the public algorithm functions)
+from .joints import *  # noqa: F401,F403  (JointModelRX, ...)
+from .model import Data, Frame, FrameType, Model
+from .model import sample_models
 from .spatial import SE3, ArticulatedBodyInertia, Force, Inertia, Motion, ReferenceFrame
+
+LOCAL, WORLD, LOCAL_WORLD_ALIGNED = ReferenceFrame.LOCAL, ReferenceFrame.WORLD, ReferenceFrame.LOCAL_WORLD_ALIGNED
 
 __version__ = "0.1.0"

@@ -51,7 +51,8 @@ class ArticulatedBodyInertia:
     def shift(self, p_QR) -> "ArticulatedBodyInertia":
         """The same ABI about point R, with ``p_QR: (3,)`` from Q to R expressed in E (rigid-body shift).
 
-        ``P_R = X^T P_Q X`` with ``X = [[1, -p_x], [0, 1]]`` the motion transform from R to Q.
+        ``P_R = X^T P_Q X`` with ``X = [[1, p_x], [0, 1]]`` the motion transform from R to Q
+        (``v_Q = v_R + p_QR x w``), which is Drake's ``Phi(p_RQ) P_Q Phi(p_RQ)^T`` in ``[linear; angular]`` order.
         """
         out = ArticulatedBodyInertia.__new__(ArticulatedBodyInertia)
         out._P = self._P.copy()
@@ -60,7 +61,7 @@ class ArticulatedBodyInertia:
     def shift_in_place(self, p_QR) -> "ArticulatedBodyInertia":
         """In-place :meth:`shift`; returns ``self``."""
         X = np.eye(6)
-        X[:3, 3:] = -skew(as_array(p_QR, (3,), "p_QR"))
+        X[:3, 3:] = skew(as_array(p_QR, (3,), "p_QR"))
         P = X.T @ self._P @ X
         self._P = 0.5 * (P + P.T)
         return self

@@ -16,6 +16,7 @@ class _SpatialVector:
     """Storage and linear-space operations shared by :class:`Motion` and :class:`Force`."""
 
     __slots__ = ("vector",)
+    __array_ufunc__ = None  # numpy defers to our operators: ``np.float64(2) * m`` is a Motion, not an array
 
     def __init__(self, linear=None, angular=None):
         """``Cls(vector6)`` or ``Cls(linear3, angular3)``; ``Cls()`` is zero."""

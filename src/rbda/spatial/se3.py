@@ -35,6 +35,8 @@ class SE3:
         """
         if rotation is not None and translation is None and np.shape(rotation) == (4, 4):
             H = as_array(rotation, (4, 4), "homogeneous")
+            if not np.allclose(H[3], [0.0, 0.0, 0.0, 1.0]):
+                raise ValueError("homogeneous: last row of a homogeneous matrix must be [0, 0, 0, 1]")
             rotation, translation = H[:3, :3], H[:3, 3]
         R = np.eye(3) if rotation is None else as_array(rotation, (3, 3), "rotation")
         if np.linalg.norm(R.T @ R - np.eye(3)) > _ORTHONORMAL_TOL or np.linalg.det(R) < 0:

@@ -13,9 +13,11 @@ from enum import IntEnum
 import numpy as np
 
 from ._validate import as_array, as_scalar
+from .compiled import jlog_coefficient as _jlog_coefficient
+from .compiled import one_minus_cos_over_t2 as _one_minus_cos_over_t2
+from .compiled import sin_over_t as _sin_over_t
+from .compiled import t_minus_sin_over_t3 as _t_minus_sin_over_t3
 from .skew import skew
-
-_SERIES_ANGLE = 0.1  # below this angle, the coefficients with cancellation use their Taylor series
 
 
 class ReferenceFrame(IntEnum):
@@ -24,34 +26,6 @@ class ReferenceFrame(IntEnum):
     WORLD = 0
     LOCAL = 1
     LOCAL_WORLD_ALIGNED = 2
-
-
-# ---------------------------------------------------------------------------------------------- coefficients
-def _sin_over_t(t: float) -> float:
-    """sin(t) / t."""
-    return float(np.sinc(t / np.pi))
-
-
-def _one_minus_cos_over_t2(t: float) -> float:
-    """(1 - cos t) / t^2, written as 2 sin^2(t/2) / t^2 to avoid cancellation."""
-    return 0.5 * _sin_over_t(0.5 * t) ** 2
-
-
-def _t_minus_sin_over_t3(t: float) -> float:
-    """(t - sin t) / t^3."""
-    if t < _SERIES_ANGLE:
-        t2 = t * t
-        return 1 / 6 - t2 * (1 / 120 - t2 * (1 / 5040 - t2 * (1 / 362880 - t2 / 39916800)))
-    return (t - np.sin(t)) / t**3
-
-
-def _jlog_coefficient(t: float) -> float:
-    """1/t^2 - (1 + cos t) / (2 t sin t), the [w]^2 coefficient of the inverse SO(3) Jacobians (finite at pi)."""
-    if t < _SERIES_ANGLE:
-        t2 = t * t
-        return 1 / 12 + t2 * (1 / 720 + t2 * (1 / 30240 + t2 / 1209600))
-    half = 0.5 * t
-    return 1.0 / (t * t) - np.cos(half) / (2.0 * t * np.sin(half))
 
 
 # ---------------------------------------------------------------------------------------------- exp / log
@@ -250,8 +224,11 @@ def matrix_to_rpy(R) -> np.ndarray:
     R = as_array(R, (3, 3), "R")
     pitch = float(np.arctan2(-R[2, 0], np.hypot(R[0, 0], R[1, 0])))
     if np.hypot(R[0, 0], R[1, 0]) > 1e-12:
-        roll = float(np.arctan2(R[2, 1], R[2, 2]))
         yaw = float(np.arctan2(R[1, 0], R[0, 0]))
+        # roll from Rz(yaw)^T R = Ry(pitch) Rx(roll), whose row 1 is [0, cos roll, -sin roll]: unlike
+        # atan2(R21, R22), this stays exact to rounding near gimbal lock (as Eigen's eulerAngles does)
+        cy, sy = np.cos(yaw), np.sin(yaw)
+        roll = float(np.arctan2(sy * R[0, 2] - cy * R[1, 2], cy * R[1, 1] - sy * R[0, 1]))
     else:  # gimbal lock: R = Rz(yaw) Ry(+-pi/2) with roll folded into yaw
         roll = 0.0
         yaw = float(np.arctan2(-R[0, 1], R[1, 1]))

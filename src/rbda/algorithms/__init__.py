@@ -1,0 +1,48 @@
+"""The public algorithms, one module per family; all are re-exported at the top level of ``rbda``."""
+
+from .configuration import (
+    difference,
+    distance,
+    integrate,
+    interpolate,
+    is_normalized,
+    is_same_configuration,
+    neutral,
+    normalize,
+    random_configuration,
+    squared_distance,
+)
+from .dynamics import (
+    aba,
+    compute_all_terms,
+    compute_coriolis_matrix,
+    compute_generalized_gravity,
+    compute_minverse,
+    compute_static_torque,
+    crba,
+    nonlinear_effects,
+    rnea,
+)
+from .jacobian import (
+    compute_frame_jacobian,
+    compute_joint_jacobian,
+    compute_joint_jacobians,
+    compute_joint_jacobians_time_variation,
+    get_frame_jacobian,
+    get_frame_jacobian_time_variation,
+    get_joint_jacobian,
+    get_joint_jacobian_time_variation,
+)
+from .kinematics import (
+    forward_kinematics,
+    frames_forward_kinematics,
+    get_acceleration,
+    get_classical_acceleration,
+    get_frame_acceleration,
+    get_frame_classical_acceleration,
+    get_frame_velocity,
+    get_velocity,
+    update_frame_placement,
+    update_frame_placements,
+    update_global_placements,
+)

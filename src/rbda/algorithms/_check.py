@@ -1,0 +1,52 @@
+"""Entry-point checks of the public algorithms: sizes, dtype, finiteness and unit quaternions.
+
+The fast path accepts a C-contiguous float64 array of the right shape after two attribute reads; anything else
+goes through the slow path, which converts or raises a ``ValueError`` naming the argument and both shapes.
+Finiteness and normalisation are checked inside the kernels (``kernels/configuration.py``) where they cost
+nanoseconds, and reported here by name.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernels.checks import WRONG_DATA
+from ..spatial._validate import as_array
+
+_F64 = np.dtype(np.float64)
+
+
+def vector(x, n: int, name: str) -> np.ndarray:
+    """``x`` as a C-contiguous float64 array of shape ``(n,)``."""
+    if type(x) is np.ndarray and x.shape == (n,) and x.dtype is _F64 and x.flags.c_contiguous:
+        return x
+    return np.ascontiguousarray(as_array(x, (n,), name))
+
+
+def matrix(x, shape: tuple, name: str) -> np.ndarray:
+    """``x`` as a C-contiguous float64 array of exactly ``shape``."""
+    if type(x) is np.ndarray and x.shape == shape and x.dtype is _F64 and x.flags.c_contiguous:
+        return x
+    return np.ascontiguousarray(as_array(x, shape, name))
+
+
+def check_data(model, data) -> None:
+    """Raise if ``data`` was not created for a model of ``model``'s sizes."""
+    if data.model_sizes != (model.njoints, model.nv, model.nframes):
+        raise ValueError(
+            f"data: created for a model with (njoints, nv, nframes) = {data.model_sizes}, "
+            f"this model has {(model.njoints, model.nv, model.nframes)}; use model.create_data()"
+        )
+
+
+def report(status: int, names: tuple) -> None:
+    """Turn a kernel's input status into an error: ``1 + 2k`` non-finite ``names[k]``, ``2 + 2k`` not normalized."""
+    if status == WRONG_DATA:
+        raise ValueError("data: was created for another model (sizes differ); use model.create_data()")
+    k, kind = divmod(status - 1, 2)
+    if kind == 0:
+        raise ValueError(f"{names[k]}: contains non-finite values (NaN or inf)")
+    raise ValueError(
+        f"{names[k]}: is not a valid configuration (a quaternion or (cos, sin) pair is not of unit norm); "
+        "use rbda.normalize(model, q)"
+    )

@@ -1,0 +1,150 @@
+"""Joint and frame Jacobians (Pinocchio's jacobian API). ``data.J`` holds the world-frame columns
+``oMi.act(S_i)`` of every joint; a joint's or frame's Jacobian takes the columns of its supporting joints and
+expresses them in the requested frame."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernels import kinematics as _k
+from ..spatial import SE3, Motion, ReferenceFrame, skew
+from ._check import report, vector
+from .kinematics import _frame_id, _joint_id, forward_kinematics
+
+
+def compute_joint_jacobians(model, data, q=None) -> np.ndarray:
+    """World-frame Jacobian columns of every joint into ``data.J`` ``(6, nv)``, with forward kinematics.
+    Without ``q``, uses the placements of the last forward kinematics."""
+    I, F = model.packed
+    if q is None:
+        raise ValueError("q: compute_joint_jacobians needs q")
+    status = _k.compute_joint_jacobians(I, F, data.ws, vector(q, model.nq, "q"))
+    if status:
+        report(status, ("q",))
+    return data.J
+
+
+def _support_columns(model, joint_id: int) -> np.ndarray:
+    cols = []
+    for j in model.supports[joint_id][1:]:
+        cols.extend(range(model.idx_v[j], model.idx_v[j] + model.nvs[j]))
+    return np.array(cols, dtype=int)
+
+
+def _express_columns(J_world: np.ndarray, oM: SE3, reference_frame) -> np.ndarray:
+    """World-frame columns (6, n) expressed in ``reference_frame`` at the placement ``oM``."""
+    rf = ReferenceFrame(reference_frame)
+    if rf == ReferenceFrame.WORLD:
+        return J_world
+    out = J_world.copy()
+    out[:3] -= skew(oM.translation) @ J_world[3:]  # move the reference point to the frame origin
+    if rf == ReferenceFrame.LOCAL:
+        out[:3] = oM.rotation.T @ out[:3]
+        out[3:] = oM.rotation.T @ out[3:]
+    return out
+
+
+def get_joint_jacobian(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
+    """Jacobian ``(6, nv)`` of joint ``joint_id`` (after ``compute_joint_jacobians``)."""
+    joint_id = _joint_id(model, joint_id)
+    out = np.zeros((6, model.nv))
+    cols = _support_columns(model, joint_id)
+    out[:, cols] = _express_columns(data.J[:, cols], data.oMi[joint_id], reference_frame)
+    return out
+
+
+def compute_joint_jacobian(model, data, q, joint_id: int) -> np.ndarray:
+    """LOCAL Jacobian ``(6, nv)`` of joint ``joint_id`` at ``q`` (computes the kinematics)."""
+    compute_joint_jacobians(model, data, q)
+    return get_joint_jacobian(model, data, joint_id, ReferenceFrame.LOCAL)
+
+
+def get_frame_jacobian(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
+    """Jacobian ``(6, nv)`` of frame ``frame_id`` (after ``compute_joint_jacobians``)."""
+    f = model.frames[_frame_id(model, frame_id)]
+    out = np.zeros((6, model.nv))
+    cols = _support_columns(model, f.parent_joint)
+    oMf = data.oMi[f.parent_joint] * f.placement
+    data.oMf[frame_id] = oMf
+    out[:, cols] = _express_columns(data.J[:, cols], oMf, reference_frame)
+    return out
+
+
+def compute_frame_jacobian(model, data, q, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
+    """Jacobian ``(6, nv)`` of frame ``frame_id`` at ``q`` (computes the kinematics)."""
+    compute_joint_jacobians(model, data, q)
+    return get_frame_jacobian(model, data, frame_id, reference_frame)
+
+
+# ------------------------------------------------------------------------------------------------ time variation
+def compute_joint_jacobians_time_variation(model, data, q, v) -> np.ndarray:
+    """``data.J`` and its time derivative ``data.dJ`` ``(6, nv)`` (world frame) at ``(q, v)``.
+
+    Column k of joint j moves with the joint: ``d/dt (oMj.act(S_k)) = ov_j x J_k + oMj.act(dS_k/dt)``; the
+    second term is non-zero only for joints whose subspace depends on q (universal, spherical ZYX).
+    """
+    q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
+    forward_kinematics(model, data, q, v)
+    compute_joint_jacobians(model, data, q)
+    for j in range(1, model.njoints):
+        cols = slice(model.idx_v[j], model.idx_v[j] + model.nvs[j])
+        oMj = data.oMi[j]
+        ov = oMj.act(Motion(data.v[j]))
+        dS = model.joints[j].motion_subspace_derivative(q[model.idx_q[j] : model.idx_q[j] + model.nqs[j]], v[cols])
+        data.dJ[:, cols] = ov.action @ data.J[:, cols] + oMj.action @ dS
+    return data.dJ
+
+
+def get_joint_jacobian_time_variation(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
+    """``dJ/dt`` ``(6, nv)`` of joint ``joint_id`` (after ``compute_joint_jacobians_time_variation``)."""
+    joint_id = _joint_id(model, joint_id)
+    return _jacobian_time_variation(model, data, joint_id, data.oMi[joint_id], reference_frame)
+
+
+def get_frame_jacobian_time_variation(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
+    """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (after ``compute_joint_jacobians_time_variation``)."""
+    f = model.frames[_frame_id(model, frame_id)]
+    return _jacobian_time_variation(model, data, f.parent_joint, data.oMi[f.parent_joint] * f.placement, reference_frame)
+
+
+def _jacobian_time_variation(model, data, joint_id: int, oM: SE3, reference_frame) -> np.ndarray:
+    """Derivative of ``_express_columns(J, oM, rf)``: the frame ``oM`` moves with the spatial velocity
+    ``V = J q_dot`` (world), i.e. its origin with ``p_dot = V_lin + V_ang x p``."""
+    cols = _support_columns(model, joint_id)
+    J, dJ = data.J[:, cols], data.dJ[:, cols]
+    rf = ReferenceFrame(reference_frame)
+    out = np.zeros((6, model.nv))
+    if rf == ReferenceFrame.WORLD:
+        out[:, cols] = dJ
+        return out
+    V = Motion(data.ov_of(joint_id))
+    p_dot = V.linear + np.cross(V.angular, oM.translation)
+    lwa = _express_columns(dJ, oM, ReferenceFrame.LOCAL_WORLD_ALIGNED)
+    lwa[:3] -= skew(p_dot) @ J[3:]
+    if rf == ReferenceFrame.LOCAL_WORLD_ALIGNED:
+        out[:, cols] = lwa
+        return out
+    # LOCAL = R^T LWA; d/dt R^T = -R^T w_x
+    R, w = oM.rotation, V.angular
+    J_lwa = _express_columns(J, oM, ReferenceFrame.LOCAL_WORLD_ALIGNED)
+    out[:3, cols] = R.T @ (lwa[:3] - skew(w) @ J_lwa[:3])
+    out[3:, cols] = R.T @ (lwa[3:] - skew(w) @ J_lwa[3:])
+    return out
+
+
+def body_jacobians_and_derivatives(model, data, q, v):
+    """For every joint i >= 1, its world-frame body Jacobian ``(6, nv)`` and its time derivative."""
+    compute_joint_jacobians_time_variation(model, data, q, v)
+    for i in range(1, model.njoints):
+        cols = _support_columns(model, i)
+        J, dJ = np.zeros((6, model.nv)), np.zeros((6, model.nv))
+        J[:, cols], dJ[:, cols] = data.J[:, cols], data.dJ[:, cols]
+        yield J, dJ
+
+
+__all__ = [
+    "compute_joint_jacobians_time_variation", "get_joint_jacobian_time_variation",
+    "get_frame_jacobian_time_variation",
+    "compute_joint_jacobians", "get_joint_jacobian", "compute_joint_jacobian", "get_frame_jacobian",
+    "compute_frame_jacobian", "forward_kinematics",
+]

@@ -1,0 +1,118 @@
+"""Forward kinematics and frame placements, velocities and accelerations (Pinocchio's kinematics API)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernels import kinematics as _k
+from ..spatial import SE3, Motion, ReferenceFrame
+from ._check import report, vector
+
+
+def forward_kinematics(model, data, q, v=None, a=None) -> None:
+    """Placements ``data.oMi``, ``data.liMi`` (and local velocities ``data.v``, accelerations ``data.a``)
+    of every joint, for ``q: (nq,)`` (``v: (nv,)``, ``a: (nv,)``). ``data.a`` excludes gravity."""
+    I, F = model.packed
+    q = vector(q, model.nq, "q")
+    if v is None:
+        if a is not None:
+            raise ValueError("a: an acceleration needs a velocity v")
+        status = _k.forward_kinematics_q(I, F, data.ws, q)
+    elif a is None:
+        status = _k.forward_kinematics_qv(I, F, data.ws, q, vector(v, model.nv, "v"))
+    else:
+        status = _k.forward_kinematics_qva(I, F, data.ws, q, vector(v, model.nv, "v"), vector(a, model.nv, "a"))
+    if status:
+        report(status, ("q", "v", "a"))
+
+
+def update_global_placements(model, data) -> None:
+    """``data.oMi`` from the current ``data.liMi``."""
+    I, F = model.packed
+    status = _k.update_global_placements(I, F, data.ws)
+    if status:
+        report(status, ())
+
+
+def update_frame_placements(model, data) -> None:
+    """``data.oMf`` from the current ``data.oMi``."""
+    I, F = model.packed
+    status = _k.update_frame_placements(I, F, data.ws)
+    if status:
+        report(status, ())
+
+
+def update_frame_placement(model, data, frame_id: int) -> SE3:
+    """``data.oMf[frame_id]`` from ``data.oMi``; returns it."""
+    f = model.frames[_frame_id(model, frame_id)]
+    data.oMf[frame_id] = data.oMi[f.parent_joint] * f.placement
+    return data.oMf[frame_id]
+
+
+def frames_forward_kinematics(model, data, q) -> None:
+    """Forward kinematics then every frame placement ``data.oMf``."""
+    forward_kinematics(model, data, q)
+    update_frame_placements(model, data)
+
+
+# ------------------------------------------------------------------------------------------------ velocities
+def _express(model, data, joint_id: int, local: Motion, reference_frame, placement: SE3 = None) -> Motion:
+    """A quantity given in the joint frame, moved to ``placement`` (in the joint frame) and expressed in
+    ``reference_frame``."""
+    m = local if placement is None else placement.act_inv(local)
+    rf = ReferenceFrame(reference_frame)
+    if rf == ReferenceFrame.LOCAL:
+        return m
+    oM = data.oMi[joint_id] if placement is None else data.oMi[joint_id] * placement
+    if rf == ReferenceFrame.WORLD:
+        return oM.act(m)
+    return Motion(oM.rotation @ m.linear, oM.rotation @ m.angular)  # LOCAL_WORLD_ALIGNED
+
+
+def get_velocity(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
+    """Spatial velocity of joint ``joint_id`` (after ``forward_kinematics(q, v)``)."""
+    return _express(model, data, _joint_id(model, joint_id), Motion(data.v[joint_id]), reference_frame)
+
+
+def get_acceleration(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
+    """Spatial acceleration of joint ``joint_id`` (after ``forward_kinematics(q, v, a)``)."""
+    return _express(model, data, _joint_id(model, joint_id), Motion(data.a[joint_id]), reference_frame)
+
+
+def get_classical_acceleration(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
+    """Classical acceleration: the spatial one with ``w x v`` added to its linear part, in ``reference_frame``."""
+    return _classical(get_velocity(model, data, joint_id, reference_frame), get_acceleration(model, data, joint_id, reference_frame))
+
+
+def get_frame_velocity(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
+    """Spatial velocity of frame ``frame_id``."""
+    f = model.frames[_frame_id(model, frame_id)]
+    return _express(model, data, f.parent_joint, Motion(data.v[f.parent_joint]), reference_frame, f.placement)
+
+
+def get_frame_acceleration(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
+    """Spatial acceleration of frame ``frame_id``."""
+    f = model.frames[_frame_id(model, frame_id)]
+    return _express(model, data, f.parent_joint, Motion(data.a[f.parent_joint]), reference_frame, f.placement)
+
+
+def get_frame_classical_acceleration(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
+    """Classical acceleration of frame ``frame_id`` (linear part is the acceleration of the frame origin)."""
+    return _classical(get_frame_velocity(model, data, frame_id, reference_frame),
+                      get_frame_acceleration(model, data, frame_id, reference_frame))
+
+
+def _classical(v: Motion, a: Motion) -> Motion:
+    return Motion(a.linear + np.cross(v.angular, v.linear), a.angular)
+
+
+def _joint_id(model, joint_id) -> int:
+    if not (isinstance(joint_id, (int, np.integer)) and 0 <= joint_id < model.njoints):
+        raise ValueError(f"joint_id: {joint_id!r} is not a joint id of this model (0..{model.njoints - 1})")
+    return int(joint_id)
+
+
+def _frame_id(model, frame_id) -> int:
+    if not (isinstance(frame_id, (int, np.integer)) and 0 <= frame_id < model.nframes):
+        raise ValueError(f"frame_id: {frame_id!r} is not a frame id of this model (0..{model.nframes - 1})")
+    return int(frame_id)

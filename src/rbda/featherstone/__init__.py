@@ -1,0 +1,49 @@
+"""spatial_v2-compatible functional API, in spatial_v2's own conventions (DESIGN.md §5).
+
+Spatial vectors are ``[angular; linear]``, ``X``/``E`` are coordinate transforms from A to B coordinates,
+quaternions are scalar first. ``convert`` translates to and from the core ``rbda.spatial`` conventions.
+"""
+
+from .arithmetic import (
+    Fpt,
+    Vpt,
+    XtoV,
+    Xpt,
+    crf,
+    crm,
+    mcI,
+    plnr,
+    pluho,
+    plux,
+    rotx,
+    roty,
+    rotz,
+    rq,
+    rqd,
+    rv,
+    rx,
+    ry,
+    rz,
+    skew,
+    xlt,
+)
+from .convert import (
+    X_to_se3,
+    force_from_core,
+    force_to_core,
+    inertia_from_core,
+    inertia_to_core,
+    motion_from_core,
+    motion_to_core,
+    se3_to_X,
+)
+
+__all__ = [
+    # 3-D vectors and rotation
+    "rx", "ry", "rz", "rv", "rq", "rqd", "skew",
+    # spatial and planar vector arithmetic
+    "crm", "crf", "mcI", "rotx", "roty", "rotz", "xlt", "plnr", "plux", "pluho", "XtoV", "Xpt", "Vpt", "Fpt",
+    # conversion to and from the core conventions
+    "motion_to_core", "motion_from_core", "force_to_core", "force_from_core",
+    "X_to_se3", "se3_to_X", "inertia_to_core", "inertia_from_core",
+]

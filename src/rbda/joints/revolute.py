@@ -1,0 +1,30 @@
+"""Revolute joint about a unit axis ``a``: ``M(q) = (exp3(a q), 0)``, ``S = [0; a]``, ``c_J = 0``."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..spatial.compiled import axis_rotation
+from .base import AxisJoint, JointType, angular_row, axis_joint_family
+
+
+@njit(cache=True)
+def calc(params, q, v, M, S, vJ, cJ):
+    axis_rotation(params[0:3], np.cos(q[0]), np.sin(q[0]), M[:, :3])
+    M[0, 3] = M[1, 3] = M[2, 3] = 0.0
+    angular_row(S, 0, params[0], params[1], params[2])
+    for k in range(6):
+        vJ[k] = S[0, k] * v[0]
+        cJ[k] = 0.0
+
+
+class JointModelRevoluteUnaligned(AxisJoint):
+    """Revolute joint about an arbitrary unit axis (normalised on construction); ``nq = nv = 1``."""
+
+    type = JointType.REVOLUTE
+    nq = nv = 1
+
+
+axis_joint_family(JointModelRevoluteUnaligned, "JointModelR", globals())
+JointModelRX, JointModelRY, JointModelRZ = globals()["JointModelRX"], globals()["JointModelRY"], globals()["JointModelRZ"]

@@ -1,0 +1,50 @@
+"""Compiled input checks run at the start of every kernel: workspace size, finite entries, unit-norm parts of
+configurations. They return a status code that the Python entry turns into a named error
+(``algorithms/_check.py``): 0 ok, ``1 + 2k`` argument k non-finite, 2 ``q`` off the manifold, 99 wrong data.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..joints.dispatch import joint_normalization_error
+from .layout import data_views, model_views
+
+NORMALIZATION_TOL = 1e-6
+WRONG_DATA = 99
+
+
+@njit(cache=True)
+def all_finite(x):
+    for k in range(x.shape[0]):
+        if not np.isfinite(x[k]):
+            return False
+    return True
+
+
+@njit(cache=True)
+def configuration_status(m, q):
+    """0 if ``q`` is finite and on the manifold, 1 if not finite, 2 if a unit-norm part is off by > 1e-6."""
+    if not all_finite(q):
+        return 1
+    for i in range(1, m.nj):
+        iq = m.idx_q[i]
+        if joint_normalization_error(m.types[i], q[iq : iq + m.nqs[i]]) > NORMALIZATION_TOL:
+            return 2
+    return 0
+
+
+@njit(cache=True)
+def begin(I, F, ws, q, v, a):
+    """``(m, d, status)``: model and data views, and the status of the inputs (``v``, ``a`` may be None)."""
+    m = model_views(I, F)
+    d, size = data_views(ws, m.nj, m.nv, m.nf)
+    if size != ws.shape[0]:
+        return m, d, WRONG_DATA
+    status = 0 if q is None else configuration_status(m, q)
+    if status == 0 and v is not None and not all_finite(v):
+        status = 3
+    if status == 0 and a is not None and not all_finite(a):
+        status = 5
+    return m, d, status

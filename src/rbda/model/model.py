@@ -1,0 +1,369 @@
+"""The kinematic tree: topology, joint models, placements, inertias, limits and frames (DESIGN.md §1).
+
+A :class:`Model` is built once (``add_joint``, ``append_body_to_joint``, ``add_frame``) and never modified by the
+algorithms. For the compiled kernels it packs itself into two flat arrays (``kernels/layout.py``), rebuilt
+lazily after any change made through its methods or by assigning one of its fields. ``gravity`` and ``armature``
+are views into the packed floats, so in-place edits (``model.gravity.linear[:] = 0``) are seen too; the elements
+of ``joint_placements``, ``inertias`` and ``frames`` must be *replaced* (``model.inertias[i] = Y``) rather than
+edited in place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..joints import JointModel
+from ..joints.base import NPARAMS
+from ..kernels.layout import HEADER, JOINT_FLOATS, JOINT_INTS
+from ..spatial import SE3, Inertia, Motion
+from ..spatial._validate import as_array
+from .frame import Frame, FrameType
+
+_DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
+_PACKED_FIELDS = {"joints", "parents", "joint_placements", "inertias", "frames", "idx_q", "idx_v", "nqs", "nvs"}
+
+
+class _TrackedList(list):
+    """A list that tells its model when an element is replaced, so that the packed arrays are rebuilt."""
+
+    __slots__ = ("_owner",)
+
+    def __init__(self, items, owner):
+        super().__init__(items)
+        self._owner = owner
+
+    def __setitem__(self, i, value):
+        super().__setitem__(i, value)
+        self._owner._invalidate()
+
+    def __reduce__(self):
+        return (list, (list(self),))
+
+
+class Model:
+    """A kinematic tree of joints and bodies; joint 0 is the universe.
+
+    Per joint ``i``: ``names[i]``, ``parents[i]``, ``joints[i]`` (the :class:`~rbda.joints.JointModel`, ``None``
+    for the universe), ``joint_placements[i]`` (placement of the joint input frame in the parent joint frame),
+    ``inertias[i]`` (body inertia in the joint frame), ``idx_q[i]``, ``idx_v[i]``, ``nqs[i]``, ``nvs[i]``.
+    Per configuration/velocity entry: position limits ``lower_position_limit``/``upper_position_limit`` (nq),
+    ``velocity_limit``, ``effort_limit``, ``armature``, ``damping``, ``friction`` (nv).
+    """
+
+    def __init__(self, name: str = ""):
+        self.__dict__["_packed_cache"] = None
+        self.name = name
+        self.names = ["universe"]
+        self.parents = [0]
+        self.joints = _TrackedList([None], self)
+        self.joint_placements = _TrackedList([SE3()], self)
+        self.inertias = _TrackedList([Inertia.Zero()], self)
+        self.idx_q, self.idx_v, self.nqs, self.nvs = [0], [0], [0], [0]
+        self.nq = self.nv = 0
+        self.lower_position_limit = np.zeros(0)
+        self.upper_position_limit = np.zeros(0)
+        self.velocity_limit = np.zeros(0)
+        self.effort_limit = np.zeros(0)
+        self.damping = np.zeros(0)
+        self.friction = np.zeros(0)
+        self._gravity = np.array([*_DEFAULT_GRAVITY, 0.0, 0.0, 0.0])
+        self._armature = np.zeros(0)
+        self.frames = _TrackedList([Frame("universe", 0, 0, SE3(), FrameType.FIXED_JOINT)], self)
+        self.reference_configurations: dict[str, np.ndarray] = {}
+
+    # ---------------------------------------------------------------------------------------- sizes
+    @property
+    def njoints(self) -> int:
+        return len(self.joints)
+
+    @property
+    def nbodies(self) -> int:
+        return len(self.joints)
+
+    @property
+    def nframes(self) -> int:
+        return len(self.frames)
+
+    # ---------------------------------------------------------------------------------------- gravity, armature
+    @property
+    def gravity(self) -> Motion:
+        """Gravity as a :class:`Motion` ``[g; 0]`` whose storage is the model's own (edits in place are seen)."""
+        m = Motion.__new__(Motion)
+        m.vector = self._gravity
+        return m
+
+    @gravity.setter
+    def gravity(self, value) -> None:
+        g = value.vector if isinstance(value, Motion) else np.asarray(value, dtype=np.float64)
+        if g.shape == (3,):
+            g = np.concatenate([g, np.zeros(3)])
+        self._gravity[:] = as_array(g, (6,), "gravity")
+
+    @property
+    def armature(self) -> np.ndarray:
+        """Rotor inertia added to the diagonal of M, ``(nv,)`` (a view of the model's storage)."""
+        return self._armature
+
+    @armature.setter
+    def armature(self, value) -> None:
+        self._armature[:] = as_array(value, (self.nv,), "armature")
+
+    # ---------------------------------------------------------------------------------------- building
+    def add_joint(
+        self,
+        parent_id: int,
+        joint_model: JointModel,
+        joint_placement: SE3,
+        joint_name: str,
+        max_effort=None,
+        max_velocity=None,
+        min_config=None,
+        max_config=None,
+        friction=None,
+        damping=None,
+    ) -> int:
+        """Add a joint under ``parent_id``; returns its id. Limits default to infinite, friction/damping to 0."""
+        if not isinstance(joint_model, JointModel):
+            raise TypeError(f"joint_model: expected a JointModel, got {type(joint_model).__name__}")
+        if not 0 <= int(parent_id) < self.njoints:
+            raise ValueError(f"parent_id: {parent_id} is not a joint id of this model (0..{self.njoints - 1})")
+        if not isinstance(joint_placement, SE3):
+            raise TypeError(f"joint_placement: expected an SE3, got {type(joint_placement).__name__}")
+        if joint_name in self.names:
+            raise ValueError(f"joint_name: a joint named {joint_name!r} already exists")
+        nq, nv = joint_model.nq, joint_model.nv
+
+        def per(value, n, default, name):
+            return np.full(n, default) if value is None else as_array(np.broadcast_to(value, (n,)), (n,), name)
+
+        self.names.append(joint_name)
+        self.parents.append(int(parent_id))
+        self.joints.append(joint_model)
+        self.joint_placements.append(joint_placement.copy())
+        self.inertias.append(Inertia.Zero())
+        self.idx_q.append(self.nq)
+        self.idx_v.append(self.nv)
+        self.nqs.append(nq)
+        self.nvs.append(nv)
+        self.nq += nq
+        self.nv += nv
+        self.effort_limit = np.concatenate([self.effort_limit, per(max_effort, nv, np.inf, "max_effort")])
+        self.velocity_limit = np.concatenate([self.velocity_limit, per(max_velocity, nv, np.inf, "max_velocity")])
+        self.lower_position_limit = np.concatenate([self.lower_position_limit, per(min_config, nq, -np.inf, "min_config")])
+        self.upper_position_limit = np.concatenate([self.upper_position_limit, per(max_config, nq, np.inf, "max_config")])
+        self.friction = np.concatenate([self.friction, per(friction, nv, 0.0, "friction")])
+        self.damping = np.concatenate([self.damping, per(damping, nv, 0.0, "damping")])
+        self._armature = np.concatenate([self._armature, np.zeros(nv)])
+        self._invalidate()
+        return self.njoints - 1
+
+    def append_body_to_joint(self, joint_id: int, body_inertia: Inertia, body_placement: SE3 = None) -> None:
+        """Rigidly attach a body of inertia ``body_inertia`` (given in its own frame) to joint ``joint_id``, at
+        ``body_placement`` in the joint frame."""
+        self._check_joint_id(joint_id, "joint_id")
+        Y = body_inertia if body_placement is None else body_placement.act(body_inertia)
+        self.inertias[joint_id] = self.inertias[joint_id] + Y
+
+    def add_frame(self, frame: Frame, append_inertia: bool = True) -> int:
+        """Add ``frame``; returns its id (the existing id if a frame of the same name and type exists)."""
+        if not isinstance(frame, Frame):
+            raise TypeError(f"frame: expected a Frame, got {type(frame).__name__}")
+        self._check_joint_id(frame.parent_joint, "frame.parent_joint")
+        for k, f in enumerate(self.frames):
+            if f.name == frame.name and f.type == frame.type:
+                return k
+        self.frames.append(frame)
+        if append_inertia and frame.inertia.mass > 0:
+            self.append_body_to_joint(frame.parent_joint, frame.inertia, frame.placement)
+        self._invalidate()
+        return self.nframes - 1
+
+    def add_joint_frame(self, joint_id: int, previous_frame_id: int = -1) -> int:
+        """Add a JOINT frame named after joint ``joint_id``, at the joint frame."""
+        self._check_joint_id(joint_id, "joint_id")
+        parent_frame = previous_frame_id if previous_frame_id >= 0 else self._parent_frame_of(joint_id)
+        return self.add_frame(Frame(self.names[joint_id], joint_id, parent_frame, SE3(), FrameType.JOINT))
+
+    def add_body_frame(self, body_name: str, parent_joint: int, body_placement: SE3 = None, previous_frame: int = -1) -> int:
+        """Add a BODY frame ``body_name`` on joint ``parent_joint``."""
+        parent_frame = previous_frame if previous_frame >= 0 else self._parent_frame_of(parent_joint)
+        placement = SE3() if body_placement is None else body_placement
+        return self.add_frame(Frame(body_name, parent_joint, parent_frame, placement, FrameType.BODY))
+
+    def _parent_frame_of(self, joint_id: int) -> int:
+        for k in range(self.nframes - 1, -1, -1):
+            if self.frames[k].parent_joint == self.parents[joint_id] or k == 0:
+                return k
+        return 0
+
+    # ---------------------------------------------------------------------------------------- queries
+    def get_joint_id(self, name: str) -> int:
+        """Id of the joint ``name``; raises ``KeyError`` listing the joint names if there is none."""
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise KeyError(f"no joint named {name!r}; joints are {self.names}") from None
+
+    def exist_joint_name(self, name: str) -> bool:
+        return name in self.names
+
+    def get_frame_id(self, name: str, type: FrameType | None = None) -> int:
+        """Id of the frame ``name`` (of ``type`` if given); raises ``KeyError`` if there is none."""
+        for k, f in enumerate(self.frames):
+            if f.name == name and (type is None or f.type & type):
+                return k
+        raise KeyError(f"no frame named {name!r}; frames are {[f.name for f in self.frames]}")
+
+    def exist_frame(self, name: str, type: FrameType | None = None) -> bool:
+        return any(f.name == name and (type is None or f.type & type) for f in self.frames)
+
+    @property
+    def children(self) -> list[list[int]]:
+        """``children[i]``: the joints whose parent is ``i``, in id order."""
+        out = [[] for _ in range(self.njoints)]
+        for i in range(1, self.njoints):
+            out[self.parents[i]].append(i)
+        return out
+
+    @property
+    def supports(self) -> list[list[int]]:
+        """``supports[i]``: the joints from the universe to ``i``, both included."""
+        out = [[0]]
+        for i in range(1, self.njoints):
+            out.append(out[self.parents[i]] + [i])
+        return out
+
+    @property
+    def subtrees(self) -> list[list[int]]:
+        """``subtrees[i]``: ``i`` and every joint below it, in id order."""
+        out = [[i] for i in range(self.njoints)]
+        for i in range(self.njoints - 1, 0, -1):
+            out[self.parents[i]] += out[i]
+        return [sorted(s) for s in out]
+
+    def create_data(self):
+        """A new :class:`~rbda.model.Data` workspace for this model."""
+        from .data import Data
+
+        return Data(self)
+
+    def check(self, data=None) -> bool:
+        """Raise ``ValueError`` on an inconsistent model (or data); returns True otherwise."""
+        nj = self.njoints
+        for name, seq in (("names", self.names), ("parents", self.parents), ("joint_placements", self.joint_placements),
+                          ("inertias", self.inertias), ("idx_q", self.idx_q), ("idx_v", self.idx_v)):
+            if len(seq) != nj:
+                raise ValueError(f"model.{name}: has {len(seq)} entries for {nj} joints")
+        for i in range(1, nj):
+            if not 0 <= self.parents[i] < i:
+                raise ValueError(f"model.parents[{i}] = {self.parents[i]}: a parent must come before its child")
+            if self.idx_q[i] != sum(self.nqs[:i]) or self.idx_v[i] != sum(self.nvs[:i]):
+                raise ValueError(f"model.idx_q/idx_v[{i}]: inconsistent with nqs/nvs")
+        if (self.nq, self.nv) != (sum(self.nqs), sum(self.nvs)):
+            raise ValueError("model.nq/nv: inconsistent with nqs/nvs")
+        for name, arr, n in (("lower_position_limit", self.lower_position_limit, self.nq),
+                             ("upper_position_limit", self.upper_position_limit, self.nq),
+                             ("velocity_limit", self.velocity_limit, self.nv), ("effort_limit", self.effort_limit, self.nv),
+                             ("armature", self.armature, self.nv), ("damping", self.damping, self.nv),
+                             ("friction", self.friction, self.nv)):
+            if np.shape(arr) != (n,):
+                raise ValueError(f"model.{name}: expected shape ({n},), got {np.shape(arr)}")
+        for k, f in enumerate(self.frames):
+            if not 0 <= f.parent_joint < nj:
+                raise ValueError(f"model.frames[{k}] ({f.name!r}): parent_joint {f.parent_joint} out of range")
+        if data is not None and data.model_sizes != (nj, self.nv, self.nframes):
+            raise ValueError("data: was created for a model of other sizes; call model.create_data() again")
+        return True
+
+    # ---------------------------------------------------------------------------------------- packing
+    def _invalidate(self) -> None:
+        self.__dict__["_packed_cache"] = None
+
+    def __setattr__(self, name, value):
+        if name in ("joints", "joint_placements", "inertias", "frames") and not isinstance(value, _TrackedList):
+            value = _TrackedList(value, self)
+        super().__setattr__(name, value)
+        if name in _PACKED_FIELDS:
+            self._invalidate()
+
+    @property
+    def packed(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(I, F)``: the flat int64 and float64 arrays the kernels read (see ``kernels/layout.py``)."""
+        cache = self.__dict__["_packed_cache"]
+        if cache is None:
+            cache = self.__dict__["_packed_cache"] = self._pack()
+        return cache
+
+    def _pack(self) -> tuple[np.ndarray, np.ndarray]:
+        self.check()
+        nj, nf = self.njoints, self.nframes
+        I = np.zeros(HEADER + JOINT_INTS * nj + nf, dtype=np.int64)
+        I[:HEADER] = nj, self.nq, self.nv, nf
+        T = I[HEADER : HEADER + JOINT_INTS * nj].reshape(nj, JOINT_INTS)
+        T[:, 0], T[:, 2], T[:, 3], T[:, 4], T[:, 5] = self.parents, self.idx_q, self.idx_v, self.nqs, self.nvs
+        T[1:, 1] = [int(j.type) for j in self.joints[1:]]
+        I[HEADER + JOINT_INTS * nj :] = [f.parent_joint for f in self.frames]
+
+        F = np.zeros(6 + self.nv + JOINT_FLOATS * nj + 12 * nf)
+        F[:6] = self._gravity
+        F[6 : 6 + self.nv] = self._armature
+        o = 6 + self.nv
+        placements = F[o : o + 12 * nj].reshape(nj, 3, 4)
+        inertias = F[o + 12 * nj : o + 25 * nj].reshape(nj, 13)
+        params = F[o + 25 * nj : o + JOINT_FLOATS * nj].reshape(nj, NPARAMS)
+        frame_placements = F[o + JOINT_FLOATS * nj :].reshape(nf, 3, 4)
+        for i in range(nj):
+            M, Y = self.joint_placements[i], self.inertias[i]
+            placements[i] = np.column_stack([M.rotation, M.translation])
+            inertias[i] = np.concatenate([[Y.mass], Y.mass * Y.lever, Y.inertia_about_origin().ravel()])
+            if i > 0:
+                params[i] = self.joints[i].params
+        for k, f in enumerate(self.frames):
+            frame_placements[k] = np.column_stack([f.placement.rotation, f.placement.translation])
+        # gravity and armature live in the packed floats from now on, so that in-place edits reach the kernels
+        self.__dict__["_gravity"] = F[:6]
+        self.__dict__["_armature"] = F[6 : 6 + self.nv]
+        return I, F
+
+    # ---------------------------------------------------------------------------------------- equality, pickling
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Model):
+            return NotImplemented
+        same_arrays = all(
+            np.array_equal(getattr(self, k), getattr(other, k))
+            for k in ("lower_position_limit", "upper_position_limit", "velocity_limit", "effort_limit", "damping",
+                      "friction", "armature", "_gravity")
+        )
+        return (
+            same_arrays
+            and (self.name, self.names, list(self.parents), self.nq, self.nv) == (other.name, other.names, list(other.parents), other.nq, other.nv)
+            and list(self.joints) == list(other.joints)
+            and list(self.joint_placements) == list(other.joint_placements)
+            and list(self.inertias) == list(other.inertias)
+            and list(self.frames) == list(other.frames)
+            and self.reference_configurations.keys() == other.reference_configurations.keys()
+            and all(np.array_equal(v, other.reference_configurations[k]) for k, v in self.reference_configurations.items())
+        )
+
+    __hash__ = None
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_packed_cache"] = None
+        state["_gravity"] = np.array(self._gravity)
+        state["_armature"] = np.array(self._armature)
+        for k in ("joints", "joint_placements", "inertias", "frames"):
+            state[k] = list(state[k])
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        for k in ("joints", "joint_placements", "inertias", "frames"):
+            self.__dict__[k] = _TrackedList(state[k], self)
+
+    def __repr__(self) -> str:
+        return f"Model(name={self.name!r}, njoints={self.njoints}, nq={self.nq}, nv={self.nv}, nframes={self.nframes})"
+
+    def _check_joint_id(self, joint_id: int, name: str) -> None:
+        if not (isinstance(joint_id, (int, np.integer)) and 0 <= joint_id < self.njoints):
+            raise ValueError(f"{name}: {joint_id!r} is not a joint id of this model (0..{self.njoints - 1})")

@@ -1,0 +1,240 @@
+"""Compiled (numba) spatial operations on flat arrays, for the kernels' hot path.
+
+Each helper writes into an ``out`` argument and allocates nothing, so an algorithm kernel can apply one spatial
+operation per line and still read like its textbook table. Conventions are those of the classes in this package:
+spatial vectors ``[linear; angular]``; a placement ``aMb`` is a pair ``(R, p)`` with ``p_A = R p_B + p``.
+Inertias in the world-convention algorithms are the 10 linear parameters ``(m, h = m c, I_o)`` about the frame
+origin, stored as ``Y[0] = m``, ``Y[1:4] = h``, ``Y[4:13] = I_o`` (3x3 row-major).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+SERIES_ANGLE = 0.1  # below this angle, coefficients that suffer cancellation use their Taylor series
+
+
+# ------------------------------------------------------------------------------------------------ SO(3) coefficients
+@njit(cache=True)
+def sin_over_t(t):
+    """``sin(t) / t``."""
+    return np.sin(t) / t if t != 0.0 else 1.0
+
+
+@njit(cache=True)
+def one_minus_cos_over_t2(t):
+    """``(1 - cos t) / t^2``, written ``2 sin^2(t/2) / t^2`` to avoid cancellation."""
+    return 0.5 * sin_over_t(0.5 * t) ** 2
+
+
+@njit(cache=True)
+def t_minus_sin_over_t3(t):
+    """``(t - sin t) / t^3``."""
+    if t < SERIES_ANGLE:
+        t2 = t * t
+        return 1 / 6 - t2 * (1 / 120 - t2 * (1 / 5040 - t2 * (1 / 362880 - t2 / 39916800)))
+    return (t - np.sin(t)) / t**3
+
+
+@njit(cache=True)
+def jlog_coefficient(t):
+    """``1/t^2 - (1 + cos t) / (2 t sin t)``: the ``w_x^2`` coefficient of ``Jexp3(w)^-1`` (finite at pi)."""
+    if t < SERIES_ANGLE:
+        t2 = t * t
+        return 1 / 12 + t2 * (1 / 720 + t2 * (1 / 30240 + t2 / 1209600))
+    half = 0.5 * t
+    return 1.0 / (t * t) - np.cos(half) / (2.0 * t * np.sin(half))
+
+
+@njit(cache=True)
+def axis_rotation(a, c, s, R):
+    """``R = I + s a_x + (1 - c) a_x^2``: rotation about the unit axis ``a`` with ``c = cos q``, ``s = sin q``."""
+    x, y, z = a[0], a[1], a[2]
+    t = 1.0 - c
+    R[0, 0] = c + t * x * x
+    R[0, 1] = t * x * y - s * z
+    R[0, 2] = t * x * z + s * y
+    R[1, 0] = t * x * y + s * z
+    R[1, 1] = c + t * y * y
+    R[1, 2] = t * y * z - s * x
+    R[2, 0] = t * x * z - s * y
+    R[2, 1] = t * y * z + s * x
+    R[2, 2] = c + t * z * z
+
+
+@njit(cache=True)
+def quat_rotation(q, R):
+    """Rotation matrix of the unit quaternion ``q = [x, y, z, w]``."""
+    x, y, z, w = q[0], q[1], q[2], q[3]
+    R[0, 0] = 1.0 - 2.0 * (y * y + z * z)
+    R[0, 1] = 2.0 * (x * y - z * w)
+    R[0, 2] = 2.0 * (x * z + y * w)
+    R[1, 0] = 2.0 * (x * y + z * w)
+    R[1, 1] = 1.0 - 2.0 * (x * x + z * z)
+    R[1, 2] = 2.0 * (y * z - x * w)
+    R[2, 0] = 2.0 * (x * z - y * w)
+    R[2, 1] = 2.0 * (y * z + x * w)
+    R[2, 2] = 1.0 - 2.0 * (x * x + y * y)
+
+
+@njit(cache=True)
+def se3_compose(A, B, out):
+    """``out = A * B`` for placements stored as ``(3, 4)`` arrays ``[R | p]``."""
+    for r in range(3):
+        for c in range(3):
+            out[r, c] = A[r, 0] * B[0, c] + A[r, 1] * B[1, c] + A[r, 2] * B[2, c]
+        out[r, 3] = A[r, 0] * B[0, 3] + A[r, 1] * B[1, 3] + A[r, 2] * B[2, 3] + A[r, 3]
+
+
+@njit(cache=True)
+def motion_act(M, m, out):
+    """``out = aXb m``: ``w' = R w``, ``v' = R v + p x w'`` (``M`` is ``[R | p]``, ``(3, 4)``)."""
+    for r in range(3):
+        out[3 + r] = M[r, 0] * m[3] + M[r, 1] * m[4] + M[r, 2] * m[5]
+        out[r] = M[r, 0] * m[0] + M[r, 1] * m[1] + M[r, 2] * m[2]
+    px, py, pz = M[0, 3], M[1, 3], M[2, 3]
+    wx, wy, wz = out[3], out[4], out[5]
+    out[0] += py * wz - pz * wy
+    out[1] += pz * wx - px * wz
+    out[2] += px * wy - py * wx
+
+
+@njit(cache=True)
+def motion_act_inv(M, m, out):
+    """``out = aXb^-1 m``: ``w' = R^T w``, ``v' = R^T (v - p x w)``."""
+    px, py, pz = M[0, 3], M[1, 3], M[2, 3]
+    vx = m[0] - (py * m[5] - pz * m[4])
+    vy = m[1] - (pz * m[3] - px * m[5])
+    vz = m[2] - (px * m[4] - py * m[3])
+    w0, w1, w2 = m[3], m[4], m[5]
+    for c in range(3):
+        out[c] = M[0, c] * vx + M[1, c] * vy + M[2, c] * vz
+        out[3 + c] = M[0, c] * w0 + M[1, c] * w1 + M[2, c] * w2
+
+
+@njit(cache=True)
+def force_act(M, f, out):
+    """``out = aXb* f``: ``f' = R f``, ``tau' = R tau + p x f'``."""
+    for r in range(3):
+        out[r] = M[r, 0] * f[0] + M[r, 1] * f[1] + M[r, 2] * f[2]
+        out[3 + r] = M[r, 0] * f[3] + M[r, 1] * f[4] + M[r, 2] * f[5]
+    px, py, pz = M[0, 3], M[1, 3], M[2, 3]
+    fx, fy, fz = out[0], out[1], out[2]
+    out[3] += py * fz - pz * fy
+    out[4] += pz * fx - px * fz
+    out[5] += px * fy - py * fx
+
+
+@njit(cache=True)
+def force_act_inv(M, f, out):
+    """``out = aXb^-* f``: ``f' = R^T f``, ``tau' = R^T (tau - p x f)``."""
+    px, py, pz = M[0, 3], M[1, 3], M[2, 3]
+    tx = f[3] - (py * f[2] - pz * f[1])
+    ty = f[4] - (pz * f[0] - px * f[2])
+    tz = f[5] - (px * f[1] - py * f[0])
+    f0, f1, f2 = f[0], f[1], f[2]
+    for c in range(3):
+        out[c] = M[0, c] * f0 + M[1, c] * f1 + M[2, c] * f2
+        out[3 + c] = M[0, c] * tx + M[1, c] * ty + M[2, c] * tz
+
+
+@njit(cache=True)
+def motion_cross(a, b, out):
+    """``out = a x b`` (motion x motion): ``[v_a x w_b + w_a x v_b; w_a x w_b]``."""
+    o0 = a[1] * b[5] - a[2] * b[4] + a[4] * b[2] - a[5] * b[1]
+    o1 = a[2] * b[3] - a[0] * b[5] + a[5] * b[0] - a[3] * b[2]
+    o2 = a[0] * b[4] - a[1] * b[3] + a[3] * b[1] - a[4] * b[0]
+    o3 = a[4] * b[5] - a[5] * b[4]
+    o4 = a[5] * b[3] - a[3] * b[5]
+    o5 = a[3] * b[4] - a[4] * b[3]
+    out[0], out[1], out[2], out[3], out[4], out[5] = o0, o1, o2, o3, o4, o5
+
+
+@njit(cache=True)
+def force_cross(m, f, out):
+    """``out = m x* f`` (motion x force): ``[w x f; w x tau + v x f]``."""
+    o0 = m[4] * f[2] - m[5] * f[1]
+    o1 = m[5] * f[0] - m[3] * f[2]
+    o2 = m[3] * f[1] - m[4] * f[0]
+    o3 = m[4] * f[5] - m[5] * f[4] + m[1] * f[2] - m[2] * f[1]
+    o4 = m[5] * f[3] - m[3] * f[5] + m[2] * f[0] - m[0] * f[2]
+    o5 = m[3] * f[4] - m[4] * f[3] + m[0] * f[1] - m[1] * f[0]
+    out[0], out[1], out[2], out[3], out[4], out[5] = o0, o1, o2, o3, o4, o5
+
+
+@njit(cache=True)
+def inertia_apply(Y, m, out):
+    """``out = Y m`` for ``Y = (m, h, I_o)``: ``f = m v - h x w``, ``tau = h x v + I_o w``."""
+    mass, hx, hy, hz = Y[0], Y[1], Y[2], Y[3]
+    v0, v1, v2, w0, w1, w2 = m[0], m[1], m[2], m[3], m[4], m[5]
+    out[0] = mass * v0 - (hy * w2 - hz * w1)
+    out[1] = mass * v1 - (hz * w0 - hx * w2)
+    out[2] = mass * v2 - (hx * w1 - hy * w0)
+    out[3] = hy * v2 - hz * v1 + Y[4] * w0 + Y[5] * w1 + Y[6] * w2
+    out[4] = hz * v0 - hx * v2 + Y[7] * w0 + Y[8] * w1 + Y[9] * w2
+    out[5] = hx * v1 - hy * v0 + Y[10] * w0 + Y[11] * w1 + Y[12] * w2
+
+
+@njit(cache=True)
+def inertia_act(M, Y, out):
+    """``out = aMb.act(Y)`` for ``Y = (m, h, I_o)`` about B's origin: ``h' = R h + m p`` and
+    ``I_o' = R I_o R^T - (R h)_x p_x - p_x (R h)_x - m p_x p_x`` (parallel axes, cheat sheet "Inertia")."""
+    mass = Y[0]
+    Rh = (
+        M[0, 0] * Y[1] + M[0, 1] * Y[2] + M[0, 2] * Y[3],
+        M[1, 0] * Y[1] + M[1, 1] * Y[2] + M[1, 2] * Y[3],
+        M[2, 0] * Y[1] + M[2, 1] * Y[2] + M[2, 2] * Y[3],
+    )
+    px, py, pz = M[0, 3], M[1, 3], M[2, 3]
+    out[0] = mass
+    out[1] = Rh[0] + mass * px
+    out[2] = Rh[1] + mass * py
+    out[3] = Rh[2] + mass * pz
+    # rotate: R I_o R^T
+    for r in range(3):
+        for c in range(3):
+            acc = 0.0
+            for k in range(3):
+                acc += M[r, k] * (Y[4 + 3 * k] * M[c, 0] + Y[5 + 3 * k] * M[c, 1] + Y[6 + 3 * k] * M[c, 2])
+            out[4 + 3 * r + c] = acc
+    # shift the origin by p: I_o' += -(p_x (R h)_x + (R h)_x p_x) - m p_x p_x, with a_x b_x = b a^T - (a.b) I
+    p = (px, py, pz)
+    hp = Rh[0] * px + Rh[1] * py + Rh[2] * pz
+    pp = px * px + py * py + pz * pz
+    for r in range(3):
+        for c in range(3):
+            delta = -(Rh[r] * p[c] + p[r] * Rh[c]) - mass * p[r] * p[c]
+            if r == c:
+                delta += 2.0 * hp + mass * pp
+            out[4 + 3 * r + c] += delta
+
+
+@njit(cache=True)
+def inertia_to_matrix(Y, out):
+    """``(6, 6)`` matrix of ``Y = (m, h, I_o)``: ``[[m 1, -h_x], [h_x, I_o]]``."""
+    mass, hx, hy, hz = Y[0], Y[1], Y[2], Y[3]
+    for r in range(6):
+        for c in range(6):
+            out[r, c] = 0.0
+    out[0, 0] = out[1, 1] = out[2, 2] = mass
+    out[0, 4] = hz
+    out[0, 5] = -hy
+    out[1, 3] = -hz
+    out[1, 5] = hx
+    out[2, 3] = hy
+    out[2, 4] = -hx
+    out[4, 0] = hz
+    out[5, 0] = -hy
+    out[3, 1] = -hz
+    out[5, 1] = hx
+    out[3, 2] = hy
+    out[4, 2] = -hx
+    for r in range(3):
+        for c in range(3):
+            out[3 + r, 3 + c] = Y[4 + 3 * r + c]
+
+
+@njit(cache=True)
+def dot6(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
