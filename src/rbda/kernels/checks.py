@@ -35,7 +35,7 @@ def configuration_status(m, q):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin(I, F, ws, q, v, a):
     """``(m, d, status)``: model and data views, and the status of the inputs (``v``, ``a`` may be None)."""
     m = model_views(I, F)

@@ -28,7 +28,7 @@ from .kinematics import calc_joint, joint_acceleration, world_jacobian_columns
 
 
 # ---------------------------------------------------------------------------------------------- RNEA
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rnea_passes(m, d, q, v, a, fext, with_fext):
     """tau = ID(q, v, a) written into ``d.tau``; ``fext`` (nj, 6) in the joint frames if ``with_fext``."""
     # a_0 = -g
@@ -80,7 +80,7 @@ def rnea_fext(I, F, ws, q, v, a, fext):
 
 
 # ---------------------------------------------------------------------------------------------- CRBA
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def crba_passes(m, d, q):
     """M(q) into ``d.M`` (full, symmetric); also fills ``oMi``, ``J`` and ``oYcrb``."""
     for i in range(1, m.nj):
@@ -133,7 +133,7 @@ def spd_inverse(A, n, out):
                     out[r, c] -= factor * out[p, c]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def aba_passes(m, d, q, v, tau, fext, with_fext):
     """ddq = FD(q, v, tau) into ``d.ddq``, world-frame ABA; ``fext`` (nj, 6) in the joint frames."""
     tmp6 = d.tmp[12:18]

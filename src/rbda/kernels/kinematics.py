@@ -13,7 +13,7 @@ from ..spatial.compiled import motion_act, motion_act_inv, motion_cross, se3_com
 from .checks import begin
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def calc_joint(m, d, i, q, v):
     """Joint ``i``: ``S`` rows, ``vJ``, ``cJ`` (child frame), ``liMi`` and ``oMi``."""
     iq, iv = m.idx_q[i], m.idx_v[i]
@@ -24,7 +24,7 @@ def calc_joint(m, d, i, q, v):
     se3_compose(d.oMi[m.parents[i]], d.liMi[i], d.oMi[i])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def world_jacobian_columns(m, d, i):
     """``J[k] = oMi.act(S[k])`` for the dofs ``k`` of joint ``i``."""
     for k in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
@@ -71,7 +71,7 @@ def forward_kinematics_qva(I, F, ws, q, v, a):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def joint_acceleration(m, d, i, a, out):
     """``out += S a_J + cJ + v_i x vJ`` (the joint's contribution to the body acceleration)."""
     iv = m.idx_v[i]

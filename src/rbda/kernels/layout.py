@@ -31,7 +31,7 @@ DataViews = namedtuple(
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def model_views(I, F):
     """Named views of the packed model arrays."""
     nj, nq, nv, nf = I[0], I[1], I[2], I[3]
@@ -55,12 +55,12 @@ def model_views(I, F):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take(ws, o, n):
     return ws[o : o + n], o + n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def data_views(ws, nj, nv, nf):
     """Named views of a data workspace; also returns the number of floats used (to size ``ws``)."""
     o = 0

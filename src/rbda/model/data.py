@@ -43,13 +43,22 @@ class SE3Views(Sequence):
         return f"SE3Views({len(self)} placements)"
 
 
+def new_workspace(nj: int, nv: int, nf: int) -> np.ndarray:
+    """A zeroed workspace whose placements are identities (the universe's ``oMi[0]`` is read, never written)."""
+    ws = np.zeros(data_size(nj, nv, nf))
+    d = data_views(ws, nj, nv, nf)[0]
+    for M in (d.liMi, d.oMi, d.oMf):
+        M[:, :, :3] = np.eye(3)
+    return ws
+
+
 class Data:
     """Workspace for one model; create it with ``model.create_data()``."""
 
     def __init__(self, model):
         nj, nv, nf = model.njoints, model.nv, model.nframes
         self.model_sizes = (nj, nv, nf)
-        self.ws = np.zeros(data_size(nj, nv, nf))
+        self.ws = new_workspace(nj, nv, nf)
         d = data_views(self.ws, nj, nv, nf)[0]
         self._views = d
         self.liMi, self.oMi, self.oMf = SE3Views(d.liMi), SE3Views(d.oMi), SE3Views(d.oMf)
@@ -59,8 +68,6 @@ class Data:
         self.J = d.J.T  # (6, nv) view of the row-per-column storage
         self.dJ = d.dJ.T
         self.S = d.S.T
-        for M in (d.liMi, d.oMi, d.oMf):
-            M[:, :, :3] = np.eye(3)
 
     def ov_of(self, joint_id: int) -> np.ndarray:
         """World-frame spatial velocity ``(6,)`` of joint ``joint_id`` from ``oMi`` and the local ``v``."""

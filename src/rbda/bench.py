@@ -1,0 +1,95 @@
+"""Timing of the core algorithms, interleaved with Pinocchio's when it is installed (DESIGN.md §7).
+
+``rbda bench [MODEL]`` and ``benchmarks/bench_core.py`` print the table this module measures: the best of
+several repeats of many calls, rbda and Pinocchio alternating on the same states, and the ratio rbda / Pinocchio.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from .algorithms import (
+    aba,
+    compute_joint_jacobians,
+    compute_minverse,
+    crba,
+    forward_kinematics,
+    random_configuration,
+    rnea,
+)
+
+
+def best_time(fn: Callable[[], object], number: int, repeat: int = 5) -> float:
+    """Best mean time per call (seconds) over ``repeat`` runs of ``number`` calls."""
+    best = np.inf
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / number)
+    return best
+
+
+def single_call_cases(model, rng: np.random.Generator):
+    """``(name, rbda_fn, pinocchio_fn or None)`` for the core algorithms on one random state."""
+    data = model.create_data()
+    q = random_configuration(model, rng=rng)
+    v, a = rng.normal(size=model.nv), rng.normal(size=model.nv)
+    tau = rnea(model, data, q, v, a).copy()
+    cases = [
+        ("forward_kinematics", lambda: forward_kinematics(model, data, q)),
+        ("compute_joint_jacobians", lambda: compute_joint_jacobians(model, data, q)),
+        ("rnea", lambda: rnea(model, data, q, v, a)),
+        ("crba", lambda: crba(model, data, q)),
+        ("aba", lambda: aba(model, data, q, v, tau)),
+        ("compute_minverse", lambda: compute_minverse(model, data, q)),
+    ]
+    pin_cases = _pinocchio_cases(model, q, v, a, tau)
+    return [(name, fn, pin_cases.get(name)) for name, fn in cases]
+
+
+def _pinocchio_cases(model, q, v, a, tau) -> dict:
+    try:
+        import pinocchio as pin
+
+        from .interop.pinocchio import to_pinocchio
+
+        pm = to_pinocchio(model)
+    except (ImportError, ValueError):
+        return {}
+    pd = pm.createData()
+    return {
+        "forward_kinematics": lambda: pin.forwardKinematics(pm, pd, q),
+        "compute_joint_jacobians": lambda: pin.computeJointJacobians(pm, pd, q),
+        "rnea": lambda: pin.rnea(pm, pd, q, v, a),
+        "crba": lambda: pin.crba(pm, pd, q),
+        "aba": lambda: pin.aba(pm, pd, q, v, tau),
+        "compute_minverse": lambda: pin.computeMinverse(pm, pd, q),
+    }
+
+
+def run(model, number: int = 2000, repeat: int = 5, seed: int = 0) -> list[tuple[str, float, float | None]]:
+    """``[(algorithm, rbda seconds, pinocchio seconds or None)]``, each pair timed interleaved."""
+    rows = []
+    for name, ours, theirs in single_call_cases(model, np.random.default_rng(seed)):
+        ours()  # compile / warm up
+        t_ours, t_theirs = np.inf, (np.inf if theirs else None)
+        for _ in range(repeat):
+            t_ours = min(t_ours, best_time(ours, number, 1))
+            if theirs:
+                t_theirs = min(t_theirs, best_time(theirs, number, 1))
+        rows.append((name, t_ours, t_theirs))
+    return rows
+
+
+def format_table(model_name: str, rows) -> str:
+    lines = [f"{model_name}: one call from Python (best of repeats)",
+             f"  {'algorithm':26s} {'rbda':>10s} {'pinocchio':>10s} {'ratio':>7s}"]
+    for name, t_ours, t_theirs in rows:
+        pin_txt = f"{t_theirs * 1e6:8.2f}us" if t_theirs else f"{'-':>10s}"
+        ratio = f"{t_ours / t_theirs:7.2f}" if t_theirs else f"{'-':>7s}"
+        lines.append(f"  {name:26s} {t_ours * 1e6:8.2f}us {pin_txt} {ratio}")
+    return "\n".join(lines)
