@@ -13,6 +13,8 @@ from collections import namedtuple
 
 from numba import njit
 
+from .views import view
+
 NPARAMS = 8  # float parameters per joint (joints/base.py)
 HEADER = 4  # I[0:4] = njoints, nq, nv, nframes
 JOINT_INTS = 6  # parent, type, idx_q, idx_v, nq, nv
@@ -35,82 +37,67 @@ DataViews = namedtuple(
 def model_views(I, F):
     """Named views of the packed model arrays."""
     nj, nq, nv, nf = I[0], I[1], I[2], I[3]
-    T = I[HEADER : HEADER + JOINT_INTS * nj].reshape(nj, JOINT_INTS)
+    T = view(I, HEADER, (nj, JOINT_INTS))
     frame_parents = I[HEADER + JOINT_INTS * nj : HEADER + JOINT_INTS * nj + nf]
-    o = 0
-    gravity = F[o : o + 6]
-    o += 6
-    armature = F[o : o + nv]
-    o += nv
-    placements = F[o : o + 12 * nj].reshape(nj, 3, 4)
-    o += 12 * nj
-    inertias = F[o : o + 13 * nj].reshape(nj, 13)
-    o += 13 * nj
-    params = F[o : o + NPARAMS * nj].reshape(nj, NPARAMS)
-    o += NPARAMS * nj
-    frame_placements = F[o : o + 12 * nf].reshape(nf, 3, 4)
+    o = 6 + nv
     return ModelViews(
-        nj, nq, nv, nf, T[:, 0], T[:, 1], T[:, 2], T[:, 3], T[:, 4], T[:, 5], frame_parents, gravity, armature,
-        placements, inertias, params, frame_placements,
+        nj, nq, nv, nf, T[:, 0], T[:, 1], T[:, 2], T[:, 3], T[:, 4], T[:, 5], frame_parents, F[0:6], F[6:o],
+        view(F, o, (nj, 3, 4)), view(F, o + 12 * nj, (nj, 13)), view(F, o + 25 * nj, (nj, NPARAMS)),
+        view(F, o + JOINT_FLOATS * nj, (nf, 3, 4)),
     )
-
-
-@njit(cache=True, inline="always")
-def _take(ws, o, n):
-    return ws[o : o + n], o + n
 
 
 @njit(cache=True, inline="always")
 def data_views(ws, nj, nv, nf):
-    """Named views of a data workspace; also returns the number of floats used (to size ``ws``)."""
+    """Named views of a data workspace, and the number of floats they span (to size and check ``ws``)."""
     o = 0
-    liMi, o = _take(ws, o, 12 * nj)
-    oMi, o = _take(ws, o, 12 * nj)
-    oMf, o = _take(ws, o, 12 * nf)
-    v, o = _take(ws, o, 6 * nj)
-    a, o = _take(ws, o, 6 * nj)
-    a_gf, o = _take(ws, o, 6 * nj)
-    f, o = _take(ws, o, 6 * nj)
-    ov, o = _take(ws, o, 6 * nj)
-    oa, o = _take(ws, o, 6 * nj)
-    oa_gf, o = _take(ws, o, 6 * nj)
-    of, o = _take(ws, o, 6 * nj)
-    vJ, o = _take(ws, o, 6 * nj)
-    cJ, o = _take(ws, o, 6 * nj)
-    S, o = _take(ws, o, 6 * nv)
-    J, o = _take(ws, o, 6 * nv)
-    dJ, o = _take(ws, o, 6 * nv)
-    oYcrb, o = _take(ws, o, 13 * nj)
-    oYaba, o = _take(ws, o, 36 * nj)
-    M, o = _take(ws, o, nv * nv)
-    Minv, o = _take(ws, o, nv * nv)
-    C, o = _take(ws, o, nv * nv)
-    tau, o = _take(ws, o, nv)
-    nle, o = _take(ws, o, nv)
-    g, o = _take(ws, o, nv)
-    ddq, o = _take(ws, o, nv)
-    U, o = _take(ws, o, 6 * nv)
-    UDinv, o = _take(ws, o, 6 * nv)
-    Dinv, o = _take(ws, o, 6 * nv)
-    u, o = _take(ws, o, nv)
-    oc, o = _take(ws, o, 6 * nj)
-    zeros, o = _take(ws, o, nv)
-    tmp, o = _take(ws, o, 6 * nv + 36)
-    views = DataViews(
-        liMi.reshape(nj, 3, 4), oMi.reshape(nj, 3, 4), oMf.reshape(nf, 3, 4),
-        v.reshape(nj, 6), a.reshape(nj, 6), a_gf.reshape(nj, 6), f.reshape(nj, 6),
-        ov.reshape(nj, 6), oa.reshape(nj, 6), oa_gf.reshape(nj, 6), of.reshape(nj, 6),
-        vJ.reshape(nj, 6), cJ.reshape(nj, 6), S.reshape(nv, 6), J.reshape(nv, 6), dJ.reshape(nv, 6),
-        oYcrb.reshape(nj, 13), oYaba.reshape(nj, 6, 6),
-        M.reshape(nv, nv), Minv.reshape(nv, nv), C.reshape(nv, nv), tau, nle, g, ddq,
-        U.reshape(nv, 6), UDinv.reshape(nv, 6), Dinv.reshape(nv, 6), u, oc.reshape(nj, 6), zeros, tmp,
-    )
+    liMi = view(ws, o, (nj, 3, 4))
+    o += 12 * nj
+    oMi = view(ws, o, (nj, 3, 4))
+    o += 12 * nj
+    oMf = view(ws, o, (nf, 3, 4))
+    o += 12 * nf
+    # per joint: v a a_gf f ov oa oa_gf of vJ cJ oc, (nj, 6) each
+    v = view(ws, o, (nj, 6))
+    a = view(ws, o + 6 * nj, (nj, 6))
+    a_gf = view(ws, o + 12 * nj, (nj, 6))
+    f = view(ws, o + 18 * nj, (nj, 6))
+    ov = view(ws, o + 24 * nj, (nj, 6))
+    oa = view(ws, o + 30 * nj, (nj, 6))
+    oa_gf = view(ws, o + 36 * nj, (nj, 6))
+    of = view(ws, o + 42 * nj, (nj, 6))
+    vJ = view(ws, o + 48 * nj, (nj, 6))
+    cJ = view(ws, o + 54 * nj, (nj, 6))
+    oc = view(ws, o + 60 * nj, (nj, 6))
+    o += 66 * nj
+    oYcrb = view(ws, o, (nj, 13))
+    o += 13 * nj
+    oYaba = view(ws, o, (nj, 6, 6))
+    o += 36 * nj
+    S = view(ws, o, (nv, 6))  # per dof: S J dJ U UDinv Dinv, (nv, 6) each
+    J = view(ws, o + 6 * nv, (nv, 6))
+    dJ = view(ws, o + 12 * nv, (nv, 6))
+    U = view(ws, o + 18 * nv, (nv, 6))
+    UDinv = view(ws, o + 24 * nv, (nv, 6))
+    Dinv = view(ws, o + 30 * nv, (nv, 6))
+    o += 36 * nv
+    M = view(ws, o, (nv, nv))
+    Minv = view(ws, o + nv * nv, (nv, nv))
+    C = view(ws, o + 2 * nv * nv, (nv, nv))
+    o += 3 * nv * nv
+    tau, nle, g, ddq, u, zeros = ws[o : o + nv], ws[o + nv : o + 2 * nv], ws[o + 2 * nv : o + 3 * nv], \
+        ws[o + 3 * nv : o + 4 * nv], ws[o + 4 * nv : o + 5 * nv], ws[o + 5 * nv : o + 6 * nv]
+    o += 6 * nv
+    tmp = ws[o : o + 6 * nv + 64]
+    o += 6 * nv + 64
+    views = DataViews(liMi, oMi, oMf, v, a, a_gf, f, ov, oa, oa_gf, of, vJ, cJ, S, J, dJ, oYcrb, oYaba,
+                      M, Minv, C, tau, nle, g, ddq, U, UDinv, Dinv, u, oc, zeros, tmp)
     return views, o
 
 
 def data_size(nj: int, nv: int, nf: int) -> int:
-    """Number of floats of a workspace for these sizes (measured on an oversized scratch buffer)."""
+    """Number of floats of a workspace for these sizes (``data_views`` on a scratch buffer counts them)."""
     import numpy as np
 
-    bound = 16 * nv * nv + 256 * nj + 16 * nf + 64 * nv + 64
+    bound = 4 * nv * nv + 200 * nj + 12 * nf + 64 * nv + 128
     return int(data_views(np.empty(bound), nj, nv, nf)[1])
