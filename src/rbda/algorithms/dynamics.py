@@ -15,7 +15,10 @@ def _fext(model, fext) -> np.ndarray:
     if fext is None:
         return None
     rows = [getattr(f, "vector", f) for f in fext] if not isinstance(fext, np.ndarray) else fext
-    return matrix(np.asarray(rows, dtype=np.float64), (model.njoints, 6), "fext")
+    F = matrix(np.asarray(rows, dtype=np.float64), (model.njoints, 6), "fext")
+    if not np.isfinite(F).all():  # the kernels check q, v, a and tau, not fext
+        raise ValueError("fext: contains non-finite values (NaN or inf)")
+    return F
 
 
 def rnea(model, data, q, v, a, fext=None) -> np.ndarray:

@@ -46,7 +46,7 @@ def _express_columns(J_world: np.ndarray, oM: SE3, reference_frame) -> np.ndarra
 
 def get_joint_jacobian(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of joint ``joint_id`` (after ``compute_joint_jacobians``)."""
-    joint_id = _joint_id(model, joint_id)
+    joint_id = _joint_id(model, data, joint_id)
     out = np.zeros((6, model.nv))
     cols = _support_columns(model, joint_id)
     out[:, cols] = _express_columns(data.J[:, cols], data.oMi[joint_id], reference_frame)
@@ -61,7 +61,7 @@ def compute_joint_jacobian(model, data, q, joint_id: int) -> np.ndarray:
 
 def get_frame_jacobian(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of frame ``frame_id`` (after ``compute_joint_jacobians``)."""
-    f = model.frames[_frame_id(model, frame_id)]
+    f = model.frames[_frame_id(model, data, frame_id)]
     out = np.zeros((6, model.nv))
     cols = _support_columns(model, f.parent_joint)
     oMf = data.oMi[f.parent_joint] * f.placement
@@ -97,13 +97,13 @@ def compute_joint_jacobians_time_variation(model, data, q, v) -> np.ndarray:
 
 def get_joint_jacobian_time_variation(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of joint ``joint_id`` (after ``compute_joint_jacobians_time_variation``)."""
-    joint_id = _joint_id(model, joint_id)
+    joint_id = _joint_id(model, data, joint_id)
     return _jacobian_time_variation(model, data, joint_id, data.oMi[joint_id], reference_frame)
 
 
 def get_frame_jacobian_time_variation(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (after ``compute_joint_jacobians_time_variation``)."""
-    f = model.frames[_frame_id(model, frame_id)]
+    f = model.frames[_frame_id(model, data, frame_id)]
     return _jacobian_time_variation(model, data, f.parent_joint, data.oMi[f.parent_joint] * f.placement, reference_frame)
 
 

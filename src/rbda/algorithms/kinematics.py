@@ -6,7 +6,7 @@ import numpy as np
 
 from ..kernels import kinematics as _k
 from ..spatial import SE3, Motion, ReferenceFrame
-from ._check import report, vector
+from ._check import check_data, report, vector
 
 
 def forward_kinematics(model, data, q, v=None, a=None) -> None:
@@ -44,7 +44,7 @@ def update_frame_placements(model, data) -> None:
 
 def update_frame_placement(model, data, frame_id: int) -> SE3:
     """``data.oMf[frame_id]`` from ``data.oMi``; returns it."""
-    f = model.frames[_frame_id(model, frame_id)]
+    f = model.frames[_frame_id(model, data, frame_id)]
     data.oMf[frame_id] = data.oMi[f.parent_joint] * f.placement
     return data.oMf[frame_id]
 
@@ -71,12 +71,12 @@ def _express(model, data, joint_id: int, local: Motion, reference_frame, placeme
 
 def get_velocity(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
     """Spatial velocity of joint ``joint_id`` (after ``forward_kinematics(q, v)``)."""
-    return _express(model, data, _joint_id(model, joint_id), Motion(data.v[joint_id]), reference_frame)
+    return _express(model, data, _joint_id(model, data, joint_id), Motion(data.v[joint_id]), reference_frame)
 
 
 def get_acceleration(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
     """Spatial acceleration of joint ``joint_id`` (after ``forward_kinematics(q, v, a)``)."""
-    return _express(model, data, _joint_id(model, joint_id), Motion(data.a[joint_id]), reference_frame)
+    return _express(model, data, _joint_id(model, data, joint_id), Motion(data.a[joint_id]), reference_frame)
 
 
 def get_classical_acceleration(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
@@ -86,13 +86,13 @@ def get_classical_acceleration(model, data, joint_id: int, reference_frame=Refer
 
 def get_frame_velocity(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
     """Spatial velocity of frame ``frame_id``."""
-    f = model.frames[_frame_id(model, frame_id)]
+    f = model.frames[_frame_id(model, data, frame_id)]
     return _express(model, data, f.parent_joint, Motion(data.v[f.parent_joint]), reference_frame, f.placement)
 
 
 def get_frame_acceleration(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
     """Spatial acceleration of frame ``frame_id``."""
-    f = model.frames[_frame_id(model, frame_id)]
+    f = model.frames[_frame_id(model, data, frame_id)]
     return _express(model, data, f.parent_joint, Motion(data.a[f.parent_joint]), reference_frame, f.placement)
 
 
@@ -106,13 +106,17 @@ def _classical(v: Motion, a: Motion) -> Motion:
     return Motion(a.linear + np.cross(v.angular, v.linear), a.angular)
 
 
-def _joint_id(model, joint_id) -> int:
+def _joint_id(model, data, joint_id) -> int:
+    """``joint_id`` as an int, checked against the model; also checks that ``data`` belongs to the model."""
+    check_data(model, data)
     if not (isinstance(joint_id, (int, np.integer)) and 0 <= joint_id < model.njoints):
         raise ValueError(f"joint_id: {joint_id!r} is not a joint id of this model (0..{model.njoints - 1})")
     return int(joint_id)
 
 
-def _frame_id(model, frame_id) -> int:
+def _frame_id(model, data, frame_id) -> int:
+    """``frame_id`` as an int, checked against the model; also checks that ``data`` belongs to the model."""
+    check_data(model, data)
     if not (isinstance(frame_id, (int, np.integer)) and 0 <= frame_id < model.nframes):
         raise ValueError(f"frame_id: {frame_id!r} is not a frame id of this model (0..{model.nframes - 1})")
     return int(frame_id)

@@ -1,0 +1,70 @@
+"""Helpers shared by the core tests: random models of every joint type and finite differences on the manifold."""
+
+import numpy as np
+import pytest
+
+import rbda
+
+SEEDS = (0, 1, 2)
+MODEL_CASES = [(seed, floating) for seed in SEEDS for floating in (False, True)]
+
+
+def random_model(seed: int, floating: bool, joints=None) -> rbda.Model:
+    """A random tree of ``joints`` (default: every joint type) in a seed-dependent order, under a free-flyer root
+    if ``floating``; bodies and placements are random too."""
+    rng = np.random.default_rng(seed)
+    joints = rbda.sample_models.all_joint_types() if joints is None else list(joints)
+    joints = [joints[k] for k in rng.permutation(len(joints))]
+    return rbda.sample_models.random_tree(joints, rng, root=rbda.JointModelFreeFlyer() if floating else None)
+
+
+def model_case_id(case) -> str:
+    seed, floating = case
+    return f"seed{seed}-{'floating' if floating else 'tree'}"
+
+
+@pytest.fixture(params=MODEL_CASES, ids=model_case_id)
+def model(request) -> rbda.Model:
+    """A fresh random model of every joint type (with and without free-flyer root, several seeds)."""
+    return random_model(*request.param)
+
+
+def random_state(model, seed: int = 0):
+    """``(q, v, a)``: a random configuration and random velocity and acceleration."""
+    rng = np.random.default_rng(seed)
+    return rbda.random_configuration(model, rng=rng), rng.normal(size=model.nv), rng.normal(size=model.nv)
+
+
+def derivative_along(integrate, f, q, dq, eps: float = 1e-6):
+    """Central difference ``(f(q (+) eps dq) - f(q (+) -eps dq)) / (2 eps)`` on the manifold, for an
+    array-valued ``f``; ``integrate(q, v)`` is the Lie-group map (``rbda.integrate`` or a joint's)."""
+    dq = np.asarray(dq, dtype=float)
+    return (np.asarray(f(integrate(q, eps * dq))) - np.asarray(f(integrate(q, -eps * dq)))) / (2.0 * eps)
+
+
+def jacobian_along_basis(integrate, f, q, nv: int, eps: float = 1e-6) -> np.ndarray:
+    """``(..., nv)``: column ``k`` is :func:`derivative_along` the unit velocity ``e_k``."""
+    return np.stack([derivative_along(integrate, f, q, np.eye(nv)[k], eps) for k in range(nv)], axis=-1)
+
+
+def vee(X) -> np.ndarray:
+    """Twists ``(..., 6)`` ``[v; w]`` of se(3) matrices ``(..., 4, 4)`` ``[[w_x, v], [0, 0]]``."""
+    X = np.asarray(X)
+    return np.concatenate([X[..., :3, 3], np.stack([X[..., 2, 1], X[..., 0, 2], X[..., 1, 0]], axis=-1)], axis=-1)
+
+
+def local_twist(H, dH) -> np.ndarray:
+    """Body-frame twist ``vee(H^-1 dH)`` of a placement ``H`` ``(..., 4, 4)`` moving at ``dH = dH/dt``."""
+    return vee(np.linalg.inv(H) @ dH)
+
+
+def world_twist(H, dH) -> np.ndarray:
+    """World-frame twist ``vee(dH H^-1)`` of a placement ``H`` moving at ``dH``."""
+    return vee(dH @ np.linalg.inv(H))
+
+
+def assert_close(actual, desired, tol: float = 1e-9, err_msg: str = ""):
+    """``|actual - desired| <= tol * max(1, max |desired|)`` entry-wise (relative to the desired's scale)."""
+    actual, desired = np.asarray(actual, dtype=float), np.asarray(desired, dtype=float)
+    scale = max(1.0, float(np.max(np.abs(desired)))) if desired.size else 1.0
+    np.testing.assert_allclose(actual, desired, rtol=0.0, atol=tol * scale, err_msg=err_msg)
