@@ -24,7 +24,7 @@ from ..spatial.compiled import (
     motion_cross,
 )
 from .checks import begin
-from .kinematics import calc_joint, joint_acceleration, world_jacobian_columns
+from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
 
 
 # ---------------------------------------------------------------------------------------------- RNEA
@@ -37,9 +37,7 @@ def rnea_passes(m, d, q, v, a, fext, with_fext):
     for i in range(1, m.nj):
         parent = m.parents[i]
         calc_joint(m, d, i, q, v)
-        motion_act_inv(d.liMi[i], d.v[parent], d.v[i])  # v_i = liMi^-1 v_parent + vJ
-        for k in range(6):
-            d.v[i, k] += d.vJ[i, k]
+        body_velocity(m, d, i)  # v_i = liMi^-1 v_parent + vJ
         motion_act_inv(d.liMi[i], d.a_gf[parent], d.a_gf[i])  # a_i = liMi^-1 a_parent + S a + cJ + v_i x vJ
         joint_acceleration(m, d, i, a, d.a_gf[i])
         inertia_apply(m.inertias[i], d.a_gf[i], d.f[i])  # f_i = Y a_i + v_i x* (Y v_i) - f_ext

@@ -25,6 +25,14 @@ def calc_joint(m, d, i, q, v):
 
 
 @njit(cache=True, inline="always")
+def body_velocity(m, d, i):
+    """``v_i = liMi^-1 v_parent + vJ`` (local frames)."""
+    motion_act_inv(d.liMi[i], d.v[m.parents[i]], d.v[i])
+    for k in range(6):
+        d.v[i, k] += d.vJ[i, k]
+
+
+@njit(cache=True, inline="always")
 def world_jacobian_columns(m, d, i):
     """``J[k] = oMi.act(S[k])`` for the dofs ``k`` of joint ``i``."""
     for k in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
@@ -49,9 +57,7 @@ def forward_kinematics_qv(I, F, ws, q, v):
         return status
     for i in range(1, m.nj):
         calc_joint(m, d, i, q, v)
-        motion_act_inv(d.liMi[i], d.v[m.parents[i]], d.v[i])
-        for k in range(6):
-            d.v[i, k] += d.vJ[i, k]
+        body_velocity(m, d, i)
     return 0
 
 
@@ -63,9 +69,7 @@ def forward_kinematics_qva(I, F, ws, q, v, a):
         return status
     for i in range(1, m.nj):
         calc_joint(m, d, i, q, v)
-        motion_act_inv(d.liMi[i], d.v[m.parents[i]], d.v[i])
-        for k in range(6):
-            d.v[i, k] += d.vJ[i, k]
+        body_velocity(m, d, i)
         motion_act_inv(d.liMi[i], d.a[m.parents[i]], d.a[i])
         joint_acceleration(m, d, i, a, d.a[i])
     return 0
