@@ -155,11 +155,15 @@ def test_inertia_factories(ms):
 def test_so3_maps(w):
     R = sp.exp3(w)
     assert_close(R, pin.exp3(w), 1e-15 * 4)
-    assert_close(sp.Jexp3(w), pin.Jexp3(w), 1e-14)
+    # Pinocchio's Jexp3 and Jlog3 lose up to ~1e-10 to cancellation at small angles (e.g. Jexp3 at |w| = 2^-9,
+    # Jlog3 at |w| = 1e-3, both checked with mpmath); test_spatial_jacobians.py holds ours to tighter bounds
+    assert_close(sp.Jexp3(w), pin.Jexp3(w), 1e-12)
     w_ours, w_pin = sp.log3(R), pin.log3(R)
-    if np.linalg.norm(w_pin) < PI - 1e-6:
-        assert_close(w_ours, w_pin, 1e-12, 4)
-        assert_close(sp.Jlog3(R), pin.Jlog3(R), 1e-11, 10)
+    t = np.linalg.norm(w_pin)
+    if t < PI - 1e-6:
+        conditioning = 1.0 / max(np.sin(t), 1e-6) if t > 1.0 else 1.0  # of the axis, near pi
+        assert_close(w_ours, w_pin, 1e-13 * conditioning, 4)
+        assert_close(sp.Jlog3(R), pin.Jlog3(R), 1e-10 * conditioning, 10)
     assert_close(pin.exp3(w_ours), R, 1e-14)
 
 

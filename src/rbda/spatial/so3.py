@@ -219,19 +219,18 @@ def rpy_to_matrix(roll, pitch=None, yaw=None) -> np.ndarray:
 def matrix_to_rpy(R) -> np.ndarray:
     """``[roll, pitch, yaw]`` with ``pitch`` in ``[-pi/2, pi/2]`` such that ``rpy_to_matrix(rpy) == R``.
 
-    At the singularity ``|pitch| = pi/2`` only ``yaw -/+ roll`` is defined; ``roll`` is then set to 0.
+    At the singularity ``|pitch| = pi/2`` only ``yaw -/+ roll`` is defined; ``roll`` is then 0 (to rounding).
     """
     R = as_array(R, (3, 3), "R")
     pitch = float(np.arctan2(-R[2, 0], np.hypot(R[0, 0], R[1, 0])))
     if np.hypot(R[0, 0], R[1, 0]) > 1e-12:
         yaw = float(np.arctan2(R[1, 0], R[0, 0]))
-        # roll from Rz(yaw)^T R = Ry(pitch) Rx(roll), whose row 1 is [0, cos roll, -sin roll]: unlike
-        # atan2(R21, R22), this stays exact to rounding near gimbal lock (as Eigen's eulerAngles does)
-        cy, sy = np.cos(yaw), np.sin(yaw)
-        roll = float(np.arctan2(sy * R[0, 2] - cy * R[1, 2], cy * R[1, 1] - sy * R[0, 1]))
     else:  # gimbal lock: R = Rz(yaw) Ry(+-pi/2) with roll folded into yaw
-        roll = 0.0
         yaw = float(np.arctan2(-R[0, 1], R[1, 1]))
+    # roll from Rz(yaw)^T R = Ry(pitch) Rx(roll), whose row 1 is [0, cos roll, -sin roll]: unlike
+    # atan2(R21, R22), this stays exact to rounding near gimbal lock (as Eigen's eulerAngles does)
+    cy, sy = np.cos(yaw), np.sin(yaw)
+    roll = float(np.arctan2(sy * R[0, 2] - cy * R[1, 2], cy * R[1, 1] - sy * R[0, 1]))
     return np.array([roll, pitch, yaw])
 
 
