@@ -17,7 +17,7 @@ import rbda.spatial as sp
 PI = np.pi
 
 #: the settings of every property test: no deadline (first calls compile nothing but numpy warms up), 60 examples
-PROPERTY = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 NEAR_IDENTITY_ANGLES = [0.0, 1e-12, 1e-9, 1e-7, 1e-5, 1e-3]
 NEAR_PI_ANGLES = [PI - 1e-2, PI - 1e-4, PI - 1e-7, PI - 1e-9, PI]
