@@ -28,10 +28,12 @@ from .jacobian import (
     compute_joint_jacobian,
     compute_joint_jacobians,
     compute_joint_jacobians_time_variation,
+    compute_joint_kinematic_hessians,
     get_frame_jacobian,
     get_frame_jacobian_time_variation,
     get_joint_jacobian,
     get_joint_jacobian_time_variation,
+    get_joint_kinematic_hessian,
 )
 from .kinematics import (
     forward_kinematics,

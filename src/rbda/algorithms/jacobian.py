@@ -132,6 +132,67 @@ def _jacobian_time_variation(model, data, joint_id: int, oM: SE3, reference_fram
     return out
 
 
+# ------------------------------------------------------------------------------------------------ kinematic Hessians
+def compute_joint_kinematic_hessians(model, data, q) -> np.ndarray:
+    """Derivatives of the world-frame Jacobian columns, ``H[:, j, k] = dJ_j / dq_k`` ``(6, nv, nv)``, in the
+    tangent space (``q (+) eps e_k``); also in ``data.kinematic_hessians``.
+
+    Moving ``q_k`` moves every frame below its joint with the twist ``J_k``, so a column fixed in a frame below
+    it varies as ``J_k x J_j`` (k in a strict ancestor of j's joint). Within one joint the column also moves
+    in its own frame: ``J_k x J_j + oMi.act(dS_j/dq_k)``, where ``dS/dq_k`` is the joint's
+    ``motion_subspace_derivative`` along ``e_k`` (zero unless S depends on q). Columns of other branches: 0.
+    """
+    q = vector(q, model.nq, "q")
+    compute_joint_jacobians(model, data, q)
+    J = data.J
+    H = np.zeros((6, model.nv, model.nv))
+    owner = np.repeat(np.arange(model.njoints), model.nvs)  # joint of each dof
+    supports = model.supports
+    for i in range(1, model.njoints):
+        cols = range(model.idx_v[i], model.idx_v[i] + model.nvs[i])
+        qi = q[model.idx_q[i] : model.idx_q[i] + model.nqs[i]]
+        X = data.oMi[i].action
+        for k in [c for a in supports[i][1:] for c in range(model.idx_v[a], model.idx_v[a] + model.nvs[a])]:
+            Jk = Motion(J[:, k])
+            dS = 0.0
+            if owner[k] == i:
+                e = np.zeros(model.nvs[i])
+                e[k - model.idx_v[i]] = 1.0
+                dS = X @ model.joints[i].motion_subspace_derivative(qi, e)
+            for c, j in enumerate(cols):
+                H[:, j, k] = Jk.action @ J[:, j] + (dS[:, c] if owner[k] == i else 0.0)
+    data.kinematic_hessians = H
+    return H
+
+
+def get_joint_kinematic_hessian(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL_WORLD_ALIGNED) -> np.ndarray:
+    """``d J / d q`` ``(6, nv, nv)`` of joint ``joint_id``'s Jacobian in ``reference_frame``, ``H[:, j, k] =
+    dJ[:, j] / dq_k`` (after ``compute_joint_kinematic_hessians``)."""
+    joint_id = _joint_id(model, data, joint_id)
+    cols = _support_columns(model, joint_id)
+    Hw = np.zeros((6, model.nv, model.nv))
+    Hw[:, cols[:, None], cols[None, :]] = data.kinematic_hessians[:, cols[:, None], cols[None, :]]
+    rf = ReferenceFrame(reference_frame)
+    if rf == ReferenceFrame.WORLD:
+        return Hw
+    oM = data.oMi[joint_id]
+    J = data.J
+    out = np.zeros_like(Hw)
+    for k in cols:
+        Jk = Motion(J[:, k])
+        p_dot = Jk.linear + np.cross(Jk.angular, oM.translation)  # velocity of the joint origin along q_k
+        for j in cols:
+            d_lwa = _express_columns(Hw[:, j, k][:, None], oM, ReferenceFrame.LOCAL_WORLD_ALIGNED)[:, 0]
+            d_lwa[:3] += np.cross(J[3:, j], p_dot)
+            if rf == ReferenceFrame.LOCAL_WORLD_ALIGNED:
+                out[:, j, k] = d_lwa
+            else:  # LOCAL = R^T LWA, with dR^T/dq_k = -R^T (w_k)_x
+                J_lwa = _express_columns(J[:, j][:, None], oM, ReferenceFrame.LOCAL_WORLD_ALIGNED)[:, 0]
+                out[:3, j, k] = oM.rotation.T @ (d_lwa[:3] - np.cross(Jk.angular, J_lwa[:3]))
+                out[3:, j, k] = oM.rotation.T @ (d_lwa[3:] - np.cross(Jk.angular, J_lwa[3:]))
+    return out
+
+
 def body_jacobians_and_derivatives(model, data, q, v):
     """For every joint i >= 1, its world-frame body Jacobian ``(6, nv)`` and its time derivative."""
     compute_joint_jacobians_time_variation(model, data, q, v)
@@ -143,6 +204,7 @@ def body_jacobians_and_derivatives(model, data, q, v):
 
 
 __all__ = [
+    "compute_joint_kinematic_hessians", "get_joint_kinematic_hessian",
     "compute_joint_jacobians_time_variation", "get_joint_jacobian_time_variation",
     "get_frame_jacobian_time_variation",
     "compute_joint_jacobians", "get_joint_jacobian", "compute_joint_jacobian", "get_frame_jacobian",
