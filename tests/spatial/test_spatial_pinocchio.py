@@ -172,14 +172,16 @@ def test_so3_maps(w):
 def test_se3_maps(nu):
     M = sp.exp6(nu)
     pM = pin.exp6(pin.Motion(nu))
-    assert_close(M.homogeneous, pM.homogeneous, 1e-14, 10)
+    assert_close(M.homogeneous, pM.homogeneous, 1e-13, 10)  # pin.exp6 itself is off by ~4e-13 at some small |w|
     # Pinocchio's own Jexp6/Jlog6 lose ~1e-8 to cancellation for small |w| (e.g. v = e_z, w = 1e-3 e_z, checked
     # against a 50-digit series); test_spatial_jacobians.py checks ours against the series to 1e-12
     assert_close(sp.Jexp6(nu), pin.Jexp6(pin.Motion(nu)), 1e-7, 10)
-    nu_ours, nu_pin = sp.log6(M).vector, pin.log6(pM).vector
-    if np.linalg.norm(nu_pin[3:]) < PI - 1e-6:
-        assert_close(nu_ours, nu_pin, 1e-11, 10)
-        assert_close(sp.Jlog6(M), pin.Jlog6(pM), 1e-7, 10)
+    nu_ours, nu_pin = sp.log6(M).vector, pin.log6(to_pin(M)).vector
+    t = np.linalg.norm(nu_pin[3:])
+    if t < PI - 1e-6:
+        conditioning = 1.0 / max(np.sin(t), 1e-6) if t > 1.0 else 1.0  # of the axis, near pi
+        assert_close(nu_ours, nu_pin, 1e-12 * conditioning, 10)
+        assert_close(sp.Jlog6(M), pin.Jlog6(to_pin(M)), 1e-7 * conditioning, 10)
     assert_close(pin.exp6(pin.Motion(nu_ours)).homogeneous, M.homogeneous, 1e-13, 10)
 
 
