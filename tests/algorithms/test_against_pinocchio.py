@@ -13,6 +13,8 @@ pin = pytest.importorskip("pinocchio")
 from rbda.interop.pinocchio import to_pinocchio, to_pinocchio_joint  # noqa: E402
 
 TOL = 1e-9
+# joints whose motion subspace S depends on q (a composite's columns move with its later sub-joints)
+Q_DEPENDENT_SUBSPACE = {JointType.UNIVERSAL, JointType.SPHERICAL_ZYX, JointType.COMPOSITE}
 FRAMES = (LOCAL, WORLD, LOCAL_WORLD_ALIGNED)
 PIN_FRAME = {LOCAL: pin.ReferenceFrame.LOCAL, WORLD: pin.ReferenceFrame.WORLD,
              LOCAL_WORLD_ALIGNED: pin.ReferenceFrame.LOCAL_WORLD_ALIGNED}
@@ -28,13 +30,13 @@ def builds_in_pinocchio(joint) -> bool:
 
 def pinocchio_joint_types(with_q_dependent_subspace: bool = True) -> list:
     """Every joint type that Pinocchio's bindings can build (all but the unaligned unbounded revolute); without
-    universal and spherical-ZYX joints if asked."""
-    excluded = set() if with_q_dependent_subspace else {JointType.UNIVERSAL, JointType.SPHERICAL_ZYX}
+    universal, spherical-ZYX and composite joints if asked."""
+    excluded = set() if with_q_dependent_subspace else Q_DEPENDENT_SUBSPACE
     return [j for j in rbda.sample_models.all_joint_types() if builds_in_pinocchio(j) and j.type not in excluded]
 
 
 def has_q_dependent_subspace(model) -> bool:
-    return any(j.type in (JointType.UNIVERSAL, JointType.SPHERICAL_ZYX) for j in model.joints[1:])
+    return any(j.type in Q_DEPENDENT_SUBSPACE for j in model.joints[1:])
 
 
 def make_model(case: str) -> rbda.Model:

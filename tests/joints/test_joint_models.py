@@ -33,7 +33,7 @@ ANGULAR_PART = {
 #: rotation angles near the identity (series branches) and near pi (where log is worst conditioned)
 SPECIAL_ANGLES = [0.0, 1e-12, 1e-9, 1e-7, 1e-5, 1e-4, 1e-3, 0.1, 1.0, 2.0, np.pi - 1e-3, np.pi - 1e-5, np.pi - 1e-7]
 #: joints whose motion subspace depends on q (their configuration space is R^n, not a subgroup of SE(3))
-Q_DEPENDENT_SUBSPACE = {JointType.UNIVERSAL, JointType.SPHERICAL_ZYX}
+Q_DEPENDENT_SUBSPACE = {JointType.UNIVERSAL, JointType.SPHERICAL_ZYX, JointType.COMPOSITE}
 
 
 def random_q(joint, rng):
@@ -69,6 +69,14 @@ def expected_placement(joint, q) -> tuple:
         return Rotation.from_rotvec([0.0, 0.0, np.arctan2(q[3], q[2])]).as_matrix(), np.array([q[0], q[1], 0.0])
     if t == JointType.FREE_FLYER:
         return Rotation.from_quat(q[3:]).as_matrix(), q[:3]
+    if t == JointType.COMPOSITE:  # the product of its sub-joints' closed forms, each after its placement
+        R, p, o = np.eye(3), np.zeros(3), 0
+        for sub, P in zip(joint.joints, joint.placements):
+            Rk, pk = expected_placement(sub, q[o : o + sub.nq])
+            R, p = R @ P.rotation, p + R @ P.translation
+            R, p = R @ Rk, p + R @ pk
+            o += sub.nq
+        return R, p
     raise AssertionError(f"no closed form for {joint!r}")
 
 
@@ -187,8 +195,12 @@ def test_neutral_is_the_identity_placement(joint):
     assert q.shape == (joint.nq,)
     assert joint.is_normalized(q)
     M = joint.calc(q)[0]
-    assert_close(M.rotation, np.eye(3), 1e-15)
-    assert_close(M.translation, np.zeros(3), 1e-15)
+    R, p = expected_placement(joint, q)  # the identity, but for a composite's inner placements
+    if joint.type != JointType.COMPOSITE:
+        assert_close(R, np.eye(3), 0.0)
+        assert_close(p, np.zeros(3), 0.0)
+    assert_close(M.rotation, R, 1e-14)
+    assert_close(M.translation, p, 1e-14)
     assert_close(joint.integrate(q, np.zeros(joint.nv)), q, 1e-15)
 
 

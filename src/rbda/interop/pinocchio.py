@@ -47,6 +47,11 @@ def to_pinocchio_joint(joint):
     }
     if t in simple:
         return getattr(pin, simple[t])()
+    if t == JointType.COMPOSITE:
+        composite = pin.JointModelComposite()
+        for sub, placement in zip(joint.joints, joint.placements):
+            composite.addJoint(to_pinocchio_joint(sub), _se3(placement))
+        return composite
     raise ValueError(f"joint type {t!r} has no Pinocchio equivalent")
 
 

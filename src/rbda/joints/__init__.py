@@ -1,6 +1,7 @@
 """Joint models, one module per type (DESIGN.md §2): kinematics ``calc`` and the configuration Lie group."""
 
 from .base import JointModel, JointType
+from .composite import JointModelComposite
 from .free_flyer import JointModelFreeFlyer
 from .helical import JointModelHelicalUnaligned, JointModelHX, JointModelHY, JointModelHZ
 from .planar import JointModelPlanar
@@ -18,7 +19,7 @@ from .translation import JointModelTranslation
 from .universal import JointModelUniversal
 
 __all__ = [
-    "JointModel", "JointType", "JointModelFreeFlyer", "JointModelHelicalUnaligned", "JointModelHX", "JointModelHY",
+    "JointModel", "JointType", "JointModelComposite", "JointModelFreeFlyer", "JointModelHelicalUnaligned", "JointModelHX", "JointModelHY",
     "JointModelHZ", "JointModelPlanar", "JointModelPrismaticUnaligned", "JointModelPX", "JointModelPY",
     "JointModelPZ", "JointModelRevoluteUnaligned", "JointModelRX", "JointModelRY", "JointModelRZ",
     "JointModelRevoluteUnboundedUnaligned", "JointModelRUBX", "JointModelRUBY", "JointModelRUBZ",

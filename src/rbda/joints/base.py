@@ -39,6 +39,7 @@ class JointType(IntEnum):
     TRANSLATION = 8
     PLANAR = 9
     FREE_FLYER = 10
+    COMPOSITE = 11
 
 
 class JointModel:

@@ -13,7 +13,7 @@ from . import translation, universal
 from .base import vector_difference, vector_integrate
 
 REVOLUTE, REVOLUTE_UNBOUNDED, PRISMATIC, HELICAL, UNIVERSAL = 1, 2, 3, 4, 5
-SPHERICAL, SPHERICAL_ZYX, TRANSLATION, PLANAR, FREE_FLYER = 6, 7, 8, 9, 10
+SPHERICAL, SPHERICAL_ZYX, TRANSLATION, PLANAR, FREE_FLYER, COMPOSITE = 6, 7, 8, 9, 10, 11
 
 
 @njit(cache=True)

@@ -54,6 +54,9 @@ def integrate(q, v, out):
     quat_exp(v[3:6], dq)
     quat_mul(q[3:7], dq, out[3:7])
     quat_normalize(out[3:7])
+    if q[3] * out[3] + q[4] * out[4] + q[5] * out[5] + q[6] * out[6] < 0.0:  # the sign closest to q (as Pinocchio)
+        for k in range(3, 7):
+            out[k] = -out[k]
 
 
 @njit(cache=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..joints.dispatch import joint_normalization_error
+from ..joints.dispatch import COMPOSITE, joint_normalization_error
 from .layout import data_views, model_views
 
 NORMALIZATION_TOL = 1e-6
@@ -29,8 +29,13 @@ def configuration_status(m, q):
     if not all_finite(q):
         return 1
     for i in range(1, m.nj):
-        iq = m.idx_q[i]
-        if joint_normalization_error(m.types[i], q[iq : iq + m.nqs[i]]) > NORMALIZATION_TOL:
+        if m.types[i] == COMPOSITE:
+            iq = m.idx_q[i]
+            for s in range(m.sub_first[i], m.sub_first[i] + m.sub_count[i]):
+                if joint_normalization_error(m.sub_types[s], q[iq : iq + m.sub_nqs[s]]) > NORMALIZATION_TOL:
+                    return 2
+                iq += m.sub_nqs[s]
+        elif joint_normalization_error(m.types[i], q[m.idx_q[i] : m.idx_q[i] + m.nqs[i]]) > NORMALIZATION_TOL:
             return 2
     return 0
 

@@ -155,7 +155,6 @@ def aba_passes(m, d, q, v, tau, fext, with_fext):
             force_act(d.oMi[i], fext[i], tmp6)
             for k in range(6):
                 d.of[i, k] -= tmp6[k]
-    D = d.tmp[24:60].reshape(6, 6)
     for i in range(m.nj - 1, 0, -1):  # pass 2: articulated inertias and bias forces
         iv, nvi, parent = m.idx_v[i], m.nvs[i], m.parents[i]
         Ia, pa = d.oYaba[i], d.of[i]
@@ -166,16 +165,17 @@ def aba_passes(m, d, q, v, tau, fext, with_fext):
                     acc += Ia[r, c] * d.J[iv + a_, c]
                 d.U[iv + a_, r] = acc
             d.u[iv + a_] = tau[iv + a_] - dot6(d.J[iv + a_], pa)
+        D, Dinv = d.D[iv : iv + nvi, iv : iv + nvi], d.Dinv[iv : iv + nvi, iv : iv + nvi]
         for a_ in range(nvi):
             for b in range(nvi):
                 D[a_, b] = dot6(d.J[iv + a_], d.U[iv + b])
             D[a_, a_] += m.armature[iv + a_]
-        spd_inverse(D, nvi, d.Dinv[iv : iv + nvi])
+        spd_inverse(D, nvi, Dinv)
         for a_ in range(nvi):  # UDinv = U D^-1
             for r in range(6):
                 acc = 0.0
                 for b in range(nvi):
-                    acc += d.U[iv + b, r] * d.Dinv[iv + b, a_]
+                    acc += d.U[iv + b, r] * Dinv[b, a_]
                 d.UDinv[iv + a_, r] = acc
         if parent > 0:
             for r in range(6):  # Ia -= U D^-1 U^T
@@ -204,7 +204,7 @@ def aba_passes(m, d, q, v, tau, fext, with_fext):
         for a_ in range(nvi):  # ddq = D^-1 u - (U D^-1)^T a
             acc = -dot6(d.UDinv[iv + a_], d.oa_gf[i])
             for b in range(nvi):
-                acc += d.Dinv[iv + a_, b] * d.u[iv + b]
+                acc += d.Dinv[iv + a_, iv + b] * d.u[iv + b]
             d.ddq[iv + a_] = acc
         for a_ in range(nvi):  # a += S ddq
             for k in range(6):

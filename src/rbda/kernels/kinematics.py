@@ -8,18 +8,25 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..joints.dispatch import joint_calc
+from ..joints import composite
+from ..joints.dispatch import COMPOSITE, joint_calc
 from ..spatial.compiled import motion_act, motion_act_inv, motion_cross, se3_compose
 from .checks import begin
+from .views import view
 
 
 @njit(cache=True, inline="always")
 def calc_joint(m, d, i, q, v):
     """Joint ``i``: ``S`` rows, ``vJ``, ``cJ`` (child frame), ``liMi`` and ``oMi``."""
     iq, iv = m.idx_q[i], m.idx_v[i]
-    MJ = d.tmp[0:12].reshape(3, 4)
-    joint_calc(m.types[i], m.params[i], q[iq : iq + m.nqs[i]], v[iv : iv + m.nvs[i]], MJ,
-               d.S[iv : iv + m.nvs[i]], d.vJ[i], d.cJ[i])
+    MJ = view(d.tmp, 0, (3, 4))
+    qi, vi, Si = q[iq : iq + m.nqs[i]], v[iv : iv + m.nvs[i]], d.S[iv : iv + m.nvs[i]]
+    if m.types[i] == COMPOSITE:
+        s0, s1 = m.sub_first[i], m.sub_first[i] + m.sub_count[i]
+        composite.calc(m.sub_types[s0:s1], m.sub_nqs[s0:s1], m.sub_nvs[s0:s1], m.sub_params[s0:s1],
+                       m.sub_placements[s0:s1], qi, vi, MJ, Si, d.vJ[i], d.cJ[i])
+    else:
+        joint_calc(m.types[i], m.params[i], qi, vi, MJ, Si, d.vJ[i], d.cJ[i])
     se3_compose(m.placements[i], MJ, d.liMi[i])
     se3_compose(d.oMi[m.parents[i]], d.liMi[i], d.oMi[i])
 

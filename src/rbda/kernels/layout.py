@@ -2,7 +2,8 @@
 
 A :class:`~rbda.model.Model` packs into two arrays: ``I`` (int64: sizes, topology, type codes, index tables) and
 ``F`` (float64: gravity (6), armature (nv), joint placements (nj, 3, 4), body inertias (nj, 13) as
-``(m, h, I_o)``, joint parameters (nj, NPARAMS), frame placements (nf, 3, 4)).
+``(m, h, I_o)``, joint parameters (nj, NPARAMS), frame placements (nf, 3, 4), then the sub-joints of composite
+joints: placements (nsub, 3, 4) and parameters (nsub, NPARAMS)).
 A :class:`~rbda.model.Data` owns one float64 workspace ``ws``. ``model_views`` and ``data_views`` cut these
 buffers into named, shaped views (no copies) so that kernels read like the textbook: ``d.oMi[i]``, ``m.parents[i]``.
 """
@@ -16,34 +17,39 @@ from numba import njit
 from .views import view
 
 NPARAMS = 8  # float parameters per joint (joints/base.py)
-HEADER = 4  # I[0:4] = njoints, nq, nv, nframes
-JOINT_INTS = 6  # parent, type, idx_q, idx_v, nq, nv
+HEADER = 5  # I[0:5] = njoints, nq, nv, nframes, nsub (rows of the composite joints' sub-joint table)
+JOINT_INTS = 8  # parent, type, idx_q, idx_v, nq, nv, first sub-joint row, number of sub-joints
+SUB_INTS = 3  # per sub-joint of a composite joint: type, nq, nv
 JOINT_FLOATS = 12 + 13 + NPARAMS  # placement [R | p], inertia (m, h, I_o), params
 
 ModelViews = namedtuple(
     "ModelViews",
     "nj nq nv nf parents types idx_q idx_v nqs nvs frame_parents gravity armature "
-    "placements inertias params frame_placements",
+    "placements inertias params frame_placements sub_first sub_count sub_types sub_nqs sub_nvs "
+    "sub_placements sub_params",
 )
 
 DataViews = namedtuple(
     "DataViews",
     "liMi oMi oMf v a a_gf f ov oa oa_gf of vJ cJ S J dJ oYcrb oYaba "
-    "M Minv C tau nle g ddq U UDinv Dinv u oc zeros tmp",
+    "M Minv C D Dinv tau nle g ddq U UDinv u oc zeros tmp",
 )
 
 
 @njit(cache=True, inline="always")
 def model_views(I, F):
     """Named views of the packed model arrays."""
-    nj, nq, nv, nf = I[0], I[1], I[2], I[3]
+    nj, nq, nv, nf, ns = I[0], I[1], I[2], I[3], I[4]
     T = view(I, HEADER, (nj, JOINT_INTS))
     frame_parents = I[HEADER + JOINT_INTS * nj : HEADER + JOINT_INTS * nj + nf]
+    sub = view(I, HEADER + JOINT_INTS * nj + nf, (ns, SUB_INTS))
     o = 6 + nv
+    fs = o + JOINT_FLOATS * nj + 12 * nf  # sub-joint floats
     return ModelViews(
         nj, nq, nv, nf, T[:, 0], T[:, 1], T[:, 2], T[:, 3], T[:, 4], T[:, 5], frame_parents, F[0:6], F[6:o],
         view(F, o, (nj, 3, 4)), view(F, o + 12 * nj, (nj, 13)), view(F, o + 25 * nj, (nj, NPARAMS)),
-        view(F, o + JOINT_FLOATS * nj, (nf, 3, 4)),
+        view(F, o + JOINT_FLOATS * nj, (nf, 3, 4)), T[:, 6], T[:, 7], sub[:, 0], sub[:, 1], sub[:, 2],
+        view(F, fs, (ns, 3, 4)), view(F, fs + 12 * ns, (ns, NPARAMS)),
     )
 
 
@@ -74,24 +80,25 @@ def data_views(ws, nj, nv, nf):
     o += 13 * nj
     oYaba = view(ws, o, (nj, 6, 6))
     o += 36 * nj
-    S = view(ws, o, (nv, 6))  # per dof: S J dJ U UDinv Dinv, (nv, 6) each
+    S = view(ws, o, (nv, 6))  # per dof: S J dJ U UDinv, (nv, 6) each
     J = view(ws, o + 6 * nv, (nv, 6))
     dJ = view(ws, o + 12 * nv, (nv, 6))
     U = view(ws, o + 18 * nv, (nv, 6))
     UDinv = view(ws, o + 24 * nv, (nv, 6))
-    Dinv = view(ws, o + 30 * nv, (nv, 6))
-    o += 36 * nv
+    o += 30 * nv
     M = view(ws, o, (nv, nv))
     Minv = view(ws, o + nv * nv, (nv, nv))
     C = view(ws, o + 2 * nv * nv, (nv, nv))
-    o += 3 * nv * nv
+    D = view(ws, o + 3 * nv * nv, (nv, nv))  # ABA's joint-space blocks D_i = S_i^T U_i on the diagonal
+    Dinv = view(ws, o + 4 * nv * nv, (nv, nv))
+    o += 5 * nv * nv
     tau, nle, g, ddq, u, zeros = ws[o : o + nv], ws[o + nv : o + 2 * nv], ws[o + 2 * nv : o + 3 * nv], \
         ws[o + 3 * nv : o + 4 * nv], ws[o + 4 * nv : o + 5 * nv], ws[o + 5 * nv : o + 6 * nv]
     o += 6 * nv
     tmp = ws[o : o + 6 * nv + 64]
     o += 6 * nv + 64
     views = DataViews(liMi, oMi, oMf, v, a, a_gf, f, ov, oa, oa_gf, of, vJ, cJ, S, J, dJ, oYcrb, oYaba,
-                      M, Minv, C, tau, nle, g, ddq, U, UDinv, Dinv, u, oc, zeros, tmp)
+                      M, Minv, C, D, Dinv, tau, nle, g, ddq, U, UDinv, u, oc, zeros, tmp)
     return views, o
 
 
@@ -99,5 +106,5 @@ def data_size(nj: int, nv: int, nf: int) -> int:
     """Number of floats of a workspace for these sizes (``data_views`` on a scratch buffer counts them)."""
     import numpy as np
 
-    bound = 4 * nv * nv + 200 * nj + 12 * nf + 64 * nv + 128
+    bound = 6 * nv * nv + 200 * nj + 12 * nf + 64 * nv + 128
     return int(data_views(np.empty(bound), nj, nv, nf)[1])

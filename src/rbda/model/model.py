@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..joints import JointModel
+from ..joints import JointModel, JointModelComposite
 from ..joints.base import NPARAMS
-from ..kernels.layout import HEADER, JOINT_FLOATS, JOINT_INTS
+from ..kernels.layout import HEADER, JOINT_FLOATS, JOINT_INTS, SUB_INTS
 from ..spatial import SE3, Inertia, Motion
 from ..spatial._validate import as_array
 from .frame import Frame, FrameType
@@ -132,6 +132,8 @@ class Model:
         if joint_name in self.names:
             raise ValueError(f"joint_name: a joint named {joint_name!r} already exists")
         nq, nv = joint_model.nq, joint_model.nv
+        if nv == 0:
+            raise ValueError(f"joint_model: {joint_model!r} has no degree of freedom")
 
         def per(value, n, default, name):
             return np.full(n, default) if value is None else as_array(np.broadcast_to(value, (n,)), (n,), name)
@@ -297,21 +299,24 @@ class Model:
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
         self.check()
         nj, nf = self.njoints, self.nframes
-        I = np.zeros(HEADER + JOINT_INTS * nj + nf, dtype=np.int64)
-        I[:HEADER] = nj, self.nq, self.nv, nf
+        subs = [(i, table) for i, j in enumerate(self.joints) if isinstance(j, JointModelComposite) for table in [j.table()]]
+        ns = sum(len(table[0]) for _, table in subs)
+        I = np.zeros(HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns, dtype=np.int64)
+        I[:HEADER] = nj, self.nq, self.nv, nf, ns
         T = I[HEADER : HEADER + JOINT_INTS * nj].reshape(nj, JOINT_INTS)
         T[:, 0], T[:, 2], T[:, 3], T[:, 4], T[:, 5] = self.parents, self.idx_q, self.idx_v, self.nqs, self.nvs
         T[1:, 1] = [int(j.type) for j in self.joints[1:]]
-        I[HEADER + JOINT_INTS * nj :] = [f.parent_joint for f in self.frames]
+        I[HEADER + JOINT_INTS * nj : HEADER + JOINT_INTS * nj + nf] = [f.parent_joint for f in self.frames]
+        sub_ints = I[HEADER + JOINT_INTS * nj + nf :].reshape(ns, SUB_INTS)
 
-        F = np.zeros(6 + self.nv + JOINT_FLOATS * nj + 12 * nf)
+        F = np.zeros(6 + self.nv + JOINT_FLOATS * nj + 12 * nf + (12 + NPARAMS) * ns)
         F[:6] = self._gravity
         F[6 : 6 + self.nv] = self._armature
         o = 6 + self.nv
         placements = F[o : o + 12 * nj].reshape(nj, 3, 4)
         inertias = F[o + 12 * nj : o + 25 * nj].reshape(nj, 13)
         params = F[o + 25 * nj : o + JOINT_FLOATS * nj].reshape(nj, NPARAMS)
-        frame_placements = F[o + JOINT_FLOATS * nj :].reshape(nf, 3, 4)
+        frame_placements = F[o + JOINT_FLOATS * nj : o + JOINT_FLOATS * nj + 12 * nf].reshape(nf, 3, 4)
         for i in range(nj):
             M, Y = self.joint_placements[i], self.inertias[i]
             placements[i] = np.column_stack([M.rotation, M.translation])
@@ -320,6 +325,16 @@ class Model:
                 params[i] = self.joints[i].params
         for k, f in enumerate(self.frames):
             frame_placements[k] = np.column_stack([f.placement.rotation, f.placement.translation])
+        o += JOINT_FLOATS * nj + 12 * nf
+        sub_placements = F[o : o + 12 * ns].reshape(ns, 3, 4)
+        sub_params = F[o + 12 * ns :].reshape(ns, NPARAMS)
+        row = 0
+        for i, (types, nqs, nvs, params, placements) in subs:  # composite joints: their sub-joint table
+            K = len(types)
+            T[i, 6], T[i, 7] = row, K
+            sub_ints[row : row + K] = np.column_stack([types, nqs, nvs])
+            sub_params[row : row + K], sub_placements[row : row + K] = params, placements
+            row += K
         # gravity and armature live in the packed floats from now on, so that in-place edits reach the kernels
         self.__dict__["_gravity"] = F[:6]
         self.__dict__["_armature"] = F[6 : 6 + self.nv]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..joints import (
+    JointModelComposite,
     JointModelFreeFlyer,
     JointModelHelicalUnaligned,
     JointModelHX,
@@ -111,6 +112,8 @@ def all_joint_types() -> list:
         JointModelHX(0.05), JointModelHelicalUnaligned(rng.normal(size=3), -0.1),
         JointModelUniversal([1.0, 0.0, 0.0], [0.0, 0.0, 1.0]), JointModelSpherical(), JointModelSphericalZYX(),
         JointModelTranslation(), JointModelPlanar(), JointModelFreeFlyer(),
+        JointModelComposite([JointModelPX(), JointModelUniversal([1.0, 0.0, 0.0], [0.0, 0.0, 1.0]), JointModelRY()],
+                            [SE3.Random(rng) for _ in range(3)]),
     ]
 
 
