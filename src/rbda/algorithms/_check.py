@@ -1,6 +1,6 @@
 """Entry-point checks of the public algorithms: sizes, dtype, finiteness and unit quaternions.
 
-The fast path accepts a C-contiguous float64 array of the right shape after two attribute reads; anything else
+The fast path accepts a C-contiguous float64 array of the right shape after four attribute reads; anything else
 goes through the slow path, which converts or raises a ``ValueError`` naming the argument and both shapes.
 Finiteness and normalisation are checked inside the kernels (``kernels/configuration.py``) where they cost
 nanoseconds, and reported here by name.
@@ -17,8 +17,9 @@ _F64 = np.dtype(np.float64)
 
 
 def vector(x, n: int, name: str) -> np.ndarray:
-    """``x`` as a C-contiguous float64 array of shape ``(n,)``."""
-    if type(x) is np.ndarray and x.shape == (n,) and x.dtype is _F64 and x.flags.c_contiguous:
+    """``x`` as a C-contiguous float64 array of shape ``(n,)`` (a strided view is copied: numba would otherwise
+    compile every kernel again for it, about 20 s)."""
+    if type(x) is np.ndarray and x.dtype is _F64 and x.shape == (n,) and x.flags.c_contiguous:
         return x
     return np.ascontiguousarray(as_array(x, (n,), name))
 

@@ -291,10 +291,11 @@ class Model:
     @property
     def packed(self) -> tuple[np.ndarray, np.ndarray]:
         """``(I, F)``: the flat int64 and float64 arrays the kernels read (see ``kernels/layout.py``)."""
-        cache = self.__dict__["_packed_cache"]
-        if cache is None:
-            cache = self.__dict__["_packed_cache"] = self._pack()
-        return cache
+        return self._packed_cache or self._repack()
+
+    def _repack(self) -> tuple[np.ndarray, np.ndarray]:
+        self.__dict__["_packed_cache"] = self._pack()
+        return self._packed_cache
 
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
         self.check()
