@@ -159,3 +159,27 @@ def test_model_setters_check_shapes():
         model.gravity = np.zeros(4)
     with pytest.raises(ValueError, match="lower_limits"):
         rbda.random_configuration(model, np.zeros(3), np.ones(3))
+
+
+def test_unknown_reference_frame_names_the_argument():
+    model = rbda.sample_models.manipulator()
+    data = model.create_data()
+    rbda.compute_joint_jacobians(model, data, rbda.neutral(model))
+    with pytest.raises(ValueError, match="reference_frame: expected one of"):
+        rbda.get_joint_jacobian(model, data, 2, 7)
+
+
+def test_normalize_rejects_non_finite():
+    model = rbda.sample_models.every_joint()
+    with pytest.raises(ValueError, match="q: contains non-finite"):
+        rbda.normalize(model, np.full(model.nq, np.nan))
+
+
+def test_joint_jacobians_without_q_use_the_last_kinematics():
+    model = rbda.sample_models.every_joint()
+    data = model.create_data()
+    q = rbda.random_configuration(model, rng=np.random.default_rng(5))
+    expected = rbda.compute_joint_jacobians(model, data, q).copy()
+    rbda.compute_joint_jacobians(model, data, rbda.neutral(model))
+    rbda.forward_kinematics(model, data, q)
+    np.testing.assert_allclose(rbda.compute_joint_jacobians(model, data), expected, atol=1e-14)

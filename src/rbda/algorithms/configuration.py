@@ -58,6 +58,8 @@ def normalize(model, q) -> np.ndarray:
     """``q`` with its quaternions and (cos, sin) pairs projected back to unit norm (a new array)."""
     I, F = model.packed
     out = vector(q, model.nq, "q").copy()
+    if not np.isfinite(out).all():
+        raise ValueError("q: contains non-finite values (NaN or inf)")
     _k.normalize(I, F, out)
     return out
 

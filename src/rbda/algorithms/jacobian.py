@@ -9,16 +9,17 @@ import numpy as np
 from ..kernels import kinematics as _k
 from ..spatial import SE3, Motion, ReferenceFrame, skew
 from ._check import report, vector
-from .kinematics import _frame_id, _joint_id, forward_kinematics
+from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
 
 
 def compute_joint_jacobians(model, data, q=None) -> np.ndarray:
     """World-frame Jacobian columns of every joint into ``data.J`` ``(6, nv)``, with forward kinematics.
-    Without ``q``, uses the placements of the last forward kinematics."""
+    Without ``q``, uses the placements of the last ``forward_kinematics``."""
     I, F = model.packed
     if q is None:
-        raise ValueError("q: compute_joint_jacobians needs q")
-    status = _k.compute_joint_jacobians(I, F, data.ws, vector(q, model.nq, "q"))
+        status = _k.joint_jacobians_from_placements(I, F, data.ws)
+    else:
+        status = _k.compute_joint_jacobians(I, F, data.ws, vector(q, model.nq, "q"))
     if status:
         report(status, ("q",))
     return data.J
@@ -33,7 +34,7 @@ def _support_columns(model, joint_id: int) -> np.ndarray:
 
 def _express_columns(J_world: np.ndarray, oM: SE3, reference_frame) -> np.ndarray:
     """World-frame columns (6, n) expressed in ``reference_frame`` at the placement ``oM``."""
-    rf = ReferenceFrame(reference_frame)
+    rf = reference_frame_arg(reference_frame)
     if rf == ReferenceFrame.WORLD:
         return J_world
     out = J_world.copy()
@@ -112,7 +113,7 @@ def _jacobian_time_variation(model, data, joint_id: int, oM: SE3, reference_fram
     ``V = J q_dot`` (world), i.e. its origin with ``p_dot = V_lin + V_ang x p``."""
     cols = _support_columns(model, joint_id)
     J, dJ = data.J[:, cols], data.dJ[:, cols]
-    rf = ReferenceFrame(reference_frame)
+    rf = reference_frame_arg(reference_frame)
     out = np.zeros((6, model.nv))
     if rf == ReferenceFrame.WORLD:
         out[:, cols] = dJ
@@ -172,7 +173,7 @@ def get_joint_kinematic_hessian(model, data, joint_id: int, reference_frame=Refe
     cols = _support_columns(model, joint_id)
     Hw = np.zeros((6, model.nv, model.nv))
     Hw[:, cols[:, None], cols[None, :]] = data.kinematic_hessians[:, cols[:, None], cols[None, :]]
-    rf = ReferenceFrame(reference_frame)
+    rf = reference_frame_arg(reference_frame)
     if rf == ReferenceFrame.WORLD:
         return Hw
     oM = data.oMi[joint_id]

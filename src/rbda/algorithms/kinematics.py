@@ -60,7 +60,7 @@ def _express(model, data, joint_id: int, local: Motion, reference_frame, placeme
     """A quantity given in the joint frame, moved to ``placement`` (in the joint frame) and expressed in
     ``reference_frame``."""
     m = local if placement is None else placement.act_inv(local)
-    rf = ReferenceFrame(reference_frame)
+    rf = reference_frame_arg(reference_frame)
     if rf == ReferenceFrame.LOCAL:
         return m
     oM = data.oMi[joint_id] if placement is None else data.oMi[joint_id] * placement
@@ -104,6 +104,14 @@ def get_frame_classical_acceleration(model, data, frame_id: int, reference_frame
 
 def _classical(v: Motion, a: Motion) -> Motion:
     return Motion(a.linear + np.cross(v.angular, v.linear), a.angular)
+
+
+def reference_frame_arg(reference_frame) -> ReferenceFrame:
+    """``reference_frame`` as a :class:`ReferenceFrame`, or a ``ValueError`` naming the argument."""
+    try:
+        return ReferenceFrame(reference_frame)
+    except ValueError:
+        raise ValueError(f"reference_frame: expected one of {[r.name for r in ReferenceFrame]}, got {reference_frame!r}") from None
 
 
 def _joint_id(model, data, joint_id) -> int:

@@ -118,6 +118,17 @@ def update_global_placements(I, F, ws):
 
 
 @njit(cache=True)
+def joint_jacobians_from_placements(I, F, ws):
+    """``J = [oMi.act(S_i)]`` from the placements and subspaces of the last forward kinematics."""
+    m, d, status = begin(I, F, ws, None, None, None)
+    if status:
+        return status
+    for i in range(1, m.nj):
+        world_jacobian_columns(m, d, i)
+    return 0
+
+
+@njit(cache=True)
 def compute_joint_jacobians(I, F, ws, q):
     """Forward kinematics and the world-frame Jacobian columns ``J = [oMi.act(S_i)]``."""
     m, d, status = begin(I, F, ws, q, None, None)
