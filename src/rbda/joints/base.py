@@ -48,8 +48,6 @@ class JointModel:
     type: JointType
     nq: int
     nv: int
-    #: configuration components that are angles or lengths with natural bounds for random sampling
-    _finite_default = np.pi
 
     def __init__(self, params=None):
         self.params = np.zeros(NPARAMS) if params is None else np.asarray(params, dtype=np.float64)

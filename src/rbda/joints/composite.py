@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..spatial import SE3
+from ..spatial import SE3, Motion, motion_cross_matrix
+from ..spatial._validate import as_array
 from ..spatial.compiled import motion_act_inv, motion_cross, se3_compose
 from .base import JointModel, JointType
 from .dispatch import joint_calc
@@ -102,9 +103,6 @@ class JointModelComposite(JointModel):
         )
 
     def calc(self, q, v=None):
-        from ..spatial import Motion
-        from ..spatial._validate import as_array
-
         q = self._check_q(q)
         v = np.zeros(self.nv) if v is None else as_array(v, (self.nv,), "v")
         M, S, vJ, cJ = np.zeros((3, 4)), np.zeros((self.nv, 6)), np.zeros(6), np.zeros(6)
@@ -152,7 +150,7 @@ class JointModelComposite(JointModel):
             dSk = j.motion_subspace_derivative(qs[k], vs[k])
             Xinv = T.action_inverse
             for c in range(j.nv):
-                out[:, col + c] = Xinv @ dSk[:, c] + _cross(S[:, col + c], w)
+                out[:, col + c] = Xinv @ dSk[:, c] + motion_cross_matrix(S[:, col + c]) @ w
             w = w + Xinv @ vJk.vector
             T = self.placements[k] * Mk * T
         return out
@@ -166,9 +164,3 @@ class JointModelComposite(JointModel):
 
     def __repr__(self) -> str:
         return f"JointModelComposite({self.joints!r})"
-
-
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    from ..spatial import Motion
-
-    return Motion(a).cross(Motion(b)).vector

@@ -59,7 +59,7 @@ class JointModelUniversal(JointModel):
     def motion_subspace_derivative(self, q, v) -> np.ndarray:
         """Only the first column moves: ``d/dt (R2^T a1) = v1 (R2^T a1) x a2``."""
         q, v = self._check_q(q), as_array(v, (2,), "v")
-        a1, a2 = self.params[:3], self.params[3:6]
+        a2 = self.params[3:6]
         b = self.calc(q)[1][3:, 0]  # R2^T a1
         dS = np.zeros((6, 2))
         dS[3:, 0] = v[1] * np.cross(b, a2)

@@ -241,7 +241,7 @@ def Jexp6(nu) -> np.ndarray:
     c1 = (t - np.sin(t)) / (t2 * t)
     c2 = (0.5 * t2 + np.cos(t) - 1.0) / (t2 * t2)
     c3 = 0.5 * ((1.0 - 0.5 * t2 - np.cos(t)) / (t2 * t2) - 3.0 * (t - np.sin(t) - t2 * t / 6.0) / (t2 * t2 * t))
-    WV, VW, WW = W @ V, V @ W, W @ W
+    WV, VW = W @ V, V @ W
     J[:3, 3:] = (
         0.5 * V
         + c1 * (WV + VW + W @ VW)
