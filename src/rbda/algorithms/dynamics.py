@@ -30,10 +30,7 @@ def rnea(model, data, q, v, a, fext=None) -> np.ndarray:
     """
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
-    if fext is None:
-        status = _k.rnea(I, F, data.ws, q, v, a)
-    else:
-        status = _k.rnea_fext(I, F, data.ws, q, v, a, _fext(model, fext))
+    status = _k.rnea(I, F, data.ws, q, v, a, _fext(model, fext))
     if status:
         report(status, ("q", "v", "a"))
     return data.tau
@@ -106,10 +103,7 @@ def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
     """
     I, F = model.packed
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
-    if fext is None:
-        status = _k.aba(I, F, data.ws, q, v, tau)
-    else:
-        status = _k.aba_fext(I, F, data.ws, q, v, tau, _fext(model, fext))
+    status = _k.aba(I, F, data.ws, q, v, tau, _fext(model, fext))
     if status:
         report(status, ("q", "v", "tau"))
     return data.ddq

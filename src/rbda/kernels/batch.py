@@ -19,7 +19,7 @@ def rnea(I, F, WS, Q, V, A, OUT, STATUS):
     for c in prange(nchunks):
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = dynamics.rnea(I, F, WS[c], Q[b], V[b], A[b])
+            STATUS[b] = dynamics.rnea(I, F, WS[c], Q[b], V[b], A[b], None)
             OUT[b, :] = d.tau
 
 
@@ -30,7 +30,7 @@ def aba(I, F, WS, Q, V, TAU, OUT, STATUS):
     for c in prange(nchunks):
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = dynamics.aba(I, F, WS[c], Q[b], V[b], TAU[b])
+            STATUS[b] = dynamics.aba(I, F, WS[c], Q[b], V[b], TAU[b], None)
             OUT[b, :] = d.ddq
 
 

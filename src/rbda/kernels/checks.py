@@ -9,7 +9,8 @@ import numpy as np
 from numba import njit
 
 from ..joints.dispatch import COMPOSITE, joint_normalization_error
-from .layout import data_views, model_views
+from .layout import JointTables, data_views, model_views
+from .views import view
 
 NORMALIZATION_TOL = 1e-6
 WRONG_DATA = 99
@@ -42,14 +43,18 @@ def configuration_status(m, q):
 
 @njit(cache=True, inline="always")
 def begin(I, F, ws, q, v, a):
-    """``(m, d, status)``: model and data views, and the status of the inputs (``v``, ``a`` may be None)."""
+    """``(m, d, joints, status)``: model and data views, the joint tables of the per-joint step, and the status
+    of the inputs (``v``, ``a`` may be None)."""
     m = model_views(I, F)
     d, size = data_views(ws, m.nj, m.nv, m.nf)
+    joints = JointTables(m.types, m.params, m.idx_q, m.idx_v, m.nqs, m.nvs, m.parents, m.placements, m.sub_first,
+                         m.sub_count, m.sub_types, m.sub_nqs, m.sub_nvs, m.sub_params, m.sub_placements,
+                         d.S, d.vJ, d.cJ, d.liMi, d.oMi, view(d.tmp, 0, (3, 4)))
     if size != ws.shape[0]:
-        return m, d, WRONG_DATA
+        return m, d, joints, WRONG_DATA
     status = 0 if q is None else configuration_status(m, q)
     if status == 0 and v is not None and not all_finite(v):
         status = 3
     if status == 0 and a is not None and not all_finite(a):
         status = 5
-    return m, d, status
+    return m, d, joints, status

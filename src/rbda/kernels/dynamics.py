@@ -1,5 +1,8 @@
 """Compiled inverse dynamics, joint-space inertia and forward dynamics.
 
+Each kernel is written out in full, without helpers taking the model/data named tuples: numba copies such a
+tuple into every inlined call, which cost more than the algorithm itself (measured).
+
 * ``rnea``: the cheat sheet's RNEA table, in local frames (Featherstone Table 5.1).
 * ``crba``: the composite-rigid-body algorithm in the world frame: composite inertias are summed as 10-vectors
   ``(m, h, I_o)`` and ``M[support(i), i] = J^T (Ycrb_i J_i)`` (Featherstone Table 6.2, world convention).
@@ -25,29 +28,31 @@ from ..spatial.compiled import (
 )
 from .checks import begin
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
+from .layout import data_views
 
 
 # ---------------------------------------------------------------------------------------------- RNEA
-@njit(cache=True, inline="always")
-def rnea_passes(m, d, q, v, a, fext, with_fext):
-    """tau = ID(q, v, a) written into ``d.tau``; ``fext`` (nj, 6) in the joint frames if ``with_fext``."""
-    # a_0 = -g
-    for k in range(6):
+@njit(cache=True)
+def rnea(I, F, ws, q, v, a, fext):
+    """tau = ID(q, v, a) into ``d.tau``; ``fext`` (nj, 6) in the joint frames, or None."""
+    m, d, jt, status = begin(I, F, ws, q, v, a)
+    if status:
+        return status
+    for k in range(6):  # a_0 = -g
         d.a_gf[0, k] = -m.gravity[k]
+    Yv, vxYv = d.tmp[12:18], d.tmp[18:24]
     for i in range(1, m.nj):
-        parent = m.parents[i]
-        calc_joint(m, d, i, q, v)
-        body_velocity(m, d, i)  # v_i = liMi^-1 v_parent + vJ
+        parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
+        calc_joint(jt, i, q, v)
+        body_velocity(d.liMi[i], d.v[parent], d.vJ[i], d.v[i])  # v_i = liMi^-1 v_parent + vJ
         motion_act_inv(d.liMi[i], d.a_gf[parent], d.a_gf[i])  # a_i = liMi^-1 a_parent + S a + cJ + v_i x vJ
-        joint_acceleration(m, d, i, a, d.a_gf[i])
+        joint_acceleration(d.S[iv : iv + nvi], a[iv : iv + nvi], d.v[i], d.vJ[i], d.cJ[i], d.a_gf[i], Yv)
         inertia_apply(m.inertias[i], d.a_gf[i], d.f[i])  # f_i = Y a_i + v_i x* (Y v_i) - f_ext
-        Yv = d.tmp[12:18]
         inertia_apply(m.inertias[i], d.v[i], Yv)
-        vxYv = d.tmp[18:24]
         force_cross(d.v[i], Yv, vxYv)
         for k in range(6):
             d.f[i, k] += vxYv[k]
-        if with_fext:
+        if fext is not None:
             for k in range(6):
                 d.f[i, k] -= fext[i, k]
     for i in range(m.nj - 1, 0, -1):
@@ -55,35 +60,23 @@ def rnea_passes(m, d, q, v, a, fext, with_fext):
         for j in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):  # tau_i = S^T f_i (+ armature a)
             d.tau[j] = dot6(d.S[j], d.f[i]) + m.armature[j] * a[j]
         if parent > 0:  # f_parent += liMi* f_i
-            liMi_f = d.tmp[12:18]
-            force_act(d.liMi[i], d.f[i], liMi_f)
+            force_act(d.liMi[i], d.f[i], Yv)
             for k in range(6):
-                d.f[parent, k] += liMi_f[k]
-
-
-@njit(cache=True)
-def rnea(I, F, ws, q, v, a):
-    m, d, status = begin(I, F, ws, q, v, a)
-    if status == 0:
-        rnea_passes(m, d, q, v, a, d.f, False)
-    return status
-
-
-@njit(cache=True)
-def rnea_fext(I, F, ws, q, v, a, fext):
-    m, d, status = begin(I, F, ws, q, v, a)
-    if status == 0:
-        rnea_passes(m, d, q, v, a, fext, True)
-    return status
+                d.f[parent, k] += Yv[k]
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------- CRBA
-@njit(cache=True, inline="always")
-def crba_passes(m, d, q):
+@njit(cache=True)
+def crba(I, F, ws, q):
     """M(q) into ``d.M`` (full, symmetric); also fills ``oMi``, ``J`` and ``oYcrb``."""
+    m, d, jt, status = begin(I, F, ws, q, None, None)
+    if status:
+        return status
     for i in range(1, m.nj):
-        calc_joint(m, d, i, q, d.zeros)
-        world_jacobian_columns(m, d, i)
+        calc_joint(jt, i, q, d.zeros)
+        iv, nvi = m.idx_v[i], m.nvs[i]
+        world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])
         inertia_act(d.oMi[i], m.inertias[i], d.oYcrb[i])
     for k in range(13):
         d.oYcrb[0, k] = 0.0
@@ -101,14 +94,7 @@ def crba_passes(m, d, q):
         parent = m.parents[i]
         for k in range(13):  # Ycrb_parent += Ycrb_i (same world frame: plain sum)
             d.oYcrb[parent, k] += d.oYcrb[i, k]
-
-
-@njit(cache=True)
-def crba(I, F, ws, q):
-    m, d, status = begin(I, F, ws, q, None, None)
-    if status == 0:
-        crba_passes(m, d, q)
-    return status
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------- ABA
@@ -131,14 +117,18 @@ def spd_inverse(A, n, out):
                     out[r, c] -= factor * out[p, c]
 
 
-@njit(cache=True, inline="always")
-def aba_passes(m, d, q, v, tau, fext, with_fext):
-    """ddq = FD(q, v, tau) into ``d.ddq``, world-frame ABA; ``fext`` (nj, 6) in the joint frames."""
+@njit(cache=True)
+def aba(I, F, ws, q, v, tau, fext):
+    """ddq = FD(q, v, tau) into ``d.ddq``, world-frame ABA; ``fext`` (nj, 6) in the joint frames, or None."""
+    m, d, jt, status = begin(I, F, ws, q, v, tau)
+    if status:
+        return status
     tmp6 = d.tmp[12:18]
     for i in range(1, m.nj):  # pass 1: kinematics, bias accelerations oc, bias forces of
         parent = m.parents[i]
-        calc_joint(m, d, i, q, v)
-        world_jacobian_columns(m, d, i)
+        calc_joint(jt, i, q, v)
+        iv, nvi = m.idx_v[i], m.nvs[i]
+        world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])
         ovJ = d.tmp[18:24]
         motion_act(d.oMi[i], d.vJ[i], ovJ)
         for k in range(6):
@@ -151,7 +141,7 @@ def aba_passes(m, d, q, v, tau, fext, with_fext):
         inertia_to_matrix(d.oYcrb[i], d.oYaba[i])
         inertia_apply(d.oYcrb[i], d.ov[i], tmp6)  # of = ov x* (oY ov) - oMi.act(fext)
         force_cross(d.ov[i], tmp6, d.of[i])
-        if with_fext:
+        if fext is not None:
             force_act(d.oMi[i], fext[i], tmp6)
             for k in range(6):
                 d.of[i, k] -= tmp6[k]
@@ -209,30 +199,15 @@ def aba_passes(m, d, q, v, tau, fext, with_fext):
         for a_ in range(nvi):  # a += S ddq
             for k in range(6):
                 d.oa_gf[i, k] += d.J[iv + a_, k] * d.ddq[iv + a_]
-
-
-@njit(cache=True)
-def aba(I, F, ws, q, v, tau):
-    m, d, status = begin(I, F, ws, q, v, tau)
-    if status == 0:
-        aba_passes(m, d, q, v, tau, d.f, False)
-    return status
-
-
-@njit(cache=True)
-def aba_fext(I, F, ws, q, v, tau, fext):
-    m, d, status = begin(I, F, ws, q, v, tau)
-    if status == 0:
-        aba_passes(m, d, q, v, tau, fext, True)
-    return status
+    return 0
 
 
 @njit(cache=True)
 def minverse(I, F, ws, q):
     """M^-1 by CRBA and a dense Cholesky (placeholder for the O(n^2) ABA-based inverse)."""
-    m, d, status = begin(I, F, ws, q, None, None)
+    status = crba(I, F, ws, q)
     if status == 0:
-        crba_passes(m, d, q)
+        d = data_views(ws, I[0], I[2], I[3])[0]
         L = np.linalg.cholesky(d.M)
         Linv = np.linalg.inv(L)
         d.Minv[:, :] = Linv.T @ Linv

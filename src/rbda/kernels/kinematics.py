@@ -12,93 +12,91 @@ from ..joints import composite
 from ..joints.dispatch import COMPOSITE, joint_calc
 from ..spatial.compiled import motion_act, motion_act_inv, motion_cross, se3_compose
 from .checks import begin
-from .views import view
 
 
 @njit(cache=True, inline="always")
-def calc_joint(m, d, i, q, v):
-    """Joint ``i``: ``S`` rows, ``vJ``, ``cJ`` (child frame), ``liMi`` and ``oMi``."""
-    iq, iv = m.idx_q[i], m.idx_v[i]
-    MJ = view(d.tmp, 0, (3, 4))
-    qi, vi, Si = q[iq : iq + m.nqs[i]], v[iv : iv + m.nvs[i]], d.S[iv : iv + m.nvs[i]]
-    if m.types[i] == COMPOSITE:
-        s0, s1 = m.sub_first[i], m.sub_first[i] + m.sub_count[i]
-        composite.calc(m.sub_types[s0:s1], m.sub_nqs[s0:s1], m.sub_nvs[s0:s1], m.sub_params[s0:s1],
-                       m.sub_placements[s0:s1], qi, vi, MJ, Si, d.vJ[i], d.cJ[i])
+def calc_joint(jt, i, q, v):
+    """Joint ``i`` (``jt`` the :class:`JointTables`): ``S`` rows, ``vJ``, ``cJ`` (child frame), ``liMi``, ``oMi``."""
+    iq, iv = jt.idx_q[i], jt.idx_v[i]
+    qi, vi, Si = q[iq : iq + jt.nqs[i]], v[iv : iv + jt.nvs[i]], jt.S[iv : iv + jt.nvs[i]]
+    if jt.types[i] == COMPOSITE:
+        s0, s1 = jt.sub_first[i], jt.sub_first[i] + jt.sub_count[i]
+        composite.calc(jt.sub_types[s0:s1], jt.sub_nqs[s0:s1], jt.sub_nvs[s0:s1], jt.sub_params[s0:s1],
+                       jt.sub_placements[s0:s1], qi, vi, jt.MJ, Si, jt.vJ[i], jt.cJ[i])
     else:
-        joint_calc(m.types[i], m.params[i], qi, vi, MJ, Si, d.vJ[i], d.cJ[i])
-    se3_compose(m.placements[i], MJ, d.liMi[i])
-    se3_compose(d.oMi[m.parents[i]], d.liMi[i], d.oMi[i])
+        joint_calc(jt.types[i], jt.params[i], qi, vi, jt.MJ, Si, jt.vJ[i], jt.cJ[i])
+    se3_compose(jt.placements[i], jt.MJ, jt.liMi[i])
+    se3_compose(jt.oMi[jt.parents[i]], jt.liMi[i], jt.oMi[i])
 
 
 @njit(cache=True, inline="always")
-def body_velocity(m, d, i):
+def body_velocity(liMi, v_parent, vJ, v):
     """``v_i = liMi^-1 v_parent + vJ`` (local frames)."""
-    motion_act_inv(d.liMi[i], d.v[m.parents[i]], d.v[i])
+    motion_act_inv(liMi, v_parent, v)
     for k in range(6):
-        d.v[i, k] += d.vJ[i, k]
+        v[k] += vJ[k]
 
 
 @njit(cache=True, inline="always")
-def world_jacobian_columns(m, d, i):
-    """``J[k] = oMi.act(S[k])`` for the dofs ``k`` of joint ``i``."""
-    for k in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
-        motion_act(d.oMi[i], d.S[k], d.J[k])
+def world_jacobian_columns(oMi, S, J):
+    """``J[k] = oMi.act(S[k])`` for the rows ``S`` (the joint's dofs) into the rows ``J``."""
+    for k in range(S.shape[0]):
+        motion_act(oMi, S[k], J[k])
 
 
 @njit(cache=True)
 def forward_kinematics_q(I, F, ws, q):
-    m, d, status = begin(I, F, ws, q, None, None)
+    m, d, jt, status = begin(I, F, ws, q, None, None)
     if status:
         return status
     for i in range(1, m.nj):
-        calc_joint(m, d, i, q, d.zeros)
+        calc_joint(jt, i, q, d.zeros)
     return 0
 
 
 @njit(cache=True)
 def forward_kinematics_qv(I, F, ws, q, v):
     """Adds ``v_i = liMi^-1 v_parent + vJ`` (local frames)."""
-    m, d, status = begin(I, F, ws, q, v, None)
+    m, d, jt, status = begin(I, F, ws, q, v, None)
     if status:
         return status
     for i in range(1, m.nj):
-        calc_joint(m, d, i, q, v)
-        body_velocity(m, d, i)
+        calc_joint(jt, i, q, v)
+        body_velocity(d.liMi[i], d.v[m.parents[i]], d.vJ[i], d.v[i])
     return 0
 
 
 @njit(cache=True)
 def forward_kinematics_qva(I, F, ws, q, v, a):
     """Adds ``a_i = liMi^-1 a_parent + S a_J + cJ + v_i x vJ`` (local frames, without gravity)."""
-    m, d, status = begin(I, F, ws, q, v, a)
+    m, d, jt, status = begin(I, F, ws, q, v, a)
     if status:
         return status
     for i in range(1, m.nj):
-        calc_joint(m, d, i, q, v)
-        body_velocity(m, d, i)
+        calc_joint(jt, i, q, v)
+        body_velocity(d.liMi[i], d.v[m.parents[i]], d.vJ[i], d.v[i])
         motion_act_inv(d.liMi[i], d.a[m.parents[i]], d.a[i])
-        joint_acceleration(m, d, i, a, d.a[i])
+        iv, nvi = m.idx_v[i], m.nvs[i]
+        joint_acceleration(d.S[iv : iv + nvi], a[iv : iv + nvi], d.v[i], d.vJ[i], d.cJ[i], d.a[i], d.tmp[12:18])
     return 0
 
 
 @njit(cache=True, inline="always")
-def joint_acceleration(m, d, i, a, out):
-    """``out += S a_J + cJ + v_i x vJ`` (the joint's contribution to the body acceleration)."""
-    iv = m.idx_v[i]
-    vxvJ = d.tmp[12:18]
-    motion_cross(d.v[i], d.vJ[i], vxvJ)
+def joint_acceleration(S, a, v, vJ, cJ, out, scratch):
+    """``out += S a_J + cJ + v_i x vJ``: the joint's contribution to the body acceleration (``S`` the joint's
+    rows, ``a`` its slice of the acceleration; ``scratch`` (6,) holds ``v_i x vJ``)."""
+    motion_cross(v, vJ, scratch)
     for k in range(6):
-        acc = d.cJ[i, k] + vxvJ[k]
-        for j in range(m.nvs[i]):
-            acc += d.S[iv + j, k] * a[iv + j]
+        acc = cJ[k] + scratch[k]
+        for j in range(S.shape[0]):
+            acc += S[j, k] * a[j]
         out[k] += acc
 
 
 @njit(cache=True)
 def update_frame_placements(I, F, ws):
     """``oMf[k] = oMi[parent joint] * placement_k``."""
-    m, d, status = begin(I, F, ws, None, None, None)
+    m, d, jt, status = begin(I, F, ws, None, None, None)
     if status:
         return status
     for k in range(m.nf):
@@ -109,7 +107,7 @@ def update_frame_placements(I, F, ws):
 @njit(cache=True)
 def update_global_placements(I, F, ws):
     """``oMi`` from the stored ``liMi``."""
-    m, d, status = begin(I, F, ws, None, None, None)
+    m, d, jt, status = begin(I, F, ws, None, None, None)
     if status:
         return status
     for i in range(1, m.nj):
@@ -120,21 +118,21 @@ def update_global_placements(I, F, ws):
 @njit(cache=True)
 def joint_jacobians_from_placements(I, F, ws):
     """``J = [oMi.act(S_i)]`` from the placements and subspaces of the last forward kinematics."""
-    m, d, status = begin(I, F, ws, None, None, None)
+    m, d, jt, status = begin(I, F, ws, None, None, None)
     if status:
         return status
     for i in range(1, m.nj):
-        world_jacobian_columns(m, d, i)
+        world_jacobian_columns(d.oMi[i], d.S[m.idx_v[i] : m.idx_v[i] + m.nvs[i]], d.J[m.idx_v[i] : m.idx_v[i] + m.nvs[i]])
     return 0
 
 
 @njit(cache=True)
 def compute_joint_jacobians(I, F, ws, q):
     """Forward kinematics and the world-frame Jacobian columns ``J = [oMi.act(S_i)]``."""
-    m, d, status = begin(I, F, ws, q, None, None)
+    m, d, jt, status = begin(I, F, ws, q, None, None)
     if status:
         return status
     for i in range(1, m.nj):
-        calc_joint(m, d, i, q, d.zeros)
-        world_jacobian_columns(m, d, i)
+        calc_joint(jt, i, q, d.zeros)
+        world_jacobian_columns(d.oMi[i], d.S[m.idx_v[i] : m.idx_v[i] + m.nvs[i]], d.J[m.idx_v[i] : m.idx_v[i] + m.nvs[i]])
     return 0
