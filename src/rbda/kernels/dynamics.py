@@ -28,7 +28,7 @@ from ..spatial.compiled import (
 )
 from .checks import begin
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
-from .layout import data_views
+from .layout import data_views, model_views
 
 
 # ---------------------------------------------------------------------------------------------- RNEA
@@ -203,12 +203,63 @@ def aba(I, F, ws, q, v, tau, fext):
 
 
 @njit(cache=True)
+def dof_parents(m, lam):
+    """Expanded parent array (spatial_v2's ``expandLambda``): ``lam[k]`` is the dof before dof ``k`` on its path to
+    the root (the previous dof of the same joint, or the last dof of the parent joint), -1 at the root."""
+    for i in range(1, m.nj):
+        iv, parent = m.idx_v[i], m.parents[i]
+        lam[iv] = m.idx_v[parent] + m.nvs[parent] - 1 if parent > 0 else -1
+        for k in range(iv + 1, iv + m.nvs[i]):
+            lam[k] = k - 1
+
+
+@njit(cache=True)
+def ltdl(H, lam):
+    """In place ``H = L^T D L`` exploiting branch-induced sparsity (Featherstone, RBDA Table 6.3): afterwards the
+    diagonal of ``H`` holds D and its strictly lower part L (unit diagonal implied); fill-in stays on ancestors."""
+    for k in range(H.shape[0] - 1, -1, -1):
+        i = lam[k]
+        while i >= 0:
+            a = H[k, i] / H[k, k]
+            j = i
+            while j >= 0:
+                H[i, j] -= a * H[k, j]
+                j = lam[j]
+            H[k, i] = a
+            i = lam[i]
+
+
+@njit(cache=True)
 def minverse(I, F, ws, q):
-    """M^-1 by CRBA and a dense Cholesky (placeholder for the O(n^2) ABA-based inverse)."""
+    """M^-1: CRBA, the sparse factorisation M = L^T D L, then per column ``L^-1 D^-1 L^-T e_c`` (spatial_v2's
+    mpyLit, D^-1, mpyLi), where ``L^-T e_c`` only touches the ancestors of dof c."""
     status = crba(I, F, ws, q)
-    if status == 0:
-        d = data_views(ws, I[0], I[2], I[3])[0]
-        L = np.linalg.cholesky(d.M)
-        Linv = np.linalg.inv(L)
-        d.Minv[:, :] = Linv.T @ Linv
-    return status
+    if status:
+        return status
+    m = model_views(I, F)
+    d = data_views(ws, m.nj, m.nv, m.nf)[0]
+    lam = np.empty(m.nv, dtype=np.int64)
+    dof_parents(m, lam)
+    d.D[:, :] = d.M
+    ltdl(d.D, lam)
+    H, x = d.D, d.u  # factor, and one column as scratch
+    for c in range(m.nv):  # column c = (L^T D L)^-1 e_c
+        for r in range(m.nv):
+            x[r] = 0.0
+        x[c] = 1.0
+        i = c  # L^T z = e_c: only c and its ancestors are touched
+        while i >= 0:
+            j = lam[i]
+            while j >= 0:
+                x[j] -= H[i, j] * x[i]
+                j = lam[j]
+            i = lam[i]
+        for r in range(m.nv):  # w = D^-1 z, then L x = w
+            x[r] /= H[r, r]
+            j = lam[r]
+            while j >= 0:
+                x[r] -= H[r, j] * x[j]
+                j = lam[j]
+        for r in range(m.nv):
+            d.Minv[r, c] = x[r]
+    return 0
