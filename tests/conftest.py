@@ -68,3 +68,15 @@ def assert_close(actual, desired, tol: float = 1e-9, err_msg: str = ""):
     actual, desired = np.asarray(actual, dtype=float), np.asarray(desired, dtype=float)
     scale = max(1.0, float(np.max(np.abs(desired)))) if desired.size else 1.0
     np.testing.assert_allclose(actual, desired, rtol=0.0, atol=tol * scale, err_msg=err_msg)
+
+
+def joint_placements(model, data, q) -> np.ndarray:
+    """``(njoints, 4, 4)`` homogeneous ``oMi`` at ``q``."""
+    rbda.forward_kinematics(model, data, q)
+    return np.array([data.oMi[i].homogeneous for i in range(model.njoints)])
+
+
+def frame_placements(model, data, q) -> np.ndarray:
+    """``(nframes, 4, 4)`` homogeneous ``oMf`` at ``q``."""
+    rbda.frames_forward_kinematics(model, data, q)
+    return np.array([data.oMf[k].homogeneous for k in range(model.nframes)])

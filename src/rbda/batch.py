@@ -32,82 +32,54 @@ def _stack(x, width: int, name: str, batch: int | None = None) -> np.ndarray:
     return a
 
 
-def _out(out, shape: tuple, name: str = "out") -> np.ndarray:
+def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple) -> np.ndarray:
+    """Check the batch ``Q: (B, nq)`` and the ``(B, nv)`` arrays ``velocities`` (name -> array), run ``kernel``
+    over them into ``out`` (allocated with ``out_shape[1:]`` per state if None) and raise on a bad state."""
+    I, F = model.packed
+    Q = _stack(Q, model.nq, "Q")
+    B = Q.shape[0]
+    arrays = [_stack(x, model.nv, name, B) for name, x in velocities.items()]
+    shape = (B, *out_shape)
     if out is None:
-        return np.empty(shape)
-    if not (isinstance(out, np.ndarray) and out.shape == shape and out.dtype == np.float64 and out.flags.c_contiguous):
-        raise ValueError(f"{name}: expected a C-contiguous float64 array of shape {shape}")
-    return out
-
-
-def _raise(status: np.ndarray, names: tuple) -> None:
+        out = np.empty(shape)
+    elif not (isinstance(out, np.ndarray) and out.shape == shape and out.dtype == np.float64 and out.flags.c_contiguous):
+        raise ValueError(f"out: expected a C-contiguous float64 array of shape {shape}")
+    status = np.zeros(B, dtype=np.int64)
+    kernel(I, F, _workspaces(model, B), Q, *arrays, out, status)
     bad = np.flatnonzero(status)
     if bad.size:
         try:
-            report(int(status[bad[0]]), names)
+            report(int(status[bad[0]]), ("Q", *velocities))
         except ValueError as exc:
             raise ValueError(f"state {bad[0]}: {exc}") from None
+    return out
 
 
 def rnea(model, Q, V, A, out=None) -> np.ndarray:
     """``tau[b] = rnea(Q[b], V[b], A[b])``; ``Q: (B, nq)``, ``V, A: (B, nv)``, returns ``(B, nv)``."""
-    I, F = model.packed
-    Q = _stack(Q, model.nq, "Q")
-    B = Q.shape[0]
-    V, A = _stack(V, model.nv, "V", B), _stack(A, model.nv, "A", B)
-    out, status = _out(out, (B, model.nv)), np.zeros(B, dtype=np.int64)
-    _k.rnea(I, F, _workspaces(model, B), Q, V, A, out, status)
-    _raise(status, ("Q", "V", "A"))
-    return out
+    return _run(_k.rnea, model, Q, {"V": V, "A": A}, out, (model.nv,))
 
 
 def aba(model, Q, V, TAU, out=None) -> np.ndarray:
     """``ddq[b] = aba(Q[b], V[b], TAU[b])``, returns ``(B, nv)``."""
-    I, F = model.packed
-    Q = _stack(Q, model.nq, "Q")
-    B = Q.shape[0]
-    V, TAU = _stack(V, model.nv, "V", B), _stack(TAU, model.nv, "TAU", B)
-    out, status = _out(out, (B, model.nv)), np.zeros(B, dtype=np.int64)
-    _k.aba(I, F, _workspaces(model, B), Q, V, TAU, out, status)
-    _raise(status, ("Q", "V", "TAU"))
-    return out
+    return _run(_k.aba, model, Q, {"V": V, "TAU": TAU}, out, (model.nv,))
 
 
 def crba(model, Q, out=None) -> np.ndarray:
     """``M[b] = crba(Q[b])``, returns ``(B, nv, nv)``."""
-    I, F = model.packed
-    Q = _stack(Q, model.nq, "Q")
-    out, status = _out(out, (Q.shape[0], model.nv, model.nv)), np.zeros(Q.shape[0], dtype=np.int64)
-    _k.crba(I, F, _workspaces(model, Q.shape[0]), Q, out, status)
-    _raise(status, ("Q",))
-    return out
+    return _run(_k.crba, model, Q, {}, out, (model.nv, model.nv))
 
 
 def compute_minverse(model, Q, out=None) -> np.ndarray:
     """``Minv[b] = M(Q[b])^-1``, returns ``(B, nv, nv)``."""
-    I, F = model.packed
-    Q = _stack(Q, model.nq, "Q")
-    out, status = _out(out, (Q.shape[0], model.nv, model.nv)), np.zeros(Q.shape[0], dtype=np.int64)
-    _k.minverse(I, F, _workspaces(model, Q.shape[0]), Q, out, status)
-    _raise(status, ("Q",))
-    return out
+    return _run(_k.minverse, model, Q, {}, out, (model.nv, model.nv))
 
 
 def forward_kinematics(model, Q, out=None) -> np.ndarray:
     """Joint placements ``oMi`` for each state, returns ``(B, njoints, 3, 4)`` arrays ``[R | p]``."""
-    I, F = model.packed
-    Q = _stack(Q, model.nq, "Q")
-    out, status = _out(out, (Q.shape[0], model.njoints, 3, 4)), np.zeros(Q.shape[0], dtype=np.int64)
-    _k.forward_kinematics(I, F, _workspaces(model, Q.shape[0]), Q, out, status)
-    _raise(status, ("Q",))
-    return out
+    return _run(_k.forward_kinematics, model, Q, {}, out, (model.njoints, 3, 4))
 
 
 def compute_joint_jacobians(model, Q, out=None) -> np.ndarray:
     """World-frame joint Jacobians ``data.J`` for each state, returns ``(B, 6, nv)``."""
-    I, F = model.packed
-    Q = _stack(Q, model.nq, "Q")
-    out, status = _out(out, (Q.shape[0], 6, model.nv)), np.zeros(Q.shape[0], dtype=np.int64)
-    _k.joint_jacobians(I, F, _workspaces(model, Q.shape[0]), Q, out, status)
-    _raise(status, ("Q",))
-    return out
+    return _run(_k.joint_jacobians, model, Q, {}, out, (6, model.nv))

@@ -5,23 +5,12 @@ central differences in time."""
 from functools import partial
 
 import numpy as np
-import pytest
-from conftest import assert_close, derivative_along, jacobian_along_basis, local_twist, random_state, world_twist
+from conftest import assert_close, derivative_along, frame_placements, jacobian_along_basis, joint_placements, local_twist, random_state, world_twist
 
 import rbda
 from rbda import LOCAL, LOCAL_WORLD_ALIGNED, WORLD
 
 FRAMES = (LOCAL, WORLD, LOCAL_WORLD_ALIGNED)
-
-
-def joint_placements(model, data, q) -> np.ndarray:
-    rbda.forward_kinematics(model, data, q)
-    return np.array([data.oMi[i].homogeneous for i in range(model.njoints)])
-
-
-def frame_placements(model, data, q) -> np.ndarray:
-    rbda.frames_forward_kinematics(model, data, q)
-    return np.array([data.oMf[k].homogeneous for k in range(model.nframes)])
 
 
 def finite_difference_jacobians(model, placements, q) -> dict:

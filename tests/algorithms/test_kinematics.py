@@ -3,25 +3,13 @@ finite differences in time of the placements along a curve ``q(t)`` on the manif
 
 import numpy as np
 import pytest
-from conftest import assert_close, local_twist, random_state, world_twist
+from conftest import assert_close, frame_placements, joint_placements, local_twist, random_state, world_twist
 
 import rbda
 from rbda import LOCAL, LOCAL_WORLD_ALIGNED, WORLD
 
 FRAMES = (LOCAL, WORLD, LOCAL_WORLD_ALIGNED)
 DT = 1e-5  # central differences in time: O(DT^2) truncation, O(1e-16 / DT) rounding
-
-
-def joint_placements(model, data, q) -> np.ndarray:
-    """``(njoints, 4, 4)`` homogeneous ``oMi`` at ``q``."""
-    rbda.forward_kinematics(model, data, q)
-    return np.array([data.oMi[i].homogeneous for i in range(model.njoints)])
-
-
-def frame_placements(model, data, q) -> np.ndarray:
-    """``(nframes, 4, 4)`` homogeneous ``oMf`` at ``q``."""
-    rbda.frames_forward_kinematics(model, data, q)
-    return np.array([data.oMf[k].homogeneous for k in range(model.nframes)])
 
 
 def curve(model, q, v, a, t):

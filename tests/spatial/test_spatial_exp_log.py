@@ -4,7 +4,6 @@ near identity and near pi, never NaN."""
 import numpy as np
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 import rbda.spatial as sp
 from spatial_strategies import (
