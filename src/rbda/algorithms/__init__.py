@@ -48,3 +48,9 @@ from .kinematics import (
     update_frame_placements,
     update_global_placements,
 )
+from .derivatives import (
+    compute_aba_derivatives,
+    compute_generalized_gravity_derivatives,
+    compute_rnea_derivatives,
+    compute_static_torque_derivatives,
+)

@@ -230,6 +230,31 @@ def ltdl(H, lam):
 
 
 @njit(cache=True)
+def minverse_from_factor(H, lam, Minv, x):
+    """``Minv = (L^T D L)^-1`` column by column from the factor ``H`` of :func:`ltdl` (``x`` (nv,) scratch)."""
+    nv = H.shape[0]
+    for c in range(nv):
+        for r in range(nv):
+            x[r] = 0.0
+        x[c] = 1.0
+        i = c  # L^T z = e_c: only c and its ancestors are touched
+        while i >= 0:
+            j = lam[i]
+            while j >= 0:
+                x[j] -= H[i, j] * x[i]
+                j = lam[j]
+            i = lam[i]
+        for r in range(nv):  # w = D^-1 z, then L x = w
+            x[r] /= H[r, r]
+            j = lam[r]
+            while j >= 0:
+                x[r] -= H[r, j] * x[j]
+                j = lam[j]
+        for r in range(nv):
+            Minv[r, c] = x[r]
+
+
+@njit(cache=True)
 def minverse(I, F, ws, q):
     """M^-1: CRBA, the sparse factorisation M = L^T D L, then per column ``L^-1 D^-1 L^-T e_c`` (spatial_v2's
     mpyLit, D^-1, mpyLi), where ``L^-T e_c`` only touches the ancestors of dof c."""
@@ -242,24 +267,5 @@ def minverse(I, F, ws, q):
     dof_parents(m, lam)
     d.D[:, :] = d.M
     ltdl(d.D, lam)
-    H, x = d.D, d.u  # factor, and one column as scratch
-    for c in range(m.nv):  # column c = (L^T D L)^-1 e_c
-        for r in range(m.nv):
-            x[r] = 0.0
-        x[c] = 1.0
-        i = c  # L^T z = e_c: only c and its ancestors are touched
-        while i >= 0:
-            j = lam[i]
-            while j >= 0:
-                x[j] -= H[i, j] * x[i]
-                j = lam[j]
-            i = lam[i]
-        for r in range(m.nv):  # w = D^-1 z, then L x = w
-            x[r] /= H[r, r]
-            j = lam[r]
-            while j >= 0:
-                x[r] -= H[r, j] * x[j]
-                j = lam[j]
-        for r in range(m.nv):
-            d.Minv[r, c] = x[r]
+    minverse_from_factor(d.D, lam, d.Minv, d.u)
     return 0

@@ -366,6 +366,7 @@ class Model:
     def __getstate__(self):
         state = dict(self.__dict__)
         state["_packed_cache"] = None
+        state.pop("_elementary", None)  # a derived cache (algorithms/derivatives.py)
         state["_gravity"] = np.array(self._gravity)
         state["_armature"] = np.array(self._armature)
         for k in ("joints", "joint_placements", "inertias", "frames"):

@@ -1,0 +1,237 @@
+"""Compiled analytical derivatives of forward kinematics, RNEA and ABA (Carpentier & Mansard, RSS 2018).
+
+Everything is in the world frame, and every joint's motion subspace is constant in its own frame (models with
+universal, spherical-ZYX or composite joints are first split into chains of such joints, ``algorithms/derivatives``).
+Then moving dof ``k`` (world column ``s = J_k``) moves every body of its subtree rigidly, ``dJ_i/dq_k = s x J_i``, and
+only the velocity and acceleration of the parent ``p`` of joint ``k`` stay put. With
+
+    dVdq_k = ov_p x s,    dAdq_k = oa_p x s + ov_p x dVdq_k,    dAdv_k = ov_k x s + dVdq_k,
+
+the body force of any body ``i`` in the subtree of ``k`` varies as
+
+    d f_i/dq_k = s x* f_i + Y_i dAdq_k + B_i dVdq_k,      d f_i/dv_k = Y_i dAdv_k + B_i s,
+
+with ``Y_i`` its world inertia and ``B_i = ov_i x* Y_i - Y_i ov_i x + (. x* h_i)`` (``h_i = Y_i ov_i``). Summing
+over subtrees (composite ``Yc``, ``Bc``, ``F``) and projecting on ``tau_j = J_j^T F_j`` gives, for joint ``i``
+and ``j`` an ancestor of ``i`` (``s x* F`` cancels against ``dJ_i`` on the diagonal block)::
+
+    dtau_j/dq_i = J_j^T (Yc_i dAdq_i + Bc_i dVdq_i + J_i x* F_i)      dtau_i/dq_i = J_i^T (Yc_i dAdq_i + Bc_i dVdq_i)
+    dtau_i/dq_j = (Yc_i J_i)^T dAdq_j + (Bc_i^T J_i)^T dVdq_j
+    dtau_j/dv_i = J_j^T (Yc_i dAdv_i + Bc_i J_i)                       dtau_i/dv_j = (Yc_i J_i)^T dAdv_j + (Bc_i^T J_i)^T J_j
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from ..spatial.compiled import (
+    dot6,
+    force_act,
+    force_cross,
+    inertia_act,
+    inertia_to_matrix,
+    motion_act,
+    motion_cross,
+)
+from .checks import begin
+from .dynamics import aba, dof_parents, ltdl, minverse_from_factor
+from .kinematics import calc_joint, world_jacobian_columns
+from .layout import data_views, model_views
+from .views import view
+
+DerivativeViews = namedtuple(
+    "DerivativeViews", "dVdq dAdq dAdv Yc Zc Xq Xv Bc Yo dtau_dq dtau_dv ddq_dq ddq_dv"
+)
+
+
+@njit(cache=True, inline="always")
+def derivative_views(dws, nj, nv):
+    """Named views of a derivative workspace, and the number of floats they span."""
+    n6, n36, nn = 6 * nv, 36 * nj, nv * nv
+    o = 7 * n6 + 2 * n36  # per dof: dVdq dAdq dAdv Yc Zc Xq Xv (nv, 6); per joint: Bc Yo (nj, 6, 6)
+    views = DerivativeViews(
+        view(dws, 0, (nv, 6)), view(dws, n6, (nv, 6)), view(dws, 2 * n6, (nv, 6)), view(dws, 3 * n6, (nv, 6)),
+        view(dws, 4 * n6, (nv, 6)), view(dws, 5 * n6, (nv, 6)), view(dws, 6 * n6, (nv, 6)),
+        view(dws, 7 * n6, (nj, 6, 6)), view(dws, 7 * n6 + n36, (nj, 6, 6)),
+        view(dws, o, (nv, nv)), view(dws, o + nn, (nv, nv)), view(dws, o + 2 * nn, (nv, nv)),
+        view(dws, o + 3 * nn, (nv, nv)),
+    )
+    return views, o + 4 * nn
+
+
+def derivative_size(nj: int, nv: int) -> int:
+    return 42 * nv + 72 * nj + 4 * nv * nv
+
+
+@njit(cache=True, inline="always")
+def velocity_variation(Y, ov, h, B, scratch):
+    """``B = ov x* Y - Y ov x + (. x* h)`` (``Y`` a 6x6 matrix, ``h = Y ov``): ``d/dt (Y x) = Y dx/dt + B x``."""
+    e, col, tmp = scratch[0:6], scratch[6:12], scratch[12:18]
+    for c in range(6):
+        for k in range(6):
+            e[k] = 1.0 if k == c else 0.0
+        motion_cross(ov, e, tmp)  # column c of -Y (ov x) + ov x* (Y e_c) + e_c x* h
+        for r in range(6):
+            acc = 0.0
+            for k in range(6):
+                acc += Y[r, k] * tmp[k]
+            col[r] = Y[r, c]
+            B[r, c] = -acc
+        force_cross(ov, col, tmp)
+        for r in range(6):
+            B[r, c] += tmp[r]
+        force_cross(e, h, tmp)
+        for r in range(6):
+            B[r, c] += tmp[r]
+
+
+@njit(cache=True, inline="always")
+def matvec6(A, x, out):
+    for r in range(6):
+        out[r] = A[r, 0] * x[0] + A[r, 1] * x[1] + A[r, 2] * x[2] + A[r, 3] * x[3] + A[r, 4] * x[4] + A[r, 5] * x[5]
+
+
+@njit(cache=True)
+def forward_derivatives(I, F, ws, dws, q, v, a, fext, gravity, dynamics):
+    """Forward pass: ``oMi``, ``J``, ``ov``, ``oa_gf`` (with ``-g`` when ``gravity``, else the plain ``oa``, also
+    copied to ``oa``), ``dVdq``, ``dAdq``, ``dAdv``; with ``dynamics`` also the world inertias ``Yo``, body forces
+    ``of`` (minus ``fext``) and velocity variations ``Bc`` of every body."""
+    m, d, jt, status = begin(I, F, ws, q, v, a)
+    if status:
+        return status
+    g, _ = derivative_views(dws, m.nj, m.nv)
+    ovJ, tmp, h, Y13 = d.tmp[12:18], d.tmp[18:24], d.tmp[24:30], d.tmp[30:43]
+    for k in range(6):
+        d.oa_gf[0, k] = -m.gravity[k] if gravity else 0.0
+    for i in range(1, m.nj):
+        parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
+        calc_joint(jt, i, q, v)
+        world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])
+        motion_act(d.oMi[i], d.vJ[i], ovJ)
+        motion_cross(d.ov[parent], ovJ, tmp)  # oa_i = oa_p + ov_p x ovJ + oMi cJ + J a_i
+        for k in range(6):
+            d.ov[i, k] = d.ov[parent, k] + ovJ[k]
+            d.oa_gf[i, k] = d.oa_gf[parent, k] + tmp[k]
+        motion_act(d.oMi[i], d.cJ[i], tmp)
+        for k in range(6):
+            d.oa_gf[i, k] += tmp[k]
+        for c in range(iv, iv + nvi):
+            for k in range(6):
+                d.oa_gf[i, k] += d.J[c, k] * a[c]
+            motion_cross(d.ov[parent], d.J[c], g.dVdq[c])
+            motion_cross(d.oa_gf[parent], d.J[c], g.dAdq[c])
+            motion_cross(d.ov[parent], g.dVdq[c], tmp)
+            motion_cross(d.ov[i], d.J[c], g.dAdv[c])
+            for k in range(6):
+                g.dAdq[c, k] += tmp[k]
+                g.dAdv[c, k] += g.dVdq[c, k]
+        if not gravity:
+            d.oa[i, :] = d.oa_gf[i]
+        if dynamics:  # Y_i, h_i = Y_i ov_i, f_i = Y_i oa_i + ov_i x* h_i - fext, B_i
+            inertia_act(d.oMi[i], m.inertias[i], Y13)
+            inertia_to_matrix(Y13, g.Yo[i])
+            matvec6(g.Yo[i], d.ov[i], h)
+            matvec6(g.Yo[i], d.oa_gf[i], d.of[i])
+            force_cross(d.ov[i], h, tmp)
+            for k in range(6):
+                d.of[i, k] += tmp[k]
+            if fext is not None:
+                force_act(d.oMi[i], fext[i], tmp)
+                for k in range(6):
+                    d.of[i, k] -= tmp[k]
+            velocity_variation(g.Yo[i], d.ov[i], h, g.Bc[i], d.tmp[43:61])
+    return 0
+
+
+@njit(cache=True)
+def rnea_derivatives(I, F, ws, dws, q, v, a, fext):
+    """``tau`` into ``d.tau``, ``dtau/dq``, ``dtau/dv`` into the derivative workspace and ``dtau/da = M`` into
+    ``d.M`` (see the module docstring for the formulas)."""
+    status = forward_derivatives(I, F, ws, dws, q, v, a, fext, True, True)
+    if status:
+        return status
+    m = model_views(I, F)
+    d = data_views(ws, m.nj, m.nv, m.nf)[0]
+    g, _ = derivative_views(dws, m.nj, m.nv)
+    Yc, Bc, Fc = g.Yo, g.Bc, d.of  # become the subtree sums, from the leaves up
+    G, tmp = d.tmp[12:18], d.tmp[18:24]
+    for i in range(m.nj - 1, 0, -1):
+        iv, nvi, parent = m.idx_v[i], m.nvs[i], m.parents[i]
+        for c in range(iv, iv + nvi):
+            s = d.J[c]
+            d.tau[c] = dot6(s, Fc[i]) + m.armature[c] * a[c]
+            matvec6(Yc[i], s, g.Yc[c])
+            for r in range(6):  # Zc = Bc^T s
+                g.Zc[c, r] = Bc[i, 0, r] * s[0] + Bc[i, 1, r] * s[1] + Bc[i, 2, r] * s[2] + \
+                    Bc[i, 3, r] * s[3] + Bc[i, 4, r] * s[4] + Bc[i, 5, r] * s[5]
+            matvec6(Yc[i], g.dAdq[c], g.Xq[c])
+            matvec6(Bc[i], g.dVdq[c], tmp)
+            for k in range(6):
+                g.Xq[c, k] += tmp[k]
+            matvec6(Yc[i], g.dAdv[c], g.Xv[c])
+            matvec6(Bc[i], s, tmp)
+            for k in range(6):
+                g.Xv[c, k] += tmp[k]
+        for c in range(iv, iv + nvi):  # the joint's own block
+            for r in range(iv, iv + nvi):
+                g.dtau_dq[r, c] = dot6(d.J[r], g.Xq[c])
+                g.dtau_dv[r, c] = dot6(d.J[r], g.Xv[c])
+                d.M[r, c] = dot6(d.J[r], g.Yc[c])
+            d.M[c, c] += m.armature[c]
+        for c in range(iv, iv + nvi):  # blocks with the ancestors
+            force_cross(d.J[c], Fc[i], G)
+            for k in range(6):
+                G[k] += g.Xq[c, k]
+            j = parent
+            while j > 0:
+                for r in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
+                    g.dtau_dq[r, c] = dot6(d.J[r], G)
+                    g.dtau_dv[r, c] = dot6(d.J[r], g.Xv[c])
+                    d.M[r, c] = dot6(d.J[r], g.Yc[c])
+                    d.M[c, r] = d.M[r, c]
+                    g.dtau_dq[c, r] = dot6(g.Yc[c], g.dAdq[r]) + dot6(g.Zc[c], g.dVdq[r])
+                    g.dtau_dv[c, r] = dot6(g.Yc[c], g.dAdv[r]) + dot6(g.Zc[c], d.J[r])
+                j = m.parents[j]
+        if parent > 0:
+            for r in range(6):
+                Fc[parent, r] += Fc[i, r]
+                for k in range(6):
+                    Yc[parent, r, k] += Yc[i, r, k]
+                    Bc[parent, r, k] += Bc[i, r, k]
+    return 0
+
+
+@njit(cache=True)
+def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
+    """``ddq = FD(q, v, tau)`` into ``d.ddq``; ``dddq/dq = -M^-1 dtau/dq``, ``dddq/dv = -M^-1 dtau/dv`` at
+    ``(q, v, ddq)`` into the derivative workspace and ``dddq/dtau = M^-1`` into ``d.Minv``."""
+    status = aba(I, F, ws, q, v, tau, fext)
+    if status:
+        return status
+    m = model_views(I, F)
+    d = data_views(ws, m.nj, m.nv, m.nf)[0]
+    ddq = d.ddq.copy()
+    status = rnea_derivatives(I, F, ws, dws, q, v, ddq, fext)
+    if status:
+        return status
+    d.ddq[:] = ddq
+    g, _ = derivative_views(dws, m.nj, m.nv)
+    lam = np.empty(m.nv, dtype=np.int64)
+    dof_parents(m, lam)
+    d.D[:, :] = d.M
+    ltdl(d.D, lam)
+    minverse_from_factor(d.D, lam, d.Minv, d.u)
+    nv = m.nv
+    for r in range(nv):
+        for c in range(nv):
+            acc_q = 0.0
+            acc_v = 0.0
+            for k in range(nv):
+                acc_q += d.Minv[r, k] * g.dtau_dq[k, c]
+                acc_v += d.Minv[r, k] * g.dtau_dv[k, c]
+            g.ddq_dq[r, c] = -acc_q
+            g.ddq_dv[r, c] = -acc_v
+    return 0
