@@ -1,0 +1,370 @@
+"""MJCF reader through MuJoCo: the ``mujoco`` package compiles the file with MuJoCo's exact semantics (defaults,
+childclass, includes, ``compiler`` angle/eulerseq/autolimits, ``fromto``, inertia from geoms, ...) and this module
+converts the compiled ``MjModel`` into an rbda :class:`~rbda.model.Model`. Needs the extra ``rbda[mjcf]``.
+
+Conversion (one rbda joint per MuJoCo joint, so that rbda joint ``i`` is MuJoCo joint ``i - 1`` and ``q``/``v``
+have MuJoCo's ``qpos``/``qvel`` layout):
+
+* a body with joints ``j_0 .. j_k``: each joint becomes an rbda joint whose frame sits at the joint's anchor
+  ``jnt_pos`` (body axes); joint ``j_0`` is placed at ``parent body * (body_pos, body_quat) * T(pos_0)``, joint
+  ``j_m`` at ``T(-pos_{m-1}) T(pos_m)`` in the frame of ``j_{m-1}`` (the intermediate joints carry no mass), and
+  the body hangs at ``T(-pos_k)`` from the last joint. This is MuJoCo's ``mj_kinematics``: each joint rotates the
+  body about its anchor, axes expressed in the body frame as moved by the joints before it.
+* hinge -> revolute (``RX``/``RY``/``RZ`` when the axis is a unit axis), slide -> prismatic, ball -> spherical,
+  free -> free-flyer (MuJoCo allows it only in top-level bodies);
+* a body without joints is welded: its inertia is merged into the joint it hangs from, it stays a BODY frame;
+* body inertia ``(body_mass, diag(body_inertia))`` at ``(body_ipos, body_iquat)``; sites become OP_FRAME frames,
+  joints JOINT frames, bodies BODY frames (named as in MuJoCo; unnamed ones get ``body<id>``/``joint<id>``/
+  ``site<id>``);
+* ``dof_armature``, ``dof_damping``, ``dof_frictionloss`` -> ``model.armature``, ``damping``, ``friction``;
+  ``jnt_range`` of limited hinge/slide joints -> position limits, ``jnt_actfrcrange`` -> effort limits;
+  ``opt.gravity`` -> ``model.gravity``; equality constraints -> ``model.mjcf_equality`` (kept, not enforced).
+
+State conventions differ, and :func:`qpos_to_q`, :func:`qvel_to_v`, :func:`qacc_to_a`, :func:`qfrc_to_tau` and
+their inverses convert (see :class:`MjcfLayout`): MuJoCo quaternions are ``(w, x, y, z)``, rbda's ``(x, y, z, w)``;
+a hinge/slide ``q`` is ``qpos - qpos0`` (MuJoCo's joint ``ref``); the free joint's ``qvel`` is ``[linear velocity
+of the body origin in the world frame; angular velocity in the body frame]`` while rbda's free-flyer ``v`` has both
+in the body frame.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..joints import (
+    JointModelFreeFlyer,
+    JointModelPrismaticUnaligned,
+    JointModelPX,
+    JointModelPY,
+    JointModelPZ,
+    JointModelRevoluteUnaligned,
+    JointModelRX,
+    JointModelRY,
+    JointModelRZ,
+    JointModelSpherical,
+)
+from ..model import Frame, FrameType, Model
+from ..spatial import SE3, Inertia, quat_to_matrix
+from ..spatial._validate import as_array
+from .errors import ModelFileError
+
+# MuJoCo's mjtJoint codes
+FREE, BALL, SLIDE, HINGE = 0, 1, 2, 3
+
+
+@dataclass
+class MjcfLayout:
+    """Where each MuJoCo joint sits in ``qpos``/``qvel`` and what it is; rbda's ``q``/``v`` share the layout.
+
+    ``jnt_type (njnt,)`` (0 free, 1 ball, 2 slide, 3 hinge), ``qposadr``/``dofadr (njnt,)``, ``qpos0 (nq,)``.
+    """
+
+    jnt_type: np.ndarray
+    qposadr: np.ndarray
+    dofadr: np.ndarray
+    qpos0: np.ndarray
+    nq: int
+    nv: int
+
+    @classmethod
+    def from_mujoco(cls, mj) -> "MjcfLayout":
+        return cls(np.array(mj.jnt_type, dtype=int), np.array(mj.jnt_qposadr, dtype=int),
+                   np.array(mj.jnt_dofadr, dtype=int), np.array(mj.qpos0, dtype=float), int(mj.nq), int(mj.nv))
+
+
+@dataclass
+class MjcfEquality:
+    """An equality constraint of the MJCF file, kept for the constraint solvers (not enforced by the model).
+
+    ``type``: ``"connect"``, ``"weld"``, ``"joint"``, ``"tendon"``, ...; ``obj1``/``obj2``: names of the bodies,
+    sites, joints or tendons it binds (``objtype`` says which); ``data``: MuJoCo's ``eq_data`` row.
+    """
+
+    type: str
+    name: str
+    objtype: str
+    obj1: str
+    obj2: str
+    active: bool
+    data: np.ndarray = field(repr=False)
+    solref: np.ndarray = field(repr=False)
+    solimp: np.ndarray = field(repr=False)
+
+
+def _mujoco():
+    try:
+        import mujoco
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("reading MJCF needs MuJoCo: pip install 'rbda[mjcf]'") from exc
+    return mujoco
+
+
+# ------------------------------------------------------------------------------------------------- readers
+def build_model_from_mjcf(path, root_joint=None) -> Model:
+    """Read the MJCF file ``path`` with MuJoCo and convert it (see the module docstring).
+
+    ``root_joint`` (a joint model, e.g. ``JointModelFreeFlyer()``), if given, is added as joint 1,
+    ``"root_joint"``, and every top-level body hangs from it (the state converters then do not apply).
+    Raises :class:`ModelFileError` naming the file, the element and MuJoCo's message.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path: expected a file path, got {type(path).__name__}")
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise ModelFileError(path, "", "no such file")
+    mujoco = _mujoco()
+    try:
+        mj = mujoco.MjModel.from_xml_path(path)
+    except ValueError as exc:
+        raise _file_error(path, exc) from None
+    return build_model_from_mjmodel(mj, root_joint, file=path)
+
+
+def build_model_from_mjcf_string(text, root_joint=None) -> Model:
+    """Like :func:`build_model_from_mjcf` for MJCF ``text`` (includes resolve against the working directory)."""
+    if not isinstance(text, str):
+        raise TypeError(f"text: expected an MJCF string, got {type(text).__name__}")
+    mujoco = _mujoco()
+    try:
+        mj = mujoco.MjModel.from_xml_string(text)
+    except ValueError as exc:
+        raise _file_error("<string>", exc) from None
+    return build_model_from_mjmodel(mj, root_joint, file="<string>")
+
+
+def _file_error(file: str, exc: Exception) -> ModelFileError:
+    """MuJoCo's message ``"Error: <reason>\\nElement name '<n>', id <k>, line <l>"`` as a ModelFileError."""
+    lines = [s.strip() for s in str(exc).strip().splitlines() if s.strip()]
+    element = next((s for s in lines if s.startswith("Element")), "")
+    reason = " ".join(s for s in lines if not s.startswith("Element")) or type(exc).__name__
+    return ModelFileError(file, element or "mujoco", reason.removeprefix("Error: "))
+
+
+def build_model_from_mjmodel(mj, root_joint=None, file: str = "<MjModel>") -> Model:
+    """Convert a compiled ``mujoco.MjModel`` into an rbda :class:`Model` (see the module docstring)."""
+    mujoco = _mujoco()
+    if not isinstance(mj, mujoco.MjModel):
+        raise TypeError(f"mj: expected a mujoco.MjModel, got {type(mj).__name__}")
+
+    def name_of(objtype, k, prefix):
+        return mujoco.mj_id2name(mj, objtype, k) or f"{prefix}{k}"
+
+    model = Model(bytes(mj.names).split(b"\0", 1)[0].decode())
+    model.gravity = np.array(mj.opt.gravity, dtype=float)
+    top = 0
+    if root_joint is not None:
+        top = model.add_joint(0, root_joint, SE3(), "root_joint")
+        model.add_joint_frame(top)
+    attach = {0: (top, SE3())}  # body id -> (joint it hangs from, body frame in that joint's frame)
+    for b in range(1, mj.nbody):
+        body = name_of(mujoco.mjtObj.mjOBJ_BODY, b, "body")
+        parent = int(mj.body_parentid[b])
+        joint_id, jMb = attach[parent]
+        jMb = jMb * _placement(mj.body_pos[b], mj.body_quat[b])
+        for j in range(mj.body_jntadr[b], mj.body_jntadr[b] + mj.body_jntnum[b]):
+            kind, anchor = int(mj.jnt_type[j]), np.array(mj.jnt_pos[j], dtype=float)
+            if kind == FREE:  # MuJoCo: only joint of a top-level body; qpos is the body pose in the world
+                if parent != 0 or mj.body_jntnum[b] != 1:
+                    raise ModelFileError(file, f"body '{body}'", "a free joint must be the only joint of a top-level body")
+                placement, jMb = SE3(), SE3()
+            else:
+                placement, jMb = jMb * SE3(np.eye(3), anchor), SE3(np.eye(3), -anchor)
+            joint_id = _add_joint(model, mj, j, joint_id, placement, name_of(mujoco.mjtObj.mjOBJ_JOINT, j, "joint"), file)
+        Y = _placement(mj.body_ipos[b], mj.body_iquat[b]).act(
+            Inertia(float(mj.body_mass[b]), np.zeros(3), np.diag(np.array(mj.body_inertia[b], dtype=float))))
+        model.append_body_to_joint(joint_id, Y, jMb)
+        model.add_body_frame(body, joint_id, jMb)
+        attach[b] = (joint_id, jMb)
+    for s in range(mj.nsite):
+        joint_id, jMb = attach[int(mj.site_bodyid[s])]
+        model.add_frame(Frame(name_of(mujoco.mjtObj.mjOBJ_SITE, s, "site"), joint_id, 0,
+                              jMb * _placement(mj.site_pos[s], mj.site_quat[s]), FrameType.OP_FRAME))
+    model.armature = np.array(mj.dof_armature, dtype=float) if root_joint is None else np.concatenate(
+        [np.zeros(root_joint.nv), mj.dof_armature])
+    model.mjcf_layout = MjcfLayout.from_mujoco(mj) if root_joint is None else None
+    model.mjcf_equality = [_equality(mj, mujoco, e) for e in range(mj.neq)]
+    return model
+
+
+def _placement(pos, quat_wxyz) -> SE3:
+    w, x, y, z = np.asarray(quat_wxyz, dtype=float)
+    q = np.array([x, y, z, w])
+    return SE3(quat_to_matrix(q / np.linalg.norm(q)), np.asarray(pos, dtype=float))
+
+
+def _aligned(axis: np.ndarray, joints) -> object:
+    for e, cls in zip(np.eye(3), joints[:3]):
+        if np.array_equal(axis, e):
+            return cls()
+    return joints[3](axis)
+
+
+def _add_joint(model: Model, mj, j: int, parent: int, placement: SE3, name: str, file: str) -> int:
+    """Add MuJoCo joint ``j`` (its JOINT frame too) under rbda joint ``parent``; returns its id."""
+    kind = int(mj.jnt_type[j])
+    axis = np.array(mj.jnt_axis[j], dtype=float)
+    if kind == HINGE:
+        joint = _aligned(axis, (JointModelRX, JointModelRY, JointModelRZ, JointModelRevoluteUnaligned))
+    elif kind == SLIDE:
+        joint = _aligned(axis, (JointModelPX, JointModelPY, JointModelPZ, JointModelPrismaticUnaligned))
+    elif kind == BALL:
+        joint = JointModelSpherical()
+    elif kind == FREE:
+        joint = JointModelFreeFlyer()
+    else:  # pragma: no cover - MuJoCo has no other joint type today
+        raise ModelFileError(file, f"joint '{name}'", f"unknown MuJoCo joint type {kind}")
+    while model.exist_joint_name(name):
+        name += "_"
+    dofs = slice(mj.jnt_dofadr[j], mj.jnt_dofadr[j] + joint.nv)
+    limits = {}
+    if kind in (HINGE, SLIDE) and mj.jnt_limited[j]:
+        qpos0 = mj.qpos0[mj.jnt_qposadr[j]]
+        limits.update(min_config=mj.jnt_range[j, 0] - qpos0, max_config=mj.jnt_range[j, 1] - qpos0)
+    if mj.jnt_actfrclimited[j]:
+        limits["max_effort"] = float(np.max(np.abs(mj.jnt_actfrcrange[j])))
+    jid = model.add_joint(parent, joint, placement, name, friction=np.array(mj.dof_frictionloss[dofs]),
+                          damping=np.array(mj.dof_damping[dofs]), **limits)
+    model.add_joint_frame(jid)
+    return jid
+
+
+def _equality(mj, mujoco, e: int) -> MjcfEquality:
+    kind = mujoco.mjtEq(int(mj.eq_type[e])).name.removeprefix("mjEQ_").lower()
+    objtype = {"joint": mujoco.mjtObj.mjOBJ_JOINT, "tendon": mujoco.mjtObj.mjOBJ_TENDON,
+               "flex": mujoco.mjtObj.mjOBJ_FLEX}.get(kind, mujoco.mjtObj(int(mj.eq_objtype[e])))  # connect, weld
+
+    def obj(k):
+        return (mujoco.mj_id2name(mj, objtype, int(k)) or f"{objtype.name.removeprefix('mjOBJ_').lower()}{k}") if k >= 0 else ""
+
+    return MjcfEquality(kind, mujoco.mj_id2name(mj, mujoco.mjtObj.mjOBJ_EQUALITY, e) or "",
+                        objtype.name.removeprefix("mjOBJ_").lower(), obj(mj.eq_obj1id[e]), obj(mj.eq_obj2id[e]),
+                        bool(mj.eq_active0[e]), np.array(mj.eq_data[e]), np.array(mj.eq_solref[e]),
+                        np.array(mj.eq_solimp[e]))
+
+
+# ------------------------------------------------------------------------------------------------- state conversion
+def _layout(model_or_mj) -> MjcfLayout:
+    if isinstance(model_or_mj, Model):
+        layout = getattr(model_or_mj, "mjcf_layout", None)
+        if layout is None or (layout.nq, layout.nv) != (model_or_mj.nq, model_or_mj.nv):
+            raise ValueError("model_or_mj: this rbda model was not read from MJCF without a root joint; "
+                             "pass the mujoco.MjModel instead")
+        return layout
+    if type(model_or_mj).__name__ == "MjModel":
+        return MjcfLayout.from_mujoco(model_or_mj)
+    raise TypeError(f"model_or_mj: expected an rbda Model read from MJCF or a mujoco.MjModel, "
+                    f"got {type(model_or_mj).__name__}")
+
+
+def _free_rotation(quat_xyzw: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(quat_xyzw)
+    if n == 0.0:
+        raise ValueError("free-joint quaternion: is zero")
+    return quat_to_matrix(quat_xyzw / n)
+
+
+def _xyzw(quat_wxyz) -> np.ndarray:
+    return np.array([quat_wxyz[1], quat_wxyz[2], quat_wxyz[3], quat_wxyz[0]])
+
+
+def qpos_to_q(model_or_mj, qpos) -> np.ndarray:
+    """rbda ``q (nq,)`` of MuJoCo's ``qpos (nq,)``: quaternions ``(w,x,y,z) -> (x,y,z,w)``, hinge/slide
+    ``q = qpos - qpos0``. ``model_or_mj``: the rbda model read from MJCF, or the ``mujoco.MjModel``."""
+    L = _layout(model_or_mj)
+    qpos = as_array(qpos, (L.nq,), "qpos")
+    q = qpos - L.qpos0
+    for kind, a in zip(L.jnt_type, L.qposadr):
+        if kind == FREE:
+            q[a : a + 3] = qpos[a : a + 3]
+            a += 3
+        if kind in (FREE, BALL):
+            q[a : a + 4] = _xyzw(qpos[a : a + 4])
+    return q
+
+
+def q_to_qpos(model_or_mj, q) -> np.ndarray:
+    """MuJoCo ``qpos (nq,)`` of rbda's ``q (nq,)`` (inverse of :func:`qpos_to_q`)."""
+    L = _layout(model_or_mj)
+    q = as_array(q, (L.nq,), "q")
+    qpos = q + L.qpos0
+    for kind, a in zip(L.jnt_type, L.qposadr):
+        if kind == FREE:
+            qpos[a : a + 3] = q[a : a + 3]
+            a += 3
+        if kind in (FREE, BALL):
+            qpos[a : a + 4] = [q[a + 3], q[a], q[a + 1], q[a + 2]]
+    return qpos
+
+
+def _free_rotations(L: MjcfLayout, q_rbda: np.ndarray):
+    """``(dofadr, R)`` of every free joint: the body's rotation in the world at rbda configuration ``q``."""
+    return [(d, _free_rotation(q_rbda[a + 3 : a + 7]))
+            for kind, a, d in zip(L.jnt_type, L.qposadr, L.dofadr) if kind == FREE]
+
+
+def qvel_to_v(model_or_mj, qpos, qvel) -> np.ndarray:
+    """rbda ``v (nv,)`` of MuJoCo's ``qvel (nv,)`` at ``qpos``: free joints ``v_lin = R^T qvel_lin``."""
+    L = _layout(model_or_mj)
+    v = as_array(qvel, (L.nv,), "qvel").copy()
+    for d, R in _free_rotations(L, qpos_to_q(model_or_mj, qpos)):
+        v[d : d + 3] = R.T @ v[d : d + 3]
+    return v
+
+
+def v_to_qvel(model_or_mj, q, v) -> np.ndarray:
+    """MuJoCo ``qvel (nv,)`` of rbda's ``v (nv,)`` at rbda configuration ``q``: free joints ``qvel_lin = R v_lin``."""
+    L = _layout(model_or_mj)
+    qvel = as_array(v, (L.nv,), "v").copy()
+    for d, R in _free_rotations(L, as_array(q, (L.nq,), "q")):
+        qvel[d : d + 3] = R @ qvel[d : d + 3]
+    return qvel
+
+
+def qacc_to_a(model_or_mj, qpos, qvel, qacc) -> np.ndarray:
+    """rbda ``a (nv,)`` of MuJoCo's ``qacc (nv,)``: free joints ``a_lin = R^T qacc_lin - w x v_lin`` (the time
+    derivative of the body-frame velocity ``v_lin = R^T qvel_lin``, with ``dR/dt = R [w]``)."""
+    L = _layout(model_or_mj)
+    v = qvel_to_v(model_or_mj, qpos, qvel)
+    a = as_array(qacc, (L.nv,), "qacc").copy()
+    for d, R in _free_rotations(L, qpos_to_q(model_or_mj, qpos)):
+        a[d : d + 3] = R.T @ a[d : d + 3] - np.cross(v[d + 3 : d + 6], v[d : d + 3])
+    return a
+
+
+def a_to_qacc(model_or_mj, q, v, a) -> np.ndarray:
+    """MuJoCo ``qacc (nv,)`` of rbda's ``a (nv,)`` at ``(q, v)`` (inverse of :func:`qacc_to_a`)."""
+    L = _layout(model_or_mj)
+    v = as_array(v, (L.nv,), "v")
+    qacc = as_array(a, (L.nv,), "a").copy()
+    for d, R in _free_rotations(L, as_array(q, (L.nq,), "q")):
+        qacc[d : d + 3] = R @ (qacc[d : d + 3] + np.cross(v[d + 3 : d + 6], v[d : d + 3]))
+    return qacc
+
+
+def qfrc_to_tau(model_or_mj, qpos, qfrc) -> np.ndarray:
+    """rbda generalized force ``tau (nv,)`` of a MuJoCo ``qfrc_* (nv,)`` (same power ``tau . v = qfrc . qvel``):
+    free joints ``tau_lin = R^T qfrc_lin``."""
+    L = _layout(model_or_mj)
+    tau = as_array(qfrc, (L.nv,), "qfrc").copy()
+    for d, R in _free_rotations(L, qpos_to_q(model_or_mj, qpos)):
+        tau[d : d + 3] = R.T @ tau[d : d + 3]
+    return tau
+
+
+def tau_to_qfrc(model_or_mj, q, tau) -> np.ndarray:
+    """MuJoCo ``qfrc (nv,)`` of rbda's ``tau (nv,)`` at rbda configuration ``q`` (inverse of :func:`qfrc_to_tau`)."""
+    L = _layout(model_or_mj)
+    qfrc = as_array(tau, (L.nv,), "tau").copy()
+    for d, R in _free_rotations(L, as_array(q, (L.nq,), "q")):
+        qfrc[d : d + 3] = R @ qfrc[d : d + 3]
+    return qfrc
+
+
+__all__ = [
+    "build_model_from_mjcf", "build_model_from_mjcf_string", "build_model_from_mjmodel", "MjcfLayout",
+    "MjcfEquality", "qpos_to_q", "q_to_qpos", "qvel_to_v", "v_to_qvel", "qacc_to_a", "a_to_qacc", "qfrc_to_tau",
+    "tau_to_qfrc",
+]
