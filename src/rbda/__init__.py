@@ -9,6 +9,7 @@ from .algorithms import *  # noqa: F401,F403  (the public algorithm functions)
 from .joints import *  # noqa: F401,F403  (JointModelRX, ...)
 from .model import Data, Frame, FrameType, Model
 from .model import sample_models
+from .model import append_model, build_reduced_model, find_common_ancestor, load_model_file, save_model
 from . import batch
 from .spatial import SE3, ArticulatedBodyInertia, Force, Inertia, Motion, ReferenceFrame
 

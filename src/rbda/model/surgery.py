@@ -1,0 +1,246 @@
+"""Model surgery, as Pinocchio does it: attach a model at a frame of another (``append_model``), lock joints at a
+configuration (``build_reduced_model``), the common ancestor of two joints (``find_common_ancestor``), and saving
+a model to a file (``save_model``/``load_model_file``).
+
+Joint and frame order follow Pinocchio's ``appendModel`` and ``buildReducedModel``, so that names, ids, ``q``
+and ``v`` line up with a Pinocchio model built the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+
+import numpy as np
+
+from ..spatial import SE3
+from .frame import Frame, FrameType
+from .model import Model
+
+MODEL_FILE_FORMAT = "rbda-model"
+MODEL_FILE_VERSION = 1
+
+
+# ------------------------------------------------------------------------------------------------- helpers
+def _joint_slices(model: Model, i: int) -> tuple[slice, slice]:
+    q0, v0 = model.idx_q[i], model.idx_v[i]
+    return slice(q0, q0 + model.nqs[i]), slice(v0, v0 + model.nvs[i])
+
+
+def _copy_joint(dst: Model, src: Model, i: int, parent: int, placement: SE3) -> int:
+    """Add joint ``i`` of ``src`` to ``dst`` under ``parent`` at ``placement``, with its body, limits, friction,
+    damping and armature; returns its id in ``dst``."""
+    qs, vs = _joint_slices(src, i)
+    jid = dst.add_joint(parent, src.joints[i], placement, src.names[i])
+    nqs, nvs = _joint_slices(dst, jid)
+    dst.inertias[jid] = src.inertias[i].copy()
+    for name, new, old in (("lower_position_limit", nqs, qs), ("upper_position_limit", nqs, qs),
+                           ("effort_limit", nvs, vs), ("velocity_limit", nvs, vs), ("friction", nvs, vs),
+                           ("damping", nvs, vs), ("armature", nvs, vs)):
+        getattr(dst, name)[new] = getattr(src, name)[old]
+    return jid
+
+
+def _joint_id(model: Model, joint, name: str) -> int:
+    if isinstance(joint, str):
+        try:
+            return model.get_joint_id(joint)
+        except KeyError as exc:
+            raise ValueError(f"{name}: {exc.args[0]}") from None
+    if isinstance(joint, (int, np.integer)) and not isinstance(joint, bool) and 0 <= joint < model.njoints:
+        return int(joint)
+    raise ValueError(f"{name}: {joint!r} is neither a joint name nor a joint id of this model (0..{model.njoints - 1})")
+
+
+def _check_model(model, name: str) -> None:
+    if not isinstance(model, Model):
+        raise TypeError(f"{name}: expected an rbda Model, got {type(model).__name__}")
+
+
+# ------------------------------------------------------------------------------------------------- ancestors
+def find_common_ancestor(model: Model, joint1_id, joint2_id) -> tuple[int, int, int]:
+    """Deepest joint supporting both joints: ``(ancestor, index in supports[joint1], index in supports[joint2])``
+    (Pinocchio's ``findCommonAncestor``; ``supports[i]`` runs from the universe to ``i``). Joints by id or name."""
+    _check_model(model, "model")
+    j1, j2 = _joint_id(model, joint1_id, "joint1_id"), _joint_id(model, joint2_id, "joint2_id")
+    s1, s2 = model.supports[j1], model.supports[j2]
+    k = 0
+    while k + 1 < min(len(s1), len(s2)) and s1[k + 1] == s2[k + 1]:
+        k += 1
+    return s1[k], k, k
+
+
+# ------------------------------------------------------------------------------------------------- append
+def append_model(model_a: Model, model_b: Model, frame_in_a, placement: SE3 = None) -> Model:
+    """Model ``a`` with model ``b`` attached at frame ``frame_in_a`` (id or name) of ``a``: ``b``'s universe is
+    placed at ``placement`` (default identity) in that frame (Pinocchio's ``appendModel``).
+
+    ``b``'s joints come right after the subtree of the frame's parent joint, depth first; each joint brings its
+    frames (``b``'s universe frame is dropped, its other universe frames and its universe inertia go to the
+    frame's parent joint). Gravity and name are ``a``'s. A reference configuration present in either model is
+    kept, completed with the neutral configuration of the other model's joints. Joint or frame names present in
+    both models raise ``ValueError``.
+    """
+    _check_model(model_a, "model_a")
+    _check_model(model_b, "model_b")
+    if isinstance(frame_in_a, str):
+        try:
+            fid = model_a.get_frame_id(frame_in_a)
+        except KeyError as exc:
+            raise ValueError(f"frame_in_a: {exc.args[0]}") from None
+    elif isinstance(frame_in_a, (int, np.integer)) and 0 <= frame_in_a < model_a.nframes:
+        fid = int(frame_in_a)
+    else:
+        raise ValueError(f"frame_in_a: {frame_in_a!r} is not a frame of model_a (0..{model_a.nframes - 1})")
+    placement = SE3() if placement is None else placement
+    if not isinstance(placement, SE3):
+        raise TypeError(f"placement: expected an SE3, got {type(placement).__name__}")
+    if set(model_a.names) & set(model_b.names[1:]):
+        raise ValueError(f"model_b: joint names also in model_a: {sorted(set(model_a.names) & set(model_b.names[1:]))}")
+    shared = {f.name for f in model_a.frames} & {f.name for f in model_b.frames[1:]}
+    if shared:
+        raise ValueError(f"model_b: frame names also in model_a: {sorted(shared)}")
+
+    frame = model_a.frames[fid]
+    attach, aMb = frame.parent_joint, frame.placement * placement  # b's universe in the attach joint's frame
+    out = Model(model_a.name)
+    out.gravity = model_a.gravity.vector.copy()
+    new_a, new_b = {0: 0}, {0: attach}  # old joint id -> new joint id
+    order = []  # (source "a" or "b", old frame id, new parent joint), in the new frame order
+
+    def take_frames(source, src, joint, new_joint):
+        order.extend((source, k, new_joint) for k, f in enumerate(src.frames)
+                     if f.parent_joint == joint and (source, k) != ("b", 0))
+
+    def append_b():
+        take_frames("b", model_b, 0, attach)
+        for i in range(1, model_b.njoints):
+            M = aMb * model_b.joint_placements[i] if model_b.parents[i] == 0 else model_b.joint_placements[i]
+            new_b[i] = _copy_joint(out, model_b, i, new_b[model_b.parents[i]], M)
+            take_frames("b", model_b, i, new_b[i])
+
+    take_frames("a", model_a, 0, 0)
+    subtree_end = max(model_a.subtrees[attach])
+    if subtree_end == 0:
+        append_b()
+    for i in range(1, model_a.njoints):
+        new_a[i] = _copy_joint(out, model_a, i, new_a[model_a.parents[i]], model_a.joint_placements[i])
+        take_frames("a", model_a, i, new_a[i])
+        if i == subtree_end:
+            append_b()
+    out.inertias[attach] = out.inertias[attach] + aMb.act(model_b.inertias[0])
+
+    new_id = {(source, k): n for n, (source, k, _) in enumerate(order)}
+    new_id[("b", 0)] = 0
+    frames = []
+    for source, k, new_joint in order:
+        if source == "a":
+            f = model_a.frames[k]
+            parent_frame, M = new_id[("a", f.parent_frame)], f.placement.copy()
+        elif model_b.frames[k].parent_joint == 0:  # on b's universe: now on the attach frame
+            f = model_b.frames[k]
+            parent_frame, M = new_id[("a", fid)], aMb * f.placement
+        else:
+            f = model_b.frames[k]
+            parent_frame, M = new_id[("b", f.parent_frame)], f.placement.copy()
+        frames.append(Frame(f.name, new_joint, parent_frame, M, f.type, f.inertia.copy()))
+    out.frames = frames
+    for name in set(model_a.reference_configurations) | set(model_b.reference_configurations):
+        qa = model_a.reference_configurations.get(name, _neutral(model_a))
+        qb = model_b.reference_configurations.get(name, _neutral(model_b))
+        q = np.empty(out.nq)
+        for src, qsrc, ids in ((model_a, qa, new_a), (model_b, qb, new_b)):
+            for i in range(1, src.njoints):
+                q[_joint_slices(out, ids[i])[0]] = qsrc[_joint_slices(src, i)[0]]
+        out.reference_configurations[name] = q
+    return out
+
+
+def _neutral(model: Model) -> np.ndarray:
+    return np.concatenate([np.zeros(0)] + [model.joints[i].neutral() for i in range(1, model.njoints)])
+
+
+# ------------------------------------------------------------------------------------------------- reduce
+def build_reduced_model(model: Model, joints_to_lock, reference_configuration) -> Model:
+    """``model`` with the joints ``joints_to_lock`` (ids or names) fixed at ``reference_configuration (nq,)``
+    (Pinocchio's ``buildReducedModel``).
+
+    A locked joint's body is merged into the nearest kept ancestor; its JOINT frame becomes a FIXED_JOINT frame
+    at the joint's output frame (placed at ``q_ref``); the frames on locked joints move to that ancestor; the
+    joints below are re-placed. Kept joints keep their order, limits, friction, damping and armature; frames keep
+    their order; ``reference_configurations`` lose the locked joints' entries.
+    """
+    _check_model(model, "model")
+    from ..spatial._validate import as_array
+
+    q_ref = as_array(reference_configuration, (model.nq,), "reference_configuration")
+    if isinstance(joints_to_lock, (str, int, np.integer)):
+        joints_to_lock = [joints_to_lock]
+    locked = {_joint_id(model, j, "joints_to_lock") for j in joints_to_lock}
+    if 0 in locked:
+        raise ValueError("joints_to_lock: the universe (joint 0) cannot be locked")
+
+    out = Model(model.name)
+    out.gravity = model.gravity.vector.copy()
+    # per old joint: (new joint it is rigidly attached to, placement of its output frame in that joint's frame)
+    where = {0: (0, SE3())}
+    for i in range(1, model.njoints):
+        anchor, aMp = where[model.parents[i]]
+        aMi_input = aMp * model.joint_placements[i]
+        if i in locked:
+            aMi = aMi_input * model.joints[i].calc(q_ref[_joint_slices(model, i)[0]])[0]
+            out.inertias[anchor] = out.inertias[anchor] + aMi.act(model.inertias[i])
+            where[i] = (anchor, aMi)
+        else:
+            where[i] = (_copy_joint(out, model, i, anchor, aMi_input), SE3())
+    frames = []
+    for k, f in enumerate(model.frames):
+        anchor, aMp = where[f.parent_joint]
+        if f.type == FrameType.JOINT and f.parent_joint in locked and f.name == model.names[f.parent_joint]:
+            frames.append(Frame(f.name, anchor, k, aMp * f.placement, FrameType.FIXED_JOINT, f.inertia.copy()))
+        else:
+            frames.append(Frame(f.name, anchor, f.parent_frame, aMp * f.placement, f.type, f.inertia.copy()))
+    out.frames = frames
+    kept_q = np.concatenate([np.zeros(0, dtype=int)] + [np.arange(model.idx_q[i], model.idx_q[i] + model.nqs[i])
+                                                        for i in range(1, model.njoints) if i not in locked])
+    out.reference_configurations = {name: np.asarray(q)[kept_q].copy()
+                                    for name, q in model.reference_configurations.items()}
+    return out
+
+
+# ------------------------------------------------------------------------------------------------- files
+def save_model(model: Model, path) -> None:
+    """Write ``model`` to ``path``: a pickle of ``{"format": "rbda-model", "version": 1, "model": model}``.
+
+    Pickle runs code when loaded: load only files you trust (as with any pickle).
+    """
+    _check_model(model, "model")
+    with open(os.fspath(path), "wb") as stream:
+        pickle.dump({"format": MODEL_FILE_FORMAT, "version": MODEL_FILE_VERSION, "model": model}, stream,
+                    protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def load_model_file(path) -> Model:
+    """Read a model written by :func:`save_model`; raises :class:`~rbda.io.ModelFileError` naming the file when
+    it is missing, not such a file, or of a newer format version."""
+    from ..io.errors import ModelFileError
+
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as stream:
+            content = pickle.load(stream)
+    except FileNotFoundError:
+        raise ModelFileError(path, "", "no such file") from None
+    except Exception as exc:  # a file that is not a pickle can fail in many ways
+        raise ModelFileError(path, "", f"not an rbda model file ({type(exc).__name__}: {exc})") from None
+    if not (isinstance(content, dict) and content.get("format") == MODEL_FILE_FORMAT):
+        raise ModelFileError(path, "format", "not an rbda model file")
+    if content.get("version") != MODEL_FILE_VERSION:
+        raise ModelFileError(path, "version", f"format version {content.get('version')!r}, this rbda reads "
+                                              f"version {MODEL_FILE_VERSION}")
+    if not isinstance(content.get("model"), Model):
+        raise ModelFileError(path, "model", "does not hold an rbda Model")
+    return content["model"]
+
+
+__all__ = ["append_model", "build_reduced_model", "find_common_ancestor", "save_model", "load_model_file"]

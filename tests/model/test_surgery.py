@@ -1,0 +1,267 @@
+"""Model surgery: append_model, build_reduced_model, find_common_ancestor against Pinocchio's twins and against
+identities between the full and the derived models; save_model/load_model_file round trips and errors."""
+
+import numpy as np
+import pytest
+
+import rbda
+from rbda.io import ModelFileError
+
+from conftest import assert_close
+
+# Pinocchio's Python bindings cannot build an unaligned unbounded revolute joint
+JOINTS = [j for j in rbda.sample_models.all_joint_types() if j.shortname() != "JointModelRevoluteUnboundedUnaligned"]
+
+
+def model_a(seed=1) -> rbda.Model:
+    rng = np.random.default_rng(seed)
+    model = rbda.sample_models.random_tree(JOINTS[:9], np.random.default_rng(seed))
+    model.add_frame(rbda.Frame("tool_a", 1, 2, rbda.SE3.Random(rng)))
+    model.reference_configurations["home"] = rbda.random_configuration(model, rng=rng)
+    model.damping = rng.uniform(size=model.nv)
+    model.lower_position_limit[:] = -2.0
+    model.upper_position_limit[:] = 2.0
+    return model
+
+
+def model_b(seed=2) -> rbda.Model:
+    rng = np.random.default_rng(seed)
+    model = rbda.sample_models.random_tree(JOINTS[9:], np.random.default_rng(seed), root=rbda.JointModelFreeFlyer())
+    model.names = [name if i == 0 else "b_" + name for i, name in enumerate(model.names)]
+    for f in model.frames:
+        f.name = "b_" + f.name
+    model.add_frame(rbda.Frame("b_on_universe", 0, 0, rbda.SE3.Random(rng), inertia=rbda.Inertia.Random(rng)))
+    model.add_frame(rbda.Frame("b_tool", 2, 3, rbda.SE3.Random(rng)))
+    model.reference_configurations["b_only"] = rbda.random_configuration(model, rng=rng)
+    model.friction = rng.uniform(size=model.nv)
+    return model
+
+
+def frame_table(frames, pinocchio=False):
+    if pinocchio:
+        return [(f.name, f.parentJoint, f.parentFrame, int(f.type)) for f in frames]
+    return [(f.name, f.parent_joint, f.parent_frame, int(f.type)) for f in frames]
+
+
+def assert_same_as_pinocchio(model, pmodel, seeds=(0, 1)):
+    """Names, parents, frames, limits, reference configurations and rnea/crba on random states."""
+    pin = pytest.importorskip("pinocchio")
+    assert (model.nq, model.nv) == (pmodel.nq, pmodel.nv)
+    assert model.names == list(pmodel.names) and model.parents == list(pmodel.parents)
+    assert frame_table(model.frames) == frame_table(pmodel.frames, pinocchio=True)
+    for f, pf in zip(model.frames, pmodel.frames):
+        assert_close(f.placement.homogeneous, pf.placement.homogeneous, 1e-12)
+    for ours, theirs in ((model.lower_position_limit, pmodel.lowerPositionLimit),
+                         (model.upper_position_limit, pmodel.upperPositionLimit),
+                         (model.damping, pmodel.damping), (model.friction, pmodel.friction)):
+        np.testing.assert_array_equal(ours, theirs)
+    theirs = {item.key(): item.data() for item in pmodel.referenceConfigurations}
+    assert model.reference_configurations.keys() == theirs.keys()
+    for name, q in model.reference_configurations.items():
+        np.testing.assert_allclose(q, theirs[name], atol=1e-15)
+    data, pdata = model.create_data(), pmodel.createData()
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        q, v, a = rbda.random_configuration(model, rng=rng), rng.normal(size=model.nv), rng.normal(size=model.nv)
+        assert_close(rbda.rnea(model, data, q, v, a), pin.rnea(pmodel, pdata, q, v, a))
+        assert_close(rbda.crba(model, data, q), pin.crba(pmodel, pdata, q))
+
+
+def to_pinocchio_with_universe(model):
+    """``to_pinocchio`` plus the inertia carried by the universe (bodies welded to the world)."""
+    pin = pytest.importorskip("pinocchio")
+    from rbda.interop.pinocchio import to_pinocchio
+
+    pmodel = to_pinocchio(model)
+    Y = model.inertias[0]
+    pmodel.appendBodyToJoint(0, pin.Inertia(Y.mass, Y.lever.copy(), Y.inertia.copy()), pin.SE3.Identity())
+    for name, q in model.reference_configurations.items():
+        pmodel.referenceConfigurations[name] = q.copy()
+    return pmodel
+
+
+# ------------------------------------------------------------------------------------------------- append_model
+@pytest.mark.parametrize("frame", ["universe", "j3_link", "tool_a", "j5_joint"])
+def test_append_model_matches_pinocchio(frame):
+    pin = pytest.importorskip("pinocchio")
+    a, b = model_a(), model_b()
+    placement = rbda.SE3.Random(np.random.default_rng(3))
+    appended = rbda.append_model(a, b, frame, placement)
+    pa, pb = to_pinocchio_with_universe(a), to_pinocchio_with_universe(b)
+    theirs = pin.appendModel(pa, pb, pa.getFrameId(frame), pin.SE3(placement.rotation, placement.translation))
+    assert_same_as_pinocchio(appended, theirs)
+
+
+def test_append_model_kinematics_and_armature():
+    """b's frames sit at ``frame_in_a * placement * (b's own placement)``; armature follows its joints
+    (Pinocchio 4.1's appendModel drops it, so this is checked here by name)."""
+    a, b = model_a(), model_b()
+    rng = np.random.default_rng(4)
+    a.armature = rng.uniform(size=a.nv)
+    b.armature = rng.uniform(size=b.nv)
+    placement = rbda.SE3.Random(rng)
+    c = rbda.append_model(a, b, "j3_link", placement)
+    for src in (a, b):
+        for i in range(1, src.njoints):
+            k = c.get_joint_id(src.names[i])
+            np.testing.assert_array_equal(c.armature[c.idx_v[k] : c.idx_v[k] + c.nvs[k]],
+                                          src.armature[src.idx_v[i] : src.idx_v[i] + src.nvs[i]])
+    qa, qb = rbda.random_configuration(a, rng=rng), rbda.random_configuration(b, rng=rng)
+    q = np.empty(c.nq)
+    for src, qs in ((a, qa), (b, qb)):
+        for i in range(1, src.njoints):
+            k = c.get_joint_id(src.names[i])
+            q[c.idx_q[k] : c.idx_q[k] + c.nqs[k]] = qs[src.idx_q[i] : src.idx_q[i] + src.nqs[i]]
+    da, db, dc = a.create_data(), b.create_data(), c.create_data()
+    rbda.frames_forward_kinematics(a, da, qa)
+    rbda.frames_forward_kinematics(b, db, qb)
+    rbda.frames_forward_kinematics(c, dc, q)
+    oMattach = da.oMf[a.get_frame_id("j3_link")] * placement
+    for k, f in enumerate(b.frames[1:], start=1):
+        assert_close(dc.oMf[c.get_frame_id(f.name)].homogeneous, (oMattach * db.oMf[k]).homogeneous, 1e-12)
+    for k, f in enumerate(a.frames):
+        assert_close(dc.oMf[c.get_frame_id(f.name)].homogeneous, da.oMf[k].homogeneous, 1e-12)
+    total = sum(Y.mass for Y in c.inertias)
+    assert np.isclose(total, sum(Y.mass for Y in a.inertias) + sum(Y.mass for Y in b.inertias))
+
+
+def test_append_model_errors():
+    a, b = model_a(), model_b()
+    with pytest.raises(ValueError, match="joint names"):
+        rbda.append_model(a, a, 0)
+    b.frames[3].name = "tool_a"
+    with pytest.raises(ValueError, match="frame names"):
+        rbda.append_model(a, b, 0)
+    with pytest.raises(ValueError, match="frame_in_a"):
+        rbda.append_model(a, model_b(), "no_such_frame")
+    with pytest.raises(ValueError, match="frame_in_a"):
+        rbda.append_model(a, model_b(), a.nframes)
+    with pytest.raises(TypeError, match="placement"):
+        rbda.append_model(a, model_b(), 0, np.eye(4))
+    with pytest.raises(TypeError, match="model_b"):
+        rbda.append_model(a, "b", 0)
+
+
+# ------------------------------------------------------------------------------------------------- reduced model
+def full_model() -> rbda.Model:
+    rng = np.random.default_rng(5)
+    model = rbda.sample_models.random_tree(JOINTS, np.random.default_rng(1), root=rbda.JointModelFreeFlyer())
+    model.add_frame(rbda.Frame("tool", 3, 2, rbda.SE3.Random(rng)))
+    model.reference_configurations["home"] = rbda.random_configuration(model, rng=rng)
+    model.armature = rng.uniform(size=model.nv)
+    model.damping = rng.uniform(size=model.nv)
+    return model
+
+
+LOCKS = {"one": [3], "root": [1], "chain": [2, 5, 7], "every_other": list(range(2, 20, 2)), "by_name": ["j5_joint", "j12_joint"]}
+
+
+@pytest.mark.parametrize("lock", sorted(LOCKS))
+def test_build_reduced_model_matches_pinocchio(lock):
+    pin = pytest.importorskip("pinocchio")
+    model = full_model()
+    q_ref = rbda.random_configuration(model, rng=np.random.default_rng(6))
+    reduced = rbda.build_reduced_model(model, LOCKS[lock], q_ref)
+    ids = [model.get_joint_id(j) if isinstance(j, str) else j for j in LOCKS[lock]]
+    theirs = pin.buildReducedModel(to_pinocchio_with_universe(model), ids, q_ref)
+    assert_same_as_pinocchio(reduced, theirs)
+    np.testing.assert_array_equal(reduced.armature, theirs.armature)
+
+
+def kept_indices(model, locked, sizes):
+    idx = model.idx_q if sizes == "q" else model.idx_v
+    n = model.nqs if sizes == "q" else model.nvs
+    return np.concatenate([np.arange(idx[i], idx[i] + n[i]) for i in range(1, model.njoints) if i not in locked])
+
+
+@pytest.mark.parametrize("lock", ["chain", "every_other"])
+def test_reduced_model_is_full_model_with_locked_joints_at_rest(lock):
+    """rnea/crba/frames of the reduced model equal the full model's at q_ref on locked joints, with their v = a = 0."""
+    model = full_model()
+    rng = np.random.default_rng(7)
+    q_ref = rbda.random_configuration(model, rng=rng)
+    reduced = rbda.build_reduced_model(model, LOCKS[lock], q_ref)
+    locked = set(LOCKS[lock])
+    iq, iv = kept_indices(model, locked, "q"), kept_indices(model, locked, "v")
+    dr, df = reduced.create_data(), model.create_data()
+    for _ in range(2):
+        qr, vr, ar = rbda.random_configuration(reduced, rng=rng), rng.normal(size=reduced.nv), rng.normal(size=reduced.nv)
+        q, v, a = q_ref.copy(), np.zeros(model.nv), np.zeros(model.nv)
+        q[iq], v[iv], a[iv] = qr, vr, ar
+        assert_close(rbda.rnea(reduced, dr, qr, vr, ar), rbda.rnea(model, df, q, v, a)[iv])
+        assert_close(rbda.crba(reduced, dr, qr), rbda.crba(model, df, q)[np.ix_(iv, iv)])
+        rbda.frames_forward_kinematics(reduced, dr, qr)
+        rbda.frames_forward_kinematics(model, df, q)
+        for k in range(model.nframes):
+            assert_close(dr.oMf[k].homogeneous, df.oMf[k].homogeneous, 1e-12)
+    for name, q in model.reference_configurations.items():
+        np.testing.assert_array_equal(reduced.reference_configurations[name], q[iq])
+    for i in locked:
+        assert reduced.frames[reduced.get_frame_id(model.names[i])].type == rbda.FrameType.FIXED_JOINT
+
+
+def test_build_reduced_model_errors():
+    model = full_model()
+    q = rbda.neutral(model)
+    with pytest.raises(ValueError, match="universe"):
+        rbda.build_reduced_model(model, [0], q)
+    with pytest.raises(ValueError, match="joints_to_lock"):
+        rbda.build_reduced_model(model, ["nope"], q)
+    with pytest.raises(ValueError, match="joints_to_lock"):
+        rbda.build_reduced_model(model, [model.njoints], q)
+    with pytest.raises(ValueError, match="reference_configuration"):
+        rbda.build_reduced_model(model, [2], q[:-1])
+    with pytest.raises(ValueError, match="reference_configuration"):
+        rbda.build_reduced_model(model, [2], np.full(model.nq, np.nan))
+
+
+# ------------------------------------------------------------------------------------------------- common ancestor
+def test_find_common_ancestor_matches_pinocchio_and_supports():
+    pin = pytest.importorskip("pinocchio")
+    model = full_model()
+    pmodel = to_pinocchio_with_universe(model)
+    supports = model.supports
+    for j1 in range(model.njoints):
+        for j2 in range(model.njoints):
+            ancestor, k1, k2 = rbda.find_common_ancestor(model, j1, j2)
+            assert (ancestor, k1, k2) == tuple(pin.findCommonAncestor(pmodel, j1, j2))
+            assert supports[j1][k1] == supports[j2][k2] == ancestor
+            assert k1 + 1 == len(supports[j1]) or k2 + 1 == len(supports[j2]) or supports[j1][k1 + 1] != supports[j2][k2 + 1]
+    assert rbda.find_common_ancestor(model, "j5_joint", "j7_joint")[0] == rbda.find_common_ancestor(
+        model, model.get_joint_id("j5_joint"), model.get_joint_id("j7_joint"))[0]
+    with pytest.raises(ValueError, match="joint2_id"):
+        rbda.find_common_ancestor(model, 1, "nope")
+
+
+# ------------------------------------------------------------------------------------------------- files
+def test_save_and_load_model_round_trip(tmp_path):
+    model = full_model()
+    model.gravity = [0.1, 0.2, -9.0]
+    path = tmp_path / "robot.rbda"
+    rbda.save_model(model, path)
+    loaded = rbda.load_model_file(path)
+    assert loaded == model and loaded is not model
+    q, v, a = (rbda.random_configuration(model, rng=np.random.default_rng(8)), np.ones(model.nv), np.ones(model.nv))
+    np.testing.assert_array_equal(rbda.rnea(loaded, loaded.create_data(), q, v, a),
+                                  rbda.rnea(model, model.create_data(), q, v, a))
+
+
+def test_load_model_file_errors(tmp_path):
+    import pickle
+
+    with pytest.raises(ModelFileError, match="no such file"):
+        rbda.load_model_file(tmp_path / "missing.rbda")
+    garbage = tmp_path / "garbage.rbda"
+    garbage.write_bytes(b"<robot/>")
+    with pytest.raises(ModelFileError, match="garbage.rbda"):
+        rbda.load_model_file(garbage)
+    other = tmp_path / "other.rbda"
+    other.write_bytes(pickle.dumps({"format": "something"}))
+    with pytest.raises(ModelFileError, match="format"):
+        rbda.load_model_file(other)
+    newer = tmp_path / "newer.rbda"
+    newer.write_bytes(pickle.dumps({"format": "rbda-model", "version": 99, "model": None}))
+    with pytest.raises(ModelFileError, match="version"):
+        rbda.load_model_file(newer)
+    with pytest.raises(TypeError, match="model"):
+        rbda.save_model("robot", tmp_path / "x.rbda")
