@@ -54,3 +54,28 @@ from .derivatives import (
     compute_rnea_derivatives,
     compute_static_torque_derivatives,
 )
+from .center_of_mass import (
+    center_of_mass,
+    compute_subtree_masses,
+    compute_total_mass,
+    jacobian_center_of_mass,
+    jacobian_subtree_center_of_mass,
+)
+from .centroidal import (
+    ccrba,
+    compute_centroidal_map,
+    compute_centroidal_map_time_variation,
+    compute_centroidal_momentum,
+    compute_centroidal_momentum_time_variation,
+    dccrba,
+)
+from .energy import compute_kinetic_energy, compute_mechanical_energy, compute_potential_energy
+from .derivatives import (
+    compute_forward_kinematics_derivatives,
+    get_frame_acceleration_derivatives,
+    get_frame_velocity_derivatives,
+    get_joint_acceleration_derivatives,
+    get_joint_velocity_derivatives,
+    get_point_classic_acceleration_derivatives,
+    get_point_velocity_derivatives,
+)

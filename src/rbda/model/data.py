@@ -68,6 +68,29 @@ class Data:
         self.J = d.J.T  # (6, nv) view of the row-per-column storage
         self.dJ = d.dJ.T
         self.S = d.S.T
+        self._init_whole_body(model)
+
+    def _init_whole_body(self, model) -> None:
+        """Whole-body quantities (Pinocchio's names): ``mass (njoints,)``, ``com``, ``vcom``, ``acom``
+        ``(njoints, 3)`` (subtrees, world frame; entry 0 is the whole model), ``Jcom (3, nv)``, ``Ag``, ``dAg``
+        ``(6, nv)``, ``Ig (6, 6)``, ``hg``, ``dhg (6,)``, the factor ``U (nv, nv)``, ``D``, ``Dinv (nv,)`` of
+        ``M = U D U^T``; views of the buffer ``wb`` that the kernels of ``kernels/whole_body.py`` fill."""
+        from ..kernels.whole_body import whole_body_size, whole_body_views
+
+        nj, nv = model.njoints, model.nv
+        self.wb = np.zeros(whole_body_size(nj, nv))
+        w = whole_body_views(self.wb, nj, nv)[0]
+        for name in ("mass", "com", "vcom", "acom", "Ig", "hg", "dhg", "D", "Dinv"):
+            setattr(self, name, getattr(w, name))
+        self.Jcom, self.Ag, self.dAg, self.U = w.Jcom.T, w.Ag.T, w.dAg.T, w.L.T
+        self.energy = w.energy
+        self.kinetic_energy = self.potential_energy = self.mechanical_energy = 0.0
+        lam = np.full(nv, -1, dtype=np.int64)  # expanded parent array (spatial_v2's expandLambda, 0-based)
+        for i in range(1, nj):
+            parent, iv = model.parents[i], model.idx_v[i]
+            lam[iv] = model.idx_v[parent] + model.nvs[parent] - 1 if parent > 0 else -1
+            lam[iv + 1 : iv + model.nvs[i]] = np.arange(iv, iv + model.nvs[i] - 1)
+        self.dof_parents = lam
 
     def ov_of(self, joint_id: int) -> np.ndarray:
         """World-frame spatial velocity ``(6,)`` of joint ``joint_id`` from ``oMi`` and the local ``v``."""

@@ -1,0 +1,93 @@
+"""Centre of mass of the whole model and of every subtree, its velocity, acceleration and Jacobians, and the
+masses (Pinocchio's ``center-of-mass`` API). Everything is in the world frame; ``data.com[0]`` is the model's
+CoM, ``data.com[i]`` that of the subtree rooted at joint ``i``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernels import whole_body as _k
+from ._check import check_data, report, vector
+from .kinematics import _joint_id
+
+
+def center_of_mass(model, data, q, v=None, a=None, compute_subtree_coms: bool = True) -> np.ndarray:
+    """CoM ``(3,)`` of the model at ``q: (nq,)``, in the world frame; with ``v: (nv,)`` also its velocity, with
+    ``a: (nv,)`` its acceleration (without gravity).
+
+    Fills ``data.com``, ``data.vcom``, ``data.acom`` ``(njoints, 3)``: row 0 the whole model in the world frame,
+    row i > 0 the subtree of joint i expressed in joint i's frame, as Pinocchio does (``data.oMi[i].act(
+    data.com[i])`` is its world position; subtrees are always computed, ``compute_subtree_coms`` is accepted
+    for Pinocchio's signature); also ``data.mass`` ``(njoints,)`` and the kinematics ``data.oMi``, ``data.v``,
+    ``data.a``. A massless subtree gets its joint's origin and zero rates. Returns ``data.com[0]``.
+    """
+    I, F = model.packed
+    q = vector(q, model.nq, "q")
+    if v is None:
+        if a is not None:
+            raise ValueError("a: an acceleration needs a velocity v")
+        status = _k.center_of_mass(I, F, data.ws, data.wb, q, None, None)
+    elif a is None:
+        status = _k.center_of_mass(I, F, data.ws, data.wb, q, vector(v, model.nv, "v"), None)
+    else:
+        status = _k.center_of_mass(I, F, data.ws, data.wb, q, vector(v, model.nv, "v"), vector(a, model.nv, "a"))
+    if status:
+        report(status, ("q", "v", "a"))
+    return data.com[0]
+
+
+def jacobian_center_of_mass(model, data, q, compute_subtree_coms: bool = True) -> np.ndarray:
+    """Jacobian ``(3, nv)`` of the CoM (world frame): ``d com / dt = Jcom v``. Also fills ``data.Jcom``,
+    ``data.mass`` and ``data.com`` (here, as in Pinocchio, every subtree CoM in the world frame), ``data.J`` and
+    ``data.oMi``."""
+    I, F = model.packed
+    status = _k.jacobian_center_of_mass(I, F, data.ws, data.wb, vector(q, model.nq, "q"))
+    if status:
+        report(status, ("q",))
+    return data.Jcom
+
+
+def jacobian_subtree_center_of_mass(model, data, q, subtree_root_joint_id: int) -> np.ndarray:
+    """Jacobian ``(3, nv)`` (world frame) of the CoM of the subtree rooted at joint ``subtree_root_joint_id``.
+
+    A dof of a joint r inside the subtree moves the subtree of r: column ``m_r (J_lin + J_ang x c_r) / m_root``;
+    a dof supporting the root moves the whole subtree rigidly: ``J_lin + J_ang x c_root``; other dofs: 0.
+    """
+    root = _joint_id(model, data, subtree_root_joint_id)
+    jacobian_center_of_mass(model, data, q)
+    out = np.zeros((3, model.nv))
+    J = data.J
+    m_root = data.mass[root]
+    for r in model.subtrees[root]:
+        if r == 0:
+            continue
+        cols = slice(model.idx_v[r], model.idx_v[r] + model.nvs[r])
+        scale = data.mass[r] / m_root if m_root > 0.0 else 0.0
+        out[:, cols] = scale * (J[:3, cols] + np.cross(J[3:, cols].T, data.com[r]).T)
+    for s in model.supports[root][1:-1]:
+        cols = slice(model.idx_v[s], model.idx_v[s] + model.nvs[s])
+        out[:, cols] = J[:3, cols] + np.cross(J[3:, cols].T, data.com[root]).T
+    return out
+
+
+def compute_total_mass(model, data=None) -> float:
+    """Total mass of the model; stored in ``data.mass[0]`` when ``data`` is given."""
+    total = float(sum(Y.mass for Y in model.inertias[1:]))
+    if data is not None:
+        data.mass[0] = total
+    return total
+
+
+def compute_subtree_masses(model, data) -> np.ndarray:
+    """Mass of every subtree into ``data.mass`` ``(njoints,)`` (``data.mass[0]`` the total); returns it."""
+    check_data(model, data)
+    mass = np.array([Y.mass for Y in model.inertias], dtype=float)
+    mass[0] = 0.0
+    for i in range(model.njoints - 1, 0, -1):
+        mass[model.parents[i]] += mass[i]
+    data.mass[:] = mass
+    return data.mass
+
+
+__all__ = ["center_of_mass", "jacobian_center_of_mass", "jacobian_subtree_center_of_mass", "compute_total_mass",
+           "compute_subtree_masses"]

@@ -1,0 +1,47 @@
+"""Kinetic, potential and mechanical energy of the model (Pinocchio's ``energy`` API)."""
+
+from __future__ import annotations
+
+from ..kernels import whole_body as _k
+from ._check import report, vector
+
+
+def _energy(model, data, q, v) -> None:
+    I, F = model.packed
+    q = vector(q, model.nq, "q")
+    if v is None:
+        status = _k.energy(I, F, data.ws, data.wb, q, None)
+    else:
+        status = _k.energy(I, F, data.ws, data.wb, q, vector(v, model.nv, "v"))
+    if status:
+        report(status, ("q", "v"))
+
+
+def compute_kinetic_energy(model, data, q, v) -> float:
+    """Kinetic energy ``1/2 sum_i v_i . Y_i v_i + 1/2 sum armature v^2 = 1/2 v^T M(q) v`` at ``q: (nq,)``,
+    ``v: (nv,)``; also in ``data.kinetic_energy``. Fills ``data.oMi``, ``data.v``.
+
+    (Pinocchio 4.1 leaves out the armature of unaligned revolute and helical joints; rbda counts every dof's.)
+    """
+    _energy(model, data, q, v)
+    data.kinetic_energy = float(data.energy[0])
+    return data.kinetic_energy
+
+
+def compute_potential_energy(model, data, q) -> float:
+    """Potential energy of gravity ``-g . sum_i m_i c_i`` (zero at the world origin) at ``q: (nq,)``; also in
+    ``data.potential_energy``. Fills ``data.oMi``."""
+    _energy(model, data, q, None)
+    data.potential_energy = float(data.energy[1])
+    return data.potential_energy
+
+
+def compute_mechanical_energy(model, data, q, v) -> float:
+    """Kinetic plus potential energy at ``q: (nq,)``, ``v: (nv,)``; also in ``data.mechanical_energy``, with
+    ``data.kinetic_energy`` and ``data.potential_energy``."""
+    _energy(model, data, q, v)
+    data.kinetic_energy, data.potential_energy, data.mechanical_energy = (float(e) for e in data.energy)
+    return data.mechanical_energy
+
+
+__all__ = ["compute_kinetic_energy", "compute_potential_energy", "compute_mechanical_energy"]
