@@ -14,9 +14,10 @@ import numpy as np
 
 from ..joints import JointModelRevoluteUnaligned, JointModelRX, JointModelRY, JointModelRZ, JointType
 from ..kernels import derivatives as _k
-from ..spatial import SE3
+from ..spatial import SE3, Motion, ReferenceFrame
 from ._check import report, vector
 from .dynamics import _fext
+from .kinematics import _frame_id, _joint_id, reference_frame_arg
 
 _SPLIT = (JointType.UNIVERSAL, JointType.SPHERICAL_ZYX, JointType.COMPOSITE)
 
@@ -116,6 +117,7 @@ def compute_rnea_derivatives(model, data, q, v, a, fext=None):
     ``dtau_da = M``. Also fills ``data.tau``, ``data.M``, ``data.J`` and ``data.oMi``; the results are
     ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``."""
     I, F, ws, dws, elementary = _workspaces(model, data)
+    data.__dict__["_kinematics_derivatives"] = False  # the workspace now holds the dynamics' columns
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.rnea_derivatives(I, F, ws, dws, q, v, a, _elementary_fext(model, fext, elementary))
     if status:
@@ -143,9 +145,111 @@ def compute_aba_derivatives(model, data, q, v, tau, fext=None):
     ``data.M``, ``data.Minv``, ``data.dtau_dq``, ``data.dtau_dv``; the results are ``data.ddq_dq``,
     ``data.ddq_dv`` and ``data.Minv``."""
     I, F, ws, dws, elementary = _workspaces(model, data)
+    data.__dict__["_kinematics_derivatives"] = False
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     status = _k.aba_derivatives(I, F, ws, dws, q, v, tau, _elementary_fext(model, fext, elementary))
     if status:
         report(status, ("q", "v", "tau"))
     _copy_back(data, elementary, ("ddq", "tau", "M", "Minv", "J"))
     return data.ddq_dq, data.ddq_dv, data.Minv
+
+
+# ------------------------------------------------------------------------------------ kinematics derivatives
+def compute_forward_kinematics_derivatives(model, data, q, v, a) -> None:
+    """The forward kinematics and the quantities from which the ``get_*_derivatives`` functions assemble the
+    partial derivatives of joint, frame and point velocities and accelerations. Fills ``data.oMi``, ``data.v``,
+    ``data.a`` (local), ``data.ov``, ``data.oa`` (world) and ``data.J``."""
+    I, F, ws, dws, elementary = _workspaces(model, data)
+    q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
+    status = _k.forward_kinematics_derivatives(I, F, ws, dws, q, v, a)
+    if status:
+        report(status, ("q", "v", "a"))
+    if elementary is not None:
+        _copy_back(data, elementary, ("J",))
+        edata, last = data.__dict__["_elementary_data"], elementary[1]
+        for name in ("v", "a", "ov", "oa"):
+            getattr(data, name)[:] = getattr(edata, name)[last]
+    data.__dict__["_kinematics_derivatives"] = True
+
+
+def _motion_derivatives(model, data, joint_id, placement, rf, accel):
+    """``(v_dq, v_dv, a_dq, a_dv, a_da)`` ``(6, nv)`` each of the frame at ``placement`` (SE3) on ``joint_id``."""
+    if not data.__dict__.get("_kinematics_derivatives"):
+        raise ValueError("data: call compute_forward_kinematics_derivatives(model, data, q, v, a) first")
+    rf = reference_frame_arg(rf)
+    I, F, ws, dws, elementary = _workspaces(model, data)
+    joint = joint_id if elementary is None else int(elementary[1][joint_id])
+    P = np.empty((3, 4))
+    P[:, :3], P[:, 3] = placement.rotation, placement.translation
+    out = [np.zeros((6, model.nv)) for _ in range(5 if accel else 2)]
+    v_dq, v_dv = out[0], out[1]
+    a_dq, a_dv, a_da = (out[2], out[3], out[4]) if accel else (v_dq, v_dq, v_dq)
+    _k.motion_derivatives(I, F, ws, dws, joint, P, int(rf), accel, v_dq, v_dv, a_dq, a_dv, a_da)
+    return out
+
+
+def get_joint_velocity_derivatives(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL):
+    """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of joint ``joint_id`` in
+    ``reference_frame``, after :func:`compute_forward_kinematics_derivatives`."""
+    joint_id = _joint_id(model, data, joint_id)
+    return tuple(_motion_derivatives(model, data, joint_id, SE3(), reference_frame, False))
+
+
+def get_joint_acceleration_derivatives(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL):
+    """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)``: derivatives of the spatial
+    velocity and spatial acceleration of joint ``joint_id`` in ``reference_frame``."""
+    joint_id = _joint_id(model, data, joint_id)
+    v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, SE3(), reference_frame, True)
+    return v_dq, a_dq, a_dv, a_da
+
+
+def get_frame_velocity_derivatives(model, data, frame_id, reference_frame=ReferenceFrame.LOCAL):
+    """``(v_partial_dq, v_partial_dv)`` ``(6, nv)`` of the spatial velocity of frame ``frame_id``."""
+    frame = model.frames[_frame_id(model, data, frame_id)]
+    return tuple(_motion_derivatives(model, data, frame.parent_joint, frame.placement, reference_frame, False))
+
+
+def get_frame_acceleration_derivatives(model, data, frame_id, reference_frame=ReferenceFrame.LOCAL):
+    """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)`` of frame ``frame_id``."""
+    frame = model.frames[_frame_id(model, data, frame_id)]
+    v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, frame.parent_joint, frame.placement,
+                                                    reference_frame, True)
+    return v_dq, a_dq, a_dv, a_da
+
+
+def _point_frame(model, data, joint_id, placement, reference_frame):
+    joint_id = _joint_id(model, data, joint_id)
+    if not isinstance(placement, SE3):
+        raise TypeError(f"placement: expected an SE3, got {type(placement).__name__}")
+    if reference_frame_arg(reference_frame) == ReferenceFrame.WORLD:
+        raise ValueError("reference_frame: a point's derivatives are given in LOCAL or LOCAL_WORLD_ALIGNED")
+    return joint_id
+
+
+def get_point_velocity_derivatives(model, data, joint_id, placement, reference_frame=ReferenceFrame.LOCAL):
+    """``(v_partial_dq, v_partial_dv)`` ``(3, nv)``: derivatives of the linear velocity of the point at
+    ``placement`` (SE3, in the frame of joint ``joint_id``), in the point's frame (LOCAL) or in world axes
+    (LOCAL_WORLD_ALIGNED)."""
+    joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
+    v_dq, v_dv = _motion_derivatives(model, data, joint_id, placement, reference_frame, False)
+    return v_dq[:3], v_dv[:3]
+
+
+def get_point_classic_acceleration_derivatives(model, data, joint_id, placement,
+                                               reference_frame=ReferenceFrame.LOCAL):
+    """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(3, nv)``: derivatives of the linear
+    velocity and of the classical acceleration ``a + w x v`` of the point at ``placement`` on joint
+    ``joint_id``, in LOCAL or LOCAL_WORLD_ALIGNED. Product rule on the frame's spatial quantities."""
+    joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
+    v_dq, v_dv, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, placement, reference_frame, True)
+    rf = reference_frame_arg(reference_frame)
+    oMf = data.oMi[joint_id] * placement
+    vel = placement.act_inv(Motion(data.v[joint_id]))  # the frame's velocity (LOCAL)
+    if rf == ReferenceFrame.LOCAL_WORLD_ALIGNED:
+        vel = SE3(oMf.rotation, np.zeros(3)).act(vel)
+    lin, ang = vel.linear, vel.angular
+
+    def classic(d_lin_acc, d_vel):  # d(a_lin + w x v_lin) = da_lin + dw x v_lin + w x dv_lin
+        return d_lin_acc[:3] + np.cross(d_vel[3:].T, lin).T + np.cross(ang, d_vel[:3].T).T
+
+    return v_dq[:3], classic(a_dq, v_dq), classic(a_dv, v_dv), a_da[:3]

@@ -34,7 +34,9 @@ from ..spatial.compiled import (
     inertia_act,
     inertia_to_matrix,
     motion_act,
+    motion_act_inv,
     motion_cross,
+    se3_compose,
 )
 from .checks import begin
 from .dynamics import aba, dof_parents, ltdl, minverse_from_factor
@@ -225,13 +227,109 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     ltdl(d.D, lam)
     minverse_from_factor(d.D, lam, d.Minv, d.u)
     nv = m.nv
-    for r in range(nv):
-        for c in range(nv):
-            acc_q = 0.0
-            acc_v = 0.0
-            for k in range(nv):
-                acc_q += d.Minv[r, k] * g.dtau_dq[k, c]
-                acc_v += d.Minv[r, k] * g.dtau_dv[k, c]
-            g.ddq_dq[r, c] = -acc_q
-            g.ddq_dv[r, c] = -acc_v
+    for r in range(nv):  # row r of -M^-1 dtau/dq and -M^-1 dtau/dv, the inner loop running along rows
+        row_q, row_v = g.ddq_dq[r], g.ddq_dv[r]
+        row_q[:] = 0.0
+        row_v[:] = 0.0
+        for k in range(nv):
+            w = -d.Minv[r, k]
+            dq_k, dv_k = g.dtau_dq[k], g.dtau_dv[k]
+            for c in range(nv):
+                row_q[c] += w * dq_k[c]
+                row_v[c] += w * dv_k[c]
     return 0
+
+
+# ------------------------------------------------------------------------------------ kinematics derivatives
+@njit(cache=True)
+def forward_kinematics_derivatives(I, F, ws, dws, q, v, a):
+    """The forward pass without gravity nor forces: ``oMi``, ``J``, ``ov``, ``oa``, the local ``v``, ``a``
+    and the columns ``dVdq``, ``dAdq``, ``dAdv`` that the getters below combine."""
+    status = forward_derivatives(I, F, ws, dws, q, v, a, None, False, False)
+    if status:
+        return status
+    m = model_views(I, F)
+    d = data_views(ws, m.nj, m.nv, m.nf)[0]
+    for i in range(1, m.nj):
+        motion_act_inv(d.oMi[i], d.ov[i], d.v[i])
+        motion_act_inv(d.oMi[i], d.oa[i], d.a[i])
+    return 0
+
+
+@njit(cache=True, inline="always")
+def express(x, dq_column, s, X, oMf, rf, out, tmp):
+    """Write the world-frame variation ``x`` of a body quantity ``X`` (``ov`` or ``oa``) in reference frame
+    ``rf`` (0 WORLD, 1 LOCAL, 2 LOCAL_WORLD_ALIGNED at ``oMf``'s origin) into ``out``. For a variation along a
+    configuration column (``dq_column``) the frame itself moves with the world twist ``s``."""
+    if rf == 0:
+        out[:] = x
+    elif rf == 1:  # d(oMf^-1 X) = oMf^-1 (dX - s x X)
+        if dq_column:
+            motion_cross(s, X, tmp)
+            for k in range(6):
+                tmp[k] = x[k] - tmp[k]
+            motion_act_inv(oMf, tmp, out)
+        else:
+            motion_act_inv(oMf, x, out)
+    else:  # at the frame origin p, world axes: lin' = lin + ang x p, and p moves at s_lin + s_ang x p
+        px, py, pz = oMf[0, 3], oMf[1, 3], oMf[2, 3]
+        out[0] = x[0] + x[4] * pz - x[5] * py
+        out[1] = x[1] + x[5] * px - x[3] * pz
+        out[2] = x[2] + x[3] * py - x[4] * px
+        out[3], out[4], out[5] = x[3], x[4], x[5]
+        if dq_column:
+            dpx = s[0] + s[4] * pz - s[5] * py
+            dpy = s[1] + s[5] * px - s[3] * pz
+            dpz = s[2] + s[3] * py - s[4] * px
+            out[0] += X[4] * dpz - X[5] * dpy
+            out[1] += X[5] * dpx - X[3] * dpz
+            out[2] += X[3] * dpy - X[4] * dpx
+
+
+@njit(cache=True)
+def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a_dq, a_dv, a_da):
+    """Partial derivatives ``(6, nv)`` of the velocity (and, if ``accel``, of the spatial acceleration)
+    of the frame at ``placement`` on ``joint``, in ``rf``, from the last :func:`forward_kinematics_derivatives`:
+
+        d ov/dq_c = s x ov + dVdq_c,   d ov/dv_c = s,
+        d oa/dq_c = s x oa + dAdq_c + dVdq_c x ov,   d oa/dv_c = dAdv_c + s x ov,   d oa/da_c = s
+
+    for the columns ``c`` (world twist ``s``) of the joints that support ``joint``; the other columns are 0."""
+    m = model_views(I, F)
+    d = data_views(ws, m.nj, m.nv, m.nf)[0]
+    g, _ = derivative_views(dws, m.nj, m.nv)
+    oMf = np.empty((3, 4))
+    se3_compose(d.oMi[joint], placement, oMf)
+    x, out, tmp = np.empty(6), np.empty(6), np.empty(6)
+    ov, oa = d.ov[joint], d.oa[joint]
+    v_dq[:, :] = 0.0
+    v_dv[:, :] = 0.0
+    if accel:
+        a_dq[:, :] = 0.0
+        a_dv[:, :] = 0.0
+        a_da[:, :] = 0.0
+    j = joint
+    while j > 0:
+        for c in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
+            s = d.J[c]
+            motion_cross(s, ov, x)
+            for k in range(6):
+                x[k] += g.dVdq[c, k]
+            express(x, True, s, ov, oMf, rf, out, tmp)
+            v_dq[:, c] = out
+            express(s, False, s, ov, oMf, rf, out, tmp)
+            v_dv[:, c] = out
+            if accel:
+                a_da[:, c] = out
+                motion_cross(s, oa, x)
+                motion_cross(g.dVdq[c], ov, tmp)
+                for k in range(6):
+                    x[k] += g.dAdq[c, k] + tmp[k]
+                express(x, True, s, oa, oMf, rf, out, tmp)
+                a_dq[:, c] = out
+                motion_cross(s, ov, x)
+                for k in range(6):
+                    x[k] += g.dAdv[c, k]
+                express(x, False, s, oa, oMf, rf, out, tmp)
+                a_dv[:, c] = out
+        j = m.parents[j]
