@@ -67,10 +67,12 @@ class Capsule:
 
 @dataclass(frozen=True)
 class Mesh:
-    """A mesh file ``path`` (resolved, absolute where it was found) scaled by ``scale = (sx, sy, sz)``."""
+    """A mesh file ``path`` (resolved, absolute where it was found) scaled by ``scale = (sx, sy, sz)``;
+    ``convex``: to be used through its convex hull for collision."""
 
     path: str
     scale: tuple = (1.0, 1.0, 1.0)
+    convex: bool = False
 
 
 Shape = Box | Cylinder | Sphere | Capsule | Mesh

@@ -74,8 +74,9 @@ class UrdfVisual:
     """A ``<visual>`` or ``<collision>`` element: shape, origin in the link frame, colour and texture."""
 
     origin: SE3
-    shape: object  # Box | Cylinder | Sphere | Capsule | (mesh filename, scale)
+    shape: object  # Box | Cylinder | Sphere | Capsule | (mesh filename, scale, convex)
     where: str
+    name: str | None = None
     color: tuple | None = None
     texture: str = ""
 
@@ -166,7 +167,7 @@ def read_urdf(source, is_text: bool = False) -> UrdfRobot:
     materials = {}
     for el in robot.findall("material"):
         mat_name = src.text(el, "name", "<robot> > material")
-        materials[mat_name] = _material(src, el, f"material '{mat_name}'", {})
+        materials.setdefault(mat_name, _material(src, el, f"material '{mat_name}'", {}))
     links, joints = {}, {}
     for el in robot.findall("link"):
         link = _read_link(src, el, materials)
@@ -208,7 +209,23 @@ def _read_link(src: XmlSource, el, materials: dict) -> UrdfLink:
     for tag, out in (("visual", link.visuals), ("collision", link.collisions)):
         for k, item in enumerate(el.findall(tag)):
             out.append(_visual(src, item, f"{where} > {tag}[{k}]", materials, tag == "visual"))
+    _collision_checking(src, el, where, link)
     return link
+
+
+def _collision_checking(src: XmlSource, el, where: str, link: UrdfLink) -> None:
+    """Pinocchio's extension ``<collision_checking>``: ``<capsule name="c"/>`` makes the cylinder of the
+    collision element named ``c`` a capsule, ``<convex name="c"/>`` marks its mesh as convex."""
+    for checking in el.findall("collision_checking"):
+        for item in checking:
+            name = src.text(item, "name", f"{where} > collision_checking > {item.tag}")
+            for k, collision in enumerate(link.collisions):
+                if collision.name != name:
+                    continue
+                if item.tag == "capsule" and isinstance(collision.shape, Cylinder):
+                    collision.shape = Capsule(collision.shape.radius, collision.shape.length)
+                elif item.tag == "convex" and isinstance(collision.shape, tuple):
+                    collision.shape = (*collision.shape[:2], True)
 
 
 def _inertia(src: XmlSource, el, where: str) -> Inertia:
@@ -228,12 +245,16 @@ def _inertia(src: XmlSource, el, where: str) -> Inertia:
 
 
 def _material(src: XmlSource, el, where: str, materials: dict) -> tuple:
-    """``(rgba or None, texture filename)`` of a ``<material>``: inline, or the named top-level one."""
+    """``(rgba or None, texture filename)`` of a ``<material>``. As urdfdom: a name already defined (at the top
+    level, or inline earlier in the file) means that material; an inline definition under a new name defines it."""
+    name = el.get("name") or None  # an empty name is no name
+    if name in materials:
+        return materials[name]
     color_el, texture_el = el.find("color"), el.find("texture")
-    rgba = None if color_el is None else tuple(src.numbers(color_el, "rgba", f"{where} > color", 4))
+    rgba = None if color_el is None else tuple(src.numbers(color_el, "rgba", f"{where} > color", 4).tolist())
     texture = "" if texture_el is None else texture_el.get("filename", "")
-    if rgba is None and not texture and el.get("name") in materials:
-        return materials[el.get("name")]
+    if name is not None and (rgba is not None or texture):
+        materials[name] = (rgba, texture)
     return rgba, texture
 
 
@@ -264,14 +285,14 @@ def _visual(src: XmlSource, el, where: str, materials: dict, is_visual: bool) ->
     elif shape_el.tag == "mesh":
         filename = src.text(shape_el, "filename", gwhere)
         scale = src.numbers(shape_el, "scale", gwhere, 3, default=(1.0, 1.0, 1.0))
-        shape = (filename, tuple(scale.tolist()))
+        shape = (filename, tuple(scale.tolist()), False)  # (file, scale, convex), resolved when geometry is built
     else:
         raise src.error(gwhere, "unknown shape (expected box, cylinder, capsule, sphere or mesh)")
     color, texture = None, ""
     material = el.find("material")
     if is_visual and material is not None:
         color, texture = _material(src, material, f"{where} > material", materials)
-    return UrdfVisual(_origin(src, el, where), shape, where, color, texture)
+    return UrdfVisual(_origin(src, el, where), shape, where, el.get("name"), color, texture)
 
 
 def _read_joint(src: XmlSource, el) -> UrdfJoint:
@@ -470,7 +491,7 @@ def _build_geometry(robot: UrdfRobot, model: Model, geom_type: GeometryType, pac
                 path = resolve_resource(shape[0], package_dirs, src.directory)
                 if path is None:
                     raise src.error(f"{item.where} > geometry > mesh", f"mesh file {shape[0]!r} not found")
-                shape = Mesh(path, shape[1])
+                shape = Mesh(path, shape[1], shape[2])
             geometry.add_geometry_object(GeometryObject(
                 f"{link.name}_{i}", frame.parent_joint, k, frame.placement * item.origin, shape,
                 mesh_color=np.array(item.color if item.color is not None else DEFAULT_COLOR),
