@@ -79,3 +79,16 @@ from .derivatives import (
     get_point_classic_acceleration_derivatives,
     get_point_velocity_derivatives,
 )
+from .regressor import (
+    body_regressor,
+    compute_frame_kinematic_regressor,
+    compute_joint_kinematic_regressor,
+    compute_joint_torque_regressor,
+    compute_kinetic_energy_regressor,
+    compute_potential_energy_regressor,
+    compute_static_regressor,
+    frame_body_regressor,
+    joint_body_regressor,
+)
+from .supported import compute_supported_force_by_frame, compute_supported_inertia_by_frame
+from . import cholesky  # noqa: E402  (Pinocchio's ``cholesky`` namespace: rbda.cholesky.decompose, ...)

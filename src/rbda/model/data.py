@@ -74,7 +74,8 @@ class Data:
         """Whole-body quantities (Pinocchio's names): ``mass (njoints,)``, ``com``, ``vcom``, ``acom``
         ``(njoints, 3)`` (subtrees, world frame; entry 0 is the whole model), ``Jcom (3, nv)``, ``Ag``, ``dAg``
         ``(6, nv)``, ``Ig (6, 6)``, ``hg``, ``dhg (6,)``, the factor ``U (nv, nv)``, ``D``, ``Dinv (nv,)`` of
-        ``M = U D U^T``; views of the buffer ``wb`` that the kernels of ``kernels/whole_body.py`` fill."""
+        ``M = U D U^T`` (views of the buffer ``wb`` that the kernels of ``kernels/whole_body.py`` fill), and the
+        regressors of ``algorithms/regressor.py``."""
         from ..kernels.whole_body import whole_body_size, whole_body_views
 
         nj, nv = model.njoints, model.nv
@@ -85,6 +86,10 @@ class Data:
         self.Jcom, self.Ag, self.dAg, self.U = w.Jcom.T, w.Ag.T, w.dAg.T, w.L.T
         self.energy = w.energy
         self.kinetic_energy = self.potential_energy = self.mechanical_energy = 0.0
+        self.joint_torque_regressor = np.zeros((nv, 10 * (nj - 1)))
+        self.static_regressor = np.zeros((3, 4 * (nj - 1)))
+        self.kinetic_energy_regressor = np.zeros(10 * (nj - 1))
+        self.potential_energy_regressor = np.zeros(10 * (nj - 1))
         lam = np.full(nv, -1, dtype=np.int64)  # expanded parent array (spatial_v2's expandLambda, 0-based)
         for i in range(1, nj):
             parent, iv = model.parents[i], model.idx_v[i]
