@@ -37,12 +37,15 @@ from .convert import (
     motion_to_core,
     se3_to_X,
 )
+from .sparse import LTDL, LTL, expandLambda, mpyH, mpyL, mpyLi, mpyLit, mpyLt
 
 __all__ = [
     # 3-D vectors and rotation
     "rx", "ry", "rz", "rv", "rq", "rqd", "skew",
     # spatial and planar vector arithmetic
     "crm", "crf", "mcI", "rotx", "roty", "rotz", "xlt", "plnr", "plux", "pluho", "XtoV", "Xpt", "Vpt", "Fpt",
+    # branch-induced sparsity
+    "expandLambda", "LTL", "LTDL", "mpyH", "mpyL", "mpyLt", "mpyLi", "mpyLit",
     # conversion to and from the core conventions
     "motion_to_core", "motion_from_core", "force_to_core", "force_from_core",
     "X_to_se3", "se3_to_X", "inertia_to_core", "inertia_from_core",
