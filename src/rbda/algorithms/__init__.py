@@ -1,6 +1,12 @@
 """The public algorithms, one module per family; all are re-exported at the top level of ``rbda``."""
 
 from .configuration import (
+    ARG0,
+    ARG1,
+    ArgumentPosition,
+    d_difference,
+    d_integrate,
+    d_integrate_transport,
     difference,
     distance,
     integrate,

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 
+from ..joints import JointType
 from ..kernels import configuration as _k
 from ._check import report, vector
 
@@ -93,3 +96,62 @@ def random_configuration(model, lower_limits=None, upper_limits=None, rng: np.ra
         s = slice(model.idx_q[i], model.idx_q[i] + model.nqs[i])
         q[s] = model.joints[i].random(rng, lower[s], upper[s])
     return q
+
+
+class ArgumentPosition(IntEnum):
+    """Which argument a derivative of ``integrate``/``difference`` is taken with respect to (Pinocchio's)."""
+
+    ARG0 = 0
+    ARG1 = 1
+
+
+ARG0, ARG1 = ArgumentPosition.ARG0, ArgumentPosition.ARG1
+_LIE_BLOCKS = (JointType.SPHERICAL, JointType.FREE_FLYER, JointType.PLANAR, JointType.COMPOSITE)
+
+
+def _joint_blocks(model, x, y, method: str, defaults):
+    """The two ``(nv, nv)`` block-diagonal derivatives, joint by joint (vector-space joints are ``defaults``)."""
+    out = (defaults[0] * np.eye(model.nv), defaults[1] * np.eye(model.nv))
+    for i in range(1, model.njoints):
+        joint = model.joints[i]
+        if joint.type in _LIE_BLOCKS:
+            sq, sv = slice(model.idx_q[i], model.idx_q[i] + model.nqs[i]), slice(model.idx_v[i], model.idx_v[i] + model.nvs[i])
+            blocks = getattr(joint, method)(x[sq], y[sq] if method == "d_difference" else y[sv])
+            out[0][sv, sv], out[1][sv, sv] = blocks
+    return out
+
+
+def _argument(arg):
+    try:
+        return None if arg is None else ArgumentPosition(arg)
+    except ValueError:
+        raise ValueError(f"arg: expected ARG0 or ARG1, got {arg!r}") from None
+
+
+def d_integrate(model, q, v, arg=None):
+    """Derivatives ``(nv, nv)`` of ``integrate(q, v)`` with respect to ``q`` (``ARG0``) or ``v`` (``ARG1``), in the
+    tangent spaces; both as a tuple when ``arg`` is None. Block-diagonal, one block per joint."""
+    integrate(model, q, v)  # checks q and v
+    blocks = _joint_blocks(model, vector(q, model.nq, "q"), vector(v, model.nv, "v"), "d_integrate", (1.0, 1.0))
+    arg = _argument(arg)
+    return blocks if arg is None else blocks[arg]
+
+
+def d_difference(model, q0, q1, arg=None):
+    """Derivatives ``(nv, nv)`` of ``difference(q0, q1)`` with respect to ``q0`` (``ARG0``) or ``q1`` (``ARG1``);
+    both as a tuple when ``arg`` is None."""
+    difference(model, q0, q1)  # checks q0 and q1
+    blocks = _joint_blocks(model, vector(q0, model.nq, "q0"), vector(q1, model.nq, "q1"), "d_difference", (-1.0, 1.0))
+    arg = _argument(arg)
+    return blocks if arg is None else blocks[arg]
+
+
+def d_integrate_transport(model, q, v, J, arg):
+    """``d_integrate(q, v, arg) @ J``: moves the columns of ``J`` ``(nv, k)`` from the tangent space at ``q`` (for
+    ``ARG0``; of ``v`` for ``ARG1``) to the one at ``integrate(q, v)`` (Pinocchio's ``dIntegrateTransport``)."""
+    J = np.asarray(J, dtype=np.float64)
+    if J.ndim not in (1, 2) or J.shape[0] != model.nv:
+        raise ValueError(f"J: expected shape ({model.nv}, k), got {J.shape}")
+    if _argument(arg) is None:
+        raise ValueError("arg: expected ARG0 or ARG1, got None")
+    return d_integrate(model, q, v, arg) @ J

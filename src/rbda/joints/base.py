@@ -84,6 +84,21 @@ class JointModel:
         joint_difference(int(self.type), self._check_q(q0, "q0"), self._check_q(q1, "q1"), out)
         return out
 
+    def d_integrate(self, q, v) -> tuple[np.ndarray, np.ndarray]:
+        """``(J_q, J_v)`` ``(nv, nv)``: derivatives of ``integrate(q, v)`` with respect to ``q`` and to ``v``, from
+        the tangent space at ``q`` to the one at the result (Pinocchio's ``dIntegrate`` ARG0, ARG1). Identities
+        for a vector space; :class:`SE3SubgroupJoint` overrides them."""
+        self._check_q(q)
+        as_array(v, (self.nv,), "v")
+        return np.eye(self.nv), np.eye(self.nv)
+
+    def d_difference(self, q0, q1) -> tuple[np.ndarray, np.ndarray]:
+        """``(J_q0, J_q1)`` ``(nv, nv)``: derivatives of ``difference(q0, q1)`` with respect to ``q0`` and ``q1``
+        in their tangent spaces (Pinocchio's ``dDifference`` ARG0, ARG1)."""
+        self._check_q(q0, "q0")
+        self._check_q(q1, "q1")
+        return -np.eye(self.nv), np.eye(self.nv)
+
     def interpolate(self, q0, q1, t: float) -> np.ndarray:
         """``q0 (+) t (q1 (-) q0)``; ``t = 0`` gives ``q0``, ``t = 1`` gives ``q1``."""
         return self.integrate(q0, float(t) * self.difference(q0, q1))
@@ -128,6 +143,32 @@ class JointModel:
 
     def __repr__(self) -> str:
         return f"{self.shortname()}()"
+
+
+class SE3SubgroupJoint(JointModel):
+    """A joint whose configuration space is a subgroup of SE(3) (spherical, planar, free-flyer): ``M(q)`` is the
+    group element and the constant ``S`` its tangent basis, ``integrate(q, v) = M(q) exp(S v)`` and
+    ``difference(q0, q1) = S^T log(M(q0)^-1 M(q1))``. The subgroup's algebra is invariant under ``ad`` and ``Ad``
+    of its elements, so the SE(3) Jacobians restricted to it are the subgroup's own:
+
+        d/dq integrate = Ad(exp(S v))^-1,   d/dv integrate = Jexp(S v),
+        d/dq1 difference = Jlog(M),        d/dq0 difference = -Jlog(M) Ad(M)^-1,   M = M(q0)^-1 M(q1).
+    """
+
+    def d_integrate(self, q, v):
+        from ..spatial import Jexp6, exp6
+
+        S = self.calc(q)[1]
+        nu = S @ as_array(v, (self.nv,), "v")
+        return S.T @ exp6(nu).action_inverse @ S, S.T @ Jexp6(nu) @ S
+
+    def d_difference(self, q0, q1):
+        from ..spatial import Jlog6
+
+        M0, S = self.calc(self._check_q(q0, "q0"))[:2]
+        M = M0.inverse() * self.calc(self._check_q(q1, "q1"))[0]
+        Jlog = Jlog6(M)
+        return -S.T @ Jlog @ M.action_inverse @ S, S.T @ Jlog @ S
 
 
 class AxisJoint(JointModel):

@@ -125,6 +125,22 @@ class JointModelComposite(JointModel):
         q0, q1 = self._check_q(q0, "q0"), self._check_q(q1, "q1")
         return np.concatenate([j.difference(a, b) for j, a, b in zip(self.joints, self._split(q0, "nq"), self._split(q1, "nq"))])
 
+    def d_integrate(self, q, v):
+        """Block-diagonal: each sub-joint's ``(J_q, J_v)``."""
+        q, v = self._check_q(q), as_array(v, (self.nv,), "v")
+        from scipy.linalg import block_diag
+
+        blocks = [j.d_integrate(a, b) for j, a, b in zip(self.joints, self._split(q, "nq"), self._split(v, "nv"))]
+        return tuple(block_diag(*[b[k] for b in blocks]) for k in (0, 1))
+
+    def d_difference(self, q0, q1):
+        """Block-diagonal: each sub-joint's ``(J_q0, J_q1)``."""
+        q0, q1 = self._check_q(q0, "q0"), self._check_q(q1, "q1")
+        from scipy.linalg import block_diag
+
+        blocks = [j.d_difference(a, b) for j, a, b in zip(self.joints, self._split(q0, "nq"), self._split(q1, "nq"))]
+        return tuple(block_diag(*[b[k] for b in blocks]) for k in (0, 1))
+
     def neutral(self):
         return np.concatenate([j.neutral() for j in self.joints])
 

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from ..spatial.compiled import jlog_coefficient, one_minus_cos_over_t2, quat_rotation, t_minus_sin_over_t3
-from .base import JointModel, JointType
+from .base import JointType, SE3SubgroupJoint
 from .spherical import quat_exp, quat_log, quat_mul, quat_normalize, random_quaternion
 
 
@@ -94,7 +94,7 @@ def normalize(q):
     quat_normalize(q[3:7])
 
 
-class JointModelFreeFlyer(JointModel):
+class JointModelFreeFlyer(SE3SubgroupJoint):
     """Six-DoF free-flyer joint; ``nq = 7``, ``nv = 6``."""
 
     type = JointType.FREE_FLYER

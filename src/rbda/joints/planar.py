@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .base import JointModel, JointType
+from .base import JointType, SE3SubgroupJoint
 
 
 @njit(cache=True)
@@ -77,7 +77,7 @@ def normalize(q):
     q[3] /= n
 
 
-class JointModelPlanar(JointModel):
+class JointModelPlanar(SE3SubgroupJoint):
     """Planar joint (x, y translation and rotation about z); ``nq = 4``, ``nv = 3``."""
 
     type = JointType.PLANAR

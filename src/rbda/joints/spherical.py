@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from ..spatial.compiled import quat_rotation
-from .base import JointModel, JointType, angular_row
+from .base import JointType, SE3SubgroupJoint, angular_row
 
 
 @njit(cache=True)
@@ -90,7 +90,7 @@ def random_quaternion(rng: np.random.Generator) -> np.ndarray:
     return q / np.linalg.norm(q)
 
 
-class JointModelSpherical(JointModel):
+class JointModelSpherical(SE3SubgroupJoint):
     """Ball joint with a unit-quaternion configuration; ``nq = 4``, ``nv = 3``."""
 
     type = JointType.SPHERICAL
