@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..spatial.compiled import (
     dot6,
@@ -333,3 +333,34 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
                 express(x, False, s, oa, oMf, rf, out, tmp)
                 a_dv[:, c] = out
         j = m.parents[j]
+
+
+# ------------------------------------------------------------------------------------ batched
+@njit(cache=True, parallel=True)
+def batch_rnea_derivatives(I, F, WS, DWS, Q, V, A, OUT_Q, OUT_V, OUT_A, STATUS):
+    """``compute_rnea_derivatives`` over a batch, one contiguous chunk of states per workspace pair."""
+    m = model_views(I, F)
+    nchunks, B = WS.shape[0], Q.shape[0]
+    for c in prange(nchunks):
+        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        g = derivative_views(DWS[c], m.nj, m.nv)[0]
+        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+            STATUS[b] = rnea_derivatives(I, F, WS[c], DWS[c], Q[b], V[b], A[b], None)
+            OUT_Q[b, :, :] = g.dtau_dq
+            OUT_V[b, :, :] = g.dtau_dv
+            OUT_A[b, :, :] = d.M
+
+
+@njit(cache=True, parallel=True)
+def batch_aba_derivatives(I, F, WS, DWS, Q, V, TAU, OUT_Q, OUT_V, OUT_TAU, STATUS):
+    """``compute_aba_derivatives`` over a batch."""
+    m = model_views(I, F)
+    nchunks, B = WS.shape[0], Q.shape[0]
+    for c in prange(nchunks):
+        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        g = derivative_views(DWS[c], m.nj, m.nv)[0]
+        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+            STATUS[b] = aba_derivatives(I, F, WS[c], DWS[c], Q[b], V[b], TAU[b], None)
+            OUT_Q[b, :, :] = g.ddq_dq
+            OUT_V[b, :, :] = g.ddq_dv
+            OUT_TAU[b, :, :] = d.Minv
