@@ -15,6 +15,7 @@ import numpy as np
 
 from .algorithms._check import report
 from .kernels import batch as _k
+from .kernels import whole_body as _wb
 from .model.data import new_workspace
 
 
@@ -83,3 +84,64 @@ def forward_kinematics(model, Q, out=None) -> np.ndarray:
 def compute_joint_jacobians(model, Q, out=None) -> np.ndarray:
     """World-frame joint Jacobians ``data.J`` for each state, returns ``(B, 6, nv)``."""
     return _run(_k.joint_jacobians, model, Q, {}, out, (6, model.nv))
+
+
+def center_of_mass(model, Q, out=None) -> np.ndarray:
+    """Centre of mass ``com[b]`` (world frame) of each configuration, returns ``(B, 3)``."""
+    return _run(_wb.center_of_mass_batch, model, Q, {}, out, (3,))
+
+
+def jacobian_center_of_mass(model, Q, out=None) -> np.ndarray:
+    """CoM Jacobian ``Jcom[b]`` (world frame) of each configuration, returns ``(B, 3, nv)``."""
+    return _run(_wb.jacobian_center_of_mass_batch, model, Q, {}, out, (3, model.nv))
+
+
+def ccrba(model, Q, V, out=None) -> np.ndarray:
+    """Centroidal momentum matrix ``Ag[b]`` of each state (``V`` checked as in ``rbda.ccrba``), returns
+    ``(B, 6, nv)``; ``hg[b] = Ag[b] @ V[b]``."""
+    return _run(_wb.ccrba_batch, model, Q, {"V": V}, out, (6, model.nv))
+
+
+def compute_centroidal_momentum(model, Q, V, out=None) -> np.ndarray:
+    """Centroidal momentum ``hg[b]`` ``[linear; angular]`` about the CoM of each state, returns ``(B, 6)``."""
+    return _run(_wb.centroidal_momentum_batch, model, Q, {"V": V}, out, (6,))
+
+
+# ---------------------------------------------------------------------------------------------- derivatives
+def _run_derivatives(kernel, model, Q, X, Y, names):
+    """Run a batched derivative kernel on the model's elementary twin (``algorithms/derivatives.py``), with one
+    data and one derivative workspace per thread; returns its three ``(B, nv, nv)`` outputs."""
+    from .algorithms.derivatives import elementary_model
+    from .kernels.derivatives import derivative_size
+
+    me = elementary_model(model)[0]
+    I, F = me.packed
+    Q = _stack(Q, model.nq, names[0])
+    B = Q.shape[0]
+    X, Y = _stack(X, model.nv, names[1], B), _stack(Y, model.nv, names[2], B)
+    WS = _workspaces(me, B)
+    DWS = np.zeros((WS.shape[0], derivative_size(me.njoints, me.nv)))
+    outs = [np.empty((B, model.nv, model.nv)) for _ in range(3)]
+    status = np.zeros(B, dtype=np.int64)
+    kernel(I, F, WS, DWS, Q, X, Y, *outs, status)
+    bad = np.flatnonzero(status)
+    if bad.size:
+        try:
+            report(int(status[bad[0]]), names)
+        except ValueError as exc:
+            raise ValueError(f"state {bad[0]}: {exc}") from None
+    return tuple(outs)
+
+
+def compute_rnea_derivatives(model, Q, V, A):
+    """``(dtau_dq, dtau_dv, dtau_da)`` ``(B, nv, nv)`` each, :func:`rbda.compute_rnea_derivatives` per state."""
+    from .kernels.derivatives import batch_rnea_derivatives
+
+    return _run_derivatives(batch_rnea_derivatives, model, Q, V, A, ("Q", "V", "A"))
+
+
+def compute_aba_derivatives(model, Q, V, TAU):
+    """``(ddq_dq, ddq_dv, ddq_dtau)`` ``(B, nv, nv)`` each, :func:`rbda.compute_aba_derivatives` per state."""
+    from .kernels.derivatives import batch_aba_derivatives
+
+    return _run_derivatives(batch_aba_derivatives, model, Q, V, TAU, ("Q", "V", "TAU"))

@@ -566,49 +566,71 @@ def cholesky_minv(L, Dinv, lam, Minv):
 
 
 # ---------------------------------------------------------------------------------------------- batches
+# One chunk of states per thread, each with its own workspace ``WS[c]`` and whole-body buffer; the chunk loops are
+# plain kernels (numba's parallel array analysis cannot follow the views of the buffer).
+@njit(cache=True)
+def center_of_mass_chunk(I, F, ws, Q, OUT, STATUS, lo, hi):
+    m = model_views(I, F)
+    wb = np.zeros(whole_body_size(m.nj, m.nv))
+    w = whole_body_views(wb, m.nj, m.nv)[0]
+    for b in range(lo, hi):
+        STATUS[b] = center_of_mass(I, F, ws, wb, Q[b], None, None)
+        OUT[b, :] = w.com[0]
+
+
+@njit(cache=True)
+def jacobian_center_of_mass_chunk(I, F, ws, Q, OUT, STATUS, lo, hi):
+    m = model_views(I, F)
+    wb = np.zeros(whole_body_size(m.nj, m.nv))
+    w = whole_body_views(wb, m.nj, m.nv)[0]
+    for b in range(lo, hi):
+        STATUS[b] = jacobian_center_of_mass(I, F, ws, wb, Q[b])
+        OUT[b, :, :] = w.Jcom.T
+
+
+@njit(cache=True)
+def ccrba_chunk(I, F, ws, Q, V, OUT, STATUS, lo, hi):
+    m = model_views(I, F)
+    wb = np.zeros(whole_body_size(m.nj, m.nv))
+    w = whole_body_views(wb, m.nj, m.nv)[0]
+    for b in range(lo, hi):
+        STATUS[b] = centroidal_map(I, F, ws, wb, Q[b], V[b])
+        OUT[b, :, :] = w.Ag.T
+
+
+@njit(cache=True)
+def centroidal_momentum_chunk(I, F, ws, Q, V, OUT, STATUS, lo, hi):
+    m = model_views(I, F)
+    wb = np.zeros(whole_body_size(m.nj, m.nv))
+    w = whole_body_views(wb, m.nj, m.nv)[0]
+    for b in range(lo, hi):
+        STATUS[b] = centroidal_momentum(I, F, ws, wb, Q[b], V[b], None)
+        OUT[b, :] = w.hg
+
+
 @njit(cache=True, parallel=True)
 def center_of_mass_batch(I, F, WS, Q, OUT, STATUS):
-    m = model_views(I, F)
-    nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
-        wb = np.zeros(whole_body_size(m.nj, m.nv))
-        w = whole_body_views(wb, m.nj, m.nv)[0]
-        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = center_of_mass(I, F, WS[c], wb, Q[b], None, None)
-            OUT[b, :] = w.com[0]
+    n, B = WS.shape[0], Q.shape[0]
+    for c in prange(n):
+        center_of_mass_chunk(I, F, WS[c], Q, OUT, STATUS, c * B // n, (c + 1) * B // n)
 
 
 @njit(cache=True, parallel=True)
 def jacobian_center_of_mass_batch(I, F, WS, Q, OUT, STATUS):
-    m = model_views(I, F)
-    nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
-        wb = np.zeros(whole_body_size(m.nj, m.nv))
-        w = whole_body_views(wb, m.nj, m.nv)[0]
-        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = jacobian_center_of_mass(I, F, WS[c], wb, Q[b])
-            OUT[b, :, :] = w.Jcom.T
+    n, B = WS.shape[0], Q.shape[0]
+    for c in prange(n):
+        jacobian_center_of_mass_chunk(I, F, WS[c], Q, OUT, STATUS, c * B // n, (c + 1) * B // n)
 
 
 @njit(cache=True, parallel=True)
 def ccrba_batch(I, F, WS, Q, V, OUT, STATUS):
-    m = model_views(I, F)
-    nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
-        wb = np.zeros(whole_body_size(m.nj, m.nv))
-        w = whole_body_views(wb, m.nj, m.nv)[0]
-        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = centroidal_map(I, F, WS[c], wb, Q[b], V[b])
-            OUT[b, :, :] = w.Ag.T
+    n, B = WS.shape[0], Q.shape[0]
+    for c in prange(n):
+        ccrba_chunk(I, F, WS[c], Q, V, OUT, STATUS, c * B // n, (c + 1) * B // n)
 
 
 @njit(cache=True, parallel=True)
 def centroidal_momentum_batch(I, F, WS, Q, V, OUT, STATUS):
-    m = model_views(I, F)
-    nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
-        wb = np.zeros(whole_body_size(m.nj, m.nv))
-        w = whole_body_views(wb, m.nj, m.nv)[0]
-        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = centroidal_momentum(I, F, WS[c], wb, Q[b], V[b], None)
-            OUT[b, :] = w.hg
+    n, B = WS.shape[0], Q.shape[0]
+    for c in prange(n):
+        centroidal_momentum_chunk(I, F, WS[c], Q, V, OUT, STATUS, c * B // n, (c + 1) * B // n)
