@@ -145,3 +145,25 @@ def test_where_pinocchio_derivatives_are_off_ours_match_its_own_finite_differenc
     fd = jacobian_along_basis(lambda x, d: pin.integrate(pmodel, x, d), tau, q, model.nv)
     assert_close(rbda.compute_rnea_derivatives(model, model.create_data(), q, v, a)[0], fd, FD_TOL)
     assert np.abs(pin.computeRNEADerivatives(pmodel, pdata, q, v, a)[0] - fd).max() > 1e-2
+
+
+@pytest.mark.parametrize("floating", [False, True])
+def test_batched_derivatives_equal_the_single_state_ones(floating):
+    model = random_model(1, floating)  # every joint type: runs on the elementary twin
+    data = model.create_data()
+    rng = np.random.default_rng(0)
+    B = 5
+    Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(B)])
+    V, A = rng.normal(size=(B, model.nv)), rng.normal(size=(B, model.nv))
+    rnea_d = rbda.batch.compute_rnea_derivatives(model, Q, V, A)
+    aba_d = rbda.batch.compute_aba_derivatives(model, Q, V, A)
+    for b in range(B):
+        for x, y in zip(rnea_d, rbda.compute_rnea_derivatives(model, data, Q[b], V[b], A[b])):
+            assert_close(x[b], y, 1e-12)
+        for x, y in zip(aba_d, rbda.compute_aba_derivatives(model, data, Q[b], V[b], A[b])):
+            assert_close(x[b], y, 1e-12)
+    Q[3, 0] = np.nan
+    with pytest.raises(ValueError, match="state 3: Q: contains non-finite"):
+        rbda.batch.compute_aba_derivatives(model, Q, V, A)
+    with pytest.raises(ValueError, match="V: expected shape"):
+        rbda.batch.compute_rnea_derivatives(model, Q, V[:2], A)

@@ -336,31 +336,44 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
 
 
 # ------------------------------------------------------------------------------------ batched
+@njit(cache=True)
+def rnea_derivatives_into(I, F, ws, dws, q, v, a, out_q, out_v, out_a):
+    """:func:`rnea_derivatives` with its three matrices copied out (the views stay out of the parallel loop,
+    whose array analysis cannot follow them)."""
+    status = rnea_derivatives(I, F, ws, dws, q, v, a, None)
+    m = model_views(I, F)
+    g = derivative_views(dws, m.nj, m.nv)[0]
+    out_q[:, :] = g.dtau_dq
+    out_v[:, :] = g.dtau_dv
+    out_a[:, :] = data_views(ws, m.nj, m.nv, m.nf)[0].M
+    return status
+
+
+@njit(cache=True)
+def aba_derivatives_into(I, F, ws, dws, q, v, tau, out_q, out_v, out_tau):
+    """:func:`aba_derivatives` with its three matrices copied out."""
+    status = aba_derivatives(I, F, ws, dws, q, v, tau, None)
+    m = model_views(I, F)
+    g = derivative_views(dws, m.nj, m.nv)[0]
+    out_q[:, :] = g.ddq_dq
+    out_v[:, :] = g.ddq_dv
+    out_tau[:, :] = data_views(ws, m.nj, m.nv, m.nf)[0].Minv
+    return status
+
+
 @njit(cache=True, parallel=True)
 def batch_rnea_derivatives(I, F, WS, DWS, Q, V, A, OUT_Q, OUT_V, OUT_A, STATUS):
     """``compute_rnea_derivatives`` over a batch, one contiguous chunk of states per workspace pair."""
-    m = model_views(I, F)
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
-        g = derivative_views(DWS[c], m.nj, m.nv)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = rnea_derivatives(I, F, WS[c], DWS[c], Q[b], V[b], A[b], None)
-            OUT_Q[b, :, :] = g.dtau_dq
-            OUT_V[b, :, :] = g.dtau_dv
-            OUT_A[b, :, :] = d.M
+            STATUS[b] = rnea_derivatives_into(I, F, WS[c], DWS[c], Q[b], V[b], A[b], OUT_Q[b], OUT_V[b], OUT_A[b])
 
 
 @njit(cache=True, parallel=True)
 def batch_aba_derivatives(I, F, WS, DWS, Q, V, TAU, OUT_Q, OUT_V, OUT_TAU, STATUS):
     """``compute_aba_derivatives`` over a batch."""
-    m = model_views(I, F)
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
-        g = derivative_views(DWS[c], m.nj, m.nv)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = aba_derivatives(I, F, WS[c], DWS[c], Q[b], V[b], TAU[b], None)
-            OUT_Q[b, :, :] = g.ddq_dq
-            OUT_V[b, :, :] = g.ddq_dv
-            OUT_TAU[b, :, :] = d.Minv
+            STATUS[b] = aba_derivatives_into(I, F, WS[c], DWS[c], Q[b], V[b], TAU[b], OUT_Q[b], OUT_V[b], OUT_TAU[b])
