@@ -15,4 +15,13 @@ from .spatial import SE3, ArticulatedBodyInertia, Force, Inertia, Motion, Refere
 
 LOCAL, WORLD, LOCAL_WORLD_ALIGNED = ReferenceFrame.LOCAL, ReferenceFrame.WORLD, ReferenceFrame.LOCAL_WORLD_ALIGNED
 
+
+def __getattr__(name):  # the file readers (rbda.io) load on first use, so that ``import rbda`` stays fast
+    if name in ("io", "load_model", "load_model_from_string"):
+        import importlib
+
+        io = importlib.import_module(".io", __name__)
+        return io if name == "io" else getattr(io, name)
+    raise AttributeError(f"module 'rbda' has no attribute {name!r}")
+
 __version__ = "0.1.0"

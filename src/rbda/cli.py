@@ -1,12 +1,14 @@
 """The ``rbda`` command: ``rbda info [MODEL]`` and ``rbda bench [MODEL]``.
 
-MODEL is the name of a bundled sample model (``manipulator``, ``humanoid``, ``every_joint``); the default is
-``manipulator``.
+MODEL is the name of a bundled sample model (``manipulator``, ``humanoid``, ``every_joint``; the default is
+``manipulator``) or the path of a robot file (URDF, MJCF, SDF), read with :func:`rbda.io.load_model`;
+``--floating-base`` joins a file's root body to the universe with a free-flyer.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import numpy as np
@@ -14,12 +16,20 @@ import numpy as np
 SAMPLES = ("manipulator", "humanoid", "every_joint")
 
 
-def load(name: str):
+def load(name: str, floating_base: bool = False):
+    """The bundled sample ``name``, or the model of the robot file at path ``name``."""
     from .model import sample_models
 
-    if name not in SAMPLES:
-        raise SystemExit(f"rbda: unknown model {name!r}; bundled models are {', '.join(SAMPLES)}")
-    return getattr(sample_models, name)()
+    if name in SAMPLES:
+        return getattr(sample_models, name)()
+    if not os.path.exists(name):
+        raise SystemExit(f"rbda: {name!r} is neither a bundled model ({', '.join(SAMPLES)}) nor a file")
+    from .io import ModelFileError, load_model
+
+    try:
+        return load_model(name, floating_base=floating_base)
+    except (ModelFileError, ImportError) as exc:
+        raise SystemExit(f"rbda: {exc}") from None
 
 
 def info(model) -> str:
@@ -48,12 +58,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="rbda", description="Rigid-body dynamics: model information and timings.")
     sub = parser.add_subparsers(dest="command", required=True)
     p_info = sub.add_parser("info", help="print a model's tree, sizes, masses and frames")
-    p_info.add_argument("model", nargs="?", default="manipulator", help=f"one of {', '.join(SAMPLES)}")
     p_bench = sub.add_parser("bench", help="time the core algorithms (and Pinocchio's, when installed)")
-    p_bench.add_argument("model", nargs="?", default="manipulator", help=f"one of {', '.join(SAMPLES)}")
+    for p in (p_info, p_bench):
+        p.add_argument("model", nargs="?", default="manipulator",
+                       help=f"one of {', '.join(SAMPLES)}, or a URDF/MJCF/SDF file")
+        p.add_argument("--floating-base", action="store_true", help="a free-flyer root joint for a model file")
     p_bench.add_argument("--number", type=int, default=2000, help="calls per timing run")
     args = parser.parse_args(argv)
-    model = load(args.model)
+    model = load(args.model, args.floating_base)
     if args.command == "info":
         print(info(model))
     else:

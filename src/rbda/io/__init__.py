@@ -1,8 +1,26 @@
 """Reading and writing robot files: URDF, MJCF, SDF, SRDF (DESIGN.md §2, ``io/``).
 
-Every reader raises :class:`ModelFileError` (a ``ValueError``) naming the file, the element and the reason.
+:func:`load_model` picks the reader by file type. Every reader raises :class:`ModelFileError` (a
+``ValueError``) naming the file, the element and the reason.
 """
 
 from .errors import ModelFileError
+from .geometry import Box, Capsule, Cylinder, GeometryModel, GeometryObject, GeometryType, Mesh, Sphere
+from .loader import load_model, load_model_from_string
+from .srdf import Srdf, load_reference_configurations, load_rotor_parameters, read_srdf, remove_collision_pairs
+from .urdf import (
+    build_geom_from_urdf,
+    build_model_from_urdf,
+    build_model_from_urdf_string,
+    build_models_from_urdf,
+    read_urdf,
+)
+from .urdf_writer import write_urdf
 
-__all__ = ["ModelFileError"]
+__all__ = [
+    "ModelFileError", "load_model", "load_model_from_string",
+    "build_model_from_urdf", "build_model_from_urdf_string", "build_geom_from_urdf", "build_models_from_urdf",
+    "read_urdf", "write_urdf",
+    "Srdf", "read_srdf", "load_reference_configurations", "load_rotor_parameters", "remove_collision_pairs",
+    "GeometryModel", "GeometryObject", "GeometryType", "Box", "Cylinder", "Sphere", "Capsule", "Mesh",
+]

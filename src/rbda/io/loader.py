@@ -1,0 +1,80 @@
+"""``load_model``: read a robot file with the reader its type calls for (URDF, MJCF, SDF)."""
+
+from __future__ import annotations
+
+import inspect
+import os
+
+from ..joints import JointModel, JointModelFreeFlyer
+from ._xml import XmlSource
+from .errors import ModelFileError
+
+FORMATS = {"robot": "urdf", "mujoco": "mjcf", "sdf": "sdf"}  # root element -> format
+_EXTENSIONS = {".urdf": "urdf", ".sdf": "sdf", ".world": "sdf", ".mjcf": "mjcf"}
+
+
+def _reader(fmt: str, is_text: bool):
+    if fmt == "urdf":
+        from . import urdf as module
+    elif fmt == "mjcf":
+        from . import mjcf as module
+    else:
+        from . import sdf as module
+    return getattr(module, f"build_model_from_{fmt}{'_string' if is_text else ''}")
+
+
+def _format(source, is_text: bool) -> str:
+    """The format of a file (by extension, else by root element) or of text (by root element)."""
+    if not is_text:
+        extension = os.path.splitext(os.fspath(source))[1].lower()
+        if extension == ".srdf":
+            raise ModelFileError(os.fspath(source), "", "an SRDF file holds no kinematic tree: load the URDF, then "
+                                                        "rbda.io.load_reference_configurations(model, srdf)")
+        if extension in _EXTENSIONS:
+            return _EXTENSIONS[extension]
+    root = XmlSource(source, is_text).root
+    if root.tag not in FORMATS:
+        name = "<string>" if is_text else os.fspath(source)
+        raise ModelFileError(name, f"<{root.tag}>", "unknown model format: the root element must be <robot> (URDF), "
+                                                   "<mujoco> (MJCF) or <sdf> (SDF)")
+    return FORMATS[root.tag]
+
+
+def _load(source, is_text: bool, floating_base: bool, root_joint, root_joint_name: str, options: dict):
+    if root_joint is not None and not isinstance(root_joint, JointModel):
+        raise TypeError(f"root_joint: expected a JointModel, got {type(root_joint).__name__}")
+    if floating_base and root_joint is not None:
+        raise ValueError("floating_base, root_joint: give one of them (floating_base=True is root_joint=JointModelFreeFlyer())")
+    if floating_base:
+        root_joint = JointModelFreeFlyer()
+    fmt = _format(source, is_text)
+    reader = _reader(fmt, is_text)
+    kwargs = dict(options)
+    if root_joint is not None:
+        kwargs["root_joint"] = root_joint
+    if root_joint_name != "root_joint":
+        if "root_joint_name" not in inspect.signature(reader).parameters:
+            raise TypeError(f"root_joint_name: the {fmt.upper()} reader names its root joint itself")
+        kwargs["root_joint_name"] = root_joint_name
+    return reader(source, **kwargs)
+
+
+def load_model(path, floating_base: bool = False, root_joint: JointModel | None = None,
+               root_joint_name: str = "root_joint", **options):
+    """The :class:`~rbda.model.Model` of the robot file ``path``: URDF (``.urdf`` or root ``<robot>``), MJCF
+    (``<mujoco>``, needs ``rbda[mjcf]``) or SDF (``.sdf`` or root ``<sdf>``).
+
+    ``floating_base=True`` joins the root body to the universe with a free-flyer (Pinocchio's
+    ``JointModelFreeFlyer``); ``root_joint`` with any joint model, named ``root_joint_name`` (URDF). Further
+    keyword ``options`` go to the reader (e.g. ``check_inertia=False`` for URDF). Raises
+    :class:`~rbda.io.ModelFileError` naming the file, the element and the reason.
+    """
+    return _load(path, False, floating_base, root_joint, root_joint_name, options)
+
+
+def load_model_from_string(text: str, floating_base: bool = False, root_joint: JointModel | None = None,
+                           root_joint_name: str = "root_joint", **options):
+    """:func:`load_model` on the text of a URDF, MJCF or SDF file (the format is read from its root element)."""
+    if not isinstance(text, str):
+        raise TypeError(f"text: expected a str, got {type(text).__name__}")
+    return _load(text, True, floating_base, root_joint, root_joint_name, options)
