@@ -46,7 +46,10 @@ def decompose(model, data) -> np.ndarray:
     """Factorise ``data.M`` (from :func:`rbda.crba`) as ``U D U^T``: fills ``data.U`` ``(nv, nv)``, ``data.D``,
     ``data.Dinv`` ``(nv,)``; returns ``data.U``. Raises if M is not positive definite on its diagonal pivots."""
     check_data(model, data)
-    _k.cholesky_decompose(data.M, data.dof_parents, data.U.T, data.D, data.Dinv)
+    try:
+        _k.cholesky_decompose(data.M, data.dof_parents, data.U.T, data.D, data.Dinv)
+    except ZeroDivisionError:
+        data.D[:] = 0.0
     if not (np.all(data.D > 0.0) and np.isfinite(data.D).all()):
         raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0); run crba first")
     return data.U

@@ -95,7 +95,10 @@ def LTL(H, lam) -> np.ndarray:
     lam0 = _parents(lam)
     A = _square(H, lam0.size, "H")
     _sparse(A, lam0, "H", symmetric=True)
-    _k.ltl(A, lam0)
+    try:
+        _k.ltl(A, lam0)
+    except ZeroDivisionError:
+        A[:] = np.nan
     if not np.isfinite(A).all():
         raise ValueError("H: is not positive definite")
     return np.tril(A)
@@ -106,7 +109,10 @@ def LTDL(H, lam) -> tuple[np.ndarray, np.ndarray]:
     lam0 = _parents(lam)
     A = _square(H, lam0.size, "H")
     _sparse(A, lam0, "H", symmetric=True)
-    _ltdl(A, lam0)
+    try:
+        _ltdl(A, lam0)
+    except ZeroDivisionError:
+        A[:] = np.nan
     d = np.diag(A).copy()
     if not (np.all(d > 0.0) and np.isfinite(A).all()):
         raise ValueError("H: is not positive definite")
