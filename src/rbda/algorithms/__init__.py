@@ -77,7 +77,9 @@ from .centroidal import (
 )
 from .energy import compute_kinetic_energy, compute_mechanical_energy, compute_potential_energy
 from .derivatives import (
+    compute_centroidal_dynamics_derivatives,
     compute_forward_kinematics_derivatives,
+    get_center_of_mass_velocity_derivatives,
     get_frame_acceleration_derivatives,
     get_frame_velocity_derivatives,
     get_joint_acceleration_derivatives,

@@ -253,3 +253,32 @@ def get_point_classic_acceleration_derivatives(model, data, joint_id, placement,
         return d_lin_acc[:3] + np.cross(d_vel[3:].T, lin).T + np.cross(ang, d_vel[:3].T).T
 
     return v_dq[:3], classic(a_dq, v_dq), classic(a_dv, v_dv), a_da[:3]
+
+
+# ------------------------------------------------------------------------------------ centroidal derivatives
+def compute_centroidal_dynamics_derivatives(model, data, q, v, a):
+    """``(dh_dq, dhdot_dq, dhdot_dv, dhdot_da)`` ``(6, nv)`` each: partial derivatives of the centroidal momentum
+    ``hg = Ag v`` and of its rate ``dhg = Ag a + dAg v`` (``dhdot_da = Ag``). Also fills ``data.hg``,
+    ``data.dhg``, ``data.com[0]`` and ``data.dvcom_dq`` (see :func:`get_center_of_mass_velocity_derivatives`)."""
+    if model.nv == 0 or sum(Y.mass for Y in model.inertias) <= 0.0:
+        raise ValueError("model: has no mass, its centroidal quantities are undefined")
+    I, F, ws, dws, elementary = _workspaces(model, data)
+    data.__dict__["_kinematics_derivatives"] = False
+    q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
+    outs = [np.zeros((6, model.nv)) for _ in range(4)]
+    com = np.empty(3)
+    status = _k.centroidal_derivatives(I, F, ws, dws, q, v, a, *outs, data.hg, data.dhg, com)
+    if status:
+        report(status, ("q", "v", "a"))
+    data.com[0] = com
+    data.dvcom_dq = outs[0][:3] / sum(Y.mass for Y in model.inertias)
+    return tuple(outs)
+
+
+def get_center_of_mass_velocity_derivatives(model, data) -> np.ndarray:
+    """``dvcom/dq`` ``(3, nv)``, the derivative of the CoM velocity with respect to ``q`` (the velocity held
+    fixed), from the last :func:`compute_centroidal_dynamics_derivatives` (``vcom = p / m``)."""
+    dv = data.__dict__.get("dvcom_dq")
+    if dv is None or dv.shape != (3, model.nv):
+        raise ValueError("data: call compute_centroidal_dynamics_derivatives(model, data, q, v, a) first")
+    return dv

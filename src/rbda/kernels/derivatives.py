@@ -335,6 +335,72 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
         j = m.parents[j]
 
 
+# ------------------------------------------------------------------------------------ centroidal derivatives
+@njit(cache=True)
+def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dhdot_da, hg, dhg, com):
+    """Partial derivatives ``(6, nv)`` of the centroidal momentum ``hg`` and of its rate ``dhg`` (no gravity).
+
+    About the world origin, a body of the subtree of joint k moves rigidly with column s (module docstring), so
+    with the subtree sums ``Yc``, ``Bc``, momentum ``Hc`` and force ``Fc``:
+    ``dh_o/dq_c = s x* Hc + Yc dVdq_c``, ``dhdot_o/dq_c = s x* Fc + Yc dAdq_c + Bc dVdq_c``,
+    ``dhdot_o/dv_c = Yc dAdv_c + Bc s``, ``dhdot_o/da_c = Yc s``, and the CoM moves by ``(Yc s)_lin / m``.
+    Then ``hg = [p; L_o - c x p]`` and ``dhg = [f; n_o - c x f]`` (``dc/dt x p = 0``)."""
+    status = forward_derivatives(I, F, ws, dws, q, v, a, None, False, True)
+    if status:
+        return status
+    m = model_views(I, F)
+    d = data_views(ws, m.nj, m.nv, m.nf)[0]
+    g, _ = derivative_views(dws, m.nj, m.nv)
+    Yc, Bc, Fc = g.Yo, g.Bc, d.of
+    Hc, tmp, dc = d.ov, np.empty(6), np.empty((m.nv, 3))  # Hc overwrites ov once a joint's columns are done
+    for k in range(6):
+        Fc[0, k] = 0.0
+        Yc[0, k, :] = 0.0
+    for i in range(1, m.nj):
+        matvec6(Yc[i], d.ov[i], tmp)
+        Hc[i, :] = tmp
+    Hc[0, :] = 0.0
+    for i in range(m.nj - 1, 0, -1):
+        parent = m.parents[i]
+        for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            s = d.J[c]
+            force_cross(s, Hc[i], dh_dq[:, c])
+            matvec6(Yc[i], g.dVdq[c], tmp)
+            dh_dq[:, c] += tmp
+            force_cross(s, Fc[i], dhdot_dq[:, c])
+            matvec6(Yc[i], g.dAdq[c], tmp)
+            dhdot_dq[:, c] += tmp
+            matvec6(Bc[i], g.dVdq[c], tmp)
+            dhdot_dq[:, c] += tmp
+            matvec6(Yc[i], g.dAdv[c], dhdot_dv[:, c])
+            matvec6(Bc[i], s, tmp)
+            dhdot_dv[:, c] += tmp
+            matvec6(Yc[i], s, tmp)
+            dhdot_da[:, c] = tmp
+            dc[c, :] = tmp[:3]
+        for r in range(6):
+            Fc[parent, r] += Fc[i, r]
+            Hc[parent, r] += Hc[i, r]
+            for k in range(6):
+                Yc[parent, r, k] += Yc[i, r, k]
+                Bc[parent, r, k] += Bc[i, r, k]
+    mass = Yc[0, 0, 0]
+    for k in range(3):  # c = h / m, with h read from the composite inertia [[m, -h_x], [h_x, I_o]]
+        com[k] = (Yc[0, 1, 5], -Yc[0, 0, 5], Yc[0, 0, 4])[k] / mass
+    p, L, f, n = Hc[0, :3], Hc[0, 3:], Fc[0, :3], Fc[0, 3:]
+    hg[:3] = p
+    hg[3:] = L - np.cross(com, p)
+    dhg[:3] = f
+    dhg[3:] = n - np.cross(com, f)
+    for c in range(m.nv):  # move every column to the CoM
+        dcc = dc[c] / mass
+        dh_dq[3:, c] -= np.cross(dcc, p) + np.cross(com, dh_dq[:3, c])
+        dhdot_dq[3:, c] -= np.cross(dcc, f) + np.cross(com, dhdot_dq[:3, c])
+        dhdot_dv[3:, c] -= np.cross(com, dhdot_dv[:3, c])
+        dhdot_da[3:, c] -= np.cross(com, dhdot_da[:3, c])
+    return 0
+
+
 # ------------------------------------------------------------------------------------ batched
 @njit(cache=True)
 def rnea_derivatives_into(I, F, ws, dws, q, v, a, out_q, out_v, out_a):
