@@ -4,9 +4,8 @@ Reading the written file back with :func:`~rbda.io.urdf.build_model_from_urdf` g
 types, order, placements, limits, damping, friction), the same body inertias and the same frame names, types
 and placements:
 
-* a model built with a root joint (e.g. ``load_model(path, floating_base=True)``: joint 1 is the universe's only
-  child and the universe has no link) is written without that joint, as URDF files are: read it back with the
-  same ``root_joint``;
+* with ``omit_root_joint=True``, the root joint of a model built with one (``load_model(path,
+  floating_base=True)``) is left out, as URDF files do: read the file back with the same ``root_joint``;
 * joint ``i`` moves a link named after its BODY frame (the BODY frame whose parent is its JOINT frame), or
   ``<joint>_link``; the universe's link is its BODY frame, or ``world``; each link carries the whole inertia of
   its joint (the links that fixed joints attach are written massless, their inertia being already merged);
@@ -94,11 +93,13 @@ def _shape(parent: ET.Element, shape) -> None:
 
 
 def write_urdf(model: Model, path=None, geometry_model: GeometryModel | None = None,
-               visual_model: GeometryModel | None = None) -> str:
+               visual_model: GeometryModel | None = None, omit_root_joint: bool = False) -> str:
     """The URDF text of ``model`` (see the module docstring), also written to ``path`` if given.
 
     ``geometry_model`` is written as ``<collision>`` elements, ``visual_model`` as ``<visual>`` ones (with their
-    colours), each on the link of its parent frame.
+    colours), each on the link of its parent frame. ``omit_root_joint=True`` leaves out joint 1, the root joint
+    of a model built with one (``load_model(path, floating_base=True)``), as URDF files do: read the file back
+    with the same root joint. Otherwise the universe is a link (its BODY frame, or ``world``).
     """
     if not isinstance(model, Model):
         raise TypeError(f"model: expected a Model, got {type(model).__name__}")
@@ -117,9 +118,11 @@ def write_urdf(model: Model, path=None, geometry_model: GeometryModel | None = N
         used.add(name)
         return name
 
-    # a model built with a root joint (no link on the universe) is written without it, as URDF files are
-    root_joint = (0 not in link_of_joint and model.children[0] == [1] and model.inertias[0].is_zero(0.0)
-                  and all(f.parent_joint != 0 for f in frames[1:]))
+    if omit_root_joint and not (model.children[0] == [1] and model.inertias[0].is_zero(0.0)
+                                and all(f.parent_joint != 0 for f in frames[1:])):
+        raise ValueError("omit_root_joint: the model's root joint must be the universe's only child, with nothing "
+                         "else (inertia, frames) on the universe")
+    root_joint = bool(omit_root_joint)
     for i in range(model.njoints):
         if i not in link_of_joint:
             link_of_joint[i] = fresh("world" if i == 0 else f"{model.names[i]}_link")
