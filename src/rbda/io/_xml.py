@@ -38,7 +38,7 @@ class XmlSource:
             self.root = ET.fromstring(text)
         except ET.ParseError as exc:
             raise ModelFileError(self.file, "", f"not well-formed XML ({exc})") from None
-        except (ValueError, TypeError) as exc:  # e.g. an encoding declaration in a str
+        except (ValueError, LookupError) as exc:  # e.g. an unknown encoding declared
             raise ModelFileError(self.file, "", f"cannot be parsed as XML ({exc})") from None
 
     def error(self, element: str, reason: str) -> ModelFileError:

@@ -305,7 +305,7 @@ def _read_joint(src: XmlSource, el) -> UrdfJoint:
     child = src.text(_child(src, el, "child", where), "link", f"{where} > child")
     axis_el = el.find("axis")
     axis = np.array([1.0, 0.0, 0.0]) if axis_el is None else src.numbers(axis_el, "xyz", f"{where} > axis", 3)
-    if kind in _ALIGNED and not np.linalg.norm(axis) > 0:
+    if kind in _ALIGNED and not 0 < np.linalg.norm(axis) < np.inf:
         raise src.error(f"{where} > axis", "the axis must be a non-zero vector")
     joint = UrdfJoint(name, kind, parent, child, _origin(src, el, where), axis, where)
     limit = el.find("limit")
@@ -401,8 +401,16 @@ def _check_inertia(src: XmlSource, link: UrdfLink) -> None:
 def _add_inertial_frame(model: Model, frame: Frame) -> int:
     """Add ``frame`` and merge its inertia into its joint, even a massless one (a massless link may still carry
     rotational inertia, and Pinocchio keeps it)."""
-    k = model.add_frame(frame, append_inertia=False)
+    k = _add_frame(model, frame, append_inertia=False)
     model.append_body_to_joint(frame.parent_joint, frame.inertia, frame.placement)
+    return k
+
+
+def _add_frame(model: Model, frame: Frame, append_inertia: bool = True) -> int:
+    """``model.add_frame``, refusing a frame whose name and type are taken (a fixed joint named 'universe')."""
+    k = model.add_frame(frame, append_inertia)
+    if k != model.nframes - 1:
+        raise ValueError(f"a {frame.type.name} frame named {frame.name!r} already exists")
     return k
 
 
@@ -434,7 +442,7 @@ def _build_model(robot: UrdfRobot, root_joint, root_joint_name: str, check_inert
             if joint.type == "fixed":
                 fixed = _add_inertial_frame(model, Frame(name, frame.parent_joint, parent_frame, placement,
                                                          FrameType.FIXED_JOINT, child.inertia))
-                body = model.add_frame(Frame(child.name, frame.parent_joint, fixed, placement, FrameType.BODY))
+                body = _add_frame(model, Frame(child.name, frame.parent_joint, fixed, placement, FrameType.BODY))
             else:
                 jid = model.add_joint(frame.parent_joint, _joint_model(joint), placement, name)
                 _set_limits(model, jid, joint)
