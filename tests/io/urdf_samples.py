@@ -25,7 +25,7 @@ EVERY_JOINT_URDF = """<?xml version="1.0"?>
   <link name="f"><inertial><origin xyz="0 0.1 0"/><mass value="0.5"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
   <link name="g"><inertial><origin xyz="0 0 0.01"/><mass value="0"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.001"/></inertial></link>
   <link name="h"><inertial><mass value="0.3"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
-  <link name="tip"/>
+  <link name="tip"><inertial><mass value="0.1"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
   <joint name="j_cont" type="continuous"><parent link="base"/><child link="b"/><axis xyz="0 0 1"/>
     <limit effort="5" velocity="6"/><dynamics damping="0.5" friction="0.25"/></joint>
   <joint name="j_rev" type="revolute"><parent link="base"/><child link="a"/><origin xyz="0 0 0.5" rpy="0.3 0 0"/>
