@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..joints.base import JointModel
 from ..kernels import whole_body as _k
-from ..spatial import force_cross_matrix, motion_cross_matrix
+from ..spatial.compiled import inertia_to_matrix
 from ._check import report, vector
-from .jacobian import compute_joint_jacobians_time_variation
 
 
 def compute_centroidal_map(model, data, q) -> np.ndarray:
@@ -63,33 +63,41 @@ def compute_centroidal_momentum_time_variation(model, data, q, v, a) -> np.ndarr
 
 def dccrba(model, data, q, v) -> np.ndarray:
     """Time derivative ``dAg`` ``(6, nv)`` of the centroidal momentum matrix along ``v`` at ``q``, in
-    ``data.dAg``; also ``data.Ag``, ``data.hg``, ``data.Ig``, ``data.J`` and ``data.dJ``.
+    ``data.dAg``; also ``data.Ag``, ``data.hg``, ``data.Ig``, ``data.com[0]``, ``data.vcom[0]``, ``data.J`` and
+    ``data.dJ`` (with ``dS/dt`` for joints whose subspace depends on q: rbda's dAg matches finite differences on
+    every joint, Pinocchio's leaves that term out).
 
     Column k of ``Ag`` is ``X_c^* (Ycrb_i J_k)`` (subtree i moved by dof k, force taken about the CoM c), so
-    ``dAg_k = X_c^* (dYcrb_i J_k + Ycrb_i dJ_k) - [0; dc/dt x (Ycrb_i J_k)_lin]`` with, per body,
-    ``dY/dt = V x* Y - Y V x`` (world frame) summed over the subtree.
+    ``dAg_k = X_c^* (dYcrb_i J_k + Ycrb_i dJ_k) - [0; dc/dt x (Ycrb_i J_k)_lin]``, with the rates of the body
+    inertias (world frame) summed over the subtree (``kernels/whole_body.py``).
     """
+    I, F = model.packed
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
-    compute_joint_jacobians_time_variation(model, data, q, v)
-    dJ = data.dJ.copy()
-    ccrba(model, data, q, v)
-    J, c, vc = data.J, data.com[0], data.vcom[0]
-    Ycrb = np.zeros((model.njoints, 6, 6))
-    dYcrb = np.zeros((model.njoints, 6, 6))
-    for i in range(1, model.njoints):
-        Y = data.oMi[i].act(model.inertias[i]).matrix()
-        V = data.ov_of(i)
-        Ycrb[i] += Y
-        dYcrb[i] += force_cross_matrix(V) @ Y - Y @ motion_cross_matrix(V)
-    for i in range(model.njoints - 1, 0, -1):
+    status = _k.centroidal_map_time_variation(I, F, data.ws, data.wb, q, v)
+    if status:
+        report(status, ("q", "v"))
+    for i in _moving_subspace_joints(model, data):  # columns that also move in their joint frame: + oMi.act(dS/dt)
         cols = slice(model.idx_v[i], model.idx_v[i] + model.nvs[i])
-        Fc = Ycrb[i] @ J[:, cols]
-        dF = dYcrb[i] @ J[:, cols] + Ycrb[i] @ dJ[:, cols]
-        data.dAg[:3, cols] = dF[:3]
-        data.dAg[3:, cols] = dF[3:] - np.cross(c, dF[:3].T).T - np.cross(vc, Fc[:3].T).T
-        Ycrb[model.parents[i]] += Ycrb[i]
-        dYcrb[model.parents[i]] += dYcrb[i]
+        dS = model.joints[i].motion_subspace_derivative(q[model.idx_q[i] : model.idx_q[i] + model.nqs[i]], v[cols])
+        dJ = data.oMi[i].action @ dS
+        data.dJ[:, cols] += dJ
+        Ycrb = np.empty((6, 6))
+        inertia_to_matrix(data.oYcrb[i], Ycrb)
+        dF = Ycrb @ dJ
+        data.dAg[:3, cols] += dF[:3]
+        data.dAg[3:, cols] += dF[3:] - np.cross(data.com[0], dF[:3].T).T
     return data.dAg
+
+
+def _moving_subspace_joints(model, data) -> list:
+    """Joints whose motion subspace S depends on q (cached on ``data`` for the current packed model)."""
+    I = model.packed[0]
+    cached = data.__dict__.get("_moving_subspace_joints")
+    if cached is None or cached[0] is not I:
+        cached = (I, [i for i in range(1, model.njoints)
+                      if type(model.joints[i]).motion_subspace_derivative is not JointModel.motion_subspace_derivative])
+        data._moving_subspace_joints = cached
+    return cached[1]
 
 
 def compute_centroidal_map_time_variation(model, data, q, v) -> np.ndarray:

@@ -10,7 +10,7 @@ other kernels share is unchanged):
 * ``Ig (6, 6)``, ``hg, dhg (6,)``: centroidal inertia, momentum and its rate, ``[linear; angular]`` about the
   CoM in world axes; ``energy (3,)``: kinetic, potential, mechanical;
 * ``L (nv, nv)``, ``D, Dinv (nv,)``: the sparse factorisation ``M = L^T D L`` (``data.U = L^T``);
-* ``scratch (16, 6)``.
+* ``dYcrb (nj, 13)``: rates of the composite inertias (world frame); ``scratch (16, 6)``.
 
 Sums over bodies are taken in the world frame, where composite quantities add without transforms; each body's
 mass-weighted CoM terms use ``h = m c`` directly (no division until the end).
@@ -23,14 +23,23 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, prange
 
-from ..spatial.compiled import dot6, force_act, force_cross, inertia_act, inertia_apply, motion_act_inv
+from ..spatial.compiled import (
+    dot6,
+    force_act,
+    force_cross,
+    inertia_act,
+    inertia_apply,
+    motion_act,
+    motion_act_inv,
+    motion_cross,
+)
 from .checks import WRONG_DATA, begin
 from .dynamics import ltdl
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
 from .layout import model_views
 from .views import view
 
-WholeBodyViews = namedtuple("WholeBodyViews", "mass com vcom acom Jcom Ag dAg Ig hg dhg energy L D Dinv scratch")
+WholeBodyViews = namedtuple("WholeBodyViews", "mass com vcom acom Jcom Ag dAg Ig hg dhg energy L D Dinv dYcrb scratch")
 
 
 @njit(cache=True, inline="always")
@@ -52,15 +61,17 @@ def whole_body_views(wb, nj, nv):
     o += nv * nv
     D, Dinv = wb[o : o + nv], wb[o + nv : o + 2 * nv]
     o += 2 * nv
+    dYcrb = view(wb, o, (nj, 13))
+    o += 13 * nj
     scratch = view(wb, o, (16, 6))
     o += 96
-    return WholeBodyViews(mass, com, vcom, acom, Jcom, Ag, dAg, Ig, hg, dhg, energy, L, D, Dinv, scratch), o
+    return WholeBodyViews(mass, com, vcom, acom, Jcom, Ag, dAg, Ig, hg, dhg, energy, L, D, Dinv, dYcrb, scratch), o
 
 
 @njit(cache=True)
 def whole_body_size(nj, nv):
     """Number of floats of a whole-body buffer for these sizes (the views of a scratch buffer count them)."""
-    return whole_body_views(np.empty(10 * nj + nv * nv + 17 * nv + 147), nj, nv)[1]
+    return whole_body_views(np.empty(23 * nj + nv * nv + 17 * nv + 147), nj, nv)[1]
 
 
 @njit(cache=True, inline="always")
@@ -254,6 +265,91 @@ def centroidal_inertia(Y, c, out):
         out[r, r] = mass
         for s in range(3):
             out[3 + r, 3 + s] = Y[4 + 3 * r + s] + mass * c[r] * c[s] - (mass * cc if r == s else 0.0)
+
+
+@njit(cache=True, inline="always")
+def inertia_rate(Y, V, out):
+    """``out = d/dt Y`` for the inertia ``Y = (m, h, I_o)`` (world origin) of a body moving with the world twist
+    ``V = [v; w]``: ``dm = 0``, ``dh = m v + w x h``, ``dI_o = 2 (h.v) 1 - v h^T - h v^T + w_x I_o - I_o w_x``
+    (the derivative of ``sum m r_x^T r_x`` with ``dr/dt = v + w x r``)."""
+    mass, h, v, w = Y[0], Y[1:4], V[0:3], V[3:6]
+    out[0] = 0.0
+    out[1] = mass * v[0] + w[1] * h[2] - w[2] * h[1]
+    out[2] = mass * v[1] + w[2] * h[0] - w[0] * h[2]
+    out[3] = mass * v[2] + w[0] * h[1] - w[1] * h[0]
+    hv = h[0] * v[0] + h[1] * v[1] + h[2] * v[2]
+    for r in range(3):
+        for c in range(3):
+            acc = -v[r] * h[c] - h[r] * v[c] + (2.0 * hv if r == c else 0.0)
+            for k in range(3):  # (w_x I)[r, c] - (I w_x)[r, c], with w_x[a, b] = -eps_abk w_k
+                acc += skew_entry(w, r, k) * Y[4 + 3 * k + c] - Y[4 + 3 * r + k] * skew_entry(w, k, c)
+            out[4 + 3 * r + c] = acc
+
+
+@njit(cache=True, inline="always")
+def skew_entry(w, r, c):
+    """``(w_x)[r, c]``."""
+    if r == c:
+        return 0.0
+    if r == 0:
+        return -w[2] if c == 1 else w[1]
+    if r == 1:
+        return w[2] if c == 0 else -w[0]
+    return -w[1] if c == 0 else w[0]
+
+
+@njit(cache=True)
+def centroidal_map_time_variation(I, F, ws, wb, q, v):
+    """``Ag``, ``dAg``, ``hg``, ``Ig``, ``J`` and ``dJ = ov x J`` (the columns' motion with their joint; joints
+    whose subspace depends on q add ``oMi.act(dS/dt)`` in Python). Column k of joint i:
+    ``dAg_k = X_c^* (dYcrb_i J_k + Ycrb_i dJ_k) - [0; dc/dt x (Ycrb_i J_k)_lin]``."""
+    m, d, jt, status = begin(I, F, ws, q, v, None)
+    w, size = whole_body_views(wb, m.nj, m.nv)
+    if size != wb.shape[0]:
+        return WRONG_DATA
+    if status:
+        return status
+    tmp, dF = w.scratch[0], w.scratch[1]
+    for i in range(1, m.nj):
+        parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
+        calc_joint(jt, i, q, v)
+        motion_act(d.oMi[i], d.vJ[i], tmp)  # ov_i = ov_parent + oMi.act(vJ)
+        for k in range(6):
+            d.ov[i, k] = d.ov[parent, k] + tmp[k]
+        world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])
+        for col in range(iv, iv + nvi):
+            motion_cross(d.ov[i], d.J[col], d.dJ[col])
+        inertia_act(d.oMi[i], m.inertias[i], d.oYcrb[i])
+        inertia_rate(d.oYcrb[i], d.ov[i], w.dYcrb[i])
+    for k in range(13):
+        d.oYcrb[0, k] = w.dYcrb[0, k] = 0.0
+    for i in range(m.nj - 1, 0, -1):
+        for col in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            inertia_apply(d.oYcrb[i], d.J[col], w.Ag[col])  # F = Ycrb J, about the world origin
+            inertia_apply(w.dYcrb[i], d.J[col], dF)  # dF = dYcrb J + Ycrb dJ
+            inertia_apply(d.oYcrb[i], d.dJ[col], tmp)
+            for k in range(6):
+                w.dAg[col, k] = dF[k] + tmp[k]
+        for k in range(13):
+            d.oYcrb[m.parents[i], k] += d.oYcrb[i, k]
+            w.dYcrb[m.parents[i], k] += w.dYcrb[i, k]
+    subtree_coms(d.oYcrb, d.oMi, w.mass, w.com)
+    c, vc = w.com[0], w.vcom[0]
+    for k in range(3):
+        vc[k] = w.dYcrb[0, 1 + k] / w.mass[0] if w.mass[0] > 0.0 else 0.0
+    for col in range(m.nv):
+        shift_to_point(w.dAg[col], c, w.dAg[col])
+        cross3(vc, w.Ag[col, 0:3], tmp)
+        for k in range(3):
+            w.dAg[col, 3 + k] -= tmp[k]
+        shift_to_point(w.Ag[col], c, w.Ag[col])
+    centroidal_inertia(d.oYcrb[0], c, w.Ig)
+    for k in range(6):
+        w.hg[k] = 0.0
+    for col in range(m.nv):
+        for k in range(6):
+            w.hg[k] += w.Ag[col, k] * v[col]
+    return 0
 
 
 @njit(cache=True)
