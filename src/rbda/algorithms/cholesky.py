@@ -15,8 +15,11 @@ from ..kernels import whole_body as _k
 from ._check import check_data
 
 
+_F64 = np.dtype(np.float64).num
+
+
 def _factor(data):
-    return data.U.T, data.Dinv, data.dof_parents  # L (C-contiguous), D^-1, lam
+    return data._cholesky_L, data.Dinv, data.dof_parents  # L = U^T (C-contiguous), D^-1, lam
 
 
 def _rhs(model, x, name: str) -> np.ndarray:
@@ -47,10 +50,10 @@ def decompose(model, data) -> np.ndarray:
     ``data.Dinv`` ``(nv,)``; returns ``data.U``. Raises if M is not positive definite on its diagonal pivots."""
     check_data(model, data)
     try:
-        _k.cholesky_decompose(data.M, data.dof_parents, data.U.T, data.D, data.Dinv)
+        status = _k.cholesky_decompose(data.M, data.dof_parents, data._cholesky_L, data.D, data.Dinv)
     except ZeroDivisionError:
-        data.D[:] = 0.0
-    if not (np.all(data.D > 0.0) and np.isfinite(data.D).all()):
+        status = 1
+    if status:
         raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0); run crba first")
     return data.U
 
@@ -59,6 +62,11 @@ def solve(model, data, y) -> np.ndarray:
     """``x = M^-1 y`` for ``y: (nv,)`` or ``(nv, k)`` from the factorisation of :func:`decompose` (a new array)."""
     check_data(model, data)
     L, Dinv, lam = _factor(data)
+    if type(y) is np.ndarray and y.dtype.num == _F64 and y.shape == (model.nv,):  # fast path
+        x = y.copy()
+        if _k.cholesky_solve(L, Dinv, lam, x):
+            raise ValueError("y: contains non-finite values (NaN or inf)")
+        return x
     x = _rhs(model, y, "y")
     if x.ndim == 1:
         _k.cholesky_solve(L, Dinv, lam, x)
@@ -89,22 +97,22 @@ def Mv(model, data, v) -> np.ndarray:
 
 def Uv(model, data, v) -> np.ndarray:
     """``U v = L^T v``."""
-    return _apply(model, data, v, "v", _k.mpy_lt, data.U.T)
+    return _apply(model, data, v, "v", _k.mpy_lt, data._cholesky_L)
 
 
 def Utv(model, data, v) -> np.ndarray:
     """``U^T v = L v``."""
-    return _apply(model, data, v, "v", _k.mpy_l, data.U.T)
+    return _apply(model, data, v, "v", _k.mpy_l, data._cholesky_L)
 
 
 def Uiv(model, data, v) -> np.ndarray:
     """``U^-1 v = L^-T v``."""
-    return _apply(model, data, v, "v", _k.mpy_lit, data.U.T)
+    return _apply(model, data, v, "v", _k.mpy_lit, data._cholesky_L)
 
 
 def Utiv(model, data, v) -> np.ndarray:
     """``U^-T v = L^-1 v``."""
-    return _apply(model, data, v, "v", _k.mpy_li, data.U.T)
+    return _apply(model, data, v, "v", _k.mpy_li, data._cholesky_L)
 
 
 def UDUtv(model, data, v) -> np.ndarray:

@@ -609,7 +609,7 @@ def mpy_lit(L, lam, x, y):
 @njit(cache=True)
 def cholesky_decompose(M, lam, L, D, Dinv):
     """``M = L^T D L`` with ``L`` unit lower-triangular of M's branch-induced pattern (Pinocchio's ``U = L^T``);
-    reads the lower part of M on that pattern."""
+    reads the lower part of M on that pattern. Returns 0, or 1 if a pivot is not positive (or not finite)."""
     n = M.shape[0]
     for k in range(n):
         for j in range(n):
@@ -621,23 +621,32 @@ def cholesky_decompose(M, lam, L, D, Dinv):
             j = lam[j]
     ltdl(L, lam)
     for k in range(n):
+        if not L[k, k] > 0.0 or not np.isfinite(L[k, k]):
+            return 1
         D[k], Dinv[k], L[k, k] = L[k, k], 1.0 / L[k, k], 1.0
+    return 0
 
 
 @njit(cache=True)
 def cholesky_solve(L, Dinv, lam, x):
-    """In place ``x = M^-1 x = L^-1 D^-1 L^-T x``."""
+    """In place ``x = M^-1 x = L^-1 D^-1 L^-T x``; returns 1 (and leaves x) if x is not finite, else 0."""
+    for k in range(x.shape[0]):
+        if not np.isfinite(x[k]):
+            return 1
     mpy_lit(L, lam, x, x)
     for k in range(x.shape[0]):
         x[k] *= Dinv[k]
     mpy_li(L, lam, x, x)
+    return 0
 
 
 @njit(cache=True)
 def cholesky_solve_columns(L, Dinv, lam, X):
     """In place ``X[r] = M^-1 X[r]`` for each row ``r`` of ``X (k, nv)``."""
+    status = 0
     for r in range(X.shape[0]):
-        cholesky_solve(L, Dinv, lam, X[r])
+        status |= cholesky_solve(L, Dinv, lam, X[r])
+    return status
 
 
 @njit(cache=True)

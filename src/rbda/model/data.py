@@ -84,6 +84,7 @@ class Data:
         for name in ("mass", "com", "vcom", "acom", "Ig", "hg", "dhg", "D", "Dinv"):
             setattr(self, name, getattr(w, name))
         self.Jcom, self.Ag, self.dAg, self.U = w.Jcom.T, w.Ag.T, w.dAg.T, w.L.T
+        self._cholesky_L = w.L  # U^T, C-contiguous, for the kernels
         self.energy = w.energy
         self.kinetic_energy = self.potential_energy = self.mechanical_energy = 0.0
         self.joint_torque_regressor = np.zeros((nv, 10 * (nj - 1)))
