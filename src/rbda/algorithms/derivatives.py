@@ -15,7 +15,7 @@ import numpy as np
 from ..joints import JointModelRevoluteUnaligned, JointModelRX, JointModelRY, JointModelRZ, JointType
 from ..kernels import derivatives as _k
 from ..spatial import SE3, Motion, ReferenceFrame
-from ._check import report, vector
+from ._check import check_data, report, vector
 from .dynamics import _fext
 from .kinematics import _frame_id, _joint_id, reference_frame_arg
 
@@ -73,7 +73,14 @@ def elementary_model(model):
 
 def _workspaces(model, data):
     """``(I, F, ws, dws, elementary)``: the packed elementary model, its data workspace and the derivative
-    workspace (kept on ``data``, whose attributes ``dtau_dq``, ``dtau_dv``, ``ddq_dq``, ``ddq_dv`` view it)."""
+    workspace (kept on ``data``, whose attributes ``dtau_dq``, ``dtau_dv``, ``ddq_dq``, ``ddq_dv`` view it);
+    ``elementary`` is ``(model_e, last)`` when the model has a distinct elementary twin, else None."""
+    cached = data.__dict__.get("_derivative_workspaces")
+    if cached is not None and cached[0] is model.packed[0]:
+        if cached[1][4] is not None:
+            elementary_model(model)  # syncs gravity and armature into the twin
+        return cached[1]
+    check_data(model, data)
     me, last = elementary_model(model)
     I, F = me.packed
     ws = data.ws
@@ -88,7 +95,9 @@ def _workspaces(model, data):
         g = _k.derivative_views(dws, me.njoints, me.nv)[0]
         for name in ("dtau_dq", "dtau_dv", "ddq_dq", "ddq_dv"):
             setattr(data, name, getattr(g, name))
-    return I, F, ws, dws, (me, last) if me is not model else None
+    result = (I, F, ws, dws, (me, last) if me is not model else None)
+    data.__dict__["_derivative_workspaces"] = (model.packed[0], result)
+    return result
 
 
 def _copy_back(data, elementary, names):
