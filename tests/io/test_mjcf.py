@@ -226,11 +226,16 @@ BAD = {
     "missing_include": ('<mujoco><include file="does_not_exist.xml"/></mujoco>', "does_not_exist"),
     "missing_mesh": ('<mujoco><asset><mesh name="m" file="no_such_mesh.stl"/></asset><worldbody><body><joint/>'
                      '<geom type="mesh" mesh="m"/></body></worldbody></mujoco>', "no_such_mesh"),
+    "nan_armature": ('<mujoco><worldbody><body><joint name="j" armature="nan"/><geom size="1"/></body></worldbody>'
+                     "</mujoco>", "joint 'j'"),
+    "overflowing_inertia": ('<mujoco><worldbody><body name="b"><joint/><geom size="1" mass="1e300" pos="1e200 0 0"/>'
+                            "</body></worldbody></mujoco>", None),
     "free_not_top_level": ('<mujoco><worldbody><body><joint/><geom size="1"/><body name="inner"><freejoint/>'
                            '<geom size="1"/></body></body></worldbody></mujoco>', "free joint"),
 }
 
 
+@pytest.mark.filterwarnings("ignore:.*MuJoCo")
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_malformed_files_raise_model_file_error(tmp_path, case):
     text, needle = BAD[case]
@@ -253,3 +258,11 @@ def test_missing_file_and_bad_arguments(tmp_path):
         mjcf.build_model_from_mjcf_string(b"<mujoco/>")
     with pytest.raises(TypeError, match="mj"):
         mjcf.build_model_from_mjmodel("model")
+
+
+def test_mujoco_warnings_become_python_warnings(tmp_path):
+    path = tmp_path / "nan.xml"
+    path.write_text(BAD["nan_armature"][0])
+    with pytest.warns(RuntimeWarning, match="nan.xml: MuJoCo: .*NaN"), pytest.raises(ModelFileError):
+        mjcf.build_model_from_mjcf(path)
+    assert not (tmp_path / "MUJOCO_LOG.TXT").exists() and not Path("MUJOCO_LOG.TXT").exists()

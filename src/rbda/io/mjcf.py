@@ -29,7 +29,9 @@ in the body frame.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -117,7 +119,8 @@ def build_model_from_mjcf(path, root_joint=None) -> Model:
         raise ModelFileError(path, "", "no such file")
     mujoco = _mujoco()
     try:
-        mj = mujoco.MjModel.from_xml_path(path)
+        with _warnings_as_python_warnings(mujoco, path):
+            mj = mujoco.MjModel.from_xml_path(path)
     except ValueError as exc:
         raise _file_error(path, exc) from None
     return build_model_from_mjmodel(mj, root_joint, file=path)
@@ -129,10 +132,24 @@ def build_model_from_mjcf_string(text, root_joint=None) -> Model:
         raise TypeError(f"text: expected an MJCF string, got {type(text).__name__}")
     mujoco = _mujoco()
     try:
-        mj = mujoco.MjModel.from_xml_string(text)
+        with _warnings_as_python_warnings(mujoco, "<string>"):
+            mj = mujoco.MjModel.from_xml_string(text)
     except ValueError as exc:
         raise _file_error("<string>", exc) from None
     return build_model_from_mjmodel(mj, root_joint, file="<string>")
+
+
+@contextlib.contextmanager
+def _warnings_as_python_warnings(mujoco, file: str):
+    """MuJoCo's compiler warnings as Python ``RuntimeWarning``s naming the file (instead of MUJOCO_LOG.TXT)."""
+    messages, previous = [], mujoco.get_mju_user_warning()
+    mujoco.set_mju_user_warning(messages.append)
+    try:
+        yield
+    finally:
+        mujoco.set_mju_user_warning(previous)
+        for message in messages:
+            warnings.warn(f"{file}: MuJoCo: {message}", RuntimeWarning, stacklevel=4)
 
 
 def _file_error(file: str, exc: Exception) -> ModelFileError:
@@ -152,6 +169,7 @@ def build_model_from_mjmodel(mj, root_joint=None, file: str = "<MjModel>") -> Mo
     def name_of(objtype, k, prefix):
         return mujoco.mj_id2name(mj, objtype, k) or f"{prefix}{k}"
 
+    _check_finite(mj, mujoco, file, name_of)
     model = Model(bytes(mj.names).split(b"\0", 1)[0].decode())
     model.gravity = np.array(mj.opt.gravity, dtype=float)
     top = 0
@@ -173,9 +191,12 @@ def build_model_from_mjmodel(mj, root_joint=None, file: str = "<MjModel>") -> Mo
             else:
                 placement, jMb = jMb * SE3(np.eye(3), anchor), SE3(np.eye(3), -anchor)
             joint_id = _add_joint(model, mj, j, joint_id, placement, name_of(mujoco.mjtObj.mjOBJ_JOINT, j, "joint"), file)
-        Y = _placement(mj.body_ipos[b], mj.body_iquat[b]).act(
-            Inertia(float(mj.body_mass[b]), np.zeros(3), np.diag(np.array(mj.body_inertia[b], dtype=float))))
-        model.append_body_to_joint(joint_id, Y, jMb)
+        Y = Inertia(float(mj.body_mass[b]), np.zeros(3), np.diag(np.array(mj.body_inertia[b], dtype=float)))
+        try:  # huge (finite) values can overflow when the inertia is moved and summed
+            with np.errstate(over="ignore", invalid="ignore"):
+                model.append_body_to_joint(joint_id, _placement(mj.body_ipos[b], mj.body_iquat[b]).act(Y), jMb)
+        except ValueError as exc:
+            raise ModelFileError(file, f"body '{body}'", f"its inertia overflows ({exc})") from None
         model.add_body_frame(body, joint_id, jMb)
         attach[b] = (joint_id, jMb)
     for s in range(mj.nsite):
@@ -187,6 +208,27 @@ def build_model_from_mjmodel(mj, root_joint=None, file: str = "<MjModel>") -> Mo
     model.mjcf_layout = MjcfLayout.from_mujoco(mj) if root_joint is None else None
     model.mjcf_equality = [_equality(mj, mujoco, e) for e in range(mj.neq)]
     return model
+
+
+def _check_finite(mj, mujoco, file: str, name_of) -> None:
+    """MuJoCo accepts NaN and inf in a file (with a warning): name the first element that holds one."""
+    obj = mujoco.mjtObj
+    per_row = [("body", obj.mjOBJ_BODY, f) for f in ("body_pos", "body_quat", "body_ipos", "body_iquat", "body_mass",
+                                                     "body_inertia")]
+    per_row += [("joint", obj.mjOBJ_JOINT, f) for f in ("jnt_pos", "jnt_axis", "jnt_range", "jnt_actfrcrange")]
+    per_row += [("site", obj.mjOBJ_SITE, f) for f in ("site_pos", "site_quat")]
+    for prefix, objtype, field in per_row:
+        for k, row in enumerate(np.asarray(getattr(mj, field))):
+            if not np.all(np.isfinite(row)):
+                raise ModelFileError(file, f"{prefix} '{name_of(objtype, k, prefix)}'", f"non-finite value in {field}")
+    for field, addresses in (("dof_armature", mj.jnt_dofadr), ("dof_damping", mj.jnt_dofadr),
+                             ("dof_frictionloss", mj.jnt_dofadr), ("qpos0", mj.jnt_qposadr)):
+        bad = np.flatnonzero(~np.isfinite(getattr(mj, field)))
+        if bad.size:
+            j = int(np.searchsorted(addresses, bad[0], side="right") - 1)
+            raise ModelFileError(file, f"joint '{name_of(obj.mjOBJ_JOINT, j, 'joint')}'", f"non-finite value in {field}")
+    if not np.all(np.isfinite(mj.opt.gravity)):
+        raise ModelFileError(file, "option", "non-finite gravity")
 
 
 def _placement(pos, quat_wxyz) -> SE3:

@@ -190,8 +190,12 @@ class _SdfModel:
             kind = self.kind(name)
             relative_to = self.joint_child(name) if kind == "joint" else (
                 element.get("attached_to") or MODEL_FRAME if kind == "frame" else MODEL_FRAME)
-        self._resolved[name] = self.pose_in_model(relative_to, visiting + (name,)) * X
-        return self._resolved[name]
+        with np.errstate(over="ignore", invalid="ignore"):
+            X_M = self.pose_in_model(relative_to, visiting + (name,)) * X
+        if not np.all(np.isfinite(X_M.translation)):
+            raise self.r.error(where, "its pose overflows (non-finite position)")
+        self._resolved[name] = X_M
+        return X_M
 
     def joint_end(self, name: str, end: str) -> str:
         e = self.joints[name].find(end)
@@ -279,7 +283,13 @@ class _SdfModel:
     def add_link(self, model: Model, link: str, joint: int, X_MJ: SE3) -> None:
         """Hang link ``link`` (its inertia and BODY frame) from rbda joint ``joint`` whose frame is ``X_MJ``."""
         X_JL = X_MJ.inverse() * self.pose_in_model(link)
-        model.append_body_to_joint(joint, X_JL.act(self.inertia(link)))
+        try:  # huge (finite) values can overflow when the inertia is moved and summed
+            with np.errstate(over="ignore", invalid="ignore"):
+                model.append_body_to_joint(joint, X_JL.act(self.inertia(link)))
+        except ModelFileError:
+            raise
+        except ValueError as exc:
+            raise self.r.error(f"link '{link}' <inertial>", f"its inertia overflows ({exc})") from None
         model.add_body_frame(link, joint, X_JL)
         self.attach[link] = (joint, X_MJ)
 
