@@ -156,7 +156,8 @@ def test_equality_constraints_are_kept():
     assert (hands.type, hands.name, hands.objtype, hands.obj1, hands.obj2, hands.active) == (
         "connect", "hands", "body", "lower_arm_r", "lower_arm_l", True)
     np.testing.assert_allclose(hands.data[:3], [0.18, 0.18, 0.18])
-    assert (hips.type, hips.objtype, hips.obj1, hips.obj2, hips.active) == ("joint", "joint", "hip_z_r", "hip_z_l", False)
+    assert (hips.type, hips.objtype, hips.obj1, hips.obj2, hips.active) == (
+        "joint", "joint", "hip_z_r", "hip_z_l", False)
     np.testing.assert_allclose(hips.data[:5], [0, -1, 0, 0, 0])
 
 
@@ -164,7 +165,8 @@ def test_string_reader_includes_and_root_joint(tmp_path):
     arm = (FILES / "two_link_arm.xml").read_text().replace('<compiler angle="radian"/>', "")
     (tmp_path / "arm.xml").write_text(arm.replace('<mujoco model="two_link_arm">', "<mujocoinclude>")
                                       .replace("</mujoco>", "</mujocoinclude>"))
-    (tmp_path / "main.xml").write_text('<mujoco model="main"><compiler angle="radian"/><include file="arm.xml"/></mujoco>')
+    (tmp_path / "main.xml").write_text(
+        '<mujoco model="main"><compiler angle="radian"/><include file="arm.xml"/></mujoco>')
     model = mjcf.build_model_from_mjcf(tmp_path / "main.xml")
     reference = mjcf.build_model_from_mjcf_string((FILES / "two_link_arm.xml").read_text())
     assert model.names == reference.names and model.name == "main" and reference.name == "two_link_arm"

@@ -105,11 +105,11 @@ def _mujoco():
 
 
 # ------------------------------------------------------------------------------------------------- readers
-def build_model_from_mjcf(path, root_joint=None) -> Model:
+def build_model_from_mjcf(path, root_joint=None, root_joint_name: str = "root_joint") -> Model:
     """Read the MJCF file ``path`` with MuJoCo and convert it (see the module docstring).
 
-    ``root_joint`` (a joint model, e.g. ``JointModelFreeFlyer()``), if given, is added as joint 1,
-    ``"root_joint"``, and every top-level body hangs from it (the state converters then do not apply).
+    ``root_joint`` (a joint model, e.g. ``JointModelFreeFlyer()``), if given, is added as joint 1, named
+    ``root_joint_name``, and every top-level body hangs from it (the state converters then do not apply).
     Raises :class:`ModelFileError` naming the file, the element and MuJoCo's message.
     """
     if not isinstance(path, (str, os.PathLike)):
@@ -123,10 +123,10 @@ def build_model_from_mjcf(path, root_joint=None) -> Model:
             mj = mujoco.MjModel.from_xml_path(path)
     except ValueError as exc:
         raise _file_error(path, exc) from None
-    return build_model_from_mjmodel(mj, root_joint, file=path)
+    return build_model_from_mjmodel(mj, root_joint, root_joint_name, file=path)
 
 
-def build_model_from_mjcf_string(text, root_joint=None) -> Model:
+def build_model_from_mjcf_string(text, root_joint=None, root_joint_name: str = "root_joint") -> Model:
     """Like :func:`build_model_from_mjcf` for MJCF ``text`` (includes resolve against the working directory)."""
     if not isinstance(text, str):
         raise TypeError(f"text: expected an MJCF string, got {type(text).__name__}")
@@ -136,7 +136,7 @@ def build_model_from_mjcf_string(text, root_joint=None) -> Model:
             mj = mujoco.MjModel.from_xml_string(text)
     except ValueError as exc:
         raise _file_error("<string>", exc) from None
-    return build_model_from_mjmodel(mj, root_joint, file="<string>")
+    return build_model_from_mjmodel(mj, root_joint, root_joint_name, file="<string>")
 
 
 @contextlib.contextmanager
@@ -160,7 +160,8 @@ def _file_error(file: str, exc: Exception) -> ModelFileError:
     return ModelFileError(file, element or "mujoco", reason.removeprefix("Error: "))
 
 
-def build_model_from_mjmodel(mj, root_joint=None, file: str = "<MjModel>") -> Model:
+def build_model_from_mjmodel(mj, root_joint=None, root_joint_name: str = "root_joint",
+                             file: str = "<MjModel>") -> Model:
     """Convert a compiled ``mujoco.MjModel`` into an rbda :class:`Model` (see the module docstring)."""
     mujoco = _mujoco()
     if not isinstance(mj, mujoco.MjModel):
@@ -174,7 +175,7 @@ def build_model_from_mjmodel(mj, root_joint=None, file: str = "<MjModel>") -> Mo
     model.gravity = np.array(mj.opt.gravity, dtype=float)
     top = 0
     if root_joint is not None:
-        top = model.add_joint(0, root_joint, SE3(), "root_joint")
+        top = model.add_joint(0, root_joint, SE3(), root_joint_name)
         model.add_joint_frame(top)
     attach = {0: (top, SE3())}  # body id -> (joint it hangs from, body frame in that joint's frame)
     for b in range(1, mj.nbody):
@@ -186,11 +187,13 @@ def build_model_from_mjmodel(mj, root_joint=None, file: str = "<MjModel>") -> Mo
             kind, anchor = int(mj.jnt_type[j]), np.array(mj.jnt_pos[j], dtype=float)
             if kind == FREE:  # MuJoCo: only joint of a top-level body; qpos is the body pose in the world
                 if parent != 0 or mj.body_jntnum[b] != 1:
-                    raise ModelFileError(file, f"body '{body}'", "a free joint must be the only joint of a top-level body")
+                    raise ModelFileError(file, f"body '{body}'",
+                                         "a free joint must be the only joint of a top-level body")
                 placement, jMb = SE3(), SE3()
             else:
                 placement, jMb = jMb * SE3(np.eye(3), anchor), SE3(np.eye(3), -anchor)
-            joint_id = _add_joint(model, mj, j, joint_id, placement, name_of(mujoco.mjtObj.mjOBJ_JOINT, j, "joint"), file)
+            name = name_of(mujoco.mjtObj.mjOBJ_JOINT, j, "joint")
+            joint_id = _add_joint(model, mj, j, joint_id, placement, name, file)
         Y = Inertia(float(mj.body_mass[b]), np.zeros(3), np.diag(np.array(mj.body_inertia[b], dtype=float)))
         try:  # huge (finite) values can overflow when the inertia is moved and summed
             with np.errstate(over="ignore", invalid="ignore"):
@@ -213,20 +216,21 @@ def build_model_from_mjmodel(mj, root_joint=None, file: str = "<MjModel>") -> Mo
 def _check_finite(mj, mujoco, file: str, name_of) -> None:
     """MuJoCo accepts NaN and inf in a file (with a warning): name the first element that holds one."""
     obj = mujoco.mjtObj
-    per_row = [("body", obj.mjOBJ_BODY, f) for f in ("body_pos", "body_quat", "body_ipos", "body_iquat", "body_mass",
+    per_row = [("body", obj.mjOBJ_BODY, a) for a in ("body_pos", "body_quat", "body_ipos", "body_iquat", "body_mass",
                                                      "body_inertia")]
-    per_row += [("joint", obj.mjOBJ_JOINT, f) for f in ("jnt_pos", "jnt_axis", "jnt_range", "jnt_actfrcrange")]
-    per_row += [("site", obj.mjOBJ_SITE, f) for f in ("site_pos", "site_quat")]
-    for prefix, objtype, field in per_row:
-        for k, row in enumerate(np.asarray(getattr(mj, field))):
+    per_row += [("joint", obj.mjOBJ_JOINT, a) for a in ("jnt_pos", "jnt_axis", "jnt_range", "jnt_actfrcrange")]
+    per_row += [("site", obj.mjOBJ_SITE, a) for a in ("site_pos", "site_quat")]
+    for prefix, objtype, array in per_row:
+        for k, row in enumerate(np.asarray(getattr(mj, array))):
             if not np.all(np.isfinite(row)):
-                raise ModelFileError(file, f"{prefix} '{name_of(objtype, k, prefix)}'", f"non-finite value in {field}")
-    for field, addresses in (("dof_armature", mj.jnt_dofadr), ("dof_damping", mj.jnt_dofadr),
+                raise ModelFileError(file, f"{prefix} '{name_of(objtype, k, prefix)}'", f"non-finite value in {array}")
+    for array, addresses in (("dof_armature", mj.jnt_dofadr), ("dof_damping", mj.jnt_dofadr),
                              ("dof_frictionloss", mj.jnt_dofadr), ("qpos0", mj.jnt_qposadr)):
-        bad = np.flatnonzero(~np.isfinite(getattr(mj, field)))
+        bad = np.flatnonzero(~np.isfinite(getattr(mj, array)))
         if bad.size:
             j = int(np.searchsorted(addresses, bad[0], side="right") - 1)
-            raise ModelFileError(file, f"joint '{name_of(obj.mjOBJ_JOINT, j, 'joint')}'", f"non-finite value in {field}")
+            joint = name_of(obj.mjOBJ_JOINT, j, "joint")
+            raise ModelFileError(file, f"joint '{joint}'", f"non-finite value in {array}")
     if not np.all(np.isfinite(mj.opt.gravity)):
         raise ModelFileError(file, "option", "non-finite gravity")
 
@@ -279,7 +283,9 @@ def _equality(mj, mujoco, e: int) -> MjcfEquality:
                "flex": mujoco.mjtObj.mjOBJ_FLEX}.get(kind, mujoco.mjtObj(int(mj.eq_objtype[e])))  # connect, weld
 
     def obj(k):
-        return (mujoco.mj_id2name(mj, objtype, int(k)) or f"{objtype.name.removeprefix('mjOBJ_').lower()}{k}") if k >= 0 else ""
+        if k < 0:
+            return ""
+        return mujoco.mj_id2name(mj, objtype, int(k)) or f"{objtype.name.removeprefix('mjOBJ_').lower()}{k}"
 
     return MjcfEquality(kind, mujoco.mj_id2name(mj, mujoco.mjtObj.mjOBJ_EQUALITY, e) or "",
                         objtype.name.removeprefix("mjOBJ_").lower(), obj(mj.eq_obj1id[e]), obj(mj.eq_obj2id[e]),

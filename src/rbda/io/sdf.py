@@ -61,23 +61,23 @@ _AXIS_JOINTS = {
 JOINT_TYPES = (*_AXIS_JOINTS, "ball", "universal", "fixed")
 
 
-def build_model_from_sdf(path, root_joint=None) -> Model:
+def build_model_from_sdf(path, root_joint=None, root_joint_name: str = "root_joint") -> Model:
     """Read the SDFormat file ``path`` (see the module docstring); ``root_joint`` (a joint model), if given,
-    carries the root link as joint 1, ``"root_joint"``."""
+    carries the root link as joint 1, named ``root_joint_name``."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path: expected a file path, got {type(path).__name__}")
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ModelFileError(path, "", "no such file")
     with open(path, "rb") as stream:
-        return _read(stream.read(), path, root_joint)
+        return _read(stream.read(), path, root_joint, root_joint_name)
 
 
-def build_model_from_sdf_string(text, root_joint=None) -> Model:
+def build_model_from_sdf_string(text, root_joint=None, root_joint_name: str = "root_joint") -> Model:
     """Like :func:`build_model_from_sdf` for SDFormat ``text``."""
     if not isinstance(text, str):
         raise TypeError(f"text: expected an SDFormat string, got {type(text).__name__}")
-    return _read(text, "<string>", root_joint)
+    return _read(text, "<string>", root_joint, root_joint_name)
 
 
 # ------------------------------------------------------------------------------------------------- parsing
@@ -125,7 +125,7 @@ class _Reader:
         return SE3(rpy_to_matrix(*rpy), v[:3]), relative_to
 
 
-def _read(text, file: str, root_joint) -> Model:
+def _read(text, file: str, root_joint, root_joint_name: str) -> Model:
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
@@ -143,7 +143,7 @@ def _read(text, file: str, root_joint) -> Model:
         element = root.find("world").find("model")
     if element is None:
         raise ModelFileError(file, "<sdf>", "no <model>")
-    return _SdfModel(element, _Reader(file, version)).build(root_joint)
+    return _SdfModel(element, _Reader(file, version)).build(root_joint, root_joint_name)
 
 
 class _SdfModel:
@@ -222,7 +222,7 @@ class _SdfModel:
         return self.link_of(self.frames[name].get("attached_to") or MODEL_FRAME, visiting + (name,))
 
     # ------------------------------------------------------------------------------------------ tree
-    def build(self, root_joint) -> Model:
+    def build(self, root_joint, root_joint_name: str) -> Model:
         parent_joint_of = {}  # child link -> joint name
         children = {link: [] for link in (*self.links, "world")}
         for name, e in self.joints.items():
@@ -250,7 +250,7 @@ class _SdfModel:
         self.attach = {}
         world_in_model = self._resolved["world"]
         if root_joint is not None:
-            top = model.add_joint(0, root_joint, SE3(), "root_joint")
+            top = model.add_joint(0, root_joint, SE3(), root_joint_name)
             model.add_joint_frame(top)
         for link in roots:
             if root_joint is not None:
