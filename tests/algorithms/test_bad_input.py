@@ -183,3 +183,18 @@ def test_joint_jacobians_without_q_use_the_last_kinematics():
     rbda.compute_joint_jacobians(model, data, rbda.neutral(model))
     rbda.forward_kinematics(model, data, q)
     np.testing.assert_allclose(rbda.compute_joint_jacobians(model, data), expected, atol=1e-14)
+
+
+def test_singular_joint_space_inertia_is_a_clear_error():
+    """A massless leaf joint makes M(q) singular: forward dynamics and M^-1 say so instead of dividing by 0."""
+    model = rbda.sample_models.manipulator()
+    model.add_joint(model.njoints - 1, rbda.JointModelRX(), rbda.SE3(), "massless_leaf")
+    data = model.create_data()
+    q, z = rbda.neutral(model), np.zeros(model.nv)
+    for call in (lambda: rbda.aba(model, data, q, z, z), lambda: rbda.compute_minverse(model, data, q),
+                 lambda: rbda.compute_aba_derivatives(model, data, q, z, z),
+                 lambda: rbda.batch.aba(model, q[None], z[None], z[None])):
+        with pytest.raises(ValueError, match="M\\(q\\) is singular"):
+            call()
+    model.armature[-1] = 0.1  # a rotor inertia makes it regular again
+    assert np.isfinite(rbda.aba(model, data, q, z, z)).all()

@@ -230,3 +230,15 @@ def test_data_views_share_memory_with_the_workspace():
     assert np.shares_memory(M.rotation, data.ws)
     assert data.J.shape == (6, model.nv) and data.M.shape == (model.nv, model.nv)
     assert data.v.shape == (model.njoints, 6) and data.tau.shape == (model.nv,)
+
+
+def test_limits_may_be_given_infinite_and_massless_frames_keep_their_rotational_inertia():
+    model = rbda.Model()
+    j = model.add_joint(0, rbda.JointModelRZ(), rbda.SE3(), "j", max_effort=np.inf, min_config=-np.inf,
+                        max_config=np.inf, max_velocity=np.inf)
+    assert np.isinf(model.upper_position_limit).all() and np.isinf(model.effort_limit).all()
+    with pytest.raises(ValueError, match="max_effort"):
+        model.add_joint(0, rbda.JointModelRZ(), rbda.SE3(), "k", max_effort=np.nan)
+    rotor = rbda.Inertia(0.0, np.zeros(3), np.diag([0.0, 0.0, 0.3]))
+    model.add_frame(rbda.Frame("rotor", j, 0, rbda.SE3(), rbda.FrameType.FIXED_JOINT, rotor))
+    assert np.isclose(rbda.crba(model, model.create_data(), [0.0])[0, 0], 0.3)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.checks import WRONG_DATA
+from ..kernels.checks import SINGULAR, WRONG_DATA
 from ..spatial._validate import as_array
 
 _F64 = np.dtype(np.float64).num  # compared by number: float64 dtype objects are not all the same instance
@@ -44,6 +44,9 @@ def report(status: int, names: tuple) -> None:
     """Turn a kernel's input status into an error: ``1 + 2k`` non-finite ``names[k]``, ``2 + 2k`` not normalized."""
     if status == WRONG_DATA:
         raise ValueError("data: was created for another model (sizes differ); use model.create_data()")
+    if status == SINGULAR:
+        raise ValueError("model: the joint-space inertia M(q) is singular (a massless subtree, or zero inertia "
+                         "about a joint axis); forward dynamics and M^-1 are undefined, add armature or mass")
     k, kind = divmod(status - 1, 2)
     if kind == 0:
         raise ValueError(f"{names[k]}: contains non-finite values (NaN or inf)")

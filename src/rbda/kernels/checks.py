@@ -14,6 +14,7 @@ from .views import view
 
 NORMALIZATION_TOL = 1e-6
 WRONG_DATA = 99
+SINGULAR = 97  # the joint-space inertia (or an articulated block of it) is not positive definite
 
 
 @njit(cache=True)

@@ -38,7 +38,7 @@ from ..spatial.compiled import (
     motion_cross,
     se3_compose,
 )
-from .checks import begin
+from .checks import SINGULAR, begin
 from .dynamics import aba, dof_parents, ltdl, minverse_from_factor
 from .kinematics import calc_joint, world_jacobian_columns
 from .layout import data_views, model_views
@@ -224,7 +224,8 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     lam = np.empty(m.nv, dtype=np.int64)
     dof_parents(m, lam)
     d.D[:, :] = d.M
-    ltdl(d.D, lam)
+    if not ltdl(d.D, lam):
+        return SINGULAR
     minverse_from_factor(d.D, lam, d.Minv, d.u)
     nv = m.nv
     for r in range(nv):  # row r of -M^-1 dtau/dq and -M^-1 dtau/dv, the inner loop running along rows

@@ -26,7 +26,7 @@ from ..spatial.compiled import (
     motion_act_inv,
     motion_cross,
 )
-from .checks import begin
+from .checks import SINGULAR, begin
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
 from .layout import data_views, model_views
 
@@ -100,11 +100,14 @@ def crba(I, F, ws, q):
 # ---------------------------------------------------------------------------------------------- ABA
 @njit(cache=True)
 def spd_inverse(A, n, out):
-    """``out[:n, :n] = A[:n, :n]^-1`` for a small symmetric positive-definite block (Gauss-Jordan, no pivoting)."""
+    """``out[:n, :n] = A[:n, :n]^-1`` for a small symmetric positive-definite block (Gauss-Jordan, no pivoting);
+    False if a pivot is not positive (the block is singular or indefinite)."""
     for r in range(n):
         for c in range(n):
             out[r, c] = 1.0 if r == c else 0.0
     for p in range(n):
+        if not A[p, p] > 0.0:
+            return False
         inv_pivot = 1.0 / A[p, p]
         for c in range(n):
             A[p, c] *= inv_pivot
@@ -115,6 +118,7 @@ def spd_inverse(A, n, out):
                 for c in range(n):
                     A[r, c] -= factor * A[p, c]
                     out[r, c] -= factor * out[p, c]
+    return True
 
 
 @njit(cache=True)
@@ -160,7 +164,8 @@ def aba(I, F, ws, q, v, tau, fext):
             for b in range(nvi):
                 D[a_, b] = dot6(d.J[iv + a_], d.U[iv + b])
             D[a_, a_] += m.armature[iv + a_]
-        spd_inverse(D, nvi, Dinv)
+        if not spd_inverse(D, nvi, Dinv):
+            return SINGULAR
         for a_ in range(nvi):  # UDinv = U D^-1
             for r in range(6):
                 acc = 0.0
@@ -216,8 +221,11 @@ def dof_parents(m, lam):
 @njit(cache=True)
 def ltdl(H, lam):
     """In place ``H = L^T D L`` exploiting branch-induced sparsity (Featherstone, RBDA Table 6.3): afterwards the
-    diagonal of ``H`` holds D and its strictly lower part L (unit diagonal implied); fill-in stays on ancestors."""
+    diagonal of ``H`` holds D and its strictly lower part L (unit diagonal implied); fill-in stays on ancestors.
+    False (and ``H`` partly factored) if a pivot is not positive."""
     for k in range(H.shape[0] - 1, -1, -1):
+        if not H[k, k] > 0.0:
+            return False
         i = lam[k]
         while i >= 0:
             a = H[k, i] / H[k, k]
@@ -227,6 +235,7 @@ def ltdl(H, lam):
                 j = lam[j]
             H[k, i] = a
             i = lam[i]
+    return True
 
 
 @njit(cache=True)
@@ -266,6 +275,7 @@ def minverse(I, F, ws, q):
     lam = np.empty(m.nv, dtype=np.int64)
     dof_parents(m, lam)
     d.D[:, :] = d.M
-    ltdl(d.D, lam)
+    if not ltdl(d.D, lam):
+        return SINGULAR
     minverse_from_factor(d.D, lam, d.Minv, d.u)
     return 0

@@ -135,9 +135,19 @@ class Model:
         if nv == 0:
             raise ValueError(f"joint_model: {joint_model!r} has no degree of freedom")
 
-        def per(value, n, default, name):
-            return np.full(n, default) if value is None else as_array(np.broadcast_to(value, (n,)), (n,), name)
+        def per(value, n, default, name):  # limits may be infinite (their default), not NaN
+            if value is None:
+                return np.full(n, default)
+            a = np.asarray(value, dtype=np.float64)
+            if a.ndim > 1 or a.size not in (1, n):
+                raise ValueError(f"{name}: expected shape ({n},), got {a.shape}")
+            if np.isnan(a).any():
+                raise ValueError(f"{name}: contains NaN")
+            return np.array(np.broadcast_to(a, (n,)))
 
+        limits = (per(max_effort, nv, np.inf, "max_effort"), per(max_velocity, nv, np.inf, "max_velocity"),
+                  per(min_config, nq, -np.inf, "min_config"), per(max_config, nq, np.inf, "max_config"),
+                  per(friction, nv, 0.0, "friction"), per(damping, nv, 0.0, "damping"))  # checked before any change
         self.names.append(joint_name)
         self.parents.append(int(parent_id))
         self.joints.append(joint_model)
@@ -149,12 +159,12 @@ class Model:
         self.nvs.append(nv)
         self.nq += nq
         self.nv += nv
-        self.effort_limit = np.concatenate([self.effort_limit, per(max_effort, nv, np.inf, "max_effort")])
-        self.velocity_limit = np.concatenate([self.velocity_limit, per(max_velocity, nv, np.inf, "max_velocity")])
-        self.lower_position_limit = np.concatenate([self.lower_position_limit, per(min_config, nq, -np.inf, "min_config")])
-        self.upper_position_limit = np.concatenate([self.upper_position_limit, per(max_config, nq, np.inf, "max_config")])
-        self.friction = np.concatenate([self.friction, per(friction, nv, 0.0, "friction")])
-        self.damping = np.concatenate([self.damping, per(damping, nv, 0.0, "damping")])
+        self.effort_limit = np.concatenate([self.effort_limit, limits[0]])
+        self.velocity_limit = np.concatenate([self.velocity_limit, limits[1]])
+        self.lower_position_limit = np.concatenate([self.lower_position_limit, limits[2]])
+        self.upper_position_limit = np.concatenate([self.upper_position_limit, limits[3]])
+        self.friction = np.concatenate([self.friction, limits[4]])
+        self.damping = np.concatenate([self.damping, limits[5]])
         self._armature = np.concatenate([self._armature, np.zeros(nv)])
         self._invalidate()
         return self.njoints - 1
@@ -175,7 +185,7 @@ class Model:
             if f.name == frame.name and f.type == frame.type:
                 return k
         self.frames.append(frame)
-        if append_inertia and frame.inertia.mass > 0:
+        if append_inertia and (frame.inertia.mass != 0.0 or np.any(frame.inertia.inertia != 0.0)):  # massless may still rotate
             self.append_body_to_joint(frame.parent_joint, frame.inertia, frame.placement)
         self._invalidate()
         return self.nframes - 1
