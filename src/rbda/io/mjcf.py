@@ -20,6 +20,10 @@ have MuJoCo's ``qpos``/``qvel`` layout):
   ``jnt_range`` of limited hinge/slide joints -> position limits, ``jnt_actfrcrange`` -> effort limits;
   ``opt.gravity`` -> ``model.gravity``; equality constraints -> ``model.mjcf_equality`` (kept, not enforced).
 
+Not represented in the rbda model: joint springs (``stiffness``/``springref``), gravity compensation, tendons,
+actuators, contacts and the ball joints' cone limits; MuJoCo's ``mj_inverse``/``mj_forward`` include the passive
+damping force ``-damping * qvel``, which rbda's ``rnea``/``aba`` leave to the caller.
+
 State conventions differ, and :func:`qpos_to_q`, :func:`qvel_to_v`, :func:`qacc_to_a`, :func:`qfrc_to_tau` and
 their inverses convert (see :class:`MjcfLayout`): MuJoCo quaternions are ``(w, x, y, z)``, rbda's ``(x, y, z, w)``;
 a hinge/slide ``q`` is ``qpos - qpos0`` (MuJoCo's joint ``ref``); the free joint's ``qvel`` is ``[linear velocity

@@ -14,6 +14,7 @@ import pickle
 import numpy as np
 
 from ..spatial import SE3
+from ..spatial._validate import as_array
 from .frame import Frame, FrameType
 from .model import Model
 
@@ -171,8 +172,6 @@ def build_reduced_model(model: Model, joints_to_lock, reference_configuration) -
     their order; ``reference_configurations`` lose the locked joints' entries.
     """
     _check_model(model, "model")
-    from ..spatial._validate import as_array
-
     q_ref = as_array(reference_configuration, (model.nq,), "reference_configuration")
     if isinstance(joints_to_lock, (str, int, np.integer)):
         joints_to_lock = [joints_to_lock]
