@@ -268,3 +268,73 @@ def test_load_model_file_errors(tmp_path):
         rbda.load_model_file(newer)
     with pytest.raises(TypeError, match="model"):
         rbda.save_model("robot", tmp_path / "x.rbda")
+
+
+# ------------------------------------------------------------------------------------------------- geometry
+def geometry_of(model, prefix, seed):
+    """A GeometryModel with a sphere on the universe and on a few joints (declared on a frame of that joint)."""
+    from rbda.io import GeometryModel, GeometryObject, Sphere
+
+    rng = np.random.default_rng(seed)
+    geom = GeometryModel()
+    for j in (0, 1, 3, model.njoints - 1):
+        frame = next(k for k, f in enumerate(model.frames) if f.parent_joint == j)
+        geom.add_geometry_object(GeometryObject(f"{prefix}{j}", j, frame, rbda.SE3.Random(rng), Sphere(0.1)))
+    geom.add_collision_pair(0, 2)
+    geom.add_collision_pair(1, 3)
+    return geom
+
+
+def to_pinocchio_geometry(geom):
+    pin = pytest.importorskip("pinocchio")
+    try:
+        import coal as fcl
+    except ImportError:
+        fcl = pytest.importorskip("hppfcl")
+    out = pin.GeometryModel()
+    for g in geom.geometry_objects:
+        placement = pin.SE3(g.placement.rotation, g.placement.translation)
+        out.addGeometryObject(pin.GeometryObject(g.name, g.parent_joint, g.parent_frame, placement, fcl.Sphere(0.1)))
+    for i, j in geom.collision_pairs:
+        out.addCollisionPair(pin.CollisionPair(i, j))
+    return out
+
+
+def test_append_model_with_geometry_matches_pinocchio():
+    pin = pytest.importorskip("pinocchio")
+    a, b = model_a(), model_b()
+    ga, gb = geometry_of(a, "a", 1), geometry_of(b, "b", 2)
+    placement = rbda.SE3.Random(np.random.default_rng(9))
+    model, geom = rbda.append_model(a, b, "j3_link", placement, ga, gb)
+    pa, pb = to_pinocchio_with_universe(a), to_pinocchio_with_universe(b)
+    _, theirs = pin.appendModel(pa, pb, to_pinocchio_geometry(ga), to_pinocchio_geometry(gb), pa.getFrameId("j3_link"),
+                                pin.SE3(placement.rotation, placement.translation))
+    assert [(g.name, g.parent_joint, g.parent_frame) for g in geom.geometry_objects] == [
+        (g.name, g.parentJoint, g.parentFrame) for g in theirs.geometryObjects]
+    for g, pg in zip(geom.geometry_objects, theirs.geometryObjects):
+        assert_close(g.placement.homogeneous, pg.placement.homogeneous, 1e-12)
+    assert geom.collision_pairs == [tuple(sorted((p.first, p.second))) for p in theirs.collisionPairs]
+    with pytest.raises(ValueError, match="geom_model_b"):
+        rbda.append_model(a, b, 0, None, ga)
+
+
+def test_reduced_model_moves_geometry_with_its_joints():
+    pin = pytest.importorskip("pinocchio")
+    model = full_model()
+    geom = geometry_of(model, "g", 3)
+    q_ref = rbda.random_configuration(model, rng=np.random.default_rng(10))
+    locked = [1, 3, model.njoints - 1]
+    reduced, (moved, again) = rbda.build_reduced_model(model, locked, q_ref, [geom, geom])
+    _, theirs = pin.buildReducedModel(to_pinocchio_with_universe(model), to_pinocchio_geometry(geom), locked, q_ref)
+    assert [(g.name, g.parent_joint) for g in moved.geometry_objects] == [
+        (g.name, g.parentJoint) for g in theirs.geometryObjects]
+    assert moved.collision_pairs == geom.collision_pairs and again.geometry_objects == moved.geometry_objects
+    # the objects stay where they were: same world placements as in the full model at q_ref
+    dr, df = reduced.create_data(), model.create_data()
+    rbda.forward_kinematics(model, df, q_ref)
+    iq = kept_indices(model, set(locked), "q")
+    rbda.forward_kinematics(reduced, dr, q_ref[iq])
+    for g, h in zip(geom.geometry_objects, moved.geometry_objects):
+        oMg_reduced, oMg_full = dr.oMi[h.parent_joint] * h.placement, df.oMi[g.parent_joint] * g.placement
+        assert_close(oMg_reduced.homogeneous, oMg_full.homogeneous, 1e-12)
+        assert reduced.frames[h.parent_frame].name == model.frames[g.parent_frame].name

@@ -8,6 +8,7 @@ and ``v`` line up with a Pinocchio model built the same way.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 
@@ -72,7 +73,8 @@ def find_common_ancestor(model: Model, joint1_id, joint2_id) -> tuple[int, int, 
 
 
 # ------------------------------------------------------------------------------------------------- append
-def append_model(model_a: Model, model_b: Model, frame_in_a, placement: SE3 = None) -> Model:
+def append_model(model_a: Model, model_b: Model, frame_in_a, placement: SE3 = None, geom_model_a=None,
+                 geom_model_b=None):
     """Model ``a`` with model ``b`` attached at frame ``frame_in_a`` (id or name) of ``a``: ``b``'s universe is
     placed at ``placement`` (default identity) in that frame (Pinocchio's ``appendModel``).
 
@@ -81,6 +83,10 @@ def append_model(model_a: Model, model_b: Model, frame_in_a, placement: SE3 = No
     frame's parent joint). Gravity and name are ``a``'s. A reference configuration present in either model is
     kept, completed with the neutral configuration of the other model's joints. Joint or frame names present in
     both models raise ``ValueError``.
+
+    With the geometry models of both (``rbda.io.GeometryModel``), returns ``(model, geom_model)``: ``a``'s objects
+    then ``b``'s, moved onto the new joints and frames; collision pairs: ``a``'s, ``b``'s, then every pair of an
+    object of ``a`` with an object of ``b`` (as Pinocchio does).
     """
     _check_model(model_a, "model_a")
     _check_model(model_b, "model_b")
@@ -102,16 +108,23 @@ def append_model(model_a: Model, model_b: Model, frame_in_a, placement: SE3 = No
     if shared:
         raise ValueError(f"model_b: frame names also in model_a: {sorted(shared)}")
 
+    if (geom_model_a is None) != (geom_model_b is None):
+        raise ValueError("geom_model_a, geom_model_b: give the geometry models of both models, or of neither")
     frame = model_a.frames[fid]
     attach, aMb = frame.parent_joint, frame.placement * placement  # b's universe in the attach joint's frame
     out = Model(model_a.name)
     out.gravity = model_a.gravity.vector.copy()
     new_a, new_b = {0: 0}, {0: attach}  # old joint id -> new joint id
     order = []  # (source "a" or "b", old frame id, new parent joint), in the new frame order
+    geoms = {"a": geom_model_a, "b": geom_model_b}
+    geom_order = []  # (source, old object id): objects follow their joints, as frames do
 
     def take_frames(source, src, joint, new_joint):
         order.extend((source, k, new_joint) for k, f in enumerate(src.frames)
                      if f.parent_joint == joint and (source, k) != ("b", 0))
+        if geoms[source] is not None:
+            objects = geoms[source].geometry_objects
+            geom_order.extend((source, k) for k, g in enumerate(objects) if g.parent_joint == joint)
 
     def append_b():
         take_frames("b", model_b, 0, attach)
@@ -146,6 +159,29 @@ def append_model(model_a: Model, model_b: Model, frame_in_a, placement: SE3 = No
             parent_frame, M = new_id[("b", f.parent_frame)], f.placement.copy()
         frames.append(Frame(f.name, new_joint, parent_frame, M, f.type, f.inertia.copy()))
     out.frames = frames
+    _append_reference_configurations(out, model_a, model_b, new_a, new_b)
+    if geom_model_a is None:
+        return out
+    geometry = type(geom_model_a)()
+    for source, k in geom_order:
+        g = geoms[source].geometry_objects[k]
+        on_b_root = source == "b" and g.parent_joint == 0
+        geometry.add_geometry_object(dataclasses.replace(
+            g, parent_joint=(new_a if source == "a" else new_b)[g.parent_joint],
+            parent_frame=new_id[("a", fid)] if on_b_root else new_id[(source, g.parent_frame)],
+            placement=aMb * g.placement if on_b_root else g.placement.copy()))
+    new_geom = {key: n for n, key in enumerate(geom_order)}
+    pairs = [(("a", i), ("a", j)) for i, j in geom_model_a.collision_pairs]
+    pairs += [(("b", i), ("b", j)) for i, j in geom_model_b.collision_pairs]
+    pairs += [(("a", i), ("b", j)) for i in range(len(geom_model_a.geometry_objects))
+              for j in range(len(geom_model_b.geometry_objects))]
+    for i, j in pairs:
+        geometry.add_collision_pair(new_geom[i], new_geom[j])
+    return out, geometry
+
+
+def _append_reference_configurations(out: Model, model_a: Model, model_b: Model, new_a: dict, new_b: dict) -> None:
+    """Each reference configuration of ``a`` or ``b``, completed with the other model's neutral configuration."""
     for name in set(model_a.reference_configurations) | set(model_b.reference_configurations):
         qa = model_a.reference_configurations.get(name, _neutral(model_a))
         qb = model_b.reference_configurations.get(name, _neutral(model_b))
@@ -154,7 +190,6 @@ def append_model(model_a: Model, model_b: Model, frame_in_a, placement: SE3 = No
             for i in range(1, src.njoints):
                 q[_joint_slices(out, ids[i])[0]] = qsrc[_joint_slices(src, i)[0]]
         out.reference_configurations[name] = q
-    return out
 
 
 def _neutral(model: Model) -> np.ndarray:
@@ -162,7 +197,7 @@ def _neutral(model: Model) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------------------- reduce
-def build_reduced_model(model: Model, joints_to_lock, reference_configuration) -> Model:
+def build_reduced_model(model: Model, joints_to_lock, reference_configuration, geom_models=None):
     """``model`` with the joints ``joints_to_lock`` (ids or names) fixed at ``reference_configuration (nq,)``
     (Pinocchio's ``buildReducedModel``).
 
@@ -170,6 +205,9 @@ def build_reduced_model(model: Model, joints_to_lock, reference_configuration) -
     at the joint's output frame (placed at ``q_ref``); the frames on locked joints move to that ancestor; the
     joints below are re-placed. Kept joints keep their order, limits, friction, damping and armature; frames keep
     their order; ``reference_configurations`` lose the locked joints' entries.
+
+    With ``geom_models`` (an ``rbda.io.GeometryModel`` or a list of them), returns ``(model, geom_models)``
+    with the objects moved as the frames are (same frame ids, same collision pairs).
     """
     _check_model(model, "model")
     q_ref = as_array(reference_configuration, (model.nq,), "reference_configuration")
@@ -204,7 +242,23 @@ def build_reduced_model(model: Model, joints_to_lock, reference_configuration) -
                                                         for i in range(1, model.njoints) if i not in locked])
     out.reference_configurations = {name: np.asarray(q)[kept_q].copy()
                                     for name, q in model.reference_configurations.items()}
-    return out
+    if geom_models is None:
+        return out
+    return out, _move_geometry(geom_models, where)
+
+
+def _move_geometry(geom_models, where: dict):
+    """Copies of ``geom_models`` (one model or a list) with each object moved by ``where[parent_joint] = (new
+    joint, placement of the old joint's frame in the new joint's frame)``."""
+    if isinstance(geom_models, (list, tuple)):
+        return [_move_geometry(g, where) for g in geom_models]
+    moved = type(geom_models)()
+    for g in geom_models.geometry_objects:
+        anchor, aMp = where[g.parent_joint]
+        moved.add_geometry_object(dataclasses.replace(g, parent_joint=anchor, placement=aMp * g.placement))
+    for i, j in geom_models.collision_pairs:
+        moved.add_collision_pair(i, j)
+    return moved
 
 
 # ------------------------------------------------------------------------------------------------- files
