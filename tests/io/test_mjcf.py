@@ -21,11 +21,11 @@ def assert_rel(actual, desired, tol=1e-9):
     np.testing.assert_allclose(actual, desired, rtol=0.0, atol=tol * scale)
 
 
-def load(name: str):
+def load(name: str, composite: bool = False):
     path = FILES / f"{name}.xml"
     mj = mujoco.MjModel.from_xml_path(str(path))
     mj.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONSTRAINT  # no contacts, limits, frictionloss
-    return mj, mjcf.build_model_from_mjcf(path)
+    return mj, mjcf.build_model_from_mjcf(path, composite=composite)
 
 
 def random_mj_state(mj, rng):
@@ -65,7 +65,15 @@ def pair(request):
     return load(request.param)
 
 
-def test_rnea_and_crba_match_mj_inverse_and_mass_matrix(pair):
+@pytest.fixture(params=[(name, composite) for name in MODEL_NAMES for composite in (False, True)],
+                ids=lambda p: f"{p[0]}{'-composite' if p[1] else ''}")
+def any_pair(request):
+    """Each model read both ways: one rbda joint per MuJoCo joint, and one composite joint per body."""
+    return load(*request.param)
+
+
+def test_rnea_and_crba_match_mj_inverse_and_mass_matrix(any_pair):
+    pair = any_pair
     mj, model = pair
     d, data, rng = mujoco.MjData(mj), model.create_data(), np.random.default_rng(0)
     for _ in range(4):
@@ -80,8 +88,8 @@ def test_rnea_and_crba_match_mj_inverse_and_mass_matrix(pair):
         assert_rel(rbda.crba(model, data, q), T.T @ full_inertia(mj, d) @ T)
 
 
-def test_aba_matches_mj_forward(pair):
-    mj, model = pair
+def test_aba_matches_mj_forward(any_pair):
+    mj, model = any_pair
     d, data, rng = mujoco.MjData(mj), model.create_data(), np.random.default_rng(1)
     for _ in range(3):
         qpos, qvel, qfrc = random_mj_state(mj, rng)
@@ -92,8 +100,8 @@ def test_aba_matches_mj_forward(pair):
         assert_rel(rbda.aba(model, data, q, v, tau), mjcf.qacc_to_a(model, qpos, qvel, d.qacc), 1e-8)
 
 
-def test_body_and_site_frames_match_mujoco_kinematics(pair):
-    mj, model = pair
+def test_body_and_site_frames_match_mujoco_kinematics(any_pair):
+    mj, model = any_pair
     d, data = mujoco.MjData(mj), model.create_data()
     qpos = random_mj_state(mj, np.random.default_rng(2))[0]
     d.qpos[:] = qpos
@@ -121,7 +129,7 @@ def test_structure_names_limits_and_joint_parameters(pair):
     for j in range(mj.njnt):
         a = mj.jnt_qposadr[j]
         if mj.jnt_type[j] in (mjcf.HINGE, mjcf.SLIDE) and mj.jnt_limited[j]:
-            expected = mj.jnt_range[j] - mj.qpos0[a]
+            expected = mj.jnt_range[j]
         elif mj.jnt_type[j] in (mjcf.HINGE, mjcf.SLIDE):
             expected = [-np.inf, np.inf]
         else:
@@ -131,14 +139,23 @@ def test_structure_names_limits_and_joint_parameters(pair):
 
 
 def test_hinge_ref_angles_and_degrees():
-    """``compiler angle="degree"`` and ``ref``: rbda's q is qpos - qpos0, limits shift with it."""
+    """``compiler angle="degree"`` and ``ref``: rbda's q is MuJoCo's qpos (the ref is in the joint placement), the
+    limits are jnt_range, and at qpos0 the bodies sit where the file puts them."""
     mj, model = load("multi_joint_body")
     tilt = model.get_joint_id("tilt")
     assert np.isclose(mj.qpos0[model.idx_q[tilt]], np.deg2rad(12.0))
-    assert np.allclose([model.lower_position_limit[model.idx_q[tilt]], model.upper_position_limit[model.idx_q[tilt]]],
-                       np.deg2rad([-52.0, 28.0]))
+    np.testing.assert_allclose([model.lower_position_limit[model.idx_q[tilt]],
+                                model.upper_position_limit[model.idx_q[tilt]]], np.deg2rad([-40.0, 40.0]))
     q = mjcf.qpos_to_q(model, mj.qpos0)
-    np.testing.assert_allclose(q, rbda.neutral(model), atol=0.0)
+    np.testing.assert_array_equal(q[:6], mj.qpos0[:6])  # six hinge/slide values, then the ball's quaternion
+    data = model.create_data()
+    rbda.frames_forward_kinematics(model, data, q)
+    carriage = data.oMf[model.get_frame_id("carriage")]
+    assert_rel(carriage.translation, [0.1, 0.2, 0.3])
+    expected = rbda.spatial.exp3(np.deg2rad(15.0) * np.array([0, 0, 1.0]))  # eulerseq zyx: z first
+    expected = expected @ rbda.spatial.exp3(np.deg2rad(-10.0) * np.array([0, 1.0, 0]))
+    expected = expected @ rbda.spatial.exp3(np.deg2rad(5.0) * np.array([1.0, 0, 0]))
+    assert_rel(carriage.rotation, expected)
 
 
 def test_joint_models_chosen_by_axis():
@@ -268,3 +285,24 @@ def test_mujoco_warnings_become_python_warnings(tmp_path):
     with pytest.warns(RuntimeWarning, match="nan.xml: MuJoCo: .*NaN"), pytest.raises(ModelFileError):
         mjcf.build_model_from_mjcf(path)
     assert not (tmp_path / "MUJOCO_LOG.TXT").exists() and not Path("MUJOCO_LOG.TXT").exists()
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("name", MODEL_NAMES)
+def test_composite_mode_matches_pinocchio_mjcf_reader(name):
+    """``composite=True`` gives Pinocchio's joints and frames; the dynamics agree once Pinocchio is given the
+    file's gravity (its MJCF reader keeps the default). Known Pinocchio 4.1 differences, where rbda follows
+    MuJoCo (checked above): position limits shifted by ``ref``, a site on a welded body ignores the parent joint's
+    anchor, a free joint's placement."""
+    pin = pytest.importorskip("pinocchio")
+    model = mjcf.build_model_from_mjcf(FILES / f"{name}.xml", composite=True)
+    theirs = pin.buildModelFromMJCF(str(FILES / f"{name}.xml"))
+    theirs.gravity = pin.Motion(model.gravity.vector.copy())
+    assert model.names == list(theirs.names) and (model.nq, model.nv) == (theirs.nq, theirs.nv)
+    assert [(f.name, f.parent_joint, int(f.type)) for f in model.frames] == [
+        (f.name, f.parentJoint, int(f.type)) for f in theirs.frames]
+    data, pdata, rng = model.create_data(), theirs.createData(), np.random.default_rng(5)
+    for _ in range(3):
+        q, v, a = rbda.random_configuration(model, rng=rng), rng.normal(size=model.nv), rng.normal(size=model.nv)
+        assert_rel(rbda.rnea(model, data, q, v, a), pin.rnea(theirs, pdata, q, v, a))
+        assert_rel(rbda.crba(model, data, q), pin.crba(theirs, pdata, q))

@@ -2,17 +2,20 @@
 childclass, includes, ``compiler`` angle/eulerseq/autolimits, ``fromto``, inertia from geoms, ...) and this module
 converts the compiled ``MjModel`` into an rbda :class:`~rbda.model.Model`. Needs the extra ``rbda[mjcf]``.
 
-Conversion (one rbda joint per MuJoCo joint, so that rbda joint ``i`` is MuJoCo joint ``i - 1`` and ``q``/``v``
-have MuJoCo's ``qpos``/``qvel`` layout):
+Conversion (by default one rbda joint per MuJoCo joint, so that rbda joint ``i`` is MuJoCo joint ``i - 1``; ``q``
+and ``v`` always have MuJoCo's ``qpos``/``qvel`` layout):
 
 * a body with joints ``j_0 .. j_k``: each joint becomes an rbda joint whose frame sits at the joint's anchor
   ``jnt_pos`` (body axes); joint ``j_0`` is placed at ``parent body * (body_pos, body_quat) * T(pos_0)``, joint
   ``j_m`` at ``T(-pos_{m-1}) T(pos_m)`` in the frame of ``j_{m-1}`` (the intermediate joints carry no mass), and
   the body hangs at ``T(-pos_k)`` from the last joint. This is MuJoCo's ``mj_kinematics``: each joint rotates the
-  body about its anchor, axes expressed in the body frame as moved by the joints before it.
+  body about its anchor, axes expressed in the body frame as moved by the joints before it. A joint's ``ref``
+  (``qpos0``) turns or shifts its input frame back, so that ``q = qpos`` as in Pinocchio's MJCF reader; with
+  ``composite=True`` the joints of one body form one ``JointModelComposite`` named ``Composite_<first joint>``,
+  as Pinocchio makes it (same frames, names and layout as ``pinocchio.buildModelFromMJCF``).
+* a welded body (no joint) gets a FIXED_JOINT frame ``<body>_fixed`` and its BODY frame, its inertia merged;
 * hinge -> revolute (``RX``/``RY``/``RZ`` when the axis is a unit axis), slide -> prismatic, ball -> spherical,
   free -> free-flyer (MuJoCo allows it only in top-level bodies);
-* a body without joints is welded: its inertia is merged into the joint it hangs from, it stays a BODY frame;
 * body inertia ``(body_mass, diag(body_inertia))`` at ``(body_ipos, body_iquat)``; sites become OP_FRAME frames,
   joints JOINT frames, bodies BODY frames (named as in MuJoCo; unnamed ones get ``body<id>``/``joint<id>``/
   ``site<id>``);
@@ -26,9 +29,8 @@ damping force ``-damping * qvel``, which rbda's ``rnea``/``aba`` leave to the ca
 
 State conventions differ, and :func:`qpos_to_q`, :func:`qvel_to_v`, :func:`qacc_to_a`, :func:`qfrc_to_tau` and
 their inverses convert (see :class:`MjcfLayout`): MuJoCo quaternions are ``(w, x, y, z)``, rbda's ``(x, y, z, w)``;
-a hinge/slide ``q`` is ``qpos - qpos0`` (MuJoCo's joint ``ref``); the free joint's ``qvel`` is ``[linear velocity
-of the body origin in the world frame; angular velocity in the body frame]`` while rbda's free-flyer ``v`` has both
-in the body frame.
+the free joint's ``qvel`` is ``[linear velocity of the body origin in the world frame; angular velocity in the body
+frame]`` while rbda's free-flyer ``v`` has both in the body frame. Hinge and slide values are the same.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..joints import (
+    JointModelComposite,
     JointModelFreeFlyer,
     JointModelPrismaticUnaligned,
     JointModelPX,
@@ -53,7 +56,7 @@ from ..joints import (
     JointModelSpherical,
 )
 from ..model import Frame, FrameType, Model
-from ..spatial import SE3, Inertia, quat_to_matrix
+from ..spatial import SE3, Inertia, exp3, quat_to_matrix
 from ..spatial._validate import as_array
 from .errors import ModelFileError
 
@@ -65,20 +68,19 @@ FREE, BALL, SLIDE, HINGE = 0, 1, 2, 3
 class MjcfLayout:
     """Where each MuJoCo joint sits in ``qpos``/``qvel`` and what it is; rbda's ``q``/``v`` share the layout.
 
-    ``jnt_type (njnt,)`` (0 free, 1 ball, 2 slide, 3 hinge), ``qposadr``/``dofadr (njnt,)``, ``qpos0 (nq,)``.
+    ``jnt_type (njnt,)`` (0 free, 1 ball, 2 slide, 3 hinge), ``qposadr``/``dofadr (njnt,)``.
     """
 
     jnt_type: np.ndarray
     qposadr: np.ndarray
     dofadr: np.ndarray
-    qpos0: np.ndarray
     nq: int
     nv: int
 
     @classmethod
     def from_mujoco(cls, mj) -> "MjcfLayout":
         return cls(np.array(mj.jnt_type, dtype=int), np.array(mj.jnt_qposadr, dtype=int),
-                   np.array(mj.jnt_dofadr, dtype=int), np.array(mj.qpos0, dtype=float), int(mj.nq), int(mj.nv))
+                   np.array(mj.jnt_dofadr, dtype=int), int(mj.nq), int(mj.nv))
 
 
 @dataclass
@@ -109,12 +111,13 @@ def _mujoco():
 
 
 # ------------------------------------------------------------------------------------------------- readers
-def build_model_from_mjcf(path, root_joint=None, root_joint_name: str = "root_joint") -> Model:
+def build_model_from_mjcf(path, root_joint=None, root_joint_name: str = "root_joint", composite: bool = False) -> Model:
     """Read the MJCF file ``path`` with MuJoCo and convert it (see the module docstring).
 
     ``root_joint`` (a joint model, e.g. ``JointModelFreeFlyer()``), if given, is added as joint 1, named
     ``root_joint_name``, and every top-level body hangs from it (the state converters then do not apply).
-    Raises :class:`ModelFileError` naming the file, the element and MuJoCo's message.
+    ``composite``: see :func:`build_model_from_mjmodel`. Raises :class:`ModelFileError` naming the file, the
+    element and MuJoCo's message.
     """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path: expected a file path, got {type(path).__name__}")
@@ -127,10 +130,11 @@ def build_model_from_mjcf(path, root_joint=None, root_joint_name: str = "root_jo
             mj = mujoco.MjModel.from_xml_path(path)
     except ValueError as exc:
         raise _file_error(path, exc) from None
-    return build_model_from_mjmodel(mj, root_joint, root_joint_name, file=path)
+    return build_model_from_mjmodel(mj, root_joint, root_joint_name, composite, file=path)
 
 
-def build_model_from_mjcf_string(text, root_joint=None, root_joint_name: str = "root_joint") -> Model:
+def build_model_from_mjcf_string(text, root_joint=None, root_joint_name: str = "root_joint",
+                                 composite: bool = False) -> Model:
     """Like :func:`build_model_from_mjcf` for MJCF ``text`` (includes resolve against the working directory)."""
     if not isinstance(text, str):
         raise TypeError(f"text: expected an MJCF string, got {type(text).__name__}")
@@ -140,7 +144,7 @@ def build_model_from_mjcf_string(text, root_joint=None, root_joint_name: str = "
             mj = mujoco.MjModel.from_xml_string(text)
     except ValueError as exc:
         raise _file_error("<string>", exc) from None
-    return build_model_from_mjmodel(mj, root_joint, root_joint_name, file="<string>")
+    return build_model_from_mjmodel(mj, root_joint, root_joint_name, composite, file="<string>")
 
 
 @contextlib.contextmanager
@@ -164,15 +168,23 @@ def _file_error(file: str, exc: Exception) -> ModelFileError:
     return ModelFileError(file, element or "mujoco", reason.removeprefix("Error: "))
 
 
-def build_model_from_mjmodel(mj, root_joint=None, root_joint_name: str = "root_joint",
+def build_model_from_mjmodel(mj, root_joint=None, root_joint_name: str = "root_joint", composite: bool = False,
                              file: str = "<MjModel>") -> Model:
-    """Convert a compiled ``mujoco.MjModel`` into an rbda :class:`Model` (see the module docstring)."""
+    """Convert a compiled ``mujoco.MjModel`` into an rbda :class:`Model` (see the module docstring).
+
+    ``composite=True`` makes the joints of a body with several one :class:`~rbda.joints.JointModelComposite`
+    named ``Composite_<first joint>``, as Pinocchio's MJCF reader does (same ``q``/``v`` layout; the state
+    converters still apply); by default each MuJoCo joint is its own rbda joint, named as in MuJoCo.
+    """
     mujoco = _mujoco()
     if not isinstance(mj, mujoco.MjModel):
         raise TypeError(f"mj: expected a mujoco.MjModel, got {type(mj).__name__}")
 
     def name_of(objtype, k, prefix):
         return mujoco.mj_id2name(mj, objtype, k) or f"{prefix}{k}"
+
+    def joint_name(j):
+        return name_of(mujoco.mjtObj.mjOBJ_JOINT, j, "joint")
 
     _check_finite(mj, mujoco, file, name_of)
     model = Model(bytes(mj.names).split(b"\0", 1)[0].decode())
@@ -187,17 +199,23 @@ def build_model_from_mjmodel(mj, root_joint=None, root_joint_name: str = "root_j
         parent = int(mj.body_parentid[b])
         joint_id, jMb = attach[parent]
         jMb = jMb * _placement(mj.body_pos[b], mj.body_quat[b])
-        for j in range(mj.body_jntadr[b], mj.body_jntadr[b] + mj.body_jntnum[b]):
-            kind, anchor = int(mj.jnt_type[j]), np.array(mj.jnt_pos[j], dtype=float)
-            if kind == FREE:  # MuJoCo: only joint of a top-level body; qpos is the body pose in the world
-                if parent != 0 or mj.body_jntnum[b] != 1:
-                    raise ModelFileError(file, f"body '{body}'",
-                                         "a free joint must be the only joint of a top-level body")
-                placement, jMb = SE3(), SE3()
-            else:
-                placement, jMb = jMb * SE3(np.eye(3), anchor), SE3(np.eye(3), -anchor)
-            name = name_of(mujoco.mjtObj.mjOBJ_JOINT, j, "joint")
-            joint_id = _add_joint(model, mj, j, joint_id, placement, name, file)
+        joints = list(range(mj.body_jntadr[b], mj.body_jntadr[b] + mj.body_jntnum[b]))
+        if any(mj.jnt_type[j] == FREE for j in joints):  # MuJoCo: qpos is the body pose in the world
+            if parent != 0 or len(joints) != 1:
+                raise ModelFileError(file, f"body '{body}'", "a free joint must be the only joint of a top-level body")
+            joint_id, jMb = _add_joint(model, mj, joints, joint_id, SE3(), [], joint_name(joints[0])), SE3()
+        elif composite and len(joints) > 1:  # one composite joint, as Pinocchio's MJCF reader makes it
+            subs = [SE3()] + [_joint_output_to_body(mj, joints[k - 1]) * _body_to_joint_input(mj, joints[k])
+                              for k in range(1, len(joints))]
+            name = f"Composite_{joint_name(joints[0])}"
+            joint_id = _add_joint(model, mj, joints, joint_id, jMb * _body_to_joint_input(mj, joints[0]), subs, name)
+            jMb = _joint_output_to_body(mj, joints[-1])
+        else:  # one rbda joint per MuJoCo joint; the body hangs from the last one
+            for j in joints:
+                joint_id = _add_joint(model, mj, [j], joint_id, jMb * _body_to_joint_input(mj, j), [], joint_name(j))
+                jMb = _joint_output_to_body(mj, j)
+        if not joints:
+            model.add_frame(Frame(f"{body}_fixed", joint_id, 0, jMb, FrameType.FIXED_JOINT))
         Y = Inertia(float(mj.body_mass[b]), np.zeros(3), np.diag(np.array(mj.body_inertia[b], dtype=float)))
         try:  # huge (finite) values can overflow when the inertia is moved and summed
             with np.errstate(over="ignore", invalid="ignore"):
@@ -205,11 +223,10 @@ def build_model_from_mjmodel(mj, root_joint=None, root_joint_name: str = "root_j
         except ValueError as exc:
             raise ModelFileError(file, f"body '{body}'", f"its inertia overflows ({exc})") from None
         model.add_body_frame(body, joint_id, jMb)
+        for site in np.flatnonzero(mj.site_bodyid == b):
+            model.add_frame(Frame(name_of(mujoco.mjtObj.mjOBJ_SITE, site, "site"), joint_id, 0,
+                                  jMb * _placement(mj.site_pos[site], mj.site_quat[site]), FrameType.OP_FRAME))
         attach[b] = (joint_id, jMb)
-    for s in range(mj.nsite):
-        joint_id, jMb = attach[int(mj.site_bodyid[s])]
-        model.add_frame(Frame(name_of(mujoco.mjtObj.mjOBJ_SITE, s, "site"), joint_id, 0,
-                              jMb * _placement(mj.site_pos[s], mj.site_quat[s]), FrameType.OP_FRAME))
     model.armature = np.array(mj.dof_armature, dtype=float) if root_joint is None else np.concatenate(
         [np.zeros(root_joint.nv), mj.dof_armature])
     model.mjcf_layout = MjcfLayout.from_mujoco(mj) if root_joint is None else None
@@ -245,6 +262,22 @@ def _placement(pos, quat_wxyz) -> SE3:
     return SE3(quat_to_matrix(q / np.linalg.norm(q)), np.asarray(pos, dtype=float))
 
 
+def _body_to_joint_input(mj, j: int) -> SE3:
+    """Input frame of hinge/slide/ball joint ``j`` in its body's frame (as moved by the joints before it): at the
+    anchor ``jnt_pos``, turned (hinge) or shifted (slide) back by the joint's ``ref`` so that ``q = qpos``
+    (MuJoCo moves the body by ``qpos - qpos0``, ``qpos0 = ref``)."""
+    anchor, axis = np.array(mj.jnt_pos[j], dtype=float), np.array(mj.jnt_axis[j], dtype=float)
+    ref = float(mj.qpos0[mj.jnt_qposadr[j]]) if int(mj.jnt_type[j]) in (HINGE, SLIDE) else 0.0
+    if int(mj.jnt_type[j]) == HINGE:
+        return SE3(exp3(-ref * axis), anchor)
+    return SE3(np.eye(3), anchor - ref * axis if int(mj.jnt_type[j]) == SLIDE else anchor)
+
+
+def _joint_output_to_body(mj, j: int) -> SE3:
+    """The body frame in the output frame of joint ``j``: back from the anchor (MuJoCo rotates about it)."""
+    return SE3(np.eye(3), -np.array(mj.jnt_pos[j], dtype=float))
+
+
 def _aligned(axis: np.ndarray, joints) -> object:
     for e, cls in zip(np.eye(3), joints[:3]):
         if np.array_equal(axis, e):
@@ -252,31 +285,39 @@ def _aligned(axis: np.ndarray, joints) -> object:
     return joints[3](axis)
 
 
-def _add_joint(model: Model, mj, j: int, parent: int, placement: SE3, name: str, file: str) -> int:
-    """Add MuJoCo joint ``j`` (its JOINT frame too) under rbda joint ``parent``; returns its id."""
-    kind = int(mj.jnt_type[j])
-    axis = np.array(mj.jnt_axis[j], dtype=float)
+def _joint_model(mj, j: int):
+    """The rbda joint model of MuJoCo joint ``j``."""
+    kind, axis = int(mj.jnt_type[j]), np.array(mj.jnt_axis[j], dtype=float)
     if kind == HINGE:
-        joint = _aligned(axis, (JointModelRX, JointModelRY, JointModelRZ, JointModelRevoluteUnaligned))
-    elif kind == SLIDE:
-        joint = _aligned(axis, (JointModelPX, JointModelPY, JointModelPZ, JointModelPrismaticUnaligned))
-    elif kind == BALL:
-        joint = JointModelSpherical()
-    elif kind == FREE:
-        joint = JointModelFreeFlyer()
-    else:  # pragma: no cover - MuJoCo has no other joint type today
-        raise ModelFileError(file, f"joint '{name}'", f"unknown MuJoCo joint type {kind}")
+        return _aligned(axis, (JointModelRX, JointModelRY, JointModelRZ, JointModelRevoluteUnaligned))
+    if kind == SLIDE:
+        return _aligned(axis, (JointModelPX, JointModelPY, JointModelPZ, JointModelPrismaticUnaligned))
+    if kind == BALL:
+        return JointModelSpherical()
+    if kind == FREE:
+        return JointModelFreeFlyer()
+    raise ValueError(f"unknown MuJoCo joint type {kind}")  # pragma: no cover - MuJoCo has no other type today
+
+
+def _add_joint(model: Model, mj, joints: list, parent: int, placement: SE3, sub_placements: list, name: str) -> int:
+    """Add MuJoCo joints ``joints`` of one body as one rbda joint (a composite one for several, its sub-joints at
+    ``sub_placements``) under rbda joint ``parent``, with its limits and JOINT frame; returns its id."""
+    models = [_joint_model(mj, j) for j in joints]
+    joint = models[0] if len(models) == 1 else JointModelComposite(models, sub_placements)
     while model.exist_joint_name(name):
         name += "_"
-    dofs = slice(mj.jnt_dofadr[j], mj.jnt_dofadr[j] + joint.nv)
-    limits = {}
-    if kind in (HINGE, SLIDE) and mj.jnt_limited[j]:
-        qpos0 = mj.qpos0[mj.jnt_qposadr[j]]
-        limits.update(min_config=mj.jnt_range[j, 0] - qpos0, max_config=mj.jnt_range[j, 1] - qpos0)
-    if mj.jnt_actfrclimited[j]:
-        limits["max_effort"] = float(np.max(np.abs(mj.jnt_actfrcrange[j])))
-    jid = model.add_joint(parent, joint, placement, name, friction=np.array(mj.dof_frictionloss[dofs]),
-                          damping=np.array(mj.dof_damping[dofs]), **limits)
+    jid = model.add_joint(parent, joint, placement, name)
+    lower, upper, effort = [], [], []
+    for j, sub in zip(joints, models):
+        limited = int(mj.jnt_type[j]) in (HINGE, SLIDE) and mj.jnt_limited[j]
+        lower += [mj.jnt_range[j, 0]] if limited else [-np.inf] * sub.nq
+        upper += [mj.jnt_range[j, 1]] if limited else [np.inf] * sub.nq
+        effort += [np.max(np.abs(mj.jnt_actfrcrange[j])) if mj.jnt_actfrclimited[j] else np.inf] * sub.nv
+    q = slice(model.idx_q[jid], model.idx_q[jid] + joint.nq)
+    v = slice(model.idx_v[jid], model.idx_v[jid] + joint.nv)
+    dofs = slice(mj.jnt_dofadr[joints[0]], mj.jnt_dofadr[joints[0]] + joint.nv)
+    model.lower_position_limit[q], model.upper_position_limit[q], model.effort_limit[v] = lower, upper, effort
+    model.damping[v], model.friction[v] = mj.dof_damping[dofs], mj.dof_frictionloss[dofs]
     model.add_joint_frame(jid)
     return jid
 
@@ -323,17 +364,14 @@ def _xyzw(quat_wxyz) -> np.ndarray:
 
 
 def qpos_to_q(model_or_mj, qpos) -> np.ndarray:
-    """rbda ``q (nq,)`` of MuJoCo's ``qpos (nq,)``: quaternions ``(w,x,y,z) -> (x,y,z,w)``, hinge/slide
-    ``q = qpos - qpos0``. ``model_or_mj``: the rbda model read from MJCF, or the ``mujoco.MjModel``."""
+    """rbda ``q (nq,)`` of MuJoCo's ``qpos (nq,)``: quaternions ``(w,x,y,z) -> (x,y,z,w)``, the rest unchanged.
+    ``model_or_mj``: the rbda model read from MJCF, or the ``mujoco.MjModel``."""
     L = _layout(model_or_mj)
-    qpos = as_array(qpos, (L.nq,), "qpos")
-    q = qpos - L.qpos0
+    q = as_array(qpos, (L.nq,), "qpos").copy()
     for kind, a in zip(L.jnt_type, L.qposadr):
-        if kind == FREE:
-            q[a : a + 3] = qpos[a : a + 3]
-            a += 3
         if kind in (FREE, BALL):
-            q[a : a + 4] = _xyzw(qpos[a : a + 4])
+            a += 3 if kind == FREE else 0
+            q[a : a + 4] = _xyzw(q[a : a + 4])
     return q
 
 
@@ -341,12 +379,10 @@ def q_to_qpos(model_or_mj, q) -> np.ndarray:
     """MuJoCo ``qpos (nq,)`` of rbda's ``q (nq,)`` (inverse of :func:`qpos_to_q`)."""
     L = _layout(model_or_mj)
     q = as_array(q, (L.nq,), "q")
-    qpos = q + L.qpos0
+    qpos = q.copy()
     for kind, a in zip(L.jnt_type, L.qposadr):
-        if kind == FREE:
-            qpos[a : a + 3] = q[a : a + 3]
-            a += 3
         if kind in (FREE, BALL):
+            a += 3 if kind == FREE else 0
             qpos[a : a + 4] = [q[a + 3], q[a], q[a + 1], q[a + 2]]
     return qpos
 
