@@ -264,7 +264,7 @@ class _SdfModel:
         if visited != set(self.links):
             raise self.r.error(f"model '{self.name}'", f"links {sorted(set(self.links) - visited)} are not "
                                                        "reachable from a root link (the joints form a cycle)")
-        for name, e in self.frames.items():
+        for name in self.frames:
             joint, X_MJ = self.attach[self.link_of(name)]
             model.add_frame(Frame(name, joint, 0, X_MJ.inverse() * self.pose_in_model(name), FrameType.OP_FRAME))
         return model

@@ -84,9 +84,9 @@ def append_model(model_a: Model, model_b: Model, frame_in_a, placement: SE3 = No
     kept, completed with the neutral configuration of the other model's joints. Joint or frame names present in
     both models raise ``ValueError``.
 
-    With the geometry models of both (``rbda.io.GeometryModel``), returns ``(model, geom_model)``: ``a``'s objects
-    then ``b``'s, moved onto the new joints and frames; collision pairs: ``a``'s, ``b``'s, then every pair of an
-    object of ``a`` with an object of ``b`` (as Pinocchio does).
+    With the geometry models of both (``rbda.io.GeometryModel``), returns ``(model, geom_model)``: the objects
+    follow their joints as frames do, moved onto the new joints and frames; collision pairs: ``a``'s, ``b``'s,
+    then every pair of an object of ``a`` with an object of ``b`` (as Pinocchio does).
     """
     _check_model(model_a, "model_a")
     _check_model(model_b, "model_b")
@@ -144,40 +144,43 @@ def append_model(model_a: Model, model_b: Model, frame_in_a, placement: SE3 = No
             append_b()
     out.inertias[attach] = out.inertias[attach] + aMb.act(model_b.inertias[0])
 
-    new_id = {(source, k): n for n, (source, k, _) in enumerate(order)}
-    new_id[("b", 0)] = 0
-    frames = []
-    for source, k, new_joint in order:
-        if source == "a":
-            f = model_a.frames[k]
-            parent_frame, M = new_id[("a", f.parent_frame)], f.placement.copy()
-        elif model_b.frames[k].parent_joint == 0:  # on b's universe: now on the attach frame
-            f = model_b.frames[k]
-            parent_frame, M = new_id[("a", fid)], aMb * f.placement
-        else:
-            f = model_b.frames[k]
-            parent_frame, M = new_id[("b", f.parent_frame)], f.placement.copy()
-        frames.append(Frame(f.name, new_joint, parent_frame, M, f.type, f.inertia.copy()))
-    out.frames = frames
+    new_id = {(source, k): n for n, (source, k, _) in enumerate(order)}  # (source, old frame id) -> new id
+    new_id[("b", 0)] = new_id[("a", fid)]
+    out.frames = [_moved_frame((model_a, model_b)[source == "b"].frames[k], new_joint, new_id, source, aMb)
+                  for source, k, new_joint in order]
     _append_reference_configurations(out, model_a, model_b, new_a, new_b)
     if geom_model_a is None:
         return out
-    geometry = type(geom_model_a)()
+    return out, _appended_geometry(geoms, geom_order, {"a": new_a, "b": new_b}, new_id, aMb)
+
+
+def _moved_frame(f: Frame, new_joint: int, new_id: dict, source: str, aMb: SE3) -> Frame:
+    """Frame ``f`` of model ``source`` in the appended model; ``b``'s frames on its universe move onto the attach
+    frame (Pinocchio keeps the universe as the parent frame of ``b``'s other frames declared on it)."""
+    on_b_root = source == "b" and f.parent_joint == 0
+    parent_frame = new_id[(source, f.parent_frame)] if on_b_root or f.parent_frame else 0
+    placement = aMb * f.placement if on_b_root else f.placement.copy()
+    return Frame(f.name, new_joint, parent_frame, placement, f.type, f.inertia.copy())
+
+
+def _appended_geometry(geoms: dict, geom_order: list, new_joints: dict, new_id: dict, aMb: SE3):
+    """The geometry of the appended model: objects in ``geom_order``, moved as frames are; collision pairs:
+    ``a``'s, ``b``'s, then every object of ``a`` with every object of ``b`` (Pinocchio's ``appendModel``)."""
+    geometry = type(geoms["a"])()
     for source, k in geom_order:
         g = geoms[source].geometry_objects[k]
         on_b_root = source == "b" and g.parent_joint == 0
         geometry.add_geometry_object(dataclasses.replace(
-            g, parent_joint=(new_a if source == "a" else new_b)[g.parent_joint],
-            parent_frame=new_id[("a", fid)] if on_b_root else new_id[(source, g.parent_frame)],
+            g, parent_joint=new_joints[source][g.parent_joint], parent_frame=new_id[(source, g.parent_frame)],
             placement=aMb * g.placement if on_b_root else g.placement.copy()))
     new_geom = {key: n for n, key in enumerate(geom_order)}
-    pairs = [(("a", i), ("a", j)) for i, j in geom_model_a.collision_pairs]
-    pairs += [(("b", i), ("b", j)) for i, j in geom_model_b.collision_pairs]
-    pairs += [(("a", i), ("b", j)) for i in range(len(geom_model_a.geometry_objects))
-              for j in range(len(geom_model_b.geometry_objects))]
+    na, nb = len(geoms["a"].geometry_objects), len(geoms["b"].geometry_objects)
+    pairs = [(("a", i), ("a", j)) for i, j in geoms["a"].collision_pairs]
+    pairs += [(("b", i), ("b", j)) for i, j in geoms["b"].collision_pairs]
+    pairs += [(("a", i), ("b", j)) for i in range(na) for j in range(nb)]
     for i, j in pairs:
         geometry.add_collision_pair(new_geom[i], new_geom[j])
-    return out, geometry
+    return geometry
 
 
 def _append_reference_configurations(out: Model, model_a: Model, model_b: Model, new_a: dict, new_b: dict) -> None:
