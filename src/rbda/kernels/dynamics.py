@@ -67,19 +67,25 @@ def rnea(I, F, ws, q, v, a, fext):
 
 
 # ---------------------------------------------------------------------------------------------- CRBA
+@njit(cache=True, inline="always")
+def world_jacobians_and_inertias(jt, q, zeros, inertias, J, oYcrb):
+    """Forward kinematics at ``q`` (``jt`` the joint tables), the world Jacobian columns ``J`` and the world body
+    inertias ``oYcrb`` (10-vectors, entry 0 zero): the forward pass of CRBA and of the centroidal algorithms."""
+    for i in range(1, inertias.shape[0]):
+        calc_joint(jt, i, q, zeros)
+        iv, nvi = jt.idx_v[i], jt.nvs[i]
+        world_jacobian_columns(jt.oMi[i], jt.S[iv : iv + nvi], J[iv : iv + nvi])
+        inertia_act(jt.oMi[i], inertias[i], oYcrb[i])
+    oYcrb[0, :] = 0.0
+
+
 @njit(cache=True)
 def crba(I, F, ws, q):
     """M(q) into ``d.M`` (full, symmetric); also fills ``oMi``, ``J`` and ``oYcrb``."""
     m, d, jt, status = begin(I, F, ws, q, None, None)
     if status:
         return status
-    for i in range(1, m.nj):
-        calc_joint(jt, i, q, d.zeros)
-        iv, nvi = m.idx_v[i], m.nvs[i]
-        world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])
-        inertia_act(d.oMi[i], m.inertias[i], d.oYcrb[i])
-    for k in range(13):
-        d.oYcrb[0, k] = 0.0
+    world_jacobians_and_inertias(jt, q, d.zeros, m.inertias, d.J, d.oYcrb)
     F_col = d.tmp[12:18]
     for i in range(m.nj - 1, 0, -1):
         for col in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):

@@ -34,7 +34,7 @@ from ..spatial.compiled import (
     motion_cross,
 )
 from .checks import WRONG_DATA, begin
-from .dynamics import ltdl
+from .dynamics import ltdl, world_jacobians_and_inertias
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
 from .layout import model_views
 from .views import view
@@ -181,13 +181,7 @@ def jacobian_center_of_mass(I, F, ws, wb, q):
         return WRONG_DATA
     if status:
         return status
-    for i in range(1, m.nj):
-        calc_joint(jt, i, q, d.zeros)
-        iv, nvi = m.idx_v[i], m.nvs[i]
-        world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])
-        inertia_act(d.oMi[i], m.inertias[i], d.oYcrb[i])
-    for k in range(13):
-        d.oYcrb[0, k] = 0.0
+    world_jacobians_and_inertias(jt, q, d.zeros, m.inertias, d.J, d.oYcrb)
     for i in range(m.nj - 1, 0, -1):
         Y = d.oYcrb[i]
         for col in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
@@ -224,13 +218,7 @@ def centroidal_map(I, F, ws, wb, q, v):
         return WRONG_DATA
     if status:
         return status
-    for i in range(1, m.nj):
-        calc_joint(jt, i, q, d.zeros)
-        iv, nvi = m.idx_v[i], m.nvs[i]
-        world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])
-        inertia_act(d.oMi[i], m.inertias[i], d.oYcrb[i])
-    for k in range(13):
-        d.oYcrb[0, k] = 0.0
+    world_jacobians_and_inertias(jt, q, d.zeros, m.inertias, d.J, d.oYcrb)
     for i in range(m.nj - 1, 0, -1):
         for col in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
             inertia_apply(d.oYcrb[i], d.J[col], w.Ag[col])  # momentum of the subtree, about the world origin
