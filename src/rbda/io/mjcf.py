@@ -43,16 +43,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..joints import (
+    axis_joint,
     JointModelComposite,
     JointModelFreeFlyer,
-    JointModelPrismaticUnaligned,
-    JointModelPX,
-    JointModelPY,
-    JointModelPZ,
-    JointModelRevoluteUnaligned,
-    JointModelRX,
-    JointModelRY,
-    JointModelRZ,
     JointModelSpherical,
 )
 from ..model import Frame, FrameType, Model
@@ -278,20 +271,13 @@ def _joint_output_to_body(mj, j: int) -> SE3:
     return SE3(np.eye(3), -np.array(mj.jnt_pos[j], dtype=float))
 
 
-def _aligned(axis: np.ndarray, joints) -> object:
-    for e, cls in zip(np.eye(3), joints[:3]):
-        if np.array_equal(axis, e):
-            return cls()
-    return joints[3](axis)
-
-
 def _joint_model(mj, j: int):
     """The rbda joint model of MuJoCo joint ``j``."""
     kind, axis = int(mj.jnt_type[j]), np.array(mj.jnt_axis[j], dtype=float)
     if kind == HINGE:
-        return _aligned(axis, (JointModelRX, JointModelRY, JointModelRZ, JointModelRevoluteUnaligned))
+        return axis_joint("revolute", axis)
     if kind == SLIDE:
-        return _aligned(axis, (JointModelPX, JointModelPY, JointModelPZ, JointModelPrismaticUnaligned))
+        return axis_joint("prismatic", axis)
     if kind == BALL:
         return JointModelSpherical()
     if kind == FREE:

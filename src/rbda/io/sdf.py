@@ -32,18 +32,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from ..joints import (
-    JointModelPrismaticUnaligned,
-    JointModelPX,
-    JointModelPY,
-    JointModelPZ,
-    JointModelRevoluteUnaligned,
-    JointModelRevoluteUnboundedUnaligned,
-    JointModelRUBX,
-    JointModelRUBY,
-    JointModelRUBZ,
-    JointModelRX,
-    JointModelRY,
-    JointModelRZ,
+    axis_joint,
     JointModelSpherical,
     JointModelUniversal,
 )
@@ -53,11 +42,7 @@ from .errors import ModelFileError
 
 MODEL_FRAME = "__model__"
 _NO_LIMIT = 1e16
-_AXIS_JOINTS = {
-    "revolute": (JointModelRX, JointModelRY, JointModelRZ, JointModelRevoluteUnaligned),
-    "continuous": (JointModelRUBX, JointModelRUBY, JointModelRUBZ, JointModelRevoluteUnboundedUnaligned),
-    "prismatic": (JointModelPX, JointModelPY, JointModelPZ, JointModelPrismaticUnaligned),
-}
+_AXIS_JOINTS = {"revolute": "revolute", "continuous": "revolute_unbounded", "prismatic": "prismatic"}
 JOINT_TYPES = (*_AXIS_JOINTS, "ball", "universal", "fixed")
 
 
@@ -327,10 +312,7 @@ class _SdfModel:
         n_axes = {"universal": 2, "ball": 0}.get(kind, 1)
         axes = [self.axis(name, tag, X_MJ) for tag in ("axis", "axis2")[:n_axes]]
         if kind in _AXIS_JOINTS:
-            a = axes[0][0]
-            families = _AXIS_JOINTS[kind]
-            aligned = [cls for e_k, cls in zip(np.eye(3), families[:3]) if np.allclose(a, e_k, atol=1e-12, rtol=0)]
-            joint = aligned[0]() if aligned else families[3](a)
+            joint = axis_joint(_AXIS_JOINTS[kind], axes[0][0], 1e-12)
         elif kind == "universal":
             if abs(axes[0][0] @ axes[1][0]) > 1e-9:
                 raise self.r.error(where, "the two axes of a universal joint must be orthogonal")

@@ -34,21 +34,10 @@ from pathlib import Path
 import numpy as np
 
 from ..joints import (
+    axis_joint,
     JointModel,
     JointModelFreeFlyer,
     JointModelPlanar,
-    JointModelPrismaticUnaligned,
-    JointModelPX,
-    JointModelPY,
-    JointModelPZ,
-    JointModelRevoluteUnaligned,
-    JointModelRevoluteUnboundedUnaligned,
-    JointModelRUBX,
-    JointModelRUBY,
-    JointModelRUBZ,
-    JointModelRX,
-    JointModelRY,
-    JointModelRZ,
 )
 from ..model import Frame, FrameType, Model
 from ..spatial import SE3, Inertia, rpy_to_matrix
@@ -57,11 +46,7 @@ from .errors import ModelFileError
 from .geometry import DEFAULT_COLOR, Box, Capsule, Cylinder, GeometryModel, GeometryObject, GeometryType, Mesh, Sphere
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
-_ALIGNED = {
-    "revolute": (JointModelRX, JointModelRY, JointModelRZ, JointModelRevoluteUnaligned),
-    "continuous": (JointModelRUBX, JointModelRUBY, JointModelRUBZ, JointModelRevoluteUnboundedUnaligned),
-    "prismatic": (JointModelPX, JointModelPY, JointModelPZ, JointModelPrismaticUnaligned),
-}
+_AXIS_FAMILY = {"revolute": "revolute", "continuous": "revolute_unbounded", "prismatic": "prismatic"}
 ALIGNED_TOLERANCE = 1e-12  # an axis this close to a unit axis is that axis (Eigen's isApprox, as Pinocchio)
 UNIT_LIMIT = 1.01  # Pinocchio's position limit on the cos/sin and quaternion entries of q
 INERTIA_TOLERANCE = 1e-8  # negative principal moment allowed, relative to the largest one
@@ -305,7 +290,7 @@ def _read_joint(src: XmlSource, el) -> UrdfJoint:
     child = src.text(_child(src, el, "child", where), "link", f"{where} > child")
     axis_el = el.find("axis")
     axis = np.array([1.0, 0.0, 0.0]) if axis_el is None else src.numbers(axis_el, "xyz", f"{where} > axis", 3)
-    if kind in _ALIGNED and not 0 < np.linalg.norm(axis) < np.inf:
+    if kind in _AXIS_FAMILY and not 0 < np.linalg.norm(axis) < np.inf:
         raise src.error(f"{where} > axis", "the axis must be a non-zero vector")
     joint = UrdfJoint(name, kind, parent, child, _origin(src, el, where), axis, where)
     limit = el.find("limit")
@@ -368,11 +353,7 @@ def _joint_model(joint: UrdfJoint) -> JointModel:
         return JointModelFreeFlyer()
     if joint.type == "planar":
         return JointModelPlanar()
-    x, y, z, unaligned = _ALIGNED[joint.type]
-    for cls, e in ((x, (1.0, 0.0, 0.0)), (y, (0.0, 1.0, 0.0)), (z, (0.0, 0.0, 1.0))):
-        if np.linalg.norm(joint.axis - e) <= ALIGNED_TOLERANCE * min(np.linalg.norm(joint.axis), 1.0):
-            return cls()
-    return unaligned(joint.axis)
+    return axis_joint(_AXIS_FAMILY[joint.type], joint.axis, ALIGNED_TOLERANCE)
 
 
 def _set_limits(model: Model, jid: int, joint: UrdfJoint) -> None:
