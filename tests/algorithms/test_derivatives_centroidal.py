@@ -1,7 +1,6 @@
 """Derivatives of the centroidal momentum and its rate, and of the CoM velocity: finite differences on the
 manifold on every joint type, Pinocchio where installed."""
 
-import numpy as np
 import pytest
 from conftest import assert_close, jacobian_along_basis, random_state
 

@@ -3,7 +3,7 @@ identities, and Pinocchio's dIntegrate / dDifference / dIntegrateTransport."""
 
 import numpy as np
 import pytest
-from conftest import SEEDS, assert_close, jacobian_along_basis, random_model
+from conftest import SEEDS, assert_close, jacobian_along_basis
 
 import rbda
 from rbda import ARG0, ARG1

@@ -269,18 +269,18 @@ def compute_centroidal_dynamics_derivatives(model, data, q, v, a):
     """``(dh_dq, dhdot_dq, dhdot_dv, dhdot_da)`` ``(6, nv)`` each: partial derivatives of the centroidal momentum
     ``hg = Ag v`` and of its rate ``dhg = Ag a + dAg v`` (``dhdot_da = Ag``). Also fills ``data.hg``,
     ``data.dhg``, ``data.com[0]`` and ``data.dvcom_dq`` (see :func:`get_center_of_mass_velocity_derivatives`)."""
-    if model.nv == 0 or sum(Y.mass for Y in model.inertias) <= 0.0:
-        raise ValueError("model: has no mass, its centroidal quantities are undefined")
     I, F, ws, dws, elementary = _workspaces(model, data)
     data.__dict__["_kinematics_derivatives"] = False
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     outs = [np.zeros((6, model.nv)) for _ in range(4)]
-    com = np.empty(3)
-    status = _k.centroidal_derivatives(I, F, ws, dws, q, v, a, *outs, data.hg, data.dhg, com)
+    com_mass = np.zeros(4)
+    status = _k.centroidal_derivatives(I, F, ws, dws, q, v, a, *outs, data.hg, data.dhg, com_mass)
     if status:
         report(status, ("q", "v", "a"))
-    data.com[0] = com
-    data.dvcom_dq = outs[0][:3] / sum(Y.mass for Y in model.inertias)
+    if not com_mass[3] > 0.0:
+        raise ValueError("model: has no mass, its centroidal quantities are undefined")
+    data.com[0] = com_mass[:3]
+    data.dvcom_dq = outs[0][:3] / com_mass[3]
     return tuple(outs)
 
 

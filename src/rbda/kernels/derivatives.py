@@ -338,14 +338,15 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
 
 # ------------------------------------------------------------------------------------ centroidal derivatives
 @njit(cache=True)
-def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dhdot_da, hg, dhg, com):
+def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dhdot_da, hg, dhg, com_mass):
     """Partial derivatives ``(6, nv)`` of the centroidal momentum ``hg`` and of its rate ``dhg`` (no gravity).
 
     About the world origin, a body of the subtree of joint k moves rigidly with column s (module docstring), so
     with the subtree sums ``Yc``, ``Bc``, momentum ``Hc`` and force ``Fc``:
     ``dh_o/dq_c = s x* Hc + Yc dVdq_c``, ``dhdot_o/dq_c = s x* Fc + Yc dAdq_c + Bc dVdq_c``,
     ``dhdot_o/dv_c = Yc dAdv_c + Bc s``, ``dhdot_o/da_c = Yc s``, and the CoM moves by ``(Yc s)_lin / m``.
-    Then ``hg = [p; L_o - c x p]`` and ``dhg = [f; n_o - c x f]`` (``dc/dt x p = 0``)."""
+    Then ``hg = [p; L_o - c x p]`` and ``dhg = [f; n_o - c x f]`` (``dc/dt x p = 0``). ``com_mass`` (4,) receives
+    the CoM and the total mass; nothing else is written for a massless model."""
     status = forward_derivatives(I, F, ws, dws, q, v, a, None, False, True)
     if status:
         return status
@@ -386,6 +387,10 @@ def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dh
                 Yc[parent, r, k] += Yc[i, r, k]
                 Bc[parent, r, k] += Bc[i, r, k]
     mass = Yc[0, 0, 0]
+    com_mass[3] = mass
+    if not mass > 0.0:
+        return 0
+    com = com_mass[:3]
     for k in range(3):  # c = h / m, with h read from the composite inertia [[m, -h_x], [h_x, I_o]]
         com[k] = (Yc[0, 1, 5], -Yc[0, 0, 5], Yc[0, 0, 4])[k] / mass
     p, L, f, n = Hc[0, :3], Hc[0, 3:], Fc[0, :3], Fc[0, 3:]
