@@ -50,7 +50,10 @@ def rows(model, number: int, batch: int, rng) -> list[str]:
     cases = [("compute_rnea_derivatives", lambda: rbda.compute_rnea_derivatives(model, data, q, v, a),
               pin and (lambda: pin.computeRNEADerivatives(pm, pd, q, v, a)), rbda.rnea, a),
              ("compute_aba_derivatives", lambda: rbda.compute_aba_derivatives(model, data, q, v, tau),
-              pin and (lambda: pin.computeABADerivatives(pm, pd, q, v, tau)), rbda.aba, tau)]
+              pin and (lambda: pin.computeABADerivatives(pm, pd, q, v, tau)), rbda.aba, tau),
+             ("compute_centroidal_dynamics_derivatives",
+              lambda: rbda.compute_centroidal_dynamics_derivatives(model, data, q, v, a),
+              pin and (lambda: pin.computeCentroidalDynamicsDerivatives(pm, pd, q, v, a)), None, None)]
     lines = [f"{model.name} (nv={model.nv}): one call from Python (best of 5 repeats)",
              f"  {'algorithm':26s} {'rbda':>10s} {'pinocchio':>10s} {'ratio':>6s} {'rbda FD':>10s} {'FD/rbda':>8s}"]
     Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(batch)])
@@ -65,8 +68,11 @@ def rows(model, number: int, batch: int, rng) -> list[str]:
             t_ours = min(t_ours, best_time(ours, number, 1))
             if theirs:
                 t_theirs = min(t_theirs, best_time(theirs, number, 1))
-        t_fd = best_time(lambda: finite_differences(model, data, fn, q, v, x), max(1, number // 50), 3)
         p = f"{t_theirs * 1e6:8.2f}us {t_ours / t_theirs:6.2f}" if theirs else f"{'-':>10s} {'-':>6s}"
+        if fn is None:  # no batched twin nor finite-difference row
+            lines.append(f"  {name:26s} {t_ours * 1e6:8.2f}us {p}")
+            continue
+        t_fd = best_time(lambda: finite_differences(model, data, fn, q, v, x), max(1, number // 50), 3)
         lines.append(f"  {name:26s} {t_ours * 1e6:8.2f}us {p} {t_fd * 1e6:8.1f}us {t_fd / t_ours:8.1f}")
         batched[name](model, Q[:2], V[:2], X[:2])
         t_batch = best_time(lambda: batched[name](model, Q, V, X), 1, 3) / batch

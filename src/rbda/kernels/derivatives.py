@@ -337,6 +337,15 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
 
 
 # ------------------------------------------------------------------------------------ centroidal derivatives
+@njit(cache=True, inline="always")
+def sub_cross(x, a, b, out):
+    """``out = x - a x b`` (3-vectors; ``out`` may be ``x``)."""
+    o0 = x[0] - (a[1] * b[2] - a[2] * b[1])
+    o1 = x[1] - (a[2] * b[0] - a[0] * b[2])
+    o2 = x[2] - (a[0] * b[1] - a[1] * b[0])
+    out[0], out[1], out[2] = o0, o1, o2
+
+
 @njit(cache=True)
 def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dhdot_da, hg, dhg, com_mass):
     """Partial derivatives ``(6, nv)`` of the centroidal momentum ``hg`` and of its rate ``dhg`` (no gravity).
@@ -393,17 +402,21 @@ def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dh
     com = com_mass[:3]
     for k in range(3):  # c = h / m, with h read from the composite inertia [[m, -h_x], [h_x, I_o]]
         com[k] = (Yc[0, 1, 5], -Yc[0, 0, 5], Yc[0, 0, 4])[k] / mass
-    p, L, f, n = Hc[0, :3], Hc[0, 3:], Fc[0, :3], Fc[0, 3:]
+    p, f = Hc[0, :3], Fc[0, :3]
     hg[:3] = p
-    hg[3:] = L - np.cross(com, p)
     dhg[:3] = f
-    dhg[3:] = n - np.cross(com, f)
+    sub_cross(Hc[0, 3:], com, p, hg[3:])  # L_o - c x p
+    sub_cross(Fc[0, 3:], com, f, dhg[3:])
+    dcc = np.empty(3)
     for c in range(m.nv):  # move every column to the CoM
-        dcc = dc[c] / mass
-        dh_dq[3:, c] -= np.cross(dcc, p) + np.cross(com, dh_dq[:3, c])
-        dhdot_dq[3:, c] -= np.cross(dcc, f) + np.cross(com, dhdot_dq[:3, c])
-        dhdot_dv[3:, c] -= np.cross(com, dhdot_dv[:3, c])
-        dhdot_da[3:, c] -= np.cross(com, dhdot_da[:3, c])
+        for k in range(3):
+            dcc[k] = dc[c, k] / mass
+        sub_cross(dh_dq[3:, c], dcc, p, dh_dq[3:, c])
+        sub_cross(dh_dq[3:, c], com, dh_dq[:3, c], dh_dq[3:, c])
+        sub_cross(dhdot_dq[3:, c], dcc, f, dhdot_dq[3:, c])
+        sub_cross(dhdot_dq[3:, c], com, dhdot_dq[:3, c], dhdot_dq[3:, c])
+        sub_cross(dhdot_dv[3:, c], com, dhdot_dv[:3, c], dhdot_dv[3:, c])
+        sub_cross(dhdot_da[3:, c], com, dhdot_da[:3, c], dhdot_da[3:, c])
     return 0
 
 
