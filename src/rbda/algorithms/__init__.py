@@ -58,6 +58,7 @@ from .derivatives import (
     compute_aba_derivatives,
     compute_generalized_gravity_derivatives,
     compute_rnea_derivatives,
+    compute_rnea_second_order_derivatives,
     compute_static_torque_derivatives,
 )
 from .center_of_mass import (

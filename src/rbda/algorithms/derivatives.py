@@ -15,6 +15,7 @@ import numpy as np
 from ..joints import JointModelRevoluteUnaligned, JointModelRX, JointModelRY, JointModelRZ, JointType
 from ..kernels import derivatives as _k
 from ..spatial import SE3, Motion, ReferenceFrame
+from . import mimic
 from ._check import check_data, report, vector
 from .dynamics import _fext
 from .kinematics import _frame_id, _joint_id, reference_frame_arg
@@ -125,6 +126,8 @@ def compute_rnea_derivatives(model, data, q, v, a, fext=None):
     """``(dtau_dq, dtau_dv, dtau_da)`` ``(nv, nv)`` each, the partial derivatives of ``rnea(q, v, a, fext)``;
     ``dtau_da = M``. Also fills ``data.tau``, ``data.M``, ``data.J`` and ``data.oMi``; the results are
     ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``."""
+    if model.mimicking_joints:
+        return mimic.route(compute_rnea_derivatives, model, data, ("both", "both", "both"), ("dtau_dq", "dtau_dv", "M"), q=q, v=v, a=a, fext=fext)
     I, F, ws, dws, elementary = _workspaces(model, data)
     data.__dict__["_kinematics_derivatives"] = False  # the workspace now holds the dynamics' columns
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
@@ -133,6 +136,30 @@ def compute_rnea_derivatives(model, data, q, v, a, fext=None):
         report(status, ("q", "v", "a"))
     _copy_back(data, elementary, ("tau", "M", "J"))
     return data.dtau_dq, data.dtau_dv, data.M
+
+
+def compute_rnea_second_order_derivatives(model, data, q, v, a, fext=None):
+    """``(d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)`` ``(nv, nv, nv)`` each, the second-order partial
+    derivatives of ``rnea(q, v, a, fext)`` in Pinocchio's layout (``computeRNEASecondOrderDerivatives``): the
+    last index is the outer derivative, ``d2tau_dqdq[:, :, k] = d(dtau_dq)/dq_k``, ``d2tau_dvdv[:, :, k] =
+    d(dtau_dv)/dv_k``, ``dtau_dqdv[:, :, k] = d(dtau_dv)/dq_k``, ``dtau_dadq[:, :, k] = dM/dq_k`` (``q``
+    directions through ``integrate``). Pinocchio's has no ``fext``. The results are stored as
+    ``data.d2tau_dqdq``, ``data.d2tau_dvdv``, ``data.d2tau_dqdv`` and ``data.d2tau_dadq`` (Pinocchio's names);
+    the first-order results are left as :func:`compute_rnea_derivatives` leaves them."""
+    I, F, ws, dws, elementary = _workspaces(model, data)
+    data.__dict__["_kinematics_derivatives"] = False
+    q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
+    nv = model.nv
+    if getattr(data, "d2tau_dqdq", np.empty(0)).shape != (nv, nv, nv):
+        for name in ("d2tau_dqdq", "d2tau_dvdv", "d2tau_dqdv", "d2tau_dadq"):
+            setattr(data, name, np.zeros((nv, nv, nv)))
+    out = (data.d2tau_dqdq, data.d2tau_dvdv, data.d2tau_dqdv, data.d2tau_dadq)
+    status = _k.rnea_second_order_derivatives(I, F, ws, dws, q, v, a, _elementary_fext(model, fext, elementary),
+                                              *out)
+    if status:
+        report(status, ("q", "v", "a"))
+    _copy_back(data, elementary, ("tau", "M", "J"))
+    return out
 
 
 def compute_generalized_gravity_derivatives(model, data, q) -> np.ndarray:
@@ -153,6 +180,8 @@ def compute_aba_derivatives(model, data, q, v, tau, fext=None):
     ``dFD/dx = -M^-1 dID/dx`` at ``(q, v, FD(q, v, tau))``, and ``ddq_dtau = M^-1``. Also fills ``data.ddq``,
     ``data.M``, ``data.Minv``, ``data.dtau_dq``, ``data.dtau_dv``; the results are ``data.ddq_dq``,
     ``data.ddq_dv`` and ``data.Minv``."""
+    if model.mimicking_joints:
+        return mimic.compute_aba_derivatives(model, data, q, v, tau, fext)
     I, F, ws, dws, elementary = _workspaces(model, data)
     data.__dict__["_kinematics_derivatives"] = False
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
@@ -168,6 +197,8 @@ def compute_forward_kinematics_derivatives(model, data, q, v, a) -> None:
     """The forward kinematics and the quantities from which the ``get_*_derivatives`` functions assemble the
     partial derivatives of joint, frame and point velocities and accelerations. Fills ``data.oMi``, ``data.v``,
     ``data.a`` (local), ``data.ov``, ``data.oa`` (world) and ``data.J``."""
+    if model.mimicking_joints:
+        return mimic.route(compute_forward_kinematics_derivatives, model, data, None, q=q, v=v, a=a)
     I, F, ws, dws, elementary = _workspaces(model, data)
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.forward_kinematics_derivatives(I, F, ws, dws, q, v, a)
@@ -200,6 +231,8 @@ def _motion_derivatives(model, data, joint_id, placement, rf, accel):
 def get_joint_velocity_derivatives(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL):
     """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of joint ``joint_id`` in
     ``reference_frame``, after :func:`compute_forward_kinematics_derivatives`."""
+    if model.mimicking_joints:
+        return mimic.route(get_joint_velocity_derivatives, model, data, ("cols", "cols"), joint_id=joint_id, reference_frame=reference_frame)
     joint_id = _joint_id(model, data, joint_id)
     return tuple(_motion_derivatives(model, data, joint_id, SE3(), reference_frame, False))
 
@@ -207,6 +240,8 @@ def get_joint_velocity_derivatives(model, data, joint_id, reference_frame=Refere
 def get_joint_acceleration_derivatives(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL):
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)``: derivatives of the spatial
     velocity and spatial acceleration of joint ``joint_id`` in ``reference_frame``."""
+    if model.mimicking_joints:
+        return mimic.route(get_joint_acceleration_derivatives, model, data, ("cols", "cols", "cols", "cols"), joint_id=joint_id, reference_frame=reference_frame)
     joint_id = _joint_id(model, data, joint_id)
     v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, SE3(), reference_frame, True)
     return v_dq, a_dq, a_dv, a_da
@@ -214,12 +249,16 @@ def get_joint_acceleration_derivatives(model, data, joint_id, reference_frame=Re
 
 def get_frame_velocity_derivatives(model, data, frame_id, reference_frame=ReferenceFrame.LOCAL):
     """``(v_partial_dq, v_partial_dv)`` ``(6, nv)`` of the spatial velocity of frame ``frame_id``."""
+    if model.mimicking_joints:
+        return mimic.route(get_frame_velocity_derivatives, model, data, ("cols", "cols"), frame_id=frame_id, reference_frame=reference_frame)
     frame = model.frames[_frame_id(model, data, frame_id)]
     return tuple(_motion_derivatives(model, data, frame.parent_joint, frame.placement, reference_frame, False))
 
 
 def get_frame_acceleration_derivatives(model, data, frame_id, reference_frame=ReferenceFrame.LOCAL):
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)`` of frame ``frame_id``."""
+    if model.mimicking_joints:
+        return mimic.route(get_frame_acceleration_derivatives, model, data, ("cols", "cols", "cols", "cols"), frame_id=frame_id, reference_frame=reference_frame)
     frame = model.frames[_frame_id(model, data, frame_id)]
     v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, frame.parent_joint, frame.placement,
                                                     reference_frame, True)
@@ -239,6 +278,8 @@ def get_point_velocity_derivatives(model, data, joint_id, placement, reference_f
     """``(v_partial_dq, v_partial_dv)`` ``(3, nv)``: derivatives of the linear velocity of the point at
     ``placement`` (SE3, in the frame of joint ``joint_id``), in the point's frame (LOCAL) or in world axes
     (LOCAL_WORLD_ALIGNED)."""
+    if model.mimicking_joints:
+        return mimic.route(get_point_velocity_derivatives, model, data, ("cols", "cols"), joint_id=joint_id, placement=placement, reference_frame=reference_frame)
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
     v_dq, v_dv = _motion_derivatives(model, data, joint_id, placement, reference_frame, False)
     return v_dq[:3], v_dv[:3]
@@ -249,6 +290,8 @@ def get_point_classic_acceleration_derivatives(model, data, joint_id, placement,
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(3, nv)``: derivatives of the linear
     velocity and of the classical acceleration ``a + w x v`` of the point at ``placement`` on joint
     ``joint_id``, in LOCAL or LOCAL_WORLD_ALIGNED. Product rule on the frame's spatial quantities."""
+    if model.mimicking_joints:
+        return mimic.route(get_point_classic_acceleration_derivatives, model, data, ("cols", "cols", "cols", "cols"), joint_id=joint_id, placement=placement, reference_frame=reference_frame)
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
     v_dq, v_dv, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, placement, reference_frame, True)
     rf = reference_frame_arg(reference_frame)
@@ -269,6 +312,8 @@ def compute_centroidal_dynamics_derivatives(model, data, q, v, a):
     """``(dh_dq, dhdot_dq, dhdot_dv, dhdot_da)`` ``(6, nv)`` each: partial derivatives of the centroidal momentum
     ``hg = Ag v`` and of its rate ``dhg = Ag a + dAg v`` (``dhdot_da = Ag``). Also fills ``data.hg``,
     ``data.dhg``, ``data.com[0]`` and ``data.dvcom_dq`` (see :func:`get_center_of_mass_velocity_derivatives`)."""
+    if model.mimicking_joints:
+        return mimic.route(compute_centroidal_dynamics_derivatives, model, data, ("cols", "cols", "cols", "cols"), q=q, v=v, a=a)
     I, F, ws, dws, elementary = _workspaces(model, data)
     data.__dict__["_kinematics_derivatives"] = False
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
@@ -287,6 +332,8 @@ def compute_centroidal_dynamics_derivatives(model, data, q, v, a):
 def get_center_of_mass_velocity_derivatives(model, data) -> np.ndarray:
     """``dvcom/dq`` ``(3, nv)``, the derivative of the CoM velocity with respect to ``q`` (the velocity held
     fixed), from the last :func:`compute_centroidal_dynamics_derivatives` (``vcom = p / m``)."""
+    if model.mimicking_joints:
+        return mimic.route(get_center_of_mass_velocity_derivatives, model, data, "cols")
     dv = data.__dict__.get("dvcom_dq")
     if dv is None or dv.shape != (3, model.nv):
         raise ValueError("data: call compute_centroidal_dynamics_derivatives(model, data, q, v, a) first")

@@ -420,6 +420,214 @@ def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dh
     return 0
 
 
+# ------------------------------------------------------------------------------------ second-order RNEA derivatives
+SecondOrderViews = namedtuple("SecondOrderViews", "insub dov doa dJ dV dA dW dYJ dZJ dXq dXv dG dYc dBc dF scratch")
+
+
+@njit(cache=True)
+def second_order_workspace(nj, nv):
+    """The variations, along one direction, of every per-body and per-dof quantity of :func:`rnea_derivatives`."""
+    return SecondOrderViews(
+        np.zeros(nj, dtype=np.bool_), np.zeros((nj, 6)), np.zeros((nj, 6)), np.zeros((nv, 6)), np.zeros((nv, 6)),
+        np.zeros((nv, 6)), np.zeros((nv, 6)), np.zeros((nv, 6)), np.zeros((nv, 6)), np.zeros((nv, 6)),
+        np.zeros((nv, 6)), np.zeros((nv, 6)), np.zeros((nj, 6, 6)), np.zeros((nj, 6, 6)), np.zeros((nj, 6)),
+        np.zeros((3, 6)),
+    )
+
+
+@njit(cache=True, inline="always")
+def transport_operator(sigma, X, out, scratch):
+    """``out += sigma x* X - X (sigma x)``: the variation of a motion-to-force operator ``X`` (an inertia, a
+    ``B``) carried rigidly by the world twist ``sigma``."""
+    e, t, col = scratch[0], scratch[1], scratch[2]
+    for c in range(6):
+        for k in range(6):
+            e[k] = 1.0 if k == c else 0.0
+            col[k] = X[k, c]
+        motion_cross(sigma, e, t)
+        force_cross(sigma, col, e)
+        for r in range(6):
+            acc = e[r]
+            for k in range(6):
+                acc -= X[r, k] * t[k]
+            out[r, c] += acc
+
+
+@njit(cache=True, inline="always")
+def matvec6_t(A, x, out):
+    for r in range(6):
+        out[r] = A[0, r] * x[0] + A[1, r] * x[1] + A[2, r] * x[2] + A[3, r] * x[3] + A[4, r] * x[4] + A[5, r] * x[5]
+
+
+@njit(cache=True)
+def vary_subtree(m, d, g, w, r, sigma, nu, alpha, transported):
+    """Variations of the bodies and dofs of the subtree of joint ``r`` along a direction ``(sigma, nu, alpha)``
+    (``transported`` when ``sigma != 0``), and of their composite sums; see :func:`rnea_second_order_derivatives`."""
+    tmp, h, s3 = np.empty(6), np.empty(6), w.scratch
+    for i in range(m.nj):
+        w.insub[i] = i == r or (i > r and w.insub[m.parents[i]])
+    for i in range(r, m.nj):
+        if not w.insub[i]:
+            continue
+        p = m.parents[i]
+        motion_cross(sigma, d.ov[i], w.dov[i])  # dov_i = sigma x ov_i + nu, doa_i = sigma x oa_i + alpha + nu x ov_i
+        motion_cross(sigma, d.oa_gf[i], w.doa[i])
+        motion_cross(nu, d.ov[i], tmp)
+        for k in range(6):
+            w.dov[i, k] += nu[k]
+            w.doa[i, k] += alpha[k] + tmp[k]
+        for e in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            J = d.J[e]
+            motion_cross(sigma, J, w.dJ[e])
+            if i == r:  # the parent does not move: dV = ov_p x dJ, dA = oa_p x dJ + ov_p x dV
+                motion_cross(d.ov[p], w.dJ[e], w.dV[e])
+                motion_cross(d.oa_gf[p], w.dJ[e], w.dA[e])
+            else:  # dV = dov_p x J + ov_p x dJ, dA = doa_p x J + oa_p x dJ + dov_p x V + ov_p x dV
+                motion_cross(w.dov[p], J, w.dV[e])
+                motion_cross(d.ov[p], w.dJ[e], tmp)
+                w.dV[e] += tmp
+                motion_cross(w.doa[p], J, w.dA[e])
+                motion_cross(d.oa_gf[p], w.dJ[e], tmp)
+                w.dA[e] += tmp
+                motion_cross(w.dov[p], g.dVdq[e], tmp)
+                w.dA[e] += tmp
+            motion_cross(d.ov[p], w.dV[e], tmp)
+            w.dA[e] += tmp
+            motion_cross(w.dov[i], J, w.dW[e])  # dW = dov_i x J + ov_i x dJ + dV
+            motion_cross(d.ov[i], w.dJ[e], tmp)
+            for k in range(6):
+                w.dW[e, k] += tmp[k] + w.dV[e, k]
+        # dYc = sigma ~ Yc, dBc = sigma ~ Bc + B(Yc, nu), dF = sigma x* F + Yc alpha + Bc nu
+        matvec6(g.Yo[i], nu, h)
+        velocity_variation(g.Yo[i], nu, h, w.dBc[i], d.tmp[43:61])
+        force_cross(sigma, d.of[i], w.dF[i])
+        matvec6(g.Yo[i], alpha, tmp)
+        w.dF[i] += tmp
+        matvec6(g.Bc[i], nu, tmp)
+        w.dF[i] += tmp
+        w.dYc[i] = 0.0
+        if transported:
+            transport_operator(sigma, g.Yo[i], w.dYc[i], s3)
+            transport_operator(sigma, g.Bc[i], w.dBc[i], s3)
+
+
+@njit(cache=True)
+def vary_columns(m, d, g, w, c, i, k):
+    """Variations of the column quantities of dof ``c`` (joint ``i``) whose composite sums vary as those of body
+    ``k`` (``k = i`` in the subtree, ``k = r`` above it): ``Yc J``, ``Bc^T J``, ``Xq``, ``Xv``, ``G = J x* F``."""
+    tmp = np.empty(6)
+    J, dYc, dBc, Yc, Bc = d.J[c], w.dYc[k], w.dBc[k], g.Yo[i], g.Bc[i]
+    matvec6(dYc, J, w.dYJ[c])  # d(Yc J) = dYc J + Yc dJ
+    matvec6(Yc, w.dJ[c], tmp)
+    w.dYJ[c] += tmp
+    matvec6_t(dBc, J, w.dZJ[c])  # d(Bc^T J) = dBc^T J + Bc^T dJ
+    matvec6_t(Bc, w.dJ[c], tmp)
+    w.dZJ[c] += tmp
+    matvec6(dYc, g.dAdq[c], w.dXq[c])  # d(Yc A + Bc V)
+    for X, x in ((Yc, w.dA[c]), (dBc, g.dVdq[c]), (Bc, w.dV[c])):
+        matvec6(X, x, tmp)
+        w.dXq[c] += tmp
+    matvec6(dYc, g.dAdv[c], w.dXv[c])  # d(Yc W + Bc J)
+    for X, x in ((Yc, w.dW[c]), (dBc, J), (Bc, w.dJ[c])):
+        matvec6(X, x, tmp)
+        w.dXv[c] += tmp
+    force_cross(w.dJ[c], d.of[i], w.dG[c])  # d(J x* F)
+    force_cross(J, w.dF[k], tmp)
+    w.dG[c] += tmp
+
+
+@njit(cache=True)
+def vary_entries(m, d, g, w, c, i, o, T_q, T_v, T_a):
+    """Page ``o`` of the tensors: the variations of the first-order entries of column/row ``c`` (joint ``i``) with
+    the dofs ``e`` of ``i`` and of its ancestors (``T_q``/``T_a`` None for a velocity direction)."""
+    G = np.empty(6)
+    force_cross(d.J[c], d.of[i], G)
+    j = i
+    while j > 0:
+        for e in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
+            Je, dJe = d.J[e], w.dJ[e]
+            T_v[e, c, o] = dot6(dJe, g.Xv[c]) + dot6(Je, w.dXv[c])
+            if j < i:  # row c against the ancestor's column e
+                T_v[c, e, o] = dot6(w.dYJ[c], g.dAdv[e]) + dot6(g.Yc[c], w.dW[e]) + \
+                    dot6(w.dZJ[c], Je) + dot6(g.Zc[c], dJe)
+            if T_q is not None:
+                dq = dot6(dJe, g.Xq[c]) + dot6(Je, w.dXq[c])
+                dM = dot6(dJe, g.Yc[c]) + dot6(Je, w.dYJ[c])
+                T_a[e, c, o] = dM
+                if j < i:
+                    T_q[e, c, o] = dq + dot6(dJe, G) + dot6(Je, w.dG[c])
+                    T_q[c, e, o] = dot6(w.dYJ[c], g.dAdq[e]) + dot6(g.Yc[c], w.dA[e]) + \
+                        dot6(w.dZJ[c], g.dVdq[e]) + dot6(g.Zc[c], w.dV[e])
+                    T_a[c, e, o] = dM
+                else:
+                    T_q[e, c, o] = dq
+        j = m.parents[j]
+
+
+@njit(cache=True)
+def rnea_second_order_derivatives(I, F, ws, dws, q, v, a, fext, d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq):
+    """Second-order partial derivatives of RNEA, ``(nv, nv, nv)`` each, page ``k`` (last index) the derivative
+    along ``q_k`` or ``v_k`` of a first-order matrix of :func:`rnea_derivatives` (Pinocchio's layout)::
+
+        d2tau_dqdq[:, :, k] = d(dtau/dq)/dq_k     d2tau_dvdv[:, :, k] = d(dtau/dv)/dv_k
+        dtau_dqdv[:, :, k]  = d(dtau/dv)/dq_k     dtau_dadq[:, :, k]  = dM/dq_k
+
+    Every first-order entry is a dot product of per-dof world vectors (module docstring): for ``e`` a dof of an
+    ancestor of ``c``'s joint, ``dtau_e/dq_c = J_e.(Xq_c + J_c x* F_c)``, ``dtau_c/dq_e = (Yc J)_c.A_e +
+    (Bc^T J)_c.V_e``, ``dtau_e/dv_c = J_e.Xv_c``, ``dtau_c/dv_e = (Yc J)_c.W_e + (Bc^T J)_c.J_e``,
+    ``M_ec = J_e.(Yc J)_c`` (the same-joint block without ``J_c x* F_c``), with ``V, A, W = dVdq, dAdq, dAdv``,
+    ``Xq = Yc A + Bc V``, ``Xv = Yc W + Bc J``. So each second-order entry is the product rule over these
+    vectors. A direction along dof ``k`` of joint ``r`` varies only the subtree of ``r``, and varies it in one way,
+    the first-order rule again: a rigid transport by ``sigma`` with a velocity shift ``nu`` and acceleration shift
+    ``alpha``, ``(sigma, nu, alpha) = (J_k, V_k, A_k)`` along ``q_k`` and ``(0, J_k, W_k)`` along ``v_k``::
+
+        dov_i = sigma x ov_i + nu,    doa_i = sigma x oa_i + alpha + nu x ov_i,    dJ_e = sigma x J_e
+        dV_e = dov_p x J_e + ov_p x dJ_e,    dA_e = doa_p x J_e + oa_p x dJ_e + dov_p x V_e + ov_p x dV_e,
+        dW_e = dov_i x J_e + ov_i x dJ_e + dV_e                     (dov_p = doa_p = 0 for the parent of r)
+        dYc_i = sigma x* Yc_i - Yc_i sigma x,   dBc_i = sigma x* Bc_i - Bc_i sigma x + B(Yc_i, nu),
+        dF_i = sigma x* F_i + Yc_i alpha + Bc_i nu
+
+    (``B(Y, nu) = nu x* Y - Y nu x + (. x* Y nu)``, as ``d f/dq_k`` of the module docstring), and the ancestors
+    of ``r`` see the variation of its sums, ``dYc_j = dYc_r`` etc. Only dofs on a path through ``r`` change, so a
+    direction costs O(d) per dof of that path: O(N d^2) in all. ``fext`` (world, moving with its body) enters
+    through ``F``. Also leaves the first-order results as :func:`rnea_derivatives` does."""
+    status = rnea_derivatives(I, F, ws, dws, q, v, a, fext)
+    if status:
+        return status
+    m = model_views(I, F)
+    d = data_views(ws, m.nj, m.nv, m.nf)[0]
+    g, _ = derivative_views(dws, m.nj, m.nv)
+    w = second_order_workspace(m.nj, m.nv)
+    zero = np.zeros(6)
+    for T in (d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq):
+        T[:, :, :] = 0.0
+    for r in range(1, m.nj):
+        for o in range(m.idx_v[r], m.idx_v[r] + m.nvs[r]):
+            for along_q in (True, False):
+                if along_q:
+                    vary_subtree(m, d, g, w, r, d.J[o], g.dVdq[o], g.dAdq[o], True)
+                else:
+                    vary_subtree(m, d, g, w, r, zero, d.J[o], g.dAdv[o], False)
+                for i in range(1, m.nj):  # the path through r: its subtree, then its ancestors (dJ... = 0 there)
+                    below = w.insub[i]
+                    if not below:
+                        j = r
+                        while j > i:
+                            j = m.parents[j]
+                        if j != i:
+                            continue
+                        for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+                            for x in (w.dJ, w.dV, w.dA, w.dW):
+                                x[c] = 0.0
+                    for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+                        vary_columns(m, d, g, w, c, i, i if below else r)
+                        if along_q:
+                            vary_entries(m, d, g, w, c, i, o, d2tau_dqdq, dtau_dqdv, dtau_dadq)
+                        else:
+                            vary_entries(m, d, g, w, c, i, o, None, d2tau_dvdv, None)
+    return 0
+
+
 # ------------------------------------------------------------------------------------ batched
 @njit(cache=True)
 def rnea_derivatives_into(I, F, ws, dws, q, v, a, out_q, out_v, out_a):
