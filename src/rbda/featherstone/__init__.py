@@ -2,6 +2,8 @@
 
 Spatial vectors are ``[angular; linear]``, ``X``/``E`` are coordinate transforms from A to B coordinates,
 quaternions are scalar first. ``convert`` translates to and from the core ``rbda.spatial`` conventions.
+System models (:class:`SystemModel`, 1-based ``parent``) convert to core models (:func:`to_rbda`), on which the
+dynamics functions (``ID``, ``FDab``, ``HandC``, ``HD``, ``FDfb``, ...) call the core algorithms.
 """
 
 from .arithmetic import (
@@ -38,6 +40,11 @@ from .convert import (
     se3_to_X,
 )
 from .sparse import LTDL, LTL, expandLambda, mpyH, mpyL, mpyLi, mpyLit, mpyLt
+from .model import GroundContact, SystemModel, check_model, from_rbda, to_rbda
+from .dynamics import FDab, FDcrb, FDgq, HandC, HD, ID, EnergyMomentum, EnerMo, jcalc
+from .floating import FDfb, IDfb, fbanim, fbkin
+from .constructors import autoTree, doubleElbow, floatbase, gfxExample, planar, rollingdisc, scissor, singlebody, vee
+from .contact import gcFD, gcPosVel, gcontact
 
 __all__ = [
     # 3-D vectors and rotation
@@ -49,4 +56,13 @@ __all__ = [
     # conversion to and from the core conventions
     "motion_to_core", "motion_from_core", "force_to_core", "force_from_core",
     "X_to_se3", "se3_to_X", "inertia_to_core", "inertia_from_core",
+    # system models and their core twins
+    "SystemModel", "GroundContact", "check_model", "to_rbda", "from_rbda",
+    # dynamics
+    "ID", "FDab", "FDcrb", "HandC", "HD", "FDgq", "FDfb", "IDfb", "fbkin", "fbanim", "EnerMo", "EnergyMomentum",
+    "jcalc",
+    # model constructors
+    "autoTree", "floatbase", "planar", "gfxExample", "vee", "singlebody", "scissor", "doubleElbow", "rollingdisc",
+    # ground contact
+    "gcPosVel", "gcontact", "gcFD",
 ]

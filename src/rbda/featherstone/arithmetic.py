@@ -130,9 +130,14 @@ def rq(q_or_E) -> np.ndarray:
     return quat_to_matrix([q1, q2, q3, q0]).T
 
 
+def cross3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a x b`` of two ``(3,)`` vectors (``np.cross`` costs ~20 us a call, this ~2 us)."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+
+
 def _quat_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Hamilton product of scalar-first quaternions ``[a0; a] * [b0; b] = [a0 b0 - a.b; a0 b + b0 a + a x b]``."""
-    return np.concatenate([[a[0] * b[0] - a[1:] @ b[1:]], a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:])])
+    return np.concatenate([[a[0] * b[0] - a[1:] @ b[1:]], a[0] * b[1:] + b[0] * a[1:] + cross3(a[1:], b[1:])])
 
 
 def rqd(first, second) -> np.ndarray:
