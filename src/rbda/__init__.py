@@ -10,6 +10,7 @@ from .joints import *  # noqa: F401,F403  (JointModelRX, ...)
 from .model import Data, Frame, FrameType, Model
 from .model import sample_models
 from .model import append_model, build_reduced_model, find_common_ancestor, load_model_file, save_model
+from .model import transform_joint_into_mimic
 from . import batch
 from .spatial import SE3, ArticulatedBodyInertia, Force, Inertia, Motion, ReferenceFrame
 

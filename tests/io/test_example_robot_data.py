@@ -1,15 +1,17 @@
 """Every URDF that example-robot-data ships and Pinocchio can load also loads in rbda, with Pinocchio's joints,
 frames, limits and inertias, and rnea, crba, aba and joint Jacobians equal to Pinocchio's to 1e-9 relative."""
 
+import warnings
+
 import pytest
 
 import rbda
-from rbda.io import ModelFileError, build_model_from_urdf
+from rbda.io import InertiaWarning, ModelFileError, build_model_from_urdf
 from urdf_samples import assert_same_structure, dynamics_errors, robots_dir
 
 pin = pytest.importorskip("pinocchio")
 
-# files whose inertias are not positive semi-definite (Pinocchio loads them): rbda needs check_inertia=False
+# files whose inertias are not positive semi-definite: Pinocchio loads them, rbda too, with an InertiaWarning
 BAD_INERTIAS = {"romeo_laas_small.urdf", "tiago.urdf", "tiago_dual.urdf", "tiago_no_hand.urdf"}
 
 
@@ -35,10 +37,13 @@ def test_robot_agrees_with_pinocchio(relative, floating):
     root_joint = rbda.JointModelFreeFlyer() if floating else None
     if relative.split("/")[-1] in BAD_INERTIAS:
         with pytest.raises(ModelFileError, match="not positive semi-definite"):
-            build_model_from_urdf(path, root_joint)
-        model = build_model_from_urdf(path, root_joint, check_inertia=False)
+            build_model_from_urdf(path, root_joint, check_inertia=True)
+        with pytest.warns(InertiaWarning):
+            model = build_model_from_urdf(path, root_joint)
     else:
-        model = build_model_from_urdf(path, root_joint)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", InertiaWarning)
+            model = build_model_from_urdf(path, root_joint)
     assert_same_structure(model, pm)
     errors = dynamics_errors(model, pm, pin)
     assert max(errors.values()) <= 1e-9, errors

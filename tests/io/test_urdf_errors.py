@@ -1,6 +1,7 @@
 """Malformed URDF files give one ModelFileError naming the file, the element and the reason; mutated files
 (elements and attributes deleted, duplicated or altered, text truncated) never raise anything else."""
 
+import warnings
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -8,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rbda.io import ModelFileError, build_model_from_urdf, build_model_from_urdf_string, read_srdf
+from rbda.io import InertiaWarning, ModelFileError, build_model_from_urdf, build_model_from_urdf_string, read_srdf
 from rbda.io import load_reference_configurations
 from urdf_samples import EVERY_JOINT_URDF
 
@@ -70,16 +71,26 @@ def test_malformed_file(tmp_path, text, element, reason):
     path = tmp_path / "robot.urdf"
     path.write_text(text)
     with pytest.raises(ModelFileError, match=reason) as err:
-        build_model_from_urdf(path)
+        build_model_from_urdf(path, check_inertia=True)
     assert err.value.file == str(path) and err.value.element == element
     assert str(err.value).startswith(f"{path}: {element + ': ' if element else ''}")
     assert isinstance(err.value, ValueError)
 
 
-def test_inertia_check_can_be_turned_off():
+def test_an_invalid_inertia_warns_by_default_and_the_check_can_be_strict_or_off():
+    """Pinocchio loads such files (four robots of example-robot-data have one), so rbda loads them with a warning
+    naming the element; ``check_inertia=True`` makes it an error, ``False`` silences it."""
     text = replace('ixx="1" ixy="0"', 'ixx="1" ixy="3"')
-    model = build_model_from_urdf_string(text, check_inertia=False)
+    with pytest.warns(InertiaWarning, match="link 'base' > inertial > inertia: the rotational inertia is not positive"):
+        model = build_model_from_urdf_string(text)
     assert model.inertias[0].inertia[0, 1] == 3.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert build_model_from_urdf_string(text, check_inertia=False) == model
+    with pytest.raises(ModelFileError, match="not positive semi-definite"):
+        build_model_from_urdf_string(text, check_inertia=True)
+    with pytest.raises(ValueError, match="check_inertia: expected True, False or 'warn'"):
+        build_model_from_urdf_string(text, check_inertia="yes")
 
 
 def test_srdf_errors(tmp_path):

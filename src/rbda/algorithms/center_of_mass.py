@@ -8,6 +8,7 @@ import numpy as np
 
 from ..kernels import whole_body as _k
 from ._check import check_data, report, vector
+from . import mimic
 from .kinematics import _joint_id
 
 
@@ -21,6 +22,8 @@ def center_of_mass(model, data, q, v=None, a=None, compute_subtree_coms: bool = 
     for Pinocchio's signature); also ``data.mass`` ``(njoints,)`` and the kinematics ``data.oMi``, ``data.v``,
     ``data.a``. A massless subtree gets its joint's origin and zero rates. Returns ``data.com[0]``.
     """
+    if model.mimicking_joints:
+        return mimic.route(center_of_mass, model, data, None, q=q, v=v, a=a)
     I, F = model.packed
     q = vector(q, model.nq, "q")
     if v is None:
@@ -40,6 +43,8 @@ def jacobian_center_of_mass(model, data, q, compute_subtree_coms: bool = True) -
     """Jacobian ``(3, nv)`` of the CoM (world frame): ``d com / dt = Jcom v``. Also fills ``data.Jcom``,
     ``data.mass`` and ``data.com`` (here, as in Pinocchio, every subtree CoM in the world frame), ``data.J`` and
     ``data.oMi``."""
+    if model.mimicking_joints:
+        return mimic.route(jacobian_center_of_mass, model, data, "cols", "Jcom", q=q)
     I, F = model.packed
     status = _k.jacobian_center_of_mass(I, F, data.ws, data.wb, vector(q, model.nq, "q"))
     if status:
@@ -53,6 +58,8 @@ def jacobian_subtree_center_of_mass(model, data, q, subtree_root_joint_id: int) 
     A dof of a joint r inside the subtree moves the subtree of r: column ``m_r (J_lin + J_ang x c_r) / m_root``;
     a dof supporting the root moves the whole subtree rigidly: ``J_lin + J_ang x c_root``; other dofs: 0.
     """
+    if model.mimicking_joints:
+        return mimic.route(jacobian_subtree_center_of_mass, model, data, "cols", q=q, root=subtree_root_joint_id)
     root = _joint_id(model, data, subtree_root_joint_id)
     jacobian_center_of_mass(model, data, q)
     out = np.zeros((3, model.nv))

@@ -13,12 +13,15 @@ import numpy as np
 from ..joints.base import JointModel
 from ..kernels import whole_body as _k
 from ..spatial.compiled import inertia_to_matrix
+from . import mimic
 from ._check import report, vector
 
 
 def compute_centroidal_map(model, data, q) -> np.ndarray:
     """Centroidal momentum matrix ``Ag`` ``(6, nv)`` at ``q: (nq,)``, in ``data.Ag``; also ``data.Ig``,
     ``data.com``, ``data.mass``, ``data.J`` and ``data.oYcrb``."""
+    if model.mimicking_joints:
+        return mimic.route(compute_centroidal_map, model, data, "cols", "Ag", q=q)
     I, F = model.packed
     status = _k.centroidal_map(I, F, data.ws, data.wb, vector(q, model.nq, "q"), None)
     if status:
@@ -29,6 +32,8 @@ def compute_centroidal_map(model, data, q) -> np.ndarray:
 def ccrba(model, data, q, v) -> np.ndarray:
     """Centroidal composite-rigid-body algorithm at ``q: (nq,)``, ``v: (nv,)``: ``Ag`` ``(6, nv)`` (returned,
     in ``data.Ag``), ``data.Ig``, ``data.hg = Ag v``, ``data.com[0]``, ``data.vcom[0]``, ``data.J``."""
+    if model.mimicking_joints:
+        return mimic.route(ccrba, model, data, "cols", "Ag", q=q, v=v)
     I, F = model.packed
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     status = _k.centroidal_map(I, F, data.ws, data.wb, q, v)
@@ -41,6 +46,8 @@ def compute_centroidal_momentum(model, data, q, v) -> np.ndarray:
     """Centroidal momentum ``hg`` ``(6,)`` at ``q: (nq,)``, ``v: (nv,)``: the sum of the body momenta, about the
     CoM; in ``data.hg``, with ``data.com[0]``, ``data.vcom[0]``, ``data.mass[0]``, ``data.v``. (``Force(hg)``
     gives Pinocchio's return type.)"""
+    if model.mimicking_joints:
+        return mimic.route(compute_centroidal_momentum, model, data, None, q=q, v=v)
     I, F = model.packed
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     status = _k.centroidal_momentum(I, F, data.ws, data.wb, q, v, None)
@@ -53,6 +60,8 @@ def compute_centroidal_momentum_time_variation(model, data, q, v, a) -> np.ndarr
     """Rate of the centroidal momentum ``dhg`` ``(6,)`` at ``q: (nq,)``, ``v, a: (nv,)`` (the sum of the
     forces acting on the bodies, without gravity, about the CoM); in ``data.dhg``, with ``data.hg``,
     ``data.com[0]``, ``data.vcom[0]``, ``data.acom[0]``."""
+    if model.mimicking_joints:
+        return mimic.route(compute_centroidal_momentum_time_variation, model, data, None, q=q, v=v, a=a)
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.centroidal_momentum(I, F, data.ws, data.wb, q, v, a)
@@ -71,6 +80,8 @@ def dccrba(model, data, q, v) -> np.ndarray:
     ``dAg_k = X_c^* (dYcrb_i J_k + Ycrb_i dJ_k) - [0; dc/dt x (Ycrb_i J_k)_lin]``, with the rates of the body
     inertias (world frame) summed over the subtree (``kernels/whole_body.py``).
     """
+    if model.mimicking_joints:
+        return mimic.route(dccrba, model, data, "cols", "dAg", q=q, v=v)
     I, F = model.packed
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     status = _k.centroidal_map_time_variation(I, F, data.ws, data.wb, q, v)
@@ -102,6 +113,8 @@ def _moving_subspace_joints(model, data) -> list:
 
 def compute_centroidal_map_time_variation(model, data, q, v) -> np.ndarray:
     """Same as :func:`dccrba` (Pinocchio's second name for it): ``dAg`` ``(6, nv)``."""
+    if model.mimicking_joints:
+        return mimic.route(compute_centroidal_map_time_variation, model, data, "cols", "dAg", q=q, v=v)
     return dccrba(model, data, q, v)
 
 

@@ -10,10 +10,13 @@ import numpy as np
 from ..joints import JointType
 from ..kernels import configuration as _k
 from ._check import report, vector
+from . import mimic
 
 
 def integrate(model, q, v) -> np.ndarray:
     """``q (+) v``: the configuration ``(nq,)`` reached from ``q: (nq,)`` with velocity ``v: (nv,)`` in unit time."""
+    if model.mimicking_joints:
+        return mimic.integrate(model, q, v)
     I, F = model.packed
     out = np.empty(model.nq)
     status = _k.integrate(I, F, vector(q, model.nq, "q"), vector(v, model.nv, "v"), out)
@@ -24,6 +27,8 @@ def integrate(model, q, v) -> np.ndarray:
 
 def difference(model, q0, q1) -> np.ndarray:
     """``q1 (-) q0``: the velocity ``(nv,)`` with ``integrate(q0, difference(q0, q1)) == q1``."""
+    if model.mimicking_joints:
+        return mimic.difference(model, q0, q1)
     I, F = model.packed
     out = np.empty(model.nv)
     status = _k.difference(I, F, vector(q0, model.nq, "q0"), vector(q1, model.nq, "q1"), out)
@@ -51,6 +56,8 @@ def distance(model, q0, q1) -> float:
 
 def neutral(model) -> np.ndarray:
     """The neutral configuration ``(nq,)``."""
+    if model.mimicking_joints:
+        return mimic.neutral(model)
     I, F = model.packed
     out = np.zeros(model.nq)
     _k.neutral(I, F, out)
@@ -59,6 +66,8 @@ def neutral(model) -> np.ndarray:
 
 def normalize(model, q) -> np.ndarray:
     """``q`` with its quaternions and (cos, sin) pairs projected back to unit norm (a new array)."""
+    if model.mimicking_joints:
+        return mimic.normalize(model, q)
     I, F = model.packed
     out = vector(q, model.nq, "q").copy()
     if not np.isfinite(out).all():

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..kernels import dynamics as _k
 from ..spatial import force_cross_matrix, motion_cross_matrix, skew
+from . import mimic
 from ._check import matrix, report, vector
 
 
@@ -28,6 +29,8 @@ def rnea(model, data, q, v, a, fext=None) -> np.ndarray:
     Force), each expressed in its joint frame. Returns ``data.tau`` ``(nv,)``; fills ``data.v``,
     ``data.a_gf``, ``data.f``, ``data.oMi``, ``data.liMi``. Armature adds ``armature * a``.
     """
+    if model.mimicking_joints:
+        return mimic.route(rnea, model, data, "rows", "tau", q=q, v=v, a=a, fext=fext)
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.rnea(I, F, data.ws, q, v, a, _fext(model, fext))
@@ -62,6 +65,8 @@ def compute_coriolis_matrix(model, data, q, v) -> np.ndarray:
     ``B_i = (V_i x* Y_i - Y_i V_i x + (Y_i V_i) xbar) / 2``, where ``(h xbar) m = m x* h`` (a skew matrix), so that
     ``B_i V_i = V_i x* Y_i V_i`` and ``B_i + B_i^T = dY_i/dt``. Also in ``data.C``.
     """
+    if model.mimicking_joints:
+        return mimic.route(compute_coriolis_matrix, model, data, "both", "C", q=q, v=v)
     from .jacobian import body_jacobians_and_derivatives
 
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
@@ -89,6 +94,8 @@ def _force_bar(h: np.ndarray) -> np.ndarray:
 def crba(model, data, q) -> np.ndarray:
     """Joint-space inertia matrix ``M(q)`` ``(nv, nv)``, full and symmetric, in ``data.M`` (armature on the
     diagonal). Also fills ``data.oMi``, ``data.J`` and the composite inertias ``data.oYcrb``."""
+    if model.mimicking_joints:
+        return mimic.route(crba, model, data, "both", "M", q=q)
     I, F = model.packed
     status = _k.crba(I, F, data.ws, vector(q, model.nq, "q"))
     if status:
@@ -101,6 +108,8 @@ def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
 
     Shapes as in :func:`rnea`; returns ``data.ddq`` ``(nv,)``.
     """
+    if model.mimicking_joints:
+        return mimic.aba(model, data, q, v, tau, fext)
     I, F = model.packed
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     status = _k.aba(I, F, data.ws, q, v, tau, _fext(model, fext))
@@ -111,6 +120,8 @@ def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
 
 def compute_minverse(model, data, q) -> np.ndarray:
     """``M(q)^-1`` ``(nv, nv)`` in ``data.Minv``."""
+    if model.mimicking_joints:
+        return mimic.compute_minverse(model, data, q)
     I, F = model.packed
     status = _k.minverse(I, F, data.ws, vector(q, model.nq, "q"))
     if status:

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..kernels import kinematics as _k
 from ..spatial import SE3, Motion, ReferenceFrame, skew
+from . import mimic
 from ._check import report, vector
 from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
 
@@ -15,6 +16,8 @@ from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_fram
 def compute_joint_jacobians(model, data, q=None) -> np.ndarray:
     """World-frame Jacobian columns of every joint into ``data.J`` ``(6, nv)``, with forward kinematics.
     Without ``q``, uses the placements of the last ``forward_kinematics``."""
+    if model.mimicking_joints:
+        return mimic.route(compute_joint_jacobians, model, data, None, q=q)
     I, F = model.packed
     if q is None:
         status = _k.joint_jacobians_from_placements(I, F, data.ws)
@@ -47,6 +50,8 @@ def _express_columns(J_world: np.ndarray, oM: SE3, reference_frame) -> np.ndarra
 
 def get_joint_jacobian(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of joint ``joint_id`` (after ``compute_joint_jacobians``)."""
+    if model.mimicking_joints:
+        return mimic.route(get_joint_jacobian, model, data, "cols", joint_id=joint_id, reference_frame=reference_frame)
     joint_id = _joint_id(model, data, joint_id)
     out = np.zeros((6, model.nv))
     cols = _support_columns(model, joint_id)
@@ -62,6 +67,8 @@ def compute_joint_jacobian(model, data, q, joint_id: int) -> np.ndarray:
 
 def get_frame_jacobian(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of frame ``frame_id`` (after ``compute_joint_jacobians``)."""
+    if model.mimicking_joints:
+        return mimic.route(get_frame_jacobian, model, data, "cols", frame_id=frame_id, reference_frame=reference_frame)
     f = model.frames[_frame_id(model, data, frame_id)]
     out = np.zeros((6, model.nv))
     cols = _support_columns(model, f.parent_joint)
@@ -84,6 +91,8 @@ def compute_joint_jacobians_time_variation(model, data, q, v) -> np.ndarray:
     Column k of joint j moves with the joint: ``d/dt (oMj.act(S_k)) = ov_j x J_k + oMj.act(dS_k/dt)``; the
     second term is non-zero only for joints whose subspace depends on q (universal, spherical ZYX).
     """
+    if model.mimicking_joints:
+        return mimic.route(compute_joint_jacobians_time_variation, model, data, None, q=q, v=v)
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     forward_kinematics(model, data, q, v)
     compute_joint_jacobians(model, data, q)
@@ -98,12 +107,16 @@ def compute_joint_jacobians_time_variation(model, data, q, v) -> np.ndarray:
 
 def get_joint_jacobian_time_variation(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of joint ``joint_id`` (after ``compute_joint_jacobians_time_variation``)."""
+    if model.mimicking_joints:
+        return mimic.route(get_joint_jacobian_time_variation, model, data, "cols", joint_id=joint_id, reference_frame=reference_frame)
     joint_id = _joint_id(model, data, joint_id)
     return _jacobian_time_variation(model, data, joint_id, data.oMi[joint_id], reference_frame)
 
 
 def get_frame_jacobian_time_variation(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (after ``compute_joint_jacobians_time_variation``)."""
+    if model.mimicking_joints:
+        return mimic.route(get_frame_jacobian_time_variation, model, data, "cols", frame_id=frame_id, reference_frame=reference_frame)
     f = model.frames[_frame_id(model, data, frame_id)]
     return _jacobian_time_variation(model, data, f.parent_joint, data.oMi[f.parent_joint] * f.placement, reference_frame)
 
@@ -143,6 +156,8 @@ def compute_joint_kinematic_hessians(model, data, q) -> np.ndarray:
     in its own frame: ``J_k x J_j + oMi.act(dS_j/dq_k)``, where ``dS/dq_k`` is the joint's
     ``motion_subspace_derivative`` along ``e_k`` (zero unless S depends on q). Columns of other branches: 0.
     """
+    if model.mimicking_joints:
+        return mimic.route(compute_joint_kinematic_hessians, model, data, "hessian", q=q)
     q = vector(q, model.nq, "q")
     compute_joint_jacobians(model, data, q)
     J = data.J
@@ -169,6 +184,8 @@ def compute_joint_kinematic_hessians(model, data, q) -> np.ndarray:
 def get_joint_kinematic_hessian(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL_WORLD_ALIGNED) -> np.ndarray:
     """``d J / d q`` ``(6, nv, nv)`` of joint ``joint_id``'s Jacobian in ``reference_frame``, ``H[:, j, k] =
     dJ[:, j] / dq_k`` (after ``compute_joint_kinematic_hessians``)."""
+    if model.mimicking_joints:
+        return mimic.route(get_joint_kinematic_hessian, model, data, "hessian", joint_id=joint_id, reference_frame=reference_frame)
     joint_id = _joint_id(model, data, joint_id)
     cols = _support_columns(model, joint_id)
     Hw = np.zeros((6, model.nv, model.nv))

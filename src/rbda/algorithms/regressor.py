@@ -11,7 +11,8 @@ import numpy as np
 from ..kernels import whole_body as _k
 from ..spatial import SE3, Motion, ReferenceFrame
 from ..spatial._validate import as_array
-from ._check import check_data, report, vector
+from . import mimic
+from ._check import report, vector
 from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
 
 
@@ -47,6 +48,8 @@ def frame_body_regressor(model, data, frame_id: int) -> np.ndarray:
 def compute_joint_torque_regressor(model, data, q, v, a) -> np.ndarray:
     """``Y (nv, 10 (njoints - 1))`` with ``rnea(q, v, a) == Y @ pi + armature * a``, at ``q: (nq,)``,
     ``v, a: (nv,)``; also in ``data.joint_torque_regressor``. Fills ``data.v``, ``data.a_gf``, ``data.J``."""
+    if model.mimicking_joints:
+        return mimic.route(compute_joint_torque_regressor, model, data, "rows", "joint_torque_regressor", q=q, v=v, a=a)
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.joint_torque_regressor(I, F, data.ws, data.wb, q, v, a, data.joint_torque_regressor)

@@ -65,15 +65,24 @@ def to_pinocchio(model: Model):
     pm = pin.Model()
     pm.name = model.name
     for i in range(1, model.njoints):
-        qs = slice(model.idx_q[i], model.idx_q[i] + model.nqs[i])
-        vs = slice(model.idx_v[i], model.idx_v[i] + model.nvs[i])
-        jid = pm.addJoint(
-            model.parents[i], to_pinocchio_joint(model.joints[i]), _se3(model.joint_placements[i]), model.names[i],
-            model.effort_limit[vs].copy(), model.velocity_limit[vs].copy(),
-            model.lower_position_limit[qs].copy(), model.upper_position_limit[qs].copy(),
-        )
+        joint = model.joints[i]
+        if joint.type == JointType.MIMIC:  # built as its own joint, then made a mimic below (as Pinocchio does)
+            joint, limits = joint.joint, [np.full(1, s * np.inf) for s in (1, 1, -1, 1)]
+        else:
+            qs = slice(model.idx_q[i], model.idx_q[i] + model.nqs[i])
+            vs = slice(model.idx_v[i], model.idx_v[i] + model.nvs[i])
+            limits = [model.effort_limit[vs].copy(), model.velocity_limit[vs].copy(),
+                      model.lower_position_limit[qs].copy(), model.upper_position_limit[qs].copy()]
+        jid = pm.addJoint(model.parents[i], to_pinocchio_joint(joint), _se3(model.joint_placements[i]), model.names[i],
+                          *limits)
         Y = model.inertias[i]
         pm.appendBodyToJoint(jid, pin.Inertia(Y.mass, Y.lever.copy(), Y.inertia.copy()), pin.SE3.Identity())
+    for i in model.mimicking_joints:
+        mimic = model.joints[i]
+        if mimic.mimicked_id > i:
+            raise ValueError(f"joint {i} ({model.names[i]!r}) mimics joint {mimic.mimicked_id}, which comes after it: "
+                             "Pinocchio's mimic joints must come after the joint they mimic")
+        pm = pin.transformJointIntoMimic(pm, mimic.mimicked_id, i, mimic.scaling, mimic.offset)
     pm.armature = model.armature.copy()
     pm.damping = model.damping.copy()
     pm.friction = model.friction.copy()

@@ -13,6 +13,7 @@ from .urdf import (
     build_model_from_urdf,
     build_model_from_urdf_string,
     build_models_from_urdf,
+    InertiaWarning,
     read_urdf,
 )
 from .urdf_writer import write_urdf
@@ -20,7 +21,7 @@ from .urdf_writer import write_urdf
 __all__ = [
     "ModelFileError", "load_model", "load_model_from_string",
     "build_model_from_urdf", "build_model_from_urdf_string", "build_geom_from_urdf", "build_models_from_urdf",
-    "read_urdf", "write_urdf",
+    "read_urdf", "write_urdf", "InertiaWarning",
     "Srdf", "read_srdf", "load_reference_configurations", "load_rotor_parameters", "remove_collision_pairs",
     "GeometryModel", "GeometryObject", "GeometryType", "Box", "Cylinder", "Sphere", "Capsule", "Mesh",
 ]

@@ -66,7 +66,7 @@ def load_model(path, floating_base: bool = False, root_joint: JointModel | None 
 
     ``floating_base=True`` joins the root body to the universe with a free-flyer (Pinocchio's
     ``JointModelFreeFlyer``); ``root_joint`` with any joint model, named ``root_joint_name`` (URDF). Further
-    keyword ``options`` go to the reader (e.g. ``check_inertia=False`` for URDF). Raises
+    keyword ``options`` go to the reader (e.g. ``mimic=True`` or ``check_inertia=False`` for URDF). Raises
     :class:`~rbda.io.ModelFileError` naming the file, the element and the reason.
     """
     return _load(path, False, floating_base, root_joint, root_joint_name, options)

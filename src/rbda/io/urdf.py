@@ -15,12 +15,13 @@
   element required for revolute and prismatic joints); the ``cos``/``sin`` and quaternion entries of ``q`` get
   the limits ``[-1.01, 1.01]`` and missing limits are infinite, as in Pinocchio; ``<dynamics damping
   friction>`` per degree of freedom.
-* ``<mimic>`` is read and checked, and the mimicking joint is built as an independent joint (as Pinocchio does
-  by default), so that ``q`` and ``v`` have Pinocchio's sizes.
+* ``<mimic>`` is read and checked. By default the mimicking joint is built as an independent joint (as Pinocchio
+  does by default), so that ``q`` and ``v`` have Pinocchio's sizes; with ``mimic=True`` it becomes a
+  :class:`~rbda.joints.JointModelMimic` (``q = multiplier * q_joint + offset``) and leaves ``q`` and ``v``.
 * Inertias: ``<inertial>`` with ``<origin xyz rpy>`` (centre of mass and inertia axes), ``<mass>`` and
-  ``<inertia>`` about the centre of mass; a negative mass is an error, and so is a rotational inertia that is
-  not positive semi-definite unless ``check_inertia=False`` (a few published files have such inertias;
-  Pinocchio accepts them).
+  ``<inertia>`` about the centre of mass; a negative mass is an error. A rotational inertia that is not positive
+  semi-definite gives a warning (``check_inertia="warn"``, the default: a few published files have such inertias
+  and Pinocchio loads them), an error with ``check_inertia=True``, nothing with ``False``.
 
 Every error is a :class:`ModelFileError` naming the file, the element and the reason.
 """
@@ -28,6 +29,7 @@ Every error is a :class:`ModelFileError` naming the file, the element and the re
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,7 +44,6 @@ from ..joints import (
 from ..model import Frame, FrameType, Model
 from ..spatial import SE3, Inertia, rpy_to_matrix
 from ._xml import XmlSource
-from .errors import ModelFileError
 from .geometry import DEFAULT_COLOR, Box, Capsule, Cylinder, GeometryModel, GeometryObject, GeometryType, Mesh, Sphere
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
@@ -103,19 +104,20 @@ class UrdfRobot:
 
 # ------------------------------------------------------------------------------------------------ public API
 def build_model_from_urdf(path, root_joint: JointModel | None = None, root_joint_name: str = "root_joint",
-                          check_inertia: bool = True) -> Model:
+                          check_inertia="warn", mimic: bool = False) -> Model:
     """The :class:`Model` of the URDF file ``path`` (Pinocchio's ``buildModelFromUrdf``).
 
     ``root_joint`` (e.g. ``JointModelFreeFlyer()``) joins the root link to the universe, named
-    ``root_joint_name``; without it the root link is fixed to the universe. Raises :class:`ModelFileError`.
+    ``root_joint_name``; without it the root link is fixed to the universe. ``mimic=True`` builds the joints
+    with a ``<mimic>`` element as mimic joints. Raises :class:`ModelFileError`.
     """
-    return _build_model(read_urdf(path), root_joint, root_joint_name, check_inertia)
+    return _build_model(read_urdf(path), root_joint, root_joint_name, check_inertia, mimic)
 
 
 def build_model_from_urdf_string(text: str, root_joint: JointModel | None = None, root_joint_name: str = "root_joint",
-                                 check_inertia: bool = True) -> Model:
+                                 check_inertia="warn", mimic: bool = False) -> Model:
     """:func:`build_model_from_urdf` on URDF text."""
-    return _build_model(read_urdf(text, is_text=True), root_joint, root_joint_name, check_inertia)
+    return _build_model(read_urdf(text, is_text=True), root_joint, root_joint_name, check_inertia, mimic)
 
 
 def build_geom_from_urdf(model: Model, path, geom_type: GeometryType, package_dirs=None, is_text: bool = False,
@@ -136,10 +138,10 @@ def build_geom_from_urdf(model: Model, path, geom_type: GeometryType, package_di
 
 
 def build_models_from_urdf(path, package_dirs=None, root_joint: JointModel | None = None,
-                           root_joint_name: str = "root_joint", check_inertia: bool = True):
+                           root_joint_name: str = "root_joint", check_inertia="warn", mimic: bool = False):
     """``(model, collision_model, visual_model)`` of the URDF file ``path`` (Pinocchio's ``buildModelsFromUrdf``)."""
     robot = read_urdf(path)
-    model = _build_model(robot, root_joint, root_joint_name, check_inertia)
+    model = _build_model(robot, root_joint, root_joint_name, check_inertia, mimic)
     dirs = _package_dirs(package_dirs)
     return model, _build_geometry(robot, model, GeometryType.COLLISION, dirs), _build_geometry(robot, model, GeometryType.VISUAL, dirs)
 
@@ -371,12 +373,38 @@ def _set_limits(model: Model, jid: int, joint: UrdfJoint) -> None:
     model.damping[v], model.friction[v] = joint.damping, joint.friction
 
 
-def _check_inertia(src: XmlSource, link: UrdfLink) -> None:
+def _check_inertia(src: XmlSource, link: UrdfLink, strict: bool) -> None:
     moments = np.linalg.eigvalsh(link.inertia.inertia)
     if moments[0] < -(INERTIA_TOLERANCE * abs(moments[-1]) + ABSOLUTE_INERTIA_TOLERANCE):
-        raise src.error(f"link '{link.name}' > inertial > inertia",
-                        f"the rotational inertia is not positive semi-definite (principal moments "
-                        f"{np.array2string(moments, precision=3)}); pass check_inertia=False to load it anyway")
+        error = src.error(f"link '{link.name}' > inertial > inertia",
+                          f"the rotational inertia is not positive semi-definite (principal moments "
+                          f"{np.array2string(moments, precision=3)})")
+        if strict:
+            raise error
+        warnings.warn(f"{error} (loaded anyway, as Pinocchio does; check_inertia=False silences this)",
+                      InertiaWarning, stacklevel=4)
+
+
+class InertiaWarning(UserWarning):
+    """A URDF link's rotational inertia is not physically valid (loaded anyway with ``check_inertia="warn"``)."""
+
+
+def _make_mimic_joints(src: XmlSource, robot: UrdfRobot, model: Model) -> Model:
+    """``model`` with every moving joint that has a ``<mimic>`` element made a mimic joint, in joint order."""
+    from ..model import transform_joint_into_mimic
+
+    for name in [n for n in model.names[1:] if robot.joints.get(n) is not None and robot.joints[n].mimic]:
+        target, multiplier, offset = robot.joints[name].mimic
+        where = f"{robot.joints[name].where} > mimic"
+        if target not in robot.joints:
+            raise src.error(where, f"joint '{target}' is not defined")
+        if not model.exist_joint_name(target):
+            raise src.error(where, f"joint '{target}' is a fixed joint, it cannot be mimicked")
+        try:
+            model = transform_joint_into_mimic(model, target, name, multiplier, offset)
+        except (ValueError, TypeError) as exc:
+            raise src.error(where, str(exc)) from None
+    return model
 
 
 def _add_inertial_frame(model: Model, frame: Frame) -> int:
@@ -395,13 +423,15 @@ def _add_frame(model: Model, frame: Frame, append_inertia: bool = True) -> int:
     return k
 
 
-def _build_model(robot: UrdfRobot, root_joint, root_joint_name: str, check_inertia: bool) -> Model:
+def _build_model(robot: UrdfRobot, root_joint, root_joint_name: str, check_inertia, mimic: bool) -> Model:
     src = robot.source
     if root_joint is not None and not isinstance(root_joint, JointModel):
         raise TypeError(f"root_joint: expected a JointModel, got {type(root_joint).__name__}")
+    if check_inertia not in (True, False, "warn"):
+        raise ValueError(f"check_inertia: expected True, False or 'warn', got {check_inertia!r}")
     if check_inertia:
         for link in robot.links.values():
-            _check_inertia(src, link)
+            _check_inertia(src, link, strict=check_inertia is True)
     model = Model(robot.name)
     root = robot.links[robot.root]
     try:
@@ -432,7 +462,7 @@ def _build_model(robot: UrdfRobot, root_joint, root_joint_name: str, check_inert
         except ValueError as exc:
             raise src.error(joint.where, str(exc)) from None
         stack.extend((c, body) for c in reversed(robot.children[child.name]))
-    return model
+    return _make_mimic_joints(src, robot, model) if mimic else model
 
 
 # ------------------------------------------------------------------------------------------------ geometry

@@ -56,7 +56,9 @@ def _inertial(link: ET.Element, Y) -> None:
 
 def _joint_element(robot: ET.Element, model: Model, i: int, parent: str, placement: SE3, child: str) -> None:
     """Joint ``i`` from link ``parent`` (at ``placement`` in it) to link ``child``."""
-    jm = model.joints[i]
+    jm, mimic = model.joints[i], None
+    if jm.type == JointType.MIMIC:  # written as its own joint with a <mimic> element (read back with mimic=True)
+        jm, mimic = jm.joint, jm
     if jm.type not in _TYPES:
         raise ValueError(f"model: joint {model.names[i]!r} ({jm.shortname()}) has no URDF equivalent")
     kind = _TYPES[jm.type]
@@ -68,12 +70,18 @@ def _joint_element(robot: ET.Element, model: Model, i: int, parent: str, placeme
         ET.SubElement(el, "axis", xyz=_num(jm.params[:3]))
     q, v = model.idx_q[i], model.idx_v[i]
     effort, velocity = model.effort_limit[v], model.velocity_limit[v]
+    lower, upper = model.lower_position_limit[q], model.upper_position_limit[q]
+    if mimic is not None:  # the mimicked joint's range, mapped; no effort or velocity limit of its own
+        lower, upper = sorted(mimic.scaling * np.array([lower, upper]) + mimic.offset)
+        effort = velocity = np.inf
     if kind in ("revolute", "prismatic"):
-        ET.SubElement(el, "limit", lower=_num(model.lower_position_limit[q]), upper=_num(model.upper_position_limit[q]),
-                      effort=_num(effort), velocity=_num(velocity))
+        ET.SubElement(el, "limit", lower=_num(lower), upper=_num(upper), effort=_num(effort), velocity=_num(velocity))
     elif np.isfinite(effort) or np.isfinite(velocity):
         ET.SubElement(el, "limit", effort=_num(effort), velocity=_num(velocity))
-    if model.damping[v] or model.friction[v]:
+    if mimic is not None:
+        ET.SubElement(el, "mimic", joint=model.names[mimic.mimicked_id], multiplier=_num(mimic.scaling),
+                      offset=_num(mimic.offset))
+    elif model.damping[v] or model.friction[v]:
         ET.SubElement(el, "dynamics", damping=_num(model.damping[v]), friction=_num(model.friction[v]))
 
 

@@ -4,6 +4,7 @@ from .base import JointModel, JointType
 from .composite import JointModelComposite
 from .free_flyer import JointModelFreeFlyer
 from .helical import JointModelHelicalUnaligned, JointModelHX, JointModelHY, JointModelHZ
+from .mimic import JointModelMimic
 from .planar import JointModelPlanar
 from .prismatic import JointModelPrismaticUnaligned, JointModelPX, JointModelPY, JointModelPZ
 from .revolute import JointModelRevoluteUnaligned, JointModelRX, JointModelRY, JointModelRZ
@@ -42,7 +43,7 @@ def axis_joint(family: str, axis, tol: float = 0.0) -> JointModel:
 
 __all__ = [
     "JointModel", "JointType", "JointModelComposite", "JointModelFreeFlyer", "JointModelHelicalUnaligned", "JointModelHX", "JointModelHY",
-    "JointModelHZ", "JointModelPlanar", "JointModelPrismaticUnaligned", "JointModelPX", "JointModelPY",
+    "JointModelHZ", "JointModelMimic", "JointModelPlanar", "JointModelPrismaticUnaligned", "JointModelPX", "JointModelPY",
     "JointModelPZ", "JointModelRevoluteUnaligned", "JointModelRX", "JointModelRY", "JointModelRZ",
     "JointModelRevoluteUnboundedUnaligned", "JointModelRUBX", "JointModelRUBY", "JointModelRUBZ",
     "JointModelSpherical", "JointModelSphericalZYX", "JointModelTranslation", "JointModelUniversal",

@@ -40,6 +40,7 @@ class JointType(IntEnum):
     PLANAR = 9
     FREE_FLYER = 10
     COMPOSITE = 11
+    MIMIC = 12  # never reaches a kernel: the kernels run on the model's extended twin (model/mimic.py)
 
 
 class JointModel:
@@ -231,7 +232,7 @@ def zero_fill(out):
         out[k] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def angular_row(S, row, x, y, z):
     """Set row ``row`` of ``S`` (nv, 6) to the pure rotation ``[0, 0, 0, x, y, z]``."""
     S[row, 0] = 0.0

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..joints import JointModel, JointModelComposite
+from ..joints import JointModel, JointModelComposite, JointModelMimic
+from ..joints.mimic import MIMIC_TYPES
 from ..joints.base import NPARAMS
 from ..kernels.layout import HEADER, JOINT_FLOATS, JOINT_INTS, SUB_INTS
 from ..spatial import SE3, Inertia, Motion
@@ -70,6 +71,8 @@ class Model:
         self._armature = np.zeros(0)
         self.frames = _TrackedList([Frame("universe", 0, 0, SE3(), FrameType.FIXED_JOINT)], self)
         self.reference_configurations: dict[str, np.ndarray] = {}
+        self.mimicking_joints: list[int] = []  # ids of the mimic joints, and of the joints they mimic
+        self.mimicked_joints: list[int] = []
 
     # ---------------------------------------------------------------------------------------- sizes
     @property
@@ -132,7 +135,8 @@ class Model:
         if joint_name in self.names:
             raise ValueError(f"joint_name: a joint named {joint_name!r} already exists")
         nq, nv = joint_model.nq, joint_model.nv
-        if nv == 0:
+        mimicked = self._check_mimic(joint_model, self.njoints) if isinstance(joint_model, JointModelMimic) else None
+        if nv == 0 and mimicked is None:
             raise ValueError(f"joint_model: {joint_model!r} has no degree of freedom")
 
         def per(value, n, default, name):  # limits may be infinite (their default), not NaN
@@ -153,8 +157,11 @@ class Model:
         self.joints.append(joint_model)
         self.joint_placements.append(joint_placement.copy())
         self.inertias.append(Inertia.Zero())
-        self.idx_q.append(self.nq)
-        self.idx_v.append(self.nv)
+        self.idx_q.append(self.nq if mimicked is None else self.idx_q[mimicked])  # a mimic joint reads its reference's
+        self.idx_v.append(self.nv if mimicked is None else self.idx_v[mimicked])
+        if mimicked is not None:
+            self.mimicking_joints.append(self.njoints - 1)
+            self.mimicked_joints.append(mimicked)
         self.nqs.append(nq)
         self.nvs.append(nv)
         self.nq += nq
@@ -168,6 +175,22 @@ class Model:
         self._armature = np.concatenate([self._armature, np.zeros(nv)])
         self._invalidate()
         return self.njoints - 1
+
+    def _check_mimic(self, joint: JointModelMimic, joint_id: int) -> int:
+        """The id of the joint that ``joint`` (to be joint ``joint_id``) mimics, checked."""
+        ref = joint.mimicked_id
+        if not 0 < ref < self.njoints or ref == joint_id:
+            raise ValueError(f"joint_model: mimicked_id {ref} is not the id of another joint of this model")
+        if self.joints[ref].type not in MIMIC_TYPES:
+            raise ValueError(f"joint_model: joint {ref} ({self.names[ref]!r}, {self.joints[ref]!r}) cannot be mimicked: "
+                             "only revolute, prismatic and helical joints can")
+        return ref
+
+    @property
+    def nv_extended(self) -> int:
+        """Size of the extended velocity, one entry per joint dof, mimic joints included (Pinocchio's
+        ``nvExtended``); the width of ``data.J``."""
+        return self.nv + len(self.mimicking_joints)
 
     def append_body_to_joint(self, joint_id: int, body_inertia: Inertia, body_placement: SE3 = None) -> None:
         """Rigidly attach a body of inertia ``body_inertia`` (given in its own frame) to joint ``joint_id``, at
@@ -257,6 +280,10 @@ class Model:
         """A new :class:`~rbda.model.Data` workspace for this model."""
         from .data import Data
 
+        if self.mimicking_joints:
+            from .mimic import MimicData
+
+            return MimicData(self)
         return Data(self)
 
     def check(self, data=None) -> bool:
@@ -269,8 +296,15 @@ class Model:
         for i in range(1, nj):
             if not 0 <= self.parents[i] < i:
                 raise ValueError(f"model.parents[{i}] = {self.parents[i]}: a parent must come before its child")
-            if self.idx_q[i] != sum(self.nqs[:i]) or self.idx_v[i] != sum(self.nvs[:i]):
+            if isinstance(self.joints[i], JointModelMimic):
+                ref = self._check_mimic(self.joints[i], i)
+                if (self.idx_q[i], self.idx_v[i], self.nqs[i], self.nvs[i]) != (self.idx_q[ref], self.idx_v[ref], 0, 0):
+                    raise ValueError(f"model.idx_q/idx_v[{i}]: a mimic joint takes the indices of joint {ref}")
+            elif self.idx_q[i] != sum(self.nqs[:i]) or self.idx_v[i] != sum(self.nvs[:i]):
                 raise ValueError(f"model.idx_q/idx_v[{i}]: inconsistent with nqs/nvs")
+        mimics = [i for i in range(1, nj) if isinstance(self.joints[i], JointModelMimic)]
+        if mimics != list(self.mimicking_joints) or [self.joints[i].mimicked_id for i in mimics] != list(self.mimicked_joints):
+            raise ValueError("model.mimicking_joints/mimicked_joints: inconsistent with the mimic joints of model.joints")
         if (self.nq, self.nv) != (sum(self.nqs), sum(self.nvs)):
             raise ValueError("model.nq/nv: inconsistent with nqs/nvs")
         for name, arr, n in (("lower_position_limit", self.lower_position_limit, self.nq),
@@ -290,6 +324,7 @@ class Model:
     # ---------------------------------------------------------------------------------------- packing
     def _invalidate(self) -> None:
         self.__dict__["_packed_cache"] = None
+        self.__dict__.pop("_extended", None)
 
     def __setattr__(self, name, value):
         if name in ("joints", "joint_placements", "inertias", "frames") and not isinstance(value, _TrackedList):
@@ -309,6 +344,12 @@ class Model:
 
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
         self.check()
+        if self.mimicking_joints:  # the kernels run on the extended twin, mimic joints with their own coordinate
+            from .mimic import extended_model
+
+            ext = extended_model(self)
+            self.__dict__["_gravity"] = ext._gravity  # one storage, as below
+            return ext.packed
         nj, nf = self.njoints, self.nframes
         subs = [(i, table) for i, j in enumerate(self.joints) if isinstance(j, JointModelComposite) for table in [j.table()]]
         ns = sum(len(table[0]) for _, table in subs)
@@ -376,7 +417,8 @@ class Model:
     def __getstate__(self):
         state = dict(self.__dict__)
         state["_packed_cache"] = None
-        state.pop("_elementary", None)  # a derived cache (algorithms/derivatives.py)
+        state.pop("_elementary", None)  # derived caches (algorithms/derivatives.py, model/mimic.py)
+        state.pop("_extended", None)
         state["_gravity"] = np.array(self._gravity)
         state["_armature"] = np.array(self._armature)
         for k in ("joints", "joint_placements", "inertias", "frames"):
@@ -385,6 +427,8 @@ class Model:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        self.__dict__.setdefault("mimicking_joints", [])
+        self.__dict__.setdefault("mimicked_joints", [])
         for k in ("joints", "joint_placements", "inertias", "frames"):
             self.__dict__[k] = _TrackedList(state[k], self)
 

@@ -14,6 +14,7 @@ import pickle
 
 import numpy as np
 
+from ..joints import JointModelMimic
 from ..spatial import SE3
 from ..spatial._validate import as_array
 from .frame import Frame, FrameType
@@ -264,6 +265,45 @@ def _move_geometry(geom_models, where: dict):
     return moved
 
 
+# ------------------------------------------------------------------------------------------------- mimic joints
+def transform_joint_into_mimic(model: Model, mimicked, mimicking, scaling: float = 1.0, offset: float = 0.0) -> Model:
+    """A copy of ``model`` in which joint ``mimicking`` (id or name) follows joint ``mimicked``:
+    ``q_mimicking = scaling * q_mimicked + offset`` (Pinocchio's ``transformJointIntoMimic``). Both must be
+    revolute, prismatic or helical joints; the mimicking joint's entries leave ``q``, ``v``, the limits and the
+    reference configurations, and it keeps its type, placement, body and frames."""
+    _check_model(model, "model")
+    ref, i = _joint_id(model, mimicked, "mimicked"), _joint_id(model, mimicking, "mimicking")
+    if i in model.mimicking_joints:
+        raise ValueError(f"mimicking: joint {i} ({model.names[i]!r}) is already a mimic joint")
+    if ref in model.mimicking_joints:
+        raise ValueError(f"mimicked: joint {ref} ({model.names[ref]!r}) is itself a mimic joint")
+    joint = JointModelMimic(model.joints[i], ref, scaling, offset) if i > 0 else None
+    if joint is None or ref == i:
+        raise ValueError(f"mimicking: joint {i} cannot mimic joint {ref}")
+    out = pickle.loads(pickle.dumps(model))
+    out._check_mimic(joint, i)
+    iq, iv = model.idx_q[i], model.idx_v[i]
+    for name in ("lower_position_limit", "upper_position_limit"):
+        setattr(out, name, np.delete(getattr(model, name), iq))
+    for name in ("effort_limit", "velocity_limit", "friction", "damping"):
+        setattr(out, name, np.delete(getattr(model, name), iv))
+    out.__dict__["_armature"] = np.delete(model.armature, iv)
+    out.reference_configurations = {k: np.delete(q, iq) for k, q in model.reference_configurations.items()}
+    out.joints[i] = joint
+    out.nqs[i] = out.nvs[i] = 0
+    for k in range(1, out.njoints):  # the indices after the removed entries move down; a mimic takes its reference's
+        out.idx_q[k] -= out.idx_q[k] > iq
+        out.idx_v[k] -= out.idx_v[k] > iv
+    out.nq, out.nv = model.nq - 1, model.nv - 1
+    pairs = sorted([*zip(model.mimicking_joints, model.mimicked_joints), (i, ref)])
+    for k, r in pairs:
+        out.idx_q[k], out.idx_v[k] = out.idx_q[r], out.idx_v[r]
+    out.mimicking_joints, out.mimicked_joints = [k for k, _ in pairs], [r for _, r in pairs]
+    out._invalidate()
+    out.check()
+    return out
+
+
 # ------------------------------------------------------------------------------------------------- files
 def save_model(model: Model, path) -> None:
     """Write ``model`` to ``path``: a pickle of ``{"format": "rbda-model", "version": 1, "model": model}``.
@@ -299,4 +339,5 @@ def load_model_file(path) -> Model:
     return content["model"]
 
 
-__all__ = ["append_model", "build_reduced_model", "find_common_ancestor", "save_model", "load_model_file"]
+__all__ = ["append_model", "build_reduced_model", "find_common_ancestor", "transform_joint_into_mimic", "save_model",
+           "load_model_file"]

@@ -1,0 +1,147 @@
+"""The algorithms on a model with mimic joints: each runs on the model's extended twin (``model/mimic.py``), its
+inputs mapped in (``q_ext = E(q)``, ``v_ext = G v``) and its results mapped out by the chain rule:
+
+    per joint or frame (placements, spatial velocities, com, hg):  unchanged
+    generalized forces, rows of a regressor:                       tau = G^T tau_ext
+    Jacobians, centroidal map, derivatives d(.)/dq, d(.)/dv:      J = J_ext G
+    joint-space matrices (M, C, dtau/dq, ...):                     M = G^T M_ext G
+
+Forward dynamics cannot run ABA on the twin (a mimic joint couples two branches); it solves
+``G^T M_ext G ddq = tau - G^T b_ext`` with a Cholesky factorisation instead. Every public algorithm that takes
+``q`` or returns a per-dof quantity starts with ``if model.mimicking_joints: return mimic.<its twin>``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+
+from ..model.mimic import MimicData, sync_extended
+from ._check import vector
+
+_CONFIGURATION = ("q", "q0", "q1")
+_TANGENT = ("v", "a")
+_SCALARS = ("kinetic_energy", "potential_energy", "mechanical_energy")
+
+
+def _twin(model, data):
+    if not isinstance(data, MimicData):
+        raise ValueError("data: was created for another model (this model has mimic joints); use model.create_data()")
+    ext = sync_extended(model)
+    return ext, data.extended, ext.mimic_map
+
+
+def expand_configuration(model, q, name: str = "q") -> np.ndarray:
+    """``q_ext (nq_ext,)`` of the extended twin for ``q (nq,)``."""
+    mm = sync_extended(model).mimic_map
+    return vector(q, model.nq, name)[mm.q_src] * mm.q_scale + mm.q_offset
+
+
+def _map_out(kind, x, G):
+    if kind == "cols":
+        return x @ G
+    if kind == "rows":
+        return G.T @ x
+    if kind == "both":
+        return G.T @ x @ G
+    if kind == "hessian":  # (6, nv_ext, nv_ext) -> (6, nv, nv)
+        return np.einsum("kab,ai,bj->kij", x, G, G)
+    return x
+
+
+def route(fn, model, data, kinds=None, store=(), **args):
+    """``fn(ext, data_ext, *args)`` with ``q``-like arguments expanded and ``v``/``a`` multiplied by ``G``; each
+    result mapped by its kind in ``kinds`` (``None`` unchanged, ``"rows"``, ``"cols"``, ``"both"``,
+    ``"hessian"``, a tuple for a tuple of results) and written into ``data.<store[k]>`` when named."""
+    ext, dext, mm = _twin(model, data)
+    values = []
+    for name, x in args.items():
+        if x is not None and name in _CONFIGURATION:
+            x = expand_configuration(model, x, name)
+        elif x is not None and name in _TANGENT:
+            x = mm.G @ vector(x, model.nv, name)
+        values.append(x)
+    result = fn(ext, dext, *values)
+    for name in _SCALARS:
+        setattr(data, name, getattr(dext, name))
+    single = not isinstance(kinds, tuple)
+    results = [_map_out(k, r, mm.G) for k, r in zip((kinds,) if single else kinds, (result,) if single else result)]
+    for k, name in enumerate((store,) if isinstance(store, str) else store):
+        target = getattr(data, name, None)
+        if isinstance(target, np.ndarray) and target.shape == results[k].shape:
+            target[...] = results[k]
+            results[k] = target
+        else:
+            setattr(data, name, results[k])
+    return results[0] if single else tuple(results)
+
+
+# ------------------------------------------------------------------------------------ configuration space
+def integrate(model, q, v) -> np.ndarray:
+    from .configuration import integrate
+
+    ext, mm = sync_extended(model), sync_extended(model).mimic_map
+    return integrate(ext, expand_configuration(model, q), mm.G @ vector(v, model.nv, "v"))[mm.keep_q]
+
+
+def difference(model, q0, q1) -> np.ndarray:
+    from .configuration import difference
+
+    ext = sync_extended(model)
+    return difference(ext, expand_configuration(model, q0, "q0"), expand_configuration(model, q1, "q1"))[ext.mimic_map.keep_v]
+
+
+def neutral(model) -> np.ndarray:
+    from .configuration import neutral
+
+    ext = sync_extended(model)
+    return neutral(ext)[ext.mimic_map.keep_q]
+
+
+def normalize(model, q) -> np.ndarray:
+    from .configuration import normalize
+
+    ext = sync_extended(model)
+    return normalize(ext, expand_configuration(model, q))[ext.mimic_map.keep_q]
+
+
+# ------------------------------------------------------------------------------------ forward dynamics
+def _cholesky(M):
+    try:
+        return scipy.linalg.cho_factor(M)
+    except np.linalg.LinAlgError:
+        raise ValueError("model: the joint-space inertia M(q) is singular (a massless subtree, or zero inertia about "
+                         "a joint axis); forward dynamics and M^-1 are undefined, add armature or mass") from None
+
+
+def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
+    """``ddq = M^-1 (tau - G^T b_ext)`` with ``M = G^T M_ext G``; then the twin's kinematics at ``(q, v, ddq)``."""
+    from .dynamics import crba, rnea
+
+    tau = vector(tau, model.nv, "tau")
+    bias = route(rnea, model, data, "rows", q=q, v=v, a=np.zeros(model.nv), fext=fext)
+    M = route(crba, model, data, "both", "M", q=q)
+    data.ddq[:] = scipy.linalg.cho_solve(_cholesky(M), tau - bias)
+    route(rnea, model, data, "rows", "tau", q=q, v=v, a=data.ddq, fext=fext)  # accelerations and forces at ddq
+    return data.ddq
+
+
+def compute_minverse(model, data, q) -> np.ndarray:
+    from .dynamics import crba
+
+    M = route(crba, model, data, "both", "M", q=q)
+    data.Minv[:] = scipy.linalg.cho_solve(_cholesky(M), np.eye(model.nv))
+    return data.Minv
+
+
+def compute_aba_derivatives(model, data, q, v, tau, fext=None):
+    """``-M^-1 dID/dx`` at the forward-dynamics solution, with the reduced derivatives of inverse dynamics."""
+    from .derivatives import compute_rnea_derivatives
+
+    ddq = aba(model, data, q, v, tau, fext).copy()
+    dtau_dq, dtau_dv, M = route(compute_rnea_derivatives, model, data, ("both", "both", "both"),
+                                ("dtau_dq", "dtau_dv", "M"), q=q, v=v, a=ddq, fext=fext)
+    data.Minv[:] = scipy.linalg.cho_solve(_cholesky(M), np.eye(model.nv))
+    data.ddq[:] = ddq
+    data.ddq_dq, data.ddq_dv = -data.Minv @ dtau_dq, -data.Minv @ dtau_dv
+    return data.ddq_dq, data.ddq_dv, data.Minv

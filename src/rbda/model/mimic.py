@@ -1,0 +1,99 @@
+"""Models with mimic joints: their extended twin and the linear map between the two.
+
+A model with mimic joints has ``q`` and ``v`` without the mimic joints' coordinates. Its *extended twin* is the
+same tree in which every mimic joint is an ordinary joint with its own coordinate, so that every algorithm runs
+on it unchanged. With ``q_ext = E(q) = q[q_src] * q_scale + q_offset`` (affine: mimic joints live on vector
+spaces) and ``v_ext = G v``, the chain rule gives everything else:
+
+    tau = G^T tau_ext,   M = G^T M_ext G,   J = J_ext G,   ddq = M^-1 (tau - G^T b_ext),
+
+with ``b_ext`` the extended bias forces (``G`` is constant, so ``a_ext = G a`` with no bias term).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ..joints import JointModelMimic
+from .data import Data
+
+MimicMap = namedtuple("MimicMap", "q_src q_scale q_offset G keep_q keep_v")
+MimicMap.__doc__ = """``q_ext = q[q_src] * q_scale + q_offset``, ``v_ext = G v`` (``G`` (nv_ext, nv)); ``keep_q``/``keep_v``
+the extended indices of the model's own coordinates (``q = q_ext[keep_q]``, ``v = v_ext[keep_v]``)."""
+
+
+def extended_model(model):
+    """The extended twin of ``model`` (cached on it until the model changes); ``ext.mimic_map`` maps to it."""
+    ext = model.__dict__.get("_extended")
+    if ext is not None:
+        return ext
+    from .model import Model
+
+    ext = Model(model.name)
+    q_src, q_scale, q_offset, keep_q, keep_v = [], [], [], [], []
+    G = np.zeros((model.nv_extended, model.nv))
+    for i in range(1, model.njoints):
+        joint, iq, iv = model.joints[i], model.idx_q[i], model.idx_v[i]
+        nq, nv = model.nqs[i], model.nvs[i]
+        if isinstance(joint, JointModelMimic):
+            ext.add_joint(model.parents[i], joint.joint, model.joint_placements[i], model.names[i])
+            q_src.append(iq)
+            q_scale.append(joint.scaling)
+            q_offset.append(joint.offset)
+            G[ext.idx_v[i], iv] = joint.scaling
+            continue
+        ext.add_joint(model.parents[i], joint, model.joint_placements[i], model.names[i],
+                      model.effort_limit[iv : iv + nv], model.velocity_limit[iv : iv + nv],
+                      model.lower_position_limit[iq : iq + nq], model.upper_position_limit[iq : iq + nq],
+                      model.friction[iv : iv + nv], model.damping[iv : iv + nv])
+        q_src += range(iq, iq + nq)
+        q_scale += [1.0] * nq
+        q_offset += [0.0] * nq
+        keep_q += range(ext.idx_q[i], ext.idx_q[i] + nq)
+        keep_v += range(ext.idx_v[i], ext.idx_v[i] + nv)
+        G[ext.idx_v[i] : ext.idx_v[i] + nv, iv : iv + nv] = np.eye(nv)
+    ext.inertias = list(model.inertias)
+    ext.frames = list(model.frames)
+    ext.gravity = model.gravity
+    ext.__dict__["mimic_map"] = MimicMap(np.array(q_src, dtype=np.int64), np.array(q_scale), np.array(q_offset), G,
+                                         np.array(keep_q, dtype=np.int64), np.array(keep_v, dtype=np.int64))
+    model.__dict__["_extended"] = ext
+    return ext
+
+
+def sync_extended(model):
+    """The extended twin with the model's current armature (the gravity is shared storage)."""
+    ext = extended_model(model)
+    model.packed  # noqa: B018  (packs, so that both share the gravity storage)
+    ext.armature[ext.mimic_map.keep_v] = model.armature
+    return ext
+
+
+class MimicData(Data):
+    """The workspace of a model with mimic joints: per-joint and per-frame quantities (``oMi``, ``v``, ``f``,
+    ``com``, ``hg``, ...) and the extended Jacobians ``J``, ``dJ`` (``(6, nv_extended)``, as in Pinocchio) are those
+    of the extended twin's data; per-dof quantities (``tau``, ``M``, ``Jcom``, ``Ag``, ...) have the model's sizes."""
+
+    def __init__(self, model):
+        ext = extended_model(model)
+        self.__dict__.update(Data(ext).__dict__)
+        self.extended = Data.__new__(Data)
+        self.extended.__dict__.update(self.__dict__)  # the extended twin's own view of the same workspace
+        self.model_sizes = (model.njoints, model.nv, model.nframes)
+        nv = model.nv
+        for name in ("tau", "nle", "g", "ddq", "D", "Dinv"):
+            setattr(self, name, np.zeros(nv))
+        for name in ("M", "Minv", "C"):
+            setattr(self, name, np.zeros((nv, nv)))
+        self._cholesky_L = np.zeros((nv, nv))
+        self.U = self._cholesky_L.T
+        self.Jcom, self.Ag, self.dAg = np.zeros((3, nv)), np.zeros((6, nv)), np.zeros((6, nv))
+        self.joint_torque_regressor = np.zeros((nv, 10 * (model.njoints - 1)))
+        # M has no tree sparsity (a mimic joint couples two branches): rbda.cholesky factorises it as a dense chain
+        self.dof_parents = np.arange(nv, dtype=np.int64) - 1
+
+    def __repr__(self) -> str:
+        nj, nv, nf = self.model_sizes
+        return f"MimicData(njoints={nj}, nv={nv}, nframes={nf})"
