@@ -265,3 +265,102 @@ def test_against_pinocchio_mimic_joints():
         assert_close(rbda.jacobian_center_of_mass(model, d, q), pin.jacobianCenterOfMass(pm, pd, q))
         assert_close(rbda.ccrba(model, d, q, v), pin.ccrba(pm, pd, q, v))
         assert_close(rbda.integrate(model, q, v), pin.integrate(pm, q, v))
+
+
+# ------------------------------------------------------------------------------------------------ surgery, files
+def test_reduced_model_keeps_or_locks_the_mimic_joints():
+    """Locking a joint locks the joints that mimic it; the reduced model's inverse dynamics are the full model's
+    with the locked joints at rest."""
+    plain = rbda.sample_models.manipulator()
+    model = rbda.transform_joint_into_mimic(rbda.transform_joint_into_mimic(plain, 2, 4, 1.5, 0.2), 1, 6, -0.7)
+    rng = np.random.default_rng(1)
+    q, v, a = rbda.random_configuration(model, rng=rng), rng.normal(size=model.nv), rng.normal(size=model.nv)
+    reduced = rbda.build_reduced_model(model, ["joint3"], q)
+    locked = {model.get_joint_id("joint3")} | {i for i, j in zip(model.mimicking_joints, model.mimicked_joints)
+                                               if j == model.get_joint_id("joint3")}
+    assert reduced.njoints == model.njoints - len(locked)
+    kept_v = [k for k in range(model.nv) if not any(model.idx_v[i] == k for i in locked)]
+    v[[k for k in range(model.nv) if k not in kept_v]] = 0.0
+    a[[k for k in range(model.nv) if k not in kept_v]] = 0.0
+    tau = rbda.rnea(model, model.create_data(), q, v, a)[kept_v]
+    assert [reduced.names[i] for i in reduced.mimicking_joints] == [
+        model.names[i] for i in model.mimicking_joints if i not in locked]
+    assert_close(rbda.rnea(reduced, reduced.create_data(), q[kept_v], v[kept_v], a[kept_v]), tau, 1e-9)
+
+
+def test_appended_model_keeps_both_models_mimic_joints():
+    a_model = rbda.transform_joint_into_mimic(rbda.sample_models.manipulator(), 2, 4, 1.5, 0.2)
+    b = rbda.sample_models.manipulator()
+    b.names = [n if k == 0 else "b_" + n for k, n in enumerate(b.names)]
+    b.frames = [rbda.Frame("b_" + f.name, f.parent_joint, f.parent_frame, f.placement, f.type) for f in b.frames]
+    b_model = rbda.transform_joint_into_mimic(b, 1, 3, 2.0)
+    out = rbda.append_model(a_model, b_model, a_model.nframes - 1)
+    assert [out.names[i] for i in out.mimicking_joints] == ["joint4", "b_joint3"]
+    assert [out.names[i] for i in out.mimicked_joints] == ["joint2", "b_joint1"]
+    assert out.nv == a_model.nv + b_model.nv
+    q = rbda.random_configuration(out, rng=np.random.default_rng(0))
+    d, da = out.create_data(), a_model.create_data()
+    rbda.forward_kinematics(out, d, q)
+    rbda.forward_kinematics(a_model, da, q[: a_model.nq])
+    for i in range(a_model.njoints):
+        assert_close(d.oMi[out.get_joint_id(a_model.names[i])].homogeneous, da.oMi[i].homogeneous)
+
+
+def test_urdf_mimic_joints_against_pinocchio():
+    """``mimic=True`` on every example-robot-data file with <mimic> elements that Pinocchio loads with mimic
+    joints; the written URDF reads back to the same model."""
+    pin = pytest.importorskip("pinocchio")
+    import sys
+    import warnings
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "io"))
+    from urdf_samples import robots_dir
+
+    from rbda.io import build_model_from_urdf, build_model_from_urdf_string, write_urdf
+
+    files = [p for p in sorted(robots_dir().rglob("*.urdf")) if "<mimic" in p.read_text(errors="ignore")]
+    compared = 0
+    for path in files:
+        try:
+            pm = pin.buildModelFromUrdf(str(path), pin.JointModelFreeFlyer(), mimic=True)
+        except (ValueError, RuntimeError):
+            continue  # Pinocchio 4.1 refuses a mimicked joint that comes after its mimic, or a fixed one
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = build_model_from_urdf(path, rbda.JointModelFreeFlyer(), mimic=True)
+        assert (model.nq, model.nv, model.names) == (pm.nq, pm.nv, list(pm.names)), path.name
+        assert (model.mimicking_joints, model.mimicked_joints) == (list(pm.mimicking_joints), list(pm.mimicked_joints))
+        rng = np.random.default_rng(0)
+        q, v, a = rbda.random_configuration(model, rng=rng), rng.normal(size=model.nv), rng.normal(size=model.nv)
+        d, pd = model.create_data(), pm.createData()
+        assert_close(rbda.rnea(model, d, q, v, a), pin.rnea(pm, pd, q, v, a), 1e-9, path.name)
+        assert_close(np.triu(rbda.crba(model, d, q)), np.triu(pin.crba(pm, pd, q)), 1e-9, path.name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            again = build_model_from_urdf_string(write_urdf(model), mimic=True)
+        assert_close(rbda.rnea(again, again.create_data(), q, v, a), rbda.rnea(model, d, q, v, a), 1e-9, path.name)
+        compared += 1
+    assert compared >= 4  # panda, baxter, pr2, tiago_pro in example-robot-data 6.0
+
+
+def test_urdf_mimic_errors():
+    from rbda.io import ModelFileError, build_model_from_urdf_string
+
+    def robot(mimic_of, kind="revolute"):
+        return f"""<robot name="r"><link name="a"/><link name="b"/><link name="c"/>
+        <joint name="j1" type="{kind}"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+          <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+        <joint name="j2" type="revolute"><parent link="b"/><child link="c"/><axis xyz="1 0 0"/>
+          <limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="{mimic_of}" multiplier="2"/></joint>
+        </robot>"""
+
+    model = build_model_from_urdf_string(robot("j1"), mimic=True)
+    assert (model.nq, model.mimicking_joints, model.joints[2].scaling) == (1, [2], 2.0)
+    assert build_model_from_urdf_string(robot("j1")).nq == 2  # by default, as Pinocchio: an independent joint
+    with pytest.raises(ModelFileError, match=r"joint 'j2' > mimic: joint 'nope' is not defined"):
+        build_model_from_urdf_string(robot("nope"), mimic=True)
+    with pytest.raises(ModelFileError, match=r"joint 'j2' > mimic: joint 'j1' is a fixed joint"):
+        build_model_from_urdf_string(robot("j1", "fixed"), mimic=True)
+    with pytest.raises(ModelFileError, match=r"joint 'j2' > mimic: .*cannot be mimicked"):
+        build_model_from_urdf_string(robot("j1", "continuous"), mimic=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from ..model.mimic import MimicData, sync_extended
+from ..model.mimic import MimicData, expand_configuration, sync_extended
 from ._check import vector
 
 _CONFIGURATION = ("q", "q0", "q1")
@@ -29,12 +29,6 @@ def _twin(model, data):
         raise ValueError("data: was created for another model (this model has mimic joints); use model.create_data()")
     ext = sync_extended(model)
     return ext, data.extended, ext.mimic_map
-
-
-def expand_configuration(model, q, name: str = "q") -> np.ndarray:
-    """``q_ext (nq_ext,)`` of the extended twin for ``q (nq,)``."""
-    mm = sync_extended(model).mimic_map
-    return vector(q, model.nq, name)[mm.q_src] * mm.q_scale + mm.q_offset
 
 
 def _map_out(kind, x, G):

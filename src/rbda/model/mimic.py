@@ -17,6 +17,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..joints import JointModelMimic
+from ..spatial._validate import as_array
 from .data import Data
 
 MimicMap = namedtuple("MimicMap", "q_src q_scale q_offset G keep_q keep_v")
@@ -69,6 +70,12 @@ def sync_extended(model):
     model.packed  # noqa: B018  (packs, so that both share the gravity storage)
     ext.armature[ext.mimic_map.keep_v] = model.armature
     return ext
+
+
+def expand_configuration(model, q, name: str = "q") -> np.ndarray:
+    """``q_ext (nq_ext,)`` of the extended twin for ``q (nq,)`` of ``model``."""
+    mm = sync_extended(model).mimic_map
+    return as_array(q, (model.nq,), name)[mm.q_src] * mm.q_scale + mm.q_offset
 
 
 class MimicData(Data):

@@ -91,6 +91,12 @@ def append_model(model_a: Model, model_b: Model, frame_in_a, placement: SE3 = No
     """
     _check_model(model_a, "model_a")
     _check_model(model_b, "model_b")
+    if model_a.mimicking_joints or model_b.mimicking_joints:  # on the plain trees, then the mimic joints again
+        (plain_a, pairs_a), (plain_b, pairs_b) = _without_mimic(model_a), _without_mimic(model_b)
+        result = append_model(plain_a, plain_b, frame_in_a, placement, geom_model_a, geom_model_b)
+        out = result[0] if isinstance(result, tuple) else result
+        out = _with_mimic(out, pairs_a + pairs_b)
+        return (out, result[1]) if isinstance(result, tuple) else out
     if isinstance(frame_in_a, str):
         try:
             fid = model_a.get_frame_id(frame_in_a)
@@ -220,6 +226,18 @@ def build_reduced_model(model: Model, joints_to_lock, reference_configuration, g
     locked = {_joint_id(model, j, "joints_to_lock") for j in joints_to_lock}
     if 0 in locked:
         raise ValueError("joints_to_lock: the universe (joint 0) cannot be locked")
+    if model.mimicking_joints:  # a locked joint locks its mimic joints; the others stay mimic joints
+        from .mimic import expand_configuration
+
+        plain, pairs = _without_mimic(model)
+        names = {model.names[i] for i in locked}
+        names |= {mimicking for mimicking, mimicked, _, _ in pairs if mimicked in names}
+        locked = {model.get_joint_id(name) for name in names}
+        result = build_reduced_model(plain, [model.names[i] for i in locked], expand_configuration(model, q_ref),
+                                     geom_models)
+        out = result[0] if isinstance(result, tuple) else result
+        out = _with_mimic(out, [p for p in pairs if p[0] not in names and p[1] not in names])
+        return (out, result[1]) if isinstance(result, tuple) else out
 
     out = Model(model.name)
     out.gravity = model.gravity.vector.copy()
@@ -302,6 +320,28 @@ def transform_joint_into_mimic(model: Model, mimicked, mimicking, scaling: float
     out._invalidate()
     out.check()
     return out
+
+
+def _without_mimic(model: Model) -> tuple[Model, list]:
+    """``(plain, pairs)``: ``model`` with its mimic joints as free joints (its extended twin, with the reference
+    configurations expanded) and ``(mimicking, mimicked, scaling, offset)`` by joint name, to make them again."""
+    if not model.mimicking_joints:
+        return model, []
+    from .mimic import expand_configuration, sync_extended
+
+    plain = pickle.loads(pickle.dumps(sync_extended(model)))
+    plain.__dict__.pop("mimic_map", None)
+    plain.reference_configurations = {k: expand_configuration(model, q, "reference_configurations")
+                                      for k, q in model.reference_configurations.items()}
+    pairs = [(model.names[i], model.names[j], model.joints[i].scaling, model.joints[i].offset)
+             for i, j in zip(model.mimicking_joints, model.mimicked_joints)]
+    return plain, pairs
+
+
+def _with_mimic(model: Model, pairs: list) -> Model:
+    for mimicking, mimicked, scaling, offset in pairs:
+        model = transform_joint_into_mimic(model, mimicked, mimicking, scaling, offset)
+    return model
 
 
 # ------------------------------------------------------------------------------------------------- files
