@@ -40,13 +40,15 @@ def _map_out(kind, x, G):
         return G.T @ x @ G
     if kind == "hessian":  # (6, nv_ext, nv_ext) -> (6, nv, nv)
         return np.einsum("kab,ai,bj->kij", x, G, G)
+    if kind == "tensor":  # (nv_ext,) * 3 -> (nv,) * 3, second-order derivatives of a generalized force
+        return np.einsum("abc,ai,bj,ck->ijk", x, G, G, G)
     return x
 
 
 def route(fn, model, data, kinds=None, store=(), **args):
     """``fn(ext, data_ext, *args)`` with ``q``-like arguments expanded and ``v``/``a`` multiplied by ``G``; each
     result mapped by its kind in ``kinds`` (``None`` unchanged, ``"rows"``, ``"cols"``, ``"both"``,
-    ``"hessian"``, a tuple for a tuple of results) and written into ``data.<store[k]>`` when named."""
+    ``"hessian"``, ``"tensor"``, a tuple for a tuple of results) and written into ``data.<store[k]>`` when named."""
     ext, dext, mm = _twin(model, data)
     values = []
     for name, x in args.items():
