@@ -225,6 +225,18 @@ def test_derivatives_against_finite_differences(case):
     assert_close(v_dv, rbda.get_joint_jacobian(model, d, j, rbda.WORLD), 1e-9)
 
 
+def test_second_order_derivatives_against_finite_differences(case):
+    plain, model, pairs, q, v, a = case
+    d = model.create_data()
+    integrate = lambda x, y: rbda.integrate(model, x, y)  # noqa: E731
+    dqdq, dvdv, dqdv, dadq = (x.copy() for x in rbda.compute_rnea_second_order_derivatives(model, d, q, v, a))
+    assert dqdq.shape == (model.nv,) * 3
+    assert_close(dqdq, jacobian_along_basis(integrate, lambda x: rbda.compute_rnea_derivatives(model, d, x, v, a)[0].copy(),
+                                            q, model.nv), 2e-6)
+    assert_close(dadq, jacobian_along_basis(integrate, lambda x: rbda.crba(model, d, x).copy(), q, model.nv), 2e-6)
+    assert_close(dvdv, np.swapaxes(dvdv, 1, 2), 1e-9)
+
+
 def test_configuration_space(case):
     plain, model, pairs, q, v, a = case
     v = 0.3 * v  # rotations below pi, so that difference(q, q (+) v) is v
