@@ -108,9 +108,10 @@ def compute_centroidal_momentum(model, Q, V, out=None) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------- derivatives
-def _run_derivatives(kernel, model, Q, X, Y, names):
+def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1):
     """Run a batched derivative kernel on the model's elementary twin (``algorithms/derivatives.py``), with one
-    data and one derivative workspace per thread; returns its three ``(B, nv, nv)`` outputs."""
+    data and one derivative workspace per thread; returns its ``outputs`` arrays ``(B, nv, nv)`` (``order`` 1) or
+    ``(B, nv, nv, nv)`` (``order`` 2)."""
     from .algorithms.derivatives import elementary_model
     from .kernels.derivatives import derivative_size
 
@@ -121,7 +122,7 @@ def _run_derivatives(kernel, model, Q, X, Y, names):
     X, Y = _stack(X, model.nv, names[1], B), _stack(Y, model.nv, names[2], B)
     WS = _workspaces(me, B)
     DWS = np.zeros((WS.shape[0], derivative_size(me.njoints, me.nv)))
-    outs = [np.empty((B, model.nv, model.nv)) for _ in range(3)]
+    outs = [np.empty((B,) + (model.nv,) * (order + 1)) for _ in range(outputs)]
     status = np.zeros(B, dtype=np.int64)
     kernel(I, F, WS, DWS, Q, X, Y, *outs, status)
     bad = np.flatnonzero(status)
@@ -145,3 +146,11 @@ def compute_aba_derivatives(model, Q, V, TAU):
     from .kernels.derivatives import batch_aba_derivatives
 
     return _run_derivatives(batch_aba_derivatives, model, Q, V, TAU, ("Q", "V", "TAU"))
+
+
+def compute_rnea_second_order_derivatives(model, Q, V, A):
+    """``(d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)`` ``(B, nv, nv, nv)`` each,
+    :func:`rbda.compute_rnea_second_order_derivatives` per state (``4 B nv^3`` floats: mind the batch size)."""
+    from .kernels.derivatives import batch_rnea_second_order_derivatives
+
+    return _run_derivatives(batch_rnea_second_order_derivatives, model, Q, V, A, ("Q", "V", "A"), 4, 2)

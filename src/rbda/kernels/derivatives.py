@@ -421,7 +421,7 @@ def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dh
 
 
 # ------------------------------------------------------------------------------------ second-order RNEA derivatives
-SecondOrderViews = namedtuple("SecondOrderViews", "insub dov doa dJ dV dA dW dYJ dZJ dXq dXv dG dYc dBc dF scratch")
+SecondOrderViews = namedtuple("SecondOrderViews", "insub dov doa dJ dV dA dW dYJ dZJ dXq dXv dG dYc dBc dF tmp")
 
 
 @njit(cache=True)
@@ -431,7 +431,7 @@ def second_order_workspace(nj, nv):
         np.zeros(nj, dtype=np.bool_), np.zeros((nj, 6)), np.zeros((nj, 6)), np.zeros((nv, 6)), np.zeros((nv, 6)),
         np.zeros((nv, 6)), np.zeros((nv, 6)), np.zeros((nv, 6)), np.zeros((nv, 6)), np.zeros((nv, 6)),
         np.zeros((nv, 6)), np.zeros((nv, 6)), np.zeros((nj, 6, 6)), np.zeros((nj, 6, 6)), np.zeros((nj, 6)),
-        np.zeros((3, 6)),
+        np.zeros((8, 6)),
     )
 
 
@@ -454,113 +454,127 @@ def transport_operator(sigma, X, out, scratch):
 
 
 @njit(cache=True, inline="always")
-def matvec6_t(A, x, out):
+def matvec6_add(A, x, out, transpose):
+    """``out += A x`` (or ``A^T x``)."""
     for r in range(6):
-        out[r] = A[0, r] * x[0] + A[1, r] * x[1] + A[2, r] * x[2] + A[3, r] * x[3] + A[4, r] * x[4] + A[5, r] * x[5]
+        acc = 0.0
+        for k in range(6):
+            acc += (A[k, r] if transpose else A[r, k]) * x[k]
+        out[r] += acc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def vary_dofs(m, d, g, w, r, i, sigma, transported):
+    """``dJ, dV, dA, dW`` of the dofs of joint ``i`` in the subtree of ``r`` (rules in
+    :func:`rnea_second_order_derivatives`; the parent of ``r`` does not move)."""
+    p, tmp = m.parents[i], w.tmp[0]
+    for e in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+        J = d.J[e]
+        motion_cross(sigma, J, w.dJ[e])
+        w.dV[e], w.dA[e] = 0.0, 0.0
+        if i != r:  # dV = dov_p x J + ov_p x dJ, dA = doa_p x J + oa_p x dJ + dov_p x V + ov_p x dV
+            motion_cross(w.dov[p], J, w.dV[e])
+            motion_cross(w.doa[p], J, w.dA[e])
+            motion_cross(w.dov[p], g.dVdq[e], tmp)
+            w.dA[e] += tmp
+        if transported:
+            motion_cross(d.ov[p], w.dJ[e], tmp)
+            w.dV[e] += tmp
+            motion_cross(d.oa_gf[p], w.dJ[e], tmp)
+            w.dA[e] += tmp
+            motion_cross(d.ov[i], w.dJ[e], w.dW[e])
+        else:
+            w.dW[e] = 0.0
+        motion_cross(d.ov[p], w.dV[e], tmp)
+        w.dA[e] += tmp
+        motion_cross(w.dov[i], J, tmp)  # dW = dov_i x J + ov_i x dJ + dV
+        for k in range(6):
+            w.dW[e, k] += tmp[k] + w.dV[e, k]
+
+
+@njit(cache=True, inline="always")
 def vary_subtree(m, d, g, w, r, sigma, nu, alpha, transported):
     """Variations of the bodies and dofs of the subtree of joint ``r`` along a direction ``(sigma, nu, alpha)``
     (``transported`` when ``sigma != 0``), and of their composite sums; see :func:`rnea_second_order_derivatives`."""
-    tmp, h, s3 = np.empty(6), np.empty(6), w.scratch
+    tmp, h = w.tmp[0], w.tmp[1]
     for i in range(m.nj):
         w.insub[i] = i == r or (i > r and w.insub[m.parents[i]])
     for i in range(r, m.nj):
         if not w.insub[i]:
             continue
-        p = m.parents[i]
         motion_cross(sigma, d.ov[i], w.dov[i])  # dov_i = sigma x ov_i + nu, doa_i = sigma x oa_i + alpha + nu x ov_i
         motion_cross(sigma, d.oa_gf[i], w.doa[i])
         motion_cross(nu, d.ov[i], tmp)
         for k in range(6):
             w.dov[i, k] += nu[k]
             w.doa[i, k] += alpha[k] + tmp[k]
-        for e in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
-            J = d.J[e]
-            motion_cross(sigma, J, w.dJ[e])
-            if i == r:  # the parent does not move: dV = ov_p x dJ, dA = oa_p x dJ + ov_p x dV
-                motion_cross(d.ov[p], w.dJ[e], w.dV[e])
-                motion_cross(d.oa_gf[p], w.dJ[e], w.dA[e])
-            else:  # dV = dov_p x J + ov_p x dJ, dA = doa_p x J + oa_p x dJ + dov_p x V + ov_p x dV
-                motion_cross(w.dov[p], J, w.dV[e])
-                motion_cross(d.ov[p], w.dJ[e], tmp)
-                w.dV[e] += tmp
-                motion_cross(w.doa[p], J, w.dA[e])
-                motion_cross(d.oa_gf[p], w.dJ[e], tmp)
-                w.dA[e] += tmp
-                motion_cross(w.dov[p], g.dVdq[e], tmp)
-                w.dA[e] += tmp
-            motion_cross(d.ov[p], w.dV[e], tmp)
-            w.dA[e] += tmp
-            motion_cross(w.dov[i], J, w.dW[e])  # dW = dov_i x J + ov_i x dJ + dV
-            motion_cross(d.ov[i], w.dJ[e], tmp)
-            for k in range(6):
-                w.dW[e, k] += tmp[k] + w.dV[e, k]
+        vary_dofs(m, d, g, w, r, i, sigma, transported)
         # dYc = sigma ~ Yc, dBc = sigma ~ Bc + B(Yc, nu), dF = sigma x* F + Yc alpha + Bc nu
         matvec6(g.Yo[i], nu, h)
-        velocity_variation(g.Yo[i], nu, h, w.dBc[i], d.tmp[43:61])
+        velocity_variation(g.Yo[i], nu, h, w.dBc[i], w.tmp[2:5].ravel())
         force_cross(sigma, d.of[i], w.dF[i])
-        matvec6(g.Yo[i], alpha, tmp)
-        w.dF[i] += tmp
-        matvec6(g.Bc[i], nu, tmp)
-        w.dF[i] += tmp
+        matvec6_add(g.Yo[i], alpha, w.dF[i], False)
+        matvec6_add(g.Bc[i], nu, w.dF[i], False)
         w.dYc[i] = 0.0
         if transported:
-            transport_operator(sigma, g.Yo[i], w.dYc[i], s3)
-            transport_operator(sigma, g.Bc[i], w.dBc[i], s3)
+            transport_operator(sigma, g.Yo[i], w.dYc[i], w.tmp[2:5])
+            transport_operator(sigma, g.Bc[i], w.dBc[i], w.tmp[2:5])
 
 
-@njit(cache=True)
-def vary_columns(m, d, g, w, c, i, k):
+@njit(cache=True, inline="always")
+def vary_columns(m, d, g, w, c, i, k, below, transported):
     """Variations of the column quantities of dof ``c`` (joint ``i``) whose composite sums vary as those of body
-    ``k`` (``k = i`` in the subtree, ``k = r`` above it): ``Yc J``, ``Bc^T J``, ``Xq``, ``Xv``, ``G = J x* F``."""
-    tmp = np.empty(6)
+    ``k`` (``k = i`` ``below`` r, ``k = r`` above it, where ``dJ, dV, dA, dW`` are 0): ``Yc J``, ``Bc^T J``,
+    ``Xq = Yc A + Bc V``, ``Xv = Yc W + Bc J``, ``G = J x* F``."""
     J, dYc, dBc, Yc, Bc = d.J[c], w.dYc[k], w.dBc[k], g.Yo[i], g.Bc[i]
-    matvec6(dYc, J, w.dYJ[c])  # d(Yc J) = dYc J + Yc dJ
-    matvec6(Yc, w.dJ[c], tmp)
-    w.dYJ[c] += tmp
-    matvec6_t(dBc, J, w.dZJ[c])  # d(Bc^T J) = dBc^T J + Bc^T dJ
-    matvec6_t(Bc, w.dJ[c], tmp)
-    w.dZJ[c] += tmp
-    matvec6(dYc, g.dAdq[c], w.dXq[c])  # d(Yc A + Bc V)
-    for X, x in ((Yc, w.dA[c]), (dBc, g.dVdq[c]), (Bc, w.dV[c])):
-        matvec6(X, x, tmp)
-        w.dXq[c] += tmp
-    matvec6(dYc, g.dAdv[c], w.dXv[c])  # d(Yc W + Bc J)
-    for X, x in ((Yc, w.dW[c]), (dBc, J), (Bc, w.dJ[c])):
-        matvec6(X, x, tmp)
-        w.dXv[c] += tmp
-    force_cross(w.dJ[c], d.of[i], w.dG[c])  # d(J x* F)
-    force_cross(J, w.dF[k], tmp)
-    w.dG[c] += tmp
+    for x in (w.dYJ[c], w.dZJ[c], w.dXq[c], w.dXv[c]):
+        x[:] = 0.0
+    matvec6_add(dBc, J, w.dZJ[c], True)
+    matvec6_add(dBc, g.dVdq[c], w.dXq[c], False)
+    matvec6_add(dBc, J, w.dXv[c], False)
+    force_cross(J, w.dF[k], w.dG[c])
+    if transported:
+        matvec6_add(dYc, J, w.dYJ[c], False)
+        matvec6_add(dYc, g.dAdq[c], w.dXq[c], False)
+        matvec6_add(dYc, g.dAdv[c], w.dXv[c], False)
+    if below:
+        matvec6_add(Yc, w.dA[c], w.dXq[c], False)
+        matvec6_add(Bc, w.dV[c], w.dXq[c], False)
+        matvec6_add(Yc, w.dW[c], w.dXv[c], False)
+        if transported:
+            matvec6_add(Yc, w.dJ[c], w.dYJ[c], False)
+            matvec6_add(Bc, w.dJ[c], w.dZJ[c], True)
+            matvec6_add(Bc, w.dJ[c], w.dXv[c], False)
+            force_cross(w.dJ[c], d.of[i], w.tmp[0])
+            w.dG[c] += w.tmp[0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def vary_entries(m, d, g, w, c, i, o, T_q, T_v, T_a):
-    """Page ``o`` of the tensors: the variations of the first-order entries of column/row ``c`` (joint ``i``) with
-    the dofs ``e`` of ``i`` and of its ancestors (``T_q``/``T_a`` None for a velocity direction)."""
-    G = np.empty(6)
+    """Page ``o`` of the tensors: the variations of the first-order entries that pair dof ``c`` (joint ``i``)
+    with the dofs ``e`` of ``i`` and of its ancestors, of ``dtau/dq`` into ``T_q``, of ``dtau/dv`` into ``T_v``
+    and of ``M`` into ``T_a`` (``T_v``/``T_a`` None to skip)."""
+    G = w.tmp[1]
     force_cross(d.J[c], d.of[i], G)
     j = i
     while j > 0:
         for e in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
             Je, dJe = d.J[e], w.dJ[e]
-            T_v[e, c, o] = dot6(dJe, g.Xv[c]) + dot6(Je, w.dXv[c])
-            if j < i:  # row c against the ancestor's column e
-                T_v[c, e, o] = dot6(w.dYJ[c], g.dAdv[e]) + dot6(g.Yc[c], w.dW[e]) + \
-                    dot6(w.dZJ[c], Je) + dot6(g.Zc[c], dJe)
-            if T_q is not None:
-                dq = dot6(dJe, g.Xq[c]) + dot6(Je, w.dXq[c])
-                dM = dot6(dJe, g.Yc[c]) + dot6(Je, w.dYJ[c])
-                T_a[e, c, o] = dM
+            dq = dot6(dJe, g.Xq[c]) + dot6(Je, w.dXq[c])
+            if j < i:  # the ancestor's column e against row c, and column c against row e
+                T_q[e, c, o] = dq + dot6(dJe, G) + dot6(Je, w.dG[c])
+                T_q[c, e, o] = dot6(w.dYJ[c], g.dAdq[e]) + dot6(g.Yc[c], w.dA[e]) + \
+                    dot6(w.dZJ[c], g.dVdq[e]) + dot6(g.Zc[c], w.dV[e])
+            else:
+                T_q[e, c, o] = dq
+            if T_v is not None:
+                T_v[e, c, o] = dot6(dJe, g.Xv[c]) + dot6(Je, w.dXv[c])
                 if j < i:
-                    T_q[e, c, o] = dq + dot6(dJe, G) + dot6(Je, w.dG[c])
-                    T_q[c, e, o] = dot6(w.dYJ[c], g.dAdq[e]) + dot6(g.Yc[c], w.dA[e]) + \
-                        dot6(w.dZJ[c], g.dVdq[e]) + dot6(g.Zc[c], w.dV[e])
-                    T_a[c, e, o] = dM
-                else:
-                    T_q[e, c, o] = dq
+                    T_v[c, e, o] = dot6(w.dYJ[c], g.dAdv[e]) + dot6(g.Yc[c], w.dW[e]) + \
+                        dot6(w.dZJ[c], Je) + dot6(g.Zc[c], dJe)
+            if T_a is not None:
+                T_a[e, c, o] = dot6(dJe, g.Yc[c]) + dot6(Je, w.dYJ[c])
+                T_a[c, e, o] = T_a[e, c, o]
         j = m.parents[j]
 
 
@@ -570,7 +584,7 @@ def rnea_second_order_derivatives(I, F, ws, dws, q, v, a, fext, d2tau_dqdq, d2ta
     along ``q_k`` or ``v_k`` of a first-order matrix of :func:`rnea_derivatives` (Pinocchio's layout)::
 
         d2tau_dqdq[:, :, k] = d(dtau/dq)/dq_k     d2tau_dvdv[:, :, k] = d(dtau/dv)/dv_k
-        dtau_dqdv[:, :, k]  = d(dtau/dv)/dq_k     dtau_dadq[:, :, k]  = dM/dq_k
+        dtau_dqdv[:, :, k]  = d(dtau/dq)/dv_k     dtau_dadq[:, :, k]  = dM/dq_k
 
     Every first-order entry is a dot product of per-dof world vectors (module docstring): for ``e`` a dof of an
     ancestor of ``c``'s joint, ``dtau_e/dq_c = J_e.(Xq_c + J_c x* F_c)``, ``dtau_c/dq_e = (Yc J)_c.A_e +
@@ -608,7 +622,7 @@ def rnea_second_order_derivatives(I, F, ws, dws, q, v, a, fext, d2tau_dqdq, d2ta
                     vary_subtree(m, d, g, w, r, d.J[o], g.dVdq[o], g.dAdq[o], True)
                 else:
                     vary_subtree(m, d, g, w, r, zero, d.J[o], g.dAdv[o], False)
-                for i in range(1, m.nj):  # the path through r: its subtree, then its ancestors (dJ... = 0 there)
+                for i in range(1, m.nj):  # the path through r: its subtree, then its ancestors
                     below = w.insub[i]
                     if not below:
                         j = r
@@ -620,11 +634,11 @@ def rnea_second_order_derivatives(I, F, ws, dws, q, v, a, fext, d2tau_dqdq, d2ta
                             for x in (w.dJ, w.dV, w.dA, w.dW):
                                 x[c] = 0.0
                     for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
-                        vary_columns(m, d, g, w, c, i, i if below else r)
+                        vary_columns(m, d, g, w, c, i, i if below else r, below, along_q)
                         if along_q:
-                            vary_entries(m, d, g, w, c, i, o, d2tau_dqdq, dtau_dqdv, dtau_dadq)
+                            vary_entries(m, d, g, w, c, i, o, d2tau_dqdq, None, dtau_dadq)
                         else:
-                            vary_entries(m, d, g, w, c, i, o, None, d2tau_dvdv, None)
+                            vary_entries(m, d, g, w, c, i, o, dtau_dqdv, d2tau_dvdv, None)
     return 0
 
 
@@ -670,3 +684,13 @@ def batch_aba_derivatives(I, F, WS, DWS, Q, V, TAU, OUT_Q, OUT_V, OUT_TAU, STATU
     for c in prange(nchunks):
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = aba_derivatives_into(I, F, WS[c], DWS[c], Q[b], V[b], TAU[b], OUT_Q[b], OUT_V[b], OUT_TAU[b])
+
+
+@njit(cache=True, parallel=True)
+def batch_rnea_second_order_derivatives(I, F, WS, DWS, Q, V, A, OUT_QQ, OUT_VV, OUT_QV, OUT_AQ, STATUS):
+    """``compute_rnea_second_order_derivatives`` over a batch (the kernel writes straight into the outputs)."""
+    nchunks, B = WS.shape[0], Q.shape[0]
+    for c in prange(nchunks):
+        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+            STATUS[b] = rnea_second_order_derivatives(I, F, WS[c], DWS[c], Q[b], V[b], A[b], None,
+                                                      OUT_QQ[b], OUT_VV[b], OUT_QV[b], OUT_AQ[b])
