@@ -16,14 +16,24 @@ REVOLUTE, REVOLUTE_UNBOUNDED, PRISMATIC, HELICAL, UNIVERSAL = 1, 2, 3, 4, 5
 SPHERICAL, SPHERICAL_ZYX, TRANSLATION, PLANAR, FREE_FLYER, COMPOSITE = 6, 7, 8, 9, 10, 11
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def joint_calc(code, params, q, v, M, S, vJ, cJ):
-    """Fill ``M`` (3, 4) ``[R | p]``, ``S`` (nv, 6) (one row per column of S), ``vJ`` and ``cJ`` (6,)."""
+    """Fill ``M`` (3, 4) ``[R | p]``, ``S`` (nv, 6) (one row per column of S), ``vJ`` and ``cJ`` (6,).
+
+    Revolute and prismatic joints (most joints of most robots) are inlined into the calling kernel (LLVM
+    ``alwaysinline``: a call costs more than their closed forms); the other types are one call away."""
     if code == REVOLUTE:
         revolute.calc(params, q, v, M, S, vJ, cJ)
     elif code == PRISMATIC:
         prismatic.calc(params, q, v, M, S, vJ, cJ)
-    elif code == FREE_FLYER:
+    else:
+        other_joint_calc(code, params, q, v, M, S, vJ, cJ)
+
+
+@njit(cache=True, forceinline=False)  # explicit: numba would otherwise inherit forceinline from joint_calc
+def other_joint_calc(code, params, q, v, M, S, vJ, cJ):
+    """:func:`joint_calc` for the joint types other than revolute and prismatic."""
+    if code == FREE_FLYER:
         free_flyer.calc(params, q, v, M, S, vJ, cJ)
     elif code == REVOLUTE_UNBOUNDED:
         revolute_unbounded.calc(params, q, v, M, S, vJ, cJ)

@@ -7,7 +7,7 @@ from numba import njit
 from .base import AxisJoint, JointType, axis_joint_family
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def calc(params, q, v, M, S, vJ, cJ):
     for r in range(3):
         for c in range(3):

@@ -9,7 +9,7 @@ from ..spatial.compiled import axis_rotation
 from .base import AxisJoint, JointType, angular_row, axis_joint_family
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def calc(params, q, v, M, S, vJ, cJ):
     axis_rotation(params[0:3], np.cos(q[0]), np.sin(q[0]), M[:, :3])
     M[0, 3] = M[1, 3] = M[2, 3] = 0.0

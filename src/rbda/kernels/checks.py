@@ -10,7 +10,7 @@ from numba import njit
 
 from ..joints.dispatch import COMPOSITE, joint_normalization_error
 from .layout import JointTables, data_views, model_views
-from .views import view
+from .views import borrowed, view
 
 NORMALIZATION_TOL = 1e-6
 WRONG_DATA = 99
@@ -45,9 +45,9 @@ def configuration_status(m, q):
 @njit(cache=True, inline="always")
 def begin(I, F, ws, q, v, a):
     """``(m, d, joints, status)``: model and data views, the joint tables of the per-joint step, and the status
-    of the inputs (``v``, ``a`` may be None)."""
-    m = model_views(I, F)
-    d, size = data_views(ws, m.nj, m.nv, m.nf)
+    of the inputs (``v``, ``a`` may be None). The views are :func:`borrowed`: they live only during the kernel."""
+    m = model_views(borrowed(I), borrowed(F))
+    d, size = data_views(borrowed(ws), m.nj, m.nv, m.nf)
     joints = JointTables(m.types, m.params, m.idx_q, m.idx_v, m.nqs, m.nvs, m.parents, m.placements, m.sub_first,
                          m.sub_count, m.sub_types, m.sub_nqs, m.sub_nvs, m.sub_params, m.sub_placements,
                          d.S, d.vJ, d.cJ, d.liMi, d.oMi, view(d.tmp, 0, (3, 4)))

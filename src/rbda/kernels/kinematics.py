@@ -12,13 +12,14 @@ from ..joints import composite
 from ..joints.dispatch import COMPOSITE, joint_calc
 from ..spatial.compiled import motion_act, motion_act_inv, motion_cross, se3_compose
 from .checks import begin
+from .views import borrowed
 
 
 @njit(cache=True, inline="always")
 def calc_joint(jt, i, q, v):
     """Joint ``i`` (``jt`` the :class:`JointTables`): ``S`` rows, ``vJ``, ``cJ`` (child frame), ``liMi``, ``oMi``."""
     iq, iv = jt.idx_q[i], jt.idx_v[i]
-    qi, vi, Si = q[iq : iq + jt.nqs[i]], v[iv : iv + jt.nvs[i]], jt.S[iv : iv + jt.nvs[i]]
+    qi, vi, Si = borrowed(q)[iq : iq + jt.nqs[i]], borrowed(v)[iv : iv + jt.nvs[i]], jt.S[iv : iv + jt.nvs[i]]
     if jt.types[i] == COMPOSITE:
         s0, s1 = jt.sub_first[i], jt.sub_first[i] + jt.sub_count[i]
         composite.calc(jt.sub_types[s0:s1], jt.sub_nqs[s0:s1], jt.sub_nvs[s0:s1], jt.sub_params[s0:s1],

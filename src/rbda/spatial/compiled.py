@@ -47,7 +47,7 @@ def jlog_coefficient(t):
     return 1.0 / (t * t) - np.cos(half) / (2.0 * t * np.sin(half))
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def axis_rotation(a, c, s, R):
     """``R = I + s a_x + (1 - c) a_x^2``: rotation about the unit axis ``a`` with ``c = cos q``, ``s = sin q``."""
     x, y, z = a[0], a[1], a[2]
@@ -63,7 +63,7 @@ def axis_rotation(a, c, s, R):
     R[2, 2] = c + t * z * z
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def quat_rotation(q, R):
     """Rotation matrix of the unit quaternion ``q = [x, y, z, w]``."""
     x, y, z, w = q[0], q[1], q[2], q[3]
@@ -78,7 +78,7 @@ def quat_rotation(q, R):
     R[2, 2] = 1.0 - 2.0 * (x * x + y * y)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def se3_compose(A, B, out):
     """``out = A * B`` for placements stored as ``(3, 4)`` arrays ``[R | p]``."""
     for r in range(3):
@@ -87,7 +87,7 @@ def se3_compose(A, B, out):
         out[r, 3] = A[r, 0] * B[0, 3] + A[r, 1] * B[1, 3] + A[r, 2] * B[2, 3] + A[r, 3]
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def motion_act(M, m, out):
     """``out = aXb m``: ``w' = R w``, ``v' = R v + p x w'`` (``M`` is ``[R | p]``, ``(3, 4)``)."""
     for r in range(3):
@@ -100,7 +100,7 @@ def motion_act(M, m, out):
     out[2] += px * wy - py * wx
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def motion_act_inv(M, m, out):
     """``out = aXb^-1 m``: ``w' = R^T w``, ``v' = R^T (v - p x w)``."""
     px, py, pz = M[0, 3], M[1, 3], M[2, 3]
@@ -113,7 +113,7 @@ def motion_act_inv(M, m, out):
         out[3 + c] = M[0, c] * w0 + M[1, c] * w1 + M[2, c] * w2
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def force_act(M, f, out):
     """``out = aXb* f``: ``f' = R f``, ``tau' = R tau + p x f'``."""
     for r in range(3):
@@ -126,7 +126,7 @@ def force_act(M, f, out):
     out[5] += px * fy - py * fx
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def force_act_inv(M, f, out):
     """``out = aXb^-* f``: ``f' = R^T f``, ``tau' = R^T (tau - p x f)``."""
     px, py, pz = M[0, 3], M[1, 3], M[2, 3]
@@ -139,7 +139,7 @@ def force_act_inv(M, f, out):
         out[3 + c] = M[0, c] * tx + M[1, c] * ty + M[2, c] * tz
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def motion_cross(a, b, out):
     """``out = a x b`` (motion x motion): ``[v_a x w_b + w_a x v_b; w_a x w_b]``."""
     o0 = a[1] * b[5] - a[2] * b[4] + a[4] * b[2] - a[5] * b[1]
@@ -151,7 +151,7 @@ def motion_cross(a, b, out):
     out[0], out[1], out[2], out[3], out[4], out[5] = o0, o1, o2, o3, o4, o5
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def force_cross(m, f, out):
     """``out = m x* f`` (motion x force): ``[w x f; w x tau + v x f]``."""
     o0 = m[4] * f[2] - m[5] * f[1]
@@ -163,7 +163,7 @@ def force_cross(m, f, out):
     out[0], out[1], out[2], out[3], out[4], out[5] = o0, o1, o2, o3, o4, o5
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def inertia_apply(Y, m, out):
     """``out = Y m`` for ``Y = (m, h, I_o)``: ``f = m v - h x w``, ``tau = h x v + I_o w``."""
     mass, hx, hy, hz = Y[0], Y[1], Y[2], Y[3]
@@ -176,7 +176,7 @@ def inertia_apply(Y, m, out):
     out[5] = hx * v1 - hy * v0 + Y[10] * w0 + Y[11] * w1 + Y[12] * w2
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def inertia_act(M, Y, out):
     """``out = aMb.act(Y)`` for ``Y = (m, h, I_o)`` about B's origin: ``h' = R h + m p`` and
     ``I_o' = R I_o R^T - (R h)_x p_x - p_x (R h)_x - m p_x p_x`` (parallel axes, cheat sheet "Inertia")."""
@@ -210,7 +210,7 @@ def inertia_act(M, Y, out):
             out[4 + 3 * r + c] += delta
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def inertia_to_matrix(Y, out):
     """``(6, 6)`` matrix of ``Y = (m, h, I_o)``: ``[[m 1, -h_x], [h_x, I_o]]``."""
     mass, hx, hy, hz = Y[0], Y[1], Y[2], Y[3]
@@ -235,6 +235,6 @@ def inertia_to_matrix(Y, out):
             out[3 + r, 3 + c] = Y[4 + 3 * r + c]
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def dot6(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
