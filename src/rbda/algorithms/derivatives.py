@@ -142,10 +142,14 @@ def compute_rnea_second_order_derivatives(model, data, q, v, a, fext=None):
     """``(d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)`` ``(nv, nv, nv)`` each, the second-order partial
     derivatives of ``rnea(q, v, a, fext)`` in Pinocchio's layout (``computeRNEASecondOrderDerivatives``): the
     last index is the outer derivative, ``d2tau_dqdq[:, :, k] = d(dtau_dq)/dq_k``, ``d2tau_dvdv[:, :, k] =
-    d(dtau_dv)/dv_k``, ``dtau_dqdv[:, :, k] = d(dtau_dv)/dq_k``, ``dtau_dadq[:, :, k] = dM/dq_k`` (``q``
-    directions through ``integrate``). Pinocchio's has no ``fext``. The results are stored as
+    d(dtau_dv)/dv_k``, ``dtau_dqdv[:, :, k] = d(dtau_dq)/dv_k`` (q along the columns, as Pinocchio 4.1 computes
+    it, though its header comment says v), ``dtau_dadq[:, :, k] = dM/dq_k`` (``q`` directions through
+    ``integrate``). Pinocchio's has no ``fext`` (and no Python binding in 4.1). The results are stored as
     ``data.d2tau_dqdq``, ``data.d2tau_dvdv``, ``data.d2tau_dqdv`` and ``data.d2tau_dadq`` (Pinocchio's names);
     the first-order results are left as :func:`compute_rnea_derivatives` leaves them."""
+    if model.mimicking_joints:
+        return mimic.route(compute_rnea_second_order_derivatives, model, data, ("tensor",) * 4,
+                           ("d2tau_dqdq", "d2tau_dvdv", "d2tau_dqdv", "d2tau_dadq"), q=q, v=v, a=a, fext=fext)
     I, F, ws, dws, elementary = _workspaces(model, data)
     data.__dict__["_kinematics_derivatives"] = False
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
