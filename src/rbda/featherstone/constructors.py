@@ -19,9 +19,12 @@ _ZERO_GRAVITY = np.zeros(3)
 
 # ---------------------------------------------------------------------------------------------- inertias
 def _rod(m: float, length: float, direction) -> np.ndarray:
-    """``(6, 6)`` inertia of a thin uniform rod from the origin to ``length * direction`` (unit)."""
+    """``(6, 6)`` inertia of a uniform solid rod of radius ``length / 20`` from the origin to
+    ``length * direction`` (unit): ``m r^2 / 2`` about its axis, ``m (3 r^2 + l^2) / 12`` across."""
     d = np.asarray(direction, dtype=np.float64)
-    return mcI(m, length / 2 * d, m * length**2 / 12 * (np.eye(3) - np.outer(d, d)))
+    r2 = (length / 20) ** 2
+    across = m * (3 * r2 + length**2) / 12
+    return mcI(m, length / 2 * d, across * np.eye(3) + (m * r2 / 2 - across) * np.outer(d, d))
 
 
 def _box(m: float, size, centre) -> np.ndarray:
@@ -130,9 +133,10 @@ def gfxExample(arg=None) -> SystemModel:
 
 # ---------------------------------------------------------------------------------------------- tutorial models
 def vee(L2: float = 1.0) -> SystemModel:
-    """Two thin rods joined by a revolute joint at 45 degrees to both, floating in zero gravity (``vee``).
+    """Two rods joined by a revolute joint at 45 degrees to both, floating in zero gravity (``vee``).
 
-    At ``q = 0`` rod 1 (mass and length 1) lies on the base x axis, rod 2 (mass and length ``L2``) on the y
+    The rods are solid, of radius length / 20 (a rod of zero radius would spin freely about its own axis, and
+    make the joint's effective inertia zero). At ``q = 0`` rod 1 (mass and length 1) lies on the base x axis, rod 2 (mass and length ``L2``) on the y
     axis, and the joint axis points along ``(1, 1, 0)``. Bodies 1-5 are floatbase's chain, 6 and 7 the rods.
     """
     L2 = _scalar(L2, "L2")
