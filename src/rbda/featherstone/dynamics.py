@@ -17,7 +17,7 @@ import numpy as np
 import rbda
 from rbda.spatial import Force
 
-from .arithmetic import _vector, plnr, rotx, roty, rotz, xlt
+from .arithmetic import _scalar, _vector, plnr, rotx, roty, rotz, xlt
 from .model import (
     SystemModel,
     core_of,
@@ -80,7 +80,7 @@ def jcalc(jtyp, q) -> tuple[np.ndarray, np.ndarray]:
     ``vJ = S * qd``.
     """
     code, pitch = joint_code(jtyp)
-    q = float(_vector(q, "q", (1,))[0])
+    q = _scalar(q, "q")
     e = np.eye(6)
     table = {
         "Rx": (rotx, e[0]), "Ry": (roty, e[1]), "Rz": (rotz, e[2]), "R": (rotz, e[2]),
