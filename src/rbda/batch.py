@@ -58,52 +58,72 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple) -> np.ndarra
 
 def rnea(model, Q, V, A, out=None) -> np.ndarray:
     """``tau[b] = rnea(Q[b], V[b], A[b])``; ``Q: (B, nq)``, ``V, A: (B, nv)``, returns ``(B, nv)``."""
+    if model.mimicking_joints:
+        return _mimic(rnea, model, Q, {"V": V, "A": A}, "rows", out)
     return _run(_k.rnea, model, Q, {"V": V, "A": A}, out, (model.nv,))
 
 
 def aba(model, Q, V, TAU, out=None) -> np.ndarray:
     """``ddq[b] = aba(Q[b], V[b], TAU[b])``, returns ``(B, nv)``."""
+    if model.mimicking_joints:
+        return _mimic_aba(model, Q, V, TAU, out)
     return _run(_k.aba, model, Q, {"V": V, "TAU": TAU}, out, (model.nv,))
 
 
 def crba(model, Q, out=None) -> np.ndarray:
     """``M[b] = crba(Q[b])``, returns ``(B, nv, nv)``."""
+    if model.mimicking_joints:
+        return _mimic(crba, model, Q, {}, "both", out)
     return _run(_k.crba, model, Q, {}, out, (model.nv, model.nv))
 
 
 def compute_minverse(model, Q, out=None) -> np.ndarray:
     """``Minv[b] = M(Q[b])^-1``, returns ``(B, nv, nv)``."""
+    if model.mimicking_joints:
+        return _store(out, np.linalg.inv(crba(model, Q)))
     return _run(_k.minverse, model, Q, {}, out, (model.nv, model.nv))
 
 
 def forward_kinematics(model, Q, out=None) -> np.ndarray:
     """Joint placements ``oMi`` for each state, returns ``(B, njoints, 3, 4)`` arrays ``[R | p]``."""
+    if model.mimicking_joints:
+        return _mimic(forward_kinematics, model, Q, {}, None, out)
     return _run(_k.forward_kinematics, model, Q, {}, out, (model.njoints, 3, 4))
 
 
 def compute_joint_jacobians(model, Q, out=None) -> np.ndarray:
     """World-frame joint Jacobians ``data.J`` for each state, returns ``(B, 6, nv)``."""
+    if model.mimicking_joints:
+        return _mimic(compute_joint_jacobians, model, Q, {}, None, out)
     return _run(_k.joint_jacobians, model, Q, {}, out, (6, model.nv))
 
 
 def center_of_mass(model, Q, out=None) -> np.ndarray:
     """Centre of mass ``com[b]`` (world frame) of each configuration, returns ``(B, 3)``."""
+    if model.mimicking_joints:
+        return _mimic(center_of_mass, model, Q, {}, None, out)
     return _run(_wb.center_of_mass_batch, model, Q, {}, out, (3,))
 
 
 def jacobian_center_of_mass(model, Q, out=None) -> np.ndarray:
     """CoM Jacobian ``Jcom[b]`` (world frame) of each configuration, returns ``(B, 3, nv)``."""
+    if model.mimicking_joints:
+        return _mimic(jacobian_center_of_mass, model, Q, {}, "cols", out)
     return _run(_wb.jacobian_center_of_mass_batch, model, Q, {}, out, (3, model.nv))
 
 
 def ccrba(model, Q, V, out=None) -> np.ndarray:
     """Centroidal momentum matrix ``Ag[b]`` of each state (``V`` checked as in ``rbda.ccrba``), returns
     ``(B, 6, nv)``; ``hg[b] = Ag[b] @ V[b]``."""
+    if model.mimicking_joints:
+        return _mimic(ccrba, model, Q, {"V": V}, "cols", out)
     return _run(_wb.ccrba_batch, model, Q, {"V": V}, out, (6, model.nv))
 
 
 def compute_centroidal_momentum(model, Q, V, out=None) -> np.ndarray:
     """Centroidal momentum ``hg[b]`` ``[linear; angular]`` about the CoM of each state, returns ``(B, 6)``."""
+    if model.mimicking_joints:
+        return _mimic(compute_centroidal_momentum, model, Q, {"V": V}, None, out)
     return _run(_wb.centroidal_momentum_batch, model, Q, {"V": V}, out, (6,))
 
 
@@ -136,6 +156,8 @@ def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1):
 
 def compute_rnea_derivatives(model, Q, V, A):
     """``(dtau_dq, dtau_dv, dtau_da)`` ``(B, nv, nv)`` each, :func:`rbda.compute_rnea_derivatives` per state."""
+    if model.mimicking_joints:
+        return _mimic(compute_rnea_derivatives, model, Q, {"V": V, "A": A}, ("both",) * 3)
     from .kernels.derivatives import batch_rnea_derivatives
 
     return _run_derivatives(batch_rnea_derivatives, model, Q, V, A, ("Q", "V", "A"))
@@ -143,6 +165,8 @@ def compute_rnea_derivatives(model, Q, V, A):
 
 def compute_aba_derivatives(model, Q, V, TAU):
     """``(ddq_dq, ddq_dv, ddq_dtau)`` ``(B, nv, nv)`` each, :func:`rbda.compute_aba_derivatives` per state."""
+    if model.mimicking_joints:
+        return _mimic_aba_derivatives(model, Q, V, TAU)
     from .kernels.derivatives import batch_aba_derivatives
 
     return _run_derivatives(batch_aba_derivatives, model, Q, V, TAU, ("Q", "V", "TAU"))
@@ -151,6 +175,48 @@ def compute_aba_derivatives(model, Q, V, TAU):
 def compute_rnea_second_order_derivatives(model, Q, V, A):
     """``(d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)`` ``(B, nv, nv, nv)`` each,
     :func:`rbda.compute_rnea_second_order_derivatives` per state (``4 B nv^3`` floats: mind the batch size)."""
+    if model.mimicking_joints:
+        return _mimic(compute_rnea_second_order_derivatives, model, Q, {"V": V, "A": A}, ("tensor",) * 4)
     from .kernels.derivatives import batch_rnea_second_order_derivatives
 
     return _run_derivatives(batch_rnea_second_order_derivatives, model, Q, V, A, ("Q", "V", "A"), 4, 2)
+
+
+# ---------------------------------------------------------------------------------------------- mimic joints
+def _store(out, result: np.ndarray) -> np.ndarray:
+    if out is None:
+        return result
+    if not (isinstance(out, np.ndarray) and out.shape == result.shape and out.dtype == np.float64):
+        raise ValueError(f"out: expected a float64 array of shape {result.shape}")
+    out[...] = result
+    return out
+
+
+def _mimic(fn, model, Q, tangents: dict, kinds, out=None):
+    """``fn`` on the extended twin of a model with mimic joints (``algorithms/mimic.py``), state by state through
+    ``Q_ext = Q[:, q_src] * q_scale + q_offset`` and ``V_ext = V G^T``, the results mapped back by ``kinds``."""
+    from .algorithms.mimic import map_out
+    from .model.mimic import sync_extended
+
+    ext = sync_extended(model)
+    mm = ext.mimic_map
+    Q = _stack(Q, model.nq, "Q")
+    args = [_stack(x, model.nv, name, Q.shape[0]) @ mm.G.T for name, x in tangents.items()]
+    result = fn(ext, Q[:, mm.q_src] * mm.q_scale + mm.q_offset, *args)
+    if isinstance(kinds, tuple):
+        return tuple(map_out(k, r, mm.G, batched=True) for k, r in zip(kinds, result))
+    return _store(out, map_out(kinds, result, mm.G, batched=True))
+
+
+def _mimic_aba(model, Q, V, TAU, out=None):
+    """``ddq = M^-1 (tau - G^T b_ext)`` per state, ``M = G^T M_ext G`` (ABA cannot run on the twin)."""
+    TAU = _stack(TAU, model.nv, "TAU", np.shape(Q)[0])
+    bias = rnea(model, Q, V, np.zeros_like(TAU))
+    return _store(out, np.linalg.solve(crba(model, Q), (TAU - bias)[..., None])[..., 0])
+
+
+def _mimic_aba_derivatives(model, Q, V, TAU):
+    ddq = _mimic_aba(model, Q, V, TAU)
+    dq, dv, M = compute_rnea_derivatives(model, Q, V, ddq)
+    Minv = np.linalg.inv(M)
+    return -Minv @ dq, -Minv @ dv, Minv

@@ -376,3 +376,23 @@ def test_urdf_mimic_errors():
         build_model_from_urdf_string(robot("j1", "fixed"), mimic=True)
     with pytest.raises(ModelFileError, match=r"joint 'j2' > mimic: .*cannot be mimicked"):
         build_model_from_urdf_string(robot("j1", "continuous"), mimic=True)
+
+
+def test_batched_forms_agree_with_the_single_state_ones(case):
+    """(The single-state algorithms are checked against independent computations above.)"""
+    plain, model, pairs, q, v, a = case
+    d = model.create_data()
+    rng = np.random.default_rng(7)
+    Q = np.stack([q] + [rbda.random_configuration(model, rng=rng) for _ in range(2)])
+    V, A = rng.normal(size=(3, model.nv)), rng.normal(size=(3, model.nv))
+    tau = rbda.batch.rnea(model, Q, V, A)
+    assert_close(rbda.batch.aba(model, Q, V, tau), A, 1e-9)
+    for b in range(3):
+        assert_close(tau[b], rbda.rnea(model, d, Q[b], V[b], A[b]))
+        assert_close(rbda.batch.crba(model, Q)[b], rbda.crba(model, d, Q[b]))
+        assert_close(rbda.batch.compute_minverse(model, Q)[b], rbda.compute_minverse(model, d, Q[b]), 1e-8)
+        assert_close(rbda.batch.jacobian_center_of_mass(model, Q)[b], rbda.jacobian_center_of_mass(model, d, Q[b]))
+        assert_close(rbda.batch.ccrba(model, Q, V)[b], rbda.ccrba(model, d, Q[b], V[b]))
+        for batched, single in zip(rbda.batch.compute_aba_derivatives(model, Q, V, tau),
+                                   rbda.compute_aba_derivatives(model, d, Q[b], V[b], tau[b])):
+            assert_close(batched[b], single, 1e-8)

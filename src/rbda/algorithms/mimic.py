@@ -31,18 +31,21 @@ def _twin(model, data):
     return ext, data.extended, ext.mimic_map
 
 
-def _map_out(kind, x, G):
-    if kind == "cols":
+def map_out(kind, x, G, batched: bool = False):
+    """A result of the extended twin mapped back: ``kind`` None (unchanged), ``"cols"`` (``x G``), ``"rows"``
+    (``G^T x``), ``"both"`` (``G^T x G``), ``"hessian"`` ((6, n, n): both last indices), ``"tensor"`` (all three
+    indices); ``batched``: ``x`` has a leading batch axis."""
+    if kind is None:
+        return x
+    if kind == "cols" or (kind == "rows" and batched):  # (..., nv_ext) -> (..., nv)
         return x @ G
-    if kind == "rows":
+    if kind == "rows":  # (nv_ext, ...) -> (nv, ...)
         return G.T @ x
-    if kind == "both":
-        return G.T @ x @ G
-    if kind == "hessian":  # (6, nv_ext, nv_ext) -> (6, nv, nv)
-        return np.einsum("kab,ai,bj->kij", x, G, G)
-    if kind == "tensor":  # (nv_ext,) * 3 -> (nv,) * 3, second-order derivatives of a generalized force
-        return np.einsum("abc,ai,bj,ck->ijk", x, G, G, G)
-    return x
+    b = "z" if batched else ""
+    subscripts = {"both": f"ai,{b}ab,bj->{b}ij", "hessian": f"{b}kab,ai,bj->{b}kij",
+                  "tensor": f"{b}abc,ai,bj,ck->{b}ijk"}[kind]
+    operands = {"both": (G, x, G), "hessian": (x, G, G), "tensor": (x, G, G, G)}[kind]
+    return np.einsum(subscripts, *operands)
 
 
 def route(fn, model, data, kinds=None, store=(), **args):
@@ -61,7 +64,7 @@ def route(fn, model, data, kinds=None, store=(), **args):
     for name in _SCALARS:
         setattr(data, name, getattr(dext, name))
     single = not isinstance(kinds, tuple)
-    results = [_map_out(k, r, mm.G) for k, r in zip((kinds,) if single else kinds, (result,) if single else result)]
+    results = [map_out(k, r, mm.G) for k, r in zip((kinds,) if single else kinds, (result,) if single else result)]
     for k, name in enumerate((store,) if isinstance(store, str) else store):
         target = getattr(data, name, None)
         if isinstance(target, np.ndarray) and target.shape == results[k].shape:
