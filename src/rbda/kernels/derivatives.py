@@ -226,7 +226,7 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     d.D[:, :] = d.M
     if not ltdl(d.D, lam):
         return SINGULAR
-    minverse_from_factor(d.D, lam, d.Minv, d.u)
+    minverse_from_factor(d.D, lam, d.Minv)
     nv = m.nv
     for r in range(nv):  # row r of -M^-1 dtau/dq and -M^-1 dtau/dv, the inner loop running along rows
         row_q, row_v = g.ddq_dq[r], g.ddq_dv[r]

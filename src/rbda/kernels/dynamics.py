@@ -245,34 +245,37 @@ def ltdl(H, lam):
 
 
 @njit(cache=True)
-def minverse_from_factor(H, lam, Minv, x):
-    """``Minv = (L^T D L)^-1`` column by column from the factor ``H`` of :func:`ltdl` (``x`` (nv,) scratch)."""
+def minverse_from_factor(H, lam, Minv):
+    """``Minv = (L^T D L)^-1 = L^-1 D^-1 L^-T`` from the factor ``H`` of :func:`ltdl`, on whole rows (spatial_v2's
+    mpyLit, D^-1, mpyLi applied to the identity): each step is a row operation over all nv columns, which
+    vectorises, instead of a chain of dependent scalar updates per column."""
     nv = H.shape[0]
-    for c in range(nv):
-        for r in range(nv):
-            x[r] = 0.0
-        x[c] = 1.0
-        i = c  # L^T z = e_c: only c and its ancestors are touched
-        while i >= 0:
-            j = lam[i]
-            while j >= 0:
-                x[j] -= H[i, j] * x[i]
-                j = lam[j]
-            i = lam[i]
-        for r in range(nv):  # w = D^-1 z, then L x = w
-            x[r] /= H[r, r]
-            j = lam[r]
-            while j >= 0:
-                x[r] -= H[r, j] * x[j]
-                j = lam[j]
-        for r in range(nv):
-            Minv[r, c] = x[r]
+    for r in range(nv):
+        for c in range(nv):
+            Minv[r, c] = 1.0 if r == c else 0.0
+    end = np.arange(1, nv + 1)  # row i of L^-T is zero outside the dofs i..end[i]-1 of its subtree
+    for i in range(nv - 1, -1, -1):
+        if lam[i] >= 0:
+            end[lam[i]] = max(end[lam[i]], end[i])
+    for i in range(nv - 1, -1, -1):  # Z = L^-T: row i is final once its descendants are done; push it up
+        j = lam[i]
+        while j >= 0:
+            for c in range(i, end[i]):
+                Minv[j, c] -= H[i, j] * Minv[i, c]
+            j = lam[j]
+    for r in range(nv):  # W = D^-1 Z, then L X = W row by row
+        for c in range(nv):
+            Minv[r, c] /= H[r, r]
+        j = lam[r]
+        while j >= 0:
+            for c in range(nv):
+                Minv[r, c] -= H[r, j] * Minv[j, c]
+            j = lam[j]
 
 
 @njit(cache=True)
 def minverse(I, F, ws, q):
-    """M^-1: CRBA, the sparse factorisation M = L^T D L, then per column ``L^-1 D^-1 L^-T e_c`` (spatial_v2's
-    mpyLit, D^-1, mpyLi), where ``L^-T e_c`` only touches the ancestors of dof c."""
+    """M^-1: CRBA, the sparse factorisation M = L^T D L, then ``L^-1 D^-1 L^-T`` (:func:`minverse_from_factor`)."""
     status = crba(I, F, ws, q)
     if status:
         return status
@@ -283,5 +286,5 @@ def minverse(I, F, ws, q):
     d.D[:, :] = d.M
     if not ltdl(d.D, lam):
         return SINGULAR
-    minverse_from_factor(d.D, lam, d.Minv, d.u)
+    minverse_from_factor(d.D, lam, d.Minv)
     return 0
