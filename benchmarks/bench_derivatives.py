@@ -5,6 +5,13 @@ is better), against central finite differences of rbda's own RNEA/ABA for contra
 
 Pinocchio has no batched derivatives: the batch rows compare rbda's per-state time on every core with one
 Pinocchio call per state (a C++ loop would add nothing to it but the Python call overhead, ~0.3us).
+
+Second order: Pinocchio 4.1 has no Python binding for ComputeRNEASecondOrderDerivatives; its C++ function is
+timed through the shim that ``tests/algorithms/test_derivatives_second_order.py`` compiles (needs g++ and
+``pip install cmeel-eigen``), else the row shows "-". Its FD column differentiates rbda's first-order derivatives.
+
+Autodiff: with jax installed, ``benchmarks/jax_rnea.py`` (a plain JAX RNEA of the same model, checked against rbda's
+tau) gives dtau/dq and dtau/dv from ``jax.jit(jax.jacfwd(...))``, one call after warm-up.
 """
 
 from __future__ import annotations
@@ -31,6 +38,86 @@ def finite_differences(model, data, fn, q, v, x, eps=1e-6):
         out[1, :, k] = fn(model, data, q, v + e, x) - fn(model, data, q, v - e, x)
         out[2, :, k] = fn(model, data, q, v, x + e) - fn(model, data, q, v, x - e)
     return out / (2 * eps)
+
+
+def second_order_finite_differences(model, data, q, v, a, eps=1e-6):
+    """Central differences of rbda's first-order RNEA derivatives along q (through integrate) and v: 4 nv calls."""
+    out = np.empty((4, model.nv, model.nv, model.nv))
+    for k in range(model.nv):
+        e = np.zeros(model.nv)
+        e[k] = eps
+        first = lambda q_, v_: np.stack([x.copy() for x in rbda.compute_rnea_derivatives(model, data, q_, v_, a)])
+        dq = first(rbda.integrate(model, q, e), v) - first(rbda.integrate(model, q, -e), v)
+        dv = first(q, v + e) - first(q, v - e)
+        out[0, :, :, k], out[1, :, :, k], out[2, :, :, k], out[3, :, :, k] = dq[0], dv[1], dv[0], dq[2]
+    return out / (2 * eps)
+
+
+def pinocchio_second_order():
+    """Pinocchio's C++ second-order RNEA derivatives through the tests' shim, or None."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in ("tests", os.path.join("tests", "algorithms")):
+        sys.path.insert(0, os.path.join(here, "..", path))
+    try:
+        from test_derivatives_second_order import pinocchio_shim
+    except ImportError:
+        return None
+    return pinocchio_shim()[0]
+
+
+def second_order_rows(model, number: int, batch: int, rng) -> list[str]:
+    """rbda vs Pinocchio (C++ timing) vs finite differences, and rbda batched (4 B nv^3 floats: small batch)."""
+    data = model.create_data()
+    q = rbda.random_configuration(model, rng=rng)
+    v, a = rng.normal(size=model.nv), rng.normal(size=model.nv)
+    ours = lambda: rbda.compute_rnea_second_order_derivatives(model, data, q, v, a)
+    ours()
+    n = max(1, number // 20)
+    t_ours = min(best_time(ours, n, 1) for _ in range(5))
+    run = pinocchio_second_order()
+    if run is not None:
+        from rbda.interop.pinocchio import to_pinocchio
+
+        pm = to_pinocchio(model)
+        theirs = [run(pm, q, v, a, n)[1] for _ in range(5)]
+        p = f"{min(theirs) * 1e6:8.1f}us {t_ours / min(theirs):6.2f}"
+    else:
+        p = f"{'-':>10s} {'-':>6s}"
+    t_fd = best_time(lambda: second_order_finite_differences(model, data, q, v, a), 1, 3)
+    name = "rnea_second_order"
+    line = f"  {name:26s} {t_ours * 1e6:8.1f}us {p} {t_fd * 1e6:8.0f}us {t_fd / t_ours:8.1f}"
+    B = max(2, min(batch, 2_000_000 // model.nv**3))
+    Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(B)])
+    V, A = rng.normal(size=(B, model.nv)), rng.normal(size=(B, model.nv))
+    rbda.batch.compute_rnea_second_order_derivatives(model, Q[:2], V[:2], A[:2])
+    t_batch = best_time(lambda: rbda.batch.compute_rnea_second_order_derivatives(model, Q, V, A), 1, 3) / B
+    return [line], [f"  batch of {B}, per state: {name} {t_batch * 1e6:.1f}us "
+                    f"({rbda.batch.numba.get_num_threads()} threads)"]
+
+
+def jax_row(model, number: int, rng) -> str:
+    """dtau/dq and dtau/dv by ``jax.jit(jax.jacfwd(rnea))`` (benchmarks/jax_rnea.py), next to rbda's analytical."""
+    name = "rnea_derivatives: JAX"
+    try:
+        from jax_rnea import JaxRNEA
+    except ImportError:
+        return f"  {name:26s} jax not installed"
+    data = model.create_data()
+    q = rbda.random_configuration(model, rng=rng)
+    v, a = rng.normal(size=model.nv), rng.normal(size=model.nv)
+    jr = JaxRNEA(model)
+    tau = rbda.rnea(model, data, q, v, a)
+    err = np.abs(np.asarray(jr.rnea(q, v, a)) - tau).max() / max(1.0, np.abs(tau).max())
+    assert err < 1e-10, f"jax_rnea: tau differs from rbda's by {err:.1e}"
+    jac = jr.derivatives()
+    call = lambda: [x.block_until_ready() for x in jac(q, v, a)]
+    dq, dv = call()
+    ref = rbda.compute_rnea_derivatives(model, data, q, v, a)
+    assert np.abs(np.asarray(dq) - ref[0]).max() < 1e-8 * max(1.0, np.abs(ref[0]).max())
+    assert np.abs(np.asarray(dv) - ref[1]).max() < 1e-8 * max(1.0, np.abs(ref[1]).max())
+    t_jax = min(best_time(call, max(1, number // 10), 1) for _ in range(5))
+    t_ours = min(best_time(lambda: rbda.compute_rnea_derivatives(model, data, q, v, a), number, 1) for _ in range(5))
+    return f"  {name:26s} {t_jax * 1e6:8.1f}us (jit(jacfwd), dq and dv), {t_jax / t_ours:.1f}x rbda's analytical"
 
 
 def rows(model, number: int, batch: int, rng) -> list[str]:
@@ -79,7 +166,8 @@ def rows(model, number: int, batch: int, rng) -> list[str]:
         ratio = f", ratio to one Pinocchio call {t_batch / t_theirs:.2f}" if theirs else ""
         batch_lines.append(f"  batch of {batch}, per state: {name} {t_batch * 1e6:.2f}us "
                            f"({rbda.batch.numba.get_num_threads()} threads){ratio}")
-    return lines + batch_lines
+    second, second_batch = second_order_rows(model, number, batch, rng)
+    return lines + second + [jax_row(model, number, rng)] + batch_lines + second_batch
 
 
 def main() -> None:

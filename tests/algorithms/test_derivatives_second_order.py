@@ -88,42 +88,50 @@ def test_batched_second_order_equals_the_single_state_one(floating):
 
 # ------------------------------------------------------------------------------------------------ Pinocchio
 SHIM = r"""
+#include <chrono>
 #include <string>
 #include "pinocchio/multibody.hpp"
 #include "pinocchio/algorithm/rnea.hpp"
 #include "pinocchio/serialization.hpp"
 #include "pinocchio/algorithm/rnea-second-order-derivatives.hpp"
 
-extern "C" void rnea_second_order(const char *model_text, const double *q, const double *v, const double *a,
-                                  double *out) {
+extern "C" double rnea_second_order(const char *model_text, const double *q, const double *v, const double *a,
+                                    double *out, int repeats) {
   pinocchio::Model model;
   model.loadFromString(std::string(model_text));
   pinocchio::Data data(model);
   const int n = model.nv;
   Eigen::Map<const Eigen::VectorXd> Q(q, model.nq), V(v, n), A(a, n);
   pinocchio::ComputeRNEASecondOrderDerivatives(model, data, Q, V, A);
+  auto start = std::chrono::steady_clock::now();  // seconds per call over `repeats` more calls, for benchmarks/
+  for (int r = 0; r < repeats; ++r) pinocchio::ComputeRNEASecondOrderDerivatives(model, data, Q, V, A);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const pinocchio::Data::Tensor3x *T[4] = {&data.d2tau_dqdq, &data.d2tau_dvdv, &data.d2tau_dqdv, &data.d2tau_dadq};
   for (int t = 0; t < 4; ++t)
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)
         for (int k = 0; k < n; ++k) out[((t * n + i) * n + j) * n + k] = (*T[t])(i, j, k);
+  return repeats > 0 ? seconds / repeats : 0.0;
 }
 """
 DEFINES = ["BOOST_MPL_LIMIT_LIST_SIZE=30", "BOOST_MPL_LIMIT_VECTOR_SIZE=30", "BOOST_MPL_CFG_NO_PREPROCESSED_HEADERS",
            "BOOST_FUSION_INVOKE_MAX_ARITY=12", "PINOCCHIO_ENABLE_TEMPLATE_INSTANTIATION", "NDEBUG"]
 
 
-@pytest.fixture(scope="module")
-def pinocchio_second_order():
-    """``f(pmodel, q, v, a) -> (4, nv, nv, nv)``: Pinocchio's C++ second-order derivatives through a small shim,
+def pinocchio_shim():
+    """``(second_order, None)`` or ``(None, reason)``: ``second_order(pmodel, q, v, a, repeats=0) -> (out, seconds
+    per call)``, ``out`` ``(4, nv, nv, nv)``, Pinocchio's C++ second-order derivatives through a small shim,
     compiled once (about 2 minutes) against the installed Pinocchio and Eigen headers (``pip install cmeel-eigen``)
-    and cached in the temporary directory; skipped where that is not possible."""
-    pin = pytest.importorskip("pinocchio")
+    and cached in the temporary directory. Also used by ``benchmarks/bench_derivatives.py``."""
+    try:
+        import pinocchio as pin
+    except ImportError:
+        return None, "pinocchio is not installed"
     prefix = os.path.join(sys.prefix, "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages",
                           "cmeel.prefix")
     compiler = shutil.which("g++")
     if compiler is None or not os.path.isfile(os.path.join(prefix, "include", "eigen3", "Eigen", "Core")):
-        pytest.skip("needs g++ and the Eigen headers (pip install cmeel-eigen) to build Pinocchio's C++ function")
+        return None, "needs g++ and the Eigen headers (pip install cmeel-eigen) to build Pinocchio's C++ function"
     key = hashlib.sha1((SHIM + pin.__version__ + prefix).encode()).hexdigest()[:12]
     lib = os.path.join(tempfile.gettempdir(), f"rbda-pinocchio-second-order-{key}.so")
     if not os.path.isfile(lib):
@@ -134,17 +142,26 @@ def pinocchio_second_order():
                f"-I{prefix}/include", f"-I{prefix}/include/eigen3", f"-L{prefix}/lib", "-lpinocchio_default",
                "-lboost_serialization", f"-Wl,-rpath,{prefix}/lib"]
         if subprocess.run(cmd, capture_output=True).returncode != 0:
-            pytest.skip("could not compile the Pinocchio shim")
+            return None, "could not compile the Pinocchio shim"
         os.replace(lib + ".tmp", lib)
     shim = ctypes.CDLL(lib)
+    shim.rnea_second_order.restype = ctypes.c_double
     ptr = lambda x: np.ascontiguousarray(x, dtype=np.float64).ctypes.data_as(ctypes.POINTER(ctypes.c_double))
 
-    def run(pmodel, q, v, a):
+    def run(pmodel, q, v, a, repeats=0):
         out = np.zeros((4,) + (pmodel.nv,) * 3)
-        shim.rnea_second_order(pmodel.saveToString().encode(), ptr(q), ptr(v), ptr(a), ptr(out))
-        return out
+        seconds = shim.rnea_second_order(pmodel.saveToString().encode(), ptr(q), ptr(v), ptr(a), ptr(out), repeats)
+        return out, seconds
 
-    return run
+    return run, None
+
+
+@pytest.fixture(scope="module")
+def pinocchio_second_order():
+    run, reason = pinocchio_shim()
+    if run is None:
+        pytest.skip(reason)
+    return lambda pmodel, q, v, a: run(pmodel, q, v, a)[0]
 
 
 PIN_CASES = ["manipulator", "humanoid"] + [f"constS-seed{s}-{r}" for s in SEEDS for r in ("tree", "floating")]
