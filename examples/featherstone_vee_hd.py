@@ -3,8 +3,9 @@
 ``vee()`` is two rods joined by a revolute joint at 45 degrees to both, floating in zero gravity. Joint 7 turns
 one full revolution along a prescribed smooth profile ``q7(t)`` (an inverse-dynamics joint), while the floating
 base (joints 1-6, forward-dynamics joints with zero force) moves freely. ``HD`` returns the base accelerations
-and the torque that joint 7 needs. The system starts at rest, so its momentum stays zero; yet after the full turn
-the base has rotated: a geometric phase, as a falling cat's.
+and the torque that joint 7 needs. The system starts at rest, so its momentum stays zero, yet the base ends up
+reoriented: with identical rods (``L2 = 1``) each rod turns half of the joint's revolution, so the base ends up
+turned by pi about the joint axis.
 
 Run ``python examples/featherstone_vee_hd.py`` to save ``featherstone_vee_hd.png``.
 """
