@@ -46,13 +46,10 @@ def simulate(t_final=3.0, sample_time=0.02, q0=(0.0, 0.0), target=Q_TARGET, rtol
 def main():
     traj = simulate()
     print(f"final q = {traj.q[-1]}, target = {traj.target}, error = {np.abs(traj.q[-1] - traj.target).max():.2e}")
-    try:
-        import matplotlib
+    from _plotting import pyplot  # examples/_plotting.py, next to this script
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is not installed: no plot (pip install matplotlib)")
+    plt = pyplot()
+    if plt is None:
         return
     fig, (ax1, ax2) = plt.subplots(2, 1, sharex=True)
     ax1.plot(traj.t, traj.q, label=["q1", "q2"])

@@ -43,13 +43,10 @@ def simulate(t_final=3.0, violation=0.05, target=Y_TARGET, rtol=1e-9, atol=1e-11
 def main():
     traj = simulate()
     print(f"constraint violation: {traj.violation[0]:.3e} -> {traj.violation[-1]:.3e}; final y = {traj.q[-1, :2]}")
-    try:
-        import matplotlib
+    from _plotting import pyplot  # examples/_plotting.py, next to this script
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is not installed: no plot (pip install matplotlib)")
+    plt = pyplot()
+    if plt is None:
         return
     fig, (ax1, ax2) = plt.subplots(2, 1, sharex=True)
     ax1.plot(traj.t, traj.q, label=["q1", "q2", "q3"])

@@ -60,13 +60,10 @@ def main():
     v_centre = vO + np.cross(w, r)
     print(f"final centre speed {v_centre[0]:.3f} m/s, rolling speed w_y R = {w[1]:.3f} m/s; "
           f"{traj.nfev} evaluations")
-    try:
-        import matplotlib
+    from _plotting import pyplot  # examples/_plotting.py, next to this script
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is not installed: no plot (pip install matplotlib)")
+    plt = pyplot()
+    if plt is None:
         return
     fig, (ax1, ax2) = plt.subplots(2, 1, sharex=True)
     ax1.plot(traj.t, traj.x[:, 6], label="centre height")

@@ -39,13 +39,10 @@ def simulate(t_final=6.0, spin=SPIN, opening_rate=OPENING_RATE, rtol=1e-10, atol
 def main():
     traj = simulate()
     print(f"scissor angle range: {traj.q.min():.3f} .. {traj.q.max():.3f} rad")
-    try:
-        import matplotlib
+    from _plotting import pyplot  # examples/_plotting.py, next to this script
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is not installed: no plot (pip install matplotlib)")
+    plt = pyplot()
+    if plt is None:
         return
     fig, (ax1, ax2) = plt.subplots(2, 1, sharex=True)
     ax1.plot(traj.t, traj.q[:, 0])

@@ -42,13 +42,10 @@ def simulate(t_final=20.0, omega=OMEGA0, rtol=1e-10, atol=1e-12):
 def main():
     traj = simulate()
     print(f"{traj.t.size} samples; final orientation quaternion {traj.x[-1, :4]}")
-    try:
-        import matplotlib
+    from _plotting import pyplot  # examples/_plotting.py, next to this script
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is not installed: no plot (pip install matplotlib)")
+    plt = pyplot()
+    if plt is None:
         return
     fig, (ax1, ax2) = plt.subplots(2, 1, sharex=True)
     ax1.plot(traj.t, traj.Q[:, 3:], label=["rx", "ry", "rz"])

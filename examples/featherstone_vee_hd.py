@@ -52,13 +52,10 @@ def simulate(period=2.0, L2=1.0, rtol=1e-9, atol=1e-11):
 def main():
     traj = simulate()
     print(f"joint 7 turned {traj.q[-1, 6]:.4f} rad; base orientation angles after the turn: {traj.q[-1, 3:6]}")
-    try:
-        import matplotlib
+    from _plotting import pyplot  # examples/_plotting.py, next to this script
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is not installed: no plot (pip install matplotlib)")
+    plt = pyplot()
+    if plt is None:
         return
     fig, (ax1, ax2) = plt.subplots(2, 1, sharex=True)
     ax1.plot(traj.t, traj.q[:, 3:], label=["base rx", "base ry", "base rz", "joint 7"])
