@@ -16,7 +16,7 @@ REVOLUTE, REVOLUTE_UNBOUNDED, PRISMATIC, HELICAL, UNIVERSAL = 1, 2, 3, 4, 5
 SPHERICAL, SPHERICAL_ZYX, TRANSLATION, PLANAR, FREE_FLYER, COMPOSITE = 6, 7, 8, 9, 10, 11
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def joint_calc(code, params, q, v, M, S, vJ, cJ):
     """Fill ``M`` (3, 4) ``[R | p]``, ``S`` (nv, 6) (one row per column of S), ``vJ`` and ``cJ`` (6,).
 

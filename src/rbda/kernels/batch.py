@@ -14,9 +14,9 @@ from .layout import data_views, model_views
 
 @njit(cache=True, parallel=True)
 def rnea(I, F, WS, Q, V, A, OUT, STATUS):
-    m = model_views(I, F)
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
+        m = model_views(I, F)
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.rnea(I, F, WS[c], Q[b], V[b], A[b], None)
@@ -25,9 +25,9 @@ def rnea(I, F, WS, Q, V, A, OUT, STATUS):
 
 @njit(cache=True, parallel=True)
 def aba(I, F, WS, Q, V, TAU, OUT, STATUS):
-    m = model_views(I, F)
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
+        m = model_views(I, F)
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.aba(I, F, WS[c], Q[b], V[b], TAU[b], None)
@@ -36,9 +36,9 @@ def aba(I, F, WS, Q, V, TAU, OUT, STATUS):
 
 @njit(cache=True, parallel=True)
 def crba(I, F, WS, Q, OUT, STATUS):
-    m = model_views(I, F)
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
+        m = model_views(I, F)
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.crba(I, F, WS[c], Q[b])
@@ -47,9 +47,9 @@ def crba(I, F, WS, Q, OUT, STATUS):
 
 @njit(cache=True, parallel=True)
 def minverse(I, F, WS, Q, OUT, STATUS):
-    m = model_views(I, F)
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
+        m = model_views(I, F)
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.minverse(I, F, WS[c], Q[b])
@@ -58,9 +58,9 @@ def minverse(I, F, WS, Q, OUT, STATUS):
 
 @njit(cache=True, parallel=True)
 def forward_kinematics(I, F, WS, Q, OUT, STATUS):
-    m = model_views(I, F)
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
+        m = model_views(I, F)
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.forward_kinematics_q(I, F, WS[c], Q[b])
@@ -69,9 +69,9 @@ def forward_kinematics(I, F, WS, Q, OUT, STATUS):
 
 @njit(cache=True, parallel=True)
 def joint_jacobians(I, F, WS, Q, OUT, STATUS):
-    m = model_views(I, F)
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
+        m = model_views(I, F)
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.compute_joint_jacobians(I, F, WS[c], Q[b])

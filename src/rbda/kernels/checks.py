@@ -42,7 +42,7 @@ def configuration_status(m, q):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def begin(I, F, ws, q, v, a):
     """``(m, d, joints, status)``: model and data views, the joint tables of the per-joint step, and the status
     of the inputs (``v``, ``a`` may be None). The views are :func:`borrowed`: they live only during the kernel."""

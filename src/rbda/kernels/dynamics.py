@@ -67,7 +67,7 @@ def rnea(I, F, ws, q, v, a, fext):
 
 
 # ---------------------------------------------------------------------------------------------- CRBA
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def world_jacobians_and_inertias(jt, q, zeros, inertias, J, oYcrb):
     """Forward kinematics at ``q`` (``jt`` the joint tables), the world Jacobian columns ``J`` and the world body
     inertias ``oYcrb`` (10-vectors, entry 0 zero): the forward pass of CRBA and of the centroidal algorithms."""

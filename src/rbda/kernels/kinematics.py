@@ -15,7 +15,7 @@ from .checks import begin
 from .views import borrowed
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def calc_joint(jt, i, q, v):
     """Joint ``i`` (``jt`` the :class:`JointTables`): ``S`` rows, ``vJ``, ``cJ`` (child frame), ``liMi``, ``oMi``."""
     iq, iv = jt.idx_q[i], jt.idx_v[i]
@@ -30,7 +30,7 @@ def calc_joint(jt, i, q, v):
     se3_compose(jt.oMi[jt.parents[i]], jt.liMi[i], jt.oMi[i])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def body_velocity(liMi, v_parent, vJ, v):
     """``v_i = liMi^-1 v_parent + vJ`` (local frames)."""
     motion_act_inv(liMi, v_parent, v)
@@ -38,7 +38,7 @@ def body_velocity(liMi, v_parent, vJ, v):
         v[k] += vJ[k]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def world_jacobian_columns(oMi, S, J):
     """``J[k] = oMi.act(S[k])`` for the rows ``S`` (the joint's dofs) into the rows ``J``."""
     for k in range(S.shape[0]):
@@ -82,7 +82,7 @@ def forward_kinematics_qva(I, F, ws, q, v, a):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def joint_acceleration(S, a, v, vJ, cJ, out, scratch):
     """``out += S a_J + cJ + v_i x vJ``: the joint's contribution to the body acceleration (``S`` the joint's
     rows, ``a`` its slice of the acceleration; ``scratch`` (6,) holds ``v_i x vJ``)."""

@@ -6,6 +6,10 @@ A :class:`~rbda.model.Model` packs into two arrays: ``I`` (int64: sizes, topolog
 joints: placements (nsub, 3, 4) and parameters (nsub, NPARAMS)).
 A :class:`~rbda.model.Data` owns one float64 workspace ``ws``. ``model_views`` and ``data_views`` cut these
 buffers into named, shaped views (no copies) so that kernels read like the textbook: ``d.oMi[i]``, ``m.parents[i]``.
+
+These and the other helpers of the per-joint step are ``forceinline`` (LLVM ``alwaysinline``): compiled once and
+inlined in machine code. numba's ``inline="always"`` types them again at every call site; it took about 2/3 of
+each kernel's compile time (measured: compute_joint_jacobians 4.3 s -> 1.4 s, same run time).
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ DataViews = namedtuple(
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def model_views(I, F):
     """Named views of the packed model arrays."""
     nj, nq, nv, nf, ns = I[0], I[1], I[2], I[3], I[4]
@@ -61,7 +65,7 @@ def model_views(I, F):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def data_views(ws, nj, nv, nf):
     """Named views of a data workspace, and the number of floats they span (to size and check ``ws``)."""
     o = 0
