@@ -19,6 +19,15 @@ from .base import JointModel, JointType
 from .dispatch import joint_calc
 
 
+@njit(cache=True, forceinline=True)
+def copy_placement(src, out):
+    """``out[:, :] = src`` for (3, 4) placements, written out: numba's slice assignment compiles a shape-mismatch
+    error path (string formatting) that took ~9 s of the first kernel compile."""
+    for r in range(3):
+        for c in range(4):
+            out[r, c] = src[r, c]
+
+
 @njit(cache=True)
 def calc(types, nqs, nvs, params, placements, q, v, M, S, vJ, cJ):
     """Fill ``M`` (3, 4), ``S`` (nv, 6), ``vJ``, ``cJ`` from the sub-joint table (``types``, ``nqs``, ``nvs``,
@@ -33,18 +42,19 @@ def calc(types, nqs, nvs, params, placements, q, v, M, S, vJ, cJ):
         se3_compose(placements[k], MJ, A[k])
         iq += nqs[k]
         iv += nvs[k]
-    M[:, :] = A[0]
+    copy_placement(A[0], M)
     for k in range(1, K):
         se3_compose(M.copy(), A[k], M)
     T = np.zeros((3, 4))  # output frame in sub-joint k's output frame, from the last sub-joint backwards
     T[0, 0] = T[1, 1] = T[2, 2] = 1.0
     w, col, tmp = np.zeros(6), np.empty(6), np.empty(6)
-    vJ[:] = 0.0
-    cJ[:] = 0.0
+    for r in range(6):
+        vJ[r] = cJ[r] = 0.0
     for k in range(K - 1, -1, -1):
         iv -= nvs[k]
         for c in range(iv, iv + nvs[k]):
-            col[:] = S[c]
+            for r in range(6):
+                col[r] = S[c, r]
             motion_act_inv(T, col, S[c])
         motion_act_inv(T, vJk[k], col)  # T_k^-1 v_Jk
         motion_act_inv(T, cJk[k], tmp)

@@ -1,7 +1,8 @@
 """Batched kernels: the single-state kernels run over a leading batch axis with ``prange``.
 
 The batch is cut into one contiguous chunk per workspace (one workspace per thread); each chunk runs the
-single-state kernel state after state and copies its result out. No Python work per state.
+single-state kernel state after state and copies its result out, element by element (a slice assignment
+compiles numba's shape-mismatch error path, seconds per kernel). No Python work per state.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ def rnea(I, F, WS, Q, V, A, OUT, STATUS):
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.rnea(I, F, WS[c], Q[b], V[b], A[b], None)
-            OUT[b, :] = d.tau
+            for k in range(m.nv):
+                OUT[b, k] = d.tau[k]
 
 
 @njit(cache=True, parallel=True)
@@ -31,7 +33,8 @@ def aba(I, F, WS, Q, V, TAU, OUT, STATUS):
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.aba(I, F, WS[c], Q[b], V[b], TAU[b], None)
-            OUT[b, :] = d.ddq
+            for k in range(m.nv):
+                OUT[b, k] = d.ddq[k]
 
 
 @njit(cache=True, parallel=True)
@@ -42,7 +45,9 @@ def crba(I, F, WS, Q, OUT, STATUS):
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.crba(I, F, WS[c], Q[b])
-            OUT[b, :, :] = d.M
+            for r in range(m.nv):
+                for k in range(m.nv):
+                    OUT[b, r, k] = d.M[r, k]
 
 
 @njit(cache=True, parallel=True)
@@ -53,7 +58,9 @@ def minverse(I, F, WS, Q, OUT, STATUS):
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.minverse(I, F, WS[c], Q[b])
-            OUT[b, :, :] = d.Minv
+            for r in range(m.nv):
+                for k in range(m.nv):
+                    OUT[b, r, k] = d.Minv[r, k]
 
 
 @njit(cache=True, parallel=True)
@@ -64,7 +71,10 @@ def forward_kinematics(I, F, WS, Q, OUT, STATUS):
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.forward_kinematics_q(I, F, WS[c], Q[b])
-            OUT[b, :, :, :] = d.oMi
+            for i in range(m.nj):
+                for r in range(3):
+                    for k in range(4):
+                        OUT[b, i, r, k] = d.oMi[i, r, k]
 
 
 @njit(cache=True, parallel=True)
@@ -75,4 +85,6 @@ def joint_jacobians(I, F, WS, Q, OUT, STATUS):
         d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.compute_joint_jacobians(I, F, WS[c], Q[b])
-            OUT[b, :, :] = d.J.T
+            for r in range(6):
+                for k in range(m.nv):
+                    OUT[b, r, k] = d.J[k, r]

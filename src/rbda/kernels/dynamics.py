@@ -283,7 +283,9 @@ def minverse(I, F, ws, q):
     d = data_views(ws, m.nj, m.nv, m.nf)[0]
     lam = np.empty(m.nv, dtype=np.int64)
     dof_parents(m, lam)
-    d.D[:, :] = d.M
+    for r in range(m.nv):  # element by element: a slice assignment compiles numba's shape-error path (~3 s)
+        for c in range(m.nv):
+            d.D[r, c] = d.M[r, c]
     if not ltdl(d.D, lam):
         return SINGULAR
     minverse_from_factor(d.D, lam, d.Minv)
