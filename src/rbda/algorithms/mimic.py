@@ -14,7 +14,6 @@ Forward dynamics cannot run ABA on the twin (a mimic joint couples two branches)
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
 
 from ..model.mimic import MimicData, expand_configuration, sync_extended
 from ._check import vector
@@ -106,11 +105,20 @@ def normalize(model, q) -> np.ndarray:
 
 # ------------------------------------------------------------------------------------ forward dynamics
 def _cholesky(M):
+    import scipy.linalg  # here, not at import: it costs import rbda about 0.2 s
+
     try:
         return scipy.linalg.cho_factor(M)
     except np.linalg.LinAlgError:
         raise ValueError("model: the joint-space inertia M(q) is singular (a massless subtree, or zero inertia about "
                          "a joint axis); forward dynamics and M^-1 are undefined, add armature or mass") from None
+
+
+def _solve(M, b):
+    """``M^-1 b`` for the reduced (symmetric positive definite) joint-space inertia ``M``."""
+    import scipy.linalg
+
+    return scipy.linalg.cho_solve(_cholesky(M), b)
 
 
 def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
@@ -120,7 +128,7 @@ def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
     tau = vector(tau, model.nv, "tau")
     bias = route(rnea, model, data, "rows", q=q, v=v, a=np.zeros(model.nv), fext=fext)
     M = route(crba, model, data, "both", "M", q=q)
-    data.ddq[:] = scipy.linalg.cho_solve(_cholesky(M), tau - bias)
+    data.ddq[:] = _solve(M, tau - bias)
     route(rnea, model, data, "rows", "tau", q=q, v=v, a=data.ddq, fext=fext)  # accelerations and forces at ddq
     return data.ddq
 
@@ -129,7 +137,7 @@ def compute_minverse(model, data, q) -> np.ndarray:
     from .dynamics import crba
 
     M = route(crba, model, data, "both", "M", q=q)
-    data.Minv[:] = scipy.linalg.cho_solve(_cholesky(M), np.eye(model.nv))
+    data.Minv[:] = _solve(M, np.eye(model.nv))
     return data.Minv
 
 
@@ -140,7 +148,7 @@ def compute_aba_derivatives(model, data, q, v, tau, fext=None):
     ddq = aba(model, data, q, v, tau, fext).copy()
     dtau_dq, dtau_dv, M = route(compute_rnea_derivatives, model, data, ("both", "both", "both"),
                                 ("dtau_dq", "dtau_dv", "M"), q=q, v=v, a=ddq, fext=fext)
-    data.Minv[:] = scipy.linalg.cho_solve(_cholesky(M), np.eye(model.nv))
+    data.Minv[:] = _solve(M, np.eye(model.nv))
     data.ddq[:] = ddq
     data.ddq_dq, data.ddq_dv = -data.Minv @ dtau_dq, -data.Minv @ dtau_dv
     return data.ddq_dq, data.ddq_dv, data.Minv
