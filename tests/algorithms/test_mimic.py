@@ -396,3 +396,15 @@ def test_batched_forms_agree_with_the_single_state_ones(case):
         for batched, single in zip(rbda.batch.compute_aba_derivatives(model, Q, V, tau),
                                    rbda.compute_aba_derivatives(model, d, Q[b], V[b], tau[b])):
             assert_close(batched[b], single, 1e-8)
+
+
+def test_in_place_gravity_and_armature_edits_reach_the_algorithms():
+    model = rbda.transform_joint_into_mimic(rbda.sample_models.manipulator(), 2, 4, 1.5, 0.2)
+    d = model.create_data()
+    q = rbda.random_configuration(model, rng=np.random.default_rng(1))
+    assert np.abs(rbda.compute_generalized_gravity(model, d, q)).max() > 1.0
+    model.gravity.linear[:] = 0.0
+    assert_close(rbda.compute_generalized_gravity(model, d, q), np.zeros(model.nv), 1e-12)
+    M0 = rbda.crba(model, d, q).copy()
+    model.armature[:] = 0.5
+    assert_close(rbda.crba(model, d, q), M0 + 0.5 * np.eye(model.nv), 1e-12)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.mimic import MimicData, expand_configuration, sync_extended
+from ..model.mimic import MimicData, expand_configuration, extended_model, sync_extended
 from ._check import vector
 
 _CONFIGURATION = ("q", "q0", "q1")
@@ -78,28 +78,29 @@ def route(fn, model, data, kinds=None, store=(), **args):
 def integrate(model, q, v) -> np.ndarray:
     from .configuration import integrate
 
-    ext, mm = sync_extended(model), sync_extended(model).mimic_map
+    ext = extended_model(model)
+    mm = ext.mimic_map
     return integrate(ext, expand_configuration(model, q), mm.G @ vector(v, model.nv, "v"))[mm.keep_q]
 
 
 def difference(model, q0, q1) -> np.ndarray:
     from .configuration import difference
 
-    ext = sync_extended(model)
+    ext = extended_model(model)
     return difference(ext, expand_configuration(model, q0, "q0"), expand_configuration(model, q1, "q1"))[ext.mimic_map.keep_v]
 
 
 def neutral(model) -> np.ndarray:
     from .configuration import neutral
 
-    ext = sync_extended(model)
+    ext = extended_model(model)
     return neutral(ext)[ext.mimic_map.keep_q]
 
 
 def normalize(model, q) -> np.ndarray:
     from .configuration import normalize
 
-    ext = sync_extended(model)
+    ext = extended_model(model)
     return normalize(ext, expand_configuration(model, q))[ext.mimic_map.keep_q]
 
 

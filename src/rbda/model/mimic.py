@@ -65,16 +65,16 @@ def extended_model(model):
 
 
 def sync_extended(model):
-    """The extended twin with the model's current armature (the gravity is shared storage)."""
+    """The extended twin with the model's current gravity and armature (both may be edited in place)."""
     ext = extended_model(model)
-    model.packed  # noqa: B018  (packs, so that both share the gravity storage)
+    ext.gravity = model.gravity
     ext.armature[ext.mimic_map.keep_v] = model.armature
     return ext
 
 
 def expand_configuration(model, q, name: str = "q") -> np.ndarray:
     """``q_ext (nq_ext,)`` of the extended twin for ``q (nq,)`` of ``model``."""
-    mm = sync_extended(model).mimic_map
+    mm = extended_model(model).mimic_map
     return as_array(q, (model.nq,), name)[mm.q_src] * mm.q_scale + mm.q_offset
 
 
@@ -84,10 +84,8 @@ class MimicData(Data):
     of the extended twin's data; per-dof quantities (``tau``, ``M``, ``Jcom``, ``Ag``, ...) have the model's sizes."""
 
     def __init__(self, model):
-        ext = extended_model(model)
-        self.__dict__.update(Data(ext).__dict__)
-        self.extended = Data.__new__(Data)
-        self.extended.__dict__.update(self.__dict__)  # the extended twin's own view of the same workspace
+        self.extended = Data(extended_model(model))
+        self.__dict__.update(self.extended.__dict__)  # the same arrays; the per-dof ones are replaced below
         self.model_sizes = (model.njoints, model.nv, model.nframes)
         nv = model.nv
         for name in ("tau", "nle", "g", "ddq", "D", "Dinv"):

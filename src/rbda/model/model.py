@@ -347,9 +347,7 @@ class Model:
         if self.mimicking_joints:  # the kernels run on the extended twin, mimic joints with their own coordinate
             from .mimic import extended_model
 
-            ext = extended_model(self)
-            self.__dict__["_gravity"] = ext._gravity  # one storage, as below
-            return ext.packed
+            return extended_model(self).packed
         nj, nf = self.njoints, self.nframes
         subs = [(i, table) for i, j in enumerate(self.joints) if isinstance(j, JointModelComposite) for table in [j.table()]]
         ns = sum(len(table[0]) for _, table in subs)

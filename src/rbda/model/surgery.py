@@ -295,9 +295,9 @@ def transform_joint_into_mimic(model: Model, mimicked, mimicking, scaling: float
         raise ValueError(f"mimicking: joint {i} ({model.names[i]!r}) is already a mimic joint")
     if ref in model.mimicking_joints:
         raise ValueError(f"mimicked: joint {ref} ({model.names[ref]!r}) is itself a mimic joint")
-    joint = JointModelMimic(model.joints[i], ref, scaling, offset) if i > 0 else None
-    if joint is None or ref == i:
+    if i == 0 or ref == i:
         raise ValueError(f"mimicking: joint {i} cannot mimic joint {ref}")
+    joint = JointModelMimic(model.joints[i], ref, scaling, offset)
     out = pickle.loads(pickle.dumps(model))
     out._check_mimic(joint, i)
     iq, iv = model.idx_q[i], model.idx_v[i]
