@@ -211,6 +211,9 @@ def _mimic(fn, model, Q, tangents: dict, kinds, out=None):
 def _mimic_aba(model, Q, V, TAU, out=None):
     """``ddq = M^-1 (tau - G^T b_ext)`` per state, ``M = G^T M_ext G`` (ABA cannot run on the twin)."""
     TAU = _stack(TAU, model.nv, "TAU", np.shape(Q)[0])
+    bad = np.flatnonzero(~np.isfinite(TAU).all(axis=1))  # the twin's kernels never see TAU
+    if bad.size:
+        raise ValueError(f"state {bad[0]}: TAU: contains non-finite values (NaN or inf)")
     bias = rnea(model, Q, V, np.zeros_like(TAU))
     return _store(out, np.linalg.solve(crba(model, Q), (TAU - bias)[..., None])[..., 0])
 

@@ -81,6 +81,11 @@ def test_sizes_indices_and_errors(case):
         rbda.transform_joint_into_mimic(model, pairs[0][0], model.parents[pairs[0][0]] or pairs[2][1])
     with pytest.raises(ValueError, match="q: expected shape"):
         rbda.rnea(model, model.create_data(), np.zeros(plain.nq), np.zeros(model.nv), np.zeros(model.nv))
+    with pytest.raises(ValueError, match="tau: contains non-finite values"):
+        rbda.aba(model, model.create_data(), rbda.neutral(model), np.zeros(model.nv), np.full(model.nv, np.nan))
+    with pytest.raises(ValueError, match="state 1: TAU: contains non-finite values"):
+        rbda.batch.aba(model, np.tile(rbda.neutral(model), (2, 1)), np.zeros((2, model.nv)),
+                       np.array([np.zeros(model.nv), np.full(model.nv, np.inf)]))
     with pytest.raises(ValueError, match="data: was created for another model"):
         rbda.rnea(model, plain.create_data(), rbda.neutral(model), np.zeros(model.nv), np.zeros(model.nv))
 

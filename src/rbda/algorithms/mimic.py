@@ -127,6 +127,8 @@ def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
     from .dynamics import crba, rnea
 
     tau = vector(tau, model.nv, "tau")
+    if not np.isfinite(tau).all():  # the twin's kernels never see tau
+        raise ValueError("tau: contains non-finite values (NaN or inf)")
     bias = route(rnea, model, data, "rows", q=q, v=v, a=np.zeros(model.nv), fext=fext)
     M = route(crba, model, data, "both", "M", q=q)
     data.ddq[:] = _solve(M, tau - bias)
