@@ -40,11 +40,12 @@ def map_out(kind, x, G, batched: bool = False):
         return x @ G
     if kind == "rows":  # (nv_ext, ...) -> (nv, ...)
         return G.T @ x
+    if kind == "both":  # (..., nv_ext, nv_ext) -> (..., nv, nv)
+        return G.T @ x @ G
     b = "z" if batched else ""
-    subscripts = {"both": f"ai,{b}ab,bj->{b}ij", "hessian": f"{b}kab,ai,bj->{b}kij",
-                  "tensor": f"{b}abc,ai,bj,ck->{b}ijk"}[kind]
-    operands = {"both": (G, x, G), "hessian": (x, G, G), "tensor": (x, G, G, G)}[kind]
-    return np.einsum(subscripts, *operands)
+    subscripts = {"hessian": f"{b}kab,ai,bj->{b}kij", "tensor": f"{b}abc,ai,bj,ck->{b}ijk"}[kind]
+    operands = {"hessian": (x, G, G), "tensor": (x, G, G, G)}[kind]
+    return np.einsum(subscripts, *operands, optimize=True)  # one index at a time, not the naive nested sum
 
 
 def route(fn, model, data, kinds=None, store=(), **args):
@@ -105,21 +106,14 @@ def normalize(model, q) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------ forward dynamics
-def _cholesky(M):
-    import scipy.linalg  # here, not at import: it costs import rbda about 0.2 s
-
+def _solve(M, b):
+    """``M^-1 b`` for the reduced joint-space inertia ``M`` (symmetric; an error if not positive definite)."""
     try:
-        return scipy.linalg.cho_factor(M)
+        np.linalg.cholesky(M)
     except np.linalg.LinAlgError:
         raise ValueError("model: the joint-space inertia M(q) is singular (a massless subtree, or zero inertia about "
                          "a joint axis); forward dynamics and M^-1 are undefined, add armature or mass") from None
-
-
-def _solve(M, b):
-    """``M^-1 b`` for the reduced (symmetric positive definite) joint-space inertia ``M``."""
-    import scipy.linalg
-
-    return scipy.linalg.cho_solve(_cholesky(M), b)
+    return np.linalg.solve(M, b)
 
 
 def aba(model, data, q, v, tau, fext=None) -> np.ndarray:

@@ -67,15 +67,17 @@ def extended_model(model):
 def sync_extended(model):
     """The extended twin with the model's current gravity and armature (both may be edited in place)."""
     ext = extended_model(model)
-    ext.gravity = model.gravity
-    ext.armature[ext.mimic_map.keep_v] = model.armature
+    ext._gravity[:] = model._gravity
+    ext._armature[ext.mimic_map.keep_v] = model._armature
     return ext
 
 
 def expand_configuration(model, q, name: str = "q") -> np.ndarray:
     """``q_ext (nq_ext,)`` of the extended twin for ``q (nq,)`` of ``model``."""
     mm = extended_model(model).mimic_map
-    return as_array(q, (model.nq,), name)[mm.q_src] * mm.q_scale + mm.q_offset
+    if not (type(q) is np.ndarray and q.dtype == np.float64 and q.shape == (model.nq,)):  # the twin checks values
+        q = as_array(q, (model.nq,), name)
+    return q[mm.q_src] * mm.q_scale + mm.q_offset
 
 
 class MimicData(Data):
