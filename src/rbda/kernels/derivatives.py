@@ -140,7 +140,7 @@ def forward_derivatives(I, F, ws, dws, q, v, a, fext, gravity, dynamics):
             force_cross(d.ov[i], h, tmp)
             for k in range(6):
                 d.of[i, k] += tmp[k]
-            if fext is not None:
+            if fext is not None and fext.shape[0]:  # None or empty: no external forces
                 force_act(d.oMi[i], fext[i], tmp)
                 for k in range(6):
                     d.of[i, k] -= tmp[k]
