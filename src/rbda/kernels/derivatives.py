@@ -65,7 +65,7 @@ def derivative_views(dws, nj, nv):
 
 
 def derivative_size(nj: int, nv: int) -> int:
-    return 42 * nv + 72 * nj + 4 * nv * nv
+    return 42 * nv + 72 * nj + 4 * nv * nv + second_order_size(nj, nv)
 
 
 @njit(cache=True, inline="always")
@@ -421,17 +421,26 @@ def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dh
 
 
 # ------------------------------------------------------------------------------------ second-order RNEA derivatives
-SecondOrderViews = namedtuple("SecondOrderViews", "insub dov doa dJ dV dA dW dYJ dZJ dXq dXv dG dYc dBc dF tmp")
+SecondOrderViews = namedtuple("SecondOrderViews", "dJ dV dA dW dYJ dZJ dXq dXv dG hnu dYc dBc dF tmp")
 
 
-@njit(cache=True)
-def second_order_workspace(nj, nv):
-    """The variations, along one direction, of every per-body and per-dof quantity of :func:`rnea_derivatives`."""
+def second_order_size(nj: int, nv: int) -> int:
+    return 54 * nv + 6 * nj + 126
+
+
+@njit(cache=True, inline="always")
+def second_order_views(dws, nj, nv):
+    """Named views of the second-order part of a derivative workspace (after :func:`derivative_views`' part): per
+    dof the variations of the column quantities along one direction, per body ``Yc nu``, and the direction's
+    ``dYc``, ``dBc``, ``dF`` at the joint it moves."""
+    o, n6 = derivative_views(dws, nj, nv)[1], 6 * nv
+    p = o + 9 * n6 + 6 * nj
     return SecondOrderViews(
-        np.zeros(nj, dtype=np.bool_), np.zeros((nj, 6)), np.zeros((nj, 6)), np.zeros((nv, 6)), np.zeros((nv, 6)),
-        np.zeros((nv, 6)), np.zeros((nv, 6)), np.zeros((nv, 6)), np.zeros((nv, 6)), np.zeros((nv, 6)),
-        np.zeros((nv, 6)), np.zeros((nv, 6)), np.zeros((nj, 6, 6)), np.zeros((nj, 6, 6)), np.zeros((nj, 6)),
-        np.zeros((8, 6)),
+        view(dws, o, (nv, 6)), view(dws, o + n6, (nv, 6)), view(dws, o + 2 * n6, (nv, 6)),
+        view(dws, o + 3 * n6, (nv, 6)), view(dws, o + 4 * n6, (nv, 6)), view(dws, o + 5 * n6, (nv, 6)),
+        view(dws, o + 6 * n6, (nv, 6)), view(dws, o + 7 * n6, (nv, 6)), view(dws, o + 8 * n6, (nv, 6)),
+        view(dws, o + 9 * n6, (nj, 6)), view(dws, p, (6, 6)),
+        view(dws, p + 36, (6, 6)), view(dws, p + 72, (6,)), view(dws, p + 78, (8, 6)),
     )
 
 
@@ -464,118 +473,180 @@ def matvec6_add(A, x, out, transpose):
 
 
 @njit(cache=True, inline="always")
-def vary_dofs(m, d, g, w, r, i, sigma, transported):
-    """``dJ, dV, dA, dW`` of the dofs of joint ``i`` in the subtree of ``r`` (rules in
-    :func:`rnea_second_order_derivatives`; the parent of ``r`` does not move)."""
-    p, tmp = m.parents[i], w.tmp[0]
-    for e in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+def vary_joint(m, d, g, w, r, sigma, nu, alpha, along_q):
+    """The direction's variations at joint ``r`` (parent ``p`` fixed): of the composites, ``dYc = sigma ~ Yc``,
+    ``dBc = sigma ~ Bc + B(Yc, nu)``, ``dF = sigma x* F + Yc alpha + Bc nu``, and of the own dofs' vectors,
+    ``dJ = sigma x J``, ``dV = ov_p x dJ``, ``dA = oa_p x dJ + ov_p x dV``, ``dW = dov_r x J + ov_r x dJ + dV``
+    with ``dov_r = sigma x ov_r + nu`` (``sigma = 0`` along ``v``)."""
+    p, Yc, Bc, tmp, dov = m.parents[r], g.Yo[r], g.Bc[r], w.tmp[0], w.tmp[1]
+    matvec6(Yc, nu, tmp)
+    velocity_variation(Yc, nu, tmp, w.dBc, w.tmp[2:5].ravel())
+    w.dYc[:, :] = 0.0
+    force_cross(sigma, d.of[r], w.dF)
+    matvec6_add(Yc, alpha, w.dF, False)
+    matvec6_add(Bc, nu, w.dF, False)
+    motion_cross(sigma, d.ov[r], dov)
+    for k in range(6):
+        dov[k] += nu[k]
+    if along_q:
+        transport_operator(sigma, Yc, w.dYc, w.tmp[2:5])
+        transport_operator(sigma, Bc, w.dBc, w.tmp[2:5])
+    for e in range(m.idx_v[r], m.idx_v[r] + m.nvs[r]):
         J = d.J[e]
         motion_cross(sigma, J, w.dJ[e])
-        w.dV[e], w.dA[e] = 0.0, 0.0
-        if i != r:  # dV = dov_p x J + ov_p x dJ, dA = doa_p x J + oa_p x dJ + dov_p x V + ov_p x dV
-            motion_cross(w.dov[p], J, w.dV[e])
-            motion_cross(w.doa[p], J, w.dA[e])
-            motion_cross(w.dov[p], g.dVdq[e], tmp)
-            w.dA[e] += tmp
-        if transported:
-            motion_cross(d.ov[p], w.dJ[e], tmp)
-            w.dV[e] += tmp
-            motion_cross(d.oa_gf[p], w.dJ[e], tmp)
-            w.dA[e] += tmp
-            motion_cross(d.ov[i], w.dJ[e], w.dW[e])
-        else:
-            w.dW[e] = 0.0
+        motion_cross(d.ov[p], w.dJ[e], w.dV[e])
+        motion_cross(d.oa_gf[p], w.dJ[e], w.dA[e])
         motion_cross(d.ov[p], w.dV[e], tmp)
         w.dA[e] += tmp
-        motion_cross(w.dov[i], J, tmp)  # dW = dov_i x J + ov_i x dJ + dV
+        motion_cross(dov, J, w.dW[e])
+        motion_cross(d.ov[r], w.dJ[e], tmp)
         for k in range(6):
             w.dW[e, k] += tmp[k] + w.dV[e, k]
 
 
 @njit(cache=True, inline="always")
-def vary_subtree(m, d, g, w, r, sigma, nu, alpha, transported):
-    """Variations of the bodies and dofs of the subtree of joint ``r`` along a direction ``(sigma, nu, alpha)``
-    (``transported`` when ``sigma != 0``), and of their composite sums; see :func:`rnea_second_order_derivatives`."""
-    tmp, h = w.tmp[0], w.tmp[1]
-    for i in range(m.nj):
-        w.insub[i] = i == r or (i > r and w.insub[m.parents[i]])
-    for i in range(r, m.nj):
-        if not w.insub[i]:
-            continue
-        motion_cross(sigma, d.ov[i], w.dov[i])  # dov_i = sigma x ov_i + nu, doa_i = sigma x oa_i + alpha + nu x ov_i
-        motion_cross(sigma, d.oa_gf[i], w.doa[i])
-        motion_cross(nu, d.ov[i], tmp)
-        for k in range(6):
-            w.dov[i, k] += nu[k]
-            w.doa[i, k] += alpha[k] + tmp[k]
-        vary_dofs(m, d, g, w, r, i, sigma, transported)
-        # dYc = sigma ~ Yc, dBc = sigma ~ Bc + B(Yc, nu), dF = sigma x* F + Yc alpha + Bc nu
-        matvec6(g.Yo[i], nu, h)
-        velocity_variation(g.Yo[i], nu, h, w.dBc[i], w.tmp[2:5].ravel())
-        force_cross(sigma, d.of[i], w.dF[i])
-        matvec6_add(g.Yo[i], alpha, w.dF[i], False)
-        matvec6_add(g.Bc[i], nu, w.dF[i], False)
-        w.dYc[i] = 0.0
-        if transported:
-            transport_operator(sigma, g.Yo[i], w.dYc[i], w.tmp[2:5])
-            transport_operator(sigma, g.Bc[i], w.dBc[i], w.tmp[2:5])
-
-
-@njit(cache=True, inline="always")
-def vary_columns(m, d, g, w, c, i, k, below, transported):
-    """Variations of the column quantities of dof ``c`` (joint ``i``) whose composite sums vary as those of body
-    ``k`` (``k = i`` ``below`` r, ``k = r`` above it, where ``dJ, dV, dA, dW`` are 0): ``Yc J``, ``Bc^T J``,
-    ``Xq = Yc A + Bc V``, ``Xv = Yc W + Bc J``, ``G = J x* F``."""
-    J, dYc, dBc, Yc, Bc = d.J[c], w.dYc[k], w.dBc[k], g.Yo[i], g.Bc[i]
-    for x in (w.dYJ[c], w.dZJ[c], w.dXq[c], w.dXv[c]):
+def vary_columns(m, d, g, w, r, c, i, along_q):
+    """Variations of the column quantities of dof ``c`` (joint ``i``, ``r`` or an ancestor of it, whose composites
+    vary as those of ``r``): ``d(Yc J)``, ``d(Bc^T J)``, ``d(Yc A + Bc V)``, ``d(Yc W + Bc J)``, ``d(J x* F)``,
+    by the product rule (``dJ, dV, dA, dW`` are 0 above ``r``)."""
+    J, Yc, Bc = d.J[c], g.Yo[i], g.Bc[i]
+    dYJ, dZJ, dXq, dXv = w.dYJ[c], w.dZJ[c], w.dXq[c], w.dXv[c]
+    for x in (dYJ, dZJ, dXq, dXv):
         x[:] = 0.0
-    matvec6_add(dBc, J, w.dZJ[c], True)
-    matvec6_add(dBc, g.dVdq[c], w.dXq[c], False)
-    matvec6_add(dBc, J, w.dXv[c], False)
-    force_cross(J, w.dF[k], w.dG[c])
-    if transported:
-        matvec6_add(dYc, J, w.dYJ[c], False)
-        matvec6_add(dYc, g.dAdq[c], w.dXq[c], False)
-        matvec6_add(dYc, g.dAdv[c], w.dXv[c], False)
-    if below:
-        matvec6_add(Yc, w.dA[c], w.dXq[c], False)
-        matvec6_add(Bc, w.dV[c], w.dXq[c], False)
-        matvec6_add(Yc, w.dW[c], w.dXv[c], False)
-        if transported:
-            matvec6_add(Yc, w.dJ[c], w.dYJ[c], False)
-            matvec6_add(Bc, w.dJ[c], w.dZJ[c], True)
-            matvec6_add(Bc, w.dJ[c], w.dXv[c], False)
+    matvec6_add(w.dBc, J, dZJ, True)
+    matvec6_add(w.dBc, g.dVdq[c], dXq, False)
+    matvec6_add(w.dBc, J, dXv, False)
+    force_cross(J, w.dF, w.dG[c])
+    if along_q:
+        matvec6_add(w.dYc, J, dYJ, False)
+        matvec6_add(w.dYc, g.dAdq[c], dXq, False)
+        matvec6_add(w.dYc, g.dAdv[c], dXv, False)
+    if i == r:
+        matvec6_add(Yc, w.dW[c], dXv, False)
+        if along_q:
+            matvec6_add(Yc, w.dJ[c], dYJ, False)
+            matvec6_add(Bc, w.dJ[c], dZJ, True)
+            matvec6_add(Yc, w.dA[c], dXq, False)
+            matvec6_add(Bc, w.dV[c], dXq, False)
+            matvec6_add(Bc, w.dJ[c], dXv, False)
             force_cross(w.dJ[c], d.of[i], w.tmp[0])
             w.dG[c] += w.tmp[0]
 
 
 @njit(cache=True, inline="always")
-def vary_entries(m, d, g, w, c, i, o, T_q, T_v, T_a):
-    """Page ``o`` of the tensors: the variations of the first-order entries that pair dof ``c`` (joint ``i``)
-    with the dofs ``e`` of ``i`` and of its ancestors, of ``dtau/dq`` into ``T_q``, of ``dtau/dv`` into ``T_v``
-    and of ``M`` into ``T_a`` (``T_v``/``T_a`` None to skip)."""
-    G = w.tmp[1]
-    force_cross(d.J[c], d.of[i], G)
+def vary_subtree_columns(d, g, w, c, i, sigma, nu, along_q):
+    """``d(Yc J)`` and ``d(Bc^T J)`` of dof ``c`` of joint ``i`` strictly below the moved joint: a rigid transport
+    and a velocity shift, ``d(Yc J) = sigma x* (Yc J)``, ``d(Bc^T J) = sigma x* (Bc^T J) + B(Yc, nu)^T J`` with
+    ``B(Y, nu)^T J = nu x* (Y J) - Y (nu x J) - J x* (Y nu)`` (``Y nu`` in ``hnu``)."""
+    J, YJ, dYJ, dZJ, t = d.J[c], g.Yc[c], w.dYJ[c], w.dZJ[c], w.tmp[0]
+    force_cross(nu, YJ, dZJ)
+    motion_cross(nu, J, t)
+    matvec6(g.Yo[i], t, w.tmp[1])
+    force_cross(J, w.hnu[i], t)
+    for k in range(6):
+        dZJ[k] -= w.tmp[1, k] + t[k]
+    if along_q:
+        force_cross(sigma, YJ, dYJ)
+        force_cross(sigma, g.Zc[c], t)
+        dZJ += t
+
+
+@njit(cache=True, inline="always")
+def entries_above(m, d, g, w, r, k, c, i, along_q, T_qq, T_vv, T_qv, T_aq):
+    """Page ``k`` entries that pair dof ``c`` (joint ``i``, ``r`` or an ancestor of it) with the dofs ``e`` of
+    ``i`` and of its ancestors (``e`` strictly above ``i``: ``strict``); a value whose other derivative index is
+    a strictly higher dof also fills its mirror (entries of ``rnea_second_order_derivatives``)."""
+    own_c, dXqG = i == r, w.tmp[2]
+    for x in range(6):
+        dXqG[x] = w.dXq[c, x] + w.dG[c, x]
     j = i
     while j > 0:
+        strict = j != i
         for e in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
-            Je, dJe = d.J[e], w.dJ[e]
-            dq = dot6(dJe, g.Xq[c]) + dot6(Je, w.dXq[c])
-            if j < i:  # the ancestor's column e against row c, and column c against row e
-                T_q[e, c, o] = dq + dot6(dJe, G) + dot6(Je, w.dG[c])
-                T_q[c, e, o] = dot6(w.dYJ[c], g.dAdq[e]) + dot6(g.Yc[c], w.dA[e]) + \
-                    dot6(w.dZJ[c], g.dVdq[e]) + dot6(g.Zc[c], w.dV[e])
+            Je = d.J[e]
+            v1 = dot6(Je, dXqG if strict else w.dXq[c])
+            v3 = dot6(Je, w.dXv[c])
+            if along_q:
+                v5 = dot6(Je, w.dYJ[c])
+                if e >= m.idx_v[r]:  # e of joint r: then c is too
+                    v1 += dot6(w.dJ[e], g.Xq[c])
+                    v5 += dot6(w.dJ[e], g.Yc[c])
+                T_qq[e, c, k] = v1
+                T_aq[e, c, k] = v5
+                T_aq[c, e, k] = v5
+                if not own_c:
+                    T_qq[e, k, c] = v1
+                    T_qv[e, k, c] = v3
+                if strict:
+                    v2 = dot6(w.dYJ[c], g.dAdq[e]) + dot6(w.dZJ[c], g.dVdq[e])
+                    T_qq[c, e, k] = v2
+                    T_qq[c, k, e] = v2
+                    T_qv[c, k, e] = dot6(w.dYJ[c], g.dAdv[e]) + dot6(w.dZJ[c], Je)
             else:
-                T_q[e, c, o] = dq
-            if T_v is not None:
-                T_v[e, c, o] = dot6(dJe, g.Xv[c]) + dot6(Je, w.dXv[c])
-                if j < i:
-                    T_v[c, e, o] = dot6(w.dYJ[c], g.dAdv[e]) + dot6(g.Yc[c], w.dW[e]) + \
-                        dot6(w.dZJ[c], Je) + dot6(g.Zc[c], dJe)
-            if T_a is not None:
-                T_a[e, c, o] = dot6(dJe, g.Yc[c]) + dot6(Je, w.dYJ[c])
-                T_a[c, e, o] = T_a[e, c, o]
+                T_qv[e, c, k] = v1
+                T_vv[e, c, k] = v3
+                if not own_c:
+                    T_vv[e, k, c] = v3
+                if strict:
+                    T_qv[c, e, k] = dot6(w.dZJ[c], g.dVdq[e])
+                    v4 = dot6(w.dZJ[c], Je)
+                    T_vv[c, e, k] = v4
+                    T_vv[c, k, e] = v4
         j = m.parents[j]
+
+
+@njit(cache=True, inline="always")
+def entries_below(m, d, g, w, r, k, c, along_q, T_qq, T_vv, T_qv, T_aq):
+    """Page ``k`` entries that pair dof ``c`` strictly below joint ``r`` with the dofs ``e`` of ``r`` and of its
+    ancestors: only row ``c`` varies with ``c``'s side (``Yc J``, ``Bc^T J``) and, for ``e`` of ``r``, with ``e``'s."""
+    j = r
+    while j > 0:
+        for e in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
+            Je, own_e = d.J[e], j == r
+            if along_q:
+                v2 = dot6(w.dYJ[c], g.dAdq[e]) + dot6(w.dZJ[c], g.dVdq[e])
+                v5 = dot6(w.dYJ[c], Je)
+                if own_e:
+                    v2 += dot6(g.Yc[c], w.dA[e]) + dot6(g.Zc[c], w.dV[e])
+                    v5 += dot6(g.Yc[c], w.dJ[e])
+                else:
+                    T_qq[c, k, e] = v2
+                    T_qv[c, k, e] = dot6(w.dYJ[c], g.dAdv[e]) + dot6(w.dZJ[c], Je)
+                T_qq[c, e, k] = v2
+                T_aq[e, c, k] = v5
+                T_aq[c, e, k] = v5
+            else:
+                T_qv[c, e, k] = dot6(w.dZJ[c], g.dVdq[e])
+                v4 = dot6(w.dZJ[c], Je)
+                if own_e:
+                    v4 += dot6(g.Yc[c], w.dW[e])
+                else:
+                    T_vv[c, k, e] = v4
+                T_vv[c, e, k] = v4
+        j = m.parents[j]
+
+
+@njit(cache=True, inline="always")
+def vary_direction(m, d, g, w, r, end, k, along_q, T_qq, T_vv, T_qv, T_aq):
+    """Page ``k`` (dof ``k`` of joint ``r``, whose subtree is joints ``r .. end - 1``) along ``q_k`` or ``v_k``:
+    the entries whose other derivative index is ``r``'s dof or an ancestor's, the rest by symmetry from the pages
+    of the deeper dofs."""
+    if along_q:
+        sigma, nu, alpha = d.J[k], g.dVdq[k], g.dAdq[k]
+    else:
+        sigma, nu, alpha = w.tmp[7], d.J[k], g.dAdv[k]
+    vary_joint(m, d, g, w, r, sigma, nu, alpha, along_q)
+    i = r
+    while i > 0:
+        for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            vary_columns(m, d, g, w, r, c, i, along_q)
+            entries_above(m, d, g, w, r, k, c, i, along_q, T_qq, T_vv, T_qv, T_aq)
+        i = m.parents[i]
+    for i in range(r + 1, end):
+        matvec6(g.Yo[i], nu, w.hnu[i])
+        for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            vary_subtree_columns(d, g, w, c, i, sigma, nu, along_q)
+            entries_below(m, d, g, w, r, k, c, along_q, T_qq, T_vv, T_qv, T_aq)
 
 
 @njit(cache=True)
@@ -596,49 +667,36 @@ def rnea_second_order_derivatives(I, F, ws, dws, q, v, a, fext, d2tau_dqdq, d2ta
     ``alpha``, ``(sigma, nu, alpha) = (J_k, V_k, A_k)`` along ``q_k`` and ``(0, J_k, W_k)`` along ``v_k``::
 
         dov_i = sigma x ov_i + nu,    doa_i = sigma x oa_i + alpha + nu x ov_i,    dJ_e = sigma x J_e
-        dV_e = dov_p x J_e + ov_p x dJ_e,    dA_e = doa_p x J_e + oa_p x dJ_e + dov_p x V_e + ov_p x dV_e,
-        dW_e = dov_i x J_e + ov_i x dJ_e + dV_e                     (dov_p = doa_p = 0 for the parent of r)
         dYc_i = sigma x* Yc_i - Yc_i sigma x,   dBc_i = sigma x* Bc_i - Bc_i sigma x + B(Yc_i, nu),
         dF_i = sigma x* F_i + Yc_i alpha + Bc_i nu
 
     (``B(Y, nu) = nu x* Y - Y nu x + (. x* Y nu)``, as ``d f/dq_k`` of the module docstring), and the ancestors
-    of ``r`` see the variation of its sums, ``dYc_j = dYc_r`` etc. Only dofs on a path through ``r`` change, so a
-    direction costs O(d) per dof of that path: O(N d^2) in all. ``fext`` (world, moving with its body) enters
-    through ``F``. Also leaves the first-order results as :func:`rnea_derivatives` does."""
+    of ``r`` see the variation of its sums, ``dYc_j = dYc_r`` etc. Only dofs on a path through ``r`` change.
+    Page ``k`` computes only the entries whose other derivative index is a dof of ``r`` or of an ancestor (and
+    the ``dtau/dv`` variations along ``q_k`` whose ``v`` index is strictly above ``r``): the others follow by
+    the symmetry of mixed partials (``d2tau_dqdq`` across joints, ``d2tau_dvdv``, ``dtau_dqdv`` read as
+    ``d(dtau/dv)/dq``) from the page of the deeper dof. Then a row ``c`` strictly below ``r`` pairs only with
+    a frozen or ``r``'s column, and its vectors vary as a rigid transport plus a shift, ``d(Yc J) = sigma x*
+    (Yc J)``, ``d(Bc^T J) = sigma x* (Bc^T J) + B(Yc, nu)^T J``; above ``r`` only the composites vary. Each
+    direction costs O(d) per dof of its path and O(1) per entry: O(N d^2) in all. ``fext`` (world, moving with
+    its body) enters through ``F``. Also leaves the first-order results as :func:`rnea_derivatives` does."""
     status = rnea_derivatives(I, F, ws, dws, q, v, a, fext)
     if status:
         return status
     m = model_views(I, F)
     d = data_views(ws, m.nj, m.nv, m.nf)[0]
     g, _ = derivative_views(dws, m.nj, m.nv)
-    w = second_order_workspace(m.nj, m.nv)
-    zero = np.zeros(6)
+    w = second_order_views(dws, m.nj, m.nv)
+    w.tmp[7, :] = 0.0
     for T in (d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq):
         T[:, :, :] = 0.0
     for r in range(1, m.nj):
-        for o in range(m.idx_v[r], m.idx_v[r] + m.nvs[r]):
-            for along_q in (True, False):
-                if along_q:
-                    vary_subtree(m, d, g, w, r, d.J[o], g.dVdq[o], g.dAdq[o], True)
-                else:
-                    vary_subtree(m, d, g, w, r, zero, d.J[o], g.dAdv[o], False)
-                for i in range(1, m.nj):  # the path through r: its subtree, then its ancestors
-                    below = w.insub[i]
-                    if not below:
-                        j = r
-                        while j > i:
-                            j = m.parents[j]
-                        if j != i:
-                            continue
-                        for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
-                            for x in (w.dJ, w.dV, w.dA, w.dW):
-                                x[c] = 0.0
-                    for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
-                        vary_columns(m, d, g, w, c, i, i if below else r, below, along_q)
-                        if along_q:
-                            vary_entries(m, d, g, w, c, i, o, d2tau_dqdq, None, dtau_dadq)
-                        else:
-                            vary_entries(m, d, g, w, c, i, o, dtau_dqdv, d2tau_dvdv, None)
+        end = r + 1
+        while end < m.nj and m.parents[end] >= r:
+            end += 1
+        for k in range(m.idx_v[r], m.idx_v[r] + m.nvs[r]):
+            vary_direction(m, d, g, w, r, end, k, True, d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)
+            vary_direction(m, d, g, w, r, end, k, False, d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)
     return 0
 
 
