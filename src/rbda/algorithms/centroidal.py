@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..joints.base import JointModel
-from ..kernels import whole_body as _k
+from ..kernels import whole_body as _k  # through numba's dispatcher: some kernels take v or a as None
 from ..spatial.compiled import inertia_to_matrix
 from . import mimic
 from ._check import report, vector

@@ -8,9 +8,12 @@ from enum import IntEnum
 import numpy as np
 
 from ..joints import JointType
-from ..kernels import configuration as _k
+from ..kernels import configuration
+from ..kernels.direct import direct
 from ._check import report, vector
 from . import mimic
+
+_k = direct(configuration)  # the kernels, past numba's per-call dispatch
 
 
 def integrate(model, q, v) -> np.ndarray:

@@ -13,12 +13,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..joints import JointModelRevoluteUnaligned, JointModelRX, JointModelRY, JointModelRZ, JointType
-from ..kernels import derivatives as _k
+from ..kernels import derivatives
+from ..kernels.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
 from . import mimic
 from ._check import check_data, report, vector
-from .dynamics import _fext
+from .dynamics import NO_FEXT, _fext
 from .kinematics import _frame_id, _joint_id, reference_frame_arg
+
+_k = direct(derivatives)  # the kernels, past numba's per-call dispatch
 
 _SPLIT = (JointType.UNIVERSAL, JointType.SPHERICAL_ZYX, JointType.COMPOSITE)
 
@@ -114,7 +117,7 @@ def _copy_back(data, elementary, names):
 
 def _elementary_fext(model, fext, elementary):
     F = _fext(model, fext)
-    if F is None or elementary is None:
+    if F is NO_FEXT or elementary is None:
         return F
     me, last = elementary
     Fe = np.zeros((me.njoints, 6))

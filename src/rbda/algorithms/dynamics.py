@@ -5,16 +5,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import dynamics as _k
+from ..kernels import dynamics
+from ..kernels.direct import direct
 from ..spatial import force_cross_matrix, motion_cross_matrix, skew
 from . import mimic
 from ._check import matrix, report, vector
 
+_k = direct(dynamics)  # the kernels, past numba's per-call dispatch
+
+
+NO_FEXT = np.zeros((0, 6))  # the kernels' "no external forces": one argument type for every call (kernels/direct.py)
+
 
 def _fext(model, fext) -> np.ndarray:
-    """External forces as a ``(njoints, 6)`` array: a sequence of Force/6-vectors (one per joint) or an array."""
+    """External forces as a ``(njoints, 6)`` array: a sequence of Force/6-vectors (one per joint) or an array;
+    ``NO_FEXT`` for None."""
     if fext is None:
-        return None
+        return NO_FEXT
     rows = [getattr(f, "vector", f) for f in fext] if not isinstance(fext, np.ndarray) else fext
     F = matrix(np.asarray(rows, dtype=np.float64), (model.njoints, 6), "fext")
     if not np.isfinite(F).all():  # the kernels check q, v, a and tau, not fext

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import kinematics as _k
+from ..kernels import kinematics as kinematic_kernels
+from ..kernels.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame, skew
 from . import mimic
 from ._check import report, vector
 from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
+
+_k = direct(kinematic_kernels)  # the kernels, past numba's per-call dispatch
 
 
 def compute_joint_jacobians(model, data, q=None) -> np.ndarray:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import kinematics as _k
+from ..kernels import kinematics
+from ..kernels.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
 from . import mimic
 from ._check import check_data, report, vector
+
+_k = direct(kinematics)  # the kernels, past numba's per-call dispatch
 
 
 def forward_kinematics(model, data, q, v=None, a=None) -> None:

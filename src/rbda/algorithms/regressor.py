@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import whole_body as _k
+from ..kernels import whole_body
+from ..kernels.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
 from ..spatial._validate import as_array
 from . import mimic
 from ._check import report, vector
 from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
+
+_k = direct(whole_body)  # the kernels, past numba's per-call dispatch
 
 
 def _motion(x, name: str) -> np.ndarray:

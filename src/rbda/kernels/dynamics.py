@@ -52,7 +52,7 @@ def rnea(I, F, ws, q, v, a, fext):
         force_cross(d.v[i], Yv, vxYv)
         for k in range(6):
             d.f[i, k] += vxYv[k]
-        if fext is not None:
+        if fext is not None and fext.shape[0]:  # None or empty: no external forces
             for k in range(6):
                 d.f[i, k] -= fext[i, k]
     for i in range(m.nj - 1, 0, -1):
@@ -151,7 +151,7 @@ def aba(I, F, ws, q, v, tau, fext):
         inertia_to_matrix(d.oYcrb[i], d.oYaba[i])
         inertia_apply(d.oYcrb[i], d.ov[i], tmp6)  # of = ov x* (oY ov) - oMi.act(fext)
         force_cross(d.ov[i], tmp6, d.of[i])
-        if fext is not None:
+        if fext is not None and fext.shape[0]:  # None or empty: no external forces
             force_act(d.oMi[i], fext[i], tmp6)
             for k in range(6):
                 d.of[i, k] -= tmp6[k]

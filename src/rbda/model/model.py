@@ -41,6 +41,18 @@ class _TrackedList(list):
         return (list, (list(self),))
 
 
+class _Packed:
+    """``model.packed``: ``(I, F)``, the flat int64 and float64 arrays the kernels read (``kernels/layout.py``).
+    Packed on first access and then kept in the instance's ``__dict__``, where a plain attribute read finds it
+    (about 20 ns, against 90 for a property); edits of the model drop it (``Model._invalidate``)."""
+
+    def __get__(self, model, owner=None):
+        if model is None:
+            return self
+        packed = model.__dict__["packed"] = model._pack()
+        return packed
+
+
 class Model:
     """A kinematic tree of joints and bodies; joint 0 is the universe.
 
@@ -52,7 +64,6 @@ class Model:
     """
 
     def __init__(self, name: str = ""):
-        self.__dict__["_packed_cache"] = None
         self.name = name
         self.names = ["universe"]
         self.parents = [0]
@@ -323,7 +334,7 @@ class Model:
 
     # ---------------------------------------------------------------------------------------- packing
     def _invalidate(self) -> None:
-        self.__dict__["_packed_cache"] = None
+        self.__dict__.pop("packed", None)
         self.__dict__.pop("_extended", None)
 
     def __setattr__(self, name, value):
@@ -333,14 +344,7 @@ class Model:
         if name in _PACKED_FIELDS:
             self._invalidate()
 
-    @property
-    def packed(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(I, F)``: the flat int64 and float64 arrays the kernels read (see ``kernels/layout.py``)."""
-        return self._packed_cache or self._repack()
-
-    def _repack(self) -> tuple[np.ndarray, np.ndarray]:
-        self.__dict__["_packed_cache"] = self._pack()
-        return self._packed_cache
+    packed = _Packed()
 
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
         self.check()
@@ -414,7 +418,7 @@ class Model:
 
     def __getstate__(self):
         state = dict(self.__dict__)
-        state["_packed_cache"] = None
+        state.pop("packed", None)
         state.pop("_elementary", None)  # derived caches (algorithms/derivatives.py, model/mimic.py)
         state.pop("_extended", None)
         state["_gravity"] = np.array(self._gravity)
@@ -424,6 +428,7 @@ class Model:
         return state
 
     def __setstate__(self, state):
+        state.pop("_packed_cache", None)  # pickles of earlier versions
         self.__dict__.update(state)
         self.__dict__.setdefault("mimicking_joints", [])
         self.__dict__.setdefault("mimicked_joints", [])

@@ -1,0 +1,118 @@
+"""The public algorithms call their kernels past numba's dispatcher (``kernels/direct.py``), which is safe only if
+each kernel is called with one set of argument types. Run every algorithm in all its variants (optional
+arguments given or not, lists, other dtypes, strided views, fixed and floating models) with the dispatcher
+recording the types, and check that no kernel saw two; and check that the entry points are really in use."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+import rbda
+
+EXERCISE = r"""
+import json, numpy as np, rbda
+from rbda.kernels import direct
+
+def run(model):
+    data = model.create_data()
+    rng = np.random.default_rng(0)
+    q = rbda.random_configuration(model, rng=rng)
+    v, a = rng.normal(size=model.nv), rng.normal(size=model.nv)
+    fext = rng.normal(size=(model.njoints, 6))
+    for x in (q, list(q), np.repeat(q, 2)[::2]):  # an array, a list, a strided view
+        rbda.forward_kinematics(model, data, x)
+    rbda.forward_kinematics(model, data, q, v)
+    rbda.forward_kinematics(model, data, q, v, a)
+    rbda.frames_forward_kinematics(model, data, q)
+    rbda.update_global_placements(model, data)
+    rbda.update_frame_placements(model, data)
+    rbda.compute_joint_jacobians(model, data, q)
+    rbda.compute_joint_jacobians(model, data)
+    rbda.compute_joint_jacobians_time_variation(model, data, q, v)
+    rbda.compute_frame_jacobian(model, data, q, model.nframes - 1)
+    rbda.compute_joint_kinematic_hessians(model, data, q)
+    for f in (None, fext, list(fext)):
+        rbda.rnea(model, data, q, v, a, f)
+        rbda.aba(model, data, q, v, a, f)
+        rbda.compute_rnea_derivatives(model, data, q, v, a, f)
+        rbda.compute_aba_derivatives(model, data, q, v, a, f)
+        rbda.compute_rnea_second_order_derivatives(model, data, q, v, a, f)
+    rbda.compute_static_torque(model, data, q, fext)
+    rbda.compute_static_torque_derivatives(model, data, q, fext)
+    rbda.compute_generalized_gravity_derivatives(model, data, q)
+    rbda.nonlinear_effects(model, data, q, v)
+    rbda.compute_generalized_gravity(model, data, q)
+    rbda.compute_coriolis_matrix(model, data, q, v)
+    rbda.crba(model, data, q)
+    rbda.compute_minverse(model, data, q)
+    rbda.compute_all_terms(model, data, q, v)
+    rbda.compute_forward_kinematics_derivatives(model, data, q, v, a)
+    for rf in (rbda.LOCAL, rbda.WORLD, rbda.LOCAL_WORLD_ALIGNED):
+        rbda.get_joint_velocity_derivatives(model, data, model.njoints - 1, rf)
+        rbda.get_joint_acceleration_derivatives(model, data, model.njoints - 1, rf)
+        rbda.get_frame_velocity_derivatives(model, data, model.nframes - 1, rf)
+        rbda.get_frame_acceleration_derivatives(model, data, model.nframes - 1, rf)
+    rbda.compute_centroidal_dynamics_derivatives(model, data, q, v, a)
+    rbda.get_center_of_mass_velocity_derivatives(model, data)
+    for args in ((q,), (q, v), (q, v, a)):
+        rbda.center_of_mass(model, data, *args)
+    rbda.jacobian_center_of_mass(model, data, q)
+    rbda.compute_centroidal_map(model, data, q)
+    rbda.compute_centroidal_momentum(model, data, q, v)
+    rbda.compute_centroidal_momentum_time_variation(model, data, q, v, a)
+    rbda.ccrba(model, data, q, v)
+    rbda.dccrba(model, data, q, v)
+    rbda.compute_kinetic_energy(model, data, q, v)
+    rbda.compute_potential_energy(model, data, q)
+    rbda.compute_mechanical_energy(model, data, q, v)
+    rbda.compute_joint_torque_regressor(model, data, q, v, a)
+    rbda.compute_kinetic_energy_regressor(model, data, q, v)
+    rbda.compute_potential_energy_regressor(model, data, q)
+    rbda.compute_static_regressor(model, data, q)
+    rbda.crba(model, data, q)
+    rbda.cholesky.decompose(model, data)
+    for x in (v, np.stack([v, a], axis=1)):
+        rbda.cholesky.solve(model, data, x)
+        for apply in (rbda.cholesky.Mv, rbda.cholesky.Uv, rbda.cholesky.Utv, rbda.cholesky.Uiv, rbda.cholesky.Utiv,
+                      rbda.cholesky.UDUtv):
+            apply(model, data, x)
+    rbda.cholesky.compute_minv(model, data)
+    rbda.compute_subtree_masses(model, data)
+    rbda.integrate(model, q, v)
+    rbda.difference(model, q, rbda.random_configuration(model))
+    rbda.interpolate(model, q, q, 0.5)
+    rbda.neutral(model)
+    rbda.normalize(model, q)
+    rbda.crba(model, data, q)
+    rbda.compute_minverse(model, data, q)
+
+for model in (rbda.sample_models.manipulator(), rbda.sample_models.humanoid(), rbda.sample_models.every_joint()):
+    run(model)
+print(json.dumps({name: sorted(map(str, sigs)) for name, sigs in direct.SEEN.items()}))
+"""
+
+
+def test_every_kernel_is_called_with_one_set_of_argument_types():
+    env = dict(os.environ, RBDA_NUMBA_DISPATCH="check")
+    out = subprocess.run([sys.executable, "-c", EXERCISE], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-3000:]
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert len(seen) > 30, sorted(seen)  # the exercise reaches the kernels through the recording proxies
+    assert {name: sigs for name, sigs in seen.items() if len(sigs) > 1} == {}
+
+
+def test_the_core_algorithms_run_on_entry_points():
+    model = rbda.sample_models.manipulator()
+    data = model.create_data()
+    q, v = rbda.neutral(model), np.ones(model.nv)
+    rbda.rnea(model, data, q, v, v)
+    rbda.aba(model, data, q, v, v)
+    rbda.forward_kinematics(model, data, q)
+    from rbda.algorithms import dynamics, kinematics
+
+    if os.environ.get("RBDA_NUMBA_DISPATCH", "direct") == "direct":
+        for kernels, name in ((dynamics._k, "rnea"), (dynamics._k, "aba"), (kinematics._k, "forward_kinematics_q")):
+            assert type(kernels.__dict__[name]).__name__ == "builtin_function_or_method", name
