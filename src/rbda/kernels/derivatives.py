@@ -42,7 +42,7 @@ from .checks import SINGULAR, begin
 from .dynamics import aba, dof_parents, ltdl, minverse_from_factor
 from .kinematics import calc_joint, world_jacobian_columns
 from .layout import data_views, model_views
-from .views import view
+from .views import borrowed, view
 
 DerivativeViews = namedtuple(
     "DerivativeViews", "dVdq dAdq dAdv Yc Zc Xq Xv Bc Yo dtau_dq dtau_dv ddq_dq ddq_dv"
@@ -683,20 +683,21 @@ def rnea_second_order_derivatives(I, F, ws, dws, q, v, a, fext, d2tau_dqdq, d2ta
     status = rnea_derivatives(I, F, ws, dws, q, v, a, fext)
     if status:
         return status
-    m = model_views(I, F)
-    d = data_views(ws, m.nj, m.nv, m.nf)[0]
-    g, _ = derivative_views(dws, m.nj, m.nv)
-    w = second_order_views(dws, m.nj, m.nv)
+    m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the many slices below
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
+    w = second_order_views(borrowed(dws), m.nj, m.nv)
+    T_qq, T_vv, T_qv, T_aq = borrowed(d2tau_dqdq), borrowed(d2tau_dvdv), borrowed(dtau_dqdv), borrowed(dtau_dadq)
     w.tmp[7, :] = 0.0
-    for T in (d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq):
+    for T in (T_qq, T_vv, T_qv, T_aq):
         T[:, :, :] = 0.0
     for r in range(1, m.nj):
         end = r + 1
         while end < m.nj and m.parents[end] >= r:
             end += 1
         for k in range(m.idx_v[r], m.idx_v[r] + m.nvs[r]):
-            vary_direction(m, d, g, w, r, end, k, True, d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)
-            vary_direction(m, d, g, w, r, end, k, False, d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)
+            vary_direction(m, d, g, w, r, end, k, True, T_qq, T_vv, T_qv, T_aq)
+            vary_direction(m, d, g, w, r, end, k, False, T_qq, T_vv, T_qv, T_aq)
     return 0
 
 
