@@ -18,12 +18,12 @@ _F64_NUM = _F64.num
 _UNIT_STRIDE = (8,)
 
 
-def vector(x, n: int, name: str) -> np.ndarray:
+def vector(x, n: int, name: str, _ndarray=np.ndarray, _f64=_F64, _unit=_UNIT_STRIDE) -> np.ndarray:
     """``x`` as a C-contiguous float64 array of shape ``(n,)`` (a strided view is copied: the kernels are compiled
-    for contiguous vectors). The fast path (about 0.1 us) reads strides ``(8,)`` as one-dimensional and
-    contiguous, then compares the dtype by identity and the length; anything it does not accept goes through the
-    full conversion."""
-    if type(x) is np.ndarray and x.strides == _UNIT_STRIDE and x.dtype is _F64 and len(x) == n:
+    for contiguous vectors). The fast path (about 0.1 us; the defaults make its globals local names) reads
+    strides ``(8,)`` as one-dimensional and contiguous, then compares the dtype by identity and the length;
+    anything it does not accept goes through the full conversion."""
+    if type(x) is _ndarray and x.strides == _unit and x.dtype is _f64 and len(x) == n:
         return x
     return np.ascontiguousarray(as_array(x, (n,), name))
 

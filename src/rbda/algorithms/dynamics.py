@@ -40,7 +40,7 @@ def rnea(model, data, q, v, a, fext=None) -> np.ndarray:
         return mimic.route(rnea, model, data, "rows", "tau", q=q, v=v, a=a, fext=fext)
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
-    status = _k.rnea(I, F, data.ws, q, v, a, _fext(model, fext))
+    status = _k.rnea(I, F, data.ws, q, v, a, NO_FEXT if fext is None else _fext(model, fext))
     if status:
         report(status, ("q", "v", "a"))
     return data.tau
@@ -119,7 +119,7 @@ def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
         return mimic.aba(model, data, q, v, tau, fext)
     I, F = model.packed
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
-    status = _k.aba(I, F, data.ws, q, v, tau, _fext(model, fext))
+    status = _k.aba(I, F, data.ws, q, v, tau, NO_FEXT if fext is None else _fext(model, fext))
     if status:
         report(status, ("q", "v", "tau"))
     return data.ddq
