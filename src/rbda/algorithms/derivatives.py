@@ -106,8 +106,6 @@ def _workspaces(model, data):
 
 def _copy_back(data, elementary, names):
     """After a kernel ran on the elementary twin: copy the results that share the dof layout into ``data``."""
-    if elementary is None:
-        return
     me, last = elementary
     edata = data.__dict__["_elementary_data"]
     for name in names:
@@ -116,8 +114,11 @@ def _copy_back(data, elementary, names):
 
 
 def _elementary_fext(model, fext, elementary):
+    """``fext`` as the kernels take it (``NO_FEXT`` for None), on the elementary twin's joints if there is one."""
+    if fext is None:
+        return NO_FEXT
     F = _fext(model, fext)
-    if F is NO_FEXT or elementary is None:
+    if elementary is None:
         return F
     me, last = elementary
     Fe = np.zeros((me.njoints, 6))
@@ -132,12 +133,13 @@ def compute_rnea_derivatives(model, data, q, v, a, fext=None):
     if model.mimicking_joints:
         return mimic.route(compute_rnea_derivatives, model, data, ("both", "both", "both"), ("dtau_dq", "dtau_dv", "M"), q=q, v=v, a=a, fext=fext)
     I, F, ws, dws, elementary = _workspaces(model, data)
-    data.__dict__["_kinematics_derivatives"] = False  # the workspace now holds the dynamics' columns
+    data._kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.rnea_derivatives(I, F, ws, dws, q, v, a, _elementary_fext(model, fext, elementary))
     if status:
         report(status, ("q", "v", "a"))
-    _copy_back(data, elementary, ("tau", "M", "J"))
+    if elementary is not None:
+        _copy_back(data, elementary, ("tau", "M", "J"))
     return data.dtau_dq, data.dtau_dv, data.M
 
 
@@ -154,7 +156,7 @@ def compute_rnea_second_order_derivatives(model, data, q, v, a, fext=None):
         return mimic.route(compute_rnea_second_order_derivatives, model, data, ("tensor",) * 4,
                            ("d2tau_dqdq", "d2tau_dvdv", "d2tau_dqdv", "d2tau_dadq"), q=q, v=v, a=a, fext=fext)
     I, F, ws, dws, elementary = _workspaces(model, data)
-    data.__dict__["_kinematics_derivatives"] = False
+    data._kinematics_derivatives = False
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     nv = model.nv
     if getattr(data, "d2tau_dqdq", np.empty(0)).shape != (nv, nv, nv):
@@ -165,7 +167,8 @@ def compute_rnea_second_order_derivatives(model, data, q, v, a, fext=None):
                                               *out)
     if status:
         report(status, ("q", "v", "a"))
-    _copy_back(data, elementary, ("tau", "M", "J"))
+    if elementary is not None:
+        _copy_back(data, elementary, ("tau", "M", "J"))
     return out
 
 
@@ -190,12 +193,13 @@ def compute_aba_derivatives(model, data, q, v, tau, fext=None):
     if model.mimicking_joints:
         return mimic.compute_aba_derivatives(model, data, q, v, tau, fext)
     I, F, ws, dws, elementary = _workspaces(model, data)
-    data.__dict__["_kinematics_derivatives"] = False
+    data._kinematics_derivatives = False
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     status = _k.aba_derivatives(I, F, ws, dws, q, v, tau, _elementary_fext(model, fext, elementary))
     if status:
         report(status, ("q", "v", "tau"))
-    _copy_back(data, elementary, ("ddq", "tau", "M", "Minv", "J"))
+    if elementary is not None:
+        _copy_back(data, elementary, ("ddq", "tau", "M", "Minv", "J"))
     return data.ddq_dq, data.ddq_dv, data.Minv
 
 
@@ -216,7 +220,7 @@ def compute_forward_kinematics_derivatives(model, data, q, v, a) -> None:
         edata, last = data.__dict__["_elementary_data"], elementary[1]
         for name in ("v", "a", "ov", "oa"):
             getattr(data, name)[:] = getattr(edata, name)[last]
-    data.__dict__["_kinematics_derivatives"] = True
+    data._kinematics_derivatives = True
 
 
 def _motion_derivatives(model, data, joint_id, placement, rf, accel):
@@ -322,7 +326,7 @@ def compute_centroidal_dynamics_derivatives(model, data, q, v, a):
     if model.mimicking_joints:
         return mimic.route(compute_centroidal_dynamics_derivatives, model, data, ("cols", "cols", "cols", "cols"), q=q, v=v, a=a)
     I, F, ws, dws, elementary = _workspaces(model, data)
-    data.__dict__["_kinematics_derivatives"] = False
+    data._kinematics_derivatives = False
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     outs = [np.zeros((6, model.nv)) for _ in range(4)]
     com_mass = np.zeros(4)
