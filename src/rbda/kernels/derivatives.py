@@ -213,25 +213,26 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     status = aba(I, F, ws, q, v, tau, fext)
     if status:
         return status
-    m = model_views(I, F)
-    d = data_views(ws, m.nj, m.nv, m.nf)[0]
-    ddq = d.ddq.copy()
-    status = rnea_derivatives(I, F, ws, dws, q, v, ddq, fext)
+    m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the rows sliced below
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    status = rnea_derivatives(I, F, ws, dws, q, v, d.ddq, fext)  # reads d.ddq, writes neither it nor d.D
     if status:
         return status
-    d.ddq[:] = ddq
-    g, _ = derivative_views(dws, m.nj, m.nv)
+    g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     lam = np.empty(m.nv, dtype=np.int64)
     dof_parents(m, lam)
-    d.D[:, :] = d.M
+    nv = m.nv
+    for r in range(nv):
+        for c in range(nv):
+            d.D[r, c] = d.M[r, c]
     if not ltdl(d.D, lam):
         return SINGULAR
     minverse_from_factor(d.D, lam, d.Minv)
-    nv = m.nv
     for r in range(nv):  # row r of -M^-1 dtau/dq and -M^-1 dtau/dv, the inner loop running along rows
         row_q, row_v = g.ddq_dq[r], g.ddq_dv[r]
-        row_q[:] = 0.0
-        row_v[:] = 0.0
+        for c in range(nv):
+            row_q[c] = 0.0
+            row_v[c] = 0.0
         for k in range(nv):
             w = -d.Minv[r, k]
             dq_k, dv_k = g.dtau_dq[k], g.dtau_dv[k]
@@ -445,24 +446,6 @@ def second_order_views(dws, nj, nv):
 
 
 @njit(cache=True, inline="always")
-def transport_operator(sigma, X, out, scratch):
-    """``out += sigma x* X - X (sigma x)``: the variation of a motion-to-force operator ``X`` (an inertia, a
-    ``B``) carried rigidly by the world twist ``sigma``."""
-    e, t, col = scratch[0], scratch[1], scratch[2]
-    for c in range(6):
-        for k in range(6):
-            e[k] = 1.0 if k == c else 0.0
-            col[k] = X[k, c]
-        motion_cross(sigma, e, t)
-        force_cross(sigma, col, e)
-        for r in range(6):
-            acc = e[r]
-            for k in range(6):
-                acc -= X[r, k] * t[k]
-            out[r, c] += acc
-
-
-@njit(cache=True, inline="always")
 def matvec6_add(A, x, out, transpose):
     """``out += A x`` (or ``A^T x``)."""
     for r in range(6):
@@ -473,24 +456,52 @@ def matvec6_add(A, x, out, transpose):
 
 
 @njit(cache=True, inline="always")
+def vary_operators(Yc, Bc, sigma, nu, along_q, dYc, dBc, scratch):
+    """``dYc = sigma x* Yc - Yc sigma x`` (only ``along_q``, else 0) and ``dBc = sigma x* Bc - Bc sigma x +
+    B(Yc, nu)``, ``B(Y, nu) = nu x* Y - Y nu x + (. x* Y nu)``. As ``X (sigma x) = -(sigma x* X^T)^T``, with
+    ``Yc`` symmetric: ``dYc = P + P^T``, ``P = sigma x* Yc``, and ``B(Yc, nu) = Q + Q^T + (. x* Yc nu)``,
+    ``Q = nu x* Yc``; each column of these products is one force cross product."""
+    h, e, t = scratch[0], scratch[1], scratch[2]
+    matvec6(Yc, nu, h)
+    for c in range(6):
+        for x in range(6):
+            e[x] = 1.0 if x == c else 0.0
+        force_cross(e, h, t)
+        for x in range(6):
+            dBc[x, c] = t[x]
+            dYc[x, c] = 0.0
+    for c in range(6):
+        force_cross(nu, Yc[:, c], t)
+        for x in range(6):
+            dBc[x, c] += t[x]
+            dBc[c, x] += t[x]
+        if along_q:
+            force_cross(sigma, Yc[:, c], t)
+            for x in range(6):
+                dYc[x, c] += t[x]
+                dYc[c, x] += t[x]
+            force_cross(sigma, Bc[:, c], t)
+            for x in range(6):
+                dBc[x, c] += t[x]
+            force_cross(sigma, Bc[c, :], t)  # row c of (sigma x* Bc^T)^T = -Bc sigma x
+            for x in range(6):
+                dBc[c, x] += t[x]
+
+
+@njit(cache=True, inline="always")
 def vary_joint(m, d, g, w, r, sigma, nu, alpha, along_q):
     """The direction's variations at joint ``r`` (parent ``p`` fixed): of the composites, ``dYc = sigma ~ Yc``,
     ``dBc = sigma ~ Bc + B(Yc, nu)``, ``dF = sigma x* F + Yc alpha + Bc nu``, and of the own dofs' vectors,
     ``dJ = sigma x J``, ``dV = ov_p x dJ``, ``dA = oa_p x dJ + ov_p x dV``, ``dW = dov_r x J + ov_r x dJ + dV``
     with ``dov_r = sigma x ov_r + nu`` (``sigma = 0`` along ``v``)."""
     p, Yc, Bc, tmp, dov = m.parents[r], g.Yo[r], g.Bc[r], w.tmp[0], w.tmp[1]
-    matvec6(Yc, nu, tmp)
-    velocity_variation(Yc, nu, tmp, w.dBc, w.tmp[2:5].ravel())
-    w.dYc[:, :] = 0.0
+    vary_operators(Yc, Bc, sigma, nu, along_q, w.dYc, w.dBc, w.tmp)
     force_cross(sigma, d.of[r], w.dF)
     matvec6_add(Yc, alpha, w.dF, False)
     matvec6_add(Bc, nu, w.dF, False)
     motion_cross(sigma, d.ov[r], dov)
     for k in range(6):
         dov[k] += nu[k]
-    if along_q:
-        transport_operator(sigma, Yc, w.dYc, w.tmp[2:5])
-        transport_operator(sigma, Bc, w.dBc, w.tmp[2:5])
     for e in range(m.idx_v[r], m.idx_v[r] + m.nvs[r]):
         J = d.J[e]
         motion_cross(sigma, J, w.dJ[e])
