@@ -446,24 +446,6 @@ def second_order_views(dws, nj, nv):
 
 
 @njit(cache=True, inline="always")
-def transport_operator(sigma, X, out, scratch):
-    """``out += sigma x* X - X (sigma x)``: the variation of a motion-to-force operator ``X`` (an inertia, a
-    ``B``) carried rigidly by the world twist ``sigma``."""
-    e, t, col = scratch[0], scratch[1], scratch[2]
-    for c in range(6):
-        for k in range(6):
-            e[k] = 1.0 if k == c else 0.0
-            col[k] = X[k, c]
-        motion_cross(sigma, e, t)
-        force_cross(sigma, col, e)
-        for r in range(6):
-            acc = e[r]
-            for k in range(6):
-                acc -= X[r, k] * t[k]
-            out[r, c] += acc
-
-
-@njit(cache=True, inline="always")
 def matvec6_add(A, x, out, transpose):
     """``out += A x`` (or ``A^T x``)."""
     for r in range(6):
@@ -474,24 +456,52 @@ def matvec6_add(A, x, out, transpose):
 
 
 @njit(cache=True, inline="always")
+def vary_operators(Yc, Bc, sigma, nu, along_q, dYc, dBc, scratch):
+    """``dYc = sigma x* Yc - Yc sigma x`` (only ``along_q``, else 0) and ``dBc = sigma x* Bc - Bc sigma x +
+    B(Yc, nu)``, ``B(Y, nu) = nu x* Y - Y nu x + (. x* Y nu)``. As ``X (sigma x) = -(sigma x* X^T)^T``, with
+    ``Yc`` symmetric: ``dYc = P + P^T``, ``P = sigma x* Yc``, and ``B(Yc, nu) = Q + Q^T + (. x* Yc nu)``,
+    ``Q = nu x* Yc``; each column of these products is one force cross product."""
+    h, e, t = scratch[0], scratch[1], scratch[2]
+    matvec6(Yc, nu, h)
+    for c in range(6):
+        for x in range(6):
+            e[x] = 1.0 if x == c else 0.0
+        force_cross(e, h, t)
+        for x in range(6):
+            dBc[x, c] = t[x]
+            dYc[x, c] = 0.0
+    for c in range(6):
+        force_cross(nu, Yc[:, c], t)
+        for x in range(6):
+            dBc[x, c] += t[x]
+            dBc[c, x] += t[x]
+        if along_q:
+            force_cross(sigma, Yc[:, c], t)
+            for x in range(6):
+                dYc[x, c] += t[x]
+                dYc[c, x] += t[x]
+            force_cross(sigma, Bc[:, c], t)
+            for x in range(6):
+                dBc[x, c] += t[x]
+            force_cross(sigma, Bc[c, :], t)  # row c of (sigma x* Bc^T)^T = -Bc sigma x
+            for x in range(6):
+                dBc[c, x] += t[x]
+
+
+@njit(cache=True, inline="always")
 def vary_joint(m, d, g, w, r, sigma, nu, alpha, along_q):
     """The direction's variations at joint ``r`` (parent ``p`` fixed): of the composites, ``dYc = sigma ~ Yc``,
     ``dBc = sigma ~ Bc + B(Yc, nu)``, ``dF = sigma x* F + Yc alpha + Bc nu``, and of the own dofs' vectors,
     ``dJ = sigma x J``, ``dV = ov_p x dJ``, ``dA = oa_p x dJ + ov_p x dV``, ``dW = dov_r x J + ov_r x dJ + dV``
     with ``dov_r = sigma x ov_r + nu`` (``sigma = 0`` along ``v``)."""
     p, Yc, Bc, tmp, dov = m.parents[r], g.Yo[r], g.Bc[r], w.tmp[0], w.tmp[1]
-    matvec6(Yc, nu, tmp)
-    velocity_variation(Yc, nu, tmp, w.dBc, w.tmp[2:5].ravel())
-    w.dYc[:, :] = 0.0
+    vary_operators(Yc, Bc, sigma, nu, along_q, w.dYc, w.dBc, w.tmp)
     force_cross(sigma, d.of[r], w.dF)
     matvec6_add(Yc, alpha, w.dF, False)
     matvec6_add(Bc, nu, w.dF, False)
     motion_cross(sigma, d.ov[r], dov)
     for k in range(6):
         dov[k] += nu[k]
-    if along_q:
-        transport_operator(sigma, Yc, w.dYc, w.tmp[2:5])
-        transport_operator(sigma, Bc, w.dBc, w.tmp[2:5])
     for e in range(m.idx_v[r], m.idx_v[r] + m.nvs[r]):
         J = d.J[e]
         motion_cross(sigma, J, w.dJ[e])
