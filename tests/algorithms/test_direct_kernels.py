@@ -86,6 +86,13 @@ def run(model):
     rbda.interpolate(model, q, q, 0.5)
     rbda.neutral(model)
     rbda.normalize(model, q)
+    q1 = rbda.random_configuration(model, rng=rng)
+    for arg in (None, rbda.ARG0, rbda.ARG1, 0, 1):
+        rbda.d_integrate(model, q, v, arg)
+        rbda.d_difference(model, q, list(q1), arg)
+    for arg in (rbda.ARG0, rbda.ARG1):
+        for J in (np.ones((model.nv, 3)), v, np.asfortranarray(np.ones((model.nv, 2))), list(v)):
+            rbda.d_integrate_transport(model, q, v, J, arg)
     rbda.crba(model, data, q)
     rbda.compute_minverse(model, data, q)
 

@@ -7,7 +7,6 @@ from enum import IntEnum
 
 import numpy as np
 
-from ..joints import JointType
 from ..kernels import configuration
 from ..kernels.direct import direct
 from ._check import report, vector
@@ -118,52 +117,77 @@ class ArgumentPosition(IntEnum):
 
 
 ARG0, ARG1 = ArgumentPosition.ARG0, ArgumentPosition.ARG1
-_LIE_BLOCKS = (JointType.SPHERICAL, JointType.FREE_FLYER, JointType.PLANAR, JointType.COMPOSITE)
+_WHICH = {ARG0: 0, ARG1: 1, None: 2}  # the kernels' ``arg``: 0, 1, or 2 for both
 
 
-def _joint_blocks(model, x, y, method: str, defaults):
-    """The two ``(nv, nv)`` block-diagonal derivatives, joint by joint (vector-space joints are ``defaults``)."""
-    out = (defaults[0] * np.eye(model.nv), defaults[1] * np.eye(model.nv))
-    for i in range(1, model.njoints):
-        joint = model.joints[i]
-        if joint.type in _LIE_BLOCKS:
-            sq, sv = slice(model.idx_q[i], model.idx_q[i] + model.nqs[i]), slice(model.idx_v[i], model.idx_v[i] + model.nvs[i])
-            blocks = getattr(joint, method)(x[sq], y[sq] if method == "d_difference" else y[sv])
-            out[0][sv, sv], out[1][sv, sv] = blocks
-    return out
-
-
-def _argument(arg):
+def _which(arg) -> int:
     try:
-        return None if arg is None else ArgumentPosition(arg)
-    except ValueError:
+        return _WHICH[arg]
+    except (KeyError, TypeError):
         raise ValueError(f"arg: expected ARG0 or ARG1, got {arg!r}") from None
+
+
+def _jacobians(kernel, model, x, y, arg, names):
+    """Run ``kernel`` (``d_integrate`` or ``d_difference``) into new ``(nv, nv)`` arrays: one, or two for ``arg``
+    None."""
+    which = _which(arg)
+    I, F = model.packed
+    J0 = np.empty((model.nv, model.nv))
+    J1 = J0 if which < 2 else np.empty((model.nv, model.nv))
+    x, y = vector(x, model.nq, names[0]), vector(y, model.nv if names[1] == "v" else model.nq, names[1])
+    status = kernel(I, F, x, y, which, J0, J1)
+    if status:
+        report(status, names)
+    return J0 if which < 2 else (J0, J1)
+
+
+def _mimic_jacobians(fn, model, x, y, arg, names):
+    """``fn`` on the extended twin (``model/mimic.py``), restricted to the model's own coordinates: the blocks are
+    per joint and a mimic joint's is the identity, so ``(J_ext G)[keep_v] = J_ext[keep_v][:, keep_v]``."""
+    from ..model.mimic import expand_configuration, extended_model
+
+    ext = extended_model(model)
+    mm = ext.mimic_map
+    x = expand_configuration(model, x, names[0])
+    y = mm.G @ vector(y, model.nv, "v") if names[1] == "v" else expand_configuration(model, y, names[1])
+    keep = np.ix_(mm.keep_v, mm.keep_v)
+    blocks = fn(ext, x, y, arg)
+    return tuple(b[keep] for b in blocks) if arg is None else blocks[keep]
 
 
 def d_integrate(model, q, v, arg=None):
     """Derivatives ``(nv, nv)`` of ``integrate(q, v)`` with respect to ``q`` (``ARG0``) or ``v`` (``ARG1``), in the
-    tangent spaces; both as a tuple when ``arg`` is None. Block-diagonal, one block per joint."""
-    integrate(model, q, v)  # checks q and v
-    blocks = _joint_blocks(model, vector(q, model.nq, "q"), vector(v, model.nv, "v"), "d_integrate", (1.0, 1.0))
-    arg = _argument(arg)
-    return blocks if arg is None else blocks[arg]
+    tangent spaces; both as a tuple when ``arg`` is None. Block-diagonal, one block per joint (identities on vector
+    spaces; ``Ad(exp nu)^-1`` and the right Jacobian ``Jexp(nu)`` of the joint's twist ``nu`` on Lie groups)."""
+    if model.mimicking_joints:
+        return _mimic_jacobians(d_integrate, model, q, v, arg, ("q", "v"))
+    return _jacobians(_k.d_integrate, model, q, v, arg, ("q", "v"))
 
 
 def d_difference(model, q0, q1, arg=None):
     """Derivatives ``(nv, nv)`` of ``difference(q0, q1)`` with respect to ``q0`` (``ARG0``) or ``q1`` (``ARG1``);
-    both as a tuple when ``arg`` is None."""
-    difference(model, q0, q1)  # checks q0 and q1
-    blocks = _joint_blocks(model, vector(q0, model.nq, "q0"), vector(q1, model.nq, "q1"), "d_difference", (-1.0, 1.0))
-    arg = _argument(arg)
-    return blocks if arg is None else blocks[arg]
+    both as a tuple when ``arg`` is None. Block-diagonal (``-1``, ``1`` on vector spaces)."""
+    if model.mimicking_joints:
+        return _mimic_jacobians(d_difference, model, q0, q1, arg, ("q0", "q1"))
+    return _jacobians(_k.d_difference, model, q0, q1, arg, ("q0", "q1"))
 
 
 def d_integrate_transport(model, q, v, J, arg):
-    """``d_integrate(q, v, arg) @ J``: moves the columns of ``J`` ``(nv, k)`` from the tangent space at ``q`` (for
-    ``ARG0``; of ``v`` for ``ARG1``) to the one at ``integrate(q, v)`` (Pinocchio's ``dIntegrateTransport``)."""
+    """``d_integrate(q, v, arg) @ J``: moves the columns of ``J`` ``(nv, k)`` (or ``(nv,)``) from the tangent space at
+    ``q`` (for ``ARG0``; of ``v`` for ``ARG1``) to the one at ``integrate(q, v)`` (Pinocchio's
+    ``dIntegrateTransport``), joint block by joint block: ``O(nv k)``."""
     J = np.asarray(J, dtype=np.float64)
     if J.ndim not in (1, 2) or J.shape[0] != model.nv:
         raise ValueError(f"J: expected shape ({model.nv}, k), got {J.shape}")
-    if _argument(arg) is None:
+    if arg is None:
         raise ValueError("arg: expected ARG0 or ARG1, got None")
-    return d_integrate(model, q, v, arg) @ J
+    if model.mimicking_joints:
+        return d_integrate(model, q, v, arg) @ J
+    which = _which(arg)
+    I, F = model.packed
+    J2 = np.ascontiguousarray(J[:, None] if J.ndim == 1 else J)
+    out = np.empty(J2.shape)
+    status = _k.d_integrate_transport(I, F, vector(q, model.nq, "q"), vector(v, model.nv, "v"), which, J2, out)
+    if status:
+        report(status, ("q", "v"))
+    return out.reshape(J.shape)
