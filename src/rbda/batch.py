@@ -223,3 +223,91 @@ def _mimic_aba_derivatives(model, Q, V, TAU):
     dq, dv, M = compute_rnea_derivatives(model, Q, V, ddq)
     Minv = np.linalg.inv(M)
     return -Minv @ dq, -Minv @ dv, Minv
+
+
+# ---------------------------------------------------------------------------------------------- configuration space
+def _configuration(kernel, model, X, Y, names, out_width, arg=None, out=None):
+    """Run a batched configuration kernel (``kernels/configuration.py``) over ``X: (B, nq)`` and ``Y``
+    (``(B, nv)`` if ``names[1]`` is ``"V"``, else ``(B, nq)``): into ``out`` ``(B, out_width)`` for ``arg`` False
+    (allocated if None), else the Jacobians ``(B, nv, nv)`` (one, or two for ``arg`` None) of
+    ``d_integrate``/``d_difference``."""
+    from .algorithms.configuration import _which
+
+    which = None if arg is False else _which(arg)
+    I, F = model.packed
+    X = _stack(X, model.nq, names[0])
+    B = X.shape[0]
+    Y = _stack(Y, model.nv if names[1] == "V" else model.nq, names[1], B)
+    status = np.zeros(B, dtype=np.int64)
+    if which is None:
+        if out is None:
+            out = np.empty((B, out_width))
+        elif not (isinstance(out, np.ndarray) and out.shape == (B, out_width) and out.dtype == np.float64
+                  and out.flags.c_contiguous):
+            raise ValueError(f"out: expected a C-contiguous float64 array of shape {(B, out_width)}")
+        kernel(I, F, X, Y, out, status)
+    else:
+        J0 = np.empty((B, model.nv, model.nv))
+        J1 = J0 if which < 2 else np.empty_like(J0)
+        kernel(I, F, X, Y, which, J0, J1, status)
+        out = J0 if which < 2 else (J0, J1)
+    bad = np.flatnonzero(status)
+    if bad.size:
+        try:
+            report(int(status[bad[0]]), names)
+        except ValueError as exc:
+            raise ValueError(f"state {bad[0]}: {exc}") from None
+    return out
+
+
+def _mimic_configuration(fn, model, X, Y, names, select, arg=False, out=None):
+    """``fn`` on the extended twin of a model with mimic joints: ``X`` (and ``Y`` if a configuration) expanded,
+    a velocity ``Y`` mapped by ``G``; ``select`` (``"q"``, ``"v"``, ``"vv"``) keeps the model's own coordinates."""
+    from .model.mimic import extended_model
+
+    ext = extended_model(model)
+    mm = ext.mimic_map
+    X = _stack(X, model.nq, names[0])
+    Y = _stack(Y, model.nv if names[1] == "V" else model.nq, names[1], X.shape[0])
+    Y = Y @ mm.G.T if names[1] == "V" else Y[:, mm.q_src] * mm.q_scale + mm.q_offset
+    X = X[:, mm.q_src] * mm.q_scale + mm.q_offset
+    result = fn(ext, X, Y) if arg is False else fn(ext, X, Y, arg)
+    keep = {"q": lambda r: r[:, mm.keep_q], "v": lambda r: r[:, mm.keep_v],
+            "vv": lambda r: r[:, mm.keep_v][:, :, mm.keep_v]}[select]
+    return tuple(keep(r) for r in result) if isinstance(result, tuple) else _store(out, keep(result))
+
+
+def integrate(model, Q, V, out=None) -> np.ndarray:
+    """``Q[b] (+) V[b]``: :func:`rbda.integrate` per state; ``Q: (B, nq)``, ``V: (B, nv)``, returns ``(B, nq)``."""
+    from .kernels.configuration import batch_integrate
+
+    if model.mimicking_joints:
+        return _mimic_configuration(integrate, model, Q, V, ("Q", "V"), "q", out=out)
+    return _configuration(batch_integrate, model, Q, V, ("Q", "V"), model.nq, False, out)
+
+
+def difference(model, Q0, Q1, out=None) -> np.ndarray:
+    """``Q1[b] (-) Q0[b]``: :func:`rbda.difference` per state; ``Q0, Q1: (B, nq)``, returns ``(B, nv)``."""
+    from .kernels.configuration import batch_difference
+
+    if model.mimicking_joints:
+        return _mimic_configuration(difference, model, Q0, Q1, ("Q0", "Q1"), "v", out=out)
+    return _configuration(batch_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, False, out)
+
+
+def d_integrate(model, Q, V, arg=None):
+    """:func:`rbda.d_integrate` per state: ``(B, nv, nv)`` for ``arg`` ARG0 or ARG1, a pair of them for None."""
+    from .kernels.configuration import batch_d_integrate
+
+    if model.mimicking_joints:
+        return _mimic_configuration(d_integrate, model, Q, V, ("Q", "V"), "vv", arg)
+    return _configuration(batch_d_integrate, model, Q, V, ("Q", "V"), model.nv, arg)
+
+
+def d_difference(model, Q0, Q1, arg=None):
+    """:func:`rbda.d_difference` per state: ``(B, nv, nv)`` for ``arg`` ARG0 or ARG1, a pair of them for None."""
+    from .kernels.configuration import batch_d_difference
+
+    if model.mimicking_joints:
+        return _mimic_configuration(d_difference, model, Q0, Q1, ("Q0", "Q1"), "vv", arg)
+    return _configuration(batch_d_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, arg)

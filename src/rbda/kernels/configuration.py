@@ -15,7 +15,7 @@ since ``Jr(-nu) = Ad(exp nu) Jr(nu)``. Every so(3) map involved has the form ``1
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..joints.dispatch import COMPOSITE, FREE_FLYER, PLANAR, SPHERICAL
 from ..joints.dispatch import joint_difference, joint_integrate, joint_neutral, joint_normalize
@@ -304,3 +304,32 @@ def d_integrate_transport(I, F, q, v, arg, J, out):
     if status == 0:
         configuration_jacobians(m, q, v, False, arg, out, out, True, J, out)
     return status
+
+
+# ------------------------------------------------------------------------------------------ batches
+@njit(cache=True, parallel=True)
+def batch_integrate(I, F, Q, V, OUT, STATUS):
+    """``OUT[b] = Q[b] (+) V[b]`` over the batch, on every core (``rbda.batch``)."""
+    for b in prange(Q.shape[0]):
+        STATUS[b] = integrate(I, F, Q[b], V[b], OUT[b])
+
+
+@njit(cache=True, parallel=True)
+def batch_difference(I, F, Q0, Q1, OUT, STATUS):
+    """``OUT[b] = Q1[b] (-) Q0[b]``."""
+    for b in prange(Q0.shape[0]):
+        STATUS[b] = difference(I, F, Q0[b], Q1[b], OUT[b])
+
+
+@njit(cache=True, parallel=True)
+def batch_d_integrate(I, F, Q, V, arg, J0, J1, STATUS):
+    """:func:`d_integrate` of each state into ``J0[b]``, ``J1[b]``."""
+    for b in prange(Q.shape[0]):
+        STATUS[b] = d_integrate(I, F, Q[b], V[b], arg, J0[b], J1[b])
+
+
+@njit(cache=True, parallel=True)
+def batch_d_difference(I, F, Q0, Q1, arg, J0, J1, STATUS):
+    """:func:`d_difference` of each state into ``J0[b]``, ``J1[b]``."""
+    for b in prange(Q0.shape[0]):
+        STATUS[b] = d_difference(I, F, Q0[b], Q1[b], arg, J0[b], J1[b])
