@@ -104,7 +104,7 @@ def forward_derivatives(I, F, ws, dws, q, v, a, fext, gravity, dynamics):
     m, d, jt, status = begin(I, F, ws, q, v, a)
     if status:
         return status
-    g, _ = derivative_views(dws, m.nj, m.nv)
+    g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     ovJ, tmp, h, Y13 = d.tmp[12:18], d.tmp[18:24], d.tmp[24:30], d.tmp[30:43]
     for k in range(6):
         d.oa_gf[0, k] = -m.gravity[k] if gravity else 0.0
@@ -155,9 +155,9 @@ def rnea_derivatives(I, F, ws, dws, q, v, a, fext):
     status = forward_derivatives(I, F, ws, dws, q, v, a, fext, True, True)
     if status:
         return status
-    m = model_views(I, F)
-    d = data_views(ws, m.nj, m.nv, m.nf)[0]
-    g, _ = derivative_views(dws, m.nj, m.nv)
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     Yc, Bc, Fc = g.Yo, g.Bc, d.of  # become the subtree sums, from the leaves up
     G, tmp = d.tmp[12:18], d.tmp[18:24]
     for i in range(m.nj - 1, 0, -1):
@@ -250,8 +250,8 @@ def forward_kinematics_derivatives(I, F, ws, dws, q, v, a):
     status = forward_derivatives(I, F, ws, dws, q, v, a, None, False, False)
     if status:
         return status
-    m = model_views(I, F)
-    d = data_views(ws, m.nj, m.nv, m.nf)[0]
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
     for i in range(1, m.nj):
         motion_act_inv(d.oMi[i], d.ov[i], d.v[i])
         motion_act_inv(d.oMi[i], d.oa[i], d.a[i])
@@ -297,9 +297,9 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
         d oa/dq_c = s x oa + dAdq_c + dVdq_c x ov,   d oa/dv_c = dAdv_c + s x ov,   d oa/da_c = s
 
     for the columns ``c`` (world twist ``s``) of the joints that support ``joint``; the other columns are 0."""
-    m = model_views(I, F)
-    d = data_views(ws, m.nj, m.nv, m.nf)[0]
-    g, _ = derivative_views(dws, m.nj, m.nv)
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     oMf = np.empty((3, 4))
     se3_compose(d.oMi[joint], placement, oMf)
     x, out, tmp = np.empty(6), np.empty(6), np.empty(6)
@@ -360,9 +360,9 @@ def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dh
     status = forward_derivatives(I, F, ws, dws, q, v, a, None, False, True)
     if status:
         return status
-    m = model_views(I, F)
-    d = data_views(ws, m.nj, m.nv, m.nf)[0]
-    g, _ = derivative_views(dws, m.nj, m.nv)
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     Yc, Bc, Fc = g.Yo, g.Bc, d.of
     Hc, tmp, dc = d.ov, np.empty(6), np.empty((m.nv, 3))  # Hc overwrites ov once a joint's columns are done
     for k in range(6):
@@ -718,8 +718,8 @@ def rnea_derivatives_into(I, F, ws, dws, q, v, a, out_q, out_v, out_a):
     """:func:`rnea_derivatives` with its three matrices copied out (the views stay out of the parallel loop,
     whose array analysis cannot follow them)."""
     status = rnea_derivatives(I, F, ws, dws, q, v, a, None)
-    m = model_views(I, F)
-    g = derivative_views(dws, m.nj, m.nv)[0]
+    m = model_views(borrowed(I), borrowed(F))
+    g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     out_q[:, :] = g.dtau_dq
     out_v[:, :] = g.dtau_dv
     out_a[:, :] = data_views(ws, m.nj, m.nv, m.nf)[0].M
@@ -730,8 +730,8 @@ def rnea_derivatives_into(I, F, ws, dws, q, v, a, out_q, out_v, out_a):
 def aba_derivatives_into(I, F, ws, dws, q, v, tau, out_q, out_v, out_tau):
     """:func:`aba_derivatives` with its three matrices copied out."""
     status = aba_derivatives(I, F, ws, dws, q, v, tau, None)
-    m = model_views(I, F)
-    g = derivative_views(dws, m.nj, m.nv)[0]
+    m = model_views(borrowed(I), borrowed(F))
+    g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     out_q[:, :] = g.ddq_dq
     out_v[:, :] = g.ddq_dv
     out_tau[:, :] = data_views(ws, m.nj, m.nv, m.nf)[0].Minv

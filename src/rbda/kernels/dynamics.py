@@ -29,6 +29,7 @@ from ..spatial.compiled import (
 from .checks import SINGULAR, begin
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
 from .layout import data_views, model_views
+from .views import borrowed
 
 
 # ---------------------------------------------------------------------------------------------- RNEA
@@ -279,8 +280,8 @@ def minverse(I, F, ws, q):
     status = crba(I, F, ws, q)
     if status:
         return status
-    m = model_views(I, F)
-    d = data_views(ws, m.nj, m.nv, m.nf)[0]
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
     lam = np.empty(m.nv, dtype=np.int64)
     dof_parents(m, lam)
     for r in range(m.nv):  # element by element: a slice assignment compiles numba's shape-error path (~3 s)
