@@ -117,25 +117,32 @@ class ArgumentPosition(IntEnum):
 
 
 ARG0, ARG1 = ArgumentPosition.ARG0, ArgumentPosition.ARG1
-_WHICH = {ARG0: 0, ARG1: 1, None: 2}  # the kernels' ``arg``: 0, 1, or 2 for both
 
 
 def _which(arg) -> int:
+    """The kernels' ``arg``: 0 (ARG0), 1 (ARG1), or 2 for both (None); identities first (hashing an enum member
+    runs Python code)."""
+    if arg is ARG0:
+        return 0
+    if arg is ARG1:
+        return 1
+    if arg is None:
+        return 2
     try:
-        return _WHICH[arg]
-    except (KeyError, TypeError):
+        return int(ArgumentPosition(arg))
+    except (ValueError, TypeError):
         raise ValueError(f"arg: expected ARG0 or ARG1, got {arg!r}") from None
 
 
-def _jacobians(kernel, model, x, y, arg, names):
-    """Run ``kernel`` (``d_integrate`` or ``d_difference``) into new ``(nv, nv)`` arrays: one, or two for ``arg``
-    None."""
+def _jacobians(kernel, model, x, y, ny, arg, names):
+    """Run ``kernel`` (``d_integrate`` or ``d_difference``; ``y`` of size ``ny``) into new ``(nv, nv)`` arrays: one,
+    or two for ``arg`` None."""
     which = _which(arg)
     I, F = model.packed
-    J0 = np.empty((model.nv, model.nv))
-    J1 = J0 if which < 2 else np.empty((model.nv, model.nv))
-    x, y = vector(x, model.nq, names[0]), vector(y, model.nv if names[1] == "v" else model.nq, names[1])
-    status = kernel(I, F, x, y, which, J0, J1)
+    nv = model.nv
+    J0 = np.empty((nv, nv))
+    J1 = J0 if which < 2 else np.empty((nv, nv))
+    status = kernel(I, F, vector(x, model.nq, names[0]), vector(y, ny, names[1]), which, J0, J1)
     if status:
         report(status, names)
     return J0 if which < 2 else (J0, J1)
@@ -161,7 +168,7 @@ def d_integrate(model, q, v, arg=None):
     spaces; ``Ad(exp nu)^-1`` and the right Jacobian ``Jexp(nu)`` of the joint's twist ``nu`` on Lie groups)."""
     if model.mimicking_joints:
         return _mimic_jacobians(d_integrate, model, q, v, arg, ("q", "v"))
-    return _jacobians(_k.d_integrate, model, q, v, arg, ("q", "v"))
+    return _jacobians(_k.d_integrate, model, q, v, model.nv, arg, ("q", "v"))
 
 
 def d_difference(model, q0, q1, arg=None):
@@ -169,7 +176,7 @@ def d_difference(model, q0, q1, arg=None):
     both as a tuple when ``arg`` is None. Block-diagonal (``-1``, ``1`` on vector spaces)."""
     if model.mimicking_joints:
         return _mimic_jacobians(d_difference, model, q0, q1, arg, ("q0", "q1"))
-    return _jacobians(_k.d_difference, model, q0, q1, arg, ("q0", "q1"))
+    return _jacobians(_k.d_difference, model, q0, q1, model.nq, arg, ("q0", "q1"))
 
 
 def d_integrate_transport(model, q, v, J, arg):

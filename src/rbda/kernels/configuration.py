@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..joints.dispatch import COMPOSITE, FREE_FLYER, PLANAR, SPHERICAL
+from ..joints.dispatch import COMPOSITE, FREE_FLYER, PLANAR, PRISMATIC, REVOLUTE, SPHERICAL
 from ..joints.dispatch import joint_difference, joint_integrate, joint_neutral, joint_normalize
 from ..spatial.compiled import jlog_coefficient, one_minus_cos_over_t2, sin_over_t, t_minus_sin_over_t3
 from .checks import all_finite, configuration_status
@@ -49,7 +49,10 @@ def integrate(I, F, q, v, out):
                                                    m.sub_first, m.sub_count, i)
         iq, iv = m.idx_q[i], m.idx_v[i]
         for k in range(first, first + count):
-            joint_integrate(types[k], q[iq : iq + nqs[k]], v[iv : iv + nvs[k]], out[iq : iq + nqs[k]])
+            if types[k] == REVOLUTE or types[k] == PRISMATIC:  # most joints: inlined, a call costs more
+                out[iq] = q[iq] + v[iv]
+            else:
+                joint_integrate(types[k], q[iq : iq + nqs[k]], v[iv : iv + nvs[k]], out[iq : iq + nqs[k]])
             iq, iv = iq + nqs[k], iv + nvs[k]
     return 0
 
@@ -69,7 +72,10 @@ def difference(I, F, q0, q1, out):
                                                    m.sub_first, m.sub_count, i)
         iq, iv = m.idx_q[i], m.idx_v[i]
         for k in range(first, first + count):
-            joint_difference(types[k], q0[iq : iq + nqs[k]], q1[iq : iq + nqs[k]], out[iv : iv + nvs[k]])
+            if types[k] == REVOLUTE or types[k] == PRISMATIC:
+                out[iv] = q1[iq] - q0[iq]
+            else:
+                joint_difference(types[k], q0[iq : iq + nqs[k]], q1[iq : iq + nqs[k]], out[iv : iv + nvs[k]])
             iq, iv = iq + nqs[k], iv + nvs[k]
     return 0
 
@@ -221,15 +227,35 @@ def joint_jacobian(code, tangent, kind, nu, X, out):
             out[r, c] = X[axes[r], axes[c]]
 
 
+@njit(cache=True, forceinline=True)
+def place_block(block, n, iv, out):
+    """``out[iv : iv + n, iv : iv + n] = block[:n, :n]``."""
+    for r in range(n):
+        for c in range(n):
+            out[iv + r, iv + c] = block[r, c]
+
+
 @njit(cache=True)
-def configuration_jacobians(m, x, y, difference, arg, J0, J1, transport, J, JT):
+def configuration_jacobians(I, F, x, y, difference, arg, J0, J1, transport, J, JT):
     """The block-diagonal Jacobians of ``integrate(x, y)`` (``difference`` False) or ``difference(x, y)`` with
     respect to ``x`` and ``y``: into ``J0`` for ``arg`` 0, ``J1`` for ``arg`` 1, both for ``BOTH`` ((nv, nv)
-    each), or if ``transport`` the product ``block(arg) @ J`` into ``JT`` (nv, k), joint block by joint block."""
-    if not transport:
-        for r in range(m.nv):
-            for c in range(m.nv):
-                J0[r, c] = J1[r, c] = 0.0
+    each), or if ``transport`` the product ``block(arg) @ J`` into ``JT`` (nv, k), joint block by joint block.
+    Returns the input status of :func:`integrate` or :func:`difference`."""
+    m = model_views(I, F)
+    status = configuration_status(m, x)
+    if status == 0 and difference:
+        status = configuration_status(m, y)
+        status = status + 2 if status else 0
+    elif status == 0 and not all_finite(y):
+        status = 3
+    if status:
+        return status
+    for r in range(m.nv if not transport else 0):
+        for c in range(m.nv):
+            if arg != 1:
+                J0[r, c] = 0.0
+            if arg != 0:
+                J1[r, c] = 0.0
     scratch = np.empty(84)
     nu, tangent, X, block = scratch[0:6], scratch[6:12], view(scratch, 12, (6, 6)), view(scratch, 48, (6, 6))
     for i in range(1, m.nj):
@@ -239,6 +265,14 @@ def configuration_jacobians(m, x, y, difference, arg, J0, J1, transport, J, JT):
         for k in range(first, first + count):
             n = nvs[k]
             lie = tangent_axes(types[k])[1] > 0
+            if not (lie or transport):  # vector space: -1 (d difference / d q0) or 1 on the diagonal
+                for r in range(iv, iv + n):
+                    if arg != 1:
+                        J0[r, r] = -1.0 if difference else 1.0
+                    if arg != 0:
+                        J1[r, r] = 1.0
+                iq, iv = iq + nqs[k], iv + n
+                continue
             if lie and difference:
                 joint_difference(types[k], x[iq : iq + nqs[k]], y[iq : iq + nqs[k]], tangent[:n])
             elif lie:
@@ -246,64 +280,44 @@ def configuration_jacobians(m, x, y, difference, arg, J0, J1, transport, J, JT):
                     tangent[r] = y[iv + r]
             for a in range(1 if arg == 1 else 0, 1 if arg == 0 else 2):
                 kind = 2 * difference + a
-                out = J0 if a == 0 else J1
-                sign = -1.0 if kind == DIFFERENCE_Q0 else 1.0
                 if lie:
                     joint_jacobian(types[k], tangent, kind, nu, X, block)
-                if not transport:
+                else:
                     for r in range(n):
                         for c in range(n):
-                            out[iv + r, iv + c] = block[r, c] if lie else (sign if r == c else 0.0)
-                    continue
-                for c in range(J.shape[1]):
+                            block[r, c] = 0.0
+                        block[r, r] = -1.0 if kind == DIFFERENCE_Q0 else 1.0
+                if transport:
                     for r in range(n):
-                        if not lie:
-                            JT[iv + r, c] = sign * J[iv + r, c]
-                            continue
-                        acc = 0.0
-                        for b in range(n):
-                            acc += block[r, b] * J[iv + b, c]
-                        JT[iv + r, c] = acc
+                        for c in range(J.shape[1]):
+                            acc = 0.0
+                            for b in range(n):
+                                acc += block[r, b] * J[iv + b, c]
+                            JT[iv + r, c] = acc
+                else:
+                    place_block(block, n, iv, J0 if a == 0 else J1)
             iq, iv = iq + nqs[k], iv + n
+    return 0
 
 
 @njit(cache=True)
 def d_integrate(I, F, q, v, arg, J0, J1):
     """Jacobians of ``integrate(q, v)`` with respect to ``q`` into ``J0`` (``arg`` 0 or 2), to ``v`` into ``J1``
     (``arg`` 1 or 2), (nv, nv) each; status as :func:`integrate`."""
-    m = model_views(I, F)
-    status = configuration_status(m, q)
-    if status == 0 and not all_finite(v):
-        status = 3
-    if status == 0:
-        configuration_jacobians(m, q, v, False, arg, J0, J1, False, J0, J1)
-    return status
+    return configuration_jacobians(I, F, q, v, False, arg, J0, J1, False, J0, J1)
 
 
 @njit(cache=True)
 def d_difference(I, F, q0, q1, arg, J0, J1):
     """Jacobians of ``difference(q0, q1)`` with respect to ``q0`` into ``J0`` (``arg`` 0 or 2), to ``q1`` into
     ``J1`` (``arg`` 1 or 2); status as :func:`difference`."""
-    m = model_views(I, F)
-    status = configuration_status(m, q0)
-    if status == 0:
-        status = configuration_status(m, q1)
-        status = status + 2 if status else 0
-    if status == 0:
-        configuration_jacobians(m, q0, q1, True, arg, J0, J1, False, J0, J1)
-    return status
+    return configuration_jacobians(I, F, q0, q1, True, arg, J0, J1, False, J0, J1)
 
 
 @njit(cache=True)
 def d_integrate_transport(I, F, q, v, arg, J, out):
     """``out = d_integrate(q, v, arg) @ J`` for ``J`` (nv, k), joint block by joint block."""
-    m = model_views(I, F)
-    status = configuration_status(m, q)
-    if status == 0 and not all_finite(v):
-        status = 3
-    if status == 0:
-        configuration_jacobians(m, q, v, False, arg, out, out, True, J, out)
-    return status
+    return configuration_jacobians(I, F, q, v, False, arg, out, out, True, J, out)
 
 
 # ------------------------------------------------------------------------------------------ batches
