@@ -1,4 +1,4 @@
-"""Analytical derivatives of RNEA and ABA: rbda against Pinocchio in one process (ratios rbda / Pinocchio, lower
+"""Analytical derivatives of RNEA and ABA (and of integrate/difference): rbda against Pinocchio in one process (ratios rbda / Pinocchio, lower
 is better), against central finite differences of rbda's own RNEA/ABA for contrast, and batched throughput.
 
     python benchmarks/bench_derivatives.py [--batch 10000] [--number 500]
@@ -141,6 +141,13 @@ def rows(model, number: int, batch: int, rng) -> list[str]:
              ("compute_centroidal_dynamics_derivatives",
               lambda: rbda.compute_centroidal_dynamics_derivatives(model, data, q, v, a),
               pin and (lambda: pin.computeCentroidalDynamicsDerivatives(pm, pd, q, v, a)), None, None)]
+    q1 = rbda.random_configuration(model, rng=rng)
+    for arg in (rbda.ARG0, rbda.ARG1):
+        theirs = pin and pin.ArgumentPosition.values[int(arg)]
+        cases += [(f"d_integrate ({arg.name})", lambda arg=arg: rbda.d_integrate(model, q, v, arg),
+                   pin and (lambda p=theirs: pin.dIntegrate(pm, q, v, p)), None, None),
+                  (f"d_difference ({arg.name})", lambda arg=arg: rbda.d_difference(model, q, q1, arg),
+                   pin and (lambda p=theirs: pin.dDifference(pm, q, q1, p)), None, None)]
     lines = [f"{model.name} (nv={model.nv}): one call from Python (best of 5 repeats)",
              f"  {'algorithm':26s} {'rbda':>10s} {'pinocchio':>10s} {'ratio':>6s} {'rbda FD':>10s} {'FD/rbda':>8s}"]
     Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(batch)])
@@ -166,6 +173,12 @@ def rows(model, number: int, batch: int, rng) -> list[str]:
         ratio = f", ratio to one Pinocchio call {t_batch / t_theirs:.2f}" if theirs else ""
         batch_lines.append(f"  batch of {batch}, per state: {name} {t_batch * 1e6:.2f}us "
                            f"({rbda.batch.numba.get_num_threads()} threads){ratio}")
+    Q1 = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(batch)])
+    for name, run in (("d_integrate (ARG0)", lambda: rbda.batch.d_integrate(model, Q, V, rbda.ARG0)),
+                      ("d_difference (ARG0)", lambda: rbda.batch.d_difference(model, Q, Q1, rbda.ARG0))):
+        run()
+        batch_lines.append(f"  batch of {batch}, per state: {name} {best_time(run, 1, 3) / batch * 1e6:.2f}us "
+                           f"({rbda.batch.numba.get_num_threads()} threads)")
     second, second_batch = second_order_rows(model, number, batch, rng)
     return lines + second + [jax_row(model, number, rng)] + batch_lines + second_batch
 
