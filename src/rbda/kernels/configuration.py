@@ -107,7 +107,6 @@ def normalize(I, F, q):
 
 # ------------------------------------------------------------------------------------------ Jacobians
 INTEGRATE_Q, INTEGRATE_V, DIFFERENCE_Q0, DIFFERENCE_Q1 = 0, 1, 2, 3  # which Jacobian: 2 * difference + argument
-BOTH = 2  # ``arg`` of the kernels: 0 (ARG0), 1 (ARG1) or both
 
 
 @njit(cache=True, forceinline=True)
@@ -238,8 +237,9 @@ def place_block(block, n, iv, out):
 @njit(cache=True)
 def configuration_jacobians(I, F, x, y, difference, arg, J0, J1, transport, J, JT):
     """The block-diagonal Jacobians of ``integrate(x, y)`` (``difference`` False) or ``difference(x, y)`` with
-    respect to ``x`` and ``y``: into ``J0`` for ``arg`` 0, ``J1`` for ``arg`` 1, both for ``BOTH`` ((nv, nv)
-    each), or if ``transport`` the product ``block(arg) @ J`` into ``JT`` (nv, k), joint block by joint block.
+    respect to ``x`` and ``y``: into ``J0`` for ``arg`` 0, ``J1`` for ``arg`` 1, both for 2 ((nv, nv)
+    each), or if ``transport`` (integrate only, ``arg`` 0 or 1) the product ``block(arg) @ J`` into ``JT``
+    (nv, k), joint block by joint block.
     Returns the input status of :func:`integrate` or :func:`difference`."""
     m = model_views(I, F)
     status = configuration_status(m, x)
@@ -265,37 +265,32 @@ def configuration_jacobians(I, F, x, y, difference, arg, J0, J1, transport, J, J
         for k in range(first, first + count):
             n = nvs[k]
             lie = tangent_axes(types[k])[1] > 0
-            if not (lie or transport):  # vector space: -1 (d difference / d q0) or 1 on the diagonal
+            if not lie:  # vector space: -1 (d difference / d q0) or 1 on the diagonal; transport copies J's rows
                 for r in range(iv, iv + n):
-                    if arg != 1:
+                    for c in range(J.shape[1] if transport else 0):
+                        JT[r, c] = J[r, c]
+                    if arg != 1 and not transport:
                         J0[r, r] = -1.0 if difference else 1.0
-                    if arg != 0:
+                    if arg != 0 and not transport:
                         J1[r, r] = 1.0
                 iq, iv = iq + nqs[k], iv + n
                 continue
-            if lie and difference:
+            if difference:
                 joint_difference(types[k], x[iq : iq + nqs[k]], y[iq : iq + nqs[k]], tangent[:n])
-            elif lie:
+            else:
                 for r in range(n):
                     tangent[r] = y[iv + r]
             for a in range(1 if arg == 1 else 0, 1 if arg == 0 else 2):
-                kind = 2 * difference + a
-                if lie:
-                    joint_jacobian(types[k], tangent, kind, nu, X, block)
-                else:
-                    for r in range(n):
-                        for c in range(n):
-                            block[r, c] = 0.0
-                        block[r, r] = -1.0 if kind == DIFFERENCE_Q0 else 1.0
-                if transport:
-                    for r in range(n):
-                        for c in range(J.shape[1]):
-                            acc = 0.0
-                            for b in range(n):
-                                acc += block[r, b] * J[iv + b, c]
-                            JT[iv + r, c] = acc
-                else:
+                joint_jacobian(types[k], tangent, 2 * difference + a, nu, X, block)
+                if not transport:
                     place_block(block, n, iv, J0 if a == 0 else J1)
+                    continue
+                for r in range(n):
+                    for c in range(J.shape[1]):
+                        acc = 0.0
+                        for b in range(n):
+                            acc += block[r, b] * J[iv + b, c]
+                        JT[iv + r, c] = acc
             iq, iv = iq + nqs[k], iv + n
     return 0
 
