@@ -123,3 +123,16 @@ def test_the_core_algorithms_run_on_entry_points():
     if os.environ.get("RBDA_NUMBA_DISPATCH", "direct") == "direct":
         for kernels, name in ((dynamics._k, "rnea"), (dynamics._k, "aba"), (kinematics._k, "forward_kinematics_q")):
             assert type(kernels.__dict__[name]).__name__ == "builtin_function_or_method", name
+
+
+def test_the_fast_path_takes_every_float64_vector_without_a_copy():
+    """Arrays made by numba (``data.tau`` and its copies) carry a float64 dtype that is another instance than
+    numpy's; they must not fall to the slow conversion path (it cost 5 us an argument)."""
+    from rbda.algorithms._check import vector
+
+    model = rbda.sample_models.manipulator()
+    data = model.create_data()
+    tau = rbda.rnea(model, data, rbda.neutral(model), np.ones(model.nv), np.ones(model.nv)).copy()
+    for x in (tau, np.zeros(model.nv), np.arange(model.nv, dtype=np.float64)):
+        assert vector(x, model.nv, "x") is x
+    assert vector(np.zeros(2 * model.nv)[::2], model.nv, "x").flags.c_contiguous

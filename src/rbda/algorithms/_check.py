@@ -13,7 +13,7 @@ import numpy as np
 from ..kernels.checks import SINGULAR, WRONG_DATA
 from ..spatial._validate import as_array
 
-_F64 = np.dtype(np.float64)  # the usual float64 dtype instance; an equal one that is not it takes the slow path
+_F64 = np.dtype(np.float64)  # the usual float64 dtype instance (numba's arrays carry another one)
 _F64_NUM = _F64.num
 _UNIT_STRIDE = (8,)
 
@@ -21,9 +21,10 @@ _UNIT_STRIDE = (8,)
 def vector(x, n: int, name: str, _ndarray=np.ndarray, _f64=_F64, _unit=_UNIT_STRIDE) -> np.ndarray:
     """``x`` as a C-contiguous float64 array of shape ``(n,)`` (a strided view is copied: the kernels are compiled
     for contiguous vectors). The fast path (about 0.1 us; the defaults make its globals local names) reads
-    strides ``(8,)`` as one-dimensional and contiguous, then compares the dtype by identity and the length;
-    anything it does not accept goes through the full conversion."""
-    if type(x) is _ndarray and x.strides == _unit and x.dtype is _f64 and len(x) == n:
+    strides ``(8,)`` as one-dimensional and contiguous, compares the length, then the dtype by identity or, as
+    arrays made by numba (``data.tau`` and its copies) carry another float64 dtype instance, by number; anything
+    it does not accept goes through the full conversion."""
+    if type(x) is _ndarray and x.strides == _unit and len(x) == n and (x.dtype is _f64 or x.dtype.num == _F64_NUM):
         return x
     return np.ascontiguousarray(as_array(x, (n,), name))
 
