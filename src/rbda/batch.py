@@ -33,6 +33,25 @@ def _stack(x, width: int, name: str, batch: int | None = None) -> np.ndarray:
     return a
 
 
+def _output(out, shape: tuple) -> np.ndarray:
+    """``out`` checked to be a C-contiguous float64 array of ``shape``, or a new one if None."""
+    if out is None:
+        return np.empty(shape)
+    if not (isinstance(out, np.ndarray) and out.shape == shape and out.dtype == np.float64 and out.flags.c_contiguous):
+        raise ValueError(f"out: expected a C-contiguous float64 array of shape {shape}")
+    return out
+
+
+def _report_states(status: np.ndarray, names: tuple) -> None:
+    """Raise the error of the first state whose kernel status is not 0, prefixed with ``state k``."""
+    bad = np.flatnonzero(status)
+    if bad.size:
+        try:
+            report(int(status[bad[0]]), names)
+        except ValueError as exc:
+            raise ValueError(f"state {bad[0]}: {exc}") from None
+
+
 def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple) -> np.ndarray:
     """Check the batch ``Q: (B, nq)`` and the ``(B, nv)`` arrays ``velocities`` (name -> array), run ``kernel``
     over them into ``out`` (allocated with ``out_shape[1:]`` per state if None) and raise on a bad state."""
@@ -41,18 +60,10 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple) -> np.ndarra
     B = Q.shape[0]
     arrays = [_stack(x, model.nv, name, B) for name, x in velocities.items()]
     shape = (B, *out_shape)
-    if out is None:
-        out = np.empty(shape)
-    elif not (isinstance(out, np.ndarray) and out.shape == shape and out.dtype == np.float64 and out.flags.c_contiguous):
-        raise ValueError(f"out: expected a C-contiguous float64 array of shape {shape}")
+    out = _output(out, shape)
     status = np.zeros(B, dtype=np.int64)
     kernel(I, F, _workspaces(model, B), Q, *arrays, out, status)
-    bad = np.flatnonzero(status)
-    if bad.size:
-        try:
-            report(int(status[bad[0]]), ("Q", *velocities))
-        except ValueError as exc:
-            raise ValueError(f"state {bad[0]}: {exc}") from None
+    _report_states(status, ("Q", *velocities))
     return out
 
 
@@ -145,12 +156,7 @@ def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1):
     outs = [np.empty((B,) + (model.nv,) * (order + 1)) for _ in range(outputs)]
     status = np.zeros(B, dtype=np.int64)
     kernel(I, F, WS, DWS, Q, X, Y, *outs, status)
-    bad = np.flatnonzero(status)
-    if bad.size:
-        try:
-            report(int(status[bad[0]]), names)
-        except ValueError as exc:
-            raise ValueError(f"state {bad[0]}: {exc}") from None
+    _report_states(status, names)
     return tuple(outs)
 
 
@@ -240,23 +246,14 @@ def _configuration(kernel, model, X, Y, names, out_width, arg=None, out=None):
     Y = _stack(Y, model.nv if names[1] == "V" else model.nq, names[1], B)
     status = np.zeros(B, dtype=np.int64)
     if which is None:
-        if out is None:
-            out = np.empty((B, out_width))
-        elif not (isinstance(out, np.ndarray) and out.shape == (B, out_width) and out.dtype == np.float64
-                  and out.flags.c_contiguous):
-            raise ValueError(f"out: expected a C-contiguous float64 array of shape {(B, out_width)}")
+        out = _output(out, (B, out_width))
         kernel(I, F, X, Y, out, status)
     else:
         J0 = np.empty((B, model.nv, model.nv))
         J1 = J0 if which < 2 else np.empty_like(J0)
         kernel(I, F, X, Y, which, J0, J1, status)
         out = J0 if which < 2 else (J0, J1)
-    bad = np.flatnonzero(status)
-    if bad.size:
-        try:
-            report(int(status[bad[0]]), names)
-        except ValueError as exc:
-            raise ValueError(f"state {bad[0]}: {exc}") from None
+    _report_states(status, names)
     return out
 
 
