@@ -208,7 +208,7 @@ def _mimic(fn, model, Q, tangents: dict, kinds, out=None):
     mm = ext.mimic_map
     Q = _stack(Q, model.nq, "Q")
     args = [_stack(x, model.nv, name, Q.shape[0]) @ mm.G.T for name, x in tangents.items()]
-    result = fn(ext, Q[:, mm.q_src] * mm.q_scale + mm.q_offset, *args)
+    result = fn(ext, mm.expand(Q), *args)
     if isinstance(kinds, tuple):
         return tuple(map_out(k, r, mm.G, batched=True) for k, r in zip(kinds, result))
     return _store(out, map_out(kinds, result, mm.G, batched=True))
@@ -266,8 +266,8 @@ def _mimic_configuration(fn, model, X, Y, names, select, arg=False, out=None):
     mm = ext.mimic_map
     X = _stack(X, model.nq, names[0])
     Y = _stack(Y, model.nv if names[1] == "V" else model.nq, names[1], X.shape[0])
-    Y = Y @ mm.G.T if names[1] == "V" else Y[:, mm.q_src] * mm.q_scale + mm.q_offset
-    X = X[:, mm.q_src] * mm.q_scale + mm.q_offset
+    Y = Y @ mm.G.T if names[1] == "V" else mm.expand(Y)
+    X = mm.expand(X)
     result = fn(ext, X, Y) if arg is False else fn(ext, X, Y, arg)
     keep = {"q": lambda r: r[:, mm.keep_q], "v": lambda r: r[:, mm.keep_v],
             "vv": lambda r: r[:, mm.keep_v][:, :, mm.keep_v]}[select]

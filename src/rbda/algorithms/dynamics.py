@@ -18,10 +18,8 @@ NO_FEXT = np.zeros((0, 6))  # the kernels' "no external forces": one argument ty
 
 
 def _fext(model, fext) -> np.ndarray:
-    """External forces as a ``(njoints, 6)`` array: a sequence of Force/6-vectors (one per joint) or an array;
-    ``NO_FEXT`` for None."""
-    if fext is None:
-        return NO_FEXT
+    """External forces as a ``(njoints, 6)`` array: a sequence of Force/6-vectors (one per joint) or an array (the
+    callers pass ``NO_FEXT`` for None)."""
     rows = [getattr(f, "vector", f) for f in fext] if not isinstance(fext, np.ndarray) else fext
     F = matrix(np.asarray(rows, dtype=np.float64), (model.njoints, 6), "fext")
     if not np.isfinite(F).all():  # the kernels check q, v, a and tau, not fext

@@ -235,15 +235,15 @@ def place_block(block, n, iv, out):
 
 
 @njit(cache=True)
-def configuration_jacobians(I, F, x, y, difference, arg, J0, J1, transport, J, JT):
-    """The block-diagonal Jacobians of ``integrate(x, y)`` (``difference`` False) or ``difference(x, y)`` with
+def configuration_jacobians(I, F, x, y, of_difference, arg, J0, J1, transport, J, JT):
+    """The block-diagonal Jacobians of ``integrate(x, y)`` (``of_difference`` False) or ``difference(x, y)`` with
     respect to ``x`` and ``y``: into ``J0`` for ``arg`` 0, ``J1`` for ``arg`` 1, both for 2 ((nv, nv)
     each), or if ``transport`` (integrate only, ``arg`` 0 or 1) the product ``block(arg) @ J`` into ``JT``
     (nv, k), joint block by joint block.
     Returns the input status of :func:`integrate` or :func:`difference`."""
     m = model_views(I, F)
     status = configuration_status(m, x)
-    if status == 0 and difference:
+    if status == 0 and of_difference:
         status = configuration_status(m, y)
         status = status + 2 if status else 0
     elif status == 0 and not all_finite(y):
@@ -270,18 +270,18 @@ def configuration_jacobians(I, F, x, y, difference, arg, J0, J1, transport, J, J
                     for c in range(J.shape[1] if transport else 0):
                         JT[r, c] = J[r, c]
                     if arg != 1 and not transport:
-                        J0[r, r] = -1.0 if difference else 1.0
+                        J0[r, r] = -1.0 if of_difference else 1.0
                     if arg != 0 and not transport:
                         J1[r, r] = 1.0
                 iq, iv = iq + nqs[k], iv + n
                 continue
-            if difference:
+            if of_difference:
                 joint_difference(types[k], x[iq : iq + nqs[k]], y[iq : iq + nqs[k]], tangent[:n])
             else:
                 for r in range(n):
                     tangent[r] = y[iv + r]
             for a in range(1 if arg == 1 else 0, 1 if arg == 0 else 2):
-                joint_jacobian(types[k], tangent, 2 * difference + a, nu, X, block)
+                joint_jacobian(types[k], tangent, 2 * of_difference + a, nu, X, block)
                 if not transport:
                     place_block(block, n, iv, J0 if a == 0 else J1)
                     continue

@@ -69,25 +69,21 @@ def derivative_size(nj: int, nv: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def velocity_variation(Y, ov, h, B, scratch):
-    """``B = ov x* Y - Y ov x + (. x* h)`` (``Y`` a 6x6 matrix, ``h = Y ov``): ``d/dt (Y x) = Y dx/dt + B x``."""
-    e, col, tmp = scratch[0:6], scratch[6:12], scratch[12:18]
+def velocity_variation(Y, ov, h, B, e, t):
+    """``B = ov x* Y - Y ov x + (. x* h)`` for a symmetric 6x6 ``Y`` and ``h = Y ov``: ``d/dt (Y x) = Y dx/dt + B x``.
+    As ``-Y (ov x) = (ov x* Y)^T`` for a symmetric ``Y``, ``B = P + P^T + (. x* h)`` with ``P = ov x* Y``, whose
+    columns are force cross products (``e``, ``t`` (6,) scratch)."""
     for c in range(6):
-        for k in range(6):
-            e[k] = 1.0 if k == c else 0.0
-        motion_cross(ov, e, tmp)  # column c of -Y (ov x) + ov x* (Y e_c) + e_c x* h
-        for r in range(6):
-            acc = 0.0
-            for k in range(6):
-                acc += Y[r, k] * tmp[k]
-            col[r] = Y[r, c]
-            B[r, c] = -acc
-        force_cross(ov, col, tmp)
-        for r in range(6):
-            B[r, c] += tmp[r]
-        force_cross(e, h, tmp)
-        for r in range(6):
-            B[r, c] += tmp[r]
+        for x in range(6):
+            e[x] = 1.0 if x == c else 0.0
+        force_cross(e, h, t)
+        for x in range(6):
+            B[x, c] = t[x]
+    for c in range(6):
+        force_cross(ov, Y[:, c], t)
+        for x in range(6):
+            B[x, c] += t[x]
+            B[c, x] += t[x]
 
 
 @njit(cache=True, inline="always")
@@ -144,7 +140,7 @@ def forward_derivatives(I, F, ws, dws, q, v, a, fext, gravity, dynamics):
                 force_act(d.oMi[i], fext[i], tmp)
                 for k in range(6):
                     d.of[i, k] -= tmp[k]
-            velocity_variation(g.Yo[i], d.ov[i], h, g.Bc[i], d.tmp[43:61])
+            velocity_variation(g.Yo[i], d.ov[i], h, g.Bc[i], d.tmp[43:49], d.tmp[49:55])
     return 0
 
 
@@ -458,34 +454,28 @@ def matvec6_add(A, x, out, transpose):
 @njit(cache=True, inline="always")
 def vary_operators(Yc, Bc, sigma, nu, along_q, dYc, dBc, scratch):
     """``dYc = sigma x* Yc - Yc sigma x`` (only ``along_q``, else 0) and ``dBc = sigma x* Bc - Bc sigma x +
-    B(Yc, nu)``, ``B(Y, nu) = nu x* Y - Y nu x + (. x* Y nu)``. As ``X (sigma x) = -(sigma x* X^T)^T``, with
-    ``Yc`` symmetric: ``dYc = P + P^T``, ``P = sigma x* Yc``, and ``B(Yc, nu) = Q + Q^T + (. x* Yc nu)``,
-    ``Q = nu x* Yc``; each column of these products is one force cross product."""
+    B(Yc, nu)``, ``B(Y, nu) = nu x* Y - Y nu x + (. x* Y nu)`` (:func:`velocity_variation`). As ``X (sigma x) =
+    -(sigma x* X^T)^T``, with ``Yc`` symmetric ``dYc = P + P^T``, ``P = sigma x* Yc``; each column of these
+    products is one force cross product."""
     h, e, t = scratch[0], scratch[1], scratch[2]
     matvec6(Yc, nu, h)
+    velocity_variation(Yc, nu, h, dBc, e, t)
     for c in range(6):
         for x in range(6):
-            e[x] = 1.0 if x == c else 0.0
-        force_cross(e, h, t)
-        for x in range(6):
-            dBc[x, c] = t[x]
             dYc[x, c] = 0.0
+    if not along_q:
+        return
     for c in range(6):
-        force_cross(nu, Yc[:, c], t)
+        force_cross(sigma, Yc[:, c], t)
+        for x in range(6):
+            dYc[x, c] += t[x]
+            dYc[c, x] += t[x]
+        force_cross(sigma, Bc[:, c], t)
         for x in range(6):
             dBc[x, c] += t[x]
+        force_cross(sigma, Bc[c, :], t)  # row c of (sigma x* Bc^T)^T = -Bc sigma x
+        for x in range(6):
             dBc[c, x] += t[x]
-        if along_q:
-            force_cross(sigma, Yc[:, c], t)
-            for x in range(6):
-                dYc[x, c] += t[x]
-                dYc[c, x] += t[x]
-            force_cross(sigma, Bc[:, c], t)
-            for x in range(6):
-                dBc[x, c] += t[x]
-            force_cross(sigma, Bc[c, :], t)  # row c of (sigma x* Bc^T)^T = -Bc sigma x
-            for x in range(6):
-                dBc[c, x] += t[x]
 
 
 @njit(cache=True, inline="always")

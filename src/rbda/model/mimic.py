@@ -20,9 +20,15 @@ from ..joints import JointModelMimic
 from ..spatial._validate import as_array
 from .data import Data
 
-MimicMap = namedtuple("MimicMap", "q_src q_scale q_offset G keep_q keep_v")
-MimicMap.__doc__ = """``q_ext = q[q_src] * q_scale + q_offset``, ``v_ext = G v`` (``G`` (nv_ext, nv)); ``keep_q``/``keep_v``
-the extended indices of the model's own coordinates (``q = q_ext[keep_q]``, ``v = v_ext[keep_v]``)."""
+class MimicMap(namedtuple("MimicMap", "q_src q_scale q_offset G keep_q keep_v")):
+    """``q_ext = q[q_src] * q_scale + q_offset``, ``v_ext = G v`` (``G`` (nv_ext, nv)); ``keep_q``/``keep_v``
+    the extended indices of the model's own coordinates (``q = q_ext[keep_q]``, ``v = v_ext[keep_v]``)."""
+
+    __slots__ = ()
+
+    def expand(self, q: np.ndarray) -> np.ndarray:
+        """``q_ext`` for configurations ``q`` ``(..., nq)`` (one, or a batch along the leading axes)."""
+        return q[..., self.q_src] * self.q_scale + self.q_offset
 
 
 def extended_model(model):
@@ -77,7 +83,7 @@ def expand_configuration(model, q, name: str = "q") -> np.ndarray:
     mm = extended_model(model).mimic_map
     if not (type(q) is np.ndarray and q.dtype == np.float64 and q.shape == (model.nq,)):  # the twin checks values
         q = as_array(q, (model.nq,), name)
-    return q[mm.q_src] * mm.q_scale + mm.q_offset
+    return mm.expand(q)
 
 
 class MimicData(Data):
