@@ -171,6 +171,8 @@ def test_bad_inputs_are_named():
         rbda.d_integrate(model, q, nan, ARG1)
     with pytest.raises(ValueError, match="v: contains non-finite"):
         rbda.d_integrate_transport(model, q, nan, np.eye(model.nv), ARG1)
+    with pytest.raises(ValueError, match="J: contains non-finite"):
+        rbda.d_integrate_transport(model, q, v, np.full((model.nv, 2), np.nan), ARG0)
     with pytest.raises(ValueError, match="q1: expected shape"):
         rbda.d_difference(model, q, q1[:-1])
     unnormalised = rbda.neutral(model) * 1.5

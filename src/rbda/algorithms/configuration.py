@@ -186,6 +186,8 @@ def d_integrate_transport(model, q, v, J, arg):
     J = np.asarray(J, dtype=np.float64)
     if J.ndim not in (1, 2) or J.shape[0] != model.nv:
         raise ValueError(f"J: expected shape ({model.nv}, k), got {J.shape}")
+    if not np.isfinite(J).all():
+        raise ValueError("J: contains non-finite values (NaN or inf)")
     if arg is None:
         raise ValueError("arg: expected ARG0 or ARG1, got None")
     if model.mimicking_joints:
