@@ -143,10 +143,10 @@ def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1):
     """Run a batched derivative kernel on the model's elementary twin (``algorithms/derivatives.py``), with one
     data and one derivative workspace per thread; returns its ``outputs`` arrays ``(B, nv, nv)`` (``order`` 1) or
     ``(B, nv, nv, nv)`` (``order`` 2)."""
-    from .algorithms.derivatives import elementary_model
     from .kernels.derivatives import derivative_size
+    from .model.elementary import sync_elementary
 
-    me = elementary_model(model)[0]
+    me = sync_elementary(model)[0]
     I, F = me.packed
     Q = _stack(Q, model.nq, names[0])
     B = Q.shape[0]
@@ -260,9 +260,7 @@ def _configuration(kernel, model, X, Y, names, out_width, arg=None, out=None):
 def _mimic_configuration(fn, model, X, Y, names, select, arg=False, out=None):
     """``fn`` on the extended twin of a model with mimic joints: ``X`` (and ``Y`` if a configuration) expanded,
     a velocity ``Y`` mapped by ``G``; ``select`` (``"q"``, ``"v"``, ``"vv"``) keeps the model's own coordinates."""
-    from .model.mimic import extended_model
-
-    ext = extended_model(model)
+    ext = model.extended
     mm = ext.mimic_map
     X = _stack(X, model.nq, names[0])
     Y = _stack(Y, model.nv if names[1] == "V" else model.nq, names[1], X.shape[0])

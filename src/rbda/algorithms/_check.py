@@ -16,6 +16,8 @@ from ..spatial._validate import as_array
 _F64 = np.dtype(np.float64)  # the usual float64 dtype instance (numba's arrays carry another one)
 _F64_NUM = _F64.num
 _UNIT_STRIDE = (8,)
+SINGULAR_INERTIA = ("model: the joint-space inertia M(q) is singular (a massless subtree, or zero inertia about a "
+                    "joint axis); forward dynamics and M^-1 are undefined, add armature or mass")
 
 
 def vector(x, n: int, name: str, _ndarray=np.ndarray, _f64=_F64, _unit=_UNIT_STRIDE) -> np.ndarray:
@@ -50,8 +52,7 @@ def report(status: int, names: tuple) -> None:
     if status == WRONG_DATA:
         raise ValueError("data: was created for another model (sizes differ); use model.create_data()")
     if status == SINGULAR:
-        raise ValueError("model: the joint-space inertia M(q) is singular (a massless subtree, or zero inertia "
-                         "about a joint axis); forward dynamics and M^-1 are undefined, add armature or mass")
+        raise ValueError(SINGULAR_INERTIA)
     k, kind = divmod(status - 1, 2)
     if kind == 0:
         raise ValueError(f"{names[k]}: contains non-finite values (NaN or inf)")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..joints.base import JointModel
 from ..kernels import whole_body as _k  # through numba's dispatcher: some kernels take v or a as None
 from ..spatial.compiled import inertia_to_matrix
 from . import mimic
@@ -87,7 +86,7 @@ def dccrba(model, data, q, v) -> np.ndarray:
     status = _k.centroidal_map_time_variation(I, F, data.ws, data.wb, q, v)
     if status:
         report(status, ("q", "v"))
-    for i in _moving_subspace_joints(model, data):  # columns that also move in their joint frame: + oMi.act(dS/dt)
+    for i in model.moving_subspace_joints:  # columns that also move in their joint frame: + oMi.act(dS/dt)
         cols = slice(model.idx_v[i], model.idx_v[i] + model.nvs[i])
         dS = model.joints[i].motion_subspace_derivative(q[model.idx_q[i] : model.idx_q[i] + model.nqs[i]], v[cols])
         dJ = data.oMi[i].action @ dS
@@ -98,17 +97,6 @@ def dccrba(model, data, q, v) -> np.ndarray:
         data.dAg[:3, cols] += dF[:3]
         data.dAg[3:, cols] += dF[3:] - np.cross(data.com[0], dF[:3].T).T
     return data.dAg
-
-
-def _moving_subspace_joints(model, data) -> list:
-    """Joints whose motion subspace S depends on q (cached on ``data`` for the current packed model)."""
-    I = model.packed[0]
-    cached = data.__dict__.get("_moving_subspace_joints")
-    if cached is None or cached[0] is not I:
-        cached = (I, [i for i in range(1, model.njoints)
-                      if type(model.joints[i]).motion_subspace_derivative is not JointModel.motion_subspace_derivative])
-        data._moving_subspace_joints = cached
-    return cached[1]
 
 
 def compute_centroidal_map_time_variation(model, data, q, v) -> np.ndarray:

@@ -151,9 +151,9 @@ def _jacobians(kernel, model, x, y, ny, arg, names):
 def _mimic_jacobians(fn, model, x, y, arg, names):
     """``fn`` on the extended twin (``model/mimic.py``), restricted to the model's own coordinates: the blocks are
     per joint and a mimic joint's is the identity, so ``(J_ext G)[keep_v] = J_ext[keep_v][:, keep_v]``."""
-    from ..model.mimic import expand_configuration, extended_model
+    from ..model.mimic import expand_configuration
 
-    ext = extended_model(model)
+    ext = model.extended
     mm = ext.mimic_map
     x = expand_configuration(model, x, names[0])
     y = mm.G @ vector(y, model.nv, "v") if names[1] == "v" else expand_configuration(model, y, names[1])

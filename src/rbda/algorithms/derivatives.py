@@ -3,18 +3,17 @@
 Derivatives with respect to ``q`` are taken in the tangent space, through ``integrate``: column ``k`` of
 ``dtau/dq`` is ``d/de tau(integrate(q, e e_k), v, a)`` at ``e = 0``, as Pinocchio's. The compiled kernels
 (``kernels/derivatives.py``) need joints whose motion subspace is constant in their own frame; a model with
-universal, spherical-ZYX or composite joints is evaluated on its *elementary twin*, the same tree with each such
-joint split into a chain of one-axis joints (massless between them), which has the same q, v, dynamics and
-tangent space.
+universal, spherical-ZYX or composite joints is evaluated on its elementary twin (``model/elementary.py``), which
+has the same q, v, dynamics and tangent space.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..joints import JointModelRevoluteUnaligned, JointModelRX, JointModelRY, JointModelRZ, JointType
 from ..kernels import derivatives
 from ..kernels.direct import direct
+from ..model.elementary import sync_elementary
 from ..spatial import SE3, Motion, ReferenceFrame
 from . import mimic
 from ._check import check_data, report, vector
@@ -23,91 +22,33 @@ from .kinematics import _frame_id, _joint_id, reference_frame_arg
 
 _k = direct(derivatives)  # the kernels, past numba's per-call dispatch
 
-_SPLIT = (JointType.UNIVERSAL, JointType.SPHERICAL_ZYX, JointType.COMPOSITE)
-
-
-def _elementary_chain(joint, placement):
-    """``[(joint, placement), ...]``: ``joint`` at ``placement`` as a chain of joints with constant subspaces."""
-    if joint.type == JointType.UNIVERSAL:
-        p = joint.params
-        return [(JointModelRevoluteUnaligned(p[0:3]), placement), (JointModelRevoluteUnaligned(p[3:6]), SE3())]
-    if joint.type == JointType.SPHERICAL_ZYX:
-        return [(JointModelRZ(), placement), (JointModelRY(), SE3()), (JointModelRX(), SE3())]
-    if joint.type == JointType.COMPOSITE:
-        chain = []
-        for k, (sub, P) in enumerate(zip(joint.joints, joint.placements)):
-            chain += _elementary_chain(sub, placement * P if k == 0 else P)
-        return chain
-    return [(joint, placement)]
-
-
-def elementary_model(model):
-    """``(model_e, last)``: the elementary twin of ``model`` (``model`` itself when no joint needs splitting) and,
-    per joint of ``model``, the id of the joint of ``model_e`` that carries its body. Cached until ``model``
-    changes."""
-    I = model.packed[0]
-    cached = model.__dict__.get("_elementary")
-    if cached is not None and cached[0] is I:
-        me = cached[1]
-        if me is not model:  # gravity and armature are edited in place, without repacking
-            me.gravity.vector[:] = model.gravity.vector
-            me.armature[:] = model.armature
-        return me, cached[2]
-    if not any(j is not None and j.type in _SPLIT for j in model.joints):
-        result = (model, np.arange(model.njoints))
-    else:
-        from ..model import Model
-
-        me = Model(model.name)
-        last = [0]
-        for i in range(1, model.njoints):
-            parent = last[model.parents[i]]
-            chain = _elementary_chain(model.joints[i], model.joint_placements[i])
-            for k, (joint, placement) in enumerate(chain):
-                name = model.names[i] if k == len(chain) - 1 else f"{model.names[i]}/{k}"
-                parent = me.add_joint(parent, joint, placement, name)
-            me.inertias[parent] = model.inertias[i]
-            last.append(parent)
-        me.armature = model.armature.copy()
-        me.gravity = model.gravity
-        result = (me, np.array(last))
-    model.__dict__["_elementary"] = (I, *result)
-    return result
-
-
 def _workspaces(model, data):
     """``(I, F, ws, dws, elementary)``: the packed elementary model, its data workspace and the derivative
-    workspace (kept on ``data``, whose attributes ``dtau_dq``, ``dtau_dv``, ``ddq_dq``, ``ddq_dv`` view it);
-    ``elementary`` is ``(model_e, last)`` when the model has a distinct elementary twin, else None."""
-    cached = data.__dict__.get("_derivative_workspaces")
-    if cached is not None and cached[0] is model.packed[0]:
-        if cached[1][4] is not None:
-            elementary_model(model)  # syncs gravity and armature into the twin
-        return cached[1]
-    check_data(model, data)
-    me, last = elementary_model(model)
+    workspace ``data.dws`` (laid out on the first call; ``data.dtau_dq``, ``data.dtau_dv``, ``data.ddq_dq`` and
+    ``data.ddq_dv`` view it); ``elementary`` is ``(model_e, last)`` when the model has a distinct elementary
+    twin, else None."""
+    me, last = sync_elementary(model)
     I, F = me.packed
-    ws = data.ws
-    if me is not model:
-        edata = data.__dict__.get("_elementary_data")
-        if edata is None or edata.model_sizes != (me.njoints, me.nv, me.nframes):
-            edata = data.__dict__["_elementary_data"] = me.create_data()
-        ws = edata.ws
-    dws = data.__dict__.get("_dws")
-    if dws is None or dws.shape[0] != _k.derivative_size(me.njoints, me.nv):
-        dws = data.__dict__["_dws"] = np.zeros(_k.derivative_size(me.njoints, me.nv))
-        g = _k.derivative_views(dws, me.njoints, me.nv)[0]
-        for name in ("dtau_dq", "dtau_dv", "ddq_dq", "ddq_dv"):
-            setattr(data, name, getattr(g, name))
-    result = (I, F, ws, dws, (me, last) if me is not model else None)
-    data.__dict__["_derivative_workspaces"] = (model.packed[0], result)
-    return result
+    if data.derivatives_layout is not None and data.derivatives_layout[0] is I:
+        return data.derivatives_layout
+    check_data(model, data)
+    if me is not model and (data.elementary_data is None
+                            or data.elementary_data.model_sizes != (me.njoints, me.nv, me.nframes)):
+        data.elementary_data = me.create_data()
+    size = _k.derivative_size(me.njoints, me.nv)
+    if data.dws is None or data.dws.shape[0] != size:
+        data.dws = np.zeros(size)
+        views = _k.derivative_views(data.dws, me.njoints, me.nv)[0]
+        data.dtau_dq, data.dtau_dv, data.ddq_dq, data.ddq_dv = views.dtau_dq, views.dtau_dv, views.ddq_dq, views.ddq_dv
+    ws = data.ws if me is model else data.elementary_data.ws
+    data.derivatives_layout = (I, F, ws, data.dws, (me, last) if me is not model else None)
+    return data.derivatives_layout
 
 
 def _copy_back(data, elementary, names):
     """After a kernel ran on the elementary twin: copy the results that share the dof layout into ``data``."""
     me, last = elementary
-    edata = data.__dict__["_elementary_data"]
+    edata = data.elementary_data
     for name in names:
         getattr(data, name)[...] = getattr(edata, name)
     data.oMi.array[:] = edata.oMi.array[last]
@@ -133,7 +74,7 @@ def compute_rnea_derivatives(model, data, q, v, a, fext=None):
     if model.mimicking_joints:
         return mimic.route(compute_rnea_derivatives, model, data, ("both", "both", "both"), ("dtau_dq", "dtau_dv", "M"), q=q, v=v, a=a, fext=fext)
     I, F, ws, dws, elementary = _workspaces(model, data)
-    data._kinematics_derivatives = False  # the workspace now holds the dynamics' columns
+    data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.rnea_derivatives(I, F, ws, dws, q, v, a, _elementary_fext(model, fext, elementary))
     if status:
@@ -156,12 +97,11 @@ def compute_rnea_second_order_derivatives(model, data, q, v, a, fext=None):
         return mimic.route(compute_rnea_second_order_derivatives, model, data, ("tensor",) * 4,
                            ("d2tau_dqdq", "d2tau_dvdv", "d2tau_dqdv", "d2tau_dadq"), q=q, v=v, a=a, fext=fext)
     I, F, ws, dws, elementary = _workspaces(model, data)
-    data._kinematics_derivatives = False
+    data.kinematics_derivatives = False
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     nv = model.nv
-    if getattr(data, "d2tau_dqdq", np.empty(0)).shape != (nv, nv, nv):
-        for name in ("d2tau_dqdq", "d2tau_dvdv", "d2tau_dqdv", "d2tau_dadq"):
-            setattr(data, name, np.zeros((nv, nv, nv)))
+    if data.d2tau_dqdq is None or data.d2tau_dqdq.shape != (nv, nv, nv):
+        data.d2tau_dqdq, data.d2tau_dvdv, data.d2tau_dqdv, data.d2tau_dadq = np.zeros((4, nv, nv, nv))
     out = (data.d2tau_dqdq, data.d2tau_dvdv, data.d2tau_dqdv, data.d2tau_dadq)
     status = _k.rnea_second_order_derivatives(I, F, ws, dws, q, v, a, _elementary_fext(model, fext, elementary),
                                               *out)
@@ -193,7 +133,7 @@ def compute_aba_derivatives(model, data, q, v, tau, fext=None):
     if model.mimicking_joints:
         return mimic.compute_aba_derivatives(model, data, q, v, tau, fext)
     I, F, ws, dws, elementary = _workspaces(model, data)
-    data._kinematics_derivatives = False
+    data.kinematics_derivatives = False
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     status = _k.aba_derivatives(I, F, ws, dws, q, v, tau, _elementary_fext(model, fext, elementary))
     if status:
@@ -217,15 +157,15 @@ def compute_forward_kinematics_derivatives(model, data, q, v, a) -> None:
         report(status, ("q", "v", "a"))
     if elementary is not None:
         _copy_back(data, elementary, ("J",))
-        edata, last = data.__dict__["_elementary_data"], elementary[1]
+        edata, last = data.elementary_data, elementary[1]
         for name in ("v", "a", "ov", "oa"):
             getattr(data, name)[:] = getattr(edata, name)[last]
-    data._kinematics_derivatives = True
+    data.kinematics_derivatives = True
 
 
 def _motion_derivatives(model, data, joint_id, placement, rf, accel):
     """``(v_dq, v_dv, a_dq, a_dv, a_da)`` ``(6, nv)`` each of the frame at ``placement`` (SE3) on ``joint_id``."""
-    if not data.__dict__.get("_kinematics_derivatives"):
+    if not data.kinematics_derivatives:
         raise ValueError("data: call compute_forward_kinematics_derivatives(model, data, q, v, a) first")
     rf = reference_frame_arg(rf)
     I, F, ws, dws, elementary = _workspaces(model, data)
@@ -326,7 +266,7 @@ def compute_centroidal_dynamics_derivatives(model, data, q, v, a):
     if model.mimicking_joints:
         return mimic.route(compute_centroidal_dynamics_derivatives, model, data, ("cols", "cols", "cols", "cols"), q=q, v=v, a=a)
     I, F, ws, dws, elementary = _workspaces(model, data)
-    data._kinematics_derivatives = False
+    data.kinematics_derivatives = False
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     outs = [np.zeros((6, model.nv)) for _ in range(4)]
     com_mass = np.zeros(4)
@@ -345,7 +285,7 @@ def get_center_of_mass_velocity_derivatives(model, data) -> np.ndarray:
     fixed), from the last :func:`compute_centroidal_dynamics_derivatives` (``vcom = p / m``)."""
     if model.mimicking_joints:
         return mimic.route(get_center_of_mass_velocity_derivatives, model, data, "cols")
-    dv = data.__dict__.get("dvcom_dq")
+    dv = data.dvcom_dq
     if dv is None or dv.shape != (3, model.nv):
         raise ValueError("data: call compute_centroidal_dynamics_derivatives(model, data, q, v, a) first")
     return dv

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.mimic import MimicData, expand_configuration, extended_model, sync_extended
-from ._check import vector
+from ..model.mimic import MimicData, expand_configuration, sync_extended
+from ._check import SINGULAR_INERTIA, vector
 
 _CONFIGURATION = ("q", "q0", "q1")
 _TANGENT = ("v", "a")
@@ -79,7 +79,7 @@ def route(fn, model, data, kinds=None, store=(), **args):
 def integrate(model, q, v) -> np.ndarray:
     from .configuration import integrate
 
-    ext = extended_model(model)
+    ext = model.extended
     mm = ext.mimic_map
     return integrate(ext, expand_configuration(model, q), mm.G @ vector(v, model.nv, "v"))[mm.keep_q]
 
@@ -87,21 +87,21 @@ def integrate(model, q, v) -> np.ndarray:
 def difference(model, q0, q1) -> np.ndarray:
     from .configuration import difference
 
-    ext = extended_model(model)
+    ext = model.extended
     return difference(ext, expand_configuration(model, q0, "q0"), expand_configuration(model, q1, "q1"))[ext.mimic_map.keep_v]
 
 
 def neutral(model) -> np.ndarray:
     from .configuration import neutral
 
-    ext = extended_model(model)
+    ext = model.extended
     return neutral(ext)[ext.mimic_map.keep_q]
 
 
 def normalize(model, q) -> np.ndarray:
     from .configuration import normalize
 
-    ext = extended_model(model)
+    ext = model.extended
     return normalize(ext, expand_configuration(model, q))[ext.mimic_map.keep_q]
 
 
@@ -111,8 +111,7 @@ def _solve(M, b):
     try:
         np.linalg.cholesky(M)
     except np.linalg.LinAlgError:
-        raise ValueError("model: the joint-space inertia M(q) is singular (a massless subtree, or zero inertia about "
-                         "a joint axis); forward dynamics and M^-1 are undefined, add armature or mass") from None
+        raise ValueError(SINGULAR_INERTIA) from None
     return np.linalg.solve(M, b)
 
 

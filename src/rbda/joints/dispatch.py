@@ -10,10 +10,13 @@ from numba import njit
 
 from . import free_flyer, helical, planar, prismatic, revolute, revolute_unbounded, spherical, spherical_zyx
 from . import translation, universal
-from .base import vector_difference, vector_integrate
+from .base import JointType, vector_difference, vector_integrate
 
-REVOLUTE, REVOLUTE_UNBOUNDED, PRISMATIC, HELICAL, UNIVERSAL = 1, 2, 3, 4, 5
-SPHERICAL, SPHERICAL_ZYX, TRANSLATION, PLANAR, FREE_FLYER, COMPOSITE = 6, 7, 8, 9, 10, 11
+# the codes as plain ints (numba folds module-level ints into the kernels as constants), from the one enum
+REVOLUTE, REVOLUTE_UNBOUNDED, PRISMATIC = int(JointType.REVOLUTE), int(JointType.REVOLUTE_UNBOUNDED), int(JointType.PRISMATIC)
+HELICAL, UNIVERSAL, SPHERICAL = int(JointType.HELICAL), int(JointType.UNIVERSAL), int(JointType.SPHERICAL)
+SPHERICAL_ZYX, TRANSLATION, PLANAR = int(JointType.SPHERICAL_ZYX), int(JointType.TRANSLATION), int(JointType.PLANAR)
+FREE_FLYER, COMPOSITE = int(JointType.FREE_FLYER), int(JointType.COMPOSITE)
 
 
 @njit(cache=True, forceinline=True)

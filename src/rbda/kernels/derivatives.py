@@ -39,7 +39,7 @@ from ..spatial.compiled import (
     se3_compose,
 )
 from .checks import SINGULAR, begin
-from .dynamics import aba, dof_parents, ltdl, minverse_from_factor
+from .dynamics import aba, ltdl, minverse_from_factor
 from .kinematics import calc_joint, world_jacobian_columns
 from .layout import data_views, model_views
 from .views import borrowed, view
@@ -215,8 +215,7 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     if status:
         return status
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
-    lam = np.empty(m.nv, dtype=np.int64)
-    dof_parents(m, lam)
+    lam = m.dof_parents
     nv = m.nv
     for r in range(nv):
         for c in range(nv):

@@ -215,17 +215,6 @@ def aba(I, F, ws, q, v, tau, fext):
 
 
 @njit(cache=True)
-def dof_parents(m, lam):
-    """Expanded parent array (spatial_v2's ``expandLambda``): ``lam[k]`` is the dof before dof ``k`` on its path to
-    the root (the previous dof of the same joint, or the last dof of the parent joint), -1 at the root."""
-    for i in range(1, m.nj):
-        iv, parent = m.idx_v[i], m.parents[i]
-        lam[iv] = m.idx_v[parent] + m.nvs[parent] - 1 if parent > 0 else -1
-        for k in range(iv + 1, iv + m.nvs[i]):
-            lam[k] = k - 1
-
-
-@njit(cache=True)
 def ltdl(H, lam):
     """In place ``H = L^T D L`` exploiting branch-induced sparsity (Featherstone, RBDA Table 6.3): afterwards the
     diagonal of ``H`` holds D and its strictly lower part L (unit diagonal implied); fill-in stays on ancestors.
@@ -282,8 +271,7 @@ def minverse(I, F, ws, q):
         return status
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
-    lam = np.empty(m.nv, dtype=np.int64)
-    dof_parents(m, lam)
+    lam = m.dof_parents
     for r in range(m.nv):  # element by element: a slice assignment compiles numba's shape-error path (~3 s)
         for c in range(m.nv):
             d.D[r, c] = d.M[r, c]

@@ -1,6 +1,7 @@
 """Flat-array layout of a model's constants and of a data workspace, shared by Python and the kernels.
 
-A :class:`~rbda.model.Model` packs into two arrays: ``I`` (int64: sizes, topology, type codes, index tables) and
+A :class:`~rbda.model.Model` packs into two arrays: ``I`` (int64: sizes, topology, type codes, index tables, the
+sub-joint table of composite joints, and the expanded parent array ``dof_parents`` (nv)) and
 ``F`` (float64: gravity (6), armature (nv), joint placements (nj, 3, 4), body inertias (nj, 13) as
 ``(m, h, I_o)``, joint parameters (nj, NPARAMS), frame placements (nf, 3, 4), then the sub-joints of composite
 joints: placements (nsub, 3, 4) and parameters (nsub, NPARAMS)).
@@ -18,9 +19,9 @@ from collections import namedtuple
 
 from numba import njit
 
+from ..joints.base import NPARAMS
 from .views import view
 
-NPARAMS = 8  # float parameters per joint (joints/base.py)
 HEADER = 5  # I[0:5] = njoints, nq, nv, nframes, nsub (rows of the composite joints' sub-joint table)
 JOINT_INTS = 8  # parent, type, idx_q, idx_v, nq, nv, first sub-joint row, number of sub-joints
 SUB_INTS = 3  # per sub-joint of a composite joint: type, nq, nv
@@ -30,7 +31,7 @@ ModelViews = namedtuple(
     "ModelViews",
     "nj nq nv nf parents types idx_q idx_v nqs nvs frame_parents gravity armature "
     "placements inertias params frame_placements sub_first sub_count sub_types sub_nqs sub_nvs "
-    "sub_placements sub_params",
+    "sub_placements sub_params dof_parents",
 )
 
 #: what the per-joint step needs, kept small: numba copies a tuple argument into every inlined helper, and a
@@ -55,13 +56,14 @@ def model_views(I, F):
     T = view(I, HEADER, (nj, JOINT_INTS))
     frame_parents = I[HEADER + JOINT_INTS * nj : HEADER + JOINT_INTS * nj + nf]
     sub = view(I, HEADER + JOINT_INTS * nj + nf, (ns, SUB_INTS))
+    dof_parents = I[HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns : HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns + nv]
     o = 6 + nv
     fs = o + JOINT_FLOATS * nj + 12 * nf  # sub-joint floats
     return ModelViews(
         nj, nq, nv, nf, T[:, 0], T[:, 1], T[:, 2], T[:, 3], T[:, 4], T[:, 5], frame_parents, F[0:6], F[6:o],
         view(F, o, (nj, 3, 4)), view(F, o + 12 * nj, (nj, 13)), view(F, o + 25 * nj, (nj, NPARAMS)),
         view(F, o + JOINT_FLOATS * nj, (nf, 3, 4)), T[:, 6], T[:, 7], sub[:, 0], sub[:, 1], sub[:, 2],
-        view(F, fs, (ns, 3, 4)), view(F, fs + 12 * ns, (ns, NPARAMS)),
+        view(F, fs, (ns, 3, 4)), view(F, fs + 12 * ns, (ns, NPARAMS)), dof_parents,
     )
 
 

@@ -1,10 +1,15 @@
 """The workspace of the algorithms (Pinocchio's ``Data``), allocated once per model.
 
-Every quantity is a numpy view into one float64 buffer that the compiled kernels fill. Names follow Pinocchio:
-``oMi``, ``liMi``, ``oMf`` (placements, as :class:`~rbda.spatial.SE3` sequences whose elements share the
-buffer), ``v``, ``a``, ``f``, ``ov``, ``oa`` (per joint, ``(njoints, 6)`` arrays; the Motion/Force views are
-``data.motion(...)``), ``J``, ``dJ`` (``(6, nv)``), ``M``, ``Minv``, ``C`` (``(nv, nv)``), ``tau``, ``nle``,
-``g``, ``ddq`` (``(nv,)``).
+Every field of a :class:`Data` is declared here, in :meth:`Data.__init__` and the ``_init_*`` methods it calls,
+with its shape and meaning; no algorithm adds an attribute. The fields are numpy views into three float64 buffers
+that the compiled kernels fill:
+
+* ``ws`` (``kernels/layout.py``): kinematics and dynamics, per joint, per dof and joint-space matrices;
+* ``wb`` (``kernels/whole_body.py``): centre of mass, centroidal quantities, the factor of ``M``;
+* ``dws`` (``kernels/derivatives.py``): the derivatives' workspace, allocated on the first derivative call.
+
+Names follow Pinocchio. Results returned by the algorithms are these buffers: a second call overwrites them, so
+copy a result that must outlive the next call.
 """
 
 from __future__ import annotations
@@ -53,7 +58,20 @@ def new_workspace(nj: int, nv: int, nf: int) -> np.ndarray:
 
 
 class Data:
-    """Workspace for one model; create it with ``model.create_data()``."""
+    """Workspace for one model; create it with ``model.create_data()``.
+
+    Kinematics (``kernels/layout.py``; per joint ``i``, in the joint frame unless prefixed ``o`` for the world):
+    ``liMi``, ``oMi`` (``njoints`` placements, :class:`SE3Views` over ``(njoints, 3, 4)`` arrays ``[R | p]``),
+    ``oMf`` (``nframes`` frame placements); ``v``, ``a``, ``a_gf`` (acceleration with gravity), ``f`` (RNEA's
+    body forces), ``ov``, ``oa``, ``oa_gf``, ``of`` ``(njoints, 6)`` spatial vectors ``[linear; angular]``;
+    ``oYcrb`` ``(njoints, 13)`` composite inertias ``(m, m c, I_o)`` in the world frame, ``oYaba``
+    ``(njoints, 6, 6)`` articulated inertias; ``J``, ``dJ`` ``(6, nv)`` the joint Jacobians and their time
+    variation in the world frame, ``S`` ``(6, nv)`` the motion subspaces in the joint frames.
+
+    Dynamics: ``M``, ``Minv``, ``C`` ``(nv, nv)``; ``tau``, ``nle``, ``g``, ``ddq`` ``(nv,)``.
+
+    Whole body (:meth:`_init_whole_body`), derivatives (:meth:`_init_derivatives`): see those methods.
+    """
 
     def __init__(self, model):
         nj, nv, nf = model.njoints, model.nv, model.nframes
@@ -69,6 +87,7 @@ class Data:
         self.dJ = d.dJ.T
         self.S = d.S.T
         self._init_whole_body(model)
+        self._init_derivatives(model)
 
     def _init_whole_body(self, model) -> None:
         """Whole-body quantities (Pinocchio's names): ``mass (njoints,)``, ``com``, ``vcom``, ``acom``
@@ -91,12 +110,27 @@ class Data:
         self.static_regressor = np.zeros((3, 4 * (nj - 1)))
         self.kinetic_energy_regressor = np.zeros(10 * (nj - 1))
         self.potential_energy_regressor = np.zeros(10 * (nj - 1))
-        lam = np.full(nv, -1, dtype=np.int64)  # expanded parent array (spatial_v2's expandLambda, 0-based)
-        for i in range(1, nj):
-            parent, iv = model.parents[i], model.idx_v[i]
-            lam[iv] = model.idx_v[parent] + model.nvs[parent] - 1 if parent > 0 else -1
-            lam[iv + 1 : iv + model.nvs[i]] = np.arange(iv, iv + model.nvs[i] - 1)
-        self.dof_parents = lam
+        self.dof_parents = model.dof_parents
+
+    def _init_derivatives(self, model) -> None:
+        """The analytical derivatives (``algorithms/derivatives.py``, Pinocchio's names).
+
+        ``dtau_dq``, ``dtau_dv``, ``ddq_dq``, ``ddq_dv`` ``(nv, nv)``: views of the derivative workspace ``dws``,
+        which the first derivative call allocates (``None`` until then); ``elementary_data``: the data of the
+        model's elementary twin (``model/elementary.py``) when it differs from the model, on which the derivative
+        kernels then run; ``derivatives_layout``: ``(I, F, ws, dws, (model_e, last) or None)``, the packed model
+        and the workspaces the derivative kernels take, as laid out by the first derivative call;
+        ``kinematics_derivatives``: True while ``dws`` holds :func:`compute_forward_kinematics_derivatives`' columns.
+        ``d2tau_dqdq``, ``d2tau_dvdv``, ``d2tau_dqdv``, ``d2tau_dadq`` ``(nv, nv, nv)``: the second-order derivatives,
+        allocated on the first call; ``kinematic_hessians`` ``(6, nv, nv)``; ``dvcom_dq`` ``(3, nv)``, set by
+        :func:`compute_centroidal_dynamics_derivatives` (``None`` before).
+        """
+        self.dws = self.elementary_data = self.derivatives_layout = None
+        self.dtau_dq = self.dtau_dv = self.ddq_dq = self.ddq_dv = None
+        self.kinematics_derivatives = False
+        self.d2tau_dqdq = self.d2tau_dvdv = self.d2tau_dqdv = self.d2tau_dadq = None
+        self.kinematic_hessians = np.zeros((6, model.nv, model.nv))
+        self.dvcom_dq = None
 
     def ov_of(self, joint_id: int) -> np.ndarray:
         """World-frame spatial velocity ``(6,)`` of joint ``joint_id`` from ``oMi`` and the local ``v``."""

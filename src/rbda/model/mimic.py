@@ -32,10 +32,8 @@ class MimicMap(namedtuple("MimicMap", "q_src q_scale q_offset G keep_q keep_v"))
 
 
 def extended_model(model):
-    """The extended twin of ``model`` (cached on it until the model changes); ``ext.mimic_map`` maps to it."""
-    ext = model.__dict__.get("_extended")
-    if ext is not None:
-        return ext
+    """The extended twin of ``model``; ``ext.mimic_map`` maps to it. Read it as ``model.extended``, which builds it
+    once per change of the model."""
     from .model import Model
 
     ext = Model(model.name)
@@ -64,15 +62,14 @@ def extended_model(model):
     ext.inertias = list(model.inertias)
     ext.frames = list(model.frames)
     ext.gravity = model.gravity
-    ext.__dict__["mimic_map"] = MimicMap(np.array(q_src, dtype=np.int64), np.array(q_scale), np.array(q_offset), G,
-                                         np.array(keep_q, dtype=np.int64), np.array(keep_v, dtype=np.int64))
-    model.__dict__["_extended"] = ext
+    ext.mimic_map = MimicMap(np.array(q_src, dtype=np.int64), np.array(q_scale), np.array(q_offset), G,
+                             np.array(keep_q, dtype=np.int64), np.array(keep_v, dtype=np.int64))
     return ext
 
 
 def sync_extended(model):
     """The extended twin with the model's current gravity and armature (both may be edited in place)."""
-    ext = extended_model(model)
+    ext = model.extended
     ext._gravity[:] = model._gravity
     ext._armature[ext.mimic_map.keep_v] = model._armature
     return ext
@@ -80,7 +77,7 @@ def sync_extended(model):
 
 def expand_configuration(model, q, name: str = "q") -> np.ndarray:
     """``q_ext (nq_ext,)`` of the extended twin for ``q (nq,)`` of ``model``."""
-    mm = extended_model(model).mimic_map
+    mm = model.extended.mimic_map
     if not (type(q) is np.ndarray and q.dtype == np.float64 and q.shape == (model.nq,)):  # the twin checks values
         q = as_array(q, (model.nq,), name)
     return mm.expand(q)
@@ -92,7 +89,7 @@ class MimicData(Data):
     of the extended twin's data; per-dof quantities (``tau``, ``M``, ``Jcom``, ``Ag``, ...) have the model's sizes."""
 
     def __init__(self, model):
-        self.extended = Data(extended_model(model))
+        self.extended = Data(model.extended)
         self.__dict__.update(self.extended.__dict__)  # the same arrays; the per-dof ones are replaced below
         self.model_sizes = (model.njoints, model.nv, model.nframes)
         nv = model.nv
@@ -104,8 +101,7 @@ class MimicData(Data):
         self.U = self._cholesky_L.T
         self.Jcom, self.Ag, self.dAg = np.zeros((3, nv)), np.zeros((6, nv)), np.zeros((6, nv))
         self.joint_torque_regressor = np.zeros((nv, 10 * (model.njoints - 1)))
-        # M has no tree sparsity (a mimic joint couples two branches): rbda.cholesky factorises it as a dense chain
-        self.dof_parents = np.arange(nv, dtype=np.int64) - 1
+        self.dof_parents = model.dof_parents  # a dense chain: rbda.cholesky factorises M as such
 
     def __repr__(self) -> str:
         nj, nv, nf = self.model_sizes

@@ -41,16 +41,26 @@ class _TrackedList(list):
         return (list, (list(self),))
 
 
-class _Packed:
-    """``model.packed``: ``(I, F)``, the flat int64 and float64 arrays the kernels read (``kernels/layout.py``).
-    Packed on first access and then kept in the instance's ``__dict__``, where a plain attribute read finds it
-    (about 20 ns, against 90 for a property); edits of the model drop it (``Model._invalidate``)."""
+class _Derived:
+    """A form derived from the model (its packed arrays, its twins), built on first access by ``build(model)`` and
+    then kept in the instance's ``__dict__``, where a plain attribute read finds it (about 20 ns, against 90 for a
+    property); any edit of the model drops every derived form (``Model._invalidate``)."""
+
+    def __init__(self, build):
+        self.build = build
+
+    def __set_name__(self, owner, name):
+        self.name = name
+        DERIVED.append(name)
 
     def __get__(self, model, owner=None):
         if model is None:
             return self
-        packed = model.__dict__["packed"] = model._pack()
-        return packed
+        value = model.__dict__[self.name] = self.build(model)
+        return value
+
+
+DERIVED: list[str] = []  # the names of the derived forms, filled as Model declares them
 
 
 class Model:
@@ -264,6 +274,22 @@ class Model:
         return any(f.name == name and (type is None or f.type & type) for f in self.frames)
 
     @property
+    def dof_parents(self) -> np.ndarray:
+        """``(nv,)`` int64, the expanded parent array (Featherstone's ``expandLambda``, 0-based): ``dof_parents[k]``
+        is the dof before dof ``k`` on its path to the root (the previous dof of the same joint, or the last dof of
+        the parent joint), -1 at the root. The nonzeros of row ``k`` of the factor of ``M`` below the diagonal are
+        in the columns ``dof_parents[k]``, ``dof_parents[dof_parents[k]]``, .... With mimic joints, ``M`` has no
+        tree sparsity (a mimic joint couples two branches): the dofs form one chain."""
+        if self.mimicking_joints:
+            return np.arange(self.nv, dtype=np.int64) - 1
+        lam = np.empty(self.nv, dtype=np.int64)
+        for i in range(1, self.njoints):
+            parent, iv = self.parents[i], self.idx_v[i]
+            lam[iv] = self.idx_v[parent] + self.nvs[parent] - 1 if parent > 0 else -1
+            lam[iv + 1 : iv + self.nvs[i]] = np.arange(iv, iv + self.nvs[i] - 1)
+        return lam
+
+    @property
     def children(self) -> list[list[int]]:
         """``children[i]``: the joints whose parent is ``i``, in id order."""
         out = [[] for _ in range(self.njoints)]
@@ -334,8 +360,8 @@ class Model:
 
     # ---------------------------------------------------------------------------------------- packing
     def _invalidate(self) -> None:
-        self.__dict__.pop("packed", None)
-        self.__dict__.pop("_extended", None)
+        for name in DERIVED:
+            self.__dict__.pop(name, None)
 
     def __setattr__(self, name, value):
         if name in ("joints", "joint_placements", "inertias", "frames") and not isinstance(value, _TrackedList):
@@ -344,24 +370,45 @@ class Model:
         if name in _PACKED_FIELDS:
             self._invalidate()
 
-    packed = _Packed()
+    # ---------------------------------------------------------------------------------------- derived forms
+    def _elementary(self):
+        from .elementary import elementary_model
+
+        return elementary_model(self)
+
+    def _extended(self):
+        from .mimic import extended_model
+
+        return extended_model(self)
+
+    def _moving_subspace_joints(self) -> list[int]:
+        return [i for i in range(1, self.njoints)
+                if type(self.joints[i]).motion_subspace_derivative is not JointModel.motion_subspace_derivative]
+
+    #: ``(I, F)``, the flat int64 and float64 arrays the kernels read (``kernels/layout.py``)
+    packed = _Derived(lambda model: model._pack())
+    #: ``(model_e, last)``: the elementary twin, whose joints all have constant motion subspaces (``model/elementary.py``)
+    elementary = _Derived(_elementary)
+    #: the extended twin of a model with mimic joints, every mimic joint with its own coordinate (``model/mimic.py``)
+    extended = _Derived(_extended)
+    #: the joints whose motion subspace S depends on q (universal, spherical-ZYX, composite)
+    moving_subspace_joints = _Derived(_moving_subspace_joints)
 
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
         self.check()
         if self.mimicking_joints:  # the kernels run on the extended twin, mimic joints with their own coordinate
-            from .mimic import extended_model
-
-            return extended_model(self).packed
+            return self.extended.packed
         nj, nf = self.njoints, self.nframes
         subs = [(i, table) for i, j in enumerate(self.joints) if isinstance(j, JointModelComposite) for table in [j.table()]]
         ns = sum(len(table[0]) for _, table in subs)
-        I = np.zeros(HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns, dtype=np.int64)
+        I = np.zeros(HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns + self.nv, dtype=np.int64)
         I[:HEADER] = nj, self.nq, self.nv, nf, ns
         T = I[HEADER : HEADER + JOINT_INTS * nj].reshape(nj, JOINT_INTS)
         T[:, 0], T[:, 2], T[:, 3], T[:, 4], T[:, 5] = self.parents, self.idx_q, self.idx_v, self.nqs, self.nvs
         T[1:, 1] = [int(j.type) for j in self.joints[1:]]
         I[HEADER + JOINT_INTS * nj : HEADER + JOINT_INTS * nj + nf] = [f.parent_joint for f in self.frames]
-        sub_ints = I[HEADER + JOINT_INTS * nj + nf :].reshape(ns, SUB_INTS)
+        sub_ints = I[HEADER + JOINT_INTS * nj + nf : HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns].reshape(ns, SUB_INTS)
+        I[HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns :] = self.dof_parents
 
         F = np.zeros(6 + self.nv + JOINT_FLOATS * nj + 12 * nf + (12 + NPARAMS) * ns)
         F[:6] = self._gravity
@@ -418,9 +465,8 @@ class Model:
 
     def __getstate__(self):
         state = dict(self.__dict__)
-        state.pop("packed", None)
-        state.pop("_elementary", None)  # derived caches (algorithms/derivatives.py, model/mimic.py)
-        state.pop("_extended", None)
+        for name in DERIVED:
+            state.pop(name, None)
         state["_gravity"] = np.array(self._gravity)
         state["_armature"] = np.array(self._armature)
         for k in ("joints", "joint_placements", "inertias", "frames"):
@@ -428,7 +474,8 @@ class Model:
         return state
 
     def __setstate__(self, state):
-        state.pop("_packed_cache", None)  # pickles of earlier versions
+        for name in ("_packed_cache", "_elementary", "_extended"):  # derived caches of pickles of earlier versions
+            state.pop(name, None)
         self.__dict__.update(state)
         self.__dict__.setdefault("mimicking_joints", [])
         self.__dict__.setdefault("mimicked_joints", [])
