@@ -28,6 +28,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..spatial.compiled import (
+    add6,
+    add6x6,
     dot6,
     force_act,
     force_cross,
@@ -36,6 +38,9 @@ from ..spatial.compiled import (
     motion_act,
     motion_act_inv,
     motion_cross,
+    matvec6,
+    matvec6_add,
+    matvec6_transpose,
     se3_compose,
 )
 from .checks import SINGULAR, begin
@@ -84,12 +89,6 @@ def velocity_variation(Y, ov, h, B, e, t):
         for x in range(6):
             B[x, c] += t[x]
             B[c, x] += t[x]
-
-
-@njit(cache=True, inline="always")
-def matvec6(A, x, out):
-    for r in range(6):
-        out[r] = A[r, 0] * x[0] + A[r, 1] * x[1] + A[r, 2] * x[2] + A[r, 3] * x[3] + A[r, 4] * x[4] + A[r, 5] * x[5]
 
 
 @njit(cache=True)
@@ -155,24 +154,18 @@ def rnea_derivatives(I, F, ws, dws, q, v, a, fext):
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     Yc, Bc, Fc = g.Yo, g.Bc, d.of  # become the subtree sums, from the leaves up
-    G, tmp = d.tmp[12:18], d.tmp[18:24]
+    G = d.tmp[12:18]
     for i in range(m.nj - 1, 0, -1):
         iv, nvi, parent = m.idx_v[i], m.nvs[i], m.parents[i]
         for c in range(iv, iv + nvi):
             s = d.J[c]
             d.tau[c] = dot6(s, Fc[i]) + m.armature[c] * a[c]
             matvec6(Yc[i], s, g.Yc[c])
-            for r in range(6):  # Zc = Bc^T s
-                g.Zc[c, r] = Bc[i, 0, r] * s[0] + Bc[i, 1, r] * s[1] + Bc[i, 2, r] * s[2] + \
-                    Bc[i, 3, r] * s[3] + Bc[i, 4, r] * s[4] + Bc[i, 5, r] * s[5]
-            matvec6(Yc[i], g.dAdq[c], g.Xq[c])
-            matvec6(Bc[i], g.dVdq[c], tmp)
-            for k in range(6):
-                g.Xq[c, k] += tmp[k]
-            matvec6(Yc[i], g.dAdv[c], g.Xv[c])
-            matvec6(Bc[i], s, tmp)
-            for k in range(6):
-                g.Xv[c, k] += tmp[k]
+            matvec6_transpose(Bc[i], s, g.Zc[c])  # Zc = Bc^T s
+            matvec6(Yc[i], g.dAdq[c], g.Xq[c])  # Xq = Yc dA/dq + Bc dV/dq
+            matvec6_add(Bc[i], g.dVdq[c], g.Xq[c], False)
+            matvec6(Yc[i], g.dAdv[c], g.Xv[c])  # Xv = Yc dA/dv + Bc s
+            matvec6_add(Bc[i], s, g.Xv[c], False)
         for c in range(iv, iv + nvi):  # the joint's own block
             for r in range(iv, iv + nvi):
                 g.dtau_dq[r, c] = dot6(d.J[r], g.Xq[c])
@@ -193,12 +186,10 @@ def rnea_derivatives(I, F, ws, dws, q, v, a, fext):
                     g.dtau_dq[c, r] = dot6(g.Yc[c], g.dAdq[r]) + dot6(g.Zc[c], g.dVdq[r])
                     g.dtau_dv[c, r] = dot6(g.Yc[c], g.dAdv[r]) + dot6(g.Zc[c], d.J[r])
                 j = m.parents[j]
-        if parent > 0:
-            for r in range(6):
-                Fc[parent, r] += Fc[i, r]
-                for k in range(6):
-                    Yc[parent, r, k] += Yc[i, r, k]
-                    Bc[parent, r, k] += Bc[i, r, k]
+        if parent > 0:  # subtree sums (one world frame: no transform)
+            add6(Fc[parent], Fc[i])
+            add6x6(Yc[parent], Yc[i])
+            add6x6(Bc[parent], Bc[i])
     return 0
 
 
@@ -438,16 +429,6 @@ def second_order_views(dws, nj, nv):
         view(dws, o + 9 * n6, (nj, 6)), view(dws, p, (6, 6)),
         view(dws, p + 36, (6, 6)), view(dws, p + 72, (6,)), view(dws, p + 78, (8, 6)),
     )
-
-
-@njit(cache=True, inline="always")
-def matvec6_add(A, x, out, transpose):
-    """``out += A x`` (or ``A^T x``)."""
-    for r in range(6):
-        acc = 0.0
-        for k in range(6):
-            acc += (A[k, r] if transpose else A[r, k]) * x[k]
-        out[r] += acc
 
 
 @njit(cache=True, inline="always")

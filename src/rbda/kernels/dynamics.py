@@ -16,7 +16,17 @@ import numpy as np
 from numba import njit
 
 from ..spatial.compiled import (
+    add6,
+    add6_to,
+    add6x6,
+    axpy6,
+    combine_rows,
     dot6,
+    gram,
+    matvec6,
+    matvec6_add,
+    motion_act_add,
+    subtract_outer6,
     force_act,
     force_cross,
     inertia_act,
@@ -51,19 +61,17 @@ def rnea(I, F, ws, q, v, a, fext):
         inertia_apply(m.inertias[i], d.a_gf[i], d.f[i])  # f_i = Y a_i + v_i x* (Y v_i) - f_ext
         inertia_apply(m.inertias[i], d.v[i], Yv)
         force_cross(d.v[i], Yv, vxYv)
-        for k in range(6):
-            d.f[i, k] += vxYv[k]
-        if fext is not None and fext.shape[0]:  # None or empty: no external forces
-            for k in range(6):
-                d.f[i, k] -= fext[i, k]
+        add6(d.f[i], vxYv)
+    if fext is not None and fext.shape[0]:  # f_i -= f_ext,i (None or empty: no external forces)
+        for i in range(1, m.nj):
+            axpy6(-1.0, fext[i], d.f[i])
     for i in range(m.nj - 1, 0, -1):
         parent = m.parents[i]
         for j in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):  # tau_i = S^T f_i (+ armature a)
             d.tau[j] = dot6(d.S[j], d.f[i]) + m.armature[j] * a[j]
         if parent > 0:  # f_parent += liMi* f_i
             force_act(d.liMi[i], d.f[i], Yv)
-            for k in range(6):
-                d.f[parent, k] += Yv[k]
+            add6(d.f[parent], Yv)
     return 0
 
 
@@ -130,87 +138,62 @@ def spd_inverse(A, n, out):
 
 @njit(cache=True)
 def aba(I, F, ws, q, v, tau, fext):
-    """ddq = FD(q, v, tau) into ``d.ddq``, world-frame ABA; ``fext`` (nj, 6) in the joint frames, or None."""
+    """ddq = FD(q, v, tau) into ``d.ddq``, world-frame ABA (Featherstone Table 7.1 with world-frame quantities);
+    ``fext`` (nj, 6) in the joint frames, or empty for none."""
     m, d, jt, status = begin(I, F, ws, q, v, tau)
     if status:
         return status
-    tmp6 = d.tmp[12:18]
+    ovJ, Yv = d.tmp[12:18], d.tmp[18:24]
     for i in range(1, m.nj):  # pass 1: kinematics, bias accelerations oc, bias forces of
-        parent = m.parents[i]
+        parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
         calc_joint(jt, i, q, v)
-        iv, nvi = m.idx_v[i], m.nvs[i]
         world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])
-        ovJ = d.tmp[18:24]
         motion_act(d.oMi[i], d.vJ[i], ovJ)
-        for k in range(6):
-            d.ov[i, k] = d.ov[parent, k] + ovJ[k]
-        motion_cross(d.ov[parent], ovJ, d.oc[i])  # oc = ov_parent x ovJ + oMi.act(cJ)
-        motion_act(d.oMi[i], d.cJ[i], tmp6)
-        for k in range(6):
-            d.oc[i, k] += tmp6[k]
+        add6_to(d.ov[parent], ovJ, d.ov[i])  # ov_i = ov_parent + oMi vJ
+        motion_cross(d.ov[parent], ovJ, d.oc[i])  # oc = ov_parent x ovJ + oMi cJ
+        motion_act_add(d.oMi[i], d.cJ[i], d.oc[i])
         inertia_act(d.oMi[i], m.inertias[i], d.oYcrb[i])
-        inertia_to_matrix(d.oYcrb[i], d.oYaba[i])
-        inertia_apply(d.oYcrb[i], d.ov[i], tmp6)  # of = ov x* (oY ov) - oMi.act(fext)
-        force_cross(d.ov[i], tmp6, d.of[i])
-        if fext is not None and fext.shape[0]:  # None or empty: no external forces
-            force_act(d.oMi[i], fext[i], tmp6)
-            for k in range(6):
-                d.of[i, k] -= tmp6[k]
+        inertia_to_matrix(d.oYcrb[i], d.oYaba[i])  # IA_i = oY_i
+        inertia_apply(d.oYcrb[i], d.ov[i], Yv)  # pA_i = ov x* (oY ov)
+        force_cross(d.ov[i], Yv, d.of[i])
+    if fext is not None and fext.shape[0]:  # pA_i -= oMi fext_i (None or empty: no external forces)
+        for i in range(1, m.nj):
+            force_act(d.oMi[i], fext[i], Yv)
+            axpy6(-1.0, Yv, d.of[i])
     for i in range(m.nj - 1, 0, -1):  # pass 2: articulated inertias and bias forces
         iv, nvi, parent = m.idx_v[i], m.nvs[i], m.parents[i]
-        Ia, pa = d.oYaba[i], d.of[i]
-        for a_ in range(nvi):  # U = Ia S, D = S^T U, u = tau - S^T pa
-            for r in range(6):
-                acc = 0.0
-                for c in range(6):
-                    acc += Ia[r, c] * d.J[iv + a_, c]
-                d.U[iv + a_, r] = acc
-            d.u[iv + a_] = tau[iv + a_] - dot6(d.J[iv + a_], pa)
+        IA, pA = d.oYaba[i], d.of[i]
+        S, U, UDinv, u = d.J[iv : iv + nvi], d.U[iv : iv + nvi], d.UDinv[iv : iv + nvi], d.u[iv : iv + nvi]
         D, Dinv = d.D[iv : iv + nvi, iv : iv + nvi], d.Dinv[iv : iv + nvi, iv : iv + nvi]
-        for a_ in range(nvi):
-            for b in range(nvi):
-                D[a_, b] = dot6(d.J[iv + a_], d.U[iv + b])
-            D[a_, a_] += m.armature[iv + a_]
+        for k in range(nvi):
+            matvec6(IA, S[k], U[k])  # U = IA S
+            u[k] = tau[iv + k] - dot6(S[k], pA)  # u = tau - S^T pA
+        gram(S, U, D)  # D = S^T U (+ armature)
+        for k in range(nvi):
+            D[k, k] += m.armature[iv + k]
         if not spd_inverse(D, nvi, Dinv):
             return SINGULAR
-        for a_ in range(nvi):  # UDinv = U D^-1
-            for r in range(6):
-                acc = 0.0
-                for b in range(nvi):
-                    acc += d.U[iv + b, r] * Dinv[b, a_]
-                d.UDinv[iv + a_, r] = acc
+        combine_rows(Dinv, U, UDinv)  # U D^-1
         if parent > 0:
-            for r in range(6):  # Ia -= U D^-1 U^T
-                for c in range(6):
-                    acc = 0.0
-                    for b in range(nvi):
-                        acc += d.UDinv[iv + b, r] * d.U[iv + b, c]
-                    Ia[r, c] -= acc
-            for r in range(6):  # pa += Ia c + U D^-1 u
-                acc = 0.0
-                for c in range(6):
-                    acc += Ia[r, c] * d.oc[i, c]
-                for b in range(nvi):
-                    acc += d.UDinv[iv + b, r] * d.u[iv + b]
-                pa[r] += acc
-            for r in range(6):
-                d.of[parent, r] += pa[r]
-                for c in range(6):
-                    d.oYaba[parent, r, c] += Ia[r, c]
+            subtract_outer6(IA, UDinv, U)  # Ia = IA - U D^-1 U^T
+            matvec6_add(IA, d.oc[i], pA, False)  # pa = pA + Ia c + U D^-1 u
+            for k in range(nvi):
+                axpy6(u[k], UDinv[k], pA)
+            add6x6(d.oYaba[parent], IA)  # IA_parent += Ia, pA_parent += pa (one world frame: no transform)
+            add6(d.of[parent], pA)
     for k in range(6):  # pass 3: accelerations, a_0 = -g
         d.oa_gf[0, k] = -m.gravity[k]
     for i in range(1, m.nj):
         iv, nvi, parent = m.idx_v[i], m.nvs[i], m.parents[i]
-        for k in range(6):
-            d.oa_gf[i, k] = d.oa_gf[parent, k] + d.oc[i, k]
-        for a_ in range(nvi):  # ddq = D^-1 u - (U D^-1)^T a
-            acc = -dot6(d.UDinv[iv + a_], d.oa_gf[i])
+        S, UDinv, u = d.J[iv : iv + nvi], d.UDinv[iv : iv + nvi], d.u[iv : iv + nvi]
+        Dinv, ddq = d.Dinv[iv : iv + nvi, iv : iv + nvi], d.ddq[iv : iv + nvi]
+        add6_to(d.oa_gf[parent], d.oc[i], d.oa_gf[i])  # a' = a_parent + c
+        for k in range(nvi):  # ddq = D^-1 u - (U D^-1)^T a'
+            ddq[k] = -dot6(UDinv[k], d.oa_gf[i])
             for b in range(nvi):
-                acc += d.Dinv[iv + a_, iv + b] * d.u[iv + b]
-            d.ddq[iv + a_] = acc
-        for a_ in range(nvi):  # a += S ddq
-            for k in range(6):
-                d.oa_gf[i, k] += d.J[iv + a_, k] * d.ddq[iv + a_]
+                ddq[k] += Dinv[k, b] * u[b]
+        for k in range(nvi):  # a = a' + S ddq
+            axpy6(ddq[k], S[k], d.oa_gf[i])
     return 0
 
 

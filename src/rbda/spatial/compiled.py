@@ -238,3 +238,105 @@ def inertia_to_matrix(Y, out):
 @njit(cache=True, forceinline=True)
 def dot6(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
+
+
+# ---------------------------------------------------------------------------------------------- 6x6 blocks
+@njit(cache=True, forceinline=True)
+def matvec6(A, x, out):
+    """``out = A x`` for a 6x6 ``A``."""
+    for r in range(6):
+        out[r] = A[r, 0] * x[0] + A[r, 1] * x[1] + A[r, 2] * x[2] + A[r, 3] * x[3] + A[r, 4] * x[4] + A[r, 5] * x[5]
+
+
+@njit(cache=True, forceinline=True)
+def matvec6_transpose(A, x, out):
+    """``out = A^T x`` for a 6x6 ``A``."""
+    for c in range(6):
+        out[c] = A[0, c] * x[0] + A[1, c] * x[1] + A[2, c] * x[2] + A[3, c] * x[3] + A[4, c] * x[4] + A[5, c] * x[5]
+
+
+@njit(cache=True, forceinline=True)
+def matvec6_add(A, x, out, transpose):
+    """``out += A x`` (or ``A^T x``) for a 6x6 ``A``."""
+    for r in range(6):
+        acc = 0.0
+        for k in range(6):
+            acc += (A[k, r] if transpose else A[r, k]) * x[k]
+        out[r] += acc
+
+
+@njit(cache=True, forceinline=True)
+def add6(out, x):
+    """``out += x`` for 6-vectors (or 6x6 blocks, row by row)."""
+    for r in range(out.shape[0]):
+        out[r] += x[r]
+
+
+@njit(cache=True, forceinline=True)
+def add6_to(a, b, out):
+    """``out = a + b`` for 6-vectors."""
+    for k in range(6):
+        out[k] = a[k] + b[k]
+
+
+@njit(cache=True, forceinline=True)
+def axpy6(alpha, x, out):
+    """``out += alpha x`` for 6-vectors."""
+    for k in range(6):
+        out[k] += alpha * x[k]
+
+
+@njit(cache=True, forceinline=True)
+def motion_act_add(M, m, out):
+    """``out += M.act(m)`` for a placement ``M`` (3, 4) and a motion ``m``."""
+    R, p = M[:, :3], M[:, 3]
+    w0 = R[0, 0] * m[3] + R[0, 1] * m[4] + R[0, 2] * m[5]
+    w1 = R[1, 0] * m[3] + R[1, 1] * m[4] + R[1, 2] * m[5]
+    w2 = R[2, 0] * m[3] + R[2, 1] * m[4] + R[2, 2] * m[5]
+    out[0] += R[0, 0] * m[0] + R[0, 1] * m[1] + R[0, 2] * m[2] + p[1] * w2 - p[2] * w1
+    out[1] += R[1, 0] * m[0] + R[1, 1] * m[1] + R[1, 2] * m[2] + p[2] * w0 - p[0] * w2
+    out[2] += R[2, 0] * m[0] + R[2, 1] * m[1] + R[2, 2] * m[2] + p[0] * w1 - p[1] * w0
+    out[3] += w0
+    out[4] += w1
+    out[5] += w2
+
+
+@njit(cache=True, forceinline=True)
+def add6x6(out, A):
+    """``out += A`` for 6x6 blocks."""
+    for r in range(6):
+        for c in range(6):
+            out[r, c] += A[r, c]
+
+
+@njit(cache=True, forceinline=True)
+def gram(X, Y, out):
+    """``out = X Y^T`` ``(n, n)`` for row stacks ``X``, ``Y`` ``(n, 6)`` (``S^T U`` when the rows are the columns of
+    ``S`` and ``U``)."""
+    for a in range(X.shape[0]):
+        for b in range(Y.shape[0]):
+            out[a, b] = dot6(X[a], Y[b])
+
+
+@njit(cache=True, forceinline=True)
+def subtract_outer6(A, X, Y):
+    """``A -= X^T Y`` for a 6x6 ``A`` and row stacks ``X``, ``Y`` ``(n, 6)`` (``A -= U D^-1 U^T`` with ``X`` the
+    columns of ``U D^-1`` and ``Y`` those of ``U``)."""
+    for r in range(6):
+        for c in range(6):
+            acc = 0.0
+            for b in range(X.shape[0]):
+                acc += X[b, r] * Y[b, c]
+            A[r, c] -= acc
+
+
+@njit(cache=True, forceinline=True)
+def combine_rows(C, X, out):
+    """``out[a] = sum_b C[b, a] X[b]``: the columns of ``U C`` as rows, for ``X`` the columns of ``U`` as rows
+    ``(n, 6)`` and ``C`` ``(n, n)``."""
+    for a in range(X.shape[0]):
+        for r in range(6):
+            acc = 0.0
+            for b in range(X.shape[0]):
+                acc += X[b, r] * C[b, a]
+            out[a, r] = acc
