@@ -15,7 +15,8 @@ import numpy as np
 
 from .algorithms._check import report
 from .kernels import batch as _k
-from .kernels import whole_body as _wb
+from .kernels import center_of_mass as _com
+from .kernels import centroidal as _centroidal
 from .model.data import new_workspace
 
 
@@ -113,14 +114,14 @@ def center_of_mass(model, Q, out=None) -> np.ndarray:
     """Centre of mass ``com[b]`` (world frame) of each configuration, returns ``(B, 3)``."""
     if model.mimicking_joints:
         return _mimic(center_of_mass, model, Q, {}, None, out)
-    return _run(_wb.center_of_mass_batch, model, Q, {}, out, (3,))
+    return _run(_com.center_of_mass_batch, model, Q, {}, out, (3,))
 
 
 def jacobian_center_of_mass(model, Q, out=None) -> np.ndarray:
     """CoM Jacobian ``Jcom[b]`` (world frame) of each configuration, returns ``(B, 3, nv)``."""
     if model.mimicking_joints:
         return _mimic(jacobian_center_of_mass, model, Q, {}, "cols", out)
-    return _run(_wb.jacobian_center_of_mass_batch, model, Q, {}, out, (3, model.nv))
+    return _run(_com.jacobian_center_of_mass_batch, model, Q, {}, out, (3, model.nv))
 
 
 def ccrba(model, Q, V, out=None) -> np.ndarray:
@@ -128,14 +129,14 @@ def ccrba(model, Q, V, out=None) -> np.ndarray:
     ``(B, 6, nv)``; ``hg[b] = Ag[b] @ V[b]``."""
     if model.mimicking_joints:
         return _mimic(ccrba, model, Q, {"V": V}, "cols", out)
-    return _run(_wb.ccrba_batch, model, Q, {"V": V}, out, (6, model.nv))
+    return _run(_centroidal.ccrba_batch, model, Q, {"V": V}, out, (6, model.nv))
 
 
 def compute_centroidal_momentum(model, Q, V, out=None) -> np.ndarray:
     """Centroidal momentum ``hg[b]`` ``[linear; angular]`` about the CoM of each state, returns ``(B, 6)``."""
     if model.mimicking_joints:
         return _mimic(compute_centroidal_momentum, model, Q, {"V": V}, None, out)
-    return _run(_wb.centroidal_momentum_batch, model, Q, {"V": V}, out, (6,))
+    return _run(_centroidal.centroidal_momentum_batch, model, Q, {"V": V}, out, (6,))
 
 
 # ---------------------------------------------------------------------------------------------- derivatives

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import whole_body as _k  # through numba's dispatcher: some kernels take v or a as None
+from ..kernels import center_of_mass as _k  # through numba's dispatcher: some kernels take v or a as None
 from ._check import check_data, report, vector
 from . import mimic
 from .kinematics import _joint_id

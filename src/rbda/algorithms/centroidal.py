@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import whole_body as _k  # through numba's dispatcher: some kernels take v or a as None
+from ..kernels import centroidal as _k  # through numba's dispatcher: some kernels take v or a as None
 from ..spatial.compiled import inertia_to_matrix
 from . import mimic
 from ._check import report, vector
@@ -77,7 +77,7 @@ def dccrba(model, data, q, v) -> np.ndarray:
 
     Column k of ``Ag`` is ``X_c^* (Ycrb_i J_k)`` (subtree i moved by dof k, force taken about the CoM c), so
     ``dAg_k = X_c^* (dYcrb_i J_k + Ycrb_i dJ_k) - [0; dc/dt x (Ycrb_i J_k)_lin]``, with the rates of the body
-    inertias (world frame) summed over the subtree (``kernels/whole_body.py``).
+    inertias (world frame) summed over the subtree (``kernels/centroidal.py``).
     """
     if model.mimicking_joints:
         return mimic.route(dccrba, model, data, "cols", "dAg", q=q, v=v)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import whole_body
+from ..kernels import sparse
 from ..kernels.direct import direct
 from ._check import check_data
 
-_k = direct(whole_body)  # the kernels, past numba's per-call dispatch
+_k = direct(sparse)  # the kernels, past numba's per-call dispatch
 
 
 _F64 = np.dtype(np.float64).num

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..kernels import whole_body as _k  # through numba's dispatcher: some kernels take v or a as None
+from ..kernels import energy as _k  # through numba's dispatcher: some kernels take v or a as None
 from ._check import report, vector
 from . import mimic
 

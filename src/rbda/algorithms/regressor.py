@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import whole_body
+from ..kernels import regressor
 from ..kernels.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
 from ..spatial._validate import as_array
@@ -16,7 +16,7 @@ from . import mimic
 from ._check import report, vector
 from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
 
-_k = direct(whole_body)  # the kernels, past numba's per-call dispatch
+_k = direct(regressor)  # the kernels, past numba's per-call dispatch
 
 
 def _motion(x, name: str) -> np.ndarray:

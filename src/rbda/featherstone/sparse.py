@@ -2,15 +2,15 @@
 spatial_v2's conventions: parent arrays are **1-based** with 0 for the root (``lambda(i) < i``), a symmetric
 positive-definite ``H`` factorises as ``H = L' * L`` (``LTL``) or ``H = L' * D * L`` (``LTDL``) with ``L`` lower
 triangular, and row i of ``L`` (below the diagonal) is nonzero only in columns ``lambda(i)``,
-``lambda(lambda(i))``, ... The compiled loops are those of ``rbda.cholesky`` (``kernels/whole_body.py``).
+``lambda(lambda(i))``, ... The compiled loops are those of ``rbda.cholesky`` (``kernels/sparse.py``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.dynamics import ltdl as _ltdl
-from ..kernels import whole_body as _k
+from ..kernels import sparse as _k
+from ..kernels.sparse import ltdl as _ltdl
 
 
 def _parents(lam, name: str = "lambda") -> np.ndarray:

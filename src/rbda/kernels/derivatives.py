@@ -44,7 +44,8 @@ from ..spatial.compiled import (
     se3_compose,
 )
 from .checks import SINGULAR, begin
-from .dynamics import aba, ltdl, minverse_from_factor
+from .dynamics import aba
+from .sparse import ltdl, minverse_from_factor
 from .kinematics import calc_joint, world_jacobian_columns
 from .layout import data_views, model_views
 from .views import borrowed, view

@@ -12,7 +12,6 @@ tuple into every inlined call, which cost more than the algorithm itself (measur
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ..spatial.compiled import (
@@ -39,6 +38,7 @@ from ..spatial.compiled import (
 from .checks import SINGULAR, begin
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
 from .layout import data_views, model_views
+from .sparse import ltdl, minverse_from_factor
 from .views import borrowed
 
 
@@ -195,55 +195,6 @@ def aba(I, F, ws, q, v, tau, fext):
         for k in range(nvi):  # a = a' + S ddq
             axpy6(ddq[k], S[k], d.oa_gf[i])
     return 0
-
-
-@njit(cache=True)
-def ltdl(H, lam):
-    """In place ``H = L^T D L`` exploiting branch-induced sparsity (Featherstone, RBDA Table 6.3): afterwards the
-    diagonal of ``H`` holds D and its strictly lower part L (unit diagonal implied); fill-in stays on ancestors.
-    False (and ``H`` partly factored) if a pivot is not positive."""
-    for k in range(H.shape[0] - 1, -1, -1):
-        if not H[k, k] > 0.0:
-            return False
-        i = lam[k]
-        while i >= 0:
-            a = H[k, i] / H[k, k]
-            j = i
-            while j >= 0:
-                H[i, j] -= a * H[k, j]
-                j = lam[j]
-            H[k, i] = a
-            i = lam[i]
-    return True
-
-
-@njit(cache=True)
-def minverse_from_factor(H, lam, Minv):
-    """``Minv = (L^T D L)^-1 = L^-1 D^-1 L^-T`` from the factor ``H`` of :func:`ltdl`, on whole rows (spatial_v2's
-    mpyLit, D^-1, mpyLi applied to the identity): each step is a row operation over all nv columns, which
-    vectorises, instead of a chain of dependent scalar updates per column."""
-    nv = H.shape[0]
-    for r in range(nv):
-        for c in range(nv):
-            Minv[r, c] = 1.0 if r == c else 0.0
-    end = np.arange(1, nv + 1)  # row i of L^-T is zero outside the dofs i..end[i]-1 of its subtree
-    for i in range(nv - 1, -1, -1):
-        if lam[i] >= 0:
-            end[lam[i]] = max(end[lam[i]], end[i])
-    for i in range(nv - 1, -1, -1):  # Z = L^-T: row i is final once its descendants are done; push it up
-        j = lam[i]
-        while j >= 0:
-            for c in range(i, end[i]):
-                Minv[j, c] -= H[i, j] * Minv[i, c]
-            j = lam[j]
-    for r in range(nv):  # W = D^-1 Z, then L X = W row by row
-        for c in range(nv):
-            Minv[r, c] /= H[r, r]
-        j = lam[r]
-        while j >= 0:
-            for c in range(nv):
-                Minv[r, c] -= H[r, j] * Minv[j, c]
-            j = lam[j]
 
 
 @njit(cache=True)

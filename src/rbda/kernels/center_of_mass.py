@@ -1,0 +1,157 @@
+"""Compiled centre of mass: subtree masses, centres of mass and their derivatives, the CoM Jacobian
+(``data`` buffers: ``kernels/whole_body.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..spatial.compiled import (
+    motion_act_inv,
+)
+from .checks import WRONG_DATA, begin
+from .dynamics import world_jacobians_and_inertias
+from .kinematics import body_velocity, calc_joint, joint_acceleration
+from .layout import model_views
+from .whole_body import cross3, rotate, rotate_inv, whole_body_size, whole_body_views
+
+
+@njit(cache=True)
+def center_of_mass(I, F, ws, wb, q, v, a):
+    """Subtree masses, CoMs and (if ``v``/``a`` are not None) CoM velocities and accelerations: sums of the
+    mass-weighted body terms in the world frame from the leaves up, then averages; entry 0 stays in the world
+    frame, subtree i > 0 is expressed in joint i's frame (Pinocchio's convention)."""
+    m, d, jt, status = begin(I, F, ws, q, v, a)
+    w, size = whole_body_views(wb, m.nj, m.nv)
+    if size != wb.shape[0]:
+        return WRONG_DATA
+    if status:
+        return status
+    lin, tmp = w.scratch[0], w.scratch[1]
+    for k in range(3):
+        w.com[0, k] = w.vcom[0, k] = w.acom[0, k] = 0.0
+    w.mass[0] = 0.0
+    for i in range(1, m.nj):
+        parent, Y = m.parents[i], m.inertias[i]
+        if v is None:
+            calc_joint(jt, i, q, d.zeros)
+        else:
+            calc_joint(jt, i, q, v)
+            body_velocity(d.liMi[i], d.v[parent], d.vJ[i], d.v[i])
+        w.mass[i] = Y[0]
+        rotate(d.oMi[i], Y[1:4], w.com[i])  # m c_world = m p + R h
+        for k in range(3):
+            w.com[i, k] += Y[0] * d.oMi[i, k, 3]
+        if v is not None:  # m v_c = R (m v + w x h), v = [v; w] local
+            cross3(d.v[i, 3:], Y[1:4], lin)
+            for k in range(3):
+                lin[k] += Y[0] * d.v[i, k]
+            rotate(d.oMi[i], lin, w.vcom[i])
+            if a is not None:  # m a_c = R (m a + dw x h + w x (m v + w x h))
+                iv, nvi = m.idx_v[i], m.nvs[i]
+                motion_act_inv(d.liMi[i], d.a[parent], d.a[i])
+                joint_acceleration(d.S[iv : iv + nvi], a[iv : iv + nvi], d.v[i], d.vJ[i], d.cJ[i], d.a[i], tmp)
+                cross3(d.v[i, 3:], lin, tmp)
+                cross3(d.a[i, 3:], Y[1:4], lin)
+                for k in range(3):
+                    tmp[k] += lin[k] + Y[0] * d.a[i, k]
+                rotate(d.oMi[i], tmp, w.acom[i])
+    for i in range(m.nj - 1, 0, -1):  # subtree sums, then averages
+        parent = m.parents[i]
+        w.mass[parent] += w.mass[i]
+        for k in range(3):
+            w.com[parent, k] += w.com[i, k]
+            if v is not None:
+                w.vcom[parent, k] += w.vcom[i, k]
+                if a is not None:
+                    w.acom[parent, k] += w.acom[i, k]
+    for i in range(m.nj):  # averages, world frame; then subtrees i > 0 in their joint frame (as Pinocchio)
+        for k in range(3):
+            if w.mass[i] > 0.0:
+                w.com[i, k] = w.com[i, k] / w.mass[i] - (d.oMi[i, k, 3] if i > 0 else 0.0)
+                w.vcom[i, k] = w.vcom[i, k] / w.mass[i] if v is not None else 0.0
+                w.acom[i, k] = w.acom[i, k] / w.mass[i] if a is not None else 0.0
+            else:
+                w.com[i, k] = w.vcom[i, k] = w.acom[i, k] = 0.0
+        if i > 0:
+            rotate_inv(d.oMi[i], w.com[i], w.com[i])
+            rotate_inv(d.oMi[i], w.vcom[i], w.vcom[i])
+            rotate_inv(d.oMi[i], w.acom[i], w.acom[i])
+    return 0
+
+
+@njit(cache=True)
+def jacobian_center_of_mass(I, F, ws, wb, q):
+    """``Jcom`` (rows per dof), subtree masses and CoMs; also ``J`` and the composite inertias ``oYcrb``.
+
+    Moving dof k of joint i moves the subtree of i rigidly with the twist ``J_k``, so its mass-weighted CoM moves
+    by ``m_sub J_k,lin + J_k,ang x h_sub`` with ``(m_sub, h_sub)`` from the composite inertia of i."""
+    m, d, jt, status = begin(I, F, ws, q, None, None)
+    w, size = whole_body_views(wb, m.nj, m.nv)
+    if size != wb.shape[0]:
+        return WRONG_DATA
+    if status:
+        return status
+    world_jacobians_and_inertias(jt, q, d.zeros, m.inertias, d.J, d.oYcrb)
+    for i in range(m.nj - 1, 0, -1):
+        Y = d.oYcrb[i]
+        for col in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            cross3(d.J[col, 3:], Y[1:4], w.Jcom[col])
+            for k in range(3):
+                w.Jcom[col, k] += Y[0] * d.J[col, k]
+        for k in range(13):
+            d.oYcrb[m.parents[i], k] += Y[k]
+    total = d.oYcrb[0, 0]
+    for col in range(m.nv):
+        for k in range(3):
+            w.Jcom[col, k] = w.Jcom[col, k] / total if total > 0.0 else 0.0
+    subtree_coms(d.oYcrb, d.oMi, w.mass, w.com)
+    return 0
+
+
+@njit(cache=True, inline="always")
+def subtree_coms(oYcrb, oMi, mass, com):
+    """``mass[i]``, ``com[i]`` of the composite inertias ``oYcrb`` (world); a massless subtree: its joint origin."""
+    for i in range(oYcrb.shape[0]):
+        mass[i] = oYcrb[i, 0]
+        for k in range(3):
+            com[i, k] = oYcrb[i, 1 + k] / mass[i] if mass[i] > 0.0 else oMi[i, k, 3]
+
+
+# ---------------------------------------------------------------------------------------------- batches
+# One chunk of states per thread, each with its own workspace ``WS[c]`` and whole-body buffer; the chunk loops are
+# plain kernels (numba's parallel array analysis cannot follow the views of the buffer).
+
+@njit(cache=True)
+def center_of_mass_chunk(I, F, ws, Q, OUT, STATUS, lo, hi):
+    m = model_views(I, F)
+    wb = np.zeros(whole_body_size(m.nj, m.nv))
+    w = whole_body_views(wb, m.nj, m.nv)[0]
+    for b in range(lo, hi):
+        STATUS[b] = center_of_mass(I, F, ws, wb, Q[b], None, None)
+        OUT[b, :] = w.com[0]
+
+
+@njit(cache=True)
+def jacobian_center_of_mass_chunk(I, F, ws, Q, OUT, STATUS, lo, hi):
+    m = model_views(I, F)
+    wb = np.zeros(whole_body_size(m.nj, m.nv))
+    w = whole_body_views(wb, m.nj, m.nv)[0]
+    for b in range(lo, hi):
+        STATUS[b] = jacobian_center_of_mass(I, F, ws, wb, Q[b])
+        OUT[b, :, :] = w.Jcom.T
+
+
+@njit(cache=True, parallel=True)
+def center_of_mass_batch(I, F, WS, Q, OUT, STATUS):
+    n, B = WS.shape[0], Q.shape[0]
+    for c in prange(n):
+        center_of_mass_chunk(I, F, WS[c], Q, OUT, STATUS, c * B // n, (c + 1) * B // n)
+
+
+@njit(cache=True, parallel=True)
+def jacobian_center_of_mass_batch(I, F, WS, Q, OUT, STATUS):
+    n, B = WS.shape[0], Q.shape[0]
+    for c in prange(n):
+        jacobian_center_of_mass_chunk(I, F, WS[c], Q, OUT, STATUS, c * B // n, (c + 1) * B // n)

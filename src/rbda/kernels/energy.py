@@ -1,0 +1,45 @@
+"""Compiled kinetic, potential and mechanical energy (``data`` buffers: ``kernels/whole_body.py``).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..spatial.compiled import (
+    dot6,
+    inertia_apply,
+)
+from .checks import WRONG_DATA, begin
+from .kinematics import body_velocity, calc_joint
+from .whole_body import rotate, whole_body_views
+
+
+@njit(cache=True)
+def energy(I, F, ws, wb, q, v):
+    """Potential energy ``-g . sum m_i c_i`` and, if ``v`` is not None, kinetic energy
+    ``1/2 sum v_i . Y_i v_i + 1/2 sum armature v^2`` (= ``1/2 v^T M v``) into ``energy``."""
+    m, d, jt, status = begin(I, F, ws, q, v, None)
+    w, size = whole_body_views(wb, m.nj, m.nv)
+    if size != wb.shape[0]:
+        return WRONG_DATA
+    if status:
+        return status
+    Yv, mc = w.scratch[0], w.scratch[1]
+    kinetic = potential = 0.0
+    for i in range(1, m.nj):
+        Y = m.inertias[i]
+        if v is None:
+            calc_joint(jt, i, q, d.zeros)
+        else:
+            calc_joint(jt, i, q, v)
+            body_velocity(d.liMi[i], d.v[m.parents[i]], d.vJ[i], d.v[i])
+            inertia_apply(Y, d.v[i], Yv)
+            kinetic += 0.5 * dot6(d.v[i], Yv)
+        rotate(d.oMi[i], Y[1:4], mc)
+        for k in range(3):
+            potential -= m.gravity[k] * (mc[k] + Y[0] * d.oMi[i, k, 3])
+    if v is not None:
+        for k in range(m.nv):
+            kinetic += 0.5 * m.armature[k] * v[k] * v[k]
+    w.energy[0], w.energy[1], w.energy[2] = kinetic, potential, kinetic + potential
+    return 0

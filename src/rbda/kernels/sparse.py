@@ -1,0 +1,208 @@
+"""Compiled sparse factorisation of the joint-space inertia along the tree (Featherstone, RBDA section 6.5, and
+spatial_v2's ``LTL``, ``LTDL``, ``mpyH``, ``mpyL``, ...): ``M = L^T D L`` with ``L`` unit lower-triangular on
+M's branch-induced pattern, the products with ``L`` and its inverse, solves, and ``M^-1`` from the factor.
+
+``lam`` is the expanded parent array (0-based, -1 at the root): the nonzeros of row k of a lower-triangular
+factor below the diagonal are in columns lam[k], lam[lam[k]], ... (Featherstone, RBDA section 6.5).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def ltdl(H, lam):
+    """In place ``H = L^T D L`` exploiting branch-induced sparsity (Featherstone, RBDA Table 6.3): afterwards the
+    diagonal of ``H`` holds D and its strictly lower part L (unit diagonal implied); fill-in stays on ancestors.
+    False (and ``H`` partly factored) if a pivot is not positive."""
+    for k in range(H.shape[0] - 1, -1, -1):
+        if not H[k, k] > 0.0:
+            return False
+        i = lam[k]
+        while i >= 0:
+            a = H[k, i] / H[k, k]
+            j = i
+            while j >= 0:
+                H[i, j] -= a * H[k, j]
+                j = lam[j]
+            H[k, i] = a
+            i = lam[i]
+    return True
+
+
+@njit(cache=True)
+def minverse_from_factor(H, lam, Minv):
+    """``Minv = (L^T D L)^-1 = L^-1 D^-1 L^-T`` from the factor ``H`` of :func:`ltdl`, on whole rows (spatial_v2's
+    mpyLit, D^-1, mpyLi applied to the identity): each step is a row operation over all nv columns, which
+    vectorises, instead of a chain of dependent scalar updates per column."""
+    nv = H.shape[0]
+    for r in range(nv):
+        for c in range(nv):
+            Minv[r, c] = 1.0 if r == c else 0.0
+    end = np.arange(1, nv + 1)  # row i of L^-T is zero outside the dofs i..end[i]-1 of its subtree
+    for i in range(nv - 1, -1, -1):
+        if lam[i] >= 0:
+            end[lam[i]] = max(end[lam[i]], end[i])
+    for i in range(nv - 1, -1, -1):  # Z = L^-T: row i is final once its descendants are done; push it up
+        j = lam[i]
+        while j >= 0:
+            for c in range(i, end[i]):
+                Minv[j, c] -= H[i, j] * Minv[i, c]
+            j = lam[j]
+    for r in range(nv):  # W = D^-1 Z, then L X = W row by row
+        for c in range(nv):
+            Minv[r, c] /= H[r, r]
+        j = lam[r]
+        while j >= 0:
+            for c in range(nv):
+                Minv[r, c] -= H[r, j] * Minv[j, c]
+            j = lam[j]
+
+
+@njit(cache=True)
+def ltl(H, lam):
+    """In place ``H = L^T L`` (Featherstone, RBDA Table 6.3): afterwards the lower part of ``H`` holds L."""
+    for k in range(H.shape[0] - 1, -1, -1):
+        H[k, k] = np.sqrt(H[k, k])
+        i = lam[k]
+        while i >= 0:
+            H[k, i] /= H[k, k]
+            i = lam[i]
+        i = lam[k]
+        while i >= 0:
+            j = i
+            while j >= 0:
+                H[i, j] -= H[k, i] * H[k, j]
+                j = lam[j]
+            i = lam[i]
+
+
+@njit(cache=True)
+def mpy_h(H, lam, x, y):
+    """``y = H x`` for a symmetric ``H`` with branch-induced sparsity (its lower part is read)."""
+    n = H.shape[0]
+    for k in range(n):
+        y[k] = H[k, k] * x[k]
+    for k in range(n):
+        j = lam[k]
+        while j >= 0:
+            y[k] += H[k, j] * x[j]
+            y[j] += H[k, j] * x[k]
+            j = lam[j]
+
+
+@njit(cache=True)
+def mpy_l(L, lam, x, y):
+    """``y = L x`` (``y`` may be ``x``: rows are done from the last, which only read earlier entries)."""
+    for k in range(L.shape[0] - 1, -1, -1):
+        acc = L[k, k] * x[k]
+        j = lam[k]
+        while j >= 0:
+            acc += L[k, j] * x[j]
+            j = lam[j]
+        y[k] = acc
+
+
+@njit(cache=True)
+def mpy_lt(L, lam, x, y):
+    """``y = L^T x`` (``y`` may be ``x``: row k is spread to its ancestors before any of them is read)."""
+    for k in range(L.shape[0]):
+        y[k] = x[k]
+    for k in range(L.shape[0]):
+        t = y[k]
+        y[k] = L[k, k] * t
+        j = lam[k]
+        while j >= 0:
+            y[j] += L[k, j] * t
+            j = lam[j]
+
+
+@njit(cache=True)
+def mpy_li(L, lam, x, y):
+    """``y = L^-1 x``: forward substitution over the ancestors (``y`` may be ``x``)."""
+    for k in range(L.shape[0]):
+        acc = x[k]
+        j = lam[k]
+        while j >= 0:
+            acc -= L[k, j] * y[j]
+            j = lam[j]
+        y[k] = acc / L[k, k]
+
+
+@njit(cache=True)
+def mpy_lit(L, lam, x, y):
+    """``y = L^-T x``: back substitution, each solved entry pushed to its ancestors (``y`` may be ``x``)."""
+    for k in range(L.shape[0]):
+        y[k] = x[k]
+    for k in range(L.shape[0] - 1, -1, -1):
+        y[k] /= L[k, k]
+        j = lam[k]
+        while j >= 0:
+            y[j] -= L[k, j] * y[k]
+            j = lam[j]
+
+
+@njit(cache=True)
+def cholesky_decompose(M, lam, L, D, Dinv):
+    """``M = L^T D L`` with ``L`` unit lower-triangular of M's branch-induced pattern (Pinocchio's ``U = L^T``);
+    reads the lower part of M on that pattern. Returns 0, or 1 if a pivot is not positive (or not finite)."""
+    n = M.shape[0]
+    for k in range(n):
+        for j in range(n):
+            L[k, j] = 0.0
+        L[k, k] = M[k, k]
+        j = lam[k]
+        while j >= 0:
+            L[k, j] = M[k, j]
+            j = lam[j]
+    ltdl(L, lam)
+    for k in range(n):
+        if not L[k, k] > 0.0 or not np.isfinite(L[k, k]):
+            return 1
+        D[k], Dinv[k], L[k, k] = L[k, k], 1.0 / L[k, k], 1.0
+    return 0
+
+
+@njit(cache=True)
+def cholesky_solve(L, Dinv, lam, x):
+    """In place ``x = M^-1 x = L^-1 D^-1 L^-T x``; returns 1 (and leaves x) if x is not finite, else 0."""
+    for k in range(x.shape[0]):
+        if not np.isfinite(x[k]):
+            return 1
+    mpy_lit(L, lam, x, x)
+    for k in range(x.shape[0]):
+        x[k] *= Dinv[k]
+    mpy_li(L, lam, x, x)
+    return 0
+
+
+@njit(cache=True)
+def cholesky_solve_columns(L, Dinv, lam, X):
+    """In place ``X[r] = M^-1 X[r]`` for each row ``r`` of ``X (k, nv)``."""
+    status = 0
+    for r in range(X.shape[0]):
+        status |= cholesky_solve(L, Dinv, lam, X[r])
+    return status
+
+
+@njit(cache=True)
+def cholesky_minv(L, Dinv, lam, Minv):
+    """``Minv = M^-1``, column by column; ``L^-T e_c`` only touches c and its ancestors."""
+    n = L.shape[0]
+    for c in range(n):
+        x = Minv[c]  # M^-1 is symmetric: row c = column c
+        for r in range(n):
+            x[r] = 0.0
+        x[c] = 1.0
+        i = c
+        while i >= 0:
+            j = lam[i]
+            while j >= 0:
+                x[j] -= L[i, j] * x[i]
+                j = lam[j]
+            i = lam[i]
+        for r in range(n):
+            x[r] *= Dinv[r]
+        mpy_li(L, lam, x, x)
