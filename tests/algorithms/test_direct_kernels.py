@@ -118,10 +118,15 @@ def test_the_core_algorithms_run_on_entry_points():
     rbda.rnea(model, data, q, v, v)
     rbda.aba(model, data, q, v, v)
     rbda.forward_kinematics(model, data, q)
-    from rbda.algorithms import dynamics, kinematics
+    rbda.center_of_mass(model, data, q, v)
+    rbda.ccrba(model, data, q, v)
+    rbda.compute_mechanical_energy(model, data, q, v)
+    from rbda.algorithms import center_of_mass, centroidal, dynamics, energy, kinematics
 
     if os.environ.get("RBDA_NUMBA_DISPATCH", "direct") == "direct":
-        for kernels, name in ((dynamics._k, "rnea"), (dynamics._k, "aba"), (kinematics._k, "forward_kinematics_q")):
+        for kernels, name in ((dynamics._k, "rnea"), (dynamics._k, "aba"), (kinematics._k, "forward_kinematics_q"),
+                              (center_of_mass._k, "center_of_mass"), (centroidal._k, "centroidal_map"),
+                              (energy._k, "energy")):
             assert type(kernels.__dict__[name]).__name__ == "builtin_function_or_method", name
 
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import center_of_mass as _k  # through numba's dispatcher: some kernels take v or a as None
-from ._check import check_data, report, vector
+from ..kernels import center_of_mass
+from ..kernels.direct import direct
+from ._check import NONE, check_data, report, vector
 from . import mimic
 from .kinematics import _joint_id
+
+_k = direct(center_of_mass)  # the kernels, past numba's per-call dispatch
 
 
 def center_of_mass(model, data, q, v=None, a=None, compute_subtree_coms: bool = True) -> np.ndarray:
@@ -29,9 +32,9 @@ def center_of_mass(model, data, q, v=None, a=None, compute_subtree_coms: bool = 
     if v is None:
         if a is not None:
             raise ValueError("a: an acceleration needs a velocity v")
-        status = _k.center_of_mass(I, F, data.ws, data.wb, q, None, None)
+        status = _k.center_of_mass(I, F, data.ws, data.wb, q, NONE, NONE)
     elif a is None:
-        status = _k.center_of_mass(I, F, data.ws, data.wb, q, vector(v, model.nv, "v"), None)
+        status = _k.center_of_mass(I, F, data.ws, data.wb, q, vector(v, model.nv, "v"), NONE)
     else:
         status = _k.center_of_mass(I, F, data.ws, data.wb, q, vector(v, model.nv, "v"), vector(a, model.nv, "a"))
     if status:

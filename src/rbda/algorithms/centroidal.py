@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import centroidal as _k  # through numba's dispatcher: some kernels take v or a as None
+from ..kernels import centroidal
+from ..kernels.direct import direct
 from ..spatial.compiled import inertia_to_matrix
 from . import mimic
-from ._check import report, vector
+from ._check import NONE, report, vector
+
+_k = direct(centroidal)  # the kernels, past numba's per-call dispatch
 
 
 def compute_centroidal_map(model, data, q) -> np.ndarray:
@@ -22,7 +25,7 @@ def compute_centroidal_map(model, data, q) -> np.ndarray:
     if model.mimicking_joints:
         return mimic.route(compute_centroidal_map, model, data, "cols", "Ag", q=q)
     I, F = model.packed
-    status = _k.centroidal_map(I, F, data.ws, data.wb, vector(q, model.nq, "q"), None)
+    status = _k.centroidal_map(I, F, data.ws, data.wb, vector(q, model.nq, "q"), NONE)
     if status:
         report(status, ("q",))
     return data.Ag
@@ -49,7 +52,7 @@ def compute_centroidal_momentum(model, data, q, v) -> np.ndarray:
         return mimic.route(compute_centroidal_momentum, model, data, None, q=q, v=v)
     I, F = model.packed
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
-    status = _k.centroidal_momentum(I, F, data.ws, data.wb, q, v, None)
+    status = _k.centroidal_momentum(I, F, data.ws, data.wb, q, v, NONE)
     if status:
         report(status, ("q", "v"))
     return data.hg

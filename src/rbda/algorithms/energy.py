@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from ..kernels import energy as _k  # through numba's dispatcher: some kernels take v or a as None
-from ._check import report, vector
+from ..kernels import energy
+from ..kernels.direct import direct
+from ._check import NONE, report, vector
 from . import mimic
+
+_k = direct(energy)  # the kernels, past numba's per-call dispatch
 
 
 def _energy(model, data, q, v) -> None:
     I, F = model.packed
     q = vector(q, model.nq, "q")
     if v is None:
-        status = _k.energy(I, F, data.ws, data.wb, q, None)
+        status = _k.energy(I, F, data.ws, data.wb, q, NONE)
     else:
         status = _k.energy(I, F, data.ws, data.wb, q, vector(v, model.nv, "v"))
     if status:

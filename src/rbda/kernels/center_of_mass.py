@@ -19,7 +19,7 @@ from .whole_body import cross3, rotate, rotate_inv, whole_body_size, whole_body_
 
 @njit(cache=True)
 def center_of_mass(I, F, ws, wb, q, v, a):
-    """Subtree masses, CoMs and (if ``v``/``a`` are not None) CoM velocities and accelerations: sums of the
+    """Subtree masses, CoMs and (if ``v``/``a`` are not empty) CoM velocities and accelerations: sums of the
     mass-weighted body terms in the world frame from the leaves up, then averages; entry 0 stays in the world
     frame, subtree i > 0 is expressed in joint i's frame (Pinocchio's convention)."""
     m, d, jt, status = begin(I, F, ws, q, v, a)
@@ -34,7 +34,7 @@ def center_of_mass(I, F, ws, wb, q, v, a):
     w.mass[0] = 0.0
     for i in range(1, m.nj):
         parent, Y = m.parents[i], m.inertias[i]
-        if v is None:
+        if v.shape[0] == 0:
             calc_joint(jt, i, q, d.zeros)
         else:
             calc_joint(jt, i, q, v)
@@ -43,12 +43,12 @@ def center_of_mass(I, F, ws, wb, q, v, a):
         rotate(d.oMi[i], Y[1:4], w.com[i])  # m c_world = m p + R h
         for k in range(3):
             w.com[i, k] += Y[0] * d.oMi[i, k, 3]
-        if v is not None:  # m v_c = R (m v + w x h), v = [v; w] local
+        if v.shape[0] > 0:  # m v_c = R (m v + w x h), v = [v; w] local
             cross3(d.v[i, 3:], Y[1:4], lin)
             for k in range(3):
                 lin[k] += Y[0] * d.v[i, k]
             rotate(d.oMi[i], lin, w.vcom[i])
-            if a is not None:  # m a_c = R (m a + dw x h + w x (m v + w x h))
+            if a.shape[0] > 0:  # m a_c = R (m a + dw x h + w x (m v + w x h))
                 iv, nvi = m.idx_v[i], m.nvs[i]
                 motion_act_inv(d.liMi[i], d.a[parent], d.a[i])
                 joint_acceleration(d.S[iv : iv + nvi], a[iv : iv + nvi], d.v[i], d.vJ[i], d.cJ[i], d.a[i], tmp)
@@ -62,16 +62,16 @@ def center_of_mass(I, F, ws, wb, q, v, a):
         w.mass[parent] += w.mass[i]
         for k in range(3):
             w.com[parent, k] += w.com[i, k]
-            if v is not None:
+            if v.shape[0] > 0:
                 w.vcom[parent, k] += w.vcom[i, k]
-                if a is not None:
+                if a.shape[0] > 0:
                     w.acom[parent, k] += w.acom[i, k]
     for i in range(m.nj):  # averages, world frame; then subtrees i > 0 in their joint frame (as Pinocchio)
         for k in range(3):
             if w.mass[i] > 0.0:
                 w.com[i, k] = w.com[i, k] / w.mass[i] - (d.oMi[i, k, 3] if i > 0 else 0.0)
-                w.vcom[i, k] = w.vcom[i, k] / w.mass[i] if v is not None else 0.0
-                w.acom[i, k] = w.acom[i, k] / w.mass[i] if a is not None else 0.0
+                w.vcom[i, k] = w.vcom[i, k] / w.mass[i] if v.shape[0] > 0 else 0.0
+                w.acom[i, k] = w.acom[i, k] / w.mass[i] if a.shape[0] > 0 else 0.0
             else:
                 w.com[i, k] = w.vcom[i, k] = w.acom[i, k] = 0.0
         if i > 0:
@@ -128,8 +128,9 @@ def center_of_mass_chunk(I, F, ws, Q, OUT, STATUS, lo, hi):
     m = model_views(I, F)
     wb = np.zeros(whole_body_size(m.nj, m.nv))
     w = whole_body_views(wb, m.nj, m.nv)[0]
+    none = np.zeros(0)  # no v, no a
     for b in range(lo, hi):
-        STATUS[b] = center_of_mass(I, F, ws, wb, Q[b], None, None)
+        STATUS[b] = center_of_mass(I, F, ws, wb, Q[b], none, none)
         OUT[b, :] = w.com[0]
 
 

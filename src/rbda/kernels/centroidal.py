@@ -26,7 +26,7 @@ from .center_of_mass import subtree_coms
 
 @njit(cache=True)
 def centroidal_map(I, F, ws, wb, q, v):
-    """``Ag`` (rows per dof), ``Ig`` and, if ``v`` is not None, ``hg = Ag v`` (Orin and Goswami's CCRBA).
+    """``Ag`` (rows per dof), ``Ig`` and, if ``v`` is not empty, ``hg = Ag v`` (Orin and Goswami's CCRBA).
 
     Column k is the momentum ``Ycrb_i J_k`` of the subtree moved by dof k (world origin), taken about the CoM."""
     m, d, jt, status = begin(I, F, ws, q, v, None)
@@ -46,7 +46,7 @@ def centroidal_map(I, F, ws, wb, q, v):
     for col in range(m.nv):
         shift_to_point(w.Ag[col], c, w.Ag[col])
     centroidal_inertia(d.oYcrb[0], c, w.Ig)
-    if v is not None:
+    if v.shape[0] > 0:
         for k in range(6):
             w.hg[k] = 0.0
         for col in range(m.nv):
@@ -159,7 +159,7 @@ def centroidal_map_time_variation(I, F, ws, wb, q, v):
 
 @njit(cache=True)
 def centroidal_momentum(I, F, ws, wb, q, v, a):
-    """``hg`` and, if ``a`` is not None, ``dhg``: the sums of the body momenta ``Y_i v_i`` and of their rates
+    """``hg`` and, if ``a`` is not empty, ``dhg``: the sums of the body momenta ``Y_i v_i`` and of their rates
     ``Y_i a_i + v_i x* Y_i v_i`` (RNEA's forces without gravity), moved to the world frame, about the CoM.
     (About the moving CoM the rate has no extra term: ``dc/dt x h_lin = v_c x m v_c = 0``.)"""
     m, d, jt, status = begin(I, F, ws, q, v, a)
@@ -184,7 +184,7 @@ def centroidal_momentum(I, F, ws, wb, q, v, a):
         rotate(d.oMi[i], Y[1:4], f)  # m c_world = m p + R h
         for k in range(3):
             mc[k] += f[k] + Y[0] * d.oMi[i, k, 3]
-        if a is not None:  # f_i = Y_i a_i + v_i x* Y_i v_i
+        if a.shape[0] > 0:  # f_i = Y_i a_i + v_i x* Y_i v_i
             iv, nvi = m.idx_v[i], m.nvs[i]
             motion_act_inv(d.liMi[i], d.a[parent], d.a[i])
             joint_acceleration(d.S[iv : iv + nvi], a[iv : iv + nvi], d.v[i], d.vJ[i], d.cJ[i], d.a[i], f)
@@ -201,7 +201,7 @@ def centroidal_momentum(I, F, ws, wb, q, v, a):
     shift_to_point(w.hg, w.com[0], w.hg)
     for k in range(3):
         w.vcom[0, k] = w.hg[k] / mass if mass > 0.0 else 0.0
-    if a is not None:
+    if a.shape[0] > 0:
         shift_to_point(w.dhg, w.com[0], w.dhg)
         for k in range(3):
             w.acom[0, k] = w.dhg[k] / mass if mass > 0.0 else 0.0
@@ -227,8 +227,9 @@ def centroidal_momentum_chunk(I, F, ws, Q, V, OUT, STATUS, lo, hi):
     m = model_views(I, F)
     wb = np.zeros(whole_body_size(m.nj, m.nv))
     w = whole_body_views(wb, m.nj, m.nv)[0]
+    none = np.zeros(0)  # no a
     for b in range(lo, hi):
-        STATUS[b] = centroidal_momentum(I, F, ws, wb, Q[b], V[b], None)
+        STATUS[b] = centroidal_momentum(I, F, ws, wb, Q[b], V[b], none)
         OUT[b, :] = w.hg
 
 

@@ -16,7 +16,7 @@ from .whole_body import rotate, whole_body_views
 
 @njit(cache=True)
 def energy(I, F, ws, wb, q, v):
-    """Potential energy ``-g . sum m_i c_i`` and, if ``v`` is not None, kinetic energy
+    """Potential energy ``-g . sum m_i c_i`` and, if ``v`` is not empty, kinetic energy
     ``1/2 sum v_i . Y_i v_i + 1/2 sum armature v^2`` (= ``1/2 v^T M v``) into ``energy``."""
     m, d, jt, status = begin(I, F, ws, q, v, None)
     w, size = whole_body_views(wb, m.nj, m.nv)
@@ -28,7 +28,7 @@ def energy(I, F, ws, wb, q, v):
     kinetic = potential = 0.0
     for i in range(1, m.nj):
         Y = m.inertias[i]
-        if v is None:
+        if v.shape[0] == 0:
             calc_joint(jt, i, q, d.zeros)
         else:
             calc_joint(jt, i, q, v)
@@ -38,7 +38,7 @@ def energy(I, F, ws, wb, q, v):
         rotate(d.oMi[i], Y[1:4], mc)
         for k in range(3):
             potential -= m.gravity[k] * (mc[k] + Y[0] * d.oMi[i, k, 3])
-    if v is not None:
+    if v.shape[0] > 0:
         for k in range(m.nv):
             kinetic += 0.5 * m.armature[k] * v[k] * v[k]
     w.energy[0], w.energy[1], w.energy[2] = kinetic, potential, kinetic + potential
