@@ -121,7 +121,9 @@ def test_the_core_algorithms_run_on_entry_points():
     rbda.center_of_mass(model, data, q, v)
     rbda.ccrba(model, data, q, v)
     rbda.compute_mechanical_energy(model, data, q, v)
-    from rbda.algorithms import center_of_mass, centroidal, dynamics, energy, kinematics
+    from rbda.algorithms import centroidal, dynamics, energy, kinematics
+
+    center_of_mass = sys.modules["rbda.algorithms.center_of_mass"]  # the package attribute is the function
 
     if os.environ.get("RBDA_NUMBA_DISPATCH", "direct") == "direct":
         for kernels, name in ((dynamics._k, "rnea"), (dynamics._k, "aba"), (kinematics._k, "forward_kinematics_q"),
