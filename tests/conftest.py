@@ -70,6 +70,14 @@ def assert_close(actual, desired, tol: float = 1e-9, err_msg: str = ""):
     np.testing.assert_allclose(actual, desired, rtol=0.0, atol=tol * scale, err_msg=err_msg)
 
 
+def close(actual, desired, atol: float = 1e-12) -> bool:
+    """``|actual - desired| <= atol * max(1, max |desired|)`` entry-wise: a tolerance relative to the desired's
+    scale, machine precision by default (for identities that hold exactly)."""
+    actual, desired = np.asarray(actual, dtype=float), np.asarray(desired, dtype=float)
+    scale = max(1.0, float(np.max(np.abs(desired)))) if desired.size else 1.0
+    return bool(np.all(np.abs(actual - desired) <= atol * scale))
+
+
 def joint_placements(model, data, q) -> np.ndarray:
     """``(njoints, 4, 4)`` homogeneous ``oMi`` at ``q``."""
     rbda.forward_kinematics(model, data, q)

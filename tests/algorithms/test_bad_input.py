@@ -52,12 +52,22 @@ def position(name: str, arg: str) -> str:
     return "qva"[CALLS[name][1].index(arg)]
 
 
+def outputs(call, q, v, a) -> list:
+    """The results of ``call`` (or, for one that returns None, the placements it fills), copied out of data."""
+    data = MODEL.create_data()
+    result = call(MODEL, data, q, v, a)
+    results = result if isinstance(result, tuple) else (data.oMi.array if result is None else result,)
+    return [np.array(r, dtype=float) for r in results]
+
+
 @every_call
 def test_good_input_passes(name):
     call, _ = CALLS[name]
-    call(MODEL, MODEL.create_data(), Q, V, A)
-    call(MODEL, MODEL.create_data(), list(Q), list(V), list(A))  # sequences are converted
-    call(MODEL, MODEL.create_data(), np.repeat(Q, 2)[::2], V, A)  # so are non-contiguous arrays
+    expected = outputs(call, Q, V, A)
+    assert all(np.isfinite(x).all() and np.any(x != 0.0) for x in expected)
+    for q in (list(Q), np.repeat(Q, 2)[::2]):  # sequences and non-contiguous arrays are converted, exactly
+        for got, want in zip(outputs(call, q, list(V), list(A)), expected):
+            np.testing.assert_array_equal(got, want)
 
 
 @every_call

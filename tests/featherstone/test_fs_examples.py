@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import rbda.featherstone as fs
+from conftest import close
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -50,27 +51,27 @@ def test_pd_planar_2r_reaches_its_target():
 def test_discrete_pd_reaches_its_target_with_held_torques():
     traj = _example("discrete_pd_planar2r").simulate()
     assert np.abs(traj.q[-1] - traj.target).max() < 1e-5
-    assert np.allclose(np.diff(traj.t_samples), traj.sample_time)
+    assert close(np.diff(traj.t_samples), traj.sample_time)
     # each held torque is the PD law at its sampling instant
     k = 10
     i = np.argmin(np.abs(traj.t - traj.t_samples[k]))
     ex = _example("discrete_pd_planar2r")
-    assert np.allclose(traj.tau_samples[k], ex.KP * (traj.target - traj.q[i]) - ex.KD * traj.qd[i], atol=1e-6)
+    assert close(traj.tau_samples[k], ex.KP * (traj.target - traj.q[i]) - ex.KD * traj.qd[i], atol=1e-6)
 
 
 def test_vee_keeps_zero_momentum_and_rotates():
     ex = _example("vee_hd")
     traj = ex.simulate()
     q7 = np.array([ex.joint_profile(t, traj.period)[0] for t in traj.t])
-    assert np.allclose(traj.q[:, 6], q7, atol=1e-7)
+    assert close(traj.q[:, 6], q7, atol=1e-7)
     for qk, qdk in zip(traj.q[::10], traj.qd[::10]):
         em = fs.EnerMo(traj.model, qk, qdk)
         assert np.abs(em.htot).max() < 1e-7
-        assert np.allclose(em.cm, fs.EnerMo(traj.model, traj.q[0], traj.qd[0]).cm, atol=1e-7)
+        assert close(em.cm, fs.EnerMo(traj.model, traj.q[0], traj.qd[0]).cm, atol=1e-7)
     assert abs(traj.q[-1, 6] - 2 * np.pi) < 1e-7
     # identical rods share the joint's turn by symmetry: the base ends turned by pi about the (1, 1, 0) axis
     E = fs.rq(fs.fbkin(traj.q[-1, :6])[:4])
-    assert np.allclose(E, [[0, 1, 0], [1, 0, 0], [0, 0, -1]], atol=1e-6)
+    assert close(E, [[0, 1, 0], [1, 0, 0], [0, 0, -1]], atol=1e-6)
 
 
 def test_tumbling_body_conserves_energy_and_momentum():
@@ -86,7 +87,7 @@ def test_tumbling_body_conserves_energy_and_momentum():
     assert np.abs(np.diff(traj.Q[:, 3:], axis=0)).max() < 1.5
     assert np.abs(np.diff([fs.fbkin(x)[0][3:] for x in traj.x], axis=0)).max() > 5.0
     for Qk, x in zip(traj.Q[::20], traj.x[::20]):
-        assert np.allclose(fs.rq(fs.fbkin(Qk)[:4]), fs.rq(x[:4]), atol=1e-9)
+        assert close(fs.rq(fs.fbkin(Qk)[:4]), fs.rq(x[:4]), atol=1e-9)
 
 
 def test_spinning_scissor_conserves_energy_and_momentum():
@@ -119,7 +120,7 @@ def test_rolling_disc_ends_rolling_in_contact_and_sticking():
     fcone = traj.fcone[late]
     # the sticking indicator agrees with the forces: inside the friction cone exactly when fcone <= 1
     assert np.all(ft[contact] <= ex.MU * fn[contact] * (1 + 1e-9))
-    assert np.allclose(ft[contact & (fcone > 1)], ex.MU * fn[contact & (fcone > 1)])
+    assert close(ft[contact & (fcone > 1)], ex.MU * fn[contact & (fcone > 1)])
     per_point = np.transpose(traj.f[late], (0, 2, 1))  # (samples, np, 3)
     assert np.all(np.isinf(fcone[~contact])) and np.all(per_point[~contact] == 0)
     assert (fcone[contact] <= 1).mean() > 0.95  # and the contact points essentially stick: rolling

@@ -211,7 +211,7 @@ def test_sdf_1_6_axis_in_parent_model_frame_and_root_joint(tmp_path):
     assert_close(floating.joint_placements[2].homogeneous, pose(0, 0, 0, 0, 0, np.pi / 2).homogeneous, 1e-12)
     # a link without <inertial> has SDFormat's default: 1 kg, unit inertia
     default = build_model_from_sdf_string('<sdf version="1.7"><model name="m"><link name="l"/></model></sdf>')
-    assert default.inertias[0].mass == 1.0 and np.allclose(default.inertias[0].inertia, np.eye(3))
+    assert default.inertias[0].mass == 1.0 and np.array_equal(default.inertias[0].inertia, np.eye(3))
 
 
 # ------------------------------------------------------------------------------------------------- bad files

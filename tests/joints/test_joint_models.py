@@ -3,7 +3,7 @@ joint's own ``integrate``, and its configuration Lie group."""
 
 import numpy as np
 import pytest
-from conftest import assert_close, derivative_along, jacobian_along_basis
+from conftest import assert_close, close, derivative_along, jacobian_along_basis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial.transform import Rotation
@@ -268,7 +268,7 @@ def test_aligned_joints_equal_their_unaligned_twins():
         q, v = random_q(aligned, rng), rng.normal(size=1)
         Ma, Sa, va, _ = aligned.calc(q, v)
         Mu, Su, vu, _ = unaligned.calc(q, v)
-        assert Ma.is_approx(Mu, 1e-15) and np.allclose(Sa, Su) and np.allclose(va.vector, vu.vector)
+        assert Ma.is_approx(Mu, 1e-15) and close(Sa, Su) and close(va.vector, vu.vector)
 
 
 def test_joint_constructors_reject_bad_axes():
