@@ -12,9 +12,10 @@ import numpy as np
 
 from ..kernels import centroidal
 from ..kernels.direct import direct
-from ..spatial.compiled import inertia_to_matrix
 from . import mimic
 from ._check import NONE, report, vector
+from ._elementary import workspaces
+from .kinematics import forward_kinematics
 
 _k = direct(centroidal)  # the kernels, past numba's per-call dispatch
 
@@ -75,8 +76,8 @@ def compute_centroidal_momentum_time_variation(model, data, q, v, a) -> np.ndarr
 def dccrba(model, data, q, v) -> np.ndarray:
     """Time derivative ``dAg`` ``(6, nv)`` of the centroidal momentum matrix along ``v`` at ``q``, in
     ``data.dAg``; also ``data.Ag``, ``data.hg``, ``data.Ig``, ``data.com[0]``, ``data.vcom[0]``, ``data.J`` and
-    ``data.dJ`` (with ``dS/dt`` for joints whose subspace depends on q: rbda's dAg matches finite differences on
-    every joint, Pinocchio's leaves that term out).
+    ``data.dJ`` (with ``dS/dt`` for joints whose subspace depends on q, through the model's elementary twin:
+    rbda's dAg matches finite differences on every joint, Pinocchio's leaves that term out).
 
     Column k of ``Ag`` is ``X_c^* (Ycrb_i J_k)`` (subtree i moved by dof k, force taken about the CoM c), so
     ``dAg_k = X_c^* (dYcrb_i J_k + Ycrb_i dJ_k) - [0; dc/dt x (Ycrb_i J_k)_lin]``, with the rates of the body
@@ -84,21 +85,17 @@ def dccrba(model, data, q, v) -> np.ndarray:
     """
     if model.mimicking_joints:
         return mimic.route(dccrba, model, data, "cols", "dAg", q=q, v=v)
-    I, F = model.packed
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
-    status = _k.centroidal_map_time_variation(I, F, data.ws, data.wb, q, v)
+    I, F, _, _, elementary = workspaces(model, data)
+    target = data if elementary is None else data.elementary_data
+    status = _k.centroidal_map_time_variation(I, F, target.ws, target.wb, q, v)
     if status:
         report(status, ("q", "v"))
-    for i in model.moving_subspace_joints:  # columns that also move in their joint frame: + oMi.act(dS/dt)
-        cols = slice(model.idx_v[i], model.idx_v[i] + model.nvs[i])
-        dS = model.joints[i].motion_subspace_derivative(q[model.idx_q[i] : model.idx_q[i] + model.nqs[i]], v[cols])
-        dJ = data.oMi[i].action @ dS
-        data.dJ[:, cols] += dJ
-        Ycrb = np.empty((6, 6))
-        inertia_to_matrix(data.oYcrb[i], Ycrb)
-        dF = Ycrb @ dJ
-        data.dAg[:3, cols] += dF[:3]
-        data.dAg[3:, cols] += dF[3:] - np.cross(data.com[0], dF[:3].T).T
+    if elementary is not None:
+        for name in ("Ag", "dAg", "J", "dJ", "Ig", "hg"):
+            getattr(data, name)[...] = getattr(target, name)
+        data.com[0], data.vcom[0], data.mass[0] = target.com[0], target.vcom[0], target.mass[0]
+        forward_kinematics(model, data, q, v)
     return data.dAg
 
 

@@ -13,46 +13,14 @@ import numpy as np
 
 from ..kernels import derivatives
 from ..kernels.direct import direct
-from ..model.elementary import sync_elementary
 from ..spatial import SE3, Motion, ReferenceFrame
 from . import mimic
-from ._check import check_data, report, vector
+from ._check import report, vector
+from ._elementary import copy_back, workspaces
 from .dynamics import NO_FEXT, _fext
 from .kinematics import _frame_id, _joint_id, reference_frame_arg
 
 _k = direct(derivatives)  # the kernels, past numba's per-call dispatch
-
-def _workspaces(model, data):
-    """``(I, F, ws, dws, elementary)``: the packed elementary model, its data workspace and the derivative
-    workspace ``data.dws`` (laid out on the first call; ``data.dtau_dq``, ``data.dtau_dv``, ``data.ddq_dq`` and
-    ``data.ddq_dv`` view it); ``elementary`` is ``(model_e, last)`` when the model has a distinct elementary
-    twin, else None."""
-    me, last = sync_elementary(model)
-    I, F = me.packed
-    if data.derivatives_layout is not None and data.derivatives_layout[0] is I:
-        return data.derivatives_layout
-    check_data(model, data)
-    if me is not model and (data.elementary_data is None
-                            or data.elementary_data.model_sizes != (me.njoints, me.nv, me.nframes)):
-        data.elementary_data = me.create_data()
-    size = _k.derivative_size(me.njoints, me.nv)
-    if data.dws is None or data.dws.shape[0] != size:
-        data.dws = np.zeros(size)
-        views = _k.derivative_views(data.dws, me.njoints, me.nv)[0]
-        data.dtau_dq, data.dtau_dv, data.ddq_dq, data.ddq_dv = views.dtau_dq, views.dtau_dv, views.ddq_dq, views.ddq_dv
-    ws = data.ws if me is model else data.elementary_data.ws
-    data.derivatives_layout = (I, F, ws, data.dws, (me, last) if me is not model else None)
-    return data.derivatives_layout
-
-
-def _copy_back(data, elementary, names):
-    """After a kernel ran on the elementary twin: copy the results that share the dof layout into ``data``."""
-    me, last = elementary
-    edata = data.elementary_data
-    for name in names:
-        getattr(data, name)[...] = getattr(edata, name)
-    data.oMi.array[:] = edata.oMi.array[last]
-
 
 def _elementary_fext(model, fext, elementary):
     """``fext`` as the kernels take it (``NO_FEXT`` for None), on the elementary twin's joints if there is one."""
@@ -73,14 +41,14 @@ def compute_rnea_derivatives(model, data, q, v, a, fext=None):
     ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``."""
     if model.mimicking_joints:
         return mimic.route(compute_rnea_derivatives, model, data, ("both", "both", "both"), ("dtau_dq", "dtau_dv", "M"), q=q, v=v, a=a, fext=fext)
-    I, F, ws, dws, elementary = _workspaces(model, data)
+    I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.rnea_derivatives(I, F, ws, dws, q, v, a, _elementary_fext(model, fext, elementary))
     if status:
         report(status, ("q", "v", "a"))
     if elementary is not None:
-        _copy_back(data, elementary, ("tau", "M", "J"))
+        copy_back(data, elementary, ("tau", "M", "J"))
     return data.dtau_dq, data.dtau_dv, data.M
 
 
@@ -96,7 +64,7 @@ def compute_rnea_second_order_derivatives(model, data, q, v, a, fext=None):
     if model.mimicking_joints:
         return mimic.route(compute_rnea_second_order_derivatives, model, data, ("tensor",) * 4,
                            ("d2tau_dqdq", "d2tau_dvdv", "d2tau_dqdv", "d2tau_dadq"), q=q, v=v, a=a, fext=fext)
-    I, F, ws, dws, elementary = _workspaces(model, data)
+    I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     nv = model.nv
@@ -108,7 +76,7 @@ def compute_rnea_second_order_derivatives(model, data, q, v, a, fext=None):
     if status:
         report(status, ("q", "v", "a"))
     if elementary is not None:
-        _copy_back(data, elementary, ("tau", "M", "J"))
+        copy_back(data, elementary, ("tau", "M", "J"))
     return out
 
 
@@ -132,14 +100,14 @@ def compute_aba_derivatives(model, data, q, v, tau, fext=None):
     ``data.ddq_dv`` and ``data.Minv``."""
     if model.mimicking_joints:
         return mimic.compute_aba_derivatives(model, data, q, v, tau, fext)
-    I, F, ws, dws, elementary = _workspaces(model, data)
+    I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     status = _k.aba_derivatives(I, F, ws, dws, q, v, tau, _elementary_fext(model, fext, elementary))
     if status:
         report(status, ("q", "v", "tau"))
     if elementary is not None:
-        _copy_back(data, elementary, ("ddq", "tau", "M", "Minv", "J"))
+        copy_back(data, elementary, ("ddq", "tau", "M", "Minv", "J"))
     return data.ddq_dq, data.ddq_dv, data.Minv
 
 
@@ -150,13 +118,13 @@ def compute_forward_kinematics_derivatives(model, data, q, v, a) -> None:
     ``data.a`` (local), ``data.ov``, ``data.oa`` (world) and ``data.J``."""
     if model.mimicking_joints:
         return mimic.route(compute_forward_kinematics_derivatives, model, data, None, q=q, v=v, a=a)
-    I, F, ws, dws, elementary = _workspaces(model, data)
+    I, F, ws, dws, elementary = workspaces(model, data)
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.forward_kinematics_derivatives(I, F, ws, dws, q, v, a)
     if status:
         report(status, ("q", "v", "a"))
     if elementary is not None:
-        _copy_back(data, elementary, ("J",))
+        copy_back(data, elementary, ("J",))
         edata, last = data.elementary_data, elementary[1]
         for name in ("v", "a", "ov", "oa"):
             getattr(data, name)[:] = getattr(edata, name)[last]
@@ -168,7 +136,7 @@ def _motion_derivatives(model, data, joint_id, placement, rf, accel):
     if not data.kinematics_derivatives:
         raise ValueError("data: call compute_forward_kinematics_derivatives(model, data, q, v, a) first")
     rf = reference_frame_arg(rf)
-    I, F, ws, dws, elementary = _workspaces(model, data)
+    I, F, ws, dws, elementary = workspaces(model, data)
     joint = joint_id if elementary is None else int(elementary[1][joint_id])
     P = np.empty((3, 4))
     P[:, :3], P[:, 3] = placement.rotation, placement.translation
@@ -265,7 +233,7 @@ def compute_centroidal_dynamics_derivatives(model, data, q, v, a):
     ``data.dhg``, ``data.com[0]`` and ``data.dvcom_dq`` (see :func:`get_center_of_mass_velocity_derivatives`)."""
     if model.mimicking_joints:
         return mimic.route(compute_centroidal_dynamics_derivatives, model, data, ("cols", "cols", "cols", "cols"), q=q, v=v, a=a)
-    I, F, ws, dws, elementary = _workspaces(model, data)
+    I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     outs = [np.zeros((6, model.nv)) for _ in range(4)]

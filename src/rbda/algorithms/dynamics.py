@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import dynamics
+from ..kernels import coriolis, dynamics
 from ..kernels.direct import direct
-from ..spatial import force_cross_matrix, motion_cross_matrix, skew
 from . import mimic
 from ._check import matrix, report, vector
+from ._elementary import workspaces
+from .kinematics import forward_kinematics
 
 _k = direct(dynamics)  # the kernels, past numba's per-call dispatch
+_coriolis = direct(coriolis)
 
 
 NO_FEXT = np.zeros((0, 6))  # the kernels' "no external forces": one argument type for every call (kernels/direct.py)
@@ -64,36 +66,26 @@ def compute_static_torque(model, data, q, fext) -> np.ndarray:
 
 
 def compute_coriolis_matrix(model, data, q, v) -> np.ndarray:
-    """Coriolis matrix ``C(q, v)`` ``(nv, nv)``, with ``C v = nle - g`` and ``dM/dt - 2 C`` skew-symmetric.
+    """Coriolis matrix ``C(q, v)`` ``(nv, nv)``, with ``C v = nle - g`` and ``dM/dt - 2 C`` skew-symmetric; returns
+    ``data.C``.
 
     Body by body in the world frame: ``C = sum_i J_i^T (Y_i dJ_i + B_i J_i)`` with
-    ``B_i = (V_i x* Y_i - Y_i V_i x + (Y_i V_i) xbar) / 2``, where ``(h xbar) m = m x* h`` (a skew matrix), so that
-    ``B_i V_i = V_i x* Y_i V_i`` and ``B_i + B_i^T = dY_i/dt``. Also in ``data.C``.
+    ``B_i = (V_i x* Y_i - Y_i V_i x + (Y_i V_i) xbar) / 2``, where ``(h xbar) m = m x* h``, so that
+    ``B_i V_i = V_i x* Y_i V_i`` and ``B_i + B_i^T = dY_i/dt``, summed over subtrees from the leaves
+    (``kernels/coriolis.py``). Also fills ``data.J``, ``data.dJ``, ``data.oMi`` and ``data.v``.
     """
     if model.mimicking_joints:
         return mimic.route(compute_coriolis_matrix, model, data, "both", "C", q=q, v=v)
-    from .jacobian import body_jacobians_and_derivatives
-
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
-    C = np.zeros((model.nv, model.nv))
-    for i, (J, dJ) in enumerate(body_jacobians_and_derivatives(model, data, q, v), start=1):
-        Y = data.oMi[i].act(model.inertias[i]).matrix()
-        V = J @ v
-        h = Y @ V
-        B = 0.5 * (force_cross_matrix(V) @ Y - Y @ motion_cross_matrix(V) + _force_bar(h))
-        C += J.T @ (Y @ dJ + B @ J)
-    data.C[:] = C
+    I, F, ws, dws, elementary = workspaces(model, data)
+    status = _coriolis.coriolis_matrix(I, F, ws, dws, q, v)
+    if status:
+        report(status, ("q", "v"))
+    if elementary is not None:
+        edata = data.elementary_data
+        data.C[...], data.J[...], data.dJ[...] = edata.C, edata.J, edata.dJ
+        forward_kinematics(model, data, q, v)
     return data.C
-
-
-def _force_bar(h: np.ndarray) -> np.ndarray:
-    """``(6, 6)`` matrix of ``m -> m x* h`` for a force ``h = [f; tau]``: ``[[0, -f_x], [-f_x, -tau_x]]``."""
-    F, T = skew(h[:3]), skew(h[3:])
-    out = np.zeros((6, 6))
-    out[:3, 3:] = -F
-    out[3:, :3] = -F
-    out[3:, 3:] = -T
-    return out
 
 
 def crba(model, data, q) -> np.ndarray:

@@ -11,6 +11,7 @@ from ..kernels.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame, skew
 from . import mimic
 from ._check import report, vector
+from ._elementary import workspaces
 from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
 
 _k = direct(kinematic_kernels)  # the kernels, past numba's per-call dispatch
@@ -89,22 +90,23 @@ def compute_frame_jacobian(model, data, q, frame_id: int, reference_frame=Refere
 
 # ------------------------------------------------------------------------------------------------ time variation
 def compute_joint_jacobians_time_variation(model, data, q, v) -> np.ndarray:
-    """``data.J`` and its time derivative ``data.dJ`` ``(6, nv)`` (world frame) at ``(q, v)``.
+    """``data.J`` and its time derivative ``data.dJ`` ``(6, nv)`` (world frame) at ``(q, v)``; also fills
+    ``data.oMi``, ``data.liMi``, ``data.v`` (the forward kinematics at ``(q, v)``). Returns ``data.dJ``.
 
-    Column k of joint j moves with the joint: ``d/dt (oMj.act(S_k)) = ov_j x J_k + oMj.act(dS_k/dt)``; the
-    second term is non-zero only for joints whose subspace depends on q (universal, spherical ZYX).
+    A column moves with its joint's body, ``dJ_k = ov_j x J_k``, when the joint's motion subspace is constant in
+    its frame; a model with universal, spherical-ZYX or composite joints is evaluated on its elementary twin,
+    where every subspace is.
     """
     if model.mimicking_joints:
         return mimic.route(compute_joint_jacobians_time_variation, model, data, None, q=q, v=v)
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
-    forward_kinematics(model, data, q, v)
-    compute_joint_jacobians(model, data, q)
-    for j in range(1, model.njoints):
-        cols = slice(model.idx_v[j], model.idx_v[j] + model.nvs[j])
-        oMj = data.oMi[j]
-        ov = oMj.act(Motion(data.v[j]))
-        dS = model.joints[j].motion_subspace_derivative(q[model.idx_q[j] : model.idx_q[j] + model.nqs[j]], v[cols])
-        data.dJ[:, cols] = ov.action @ data.J[:, cols] + oMj.action @ dS
+    I, F, ws, _, elementary = workspaces(model, data)
+    status = _k.jacobians_time_variation(I, F, ws, q, v)
+    if status:
+        report(status, ("q", "v"))
+    if elementary is not None:
+        data.J[...], data.dJ[...] = data.elementary_data.J, data.elementary_data.dJ
+        forward_kinematics(model, data, q, v)
     return data.dJ
 
 
@@ -152,36 +154,23 @@ def _jacobian_time_variation(model, data, joint_id: int, oM: SE3, reference_fram
 # ------------------------------------------------------------------------------------------------ kinematic Hessians
 def compute_joint_kinematic_hessians(model, data, q) -> np.ndarray:
     """Derivatives of the world-frame Jacobian columns, ``H[:, j, k] = dJ_j / dq_k`` ``(6, nv, nv)``, in the
-    tangent space (``q (+) eps e_k``); also in ``data.kinematic_hessians``.
+    tangent space (``q (+) eps e_k``); returns ``data.kinematic_hessians`` and fills ``data.J``, ``data.oMi``.
 
-    Moving ``q_k`` moves every frame below its joint with the twist ``J_k``, so a column fixed in a frame below
-    it varies as ``J_k x J_j`` (k in a strict ancestor of j's joint). Within one joint the column also moves
-    in its own frame: ``J_k x J_j + oMi.act(dS_j/dq_k)``, where ``dS/dq_k`` is the joint's
-    ``motion_subspace_derivative`` along ``e_k`` (zero unless S depends on q). Columns of other branches: 0.
+    Moving ``q_k`` moves every frame below its joint with the twist ``J_k``, so a column of a joint whose motion
+    subspace is constant varies as ``J_k x J_j`` (``k`` a dof of the same joint or of an ancestor), and is
+    constant otherwise. A model with universal, spherical-ZYX or composite joints is evaluated on its elementary
+    twin, where every subspace is constant.
     """
     if model.mimicking_joints:
         return mimic.route(compute_joint_kinematic_hessians, model, data, "hessian", q=q)
     q = vector(q, model.nq, "q")
-    compute_joint_jacobians(model, data, q)
-    J = data.J
-    H = np.zeros((6, model.nv, model.nv))
-    owner = np.repeat(np.arange(model.njoints), model.nvs)  # joint of each dof
-    supports = model.supports
-    for i in range(1, model.njoints):
-        cols = range(model.idx_v[i], model.idx_v[i] + model.nvs[i])
-        qi = q[model.idx_q[i] : model.idx_q[i] + model.nqs[i]]
-        X = data.oMi[i].action
-        for k in [c for a in supports[i][1:] for c in range(model.idx_v[a], model.idx_v[a] + model.nvs[a])]:
-            Jk = Motion(J[:, k])
-            dS = 0.0
-            if owner[k] == i:
-                e = np.zeros(model.nvs[i])
-                e[k - model.idx_v[i]] = 1.0
-                dS = X @ model.joints[i].motion_subspace_derivative(qi, e)
-            for c, j in enumerate(cols):
-                H[:, j, k] = Jk.action @ J[:, j] + (dS[:, c] if owner[k] == i else 0.0)
-    data.kinematic_hessians = H
-    return H
+    I, F, ws, _, elementary = workspaces(model, data)
+    status = _k.kinematic_hessians(I, F, ws, q, data.kinematic_hessians)
+    if status:
+        report(status, ("q",))
+    if elementary is not None:
+        compute_joint_jacobians(model, data, q)
+    return data.kinematic_hessians
 
 
 def get_joint_kinematic_hessian(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL_WORLD_ALIGNED) -> np.ndarray:

@@ -42,6 +42,7 @@ from ..spatial.compiled import (
     matvec6_add,
     matvec6_transpose,
     se3_compose,
+    velocity_variation,
 )
 from .checks import SINGULAR, begin
 from .dynamics import aba
@@ -72,24 +73,6 @@ def derivative_views(dws, nj, nv):
 
 def derivative_size(nj: int, nv: int) -> int:
     return 42 * nv + 72 * nj + 4 * nv * nv + second_order_size(nj, nv)
-
-
-@njit(cache=True, inline="always")
-def velocity_variation(Y, ov, h, B, e, t):
-    """``B = ov x* Y - Y ov x + (. x* h)`` for a symmetric 6x6 ``Y`` and ``h = Y ov``: ``d/dt (Y x) = Y dx/dt + B x``.
-    As ``-Y (ov x) = (ov x* Y)^T`` for a symmetric ``Y``, ``B = P + P^T + (. x* h)`` with ``P = ov x* Y``, whose
-    columns are force cross products (``e``, ``t`` (6,) scratch)."""
-    for c in range(6):
-        for x in range(6):
-            e[x] = 1.0 if x == c else 0.0
-        force_cross(e, h, t)
-        for x in range(6):
-            B[x, c] = t[x]
-    for c in range(6):
-        force_cross(ov, Y[:, c], t)
-        for x in range(6):
-            B[x, c] += t[x]
-            B[c, x] += t[x]
 
 
 @njit(cache=True)

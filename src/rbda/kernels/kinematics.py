@@ -137,3 +137,49 @@ def compute_joint_jacobians(I, F, ws, q):
         calc_joint(jt, i, q, d.zeros)
         world_jacobian_columns(d.oMi[i], d.S[m.idx_v[i] : m.idx_v[i] + m.nvs[i]], d.J[m.idx_v[i] : m.idx_v[i] + m.nvs[i]])
     return 0
+
+
+# ---------------------------------------------------------------------------------------------- constant subspaces
+# The next kernels need joints whose motion subspace S is constant in their own frame, so that a Jacobian column
+# moves with its body: d/dt (oMi S_k) = ov_i x J_k, d/dq_j (oMi S_k) = J_j x J_k. A model with universal,
+# spherical-ZYX or composite joints runs them on its elementary twin (model/elementary.py), which has the same
+# q, v, Jacobian columns and dynamics.
+@njit(cache=True)
+def jacobians_time_variation(I, F, ws, q, v):
+    """``v``, ``ov``, the world Jacobian columns ``J`` and their time derivatives ``dJ_k = ov_i x J_k``."""
+    m, d, jt, status = begin(I, F, ws, q, v, None)
+    if status:
+        return status
+    for i in range(1, m.nj):
+        iv, nvi = m.idx_v[i], m.nvs[i]
+        calc_joint(jt, i, q, v)
+        body_velocity(d.liMi[i], d.v[m.parents[i]], d.vJ[i], d.v[i])  # v_i = liMi^-1 v_parent + vJ
+        motion_act(d.oMi[i], d.v[i], d.ov[i])  # ov_i = oMi v_i
+        world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])  # J_k = oMi S_k
+        for k in range(iv, iv + nvi):
+            motion_cross(d.ov[i], d.J[k], d.dJ[k])  # dJ_k = ov_i x J_k
+    return 0
+
+
+@njit(cache=True)
+def kinematic_hessians(I, F, ws, q, H):
+    """``H[:, c, k] = dJ_c/dq_k`` ``(6, nv, nv)``: ``J_k x J_c`` when dof ``k`` belongs to the joint of dof ``c``
+    or to one of its ancestors, 0 otherwise."""
+    status = compute_joint_jacobians(I, F, ws, q)
+    if status:
+        return status
+    m, d, jt, status = begin(I, F, ws, None, None, None)
+    col = d.tmp[12:18]
+    for i in range(1, m.nj):
+        for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            for k in range(m.nv):
+                for x in range(6):
+                    H[x, c, k] = 0.0
+            j = i
+            while j > 0:
+                for k in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
+                    motion_cross(d.J[k], d.J[c], col)
+                    for x in range(6):
+                        H[x, c, k] = col[x]
+                j = m.parents[j]
+    return 0

@@ -381,18 +381,12 @@ class Model:
 
         return extended_model(self)
 
-    def _moving_subspace_joints(self) -> list[int]:
-        return [i for i in range(1, self.njoints)
-                if type(self.joints[i]).motion_subspace_derivative is not JointModel.motion_subspace_derivative]
-
     #: ``(I, F)``, the flat int64 and float64 arrays the kernels read (``kernels/layout.py``)
     packed = _Derived(lambda model: model._pack())
     #: ``(model_e, last)``: the elementary twin, whose joints all have constant motion subspaces (``model/elementary.py``)
     elementary = _Derived(_elementary)
     #: the extended twin of a model with mimic joints, every mimic joint with its own coordinate (``model/mimic.py``)
     extended = _Derived(_extended)
-    #: the joints whose motion subspace S depends on q (universal, spherical-ZYX, composite)
-    moving_subspace_joints = _Derived(_moving_subspace_joints)
 
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
         self.check()

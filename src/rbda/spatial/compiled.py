@@ -340,3 +340,21 @@ def combine_rows(C, X, out):
             for b in range(X.shape[0]):
                 acc += X[b, r] * C[b, a]
             out[a, r] = acc
+
+
+@njit(cache=True, forceinline=True)
+def velocity_variation(Y, ov, h, B, e, t):
+    """``B = ov x* Y - Y ov x + (. x* h)`` for a symmetric 6x6 ``Y`` and ``h = Y ov``: ``d/dt (Y x) = Y dx/dt + B x``.
+    As ``-Y (ov x) = (ov x* Y)^T`` for a symmetric ``Y``, ``B = P + P^T + (. x* h)`` with ``P = ov x* Y``, whose
+    columns are force cross products (``e``, ``t`` (6,) scratch)."""
+    for c in range(6):
+        for x in range(6):
+            e[x] = 1.0 if x == c else 0.0
+        force_cross(e, h, t)
+        for x in range(6):
+            B[x, c] = t[x]
+    for c in range(6):
+        force_cross(ov, Y[:, c], t)
+        for x in range(6):
+            B[x, c] += t[x]
+            B[c, x] += t[x]
