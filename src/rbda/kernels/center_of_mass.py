@@ -10,11 +10,10 @@ from numba import njit, prange
 from ..spatial.compiled import (
     motion_act_inv,
 )
-from .checks import WRONG_DATA, begin
 from .dynamics import world_jacobians_and_inertias
 from .kinematics import body_velocity, calc_joint, joint_acceleration
 from .layout import model_views
-from .whole_body import cross3, rotate, rotate_inv, whole_body_size, whole_body_views
+from .whole_body import begin_whole_body, cross3, rotate, rotate_inv, whole_body_size, whole_body_views
 
 
 @njit(cache=True)
@@ -22,10 +21,7 @@ def center_of_mass(I, F, ws, wb, q, v, a):
     """Subtree masses, CoMs and (if ``v``/``a`` are not empty) CoM velocities and accelerations: sums of the
     mass-weighted body terms in the world frame from the leaves up, then averages; entry 0 stays in the world
     frame, subtree i > 0 is expressed in joint i's frame (Pinocchio's convention)."""
-    m, d, jt, status = begin(I, F, ws, q, v, a)
-    w, size = whole_body_views(wb, m.nj, m.nv)
-    if size != wb.shape[0]:
-        return WRONG_DATA
+    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, a)
     if status:
         return status
     lin, tmp = w.scratch[0], w.scratch[1]
@@ -87,10 +83,7 @@ def jacobian_center_of_mass(I, F, ws, wb, q):
 
     Moving dof k of joint i moves the subtree of i rigidly with the twist ``J_k``, so its mass-weighted CoM moves
     by ``m_sub J_k,lin + J_k,ang x h_sub`` with ``(m_sub, h_sub)`` from the composite inertia of i."""
-    m, d, jt, status = begin(I, F, ws, q, None, None)
-    w, size = whole_body_views(wb, m.nj, m.nv)
-    if size != wb.shape[0]:
-        return WRONG_DATA
+    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, None, None)
     if status:
         return status
     world_jacobians_and_inertias(jt, q, d.zeros, m.inertias, d.J, d.oYcrb)

@@ -16,11 +16,10 @@ from ..spatial.compiled import (
     motion_act_inv,
     motion_cross,
 )
-from .checks import WRONG_DATA, begin
 from .dynamics import world_jacobians_and_inertias
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
 from .layout import model_views
-from .whole_body import cross3, rotate, shift_to_point, whole_body_size, whole_body_views
+from .whole_body import begin_whole_body, cross3, rotate, shift_to_point, whole_body_size, whole_body_views
 from .center_of_mass import subtree_coms
 
 
@@ -29,10 +28,7 @@ def centroidal_map(I, F, ws, wb, q, v):
     """``Ag`` (rows per dof), ``Ig`` and, if ``v`` is not empty, ``hg = Ag v`` (Orin and Goswami's CCRBA).
 
     Column k is the momentum ``Ycrb_i J_k`` of the subtree moved by dof k (world origin), taken about the CoM."""
-    m, d, jt, status = begin(I, F, ws, q, v, None)
-    w, size = whole_body_views(wb, m.nj, m.nv)
-    if size != wb.shape[0]:
-        return WRONG_DATA
+    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, None)
     if status:
         return status
     world_jacobians_and_inertias(jt, q, d.zeros, m.inertias, d.J, d.oYcrb)
@@ -105,13 +101,10 @@ def skew_entry(w, r, c):
 
 @njit(cache=True)
 def centroidal_map_time_variation(I, F, ws, wb, q, v):
-    """``Ag``, ``dAg``, ``hg``, ``Ig``, ``J`` and ``dJ = ov x J`` (the columns' motion with their joint; joints
-    whose subspace depends on q add ``oMi.act(dS/dt)`` in Python). Column k of joint i:
+    """``Ag``, ``dAg``, ``hg``, ``Ig``, ``J`` and ``dJ = ov x J`` (the columns' motion with their joint: constant
+    subspaces, so a model whose subspaces move runs this on its elementary twin). Column k of joint i:
     ``dAg_k = X_c^* (dYcrb_i J_k + Ycrb_i dJ_k) - [0; dc/dt x (Ycrb_i J_k)_lin]``."""
-    m, d, jt, status = begin(I, F, ws, q, v, None)
-    w, size = whole_body_views(wb, m.nj, m.nv)
-    if size != wb.shape[0]:
-        return WRONG_DATA
+    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, None)
     if status:
         return status
     tmp, dF = w.scratch[0], w.scratch[1]
@@ -162,10 +155,7 @@ def centroidal_momentum(I, F, ws, wb, q, v, a):
     """``hg`` and, if ``a`` is not empty, ``dhg``: the sums of the body momenta ``Y_i v_i`` and of their rates
     ``Y_i a_i + v_i x* Y_i v_i`` (RNEA's forces without gravity), moved to the world frame, about the CoM.
     (About the moving CoM the rate has no extra term: ``dc/dt x h_lin = v_c x m v_c = 0``.)"""
-    m, d, jt, status = begin(I, F, ws, q, v, a)
-    w, size = whole_body_views(wb, m.nj, m.nv)
-    if size != wb.shape[0]:
-        return WRONG_DATA
+    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, a)
     if status:
         return status
     f, fw, Yv, mc = w.scratch[0], w.scratch[1], w.scratch[2], w.scratch[3]

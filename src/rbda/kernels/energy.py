@@ -9,19 +9,15 @@ from ..spatial.compiled import (
     dot6,
     inertia_apply,
 )
-from .checks import WRONG_DATA, begin
 from .kinematics import body_velocity, calc_joint
-from .whole_body import rotate, whole_body_views
+from .whole_body import begin_whole_body, rotate
 
 
 @njit(cache=True)
 def energy(I, F, ws, wb, q, v):
     """Potential energy ``-g . sum m_i c_i`` and, if ``v`` is not empty, kinetic energy
     ``1/2 sum v_i . Y_i v_i + 1/2 sum armature v^2`` (= ``1/2 v^T M v``) into ``energy``."""
-    m, d, jt, status = begin(I, F, ws, q, v, None)
-    w, size = whole_body_views(wb, m.nj, m.nv)
-    if size != wb.shape[0]:
-        return WRONG_DATA
+    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, None)
     if status:
         return status
     Yv, mc = w.scratch[0], w.scratch[1]

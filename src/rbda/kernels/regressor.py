@@ -11,9 +11,8 @@ from ..spatial.compiled import (
     force_act,
     motion_act_inv,
 )
-from .checks import WRONG_DATA, begin
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
-from .whole_body import whole_body_views
+from .whole_body import begin_whole_body
 
 
 @njit(cache=True)
@@ -68,10 +67,7 @@ def inertia_basis_apply(p, x0, x1, x2):
 def joint_torque_regressor(I, F, ws, wb, q, v, a, Y):
     """``Y (nv, 10 (nj - 1))`` with ``rnea(q, v, a) = Y pi + armature * a``: block i holds, on the rows of the
     joints supporting body i, ``J_j^T oMi.act(B_i)`` with ``B_i`` the body regressor at (v_i, a_i - g)."""
-    m, d, jt, status = begin(I, F, ws, q, v, a)
-    w, size = whole_body_views(wb, m.nj, m.nv)
-    if size != wb.shape[0]:
-        return WRONG_DATA
+    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, a)
     if status:
         return status
     B, tmp = w.scratch[0:10], w.scratch[10]

@@ -24,6 +24,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from .checks import WRONG_DATA, begin
 from .views import view
 
 WholeBodyViews = namedtuple("WholeBodyViews", "mass com vcom acom Jcom Ag dAg Ig hg dhg energy L D Dinv dYcrb scratch")
@@ -53,6 +54,17 @@ def whole_body_views(wb, nj, nv):
     scratch = view(wb, o, (16, 6))
     o += 96
     return WholeBodyViews(mass, com, vcom, acom, Jcom, Ag, dAg, Ig, hg, dhg, energy, L, D, Dinv, dYcrb, scratch), o
+
+
+@njit(cache=True, forceinline=True)
+def begin_whole_body(I, F, ws, wb, q, v, a):
+    """``(m, d, joints, w, status)``: :func:`~rbda.kernels.checks.begin` and the views ``w`` of the whole-body
+    buffer ``wb``, whose size is checked too."""
+    m, d, jt, status = begin(I, F, ws, q, v, a)
+    w, size = whole_body_views(wb, m.nj, m.nv)
+    if size != wb.shape[0]:
+        status = WRONG_DATA
+    return m, d, jt, w, status
 
 
 @njit(cache=True)
