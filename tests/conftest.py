@@ -7,26 +7,36 @@ import rbda
 
 SEEDS = (0, 1, 2)
 MODEL_CASES = [(seed, floating) for seed in SEEDS for floating in (False, True)]
+MIMIC_CASES = [(0, True, True), (1, False, True)]  # (seed, floating, mimic)
 
 
-def random_model(seed: int, floating: bool, joints=None) -> rbda.Model:
+def random_model(seed: int, floating: bool, joints=None, mimic: bool = False) -> rbda.Model:
     """A random tree of ``joints`` (default: every joint type) in a seed-dependent order, under a free-flyer root
-    if ``floating``; bodies and placements are random too."""
+    if ``floating``; bodies and placements are random too. With ``mimic``, two of its one-dof joints follow
+    others (``q = scaling * q_ref + offset``), one of them mimicking a joint that comes after it."""
     rng = np.random.default_rng(seed)
     joints = rbda.sample_models.all_joint_types() if joints is None else list(joints)
     joints = [joints[k] for k in rng.permutation(len(joints))]
-    return rbda.sample_models.random_tree(joints, rng, root=rbda.JointModelFreeFlyer() if floating else None)
+    model = rbda.sample_models.random_tree(joints, rng, root=rbda.JointModelFreeFlyer() if floating else None)
+    if mimic:
+        one_dof = [i for i in range(1, model.njoints) if model.joints[i].type in rbda.joints.mimic.MIMIC_TYPES]
+        a, b, c, d = one_dof[:4]
+        model = rbda.transform_joint_into_mimic(model, a, b, 1.3, 0.2)  # b follows a, which comes before it
+        model = rbda.transform_joint_into_mimic(model, d, c, -0.7, 0.0)  # c follows d, which comes after it
+    return model
 
 
 def model_case_id(case) -> str:
-    seed, floating = case
-    return f"seed{seed}-{'floating' if floating else 'tree'}"
+    seed, floating, *mimic = case
+    return f"seed{seed}-{'floating' if floating else 'tree'}{'-mimic' if mimic else ''}"
 
 
-@pytest.fixture(params=MODEL_CASES, ids=model_case_id)
+@pytest.fixture(params=MODEL_CASES + MIMIC_CASES, ids=model_case_id)
 def model(request) -> rbda.Model:
-    """A fresh random model of every joint type (with and without free-flyer root, several seeds)."""
-    return random_model(*request.param)
+    """A fresh random model of every joint type (with and without free-flyer root, several seeds; two with mimic
+    joints)."""
+    seed, floating, *mimic = request.param
+    return random_model(seed, floating, mimic=bool(mimic))
 
 
 def random_state(model, seed: int = 0):

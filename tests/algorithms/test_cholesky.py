@@ -10,7 +10,9 @@ import rbda
 
 def ancestor_dofs(model) -> np.ndarray:
     """``(nv, nv)`` bool: ``A[i, j]`` when dof j supports dof i (the same joint's earlier dofs, or a supporting
-    joint's), from the joint tree."""
+    joint's), from the joint tree; every earlier dof with mimic joints (one couples two branches: M is dense)."""
+    if model.mimicking_joints:
+        return np.tril(np.ones((model.nv, model.nv), dtype=bool), -1)
     owner = np.repeat(np.arange(model.njoints), model.nvs)
     A = np.zeros((model.nv, model.nv), dtype=bool)
     for i in range(model.nv):

@@ -30,7 +30,7 @@ def test_joint_jacobians_match_finite_differences(model):
     q, _, _ = random_state(model)
     expected = finite_difference_jacobians(model, lambda q_: joint_placements(model, fd, q_), q)
     J_all = rbda.compute_joint_jacobians(model, data, q)
-    assert J_all.shape == (6, model.nv)
+    assert J_all.shape == (6, model.nv_extended)  # one column per joint dof, mimic joints included
     for i in range(1, model.njoints):
         for rf in FRAMES:
             assert_close(rbda.get_joint_jacobian(model, data, i, rf), expected[rf][i], 1e-7, f"joint {i} {rf!r}")
@@ -69,8 +69,8 @@ def test_jacobian_columns_outside_the_support_are_zero(model):
     rbda.compute_joint_jacobians(model, data, q)
     for i in range(1, model.njoints):
         outside = np.ones(model.nv, dtype=bool)
-        for j in model.supports[i][1:]:
-            outside[model.idx_v[j] : model.idx_v[j] + model.nvs[j]] = False
+        for j in model.supports[i][1:]:  # a mimic joint moves with the dof of the joint it mimics
+            outside[model.idx_v[j] : model.idx_v[j] + max(model.nvs[j], isinstance(model.joints[j], rbda.JointModelMimic))] = False
         for rf in FRAMES:
             assert np.all(rbda.get_joint_jacobian(model, data, i, rf)[:, outside] == 0.0)
 
@@ -80,7 +80,7 @@ def test_jacobian_time_variations_match_finite_differences(model):
     data, fd = model.create_data(), model.create_data()
     q, v, _ = random_state(model, 4)
     dJ_all = rbda.compute_joint_jacobians_time_variation(model, data, q, v)
-    assert dJ_all.shape == (6, model.nv)
+    assert dJ_all.shape == (6, model.nv_extended)
     integrate = partial(rbda.integrate, model)
 
     def jacobians(q_):

@@ -29,7 +29,7 @@ def test_placements_compose_joint_placements_and_joint_motions(model):
     rbda.forward_kinematics(model, data, q)
     oMi = [np.eye(4)]
     for i in range(1, model.njoints):
-        qi = q[model.idx_q[i] : model.idx_q[i] + model.nqs[i]]
+        qi = q[model.idx_q[i] : model.idx_q[i] + max(model.nqs[i], isinstance(model.joints[i], rbda.JointModelMimic))]
         liMi = model.joint_placements[i].homogeneous @ model.joints[i].calc(qi)[0].homogeneous
         oMi.append(oMi[model.parents[i]] @ liMi)
         assert_close(data.liMi[i].homogeneous, liMi, 1e-13)

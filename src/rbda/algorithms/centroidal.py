@@ -84,7 +84,7 @@ def dccrba(model, data, q, v) -> np.ndarray:
     inertias (world frame) summed over the subtree (``kernels/centroidal.py``).
     """
     if model.mimicking_joints:
-        return mimic.route(dccrba, model, data, "cols", "dAg", q=q, v=v)
+        return mimic.route(dccrba, model, data, "cols", "dAg", (("Ag", "cols"),), q=q, v=v)
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     I, F, _, _, elementary = workspaces(model, data)
     target = data if elementary is None else data.elementary_data

@@ -40,7 +40,8 @@ def compute_rnea_derivatives(model, data, q, v, a, fext=None):
     ``dtau_da = M``. Also fills ``data.tau``, ``data.M``, ``data.J`` and ``data.oMi``; the results are
     ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``."""
     if model.mimicking_joints:
-        return mimic.route(compute_rnea_derivatives, model, data, ("both", "both", "both"), ("dtau_dq", "dtau_dv", "M"), q=q, v=v, a=a, fext=fext)
+        return mimic.route(compute_rnea_derivatives, model, data, ("both", "both", "both"), ("dtau_dq", "dtau_dv", "M"),
+                           (("tau", "rows"),), q=q, v=v, a=a, fext=fext)
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
@@ -63,7 +64,8 @@ def compute_rnea_second_order_derivatives(model, data, q, v, a, fext=None):
     the first-order results are left as :func:`compute_rnea_derivatives` leaves them."""
     if model.mimicking_joints:
         return mimic.route(compute_rnea_second_order_derivatives, model, data, ("tensor",) * 4,
-                           ("d2tau_dqdq", "d2tau_dvdv", "d2tau_dqdv", "d2tau_dadq"), q=q, v=v, a=a, fext=fext)
+                           ("d2tau_dqdq", "d2tau_dvdv", "d2tau_dqdv", "d2tau_dadq"), (("tau", "rows"), ("M", "both")),
+                           q=q, v=v, a=a, fext=fext)
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")

@@ -48,10 +48,11 @@ def map_out(kind, x, G, batched: bool = False):
     return np.einsum(subscripts, *operands, optimize=True)  # one index at a time, not the naive nested sum
 
 
-def route(fn, model, data, kinds=None, store=(), **args):
+def route(fn, model, data, kinds=None, store=(), also=(), **args):
     """``fn(ext, data_ext, *args)`` with ``q``-like arguments expanded and ``v``/``a`` multiplied by ``G``; each
     result mapped by its kind in ``kinds`` (``None`` unchanged, ``"rows"``, ``"cols"``, ``"both"``,
-    ``"hessian"``, ``"tensor"``, a tuple for a tuple of results) and written into ``data.<store[k]>`` when named."""
+    ``"hessian"``, ``"tensor"``, a tuple for a tuple of results) and written into ``data.<store[k]>`` when named;
+    ``also``: ``(name, kind)`` pairs of further per-dof fields the call fills, mapped from the twin's data."""
     ext, dext, mm = _twin(model, data)
     values = []
     for name, x in args.items():
@@ -63,6 +64,8 @@ def route(fn, model, data, kinds=None, store=(), **args):
     result = fn(ext, dext, *values)
     for name in _SCALARS:
         setattr(data, name, getattr(dext, name))
+    for name, kind in also:
+        getattr(data, name)[...] = map_out(kind, getattr(dext, name), mm.G)
     single = not isinstance(kinds, tuple)
     results = [map_out(k, r, mm.G) for k, r in zip((kinds,) if single else kinds, (result,) if single else result)]
     for k, name in enumerate((store,) if isinstance(store, str) else store):
