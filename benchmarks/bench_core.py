@@ -87,6 +87,9 @@ def main() -> None:
     for model in (rbda.sample_models.manipulator(), rbda.sample_models.humanoid()):
         print(format_table(f"{model.name} (nv={model.nv})", run(model, number=args.number)))
         print("\n".join(batch_rows(model, args.batch, rng)))
+    arm = rbda.sample_models.manipulator()  # its last joint follows the one before it (a gripper's second finger)
+    gripper = rbda.transform_joint_into_mimic(arm, arm.njoints - 2, arm.njoints - 1, -1.0, 0.1)
+    print(format_table(f"{arm.name} with a mimic joint (nv={gripper.nv})", run(gripper, number=args.number)))
     if not args.no_compile:
         print(compile_times())
 
