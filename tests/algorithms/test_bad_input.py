@@ -98,7 +98,9 @@ def test_unnormalized_quaternion_is_refused(name):
     arg = names[0]
     bad = Q.copy()
     bad[3:7] *= 1.01
-    with pytest.raises(ValueError, match=rf"^{arg}: is not a valid configuration"):
+    norm = f"{np.linalg.norm(bad[3:7]):.6g}"
+    with pytest.raises(ValueError, match=rf"^{arg}: is not a valid configuration: the quaternion \(x, y, z, w\) of "
+                                         rf"joint '{MODEL.names[1]}' \(id 1, q\[3:7\]\) has norm {norm}, not 1"):
         call(MODEL, MODEL.create_data(), **arguments("q", bad))
     assert rbda.is_normalized(MODEL, rbda.normalize(MODEL, bad))
 

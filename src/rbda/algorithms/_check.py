@@ -48,8 +48,10 @@ def check_data(model, data) -> None:
         )
 
 
-def report(status: int, names: tuple) -> None:
-    """Turn a kernel's input status into an error: ``1 + 2k`` non-finite ``names[k]``, ``2 + 2k`` not normalized."""
+def report(status: int, names: tuple, model=None, values: tuple = ()) -> None:
+    """Turn a kernel's input status into an error: ``1 + 2k`` non-finite ``names[k]``, ``2 + 2k`` ``names[k]`` off
+    the configuration manifold (with ``model`` and the argument ``values[k]``, the error names the joint and the
+    norm)."""
     if status == WRONG_DATA:
         raise ValueError("data: was created for another model (sizes differ); use model.create_data()")
     if status == SINGULAR:
@@ -57,7 +59,27 @@ def report(status: int, names: tuple) -> None:
     k, kind = divmod(status - 1, 2)
     if kind == 0:
         raise ValueError(f"{names[k]}: contains non-finite values (NaN or inf)")
+    where = _off_manifold(model, values[k]) if model is not None and k < len(values) else ""
     raise ValueError(
-        f"{names[k]}: is not a valid configuration (a quaternion or (cos, sin) pair is not of unit norm); "
+        f"{names[k]}: is not a valid configuration: {where or 'a quaternion or (cos, sin) pair is not of unit norm'}; "
         "use rbda.normalize(model, q)"
     )
+
+
+def _off_manifold(model, q) -> str:
+    """Which joint's part of ``q`` is not of unit norm, and its norm (quaternions are ``(x, y, z, w)``)."""
+    from ..joints import JointModelMimic
+
+    q = np.asarray(q, dtype=np.float64)
+    for i in range(1, model.njoints):
+        joint, iq, nq = model.joints[i], model.idx_q[i], model.nqs[i]
+        if isinstance(joint, JointModelMimic) or nq == 0:
+            continue
+        qi = q[iq : iq + nq]
+        if np.all(np.abs(joint.normalize(qi) - qi) <= 1e-6):
+            continue
+        unit = np.flatnonzero(joint.normalize(np.full(nq, 2.0)) != 2.0)  # the entries of unit-norm parts
+        part = "quaternion (x, y, z, w)" if len(unit) == 4 else "(cos, sin) pair" if len(unit) == 2 else "unit parts"
+        return (f"the {part} of joint {model.names[i]!r} (id {i}, q[{iq + unit[0]}:{iq + unit[-1] + 1}]) has norm "
+                f"{np.linalg.norm(qi[unit]):.6g}, not 1")
+    return ""

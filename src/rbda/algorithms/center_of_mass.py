@@ -38,7 +38,7 @@ def center_of_mass(model, data, q, v=None, a=None, compute_subtree_coms: bool = 
     else:
         status = _k.center_of_mass(I, F, data.ws, data.wb, q, vector(v, model.nv, "v"), vector(a, model.nv, "a"))
     if status:
-        report(status, ("q", "v", "a"))
+        report(status, ("q", "v", "a"), model, (q, v, a))
     return data.com[0]
 
 
@@ -51,7 +51,7 @@ def jacobian_center_of_mass(model, data, q, compute_subtree_coms: bool = True) -
     I, F = model.packed
     status = _k.jacobian_center_of_mass(I, F, data.ws, data.wb, vector(q, model.nq, "q"))
     if status:
-        report(status, ("q",))
+        report(status, ("q",), model, (q,))
     return data.Jcom
 
 

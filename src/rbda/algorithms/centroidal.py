@@ -28,7 +28,7 @@ def compute_centroidal_map(model, data, q) -> np.ndarray:
     I, F = model.packed
     status = _k.centroidal_map(I, F, data.ws, data.wb, vector(q, model.nq, "q"), NONE)
     if status:
-        report(status, ("q",))
+        report(status, ("q",), model, (q,))
     return data.Ag
 
 
@@ -41,7 +41,7 @@ def ccrba(model, data, q, v) -> np.ndarray:
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     status = _k.centroidal_map(I, F, data.ws, data.wb, q, v)
     if status:
-        report(status, ("q", "v"))
+        report(status, ("q", "v"), model, (q, v))
     return data.Ag
 
 
@@ -55,7 +55,7 @@ def compute_centroidal_momentum(model, data, q, v) -> np.ndarray:
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     status = _k.centroidal_momentum(I, F, data.ws, data.wb, q, v, NONE)
     if status:
-        report(status, ("q", "v"))
+        report(status, ("q", "v"), model, (q, v))
     return data.hg
 
 
@@ -69,7 +69,7 @@ def compute_centroidal_momentum_time_variation(model, data, q, v, a) -> np.ndarr
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.centroidal_momentum(I, F, data.ws, data.wb, q, v, a)
     if status:
-        report(status, ("q", "v", "a"))
+        report(status, ("q", "v", "a"), model, (q, v, a))
     return data.dhg
 
 
@@ -90,7 +90,7 @@ def dccrba(model, data, q, v) -> np.ndarray:
     target = data if elementary is None else data.elementary_data
     status = _k.centroidal_map_time_variation(I, F, target.ws, target.wb, q, v)
     if status:
-        report(status, ("q", "v"))
+        report(status, ("q", "v"), model, (q, v))
     if elementary is not None:
         for name in ("Ag", "dAg", "J", "dJ", "Ig", "hg"):
             getattr(data, name)[...] = getattr(target, name)

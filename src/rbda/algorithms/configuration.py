@@ -23,7 +23,7 @@ def integrate(model, q, v) -> np.ndarray:
     out = np.empty(model.nq)
     status = _k.integrate(I, F, vector(q, model.nq, "q"), vector(v, model.nv, "v"), out)
     if status:
-        report(status, ("q", "v"))
+        report(status, ("q", "v"), model, (q, v))
     return out
 
 
@@ -35,7 +35,7 @@ def difference(model, q0, q1) -> np.ndarray:
     out = np.empty(model.nv)
     status = _k.difference(I, F, vector(q0, model.nq, "q0"), vector(q1, model.nq, "q1"), out)
     if status:
-        report(status, ("q0", "q1"))
+        report(status, ("q0", "q1"), model, (q0, q1))
     return out
 
 
@@ -144,7 +144,7 @@ def _jacobians(kernel, model, x, y, ny, arg, names):
     J1 = J0 if which < 2 else np.empty((nv, nv))
     status = kernel(I, F, vector(x, model.nq, names[0]), vector(y, ny, names[1]), which, J0, J1)
     if status:
-        report(status, names)
+        report(status, names, model, (x, y))
     return J0 if which < 2 else (J0, J1)
 
 
@@ -198,5 +198,5 @@ def d_integrate_transport(model, q, v, J, arg):
     out = np.empty(J2.shape)
     status = _k.d_integrate_transport(I, F, vector(q, model.nq, "q"), vector(v, model.nv, "v"), which, J2, out)
     if status:
-        report(status, ("q", "v"))
+        report(status, ("q", "v"), model, (q, v))
     return out.reshape(J.shape)

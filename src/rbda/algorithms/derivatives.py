@@ -47,7 +47,7 @@ def compute_rnea_derivatives(model, data, q, v, a, fext=None):
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.rnea_derivatives(I, F, ws, dws, q, v, a, _elementary_fext(model, fext, elementary))
     if status:
-        report(status, ("q", "v", "a"))
+        report(status, ("q", "v", "a"), model, (q, v, a))
     if elementary is not None:
         copy_back(data, elementary, ("tau", "M", "J"))
     return data.dtau_dq, data.dtau_dv, data.M
@@ -76,7 +76,7 @@ def compute_rnea_second_order_derivatives(model, data, q, v, a, fext=None):
     status = _k.rnea_second_order_derivatives(I, F, ws, dws, q, v, a, _elementary_fext(model, fext, elementary),
                                               *out)
     if status:
-        report(status, ("q", "v", "a"))
+        report(status, ("q", "v", "a"), model, (q, v, a))
     if elementary is not None:
         copy_back(data, elementary, ("tau", "M", "J"))
     return out
@@ -107,7 +107,7 @@ def compute_aba_derivatives(model, data, q, v, tau, fext=None):
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     status = _k.aba_derivatives(I, F, ws, dws, q, v, tau, _elementary_fext(model, fext, elementary))
     if status:
-        report(status, ("q", "v", "tau"))
+        report(status, ("q", "v", "tau"), model, (q, v, tau))
     if elementary is not None:
         copy_back(data, elementary, ("ddq", "tau", "M", "Minv", "J"))
     return data.ddq_dq, data.ddq_dv, data.Minv
@@ -124,7 +124,7 @@ def compute_forward_kinematics_derivatives(model, data, q, v, a) -> None:
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.forward_kinematics_derivatives(I, F, ws, dws, q, v, a)
     if status:
-        report(status, ("q", "v", "a"))
+        report(status, ("q", "v", "a"), model, (q, v, a))
     if elementary is not None:
         copy_back(data, elementary, ("J",))
         edata, last = data.elementary_data, elementary[1]
@@ -242,7 +242,7 @@ def compute_centroidal_dynamics_derivatives(model, data, q, v, a):
     com_mass = np.zeros(4)
     status = _k.centroidal_derivatives(I, F, ws, dws, q, v, a, *outs, data.hg, data.dhg, com_mass)
     if status:
-        report(status, ("q", "v", "a"))
+        report(status, ("q", "v", "a"), model, (q, v, a))
     if not com_mass[3] > 0.0:
         raise ValueError("model: has no mass, its centroidal quantities are undefined")
     data.com[0] = com_mass[:3]

@@ -42,7 +42,7 @@ def rnea(model, data, q, v, a, fext=None) -> np.ndarray:
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.rnea(I, F, data.ws, q, v, a, NO_FEXT if fext is None else _fext(model, fext))
     if status:
-        report(status, ("q", "v", "a"))
+        report(status, ("q", "v", "a"), model, (q, v, a))
     return data.tau
 
 
@@ -80,7 +80,7 @@ def compute_coriolis_matrix(model, data, q, v) -> np.ndarray:
     I, F, ws, dws, elementary = workspaces(model, data)
     status = _coriolis.coriolis_matrix(I, F, ws, dws, q, v)
     if status:
-        report(status, ("q", "v"))
+        report(status, ("q", "v"), model, (q, v))
     if elementary is not None:
         edata = data.elementary_data
         data.C[...], data.J[...], data.dJ[...] = edata.C, edata.J, edata.dJ
@@ -96,7 +96,7 @@ def crba(model, data, q) -> np.ndarray:
     I, F = model.packed
     status = _k.crba(I, F, data.ws, vector(q, model.nq, "q"))
     if status:
-        report(status, ("q",))
+        report(status, ("q",), model, (q,))
     return data.M
 
 
@@ -111,7 +111,7 @@ def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     status = _k.aba(I, F, data.ws, q, v, tau, NO_FEXT if fext is None else _fext(model, fext))
     if status:
-        report(status, ("q", "v", "tau"))
+        report(status, ("q", "v", "tau"), model, (q, v, tau))
     return data.ddq
 
 
@@ -122,7 +122,7 @@ def compute_minverse(model, data, q) -> np.ndarray:
     I, F = model.packed
     status = _k.minverse(I, F, data.ws, vector(q, model.nq, "q"))
     if status:
-        report(status, ("q",))
+        report(status, ("q",), model, (q,))
     return data.Minv
 
 

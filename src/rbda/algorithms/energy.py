@@ -18,7 +18,7 @@ def _energy(model, data, q, v) -> None:
     else:
         status = _k.energy(I, F, data.ws, data.wb, q, vector(v, model.nv, "v"))
     if status:
-        report(status, ("q", "v"))
+        report(status, ("q", "v"), model, (q, v))
 
 
 def compute_kinetic_energy(model, data, q, v) -> float:

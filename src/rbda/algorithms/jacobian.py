@@ -28,7 +28,7 @@ def compute_joint_jacobians(model, data, q=None) -> np.ndarray:
     else:
         status = _k.compute_joint_jacobians(I, F, data.ws, vector(q, model.nq, "q"))
     if status:
-        report(status, ("q",))
+        report(status, ("q",), model, (q,))
     return data.J
 
 
@@ -103,7 +103,7 @@ def compute_joint_jacobians_time_variation(model, data, q, v) -> np.ndarray:
     I, F, ws, _, elementary = workspaces(model, data)
     status = _k.jacobians_time_variation(I, F, ws, q, v)
     if status:
-        report(status, ("q", "v"))
+        report(status, ("q", "v"), model, (q, v))
     if elementary is not None:
         data.J[...], data.dJ[...] = data.elementary_data.J, data.elementary_data.dJ
         forward_kinematics(model, data, q, v)
@@ -167,7 +167,7 @@ def compute_joint_kinematic_hessians(model, data, q) -> np.ndarray:
     I, F, ws, _, elementary = workspaces(model, data)
     status = _k.kinematic_hessians(I, F, ws, q, data.kinematic_hessians)
     if status:
-        report(status, ("q",))
+        report(status, ("q",), model, (q,))
     if elementary is not None:
         compute_joint_jacobians(model, data, q)
     return data.kinematic_hessians

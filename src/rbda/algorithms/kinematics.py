@@ -29,7 +29,7 @@ def forward_kinematics(model, data, q, v=None, a=None) -> None:
     else:
         status = _k.forward_kinematics_qva(I, F, data.ws, q, vector(v, model.nv, "v"), vector(a, model.nv, "a"))
     if status:
-        report(status, ("q", "v", "a"))
+        report(status, ("q", "v", "a"), model, (q, v, a))
 
 
 def update_global_placements(model, data) -> None:

@@ -57,7 +57,7 @@ def compute_joint_torque_regressor(model, data, q, v, a) -> np.ndarray:
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.joint_torque_regressor(I, F, data.ws, data.wb, q, v, a, data.joint_torque_regressor)
     if status:
-        report(status, ("q", "v", "a"))
+        report(status, ("q", "v", "a"), model, (q, v, a))
     return data.joint_torque_regressor
 
 
