@@ -40,13 +40,35 @@ def _format(source, is_text: bool) -> str:
     return FORMATS[root.tag]
 
 
-def _load(source, is_text: bool, floating_base: bool, root_joint, root_joint_name: str, options: dict):
+def _expand_xacro(path) -> str:
+    """The URDF text of the xacro file ``path``, expanded by the ``xacro`` package (``rbda[xacro]``)."""
+    try:
+        import xacro
+    except ImportError:
+        raise ModelFileError(os.fspath(path), "", "a xacro file must be expanded into URDF first: install the xacro "
+                                                  "package (pip install 'rbda[xacro]'), or run "
+                                                  "'xacro robot.urdf.xacro -o robot.urdf' and load the URDF") from None
+    try:
+        return xacro.process_file(os.fspath(path)).toxml()
+    except Exception as exc:  # xacro reports its own errors (a missing include, an undefined property, ...)
+        raise ModelFileError(os.fspath(path), "", f"xacro could not expand it ({exc})") from None
+
+
+def _load(source, is_text: bool, floating_base, root_joint, root_joint_name: str, options: dict):
+    if isinstance(floating_base, JointModel):  # Pinocchio's habit: the root joint as the second argument
+        if root_joint is not None:
+            raise ValueError("floating_base, root_joint: two root joints given")
+        floating_base, root_joint = False, floating_base
+    if not isinstance(floating_base, (bool, int)) or floating_base not in (0, 1):
+        raise TypeError(f"floating_base: expected True or False (or a root JointModel), got {floating_base!r}")
     if root_joint is not None and not isinstance(root_joint, JointModel):
         raise TypeError(f"root_joint: expected a JointModel, got {type(root_joint).__name__}")
     if floating_base and root_joint is not None:
         raise ValueError("floating_base, root_joint: give one of them (floating_base=True is root_joint=JointModelFreeFlyer())")
     if floating_base:
         root_joint = JointModelFreeFlyer()
+    if not is_text and os.fspath(source).lower().endswith(".xacro"):
+        source, is_text = _expand_xacro(source), True
     fmt = _format(source, is_text)
     reader = _reader(fmt, is_text)
     kwargs = dict(options)
@@ -59,20 +81,22 @@ def _load(source, is_text: bool, floating_base: bool, root_joint, root_joint_nam
     return reader(source, **kwargs)
 
 
-def load_model(path, floating_base: bool = False, root_joint: JointModel | None = None,
+def load_model(path, floating_base: bool | JointModel = False, root_joint: JointModel | None = None,
                root_joint_name: str = "root_joint", **options):
     """The :class:`~rbda.model.Model` of the robot file ``path``: URDF (``.urdf`` or root ``<robot>``), MJCF
     (``<mujoco>``, needs ``rbda[mjcf]``) or SDF (``.sdf`` or root ``<sdf>``).
 
     ``floating_base=True`` joins the root body to the universe with a free-flyer (Pinocchio's
-    ``JointModelFreeFlyer``); ``root_joint`` with any joint model, named ``root_joint_name`` (URDF). Further
+    ``JointModelFreeFlyer``); ``root_joint`` with any joint model, named ``root_joint_name`` (URDF); a joint model
+    as the second argument is the root joint, as in Pinocchio's ``buildModel(path, root_joint)``. A ``.xacro``
+    file is expanded into URDF by the ``xacro`` package (``pip install 'rbda[xacro]'``). Further
     keyword ``options`` go to the reader (e.g. ``mimic=True`` or ``check_inertia=False`` for URDF). Raises
     :class:`~rbda.io.ModelFileError` naming the file, the element and the reason.
     """
     return _load(path, False, floating_base, root_joint, root_joint_name, options)
 
 
-def load_model_from_string(text: str, floating_base: bool = False, root_joint: JointModel | None = None,
+def load_model_from_string(text: str, floating_base: bool | JointModel = False, root_joint: JointModel | None = None,
                            root_joint_name: str = "root_joint", **options):
     """:func:`load_model` on the text of a URDF, MJCF or SDF file (the format is read from its root element)."""
     if not isinstance(text, str):
