@@ -1,5 +1,5 @@
 """Batched algorithms: the same names and arguments as the single-state ones, minus ``data``, over a leading
-batch axis, running on every core (``numba.prange``) with no Python work per state (DESIGN.md §3).
+batch axis, running on every core (``numba.prange``) with no Python work per state.
 
 >>> import numpy as np, rbda
 >>> model = rbda.sample_models.manipulator()

@@ -1,4 +1,4 @@
-"""Timing of the core algorithms, interleaved with Pinocchio's when it is installed (DESIGN.md §7).
+"""Timing of the core algorithms, interleaved with Pinocchio's when it is installed.
 
 ``rbda bench [MODEL]`` and ``benchmarks/bench_core.py`` print the table this module measures: the best of
 several repeats of many calls, rbda and Pinocchio alternating on the same states, and the ratio rbda / Pinocchio.

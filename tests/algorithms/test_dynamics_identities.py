@@ -1,4 +1,4 @@
-"""Identities between RNEA, CRBA, ABA, M^-1 and the Coriolis matrix (DESIGN.md §4) on random models of every
+"""Identities between RNEA, CRBA, ABA, M^-1 and the Coriolis matrix on random models of every
 joint type, with and without free-flyer root; energy and gravity from the bodies' own inertias."""
 
 from functools import partial

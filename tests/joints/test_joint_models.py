@@ -16,7 +16,7 @@ JOINTS = rbda.sample_models.all_joint_types()
 JOINT_IDS = [f"{k}-{j.shortname()}" for k, j in enumerate(JOINTS)]
 every_joint = pytest.mark.parametrize("joint", JOINTS, ids=JOINT_IDS)
 
-#: the part of q that lies on a unit circle or sphere, per joint type (DESIGN.md §1 layouts)
+#: the part of q that lies on a unit circle or sphere, per joint type (docs/architecture.md layouts)
 UNIT_NORM_PART = {
     JointType.FREE_FLYER: slice(3, 7),
     JointType.SPHERICAL: slice(0, 4),

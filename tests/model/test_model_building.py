@@ -242,3 +242,14 @@ def test_limits_may_be_given_infinite_and_massless_frames_keep_their_rotational_
     rotor = rbda.Inertia(0.0, np.zeros(3), np.diag([0.0, 0.0, 0.3]))
     model.add_frame(rbda.Frame("rotor", j, 0, rbda.SE3(), rbda.FrameType.FIXED_JOINT, rotor))
     assert np.isclose(rbda.crba(model, model.create_data(), [0.0])[0, 0], 0.3)
+
+
+def test_an_unknown_name_suggests_the_closest_or_lists_a_few():
+    model = rbda.sample_models.humanoid()
+    with pytest.raises(KeyError, match=r"no frame named 'left_leg3_jiont'; did you mean 'left_leg3_joint'"):
+        model.get_frame_id("left_leg3_jiont")
+    with pytest.raises(KeyError, match=r"no joint named 'rigth_leg1_joint'; did you mean 'right_leg1_joint'"):
+        model.get_joint_id("rigth_leg1_joint")
+    with pytest.raises(KeyError) as info:
+        model.get_frame_id("gripper")
+    assert f"({model.nframes} in all)" in str(info.value) and len(str(info.value)) < 300

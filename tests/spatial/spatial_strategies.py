@@ -1,7 +1,7 @@
 """Hypothesis strategies and independent reference formulas shared by the ``rbda.spatial`` tests.
 
-Everything here is written from the textbook formulas (cheat sheet, Featherstone, Rodrigues), without calling the
-code under test, so that the tests compare ``rbda.spatial`` with an independent computation.
+Everything here is written from the textbook formulas (Pinocchio's cheat sheet, Featherstone, Rodrigues), without
+calling the code under test, so that the tests compare ``rbda.spatial`` with an independent computation.
 Samples deliberately include near-identity rotations (angles 1e-12 ... 1e-3), near-pi ones (pi - 1e-9 ... pi) and
 large translations.
 """

@@ -74,7 +74,7 @@ def test_shift_of_rigid_body_is_spatial_inertia_about_new_point(Y, p):
     expected = sp.SE3(np.eye(3), p).act_inv(Y).matrix()
     s = scale(expected)
     assert_close(ABI(Y).shift(p).matrix, expected, 1e-13, s)
-    # ... and the cheat sheet's formula about R: lever c - p, same rotational inertia about the CoM
+    # ... and Pinocchio's SE(3) cheat sheet's formula about R: lever c - p, same rotational inertia about the CoM
     assert_close(ABI(Y).shift(p).matrix, sp.Inertia(Y.mass, Y.lever - p, Y.inertia).matrix(), 1e-13, s)
 
 
@@ -88,7 +88,7 @@ def test_shift_matches_drake_formula(P, p):
     Phi[:3, 3:] = hat(-p)
     expected = (Phi @ Pd @ Phi.T)[np.ix_(perm, perm)]
     assert_close(ABI(P).shift(p).matrix, expected, 1e-13, scale(expected))
-    # equivalently X^T P X with X the motion transform from R to Q (cheat sheet X of a pure translation)
+    # equivalently X^T P X with X the motion transform from R to Q (Pinocchio's cheat sheet X of a pure translation)
     X = action_matrix(np.eye(3), p)
     assert_close(ABI(P).shift(p).matrix, X.T @ P @ X, 1e-13, scale(expected))
 

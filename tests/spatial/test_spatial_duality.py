@@ -1,4 +1,5 @@
-"""Motion/force duality and the spatial cross products (cheat sheet "Force application", "Cross products")."""
+"""Motion/force duality and the spatial cross products (Pinocchio's cheat sheet: "Force application", "Cross
+products")."""
 
 import numpy as np
 import pytest

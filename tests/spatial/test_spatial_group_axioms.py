@@ -1,4 +1,4 @@
-"""SE3 as a group and as an action: axioms, conversions, act/act_inv, and the cheat sheet's action matrices."""
+"""SE3 as a group and as an action: axioms, conversions, act/act_inv, and Pinocchio's cheat sheet's action matrices."""
 
 import numpy as np
 from hypothesis import given
@@ -49,7 +49,7 @@ def test_inverse(A):
     assert (A * A.inverse()).is_identity(1e-12 * max(1.0, np.linalg.norm(A.translation)))
     assert (A.inverse() * A).is_identity(1e-12 * max(1.0, np.linalg.norm(A.translation)))
     assert_se3_close(A.inverse().inverse(), A)
-    # cheat sheet: bMa = (R^T, -R^T p)
+    # Pinocchio's SE(3) cheat sheet: bMa = (R^T, -R^T p)
     assert_close(A.inverse().homogeneous, np.linalg.inv(A.homogeneous), 1e-12, np.linalg.norm(A.translation))
 
 

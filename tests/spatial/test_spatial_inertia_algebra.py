@@ -1,5 +1,5 @@
 """Spatial inertia as an operator: the (m, c, I) matrix, Y nu, nu x* (Y nu), variation, addition, SE3 action,
-inverse — each against the cheat sheet's formula or a finite difference written here."""
+inverse — each against Pinocchio's SE(3) cheat sheet's formula or a finite difference written here."""
 
 import numpy as np
 import pytest
@@ -116,7 +116,7 @@ def test_se3_action_on_inertia(M, Y):
     assert_close(M.act(Y).matrix(), expected, 1e-12, scale)
     assert_close((M * Y).matrix(), expected, 1e-12, scale)
     assert_close(Y.se3_action(M).matrix(), expected, 1e-12, scale)
-    # independent of the code's matrices: cheat sheet X
+    # independent of the code's matrices: Pinocchio's SE(3) cheat sheet X
     X = action_matrix(M.rotation, M.translation)
     assert_close(M.act(Y).matrix(), np.linalg.inv(X).T @ Y.matrix() @ np.linalg.inv(X), 1e-10, scale)
     expected_inv = M.action.T @ Y.matrix() @ M.action

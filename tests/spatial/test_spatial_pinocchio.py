@@ -174,8 +174,10 @@ def test_se3_maps(nu):
     pM = pin.exp6(pin.Motion(nu))
     assert_close(M.homogeneous, pM.homogeneous, 1e-13, 10)  # pin.exp6 itself is off by ~4e-13 at some small |w|
     # Pinocchio's own Jexp6/Jlog6 lose ~1e-8 to cancellation for small |w| (e.g. v = e_z, w = 1e-3 e_z, checked
-    # against a 50-digit series); test_spatial_jacobians.py checks ours against the series to 1e-12
-    assert_close(sp.Jexp6(nu), pin.Jexp6(pin.Motion(nu)), 1e-7, 10)
+    # against a 50-digit series), and ~1e-6 at |w| = 2e-4 (a sample hypothesis found); test_spatial_jacobians.py
+    # checks ours against the series to 1e-12
+    if np.linalg.norm(nu[3:]) > 1e-2 or np.linalg.norm(nu[3:]) == 0.0:
+        assert_close(sp.Jexp6(nu), pin.Jexp6(pin.Motion(nu)), 1e-7, 10)
     nu_ours, nu_pin = sp.log6(M).vector, pin.log6(to_pin(M)).vector
     t = np.linalg.norm(nu_pin[3:])
     if t < PI - 1e-6:

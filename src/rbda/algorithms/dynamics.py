@@ -30,7 +30,7 @@ def _fext(model, fext) -> np.ndarray:
 
 
 def rnea(model, data, q, v, a, fext=None) -> np.ndarray:
-    """Inverse dynamics ``tau = M(q) a + C(q, v) v + g(q) - sum J_i^T fext_i`` (cheat sheet "RNEA").
+    """Inverse dynamics ``tau = M(q) a + C(q, v) v + g(q) - sum J_i^T fext_i`` (Pinocchio's SE(3) cheat sheet "RNEA").
 
     ``q: (nq,)``, ``v: (nv,)``, ``a: (nv,)``; ``fext`` one force per joint (``(njoints, 6)`` or a list of
     Force), each expressed in its joint frame. Returns ``data.tau`` ``(nv,)``; fills ``data.v``,

@@ -1,4 +1,4 @@
-"""spatial_v2-compatible functional API, in spatial_v2's own conventions (DESIGN.md §5).
+"""spatial_v2-compatible functional API, in spatial_v2's own conventions.
 
 Spatial vectors are ``[angular; linear]``, ``X``/``E`` are coordinate transforms from A to B coordinates,
 quaternions are scalar first. ``convert`` translates to and from the core ``rbda.spatial`` conventions.

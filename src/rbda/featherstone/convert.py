@@ -3,8 +3,8 @@
 spatial_v2 orders spatial vectors ``[angular; linear]`` and describes a frame B relative to A by the coordinate
 transform ``X = plux(E, r)`` from A to B coordinates, with ``E = bRa`` and ``r`` the origin of B in A. The core
 orders them ``[linear; angular]`` and describes B by the placement ``aMb = SE3(aRb, apb) = SE3(E^T, r)``
-(cheat sheet, "For Featherstone, E = bRa = aRb^T and r = apb"). Then ``X`` is ``aMb.action_inverse`` (``bXa``)
-with its blocks reordered, and a rigid-body inertia ``mcI(m, c, I)`` is ``Inertia(m, c, I).matrix()`` reordered.
+(Pinocchio's cheat sheet: "For Featherstone, E = bRa = aRb^T and r = apb"). Then ``X`` is ``aMb.action_inverse``
+(``bXa``) with its blocks reordered, and a rigid-body inertia ``mcI(m, c, I)`` is ``Inertia(m, c, I).matrix()`` reordered.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """spatial_v2's dynamics functions on a :class:`~rbda.featherstone.SystemModel`, built on the core algorithms.
 
-Each function converts its arguments at the boundary (DESIGN.md §5) and calls ``rbda.rnea``, ``rbda.aba``,
+Each function converts its arguments at the boundary and calls ``rbda.rnea``, ``rbda.aba``,
 ``rbda.crba``, ... on the cached core twin of the model (:func:`~rbda.featherstone.core_of`). Vectors ``q, qd,
 qdd, tau`` are ``(NB,)``; ``f_ext`` is spatial_v2's per-body list of external forces in **base coordinates**
 (angular first; planar ``[n_z; f_x; f_y]``), an entry ``None`` or ``[]`` meaning no force, the whole list

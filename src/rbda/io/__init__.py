@@ -1,4 +1,4 @@
-"""Reading and writing robot files: URDF, MJCF, SDF, SRDF (DESIGN.md §2, ``io/``).
+"""Reading and writing robot files: URDF, MJCF, SDF, SRDF.
 
 :func:`load_model` picks the reader by file type. Every reader raises :class:`ModelFileError` (a
 ``ValueError``) naming the file, the element and the reason.

@@ -1,4 +1,4 @@
-"""Joint models, one module per type (DESIGN.md §2): kinematics ``calc`` and the configuration Lie group."""
+"""Joint models, one module per type: kinematics ``calc`` and the configuration Lie group."""
 
 from .base import JointModel, JointType
 from .composite import JointModelComposite

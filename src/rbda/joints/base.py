@@ -1,4 +1,4 @@
-"""The joint model contract (cheat sheet "Joint") and the base class every joint type derives from.
+"""The joint model contract (Pinocchio's SE(3) cheat sheet "Joint") and the base class every joint type derives from.
 
 A joint between its parent's input frame and its child frame is described by
 

@@ -1,4 +1,4 @@
-"""Free-flyer joint: ``q = [x, y, z, qx, qy, qz, qw]``, ``v = [v_local; w_local]`` (DESIGN.md §1).
+"""Free-flyer joint: ``q = [x, y, z, qx, qy, qz, qw]``, ``v = [v_local; w_local]``.
 
 ``M = (R(quat), p)``, ``S = 1_6``, ``c_J = 0``. The Lie group is SE(3) acting on the right:
 ``integrate(q, v) = q * exp6(v)``, ``difference(q0, q1) = log6(q0^-1 q1)``.

@@ -3,7 +3,7 @@
 Each kernel is written out in full, without helpers taking the model/data named tuples: numba copies such a
 tuple into every inlined call, which cost more than the algorithm itself (measured).
 
-* ``rnea``: the cheat sheet's RNEA table, in local frames (Featherstone Table 5.1).
+* ``rnea``: Pinocchio's SE(3) cheat sheet's RNEA table, in local frames (Featherstone Table 5.1).
 * ``crba``: the composite-rigid-body algorithm in the world frame: composite inertias are summed as 10-vectors
   ``(m, h, I_o)`` and ``M[support(i), i] = J^T (Ycrb_i J_i)`` (Featherstone Table 6.2, world convention).
 * ``aba``: the articulated-body algorithm in the world frame (Featherstone Table 7.1 written with world-frame

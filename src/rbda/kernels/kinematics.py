@@ -1,4 +1,4 @@
-"""Compiled forward kinematics (cheat sheet "RNEA", forward loop without the forces).
+"""Compiled forward kinematics (Pinocchio's SE(3) cheat sheet "RNEA", forward loop without the forces).
 
 ``calc_joint`` is the step every algorithm starts with: the joint model's ``calc`` then the placements
 ``liMi = jointPlacement * M_J(q)`` and ``oMi = oM_parent * liMi``.

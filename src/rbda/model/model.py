@@ -1,4 +1,4 @@
-"""The kinematic tree: topology, joint models, placements, inertias, limits and frames (DESIGN.md §1).
+"""The kinematic tree: topology, joint models, placements, inertias, limits and frames.
 
 A :class:`Model` is built once (``add_joint``, ``append_body_to_joint``, ``add_frame``) and never modified by the
 algorithms. For the compiled kernels it packs itself into two flat arrays (``kernels/layout.py``), rebuilt
@@ -58,6 +58,17 @@ class _Derived:
             return self
         value = model.__dict__[self.name] = self.build(model)
         return value
+
+
+def _unknown(kind: str, name, names: list) -> str:
+    """The message for a name that is not among ``names``: the closest names, or the first few of them."""
+    import difflib
+
+    close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.6)
+    if close:
+        return f"no {kind} named {name!r}; did you mean {' or '.join(map(repr, close))}?"
+    shown = ", ".join(map(repr, names[:8])) + (f", ... ({len(names)} in all)" if len(names) > 8 else "")
+    return f"no {kind} named {name!r}; {kind}s are {shown}"
 
 
 DERIVED: list[str] = []  # the names of the derived forms, filled as Model declares them
@@ -258,7 +269,7 @@ class Model:
         try:
             return self.names.index(name)
         except ValueError:
-            raise KeyError(f"no joint named {name!r}; joints are {self.names}") from None
+            raise KeyError(_unknown("joint", name, self.names)) from None
 
     def exist_joint_name(self, name: str) -> bool:
         return name in self.names
@@ -268,7 +279,7 @@ class Model:
         for k, f in enumerate(self.frames):
             if f.name == name and (type is None or f.type & type):
                 return k
-        raise KeyError(f"no frame named {name!r}; frames are {[f.name for f in self.frames]}")
+        raise KeyError(_unknown("frame", name, [f.name for f in self.frames if type is None or f.type & type]))
 
     def exist_frame(self, name: str, type: FrameType | None = None) -> bool:
         return any(f.name == name and (type is None or f.type & type) for f in self.frames)

@@ -124,7 +124,7 @@ def every_joint() -> Model:
 
 def random_tree(joints: list, rng: np.random.Generator | None = None, root=None) -> Model:
     """A tree with the given joints (under ``root`` if given), each attached to a random earlier joint at a random
-    placement, with a random physically consistent body; joints are numbered depth-first (DESIGN.md §1)."""
+    placement, with a random physically consistent body; joints are numbered depth-first."""
     rng = np.random.default_rng() if rng is None else rng
     joints = list(joints)
     first = 1 if root is not None else 0

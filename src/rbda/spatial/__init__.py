@@ -1,6 +1,6 @@
 """Spatial algebra: SE(3), motions, forces, inertias, articulated-body inertias and the Lie-group maps.
 
-Spatial vectors are ``[linear; angular]`` (DESIGN.md §1). Everything here is plain numpy, typed and checked:
+Spatial vectors are ``[linear; angular]``. Everything here is plain numpy, typed and checked:
 the readable reference that the compiled kernels agree with.
 """
 

@@ -179,7 +179,7 @@ def inertia_apply(Y, m, out):
 @njit(cache=True, forceinline=True)
 def inertia_act(M, Y, out):
     """``out = aMb.act(Y)`` for ``Y = (m, h, I_o)`` about B's origin: ``h' = R h + m p`` and
-    ``I_o' = R I_o R^T - (R h)_x p_x - p_x (R h)_x - m p_x p_x`` (parallel axes, cheat sheet "Inertia")."""
+    ``I_o' = R I_o R^T - (R h)_x p_x - p_x (R h)_x - m p_x p_x`` (parallel axes, Pinocchio's cheat sheet "Inertia")."""
     mass = Y[0]
     Rh = (
         M[0, 0] * Y[1] + M[0, 1] * Y[2] + M[0, 2] * Y[3],

@@ -1,4 +1,4 @@
-"""Spatial inertia of a rigid body, ``Y = (m, c, I)`` (cheat sheet "Inertia").
+"""Spatial inertia of a rigid body, ``Y = (m, c, I)`` (Pinocchio's SE(3) cheat sheet "Inertia").
 
 ``m`` is the mass, ``c`` the centre of mass (the *lever*) in the body frame, ``I`` the rotational inertia about
 the centre of mass, in body axes. As a ``(6, 6)`` matrix on ``[v; w]``::
@@ -184,7 +184,7 @@ class Inertia:
         return self.matrix()
 
     def __mul__(self, motion: Motion) -> Force:
-        """``Y nu = [m (v - c x w); c x f + I w]`` (cheat sheet "Motion-to-force map")."""
+        """``Y nu = [m (v - c x w); c x f + I w]`` (Pinocchio's SE(3) cheat sheet "Motion-to-force map")."""
         if not isinstance(motion, Motion):
             return NotImplemented
         v, w = motion.linear, motion.angular
@@ -192,7 +192,7 @@ class Inertia:
         return Force(f, np.cross(self.lever, f) + self.inertia @ w)
 
     def vxiv(self, motion: Motion) -> Force:
-        """``nu x* (Y nu)`` in the cheap form of the cheat sheet, with ``beta = m c x w``."""
+        """``nu x* (Y nu)`` in the cheap form of Pinocchio's SE(3) cheat sheet, with ``beta = m c x w``."""
         v, w = motion.linear, motion.angular
         mv_beta = self.mass * v - self.mass * np.cross(self.lever, w)
         return Force(

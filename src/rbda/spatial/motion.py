@@ -1,4 +1,4 @@
-"""Spatial motion and force vectors, ``[linear; angular]`` (DESIGN.md §1).
+"""Spatial motion and force vectors, ``[linear; angular]``.
 
 A :class:`Motion` ``nu = [v; w]`` is a twist (velocity, acceleration); a :class:`Force` ``phi = [f; tau]`` is a
 wrench. They are dual: ``phi.dot(nu)`` is a power and does not depend on the frame both are expressed in.
@@ -129,7 +129,7 @@ class Motion(_SpatialVector):
     __slots__ = ()
 
     def cross(self, other):
-        """Spatial cross product (cheat sheet "Cross products").
+        """Spatial cross product (Pinocchio's SE(3) cheat sheet "Cross products").
 
         ``Motion x Motion = [v1 x w2 + w1 x v2; w1 x w2]`` and ``Motion x Force = [w x f; w x tau + v x f]``.
         """

@@ -1,4 +1,4 @@
-"""SE(3): rigid placements ``aMb = (R, p)`` with ``p_A = R p_B + p`` (cheat sheet "Rigid transformation"),
+"""SE(3): rigid placements ``aMb = (R, p)`` with ``p_A = R p_B + p`` (Pinocchio's cheat sheet "Rigid transformation"),
 their actions on points, motions, forces and inertias, and the exponential and logarithm maps with Jacobians.
 """
 
