@@ -13,23 +13,30 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .algorithms._check import report
+from .algorithms import _check
 from .kernels import batch as _k
 from .kernels import center_of_mass as _com
 from .kernels import centroidal as _centroidal
-from .model.data import new_workspace
+from .model import data as _data
+from .model.data import Data as _Data
 
 
 def _workspaces(model, batch: int) -> np.ndarray:
     """One workspace per thread (at most one per state)."""
     n = max(1, min(numba.get_num_threads(), batch))
-    return np.stack([new_workspace(model.njoints, model.nv, model.nframes) for _ in range(n)])
+    return np.stack([_data.new_workspace(model.njoints, model.nv, model.nframes) for _ in range(n)])
 
 
 def _stack(x, width: int, name: str, batch: int | None = None) -> np.ndarray:
-    a = np.ascontiguousarray(np.asarray(x, dtype=np.float64))
+    rows = "B" if batch is None else str(batch)
+    if isinstance(x, _Data):
+        raise TypeError(f"{name}: expected an array of shape ({rows}, {width}), got a Data; the batched functions "
+                        "take no data: rbda.batch.f(model, Q, ...)")
+    try:
+        a = np.ascontiguousarray(np.asarray(x, dtype=np.float64))
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected an array of shape ({rows}, {width}), got {type(x).__name__}") from None
     if a.ndim != 2 or a.shape[1] != width or (batch is not None and a.shape[0] != batch):
-        rows = "B" if batch is None else str(batch)
         raise ValueError(f"{name}: expected shape ({rows}, {width}), got {a.shape}")
     return a
 
@@ -48,7 +55,7 @@ def _report_states(status: np.ndarray, names: tuple) -> None:
     bad = np.flatnonzero(status)
     if bad.size:
         try:
-            report(int(status[bad[0]]), names)
+            _check.report(int(status[bad[0]]), names)
         except ValueError as exc:
             raise ValueError(f"state {bad[0]}: {exc}") from None
 

@@ -210,3 +210,16 @@ def test_singular_joint_space_inertia_is_a_clear_error():
             call()
     model.armature[-1] = 0.1  # a rotor inertia makes it regular again
     assert np.isfinite(rbda.aba(model, data, q, z, z)).all()
+
+
+def test_model_and_data_swapped_or_passed_to_a_batch_say_so():
+    data = MODEL.create_data()
+    with pytest.raises(TypeError, match=r"^model: expected an rbda.Model, got a Data"):
+        rbda.rnea(data, MODEL, Q, V, A)
+    with pytest.raises(TypeError, match=r"^data: expected an rbda.Data \(model.create_data\(\)\), got a Model"):
+        rbda.compute_rnea_derivatives(MODEL, MODEL, Q, V, A)
+    with pytest.raises(TypeError, match=r"^Q: expected an array of shape \(B, \d+\), got a Data; the batched"):
+        rbda.batch.rnea(MODEL, data, Q[None], V[None], A[None])
+    with pytest.raises(TypeError, match=r"^V: expected an array of shape \(1, \d+\), got str"):
+        rbda.batch.rnea(MODEL, Q[None], "V", A[None])
+    assert not hasattr(data, "nq") and not hasattr(MODEL, "tau")  # still AttributeErrors for hasattr

@@ -22,6 +22,17 @@ from ..kernels.layout import data_size, data_views
 from ..spatial import SE3, Motion
 
 
+class ArgumentOrderError(TypeError, AttributeError):
+    """A Model passed where a Data belongs, or the reverse (also an AttributeError, so ``hasattr`` still works)."""
+
+
+_MODEL_ATTRIBUTES = frozenset({"packed", "mimicking_joints", "nq", "nv", "njoints", "nframes", "joints", "parents",
+                               "names", "frames", "idx_q", "idx_v", "nqs", "nvs", "inertias", "gravity", "elementary",
+                               "extended", "get_frame_id", "get_joint_id", "create_data"})
+DATA_ATTRIBUTES = frozenset({"ws", "wb", "dws", "model_sizes", "oMi", "oMf", "liMi", "tau", "M", "J", "ddq",
+                             "derivatives_layout", "elementary_data", "kinematics_derivatives"})
+
+
 class SE3Views(Sequence):
     """A sequence of :class:`SE3` sharing memory with a ``(n, 3, 4)`` array ``[R | p]``."""
 
@@ -131,6 +142,12 @@ class Data:
         self.d2tau_dqdq = self.d2tau_dvdv = self.d2tau_dqdv = self.d2tau_dadq = None
         self.kinematic_hessians = np.zeros((6, model.nv, model.nv))
         self.dvcom_dq = None
+
+    def __getattr__(self, name):  # only reached for a missing attribute: a Data passed where a Model belongs
+        if name in _MODEL_ATTRIBUTES:
+            raise ArgumentOrderError("model: expected an rbda.Model, got a Data; the algorithms take "
+                                     "(model, data, ...) and the batched ones (model, Q, ...)")
+        raise AttributeError(f"'Data' object has no attribute {name!r}")
 
     def ov_of(self, joint_id: int) -> np.ndarray:
         """World-frame spatial velocity ``(6,)`` of joint ``joint_id`` from ``oMi`` and the local ``v``."""

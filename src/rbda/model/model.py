@@ -446,6 +446,14 @@ class Model:
         self.__dict__["_armature"] = F[6 : 6 + self.nv]
         return I, F
 
+    def __getattr__(self, name):  # only reached for a missing attribute: a Model passed where a Data belongs
+        from .data import DATA_ATTRIBUTES, ArgumentOrderError
+
+        if name in DATA_ATTRIBUTES:
+            raise ArgumentOrderError("data: expected an rbda.Data (model.create_data()), got a Model; the algorithms "
+                                     "take (model, data, ...)")
+        raise AttributeError(f"'Model' object has no attribute {name!r}")
+
     # ---------------------------------------------------------------------------------------- equality, pickling
     def __eq__(self, other) -> bool:
         if not isinstance(other, Model):
