@@ -1,6 +1,8 @@
 """Model surgery: append_model, build_reduced_model, find_common_ancestor against Pinocchio's twins and against
 identities between the full and the derived models; save_model/load_model_file round trips and errors."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -8,6 +10,8 @@ import rbda
 from rbda.io import ModelFileError
 
 from conftest import assert_close
+
+MJCF_FILE = "humanoid_like.xml"
 
 # Pinocchio's Python bindings cannot build an unaligned unbounded revolute joint
 JOINTS = [j for j in rbda.sample_models.all_joint_types() if j.shortname() != "JointModelRevoluteUnboundedUnaligned"]
@@ -238,36 +242,70 @@ def test_find_common_ancestor_matches_pinocchio_and_supports():
 
 # ------------------------------------------------------------------------------------------------- files
 def test_save_and_load_model_round_trip(tmp_path):
-    model = full_model()
-    model.gravity = [0.1, 0.2, -9.0]
-    path = tmp_path / "robot.rbda"
-    rbda.save_model(model, path)
-    loaded = rbda.load_model_file(path)
-    assert loaded == model and loaded is not model
-    q, v, a = (rbda.random_configuration(model, rng=np.random.default_rng(8)), np.ones(model.nv), np.ones(model.nv))
-    np.testing.assert_array_equal(rbda.rnea(loaded, loaded.create_data(), q, v, a),
-                                  rbda.rnea(model, model.create_data(), q, v, a))
+    mimic = rbda.transform_joint_into_mimic(rbda.sample_models.manipulator(), 2, 3, -0.5, 0.1)
+    mjcf = pytest.importorskip("mujoco") and rbda.load_model(Path(__file__).parents[1] / "io" / "mjcf_files" / MJCF_FILE)
+    for model in (full_model(), rbda.sample_models.every_joint(), mimic, mjcf):  # composite, mimic, MJCF records
+        model.gravity = [0.1, 0.2, -9.0]
+        model.armature = np.linspace(0.0, 0.1, model.nv)
+        path = tmp_path / "robot.rbda"
+        rbda.save_model(model, path)
+        assert path.read_bytes()[:1] == b"{"  # JSON: data, never code
+        loaded = rbda.load_model_file(path)
+        assert loaded == model and loaded is not model
+        for name in ("mjcf_layout", "mjcf_equality"):
+            assert repr(getattr(loaded, name, None)) == repr(getattr(model, name, None))
+        q, v, a = (rbda.random_configuration(model, rng=np.random.default_rng(8)), np.ones(model.nv), np.ones(model.nv))
+        np.testing.assert_array_equal(rbda.rnea(loaded, loaded.create_data(), q, v, a),
+                                      rbda.rnea(model, model.create_data(), q, v, a))
 
 
-def test_load_model_file_errors(tmp_path):
+class _Exploit:
+    def __reduce__(self):
+        return (exec, ("import pathlib; pathlib.Path(__import__('os').environ['RBDA_EXPLOIT']).write_text('ran')",))
+
+
+def test_load_model_file_errors_and_files_that_would_run_code(tmp_path, monkeypatch):
+    import json
     import pickle
 
     with pytest.raises(ModelFileError, match="no such file"):
         rbda.load_model_file(tmp_path / "missing.rbda")
     garbage = tmp_path / "garbage.rbda"
     garbage.write_bytes(b"<robot/>")
-    with pytest.raises(ModelFileError, match="garbage.rbda"):
+    with pytest.raises(ModelFileError, match="garbage.rbda.*not JSON"):
         rbda.load_model_file(garbage)
     other = tmp_path / "other.rbda"
-    other.write_bytes(pickle.dumps({"format": "something"}))
+    other.write_text(json.dumps({"format": "something"}))
     with pytest.raises(ModelFileError, match="format"):
         rbda.load_model_file(other)
     newer = tmp_path / "newer.rbda"
-    newer.write_bytes(pickle.dumps({"format": "rbda-model", "version": 99, "model": None}))
+    newer.write_text(json.dumps({"format": "rbda-model", "version": 99, "model": None}))
     with pytest.raises(ModelFileError, match="version"):
         rbda.load_model_file(newer)
     with pytest.raises(TypeError, match="model"):
         rbda.save_model("robot", tmp_path / "x.rbda")
+    # a pickle that runs code when unpickled is refused without being unpickled
+    marker = tmp_path / "marker"
+    monkeypatch.setenv("RBDA_EXPLOIT", str(marker))
+    crafted = tmp_path / "crafted.rbda"
+    crafted.write_bytes(pickle.dumps({"format": "rbda-model", "version": 1, "model": _Exploit()}))
+    with pytest.raises(ModelFileError, match="pickle .* can run code"):
+        rbda.load_model_file(crafted)
+    assert not marker.exists()
+    # a JSON file naming a class that is not a joint model, or an inconsistent model, is refused
+    good = tmp_path / "good.rbda"
+    rbda.save_model(rbda.sample_models.manipulator(), good)
+    document = json.loads(good.read_text())
+    document["model"]["dict"]["joints"]["list"][1]["joint"] = "Popen"
+    good.write_text(json.dumps(document))
+    with pytest.raises(ModelFileError, match="'Popen' is not a joint model"):
+        rbda.load_model_file(good)
+    rbda.save_model(rbda.sample_models.manipulator(), good)
+    document = json.loads(good.read_text())
+    document["model"]["dict"]["parents"]["list"][2] = 5
+    good.write_text(json.dumps(document))
+    with pytest.raises(ModelFileError, match="not a valid model"):
+        rbda.load_model_file(good)
 
 
 # ------------------------------------------------------------------------------------------------- geometry

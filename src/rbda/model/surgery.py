@@ -1,6 +1,6 @@
 """Model surgery, as Pinocchio does it: attach a model at a frame of another (``append_model``), lock joints at a
-configuration (``build_reduced_model``), the common ancestor of two joints (``find_common_ancestor``), and saving
-a model to a file (``save_model``/``load_model_file``).
+configuration (``build_reduced_model``), the common ancestor of two joints (``find_common_ancestor``); saving
+a model to a file is ``model_file.py``.
 
 Joint and frame order follow Pinocchio's ``appendModel`` and ``buildReducedModel``, so that names, ids, ``q``
 and ``v`` line up with a Pinocchio model built the same way.
@@ -9,7 +9,6 @@ and ``v`` line up with a Pinocchio model built the same way.
 from __future__ import annotations
 
 import dataclasses
-import os
 import pickle
 
 import numpy as np
@@ -20,8 +19,6 @@ from ..spatial._validate import as_array
 from .frame import Frame, FrameType
 from .model import Model
 
-MODEL_FILE_FORMAT = "rbda-model"
-MODEL_FILE_VERSION = 1
 
 
 # ------------------------------------------------------------------------------------------------- helpers
@@ -345,39 +342,4 @@ def _with_mimic(model: Model, pairs: list) -> Model:
 
 
 # ------------------------------------------------------------------------------------------------- files
-def save_model(model: Model, path) -> None:
-    """Write ``model`` to ``path``: a pickle of ``{"format": "rbda-model", "version": 1, "model": model}``.
-
-    Pickle runs code when loaded: load only files you trust (as with any pickle).
-    """
-    _check_model(model, "model")
-    with open(os.fspath(path), "wb") as stream:
-        pickle.dump({"format": MODEL_FILE_FORMAT, "version": MODEL_FILE_VERSION, "model": model}, stream,
-                    protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def load_model_file(path) -> Model:
-    """Read a model written by :func:`save_model`; raises :class:`~rbda.io.ModelFileError` naming the file when
-    it is missing, not such a file, or of a newer format version."""
-    from ..io.errors import ModelFileError
-
-    path = os.fspath(path)
-    try:
-        with open(path, "rb") as stream:
-            content = pickle.load(stream)
-    except FileNotFoundError:
-        raise ModelFileError(path, "", "no such file") from None
-    except Exception as exc:  # a file that is not a pickle can fail in many ways
-        raise ModelFileError(path, "", f"not an rbda model file ({type(exc).__name__}: {exc})") from None
-    if not (isinstance(content, dict) and content.get("format") == MODEL_FILE_FORMAT):
-        raise ModelFileError(path, "format", "not an rbda model file")
-    if content.get("version") != MODEL_FILE_VERSION:
-        raise ModelFileError(path, "version", f"format version {content.get('version')!r}, this rbda reads "
-                                              f"version {MODEL_FILE_VERSION}")
-    if not isinstance(content.get("model"), Model):
-        raise ModelFileError(path, "model", "does not hold an rbda Model")
-    return content["model"]
-
-
-__all__ = ["append_model", "build_reduced_model", "find_common_ancestor", "transform_joint_into_mimic", "save_model",
-           "load_model_file"]
+__all__ = ["append_model", "build_reduced_model", "find_common_ancestor", "transform_joint_into_mimic"]
