@@ -19,6 +19,7 @@ from .kernels import center_of_mass as _com
 from .kernels import centroidal as _centroidal
 from .model import data as _data
 from .model.data import Data as _Data
+from .spatial import ReferenceFrame as _ReferenceFrame
 
 
 def _workspaces(model, batch: int) -> np.ndarray:
@@ -108,6 +109,37 @@ def forward_kinematics(model, Q, out=None) -> np.ndarray:
     if model.mimicking_joints:
         return _mimic(forward_kinematics, model, Q, {}, None, out)
     return _run(_k.forward_kinematics, model, Q, {}, out, (model.njoints, 3, 4))
+
+
+def frames_forward_kinematics(model, Q, out=None) -> np.ndarray:
+    """Frame placements ``oMf`` for each state, returns ``(B, nframes, 3, 4)`` arrays ``[R | p]`` (world frame;
+    ``out[b, k]`` is ``data.oMf[k]`` after ``rbda.frames_forward_kinematics(model, data, Q[b])``)."""
+    if model.mimicking_joints:
+        return _mimic(frames_forward_kinematics, model, Q, {}, None, out)
+    return _run(_k.frames_forward_kinematics, model, Q, {}, out, (model.nframes, 3, 4))
+
+
+def compute_frame_jacobian(model, Q, frame_id: int, reference_frame=_ReferenceFrame.LOCAL, out=None) -> np.ndarray:
+    """The Jacobian of frame ``frame_id`` (an id or a name) for each state in ``reference_frame`` (``LOCAL``,
+    ``WORLD`` or ``LOCAL_WORLD_ALIGNED``), returns ``(B, 6, nv)``: ``out[b]`` is
+    ``rbda.compute_frame_jacobian(model, data, Q[b], frame_id, reference_frame)``."""
+    from .algorithms.kinematics import reference_frame_arg
+
+    if isinstance(frame_id, str):
+        frame_id = model.get_frame_id(frame_id)
+    if not (isinstance(frame_id, (int, np.integer)) and 0 <= frame_id < model.nframes):
+        raise ValueError(f"frame_id: {frame_id!r} is not a frame id of this model (0..{model.nframes - 1})")
+    rf = int(reference_frame_arg(reference_frame))
+    if model.mimicking_joints:
+        fn = lambda ext, Q_ext: compute_frame_jacobian(ext, Q_ext, frame_id, rf)  # noqa: E731
+        return _mimic(fn, model, Q, {}, "cols", out)
+    Q = _stack(Q, model.nq, "Q")
+    result = _output(out, (Q.shape[0], 6, model.nv))
+    status = np.zeros(Q.shape[0], dtype=np.int64)
+    I, F = model.packed
+    _k.frame_jacobians(I, F, _workspaces(model, Q.shape[0]), Q, int(frame_id), rf, result, status)
+    _report_states(status, ("Q",))
+    return result
 
 
 def compute_joint_jacobians(model, Q, out=None) -> np.ndarray:

@@ -56,3 +56,28 @@ def test_batch_errors_name_the_argument_and_state(batch_case):
         rbda.batch.rnea(model, Q, V, bad)
     with pytest.raises(ValueError, match="out: expected"):
         rbda.batch.crba(model, Q, out=np.empty((B, 2, 2)))
+
+
+@pytest.mark.parametrize("mimic", [False, True], ids=["plain", "mimic"])
+def test_batched_frames_match_single_states(mimic):
+    from conftest import random_model
+
+    model = random_model(2, True, mimic=mimic)
+    rng = np.random.default_rng(3)
+    Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(B)])
+    data = model.create_data()
+    oMf = rbda.batch.frames_forward_kinematics(model, Q)
+    assert oMf.shape == (B, model.nframes, 3, 4)
+    frame = model.nframes - 1
+    jacobians = {rf: rbda.batch.compute_frame_jacobian(model, Q, model.frames[frame].name, rf)
+                 for rf in (rbda.LOCAL, rbda.WORLD, rbda.LOCAL_WORLD_ALIGNED)}
+    for b in range(B):
+        rbda.frames_forward_kinematics(model, data, Q[b])
+        for k in range(model.nframes):
+            np.testing.assert_allclose(oMf[b, k, :, :3], data.oMf[k].rotation, rtol=0.0, atol=1e-13)
+            np.testing.assert_allclose(oMf[b, k, :, 3], data.oMf[k].translation, rtol=0.0, atol=1e-13)
+        for rf, J in jacobians.items():
+            np.testing.assert_allclose(J[b], rbda.compute_frame_jacobian(model, data, Q[b], frame, rf), rtol=0.0,
+                                       atol=1e-12)
+    with pytest.raises(ValueError, match="frame_id"):
+        rbda.batch.compute_frame_jacobian(model, Q, model.nframes)

@@ -88,3 +88,62 @@ def joint_jacobians(I, F, WS, Q, OUT, STATUS):
             for r in range(6):
                 for k in range(m.nv):
                     OUT[b, r, k] = d.J[k, r]
+
+
+@njit(cache=True, parallel=True)
+def frames_forward_kinematics(I, F, WS, Q, OUT, STATUS):
+    """``OUT[b, k] = oMf[k]`` ``[R | p]`` at ``Q[b]``."""
+    nchunks, B = WS.shape[0], Q.shape[0]
+    for c in prange(nchunks):
+        m = model_views(I, F)
+        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+            STATUS[b] = kinematics.forward_kinematics_q(I, F, WS[c], Q[b])
+            kinematics.update_frame_placements(I, F, WS[c])
+            for k in range(m.nf):
+                for r in range(3):
+                    for x in range(4):
+                        OUT[b, k, r, x] = d.oMf[k, r, x]
+
+
+@njit(cache=True, parallel=True)
+def frame_jacobians(I, F, WS, Q, frame, reference_frame, OUT, STATUS):
+    """``OUT[b]`` ``(6, nv)``: the Jacobian of frame ``frame`` at ``Q[b]`` in ``reference_frame`` (0 WORLD, 1
+    LOCAL, 2 LOCAL_WORLD_ALIGNED), zero outside the columns of the joints that support it."""
+    nchunks, B = WS.shape[0], Q.shape[0]
+    for c in prange(nchunks):
+        m = model_views(I, F)
+        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        joint = m.frame_parents[frame]
+        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+            STATUS[b] = kinematics.compute_joint_jacobians(I, F, WS[c], Q[b])
+            kinematics.update_frame_placements(I, F, WS[c])
+            oMf = d.oMf[frame]
+            for r in range(6):
+                for k in range(m.nv):
+                    OUT[b, r, k] = 0.0
+            j = joint
+            while j > 0:
+                for k in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
+                    express_column(d.J[k], oMf, reference_frame, OUT[b, :, k])
+                j = m.parents[j]
+
+
+@njit(cache=True, forceinline=True)
+def express_column(col, oM, reference_frame, out):
+    """A world-frame Jacobian column in ``reference_frame`` at the placement ``oM``: the linear part moved to the
+    frame's origin (``v_p = v_0 - p x w``), then, for LOCAL, both parts rotated into the frame's axes."""
+    if reference_frame == 0:
+        for x in range(6):
+            out[x] = col[x]
+        return
+    p = oM[:, 3]
+    lin0 = col[0] - (p[1] * col[5] - p[2] * col[4])
+    lin1 = col[1] - (p[2] * col[3] - p[0] * col[5])
+    lin2 = col[2] - (p[0] * col[4] - p[1] * col[3])
+    if reference_frame == 2:
+        out[0], out[1], out[2], out[3], out[4], out[5] = lin0, lin1, lin2, col[3], col[4], col[5]
+        return
+    for r in range(3):  # R^T
+        out[r] = oM[0, r] * lin0 + oM[1, r] * lin1 + oM[2, r] * lin2
+        out[3 + r] = oM[0, r] * col[3] + oM[1, r] * col[4] + oM[2, r] * col[5]
