@@ -14,12 +14,15 @@ import numba
 import numpy as np
 
 from .algorithms import _check
-from .kernels import batch as _k
-from .kernels import center_of_mass as _com
-from .kernels import centroidal as _centroidal
+from .kernels import batch as _batch_kernels
+from .kernels import center_of_mass as _com_kernels
+from .kernels import centroidal as _centroidal_kernels
+from .kernels.direct import announce_compilation, announced
 from .model import data as _data
 from .model.data import Data as _Data
 from .spatial import ReferenceFrame as _ReferenceFrame
+
+_k, _com, _centroidal = announced(_batch_kernels), announced(_com_kernels), announced(_centroidal_kernels)
 
 
 def _workspaces(model, batch: int) -> np.ndarray:
@@ -195,6 +198,7 @@ def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1):
     DWS = np.zeros((WS.shape[0], derivative_size(me.njoints, me.nv)))
     outs = [np.empty((B,) + (model.nv,) * (order + 1)) for _ in range(outputs)]
     status = np.zeros(B, dtype=np.int64)
+    announce_compilation(kernel)
     kernel(I, F, WS, DWS, Q, X, Y, *outs, status)
     _report_states(status, names)
     return tuple(outs)
@@ -285,6 +289,7 @@ def _configuration(kernel, model, X, Y, names, out_width, arg=None, out=None):
     B = X.shape[0]
     Y = _stack(Y, model.nv if names[1] == "V" else model.nq, names[1], B)
     status = np.zeros(B, dtype=np.int64)
+    announce_compilation(kernel)
     if which is None:
         out = _output(out, (B, out_width))
         kernel(I, F, X, Y, out, status)

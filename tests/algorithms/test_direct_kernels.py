@@ -143,3 +143,20 @@ def test_the_fast_path_takes_every_float64_vector_without_a_copy():
     for x in (tau, np.zeros(model.nv), np.arange(model.nv, dtype=np.float64)):
         assert vector(x, model.nv, "x") is x
     assert vector(np.zeros(2 * model.nv)[::2], model.nv, "x").flags.c_contiguous
+
+
+def test_a_first_call_that_compiles_says_so(tmp_path, monkeypatch, capsys):
+    from rbda.kernels import direct
+
+    (tmp_path / "fresh_kernel.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setitem(direct._ANNOUNCED, "first", True)
+    import fresh_kernel
+
+    direct.announce_compilation(fresh_kernel.twice)
+    assert "rbda: compiling fresh_kernel.twice for this machine" in capsys.readouterr().err
+    assert fresh_kernel.twice(2) == 4
+    direct.announce_compilation(fresh_kernel.twice)  # compiled now: nothing to say
+    monkeypatch.setenv("RBDA_COMPILE_NOTICE", "0")
+    assert capsys.readouterr().err == ""
