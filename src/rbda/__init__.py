@@ -18,6 +18,10 @@ LOCAL, WORLD, LOCAL_WORLD_ALIGNED = ReferenceFrame.LOCAL, ReferenceFrame.WORLD, 
 
 
 def __getattr__(name):  # the file readers (rbda.io) load on first use, so that ``import rbda`` stays fast
+    if name == "warmup":
+        import importlib
+
+        return importlib.import_module(".warmup", __name__)
     if name in ("io", "load_model", "load_model_from_string"):
         import importlib
 
