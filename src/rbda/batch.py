@@ -10,6 +10,8 @@ batch axis, running on every core (``numba.prange``) with no Python work per sta
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numba
 import numpy as np
 
@@ -21,6 +23,11 @@ from .kernels.direct import announce_compilation, announced
 from .model import data as _data
 from .model.data import Data as _Data
 from .spatial import ReferenceFrame as _ReferenceFrame
+
+if TYPE_CHECKING:
+    from .algorithms.configuration import ArgumentPosition
+    from .model import Model
+    from numpy.typing import ArrayLike
 
 _k, _com, _centroidal = announced(_batch_kernels), announced(_com_kernels), announced(_centroidal_kernels)
 
@@ -79,42 +86,42 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple) -> np.ndarra
     return out
 
 
-def rnea(model, Q, V, A, out=None) -> np.ndarray:
+def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``tau[b] = rnea(Q[b], V[b], A[b])``; ``Q: (B, nq)``, ``V, A: (B, nv)``, returns ``(B, nv)``."""
     if model.mimicking_joints:
         return _mimic(rnea, model, Q, {"V": V, "A": A}, "rows", out)
     return _run(_k.rnea, model, Q, {"V": V, "A": A}, out, (model.nv,))
 
 
-def aba(model, Q, V, TAU, out=None) -> np.ndarray:
+def aba(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``ddq[b] = aba(Q[b], V[b], TAU[b])``, returns ``(B, nv)``."""
     if model.mimicking_joints:
         return _mimic_aba(model, Q, V, TAU, out)
     return _run(_k.aba, model, Q, {"V": V, "TAU": TAU}, out, (model.nv,))
 
 
-def crba(model, Q, out=None) -> np.ndarray:
+def crba(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``M[b] = crba(Q[b])``, returns ``(B, nv, nv)``."""
     if model.mimicking_joints:
         return _mimic(crba, model, Q, {}, "both", out)
     return _run(_k.crba, model, Q, {}, out, (model.nv, model.nv))
 
 
-def compute_minverse(model, Q, out=None) -> np.ndarray:
+def compute_minverse(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``Minv[b] = M(Q[b])^-1``, returns ``(B, nv, nv)``."""
     if model.mimicking_joints:
         return _store(out, np.linalg.inv(crba(model, Q)))
     return _run(_k.minverse, model, Q, {}, out, (model.nv, model.nv))
 
 
-def forward_kinematics(model, Q, out=None) -> np.ndarray:
+def forward_kinematics(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Joint placements ``oMi`` for each state, returns ``(B, njoints, 3, 4)`` arrays ``[R | p]``."""
     if model.mimicking_joints:
         return _mimic(forward_kinematics, model, Q, {}, None, out)
     return _run(_k.forward_kinematics, model, Q, {}, out, (model.njoints, 3, 4))
 
 
-def frames_forward_kinematics(model, Q, out=None) -> np.ndarray:
+def frames_forward_kinematics(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Frame placements ``oMf`` for each state, returns ``(B, nframes, 3, 4)`` arrays ``[R | p]`` (world frame;
     ``out[b, k]`` is ``data.oMf[k]`` after ``rbda.frames_forward_kinematics(model, data, Q[b])``)."""
     if model.mimicking_joints:
@@ -122,7 +129,9 @@ def frames_forward_kinematics(model, Q, out=None) -> np.ndarray:
     return _run(_k.frames_forward_kinematics, model, Q, {}, out, (model.nframes, 3, 4))
 
 
-def compute_frame_jacobian(model, Q, frame_id: int, reference_frame=_ReferenceFrame.LOCAL, out=None) -> np.ndarray:
+def compute_frame_jacobian(model: Model, Q: ArrayLike, frame_id: int,
+                           reference_frame: ReferenceFrame | int = _ReferenceFrame.LOCAL,
+                           out: np.ndarray | None = None) -> np.ndarray:
     """The Jacobian of frame ``frame_id`` (an id or a name) for each state in ``reference_frame`` (``LOCAL``,
     ``WORLD`` or ``LOCAL_WORLD_ALIGNED``), returns ``(B, 6, nv)``: ``out[b]`` is
     ``rbda.compute_frame_jacobian(model, data, Q[b], frame_id, reference_frame)``."""
@@ -145,28 +154,28 @@ def compute_frame_jacobian(model, Q, frame_id: int, reference_frame=_ReferenceFr
     return result
 
 
-def compute_joint_jacobians(model, Q, out=None) -> np.ndarray:
+def compute_joint_jacobians(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """World-frame joint Jacobians ``data.J`` for each state, returns ``(B, 6, nv)``."""
     if model.mimicking_joints:
         return _mimic(compute_joint_jacobians, model, Q, {}, None, out)
     return _run(_k.joint_jacobians, model, Q, {}, out, (6, model.nv))
 
 
-def center_of_mass(model, Q, out=None) -> np.ndarray:
+def center_of_mass(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Centre of mass ``com[b]`` (world frame) of each configuration, returns ``(B, 3)``."""
     if model.mimicking_joints:
         return _mimic(center_of_mass, model, Q, {}, None, out)
     return _run(_com.center_of_mass_batch, model, Q, {}, out, (3,))
 
 
-def jacobian_center_of_mass(model, Q, out=None) -> np.ndarray:
+def jacobian_center_of_mass(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """CoM Jacobian ``Jcom[b]`` (world frame) of each configuration, returns ``(B, 3, nv)``."""
     if model.mimicking_joints:
         return _mimic(jacobian_center_of_mass, model, Q, {}, "cols", out)
     return _run(_com.jacobian_center_of_mass_batch, model, Q, {}, out, (3, model.nv))
 
 
-def ccrba(model, Q, V, out=None) -> np.ndarray:
+def ccrba(model: Model, Q: ArrayLike, V: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Centroidal momentum matrix ``Ag[b]`` of each state (``V`` checked as in ``rbda.ccrba``), returns
     ``(B, 6, nv)``; ``hg[b] = Ag[b] @ V[b]``."""
     if model.mimicking_joints:
@@ -174,7 +183,7 @@ def ccrba(model, Q, V, out=None) -> np.ndarray:
     return _run(_centroidal.ccrba_batch, model, Q, {"V": V}, out, (6, model.nv))
 
 
-def compute_centroidal_momentum(model, Q, V, out=None) -> np.ndarray:
+def compute_centroidal_momentum(model: Model, Q: ArrayLike, V: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Centroidal momentum ``hg[b]`` ``[linear; angular]`` about the CoM of each state, returns ``(B, 6)``."""
     if model.mimicking_joints:
         return _mimic(compute_centroidal_momentum, model, Q, {"V": V}, None, out)
@@ -204,7 +213,7 @@ def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1):
     return tuple(outs)
 
 
-def compute_rnea_derivatives(model, Q, V, A):
+def compute_rnea_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike):
     """``(dtau_dq, dtau_dv, dtau_da)`` ``(B, nv, nv)`` each, :func:`rbda.compute_rnea_derivatives` per state."""
     if model.mimicking_joints:
         return _mimic(compute_rnea_derivatives, model, Q, {"V": V, "A": A}, ("both",) * 3)
@@ -213,7 +222,7 @@ def compute_rnea_derivatives(model, Q, V, A):
     return _run_derivatives(batch_rnea_derivatives, model, Q, V, A, ("Q", "V", "A"))
 
 
-def compute_aba_derivatives(model, Q, V, TAU):
+def compute_aba_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike):
     """``(ddq_dq, ddq_dv, ddq_dtau)`` ``(B, nv, nv)`` each, :func:`rbda.compute_aba_derivatives` per state."""
     if model.mimicking_joints:
         return _mimic_aba_derivatives(model, Q, V, TAU)
@@ -222,7 +231,7 @@ def compute_aba_derivatives(model, Q, V, TAU):
     return _run_derivatives(batch_aba_derivatives, model, Q, V, TAU, ("Q", "V", "TAU"))
 
 
-def compute_rnea_second_order_derivatives(model, Q, V, A):
+def compute_rnea_second_order_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike):
     """``(d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)`` ``(B, nv, nv, nv)`` each,
     :func:`rbda.compute_rnea_second_order_derivatives` per state (``4 B nv^3`` floats: mind the batch size)."""
     if model.mimicking_joints:
@@ -317,7 +326,7 @@ def _mimic_configuration(fn, model, X, Y, names, select, arg=False, out=None):
     return tuple(keep(r) for r in result) if isinstance(result, tuple) else _store(out, keep(result))
 
 
-def integrate(model, Q, V, out=None) -> np.ndarray:
+def integrate(model: Model, Q: ArrayLike, V: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``Q[b] (+) V[b]``: :func:`rbda.integrate` per state; ``Q: (B, nq)``, ``V: (B, nv)``, returns ``(B, nq)``."""
     from .kernels.configuration import batch_integrate
 
@@ -326,7 +335,7 @@ def integrate(model, Q, V, out=None) -> np.ndarray:
     return _configuration(batch_integrate, model, Q, V, ("Q", "V"), model.nq, False, out)
 
 
-def difference(model, Q0, Q1, out=None) -> np.ndarray:
+def difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``Q1[b] (-) Q0[b]``: :func:`rbda.difference` per state; ``Q0, Q1: (B, nq)``, returns ``(B, nv)``."""
     from .kernels.configuration import batch_difference
 
@@ -335,7 +344,7 @@ def difference(model, Q0, Q1, out=None) -> np.ndarray:
     return _configuration(batch_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, False, out)
 
 
-def d_integrate(model, Q, V, arg=None):
+def d_integrate(model: Model, Q: ArrayLike, V: ArrayLike, arg: ArgumentPosition | int | None = None):
     """:func:`rbda.d_integrate` per state: ``(B, nv, nv)`` for ``arg`` ARG0 or ARG1, a pair of them for None."""
     from .kernels.configuration import batch_d_integrate
 
@@ -344,7 +353,7 @@ def d_integrate(model, Q, V, arg=None):
     return _configuration(batch_d_integrate, model, Q, V, ("Q", "V"), model.nv, arg)
 
 
-def d_difference(model, Q0, Q1, arg=None):
+def d_difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, arg: ArgumentPosition | int | None = None):
     """:func:`rbda.d_difference` per state: ``(B, nv, nv)`` for ``arg`` ARG0 or ARG1, a pair of them for None."""
     from .kernels.configuration import batch_d_difference
 

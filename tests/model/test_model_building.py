@@ -253,3 +253,24 @@ def test_an_unknown_name_suggests_the_closest_or_lists_a_few():
     with pytest.raises(KeyError) as info:
         model.get_frame_id("gripper")
     assert f"({model.nframes} in all)" in str(info.value) and len(str(info.value)) < 300
+
+
+def test_every_public_function_has_parameter_type_hints():
+    import inspect
+    import typing
+
+    import numpy.typing
+
+    names = {"Model": rbda.Model, "Data": rbda.Data, "ArrayLike": numpy.typing.ArrayLike, "SE3": rbda.SE3,
+             "ReferenceFrame": rbda.ReferenceFrame, "ArgumentPosition": rbda.ArgumentPosition,
+             "GeometryModel": rbda.io.GeometryModel, "Sequence": __import__("collections.abc").abc.Sequence}
+    missing = []
+    for module in (rbda, rbda.batch):
+        for name in dir(module):
+            f = getattr(module, name)
+            if name.startswith("_") or not inspect.isfunction(f) or not f.__module__.startswith("rbda"):
+                continue
+            hints = typing.get_type_hints(f, {**vars(inspect.getmodule(f)), **names})  # every hint resolves
+            params = [p for p in inspect.signature(f).parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+            missing += [f"{module.__name__}.{name}({p.name})" for p in params if p.name not in hints]
+    assert missing == []

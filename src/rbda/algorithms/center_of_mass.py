@@ -4,6 +4,8 @@ CoM, ``data.com[i]`` that of the subtree rooted at joint ``i``."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..kernels import center_of_mass
@@ -12,10 +14,16 @@ from ._check import NONE, check_data, report, vector
 from . import mimic
 from .kinematics import _joint_id
 
+if TYPE_CHECKING:
+    from ..model import Data
+    from ..model import Model
+    from numpy.typing import ArrayLike
+
 _k = direct(center_of_mass)  # the kernels, past numba's per-call dispatch
 
 
-def center_of_mass(model, data, q, v=None, a=None, compute_subtree_coms: bool = True) -> np.ndarray:
+def center_of_mass(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None = None, a: ArrayLike | None = None,
+                   compute_subtree_coms: bool = True) -> np.ndarray:
     """CoM ``(3,)`` of the model at ``q: (nq,)``, in the world frame; with ``v: (nv,)`` also its velocity, with
     ``a: (nv,)`` its acceleration (without gravity).
 
@@ -42,7 +50,7 @@ def center_of_mass(model, data, q, v=None, a=None, compute_subtree_coms: bool = 
     return data.com[0]
 
 
-def jacobian_center_of_mass(model, data, q, compute_subtree_coms: bool = True) -> np.ndarray:
+def jacobian_center_of_mass(model: Model, data: Data, q: ArrayLike, compute_subtree_coms: bool = True) -> np.ndarray:
     """Jacobian ``(3, nv)`` of the CoM (world frame): ``d com / dt = Jcom v``. Also fills ``data.Jcom``,
     ``data.mass`` and ``data.com`` (here, as in Pinocchio, every subtree CoM in the world frame), ``data.J`` and
     ``data.oMi``."""
@@ -55,7 +63,7 @@ def jacobian_center_of_mass(model, data, q, compute_subtree_coms: bool = True) -
     return data.Jcom
 
 
-def jacobian_subtree_center_of_mass(model, data, q, subtree_root_joint_id: int) -> np.ndarray:
+def jacobian_subtree_center_of_mass(model: Model, data: Data, q: ArrayLike, subtree_root_joint_id: int) -> np.ndarray:
     """Jacobian ``(3, nv)`` (world frame) of the CoM of the subtree rooted at joint ``subtree_root_joint_id``.
 
     A dof of a joint r inside the subtree moves the subtree of r: column ``m_r (J_lin + J_ang x c_r) / m_root``;
@@ -80,7 +88,7 @@ def jacobian_subtree_center_of_mass(model, data, q, subtree_root_joint_id: int) 
     return out
 
 
-def compute_total_mass(model, data=None) -> float:
+def compute_total_mass(model: Model, data: Data | None = None) -> float:
     """Total mass of the model; stored in ``data.mass[0]`` when ``data`` is given."""
     total = float(sum(Y.mass for Y in model.inertias[1:]))
     if data is not None:
@@ -88,7 +96,7 @@ def compute_total_mass(model, data=None) -> float:
     return total
 
 
-def compute_subtree_masses(model, data) -> np.ndarray:
+def compute_subtree_masses(model: Model, data: Data) -> np.ndarray:
     """Mass of every subtree into ``data.mass`` ``(njoints,)`` (``data.mass[0]`` the total); returns it."""
     check_data(model, data)
     mass = np.array([Y.mass for Y in model.inertias], dtype=float)

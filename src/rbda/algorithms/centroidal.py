@@ -8,6 +8,8 @@ Momenta are forces ``[linear; angular]`` about the centre of mass, in world axes
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..kernels import centroidal
@@ -17,10 +19,15 @@ from ._check import NONE, report, vector
 from ._elementary import workspaces
 from .kinematics import forward_kinematics
 
+if TYPE_CHECKING:
+    from ..model import Data
+    from ..model import Model
+    from numpy.typing import ArrayLike
+
 _k = direct(centroidal)  # the kernels, past numba's per-call dispatch
 
 
-def compute_centroidal_map(model, data, q) -> np.ndarray:
+def compute_centroidal_map(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Centroidal momentum matrix ``Ag`` ``(6, nv)`` at ``q: (nq,)``, in ``data.Ag``; also ``data.Ig``,
     ``data.com``, ``data.mass``, ``data.J`` and ``data.oYcrb``."""
     if model.mimicking_joints:
@@ -32,7 +39,7 @@ def compute_centroidal_map(model, data, q) -> np.ndarray:
     return data.Ag
 
 
-def ccrba(model, data, q, v) -> np.ndarray:
+def ccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """Centroidal composite-rigid-body algorithm at ``q: (nq,)``, ``v: (nv,)``: ``Ag`` ``(6, nv)`` (returned,
     in ``data.Ag``), ``data.Ig``, ``data.hg = Ag v``, ``data.com[0]``, ``data.vcom[0]``, ``data.J``."""
     if model.mimicking_joints:
@@ -45,7 +52,7 @@ def ccrba(model, data, q, v) -> np.ndarray:
     return data.Ag
 
 
-def compute_centroidal_momentum(model, data, q, v) -> np.ndarray:
+def compute_centroidal_momentum(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """Centroidal momentum ``hg`` ``(6,)`` at ``q: (nq,)``, ``v: (nv,)``: the sum of the body momenta, about the
     CoM; in ``data.hg``, with ``data.com[0]``, ``data.vcom[0]``, ``data.mass[0]``, ``data.v``. (``Force(hg)``
     gives Pinocchio's return type.)"""
@@ -59,7 +66,8 @@ def compute_centroidal_momentum(model, data, q, v) -> np.ndarray:
     return data.hg
 
 
-def compute_centroidal_momentum_time_variation(model, data, q, v, a) -> np.ndarray:
+def compute_centroidal_momentum_time_variation(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
+                                               a: ArrayLike) -> np.ndarray:
     """Rate of the centroidal momentum ``dhg`` ``(6,)`` at ``q: (nq,)``, ``v, a: (nv,)`` (the sum of the
     forces acting on the bodies, without gravity, about the CoM); in ``data.dhg``, with ``data.hg``,
     ``data.com[0]``, ``data.vcom[0]``, ``data.acom[0]``."""
@@ -73,7 +81,7 @@ def compute_centroidal_momentum_time_variation(model, data, q, v, a) -> np.ndarr
     return data.dhg
 
 
-def dccrba(model, data, q, v) -> np.ndarray:
+def dccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """Time derivative ``dAg`` ``(6, nv)`` of the centroidal momentum matrix along ``v`` at ``q``, in
     ``data.dAg``; also ``data.Ag``, ``data.hg``, ``data.Ig``, ``data.com[0]``, ``data.vcom[0]``, ``data.J`` and
     ``data.dJ`` (with ``dS/dt`` for joints whose subspace depends on q, through the model's elementary twin:
@@ -99,7 +107,7 @@ def dccrba(model, data, q, v) -> np.ndarray:
     return data.dAg
 
 
-def compute_centroidal_map_time_variation(model, data, q, v) -> np.ndarray:
+def compute_centroidal_map_time_variation(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """Same as :func:`dccrba` (Pinocchio's second name for it): ``dAg`` ``(6, nv)``."""
     if model.mimicking_joints:
         return mimic.route(compute_centroidal_map_time_variation, model, data, "cols", "dAg", q=q, v=v)

@@ -9,11 +9,18 @@ cost ``O(sum of depths)`` instead of ``O(nv^3)``. ``data.dof_parents`` is the ex
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..kernels import sparse
 from ..kernels.direct import direct
 from ._check import check_data
+
+if TYPE_CHECKING:
+    from ..model import Data
+    from ..model import Model
+    from numpy.typing import ArrayLike
 
 _k = direct(sparse)  # the kernels, past numba's per-call dispatch
 
@@ -48,7 +55,7 @@ def _apply(model, data, x, name, kernel, matrix) -> np.ndarray:
     return X.T.copy()
 
 
-def decompose(model, data) -> np.ndarray:
+def decompose(model: Model, data: Data) -> np.ndarray:
     """Factorise ``data.M`` (from :func:`rbda.crba`) as ``U D U^T``: fills ``data.U`` ``(nv, nv)``, ``data.D``,
     ``data.Dinv`` ``(nv,)``; returns ``data.U``. Raises if M is not positive definite on its diagonal pivots."""
     check_data(model, data)
@@ -61,7 +68,7 @@ def decompose(model, data) -> np.ndarray:
     return data.U
 
 
-def solve(model, data, y) -> np.ndarray:
+def solve(model: Model, data: Data, y) -> np.ndarray:
     """``x = M^-1 y`` for ``y: (nv,)`` or ``(nv, k)`` from the factorisation of :func:`decompose` (a new array)."""
     check_data(model, data)
     L, Dinv, lam = _factor(data)
@@ -79,7 +86,7 @@ def solve(model, data, y) -> np.ndarray:
     return X.T.copy()
 
 
-def compute_minv(model, data) -> np.ndarray:
+def compute_minv(model: Model, data: Data) -> np.ndarray:
     """``M^-1`` ``(nv, nv)`` from the factorisation, in ``data.Minv``."""
     check_data(model, data)
     L, Dinv, lam = _factor(data)
@@ -87,7 +94,7 @@ def compute_minv(model, data) -> np.ndarray:
     return data.Minv
 
 
-def Mv(model, data, v) -> np.ndarray:
+def Mv(model: Model, data: Data, v: ArrayLike) -> np.ndarray:
     """``M v`` with the sparse ``data.M`` (``v: (nv,)`` or ``(nv, k)``; a new array)."""
     check_data(model, data)
     x = _rhs(model, v, "v")
@@ -98,27 +105,27 @@ def Mv(model, data, v) -> np.ndarray:
     return out[0] if x.ndim == 1 else out.T.copy()
 
 
-def Uv(model, data, v) -> np.ndarray:
+def Uv(model: Model, data: Data, v: ArrayLike) -> np.ndarray:
     """``U v = L^T v``."""
     return _apply(model, data, v, "v", _k.mpy_lt, data._cholesky_L)
 
 
-def Utv(model, data, v) -> np.ndarray:
+def Utv(model: Model, data: Data, v: ArrayLike) -> np.ndarray:
     """``U^T v = L v``."""
     return _apply(model, data, v, "v", _k.mpy_l, data._cholesky_L)
 
 
-def Uiv(model, data, v) -> np.ndarray:
+def Uiv(model: Model, data: Data, v: ArrayLike) -> np.ndarray:
     """``U^-1 v = L^-T v``."""
     return _apply(model, data, v, "v", _k.mpy_lit, data._cholesky_L)
 
 
-def Utiv(model, data, v) -> np.ndarray:
+def Utiv(model: Model, data: Data, v: ArrayLike) -> np.ndarray:
     """``U^-T v = L^-1 v``."""
     return _apply(model, data, v, "v", _k.mpy_li, data._cholesky_L)
 
 
-def UDUtv(model, data, v) -> np.ndarray:
+def UDUtv(model: Model, data: Data, v: ArrayLike) -> np.ndarray:
     """``U D U^T v`` (``= M v`` up to rounding)."""
     x = Utv(model, data, v)
     x *= data.D if x.ndim == 1 else data.D[:, None]

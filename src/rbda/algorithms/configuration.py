@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from enum import IntEnum
 
 import numpy as np
@@ -12,10 +14,14 @@ from ..kernels.direct import direct
 from ._check import report, vector
 from . import mimic
 
+if TYPE_CHECKING:
+    from ..model import Model
+    from numpy.typing import ArrayLike
+
 _k = direct(configuration)  # the kernels, past numba's per-call dispatch
 
 
-def integrate(model, q, v) -> np.ndarray:
+def integrate(model: Model, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """``q (+) v``: the configuration ``(nq,)`` reached from ``q: (nq,)`` with velocity ``v: (nv,)`` in unit time."""
     if model.mimicking_joints:
         return mimic.integrate(model, q, v)
@@ -27,7 +33,7 @@ def integrate(model, q, v) -> np.ndarray:
     return out
 
 
-def difference(model, q0, q1) -> np.ndarray:
+def difference(model: Model, q0: ArrayLike, q1: ArrayLike) -> np.ndarray:
     """``q1 (-) q0``: the velocity ``(nv,)`` with ``integrate(q0, difference(q0, q1)) == q1``."""
     if model.mimicking_joints:
         return mimic.difference(model, q0, q1)
@@ -39,24 +45,24 @@ def difference(model, q0, q1) -> np.ndarray:
     return out
 
 
-def interpolate(model, q0, q1, alpha: float) -> np.ndarray:
+def interpolate(model: Model, q0: ArrayLike, q1: ArrayLike, alpha: float) -> np.ndarray:
     """``q0 (+) alpha (q1 (-) q0)``, ``(nq,)``."""
     return integrate(model, q0, float(alpha) * difference(model, q0, q1))
 
 
-def squared_distance(model, q0, q1) -> np.ndarray:
+def squared_distance(model: Model, q0: ArrayLike, q1: ArrayLike) -> np.ndarray:
     """Per-joint squared norms ``(njoints - 1,)`` of ``difference(q0, q1)``."""
     d = difference(model, q0, q1)
     return np.array([d[model.idx_v[i] : model.idx_v[i] + model.nvs[i]] @ d[model.idx_v[i] : model.idx_v[i] + model.nvs[i]]
                      for i in range(1, model.njoints)])
 
 
-def distance(model, q0, q1) -> float:
+def distance(model: Model, q0: ArrayLike, q1: ArrayLike) -> float:
     """Geodesic distance ``|difference(q0, q1)|`` (the sum of the per-joint squared distances, square-rooted)."""
     return float(np.sqrt(np.sum(squared_distance(model, q0, q1))))
 
 
-def neutral(model) -> np.ndarray:
+def neutral(model: Model) -> np.ndarray:
     """The neutral configuration ``(nq,)``."""
     if model.mimicking_joints:
         return mimic.neutral(model)
@@ -66,7 +72,7 @@ def neutral(model) -> np.ndarray:
     return out
 
 
-def normalize(model, q) -> np.ndarray:
+def normalize(model: Model, q: ArrayLike) -> np.ndarray:
     """``q`` with its quaternions and (cos, sin) pairs projected back to unit norm (a new array)."""
     if model.mimicking_joints:
         return mimic.normalize(model, q)
@@ -78,13 +84,13 @@ def normalize(model, q) -> np.ndarray:
     return out
 
 
-def is_normalized(model, q, prec: float = 1e-12) -> bool:
+def is_normalized(model: Model, q: ArrayLike, prec: float = 1e-12) -> bool:
     """Whether every unit-norm part of ``q`` has norm 1 to ``prec``."""
     q = vector(q, model.nq, "q")
     return bool(np.all(np.abs(normalize(model, q) - q) <= prec))
 
 
-def is_same_configuration(model, q0, q1, prec: float = 1e-12) -> bool:
+def is_same_configuration(model: Model, q0: ArrayLike, q1: ArrayLike, prec: float = 1e-12) -> bool:
     """Whether ``q0`` and ``q1`` are the same point of the manifold (e.g. ``quat`` and ``-quat``)."""
     return bool(np.all(np.abs(difference(model, q0, q1)) <= prec))
 
@@ -92,7 +98,8 @@ def is_same_configuration(model, q0, q1, prec: float = 1e-12) -> bool:
 _DEFAULT_HALF_RANGE = np.pi  # used where a position limit is infinite
 
 
-def random_configuration(model, lower_limits=None, upper_limits=None, rng: np.random.Generator | None = None) -> np.ndarray:
+def random_configuration(model: Model, lower_limits: ArrayLike | None = None, upper_limits: ArrayLike | None = None,
+                         rng: np.random.Generator | None = None) -> np.ndarray:
     """A random configuration ``(nq,)``: uniform within the limits (``model.lower/upper_position_limit`` by
     default; infinite limits are replaced by ``-pi``/``pi``), uniform rotations for quaternions and angles."""
     rng = np.random.default_rng() if rng is None else rng
@@ -162,7 +169,7 @@ def _mimic_jacobians(fn, model, x, y, arg, names):
     return tuple(b[keep] for b in blocks) if arg is None else blocks[keep]
 
 
-def d_integrate(model, q, v, arg=None):
+def d_integrate(model: Model, q: ArrayLike, v: ArrayLike, arg: ArgumentPosition | int | None = None):
     """Derivatives ``(nv, nv)`` of ``integrate(q, v)`` with respect to ``q`` (``ARG0``) or ``v`` (``ARG1``), in the
     tangent spaces; both as a tuple when ``arg`` is None. Block-diagonal, one block per joint (identities on vector
     spaces; ``Ad(exp nu)^-1`` and the right Jacobian ``Jexp(nu)`` of the joint's twist ``nu`` on Lie groups)."""
@@ -171,7 +178,7 @@ def d_integrate(model, q, v, arg=None):
     return _jacobians(_k.d_integrate, model, q, v, model.nv, arg, ("q", "v"))
 
 
-def d_difference(model, q0, q1, arg=None):
+def d_difference(model: Model, q0: ArrayLike, q1: ArrayLike, arg: ArgumentPosition | int | None = None):
     """Derivatives ``(nv, nv)`` of ``difference(q0, q1)`` with respect to ``q0`` (``ARG0``) or ``q1`` (``ARG1``);
     both as a tuple when ``arg`` is None. Block-diagonal (``-1``, ``1`` on vector spaces)."""
     if model.mimicking_joints:
@@ -179,7 +186,7 @@ def d_difference(model, q0, q1, arg=None):
     return _jacobians(_k.d_difference, model, q0, q1, model.nq, arg, ("q0", "q1"))
 
 
-def d_integrate_transport(model, q, v, J, arg):
+def d_integrate_transport(model: Model, q: ArrayLike, v: ArrayLike, J: ArrayLike, arg: ArgumentPosition | int | None):
     """``d_integrate(q, v, arg) @ J``: moves the columns of ``J`` ``(nv, k)`` (or ``(nv,)``) from the tangent space at
     ``q`` (for ``ARG0``; of ``v`` for ``ARG1``) to the one at ``integrate(q, v)`` (Pinocchio's
     ``dIntegrateTransport``), joint block by joint block: ``O(nv k)``."""

@@ -9,6 +9,8 @@ has the same q, v, dynamics and tangent space.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..kernels import derivatives
@@ -19,6 +21,11 @@ from ._check import report, vector
 from ._elementary import copy_back, workspaces
 from .dynamics import NO_FEXT, _fext
 from .kinematics import _frame_id, _joint_id, reference_frame_arg
+
+if TYPE_CHECKING:
+    from ..model import Data
+    from ..model import Model
+    from numpy.typing import ArrayLike
 
 _k = direct(derivatives)  # the kernels, past numba's per-call dispatch
 
@@ -35,7 +42,8 @@ def _elementary_fext(model, fext, elementary):
     return Fe
 
 
-def compute_rnea_derivatives(model, data, q, v, a, fext=None):
+def compute_rnea_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
+                             fext: ArrayLike | None = None):
     """``(dtau_dq, dtau_dv, dtau_da)`` ``(nv, nv)`` each, the partial derivatives of ``rnea(q, v, a, fext)``;
     ``dtau_da = M``. Also fills ``data.tau``, ``data.M``, ``data.J`` and ``data.oMi``; the results are
     ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``."""
@@ -53,7 +61,8 @@ def compute_rnea_derivatives(model, data, q, v, a, fext=None):
     return data.dtau_dq, data.dtau_dv, data.M
 
 
-def compute_rnea_second_order_derivatives(model, data, q, v, a, fext=None):
+def compute_rnea_second_order_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
+                                          fext: ArrayLike | None = None):
     """``(d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)`` ``(nv, nv, nv)`` each, the second-order partial
     derivatives of ``rnea(q, v, a, fext)`` in Pinocchio's layout (``computeRNEASecondOrderDerivatives``): the
     last index is the outer derivative, ``d2tau_dqdq[:, :, k] = d(dtau_dq)/dq_k``, ``d2tau_dvdv[:, :, k] =
@@ -82,20 +91,21 @@ def compute_rnea_second_order_derivatives(model, data, q, v, a, fext=None):
     return out
 
 
-def compute_generalized_gravity_derivatives(model, data, q) -> np.ndarray:
+def compute_generalized_gravity_derivatives(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``dg/dq`` ``(nv, nv)``, the derivative of :func:`compute_generalized_gravity`."""
     z = np.zeros(model.nv)
     return compute_rnea_derivatives(model, data, q, z, z)[0]
 
 
-def compute_static_torque_derivatives(model, data, q, fext) -> np.ndarray:
+def compute_static_torque_derivatives(model: Model, data: Data, q: ArrayLike, fext: ArrayLike | None) -> np.ndarray:
     """``d/dq (g(q) - sum J_i^T fext_i)`` ``(nv, nv)``, the derivative of :func:`compute_static_torque`
     (``fext`` fixed in the joint frames)."""
     z = np.zeros(model.nv)
     return compute_rnea_derivatives(model, data, q, z, z, fext)[0]
 
 
-def compute_aba_derivatives(model, data, q, v, tau, fext=None):
+def compute_aba_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
+                            fext: ArrayLike | None = None):
     """``(ddq_dq, ddq_dv, ddq_dtau)`` ``(nv, nv)`` each, the partial derivatives of ``aba(q, v, tau, fext)``:
     ``dFD/dx = -M^-1 dID/dx`` at ``(q, v, FD(q, v, tau))``, and ``ddq_dtau = M^-1``. Also fills ``data.ddq``,
     ``data.M``, ``data.Minv``, ``data.dtau_dq``, ``data.dtau_dv``; the results are ``data.ddq_dq``,
@@ -114,7 +124,7 @@ def compute_aba_derivatives(model, data, q, v, tau, fext=None):
 
 
 # ------------------------------------------------------------------------------------ kinematics derivatives
-def compute_forward_kinematics_derivatives(model, data, q, v, a) -> None:
+def compute_forward_kinematics_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike) -> None:
     """The forward kinematics and the quantities from which the ``get_*_derivatives`` functions assemble the
     partial derivatives of joint, frame and point velocities and accelerations. Fills ``data.oMi``, ``data.v``,
     ``data.a`` (local), ``data.ov``, ``data.oa`` (world) and ``data.J``."""
@@ -149,7 +159,8 @@ def _motion_derivatives(model, data, joint_id, placement, rf, accel):
     return out
 
 
-def get_joint_velocity_derivatives(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL):
+def get_joint_velocity_derivatives(model: Model, data: Data, joint_id: int,
+                                   reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of joint ``joint_id`` in
     ``reference_frame``, after :func:`compute_forward_kinematics_derivatives`."""
     if model.mimicking_joints:
@@ -158,7 +169,8 @@ def get_joint_velocity_derivatives(model, data, joint_id, reference_frame=Refere
     return tuple(_motion_derivatives(model, data, joint_id, SE3(), reference_frame, False))
 
 
-def get_joint_acceleration_derivatives(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL):
+def get_joint_acceleration_derivatives(model: Model, data: Data, joint_id: int,
+                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)``: derivatives of the spatial
     velocity and spatial acceleration of joint ``joint_id`` in ``reference_frame``."""
     if model.mimicking_joints:
@@ -168,7 +180,8 @@ def get_joint_acceleration_derivatives(model, data, joint_id, reference_frame=Re
     return v_dq, a_dq, a_dv, a_da
 
 
-def get_frame_velocity_derivatives(model, data, frame_id, reference_frame=ReferenceFrame.LOCAL):
+def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int,
+                                   reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, v_partial_dv)`` ``(6, nv)`` of the spatial velocity of frame ``frame_id``."""
     if model.mimicking_joints:
         return mimic.route(get_frame_velocity_derivatives, model, data, ("cols", "cols"), frame_id=frame_id, reference_frame=reference_frame)
@@ -176,7 +189,8 @@ def get_frame_velocity_derivatives(model, data, frame_id, reference_frame=Refere
     return tuple(_motion_derivatives(model, data, frame.parent_joint, frame.placement, reference_frame, False))
 
 
-def get_frame_acceleration_derivatives(model, data, frame_id, reference_frame=ReferenceFrame.LOCAL):
+def get_frame_acceleration_derivatives(model: Model, data: Data, frame_id: int,
+                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)`` of frame ``frame_id``."""
     if model.mimicking_joints:
         return mimic.route(get_frame_acceleration_derivatives, model, data, ("cols", "cols", "cols", "cols"), frame_id=frame_id, reference_frame=reference_frame)
@@ -195,7 +209,8 @@ def _point_frame(model, data, joint_id, placement, reference_frame):
     return joint_id
 
 
-def get_point_velocity_derivatives(model, data, joint_id, placement, reference_frame=ReferenceFrame.LOCAL):
+def get_point_velocity_derivatives(model: Model, data: Data, joint_id: int, placement: SE3,
+                                   reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, v_partial_dv)`` ``(3, nv)``: derivatives of the linear velocity of the point at
     ``placement`` (SE3, in the frame of joint ``joint_id``), in the point's frame (LOCAL) or in world axes
     (LOCAL_WORLD_ALIGNED)."""
@@ -206,8 +221,8 @@ def get_point_velocity_derivatives(model, data, joint_id, placement, reference_f
     return v_dq[:3], v_dv[:3]
 
 
-def get_point_classic_acceleration_derivatives(model, data, joint_id, placement,
-                                               reference_frame=ReferenceFrame.LOCAL):
+def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_id: int, placement: SE3,
+                                               reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(3, nv)``: derivatives of the linear
     velocity and of the classical acceleration ``a + w x v`` of the point at ``placement`` on joint
     ``joint_id``, in LOCAL or LOCAL_WORLD_ALIGNED. Product rule on the frame's spatial quantities."""
@@ -229,7 +244,7 @@ def get_point_classic_acceleration_derivatives(model, data, joint_id, placement,
 
 
 # ------------------------------------------------------------------------------------ centroidal derivatives
-def compute_centroidal_dynamics_derivatives(model, data, q, v, a):
+def compute_centroidal_dynamics_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike):
     """``(dh_dq, dhdot_dq, dhdot_dv, dhdot_da)`` ``(6, nv)`` each: partial derivatives of the centroidal momentum
     ``hg = Ag v`` and of its rate ``dhg = Ag a + dAg v`` (``dhdot_da = Ag``). Also fills ``data.hg``,
     ``data.dhg``, ``data.com[0]`` and ``data.dvcom_dq`` (see :func:`get_center_of_mass_velocity_derivatives`)."""
@@ -250,7 +265,7 @@ def compute_centroidal_dynamics_derivatives(model, data, q, v, a):
     return tuple(outs)
 
 
-def get_center_of_mass_velocity_derivatives(model, data) -> np.ndarray:
+def get_center_of_mass_velocity_derivatives(model: Model, data: Data) -> np.ndarray:
     """``dvcom/dq`` ``(3, nv)``, the derivative of the CoM velocity with respect to ``q`` (the velocity held
     fixed), from the last :func:`compute_centroidal_dynamics_derivatives` (``vcom = p / m``)."""
     if model.mimicking_joints:

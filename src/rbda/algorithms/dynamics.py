@@ -3,6 +3,8 @@ from them: non-linear effects, generalised gravity, static torque, Coriolis matr
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..kernels import coriolis, dynamics
@@ -11,6 +13,11 @@ from . import mimic
 from ._check import matrix, report, vector
 from ._elementary import workspaces
 from .kinematics import forward_kinematics
+
+if TYPE_CHECKING:
+    from ..model import Data
+    from ..model import Model
+    from numpy.typing import ArrayLike
 
 _k = direct(dynamics)  # the kernels, past numba's per-call dispatch
 _coriolis = direct(coriolis)
@@ -29,7 +36,8 @@ def _fext(model, fext) -> np.ndarray:
     return F
 
 
-def rnea(model, data, q, v, a, fext=None) -> np.ndarray:
+def rnea(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
+         fext: ArrayLike | None = None) -> np.ndarray:
     """Inverse dynamics ``tau = M(q) a + C(q, v) v + g(q) - sum J_i^T fext_i`` (Pinocchio's SE(3) cheat sheet "RNEA").
 
     ``q: (nq,)``, ``v: (nv,)``, ``a: (nv,)``; ``fext`` one force per joint (``(njoints, 6)`` or a list of
@@ -46,26 +54,26 @@ def rnea(model, data, q, v, a, fext=None) -> np.ndarray:
     return data.tau
 
 
-def nonlinear_effects(model, data, q, v) -> np.ndarray:
+def nonlinear_effects(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """``C(q, v) v + g(q)`` ``(nv,)``, also in ``data.nle``."""
     data.nle[:] = rnea(model, data, q, v, np.zeros(model.nv))
     return data.nle
 
 
-def compute_generalized_gravity(model, data, q) -> np.ndarray:
+def compute_generalized_gravity(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``g(q)`` ``(nv,)``, also in ``data.g``."""
     z = np.zeros(model.nv)
     data.g[:] = rnea(model, data, q, z, z)
     return data.g
 
 
-def compute_static_torque(model, data, q, fext) -> np.ndarray:
+def compute_static_torque(model: Model, data: Data, q: ArrayLike, fext: ArrayLike | None) -> np.ndarray:
     """``g(q) - sum J_i^T fext_i`` ``(nv,)``, also in ``data.tau``."""
     z = np.zeros(model.nv)
     return rnea(model, data, q, z, z, fext)
 
 
-def compute_coriolis_matrix(model, data, q, v) -> np.ndarray:
+def compute_coriolis_matrix(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """Coriolis matrix ``C(q, v)`` ``(nv, nv)``, with ``C v = nle - g`` and ``dM/dt - 2 C`` skew-symmetric; returns
     ``data.C``.
 
@@ -88,7 +96,7 @@ def compute_coriolis_matrix(model, data, q, v) -> np.ndarray:
     return data.C
 
 
-def crba(model, data, q) -> np.ndarray:
+def crba(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Joint-space inertia matrix ``M(q)`` ``(nv, nv)``, full and symmetric, in ``data.M`` (armature on the
     diagonal). Also fills ``data.oMi``, ``data.J`` and the composite inertias ``data.oYcrb``."""
     if model.mimicking_joints:
@@ -100,7 +108,8 @@ def crba(model, data, q) -> np.ndarray:
     return data.M
 
 
-def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
+def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
+        fext: ArrayLike | None = None) -> np.ndarray:
     """Forward dynamics ``ddq = M^-1 (tau - C v - g + sum J_i^T fext_i)`` by the articulated-body algorithm.
 
     Shapes as in :func:`rnea`; returns ``data.ddq`` ``(nv,)``.
@@ -115,7 +124,7 @@ def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
     return data.ddq
 
 
-def compute_minverse(model, data, q) -> np.ndarray:
+def compute_minverse(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``M(q)^-1`` ``(nv, nv)`` in ``data.Minv``."""
     if model.mimicking_joints:
         return mimic.compute_minverse(model, data, q)
@@ -126,7 +135,7 @@ def compute_minverse(model, data, q) -> np.ndarray:
     return data.Minv
 
 
-def compute_all_terms(model, data, q, v) -> None:
+def compute_all_terms(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> None:
     """``data.M``, ``data.nle``, ``data.g``, ``data.J`` and the placements at ``(q, v)``."""
     compute_generalized_gravity(model, data, q)
     nonlinear_effects(model, data, q, v)

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..kernels import energy
 from ..kernels.direct import direct
 from ._check import NONE, report, vector
 from . import mimic
+
+if TYPE_CHECKING:
+    from ..model import Data
+    from ..model import Model
+    from numpy.typing import ArrayLike
 
 _k = direct(energy)  # the kernels, past numba's per-call dispatch
 
@@ -21,7 +28,7 @@ def _energy(model, data, q, v) -> None:
         report(status, ("q", "v"), model, (q, v))
 
 
-def compute_kinetic_energy(model, data, q, v) -> float:
+def compute_kinetic_energy(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> float:
     """Kinetic energy ``1/2 sum_i v_i . Y_i v_i + 1/2 sum armature v^2 = 1/2 v^T M(q) v`` at ``q: (nq,)``,
     ``v: (nv,)``; also in ``data.kinetic_energy``. Fills ``data.oMi``, ``data.v``.
 
@@ -34,7 +41,7 @@ def compute_kinetic_energy(model, data, q, v) -> float:
     return data.kinetic_energy
 
 
-def compute_potential_energy(model, data, q) -> float:
+def compute_potential_energy(model: Model, data: Data, q: ArrayLike) -> float:
     """Potential energy of gravity ``-g . sum_i m_i c_i`` (zero at the world origin) at ``q: (nq,)``; also in
     ``data.potential_energy``. Fills ``data.oMi``."""
     if model.mimicking_joints:
@@ -44,7 +51,7 @@ def compute_potential_energy(model, data, q) -> float:
     return data.potential_energy
 
 
-def compute_mechanical_energy(model, data, q, v) -> float:
+def compute_mechanical_energy(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> float:
     """Kinetic plus potential energy at ``q: (nq,)``, ``v: (nv,)``; also in ``data.mechanical_energy``, with
     ``data.kinetic_energy`` and ``data.potential_energy``."""
     if model.mimicking_joints:

@@ -4,6 +4,8 @@ expresses them in the requested frame."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..kernels import kinematics as kinematic_kernels
@@ -14,10 +16,15 @@ from ._check import report, vector
 from ._elementary import workspaces
 from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
 
+if TYPE_CHECKING:
+    from ..model import Data
+    from ..model import Model
+    from numpy.typing import ArrayLike
+
 _k = direct(kinematic_kernels)  # the kernels, past numba's per-call dispatch
 
 
-def compute_joint_jacobians(model, data, q=None) -> np.ndarray:
+def compute_joint_jacobians(model: Model, data: Data, q: ArrayLike | None = None) -> np.ndarray:
     """World-frame Jacobian columns of every joint into ``data.J`` ``(6, nv)``, with forward kinematics.
     Without ``q``, uses the placements of the last ``forward_kinematics``."""
     if model.mimicking_joints:
@@ -52,7 +59,8 @@ def _express_columns(J_world: np.ndarray, oM: SE3, reference_frame) -> np.ndarra
     return out
 
 
-def get_joint_jacobian(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
+def get_joint_jacobian(model: Model, data: Data, joint_id: int,
+                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of joint ``joint_id`` (after ``compute_joint_jacobians``)."""
     if model.mimicking_joints:
         return mimic.route(get_joint_jacobian, model, data, "cols", joint_id=joint_id, reference_frame=reference_frame)
@@ -63,13 +71,14 @@ def get_joint_jacobian(model, data, joint_id: int, reference_frame=ReferenceFram
     return out
 
 
-def compute_joint_jacobian(model, data, q, joint_id: int) -> np.ndarray:
+def compute_joint_jacobian(model: Model, data: Data, q: ArrayLike, joint_id: int) -> np.ndarray:
     """LOCAL Jacobian ``(6, nv)`` of joint ``joint_id`` at ``q`` (computes the kinematics)."""
     compute_joint_jacobians(model, data, q)
     return get_joint_jacobian(model, data, joint_id, ReferenceFrame.LOCAL)
 
 
-def get_frame_jacobian(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
+def get_frame_jacobian(model: Model, data: Data, frame_id: int,
+                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of frame ``frame_id`` (after ``compute_joint_jacobians``)."""
     if model.mimicking_joints:
         return mimic.route(get_frame_jacobian, model, data, "cols", frame_id=frame_id, reference_frame=reference_frame)
@@ -82,14 +91,15 @@ def get_frame_jacobian(model, data, frame_id: int, reference_frame=ReferenceFram
     return out
 
 
-def compute_frame_jacobian(model, data, q, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
+def compute_frame_jacobian(model: Model, data: Data, q: ArrayLike, frame_id: int,
+                           reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of frame ``frame_id`` at ``q`` (computes the kinematics)."""
     compute_joint_jacobians(model, data, q)
     return get_frame_jacobian(model, data, frame_id, reference_frame)
 
 
 # ------------------------------------------------------------------------------------------------ time variation
-def compute_joint_jacobians_time_variation(model, data, q, v) -> np.ndarray:
+def compute_joint_jacobians_time_variation(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """``data.J`` and its time derivative ``data.dJ`` ``(6, nv)`` (world frame) at ``(q, v)``; also fills
     ``data.oMi``, ``data.liMi``, ``data.v`` (the forward kinematics at ``(q, v)``). Returns ``data.dJ``.
 
@@ -110,7 +120,8 @@ def compute_joint_jacobians_time_variation(model, data, q, v) -> np.ndarray:
     return data.dJ
 
 
-def get_joint_jacobian_time_variation(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
+def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
+                                      reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of joint ``joint_id`` (after ``compute_joint_jacobians_time_variation``)."""
     if model.mimicking_joints:
         return mimic.route(get_joint_jacobian_time_variation, model, data, "cols", joint_id=joint_id, reference_frame=reference_frame)
@@ -118,7 +129,8 @@ def get_joint_jacobian_time_variation(model, data, joint_id: int, reference_fram
     return _jacobian_time_variation(model, data, joint_id, data.oMi[joint_id], reference_frame)
 
 
-def get_frame_jacobian_time_variation(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> np.ndarray:
+def get_frame_jacobian_time_variation(model: Model, data: Data, frame_id: int,
+                                      reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (after ``compute_joint_jacobians_time_variation``)."""
     if model.mimicking_joints:
         return mimic.route(get_frame_jacobian_time_variation, model, data, "cols", frame_id=frame_id, reference_frame=reference_frame)
@@ -152,7 +164,7 @@ def _jacobian_time_variation(model, data, joint_id: int, oM: SE3, reference_fram
 
 
 # ------------------------------------------------------------------------------------------------ kinematic Hessians
-def compute_joint_kinematic_hessians(model, data, q) -> np.ndarray:
+def compute_joint_kinematic_hessians(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Derivatives of the world-frame Jacobian columns, ``H[:, j, k] = dJ_j / dq_k`` ``(6, nv, nv)``, in the
     tangent space (``q (+) eps e_k``); returns ``data.kinematic_hessians`` and fills ``data.J``, ``data.oMi``.
 
@@ -173,7 +185,8 @@ def compute_joint_kinematic_hessians(model, data, q) -> np.ndarray:
     return data.kinematic_hessians
 
 
-def get_joint_kinematic_hessian(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL_WORLD_ALIGNED) -> np.ndarray:
+def get_joint_kinematic_hessian(model: Model, data: Data, joint_id: int,
+                                reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL_WORLD_ALIGNED) -> np.ndarray:
     """``d J / d q`` ``(6, nv, nv)`` of joint ``joint_id``'s Jacobian in ``reference_frame``, ``H[:, j, k] =
     dJ[:, j] / dq_k`` (after ``compute_joint_kinematic_hessians``)."""
     if model.mimicking_joints:
@@ -203,7 +216,7 @@ def get_joint_kinematic_hessian(model, data, joint_id: int, reference_frame=Refe
     return out
 
 
-def body_jacobians_and_derivatives(model, data, q, v):
+def body_jacobians_and_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike):
     """For every joint i >= 1, its world-frame body Jacobian ``(6, nv)`` and its time derivative."""
     compute_joint_jacobians_time_variation(model, data, q, v)
     for i in range(1, model.njoints):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..kernels import kinematics
@@ -10,10 +12,16 @@ from ..spatial import SE3, Motion, ReferenceFrame
 from . import mimic
 from ._check import check_data, report, vector
 
+if TYPE_CHECKING:
+    from ..model import Data
+    from ..model import Model
+    from numpy.typing import ArrayLike
+
 _k = direct(kinematics)  # the kernels, past numba's per-call dispatch
 
 
-def forward_kinematics(model, data, q, v=None, a=None) -> None:
+def forward_kinematics(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None = None,
+                       a: ArrayLike | None = None) -> None:
     """Placements ``data.oMi``, ``data.liMi`` (and local velocities ``data.v``, accelerations ``data.a``)
     of every joint, for ``q: (nq,)`` (``v: (nv,)``, ``a: (nv,)``). ``data.a`` excludes gravity."""
     if model.mimicking_joints:
@@ -32,7 +40,7 @@ def forward_kinematics(model, data, q, v=None, a=None) -> None:
         report(status, ("q", "v", "a"), model, (q, v, a))
 
 
-def update_global_placements(model, data) -> None:
+def update_global_placements(model: Model, data: Data) -> None:
     """``data.oMi`` from the current ``data.liMi``."""
     I, F = model.packed
     status = _k.update_global_placements(I, F, data.ws)
@@ -40,7 +48,7 @@ def update_global_placements(model, data) -> None:
         report(status, ())
 
 
-def update_frame_placements(model, data) -> None:
+def update_frame_placements(model: Model, data: Data) -> None:
     """``data.oMf`` from the current ``data.oMi``."""
     I, F = model.packed
     status = _k.update_frame_placements(I, F, data.ws)
@@ -48,14 +56,14 @@ def update_frame_placements(model, data) -> None:
         report(status, ())
 
 
-def update_frame_placement(model, data, frame_id: int) -> SE3:
+def update_frame_placement(model: Model, data: Data, frame_id: int) -> SE3:
     """``data.oMf[frame_id]`` from ``data.oMi``; returns it."""
     f = model.frames[_frame_id(model, data, frame_id)]
     data.oMf[frame_id] = data.oMi[f.parent_joint] * f.placement
     return data.oMf[frame_id]
 
 
-def frames_forward_kinematics(model, data, q) -> None:
+def frames_forward_kinematics(model: Model, data: Data, q: ArrayLike) -> None:
     """Forward kinematics then every frame placement ``data.oMf``."""
     forward_kinematics(model, data, q)
     update_frame_placements(model, data)
@@ -75,34 +83,40 @@ def _express(model, data, joint_id: int, local: Motion, reference_frame, placeme
     return Motion(oM.rotation @ m.linear, oM.rotation @ m.angular)  # LOCAL_WORLD_ALIGNED
 
 
-def get_velocity(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
+def get_velocity(model: Model, data: Data, joint_id: int,
+                 reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
     """Spatial velocity of joint ``joint_id`` (after ``forward_kinematics(q, v)``)."""
     return _express(model, data, _joint_id(model, data, joint_id), Motion(data.v[joint_id]), reference_frame)
 
 
-def get_acceleration(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
+def get_acceleration(model: Model, data: Data, joint_id: int,
+                     reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
     """Spatial acceleration of joint ``joint_id`` (after ``forward_kinematics(q, v, a)``)."""
     return _express(model, data, _joint_id(model, data, joint_id), Motion(data.a[joint_id]), reference_frame)
 
 
-def get_classical_acceleration(model, data, joint_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
+def get_classical_acceleration(model: Model, data: Data, joint_id: int,
+                               reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
     """Classical acceleration: the spatial one with ``w x v`` added to its linear part, in ``reference_frame``."""
     return _classical(get_velocity(model, data, joint_id, reference_frame), get_acceleration(model, data, joint_id, reference_frame))
 
 
-def get_frame_velocity(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
+def get_frame_velocity(model: Model, data: Data, frame_id: int,
+                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
     """Spatial velocity of frame ``frame_id``."""
     f = model.frames[_frame_id(model, data, frame_id)]
     return _express(model, data, f.parent_joint, Motion(data.v[f.parent_joint]), reference_frame, f.placement)
 
 
-def get_frame_acceleration(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
+def get_frame_acceleration(model: Model, data: Data, frame_id: int,
+                           reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
     """Spatial acceleration of frame ``frame_id``."""
     f = model.frames[_frame_id(model, data, frame_id)]
     return _express(model, data, f.parent_joint, Motion(data.a[f.parent_joint]), reference_frame, f.placement)
 
 
-def get_frame_classical_acceleration(model, data, frame_id: int, reference_frame=ReferenceFrame.LOCAL) -> Motion:
+def get_frame_classical_acceleration(model: Model, data: Data, frame_id: int,
+                                     reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
     """Classical acceleration of frame ``frame_id`` (linear part is the acceleration of the frame origin)."""
     return _classical(get_frame_velocity(model, data, frame_id, reference_frame),
                       get_frame_acceleration(model, data, frame_id, reference_frame))
@@ -112,7 +126,7 @@ def _classical(v: Motion, a: Motion) -> Motion:
     return Motion(a.linear + np.cross(v.angular, v.linear), a.angular)
 
 
-def reference_frame_arg(reference_frame) -> ReferenceFrame:
+def reference_frame_arg(reference_frame: ReferenceFrame | int) -> ReferenceFrame:
     """``reference_frame`` as a :class:`ReferenceFrame`, or a ``ValueError`` naming the argument."""
     try:
         return ReferenceFrame(reference_frame)

@@ -6,6 +6,8 @@ and the kinematic regressors, linear in the variations of the joint placements.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..kernels import regressor
@@ -16,6 +18,11 @@ from . import mimic
 from ._check import report, vector
 from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
 
+if TYPE_CHECKING:
+    from ..model import Data
+    from ..model import Model
+    from numpy.typing import ArrayLike
+
 _k = direct(regressor)  # the kernels, past numba's per-call dispatch
 
 
@@ -25,7 +32,7 @@ def _motion(x, name: str) -> np.ndarray:
     return np.ascontiguousarray(as_array(x, (6,), name))
 
 
-def body_regressor(velocity, acceleration) -> np.ndarray:
+def body_regressor(velocity: ArrayLike, acceleration: ArrayLike) -> np.ndarray:
     """``(6, 10)`` matrix ``B`` with ``B @ Y.to_dynamic_parameters() == Y a + v x* (Y v)`` for any inertia ``Y``:
     ``velocity``, ``acceleration`` spatial (Motion or ``(6,)``) in the body frame."""
     out = np.empty((10, 6))
@@ -33,14 +40,14 @@ def body_regressor(velocity, acceleration) -> np.ndarray:
     return out.T.copy()
 
 
-def joint_body_regressor(model, data, joint_id: int) -> np.ndarray:
+def joint_body_regressor(model: Model, data: Data, joint_id: int) -> np.ndarray:
     """Body regressor ``(6, 10)`` of joint ``joint_id``'s body at its velocity ``data.v`` and acceleration with
     gravity ``data.a_gf`` (run :func:`rnea` first): times the body's parameters it gives ``data.f`` of a leaf."""
     j = _joint_id(model, data, joint_id)
     return body_regressor(data.v[j], data.a_gf[j])
 
 
-def frame_body_regressor(model, data, frame_id: int) -> np.ndarray:
+def frame_body_regressor(model: Model, data: Data, frame_id: int) -> np.ndarray:
     """Body regressor ``(6, 10)`` of a body attached at frame ``frame_id`` (velocity and acceleration with gravity
     of the frame, from the last :func:`rnea`), for parameters expressed in that frame."""
     f = model.frames[_frame_id(model, data, frame_id)]
@@ -48,7 +55,7 @@ def frame_body_regressor(model, data, frame_id: int) -> np.ndarray:
     return body_regressor(f.placement.act_inv(Motion(data.v[j])), f.placement.act_inv(Motion(data.a_gf[j])))
 
 
-def compute_joint_torque_regressor(model, data, q, v, a) -> np.ndarray:
+def compute_joint_torque_regressor(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike) -> np.ndarray:
     """``Y (nv, 10 (njoints - 1))`` with ``rnea(q, v, a) == Y @ pi + armature * a``, at ``q: (nq,)``,
     ``v, a: (nv,)``; also in ``data.joint_torque_regressor``. Fills ``data.v``, ``data.a_gf``, ``data.J``."""
     if model.mimicking_joints:
@@ -61,7 +68,7 @@ def compute_joint_torque_regressor(model, data, q, v, a) -> np.ndarray:
     return data.joint_torque_regressor
 
 
-def compute_static_regressor(model, data, q) -> np.ndarray:
+def compute_static_regressor(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``(3, 4 (njoints - 1))`` with ``com(q) == S @ phi``, ``phi`` the stacked ``(m, m c)`` of the bodies and the
     total mass fixed (block i is ``[p_i, R_i] / total_mass``); also in ``data.static_regressor``."""
     forward_kinematics(model, data, q)
@@ -73,7 +80,7 @@ def compute_static_regressor(model, data, q) -> np.ndarray:
     return S
 
 
-def compute_kinetic_energy_regressor(model, data, q, v) -> np.ndarray:
+def compute_kinetic_energy_regressor(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """``(10 (njoints - 1),)`` with ``kinetic energy == r @ pi`` (without armature) at ``q: (nq,)``, ``v: (nv,)``:
     per body ``1/2 m |v|^2 + (m c) . (v x w) + 1/2 w^T I w`` in the body frame. Also in
     ``data.kinetic_energy_regressor``."""
@@ -87,7 +94,7 @@ def compute_kinetic_energy_regressor(model, data, q, v) -> np.ndarray:
     return data.kinetic_energy_regressor
 
 
-def compute_potential_energy_regressor(model, data, q) -> np.ndarray:
+def compute_potential_energy_regressor(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``(10 (njoints - 1),)`` with ``potential energy == r @ pi`` at ``q: (nq,)``: per body ``-g . p`` for m and
     ``-R^T g`` for ``m c``. Also in ``data.potential_energy_regressor``."""
     forward_kinematics(model, data, q)
@@ -100,7 +107,8 @@ def compute_potential_energy_regressor(model, data, q) -> np.ndarray:
     return data.potential_energy_regressor
 
 
-def compute_joint_kinematic_regressor(model, data, joint_id: int, reference_frame, placement: SE3 | None = None) -> np.ndarray:
+def compute_joint_kinematic_regressor(model: Model, data: Data, joint_id: int, reference_frame: ReferenceFrame | int,
+                                      placement: SE3 | None = None) -> np.ndarray:
     """``(6, 6 (njoints - 1))`` map from variations ``delta_i`` of the joint placements
     (``joint_placements[i] * exp6(delta_i)``) to the variation of the frame at ``placement`` on joint
     ``joint_id``, as the twist ``log6(oMf^-1 oMf')`` in ``reference_frame`` (LOCAL; WORLD = ``oMf.act``; LOCAL_WORLD_ALIGNED
@@ -127,7 +135,8 @@ def compute_joint_kinematic_regressor(model, data, joint_id: int, reference_fram
     return out
 
 
-def compute_frame_kinematic_regressor(model, data, frame_id: int, reference_frame) -> np.ndarray:
+def compute_frame_kinematic_regressor(model: Model, data: Data, frame_id: int,
+                                      reference_frame: ReferenceFrame | int) -> np.ndarray:
     """:func:`compute_joint_kinematic_regressor` of frame ``frame_id`` (its parent joint and placement)."""
     f = model.frames[_frame_id(model, data, frame_id)]
     return compute_joint_kinematic_regressor(model, data, f.parent_joint, reference_frame, f.placement)

@@ -8,8 +8,14 @@ same joint, descending from it (``parent_frame`` chain), brought in (``Frame.ine
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..spatial import Force, Inertia, Motion
 from .kinematics import _frame_id
+
+if TYPE_CHECKING:
+    from ..model import Data
+    from ..model import Model
 
 
 def _frame_inertias(model, frame_id: int) -> Inertia:
@@ -25,7 +31,7 @@ def _frame_inertias(model, frame_id: int) -> Inertia:
     return Y
 
 
-def compute_supported_inertia_by_frame(model, data, frame_id: int, with_subtree: bool) -> Inertia:
+def compute_supported_inertia_by_frame(model: Model, data: Data, frame_id: int, with_subtree: bool) -> Inertia:
     """Inertia supported by frame ``frame_id``, expressed in that frame: its own and its child frames' inertias
     and, if ``with_subtree``, the bodies of every joint below its parent joint (placements of the last
     :func:`forward_kinematics`)."""
@@ -40,7 +46,7 @@ def compute_supported_inertia_by_frame(model, data, frame_id: int, with_subtree:
     return (data.oMi[j] * frame.placement).act_inv(Y)
 
 
-def compute_supported_force_by_frame(model, data, frame_id: int) -> Force:
+def compute_supported_force_by_frame(model: Model, data: Data, frame_id: int) -> Force:
     """Force that frame ``frame_id`` transmits, expressed in that frame: the rate of momentum of the inertia it
     supports on its body, with gravity (``Y a_gf + v x* Y v``, velocity and acceleration of the frame), plus the
     forces ``data.f`` of the child joints of its parent joint (run :func:`rnea` first)."""

@@ -109,7 +109,7 @@ def decode(x, where: str):
     raise ValueError(f"{where}: unknown tag {tag!r}")
 
 
-def save_model(model: Model, path) -> None:
+def save_model(model: Model, path: str | os.PathLike) -> None:
     """Write ``model`` to ``path`` as rbda's model file: versioned JSON of plain data (joints, placements,
     inertias, limits, frames, reference configurations, mimic and composite joints, the readers' records), which
     :func:`load_model_file` reads back equal. Raises ``TypeError`` if ``model`` is not a Model or holds a field
@@ -122,7 +122,7 @@ def save_model(model: Model, path) -> None:
         json.dump(document, stream)
 
 
-def load_model_file(path, allow_pickle: bool = False) -> Model:
+def load_model_file(path: str | os.PathLike, allow_pickle: bool = False) -> Model:
     """Read a model written by :func:`save_model`. Files of rbda 0.1's pickle format (version 1) run code when
     loaded: they are refused unless ``allow_pickle=True`` (for files you trust; save them again to convert them).
     Raises :class:`~rbda.io.ModelFileError` naming the file when it is missing, not a model file, of a newer

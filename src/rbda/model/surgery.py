@@ -8,6 +8,8 @@ and ``v`` line up with a Pinocchio model built the same way.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import dataclasses
 import pickle
 
@@ -18,6 +20,13 @@ from ..spatial import SE3
 from ..spatial._validate import as_array
 from .frame import Frame, FrameType
 from .model import Model
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from numpy.typing import ArrayLike
+
+    from ..io.geometry import GeometryModel
 
 
 
@@ -58,7 +67,7 @@ def _check_model(model, name: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------------- ancestors
-def find_common_ancestor(model: Model, joint1_id, joint2_id) -> tuple[int, int, int]:
+def find_common_ancestor(model: Model, joint1_id: int | str, joint2_id: int | str) -> tuple[int, int, int]:
     """Deepest joint supporting both joints: ``(ancestor, index in supports[joint1], index in supports[joint2])``
     (Pinocchio's ``findCommonAncestor``; ``supports[i]`` runs from the universe to ``i``). Joints by id or name."""
     _check_model(model, "model")
@@ -71,8 +80,8 @@ def find_common_ancestor(model: Model, joint1_id, joint2_id) -> tuple[int, int, 
 
 
 # ------------------------------------------------------------------------------------------------- append
-def append_model(model_a: Model, model_b: Model, frame_in_a, placement: SE3 = None, geom_model_a=None,
-                 geom_model_b=None):
+def append_model(model_a: Model, model_b: Model, frame_in_a: int | str, placement: SE3 | None = None,
+                 geom_model_a: GeometryModel | None = None, geom_model_b: GeometryModel | None = None):
     """Model ``a`` with model ``b`` attached at frame ``frame_in_a`` (id or name) of ``a``: ``b``'s universe is
     placed at ``placement`` (default identity) in that frame (Pinocchio's ``appendModel``).
 
@@ -204,7 +213,8 @@ def _neutral(model: Model) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------------------- reduce
-def build_reduced_model(model: Model, joints_to_lock, reference_configuration, geom_models=None):
+def build_reduced_model(model: Model, joints_to_lock: Sequence[int | str], reference_configuration: ArrayLike,
+                        geom_models: GeometryModel | Sequence[GeometryModel] | None = None):
     """``model`` with the joints ``joints_to_lock`` (ids or names) fixed at ``reference_configuration (nq,)``
     (Pinocchio's ``buildReducedModel``).
 
@@ -281,7 +291,8 @@ def _move_geometry(geom_models, where: dict):
 
 
 # ------------------------------------------------------------------------------------------------- mimic joints
-def transform_joint_into_mimic(model: Model, mimicked, mimicking, scaling: float = 1.0, offset: float = 0.0) -> Model:
+def transform_joint_into_mimic(model: Model, mimicked: int | str, mimicking: int | str, scaling: float = 1.0,
+                               offset: float = 0.0) -> Model:
     """A copy of ``model`` in which joint ``mimicking`` (id or name) follows joint ``mimicked``:
     ``q_mimicking = scaling * q_mimicked + offset`` (Pinocchio's ``transformJointIntoMimic``). Both must be
     revolute, prismatic or helical joints; the mimicking joint's entries leave ``q``, ``v``, the limits and the
