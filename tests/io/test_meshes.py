@@ -1,14 +1,13 @@
 """Mesh files: read through trimesh, scaled, hulled; errors name the file."""
 
 import glob
-import os
 
 import numpy as np
 import pytest
+from urdf_samples import robots_dir
 
 from rbda.io import ModelFileError
 from rbda.io.meshes import convex_hull, load_convex_hull, load_mesh
-from urdf_samples import robots_dir
 
 trimesh = pytest.importorskip("trimesh", reason="pip install 'rbda[meshes]'")
 

@@ -65,7 +65,7 @@ def load_mesh(path: str | os.PathLike, scale=(1.0, 1.0, 1.0)) -> TriangleMesh:
     trimesh = _trimesh()
     try:
         loaded = trimesh.load(path, force="mesh", process=False)
-    except Exception as err:  # trimesh raises many types for a broken file
+    except Exception as err:  # noqa: BLE001 (trimesh raises many types for a broken file)
         raise ModelFileError(path, "", f"cannot read the mesh: {type(err).__name__}: {err}") from None
     vertices = np.asarray(getattr(loaded, "vertices", np.zeros((0, 3))), dtype=float).reshape(-1, 3)
     faces = np.asarray(getattr(loaded, "faces", np.zeros((0, 3))), dtype=np.int64).reshape(-1, 3)
