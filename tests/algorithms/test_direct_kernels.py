@@ -160,3 +160,20 @@ def test_a_first_call_that_compiles_says_so(tmp_path, monkeypatch, capsys):
     direct.announce_compilation(fresh_kernel.twice)  # compiled now: nothing to say
     monkeypatch.setenv("RBDA_COMPILE_NOTICE", "0")
     assert capsys.readouterr().err == ""
+
+
+def test_an_entry_point_is_bound_only_for_contiguous_float64_and_int64_arrays():
+    """A kernel first called with a strided or float32 array stays on numba's dispatcher, which types (and so
+    checks) every later call; one called with C-contiguous float64/int64 arrays is bound to its entry point."""
+    from numba import njit
+
+    from rbda.kernels.direct import entry_point
+
+    def total(x):
+        return x.sum()
+
+    for arg, bound in ((np.ones(4), True), (np.arange(4), True), (np.ones(8)[::2], False),
+                       (np.ones(4, dtype=np.float32), False), (np.ones((2, 2)).T, False)):
+        kernel = njit(total)
+        assert kernel(arg) == arg.sum()
+        assert (entry_point(kernel) is not None) == bound, arg

@@ -89,8 +89,7 @@ def solve(model: Model, data: Data, y) -> np.ndarray:
 def compute_minv(model: Model, data: Data) -> np.ndarray:
     """``M^-1`` ``(nv, nv)`` from the factorisation, in ``data.Minv``."""
     check_data(model, data)
-    L, Dinv, lam = _factor(data)
-    _k.cholesky_minv(L, Dinv, lam, data.Minv)
+    _k.cholesky_minv(data._cholesky_L, data.D, data.dof_parents, data.Minv)
     return data.Minv
 
 

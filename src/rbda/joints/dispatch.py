@@ -10,6 +10,7 @@ from numba import njit
 
 from . import free_flyer, helical, planar, prismatic, revolute, revolute_unbounded, spherical, spherical_zyx
 from . import translation, universal
+from ..spatial.compiled import quat_normalize
 from .base import JointType, vector_difference, vector_integrate
 
 # the codes as plain ints (numba folds module-level ints into the kernels as constants), from the one enum
@@ -108,7 +109,7 @@ def joint_normalize(code, q):
     if code == FREE_FLYER:
         free_flyer.normalize(q)
     elif code == SPHERICAL:
-        spherical.quat_normalize(q)
+        quat_normalize(q)
     elif code == REVOLUTE_UNBOUNDED:
         revolute_unbounded.normalize(q)
     elif code == PLANAR:

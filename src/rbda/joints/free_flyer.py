@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..spatial.compiled import jlog_coefficient, one_minus_cos_over_t2, quat_rotation, t_minus_sin_over_t3
+from ..spatial.compiled import jlog_coefficient, one_minus_cos_over_t2, quat_exp, quat_log, quat_mul, quat_normalize
+from ..spatial.compiled import quat_rotation, t_minus_sin_over_t3
 from .base import JointType, SE3SubgroupJoint
-from .spherical import quat_exp, quat_log, quat_mul, quat_normalize, random_quaternion
+from .spherical import random_quaternion
 
 
 @njit(cache=True)

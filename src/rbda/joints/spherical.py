@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..spatial.compiled import quat_rotation
+from ..spatial.compiled import quat_exp, quat_log, quat_mul, quat_normalize, quat_rotation
 from .base import JointType, SE3SubgroupJoint, angular_row
 
 
@@ -24,42 +24,6 @@ def calc(params, q, v, M, S, vJ, cJ):
         vJ[k] = 0.0
         vJ[3 + k] = v[k]
         cJ[k] = cJ[3 + k] = 0.0
-
-
-@njit(cache=True)
-def quat_mul(a, b, out):
-    """Hamilton product ``out = a * b`` of ``[x, y, z, w]`` quaternions (``out`` may not alias ``a`` or ``b``)."""
-    out[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1]
-    out[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0]
-    out[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3]
-    out[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]
-
-
-@njit(cache=True)
-def quat_exp(w, out):
-    """Unit quaternion of the rotation vector ``w``: ``[sin(t/2) w/t, cos(t/2)]``, ``t = |w|``."""
-    t = np.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2])
-    half = 0.5 * t
-    k = 0.5 - t * t / 48.0 if t < 1e-4 else np.sin(half) / t  # sin(t/2)/t, series below 1e-4
-    out[0], out[1], out[2], out[3] = k * w[0], k * w[1], k * w[2], np.cos(half)
-
-
-@njit(cache=True)
-def quat_log(q, out):
-    """Rotation vector (angle in [0, pi]) of the unit quaternion ``q``."""
-    s = np.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2])
-    w = q[3]
-    sign = 1.0 if w >= 0.0 else -1.0
-    half = np.arctan2(s, sign * w)
-    k = 2.0 * sign * (half / s if s > 1e-12 else 1.0 / (sign * w))
-    out[0], out[1], out[2] = k * q[0], k * q[1], k * q[2]
-
-
-@njit(cache=True)
-def quat_normalize(q):
-    n = np.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
-    for k in range(4):
-        q[k] /= n
 
 
 @njit(cache=True)

@@ -35,7 +35,7 @@ def coriolis_matrix(I, F, ws, dws, q, v):
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     Yc, Bc = g.Yo, g.Bc
-    h, e, t, F1, F2, F3 = d.tmp[12:18], d.tmp[18:24], d.tmp[24:30], d.tmp[30:36], d.tmp[36:42], d.tmp[42:48]
+    h, e, t, F1, F2, F3 = d.v6[0], d.v6[1], d.v6[2], d.v6[3], d.v6[4], d.v6[5]
     for i in range(1, m.nj):  # Y_i and B_i in the world frame
         inertia_act(d.oMi[i], m.inertias[i], d.oYcrb[i])
         inertia_to_matrix(d.oYcrb[i], Yc[i])

@@ -84,7 +84,7 @@ def forward_derivatives(I, F, ws, dws, q, v, a, fext, gravity, dynamics):
     if status:
         return status
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
-    ovJ, tmp, h, Y13 = d.tmp[12:18], d.tmp[18:24], d.tmp[24:30], d.tmp[30:43]
+    ovJ, tmp, h, Y13 = d.v6[0], d.v6[1], d.v6[2], d.y13
     for k in range(6):
         d.oa_gf[0, k] = -m.gravity[k] if gravity else 0.0
     for i in range(1, m.nj):
@@ -123,7 +123,7 @@ def forward_derivatives(I, F, ws, dws, q, v, a, fext, gravity, dynamics):
                 force_act(d.oMi[i], fext[i], tmp)
                 for k in range(6):
                     d.of[i, k] -= tmp[k]
-            velocity_variation(g.Yo[i], d.ov[i], h, g.Bc[i], d.tmp[43:49], d.tmp[49:55])
+            velocity_variation(g.Yo[i], d.ov[i], h, g.Bc[i], d.v6[6], d.v6[7])
     return 0
 
 
@@ -138,7 +138,7 @@ def rnea_derivatives(I, F, ws, dws, q, v, a, fext):
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     Yc, Bc, Fc = g.Yo, g.Bc, d.of  # become the subtree sums, from the leaves up
-    G = d.tmp[12:18]
+    G = d.v6[0]
     for i in range(m.nj - 1, 0, -1):
         iv, nvi, parent = m.idx_v[i], m.nvs[i], m.parents[i]
         for c in range(iv, iv + nvi):

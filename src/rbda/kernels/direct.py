@@ -31,12 +31,21 @@ MODE = os.environ.get("RBDA_NUMBA_DISPATCH", "direct")
 SEEN: dict[str, set] = {}
 
 
+def _bindable(t) -> bool:
+    """An argument type the entry point may take unchecked: a number, or a C-contiguous array of float64 or
+    int64, what the algorithms' argument checks produce. Anything else (a strided view, float32, an object) keeps
+    the kernel on its dispatcher, which types every call."""
+    if isinstance(t, types.Array):
+        return t.layout == "C" and t.dtype in (types.float64, types.int64)
+    return isinstance(t, _PLAIN)
+
+
 def entry_point(kernel: Dispatcher):
-    """The compiled entry point of ``kernel``'s single overload of plain argument types, or None."""
+    """The compiled entry point of ``kernel``'s single overload, if every argument type is bindable, else None."""
     if len(kernel.overloads) != 1:
         return None
     compiled = next(iter(kernel.overloads.values()))
-    if not all(isinstance(t, _PLAIN) for t in compiled.signature.args):
+    if not all(_bindable(t) for t in compiled.signature.args):
         return None
     return compiled.entry_point
 

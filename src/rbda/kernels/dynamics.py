@@ -51,7 +51,7 @@ def rnea(I, F, ws, q, v, a, fext):
         return status
     for k in range(6):  # a_0 = -g
         d.a_gf[0, k] = -m.gravity[k]
-    Yv, vxYv = d.tmp[12:18], d.tmp[18:24]
+    Yv, vxYv = d.v6[0], d.v6[1]
     for i in range(1, m.nj):
         parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
         calc_joint(jt, i, q, v)
@@ -95,7 +95,7 @@ def crba(I, F, ws, q):
     if status:
         return status
     world_jacobians_and_inertias(jt, q, d.zeros, m.inertias, d.J, d.oYcrb)
-    F_col = d.tmp[12:18]
+    F_col = d.v6[0]
     for i in range(m.nj - 1, 0, -1):
         for col in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
             inertia_apply(d.oYcrb[i], d.J[col], F_col)  # F = Ycrb_i S_i
@@ -143,7 +143,7 @@ def aba(I, F, ws, q, v, tau, fext):
     m, d, jt, status = begin(I, F, ws, q, v, tau)
     if status:
         return status
-    ovJ, Yv = d.tmp[12:18], d.tmp[18:24]
+    ovJ, Yv = d.v6[0], d.v6[1]
     for i in range(1, m.nj):  # pass 1: kinematics, bias accelerations oc, bias forces of
         parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
         calc_joint(jt, i, q, v)

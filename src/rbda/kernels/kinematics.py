@@ -78,7 +78,7 @@ def forward_kinematics_qva(I, F, ws, q, v, a):
         body_velocity(d.liMi[i], d.v[m.parents[i]], d.vJ[i], d.v[i])
         motion_act_inv(d.liMi[i], d.a[m.parents[i]], d.a[i])
         iv, nvi = m.idx_v[i], m.nvs[i]
-        joint_acceleration(d.S[iv : iv + nvi], a[iv : iv + nvi], d.v[i], d.vJ[i], d.cJ[i], d.a[i], d.tmp[12:18])
+        joint_acceleration(d.S[iv : iv + nvi], a[iv : iv + nvi], d.v[i], d.vJ[i], d.cJ[i], d.a[i], d.v6[0])
     return 0
 
 
@@ -169,7 +169,7 @@ def kinematic_hessians(I, F, ws, q, H):
     if status:
         return status
     m, d, jt, status = begin(I, F, ws, None, None, None)
-    col = d.tmp[12:18]
+    col = d.v6[0]
     for i in range(1, m.nj):
         for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
             for k in range(m.nv):

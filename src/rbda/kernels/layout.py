@@ -20,7 +20,7 @@ from collections import namedtuple
 from numba import njit
 
 from ..joints.base import NPARAMS
-from .views import view
+from .views import in_python, view
 
 HEADER = 5  # I[0:5] = njoints, nq, nv, nframes, nsub (rows of the composite joints' sub-joint table)
 JOINT_INTS = 8  # parent, type, idx_q, idx_v, nq, nv, first sub-joint row, number of sub-joints
@@ -45,7 +45,7 @@ JointTables = namedtuple(
 DataViews = namedtuple(
     "DataViews",
     "liMi oMi oMf v a a_gf f ov oa oa_gf of vJ cJ S J dJ oYcrb oYaba "
-    "M Minv C D Dinv tau nle g ddq U UDinv u oc zeros tmp",
+    "M Minv C D Dinv tau nle g ddq U UDinv u oc zeros tmp v6 y13",
 )
 
 
@@ -109,16 +109,21 @@ def data_views(ws, nj, nv, nf):
     tau, nle, g, ddq, u, zeros = ws[o : o + nv], ws[o + nv : o + 2 * nv], ws[o + 2 * nv : o + 3 * nv], \
         ws[o + 3 * nv : o + 4 * nv], ws[o + 4 * nv : o + 5 * nv], ws[o + 5 * nv : o + 6 * nv]
     o += 6 * nv
-    tmp = ws[o : o + 6 * nv + 64]
-    o += 6 * nv + 64
+    tmp = ws[o : o + 6 * nv + 128]  # scratch: [0:12] the joint's placement M_J, then the named views below
+    v6 = view(ws, o + 12, (16, 6))  # sixteen 6-vectors of scratch for the kernels' local spatial vectors
+    y13 = view(ws, o + 108, (13,))  # one inertia as a 10-vector (m, h, I_o) and 3 spare entries
+    o += 6 * nv + 128
     views = DataViews(liMi, oMi, oMf, v, a, a_gf, f, ov, oa, oa_gf, of, vJ, cJ, S, J, dJ, oYcrb, oYaba,
-                      M, Minv, C, D, Dinv, tau, nle, g, ddq, U, UDinv, u, oc, zeros, tmp)
+                      M, Minv, C, D, Dinv, tau, nle, g, ddq, U, UDinv, u, oc, zeros, tmp, v6, y13)
     return views, o
+
+
+data_views_py = in_python(data_views)
 
 
 def data_size(nj: int, nv: int, nf: int) -> int:
     """Number of floats of a workspace for these sizes (``data_views`` on a scratch buffer counts them)."""
     import numpy as np
 
-    bound = 6 * nv * nv + 200 * nj + 12 * nf + 64 * nv + 128
-    return int(data_views(np.empty(bound), nj, nv, nf)[1])
+    bound = 6 * nv * nv + 200 * nj + 12 * nf + 64 * nv + 256
+    return int(data_views_py(np.empty(bound), nj, nv, nf)[1])

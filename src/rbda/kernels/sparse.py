@@ -188,21 +188,11 @@ def cholesky_solve_columns(L, Dinv, lam, X):
 
 
 @njit(cache=True)
-def cholesky_minv(L, Dinv, lam, Minv):
-    """``Minv = M^-1``, column by column; ``L^-T e_c`` only touches c and its ancestors."""
-    n = L.shape[0]
-    for c in range(n):
-        x = Minv[c]  # M^-1 is symmetric: row c = column c
-        for r in range(n):
-            x[r] = 0.0
-        x[c] = 1.0
-        i = c
-        while i >= 0:
-            j = lam[i]
-            while j >= 0:
-                x[j] -= L[i, j] * x[i]
-                j = lam[j]
-            i = lam[i]
-        for r in range(n):
-            x[r] *= Dinv[r]
-        mpy_li(L, lam, x, x)
+def cholesky_minv(L, D, lam, Minv):
+    """``Minv = M^-1`` from the unit factor ``L`` and ``D`` of :func:`cholesky_decompose`: the diagonal of ``L`` is
+    set to ``D`` for :func:`minverse_from_factor`, then restored."""
+    for k in range(L.shape[0]):
+        L[k, k] = D[k]
+    minverse_from_factor(L, lam, Minv)
+    for k in range(L.shape[0]):
+        L[k, k] = 1.0

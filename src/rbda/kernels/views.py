@@ -8,6 +8,9 @@ the layout functions check the total size once against the buffer's length.
 
 from __future__ import annotations
 
+from types import FunctionType
+
+import numpy as np
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -65,3 +68,17 @@ def borrowed(typingctx, arr):
         return dst._getvalue()
 
     return sig, codegen
+
+
+def python_view(buf, offset, shape):
+    """:func:`view` for plain Python: the same C-contiguous view, through numpy."""
+    return buf[offset : offset + int(np.prod(shape))].reshape(shape)
+
+
+def in_python(layout, **replace):
+    """A plain-Python copy of the compiled layout function ``layout`` (its ``view`` calls done by numpy, and any
+    other global it calls replaced as ``replace`` says), so that creating a ``Data`` cuts its buffers without
+    loading numba's compiled code (about 0.3 s the first time in a process); the kernels keep the compiled one."""
+    fn = layout.py_func
+    return FunctionType(fn.__code__, {**fn.__globals__, "view": python_view, **replace}, fn.__name__,
+                        fn.__defaults__, fn.__closure__)

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from .checks import WRONG_DATA, begin
-from .views import view
+from .views import in_python, view
 
 WholeBodyViews = namedtuple("WholeBodyViews", "mass com vcom acom Jcom Ag dAg Ig hg dhg energy L D Dinv dYcrb scratch")
 
@@ -71,6 +71,10 @@ def begin_whole_body(I, F, ws, wb, q, v, a):
 def whole_body_size(nj, nv):
     """Number of floats of a whole-body buffer for these sizes (the views of a scratch buffer count them)."""
     return whole_body_views(np.empty(23 * nj + nv * nv + 17 * nv + 147), nj, nv)[1]
+
+
+whole_body_views_py = in_python(whole_body_views)
+whole_body_size_py = in_python(whole_body_size, whole_body_views=whole_body_views_py)
 
 
 @njit(cache=True, inline="always")

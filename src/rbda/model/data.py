@@ -18,7 +18,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..kernels.layout import data_size, data_views
+from ..kernels.layout import data_size
+from ..kernels.layout import data_views_py as data_views
 from ..spatial import SE3, Motion
 
 
@@ -106,7 +107,8 @@ class Data:
         ``(6, nv)``, ``Ig (6, 6)``, ``hg``, ``dhg (6,)``, the factor ``U (nv, nv)``, ``D``, ``Dinv (nv,)`` of
         ``M = U D U^T`` (views of the buffer ``wb`` that the kernels of ``kernels/whole_body.py`` fill), and the
         regressors of ``algorithms/regressor.py``."""
-        from ..kernels.whole_body import whole_body_size, whole_body_views
+        from ..kernels.whole_body import whole_body_size_py as whole_body_size
+        from ..kernels.whole_body import whole_body_views_py as whole_body_views
 
         nj, nv = model.njoints, model.nv
         self.wb = np.zeros(whole_body_size(nj, nv))

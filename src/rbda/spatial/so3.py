@@ -12,6 +12,7 @@ from enum import IntEnum
 
 import numpy as np
 
+from . import compiled
 from ._validate import as_array, as_scalar
 from .compiled import jlog_coefficient as _jlog_coefficient
 from .compiled import one_minus_cos_over_t2 as _one_minus_cos_over_t2
@@ -84,14 +85,9 @@ def quat_to_matrix(quat) -> np.ndarray:
 
     Raises ``ValueError`` when ``quat`` is not of unit norm (tolerance 1e-6): normalise it first.
     """
-    x, y, z, w = as_unit_quat(quat, "quat")
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-        ]
-    )
+    R = np.empty((3, 3))
+    compiled.quat_rotation(as_unit_quat(quat, "quat"), R)
+    return R
 
 
 def matrix_to_quat(R) -> np.ndarray:
@@ -125,16 +121,9 @@ def as_unit_quat(quat, name: str = "quat", tol: float = 1e-6) -> np.ndarray:
 
 def quat_multiply(q1, q2) -> np.ndarray:
     """Hamilton product ``q1 * q2`` of quaternions ``[x, y, z, w]`` (rotation ``R(q1) @ R(q2)``)."""
-    x1, y1, z1, w1 = as_array(q1, (4,), "q1")
-    x2, y2, z2, w2 = as_array(q2, (4,), "q2")
-    return np.array(
-        [
-            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
-            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
-            w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
-        ]
-    )
+    out = np.empty(4)
+    compiled.quat_mul(as_array(q1, (4,), "q1"), as_array(q2, (4,), "q2"), out)
+    return out
 
 
 def quat_conjugate(quat) -> np.ndarray:
@@ -145,18 +134,16 @@ def quat_conjugate(quat) -> np.ndarray:
 
 def quat_exp3(w) -> np.ndarray:
     """Unit quaternion ``[x, y, z, w]`` of the rotation vector ``w: (3,)``."""
-    w = as_array(w, (3,), "w")
-    t = float(np.linalg.norm(w))
-    return np.concatenate([0.5 * _sin_over_t(0.5 * t) * w, [np.cos(0.5 * t)]])
+    out = np.empty(4)
+    compiled.quat_exp(as_array(w, (3,), "w"), out)
+    return out
 
 
 def quat_log3(quat) -> np.ndarray:
     """Rotation vector ``(3,)``, angle in ``[0, pi]``, of the unit quaternion ``quat``."""
-    q = as_unit_quat(quat)
-    if q[3] < 0:
-        q = -q
-    half = float(np.arctan2(np.linalg.norm(q[:3]), q[3]))
-    return 2.0 * q[:3] / _sin_over_t(half)  # 2 * half * axis, with q[:3] = sin(half) * axis
+    out = np.empty(3)
+    compiled.quat_log(as_unit_quat(quat), out)
+    return out
 
 
 def quat_slerp(q0, q1, t: float) -> np.ndarray:
