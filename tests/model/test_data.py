@@ -1,5 +1,6 @@
 """Data: its buffers and what creating one costs."""
 
+
 def test_create_data_does_not_load_compiled_code():
     """Creating a Data cuts its buffers in plain Python: numba's compiled-code machinery (0.3 s to load the first
     time in a process) is not touched until the first algorithm runs."""
