@@ -61,6 +61,16 @@ def _output(out, shape: tuple) -> np.ndarray:
     return out
 
 
+def _outputs(out, n: int, shape: tuple) -> list:
+    """``n`` output arrays of ``shape``: those of the tuple ``out``, each checked as by :func:`_output`, or new
+    ones if None."""
+    if out is None:
+        return [np.empty(shape) for _ in range(n)]
+    if not (isinstance(out, (tuple, list)) and len(out) == n):
+        raise ValueError(f"out: expected a tuple of {n} C-contiguous float64 arrays of shape {shape}")
+    return [_output(o, shape) for o in out]
+
+
 def _report_states(status: np.ndarray, names: tuple) -> None:
     """Raise the error of the first state whose kernel status is not 0, prefixed with ``state k``."""
     bad = np.flatnonzero(status)
@@ -191,10 +201,10 @@ def compute_centroidal_momentum(model: Model, Q: ArrayLike, V: ArrayLike, out: n
 
 
 # ---------------------------------------------------------------------------------------------- derivatives
-def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1):
+def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1, out=None):
     """Run a batched derivative kernel on the model's elementary twin (``algorithms/derivatives.py``), with one
     data and one derivative workspace per thread; returns its ``outputs`` arrays ``(B, nv, nv)`` (``order`` 1) or
-    ``(B, nv, nv, nv)`` (``order`` 2)."""
+    ``(B, nv, nv, nv)`` (``order`` 2), written into the tuple ``out`` if given."""
     from .kernels.derivatives import derivative_size
     from .model.elementary import sync_elementary
 
@@ -205,7 +215,7 @@ def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1):
     X, Y = _stack(X, model.nv, names[1], B), _stack(Y, model.nv, names[2], B)
     WS = _workspaces(me, B)
     DWS = np.zeros((WS.shape[0], derivative_size(me.njoints, me.nv)))
-    outs = [np.empty((B,) + (model.nv,) * (order + 1)) for _ in range(outputs)]
+    outs = _outputs(out, outputs, (B,) + (model.nv,) * (order + 1))
     status = np.zeros(B, dtype=np.int64)
     announce_compilation(kernel)
     kernel(I, F, WS, DWS, Q, X, Y, *outs, status)
@@ -213,40 +223,50 @@ def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1):
     return tuple(outs)
 
 
-def compute_rnea_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike):
-    """``(dtau_dq, dtau_dv, dtau_da)`` ``(B, nv, nv)`` each, :func:`rbda.compute_rnea_derivatives` per state."""
+def compute_rnea_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: tuple | None = None):
+    """``(dtau_dq, dtau_dv, dtau_da)`` ``(B, nv, nv)`` each, :func:`rbda.compute_rnea_derivatives` per state;
+    ``out``: a tuple of three such arrays to write into (a stream of batches in fixed memory)."""
     if model.mimicking_joints:
-        return _mimic(compute_rnea_derivatives, model, Q, {"V": V, "A": A}, ("both",) * 3)
+        return _mimic(compute_rnea_derivatives, model, Q, {"V": V, "A": A}, ("both",) * 3, out)
     from .kernels.derivatives import batch_rnea_derivatives
 
-    return _run_derivatives(batch_rnea_derivatives, model, Q, V, A, ("Q", "V", "A"))
+    return _run_derivatives(batch_rnea_derivatives, model, Q, V, A, ("Q", "V", "A"), out=out)
 
 
-def compute_aba_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike):
-    """``(ddq_dq, ddq_dv, ddq_dtau)`` ``(B, nv, nv)`` each, :func:`rbda.compute_aba_derivatives` per state."""
+def compute_aba_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: tuple | None = None):
+    """``(ddq_dq, ddq_dv, ddq_dtau)`` ``(B, nv, nv)`` each, :func:`rbda.compute_aba_derivatives` per state;
+    ``out``: a tuple of three such arrays to write into."""
     if model.mimicking_joints:
-        return _mimic_aba_derivatives(model, Q, V, TAU)
+        return _mimic_aba_derivatives(model, Q, V, TAU, out)
     from .kernels.derivatives import batch_aba_derivatives
 
-    return _run_derivatives(batch_aba_derivatives, model, Q, V, TAU, ("Q", "V", "TAU"))
+    return _run_derivatives(batch_aba_derivatives, model, Q, V, TAU, ("Q", "V", "TAU"), out=out)
 
 
-def compute_rnea_second_order_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike):
+def compute_rnea_second_order_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike,
+                                          out: tuple | None = None):
     """``(d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)`` ``(B, nv, nv, nv)`` each,
-    :func:`rbda.compute_rnea_second_order_derivatives` per state (``4 B nv^3`` floats: mind the batch size)."""
+    :func:`rbda.compute_rnea_second_order_derivatives` per state (``4 B nv^3`` floats: mind the batch size);
+    ``out``: a tuple of four such arrays to write into."""
     if model.mimicking_joints:
-        return _mimic(compute_rnea_second_order_derivatives, model, Q, {"V": V, "A": A}, ("tensor",) * 4)
+        return _mimic(compute_rnea_second_order_derivatives, model, Q, {"V": V, "A": A}, ("tensor",) * 4, out)
     from .kernels.derivatives import batch_rnea_second_order_derivatives
 
-    return _run_derivatives(batch_rnea_second_order_derivatives, model, Q, V, A, ("Q", "V", "A"), 4, 2)
+    return _run_derivatives(batch_rnea_second_order_derivatives, model, Q, V, A, ("Q", "V", "A"), 4, 2, out)
 
 
 # ---------------------------------------------------------------------------------------------- mimic joints
-def _store(out, result: np.ndarray) -> np.ndarray:
+def _store(out, result):
+    """``result`` (an array or a tuple of arrays of one shape) copied into ``out`` (the same structure), or
+    ``result`` itself if ``out`` is None."""
     if out is None:
         return result
-    if not (isinstance(out, np.ndarray) and out.shape == result.shape and out.dtype == np.float64):
-        raise ValueError(f"out: expected a float64 array of shape {result.shape}")
+    if isinstance(result, tuple):
+        outs = _outputs(out, len(result), result[0].shape)
+        for o, r in zip(outs, result):
+            o[...] = r
+        return tuple(outs)
+    out = _output(out, result.shape)
     out[...] = result
     return out
 
@@ -263,7 +283,7 @@ def _mimic(fn, model, Q, tangents: dict, kinds, out=None):
     args = [_stack(x, model.nv, name, Q.shape[0]) @ mm.G.T for name, x in tangents.items()]
     result = fn(ext, mm.expand(Q), *args)
     if isinstance(kinds, tuple):
-        return tuple(map_out(k, r, mm.G, batched=True) for k, r in zip(kinds, result))
+        return _store(out, tuple(map_out(k, r, mm.G, batched=True) for k, r in zip(kinds, result)))
     return _store(out, map_out(kinds, result, mm.G, batched=True))
 
 
@@ -277,11 +297,11 @@ def _mimic_aba(model, Q, V, TAU, out=None):
     return _store(out, np.linalg.solve(crba(model, Q), (TAU - bias)[..., None])[..., 0])
 
 
-def _mimic_aba_derivatives(model, Q, V, TAU):
+def _mimic_aba_derivatives(model, Q, V, TAU, out=None):
     ddq = _mimic_aba(model, Q, V, TAU)
     dq, dv, M = compute_rnea_derivatives(model, Q, V, ddq)
     Minv = np.linalg.inv(M)
-    return -Minv @ dq, -Minv @ dv, Minv
+    return _store(out, (-Minv @ dq, -Minv @ dv, Minv))
 
 
 # ---------------------------------------------------------------------------------------------- configuration space
@@ -302,11 +322,13 @@ def _configuration(kernel, model, X, Y, names, out_width, arg=None, out=None):
     if which is None:
         out = _output(out, (B, out_width))
         kernel(I, F, X, Y, out, status)
+    elif which < 2:
+        out = J0 = _output(out, (B, model.nv, model.nv))
+        kernel(I, F, X, Y, which, J0, J0, status)
     else:
-        J0 = np.empty((B, model.nv, model.nv))
-        J1 = J0 if which < 2 else np.empty_like(J0)
+        J0, J1 = _outputs(out, 2, (B, model.nv, model.nv))
         kernel(I, F, X, Y, which, J0, J1, status)
-        out = J0 if which < 2 else (J0, J1)
+        out = (J0, J1)
     _report_states(status, names)
     return out
 
@@ -323,7 +345,9 @@ def _mimic_configuration(fn, model, X, Y, names, select, arg=False, out=None):
     result = fn(ext, X, Y) if arg is False else fn(ext, X, Y, arg)
     keep = {"q": lambda r: r[:, mm.keep_q], "v": lambda r: r[:, mm.keep_v],
             "vv": lambda r: r[:, mm.keep_v][:, :, mm.keep_v]}[select]
-    return tuple(keep(r) for r in result) if isinstance(result, tuple) else _store(out, keep(result))
+    result = tuple(keep(r) for r in result) if isinstance(result, tuple) else keep(result)
+    return _store(out, tuple(map(np.ascontiguousarray, result)) if isinstance(result, tuple) else
+                  np.ascontiguousarray(result))
 
 
 def integrate(model: Model, Q: ArrayLike, V: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
@@ -344,19 +368,23 @@ def difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, out: np.ndarray | Non
     return _configuration(batch_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, False, out)
 
 
-def d_integrate(model: Model, Q: ArrayLike, V: ArrayLike, arg: ArgumentPosition | int | None = None):
-    """:func:`rbda.d_integrate` per state: ``(B, nv, nv)`` for ``arg`` ARG0 or ARG1, a pair of them for None."""
+def d_integrate(model: Model, Q: ArrayLike, V: ArrayLike, arg: ArgumentPosition | int | None = None,
+                out: np.ndarray | tuple | None = None):
+    """:func:`rbda.d_integrate` per state: ``(B, nv, nv)`` for ``arg`` ARG0 or ARG1, a pair of them for None
+    (``out``: such an array, or a pair, to write into)."""
     from .kernels.configuration import batch_d_integrate
 
     if model.mimicking_joints:
-        return _mimic_configuration(d_integrate, model, Q, V, ("Q", "V"), "vv", arg)
-    return _configuration(batch_d_integrate, model, Q, V, ("Q", "V"), model.nv, arg)
+        return _mimic_configuration(d_integrate, model, Q, V, ("Q", "V"), "vv", arg, out)
+    return _configuration(batch_d_integrate, model, Q, V, ("Q", "V"), model.nv, arg, out)
 
 
-def d_difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, arg: ArgumentPosition | int | None = None):
-    """:func:`rbda.d_difference` per state: ``(B, nv, nv)`` for ``arg`` ARG0 or ARG1, a pair of them for None."""
+def d_difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, arg: ArgumentPosition | int | None = None,
+                 out: np.ndarray | tuple | None = None):
+    """:func:`rbda.d_difference` per state: ``(B, nv, nv)`` for ``arg`` ARG0 or ARG1, a pair of them for None
+    (``out``: such an array, or a pair, to write into)."""
     from .kernels.configuration import batch_d_difference
 
     if model.mimicking_joints:
-        return _mimic_configuration(d_difference, model, Q0, Q1, ("Q0", "Q1"), "vv", arg)
-    return _configuration(batch_d_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, arg)
+        return _mimic_configuration(d_difference, model, Q0, Q1, ("Q0", "Q1"), "vv", arg, out)
+    return _configuration(batch_d_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, arg, out)

@@ -1,5 +1,7 @@
 """rbda.batch against the single-state algorithms, state by state, and its input errors."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -81,3 +83,46 @@ def test_batched_frames_match_single_states(mimic):
                                        atol=1e-12)
     with pytest.raises(ValueError, match="frame_id"):
         rbda.batch.compute_frame_jacobian(model, Q, model.nframes)
+
+
+def _batched_calls(model, Q, V, A):
+    """Every function of rbda.batch with arguments for this batch (the test below fails on a new one left out)."""
+    fid = model.nframes - 1
+    return {
+        "rnea": (Q, V, A), "aba": (Q, V, A), "crba": (Q,), "compute_minverse": (Q,), "forward_kinematics": (Q,),
+        "frames_forward_kinematics": (Q,), "compute_frame_jacobian": (Q, fid), "compute_joint_jacobians": (Q,),
+        "center_of_mass": (Q,), "jacobian_center_of_mass": (Q,), "ccrba": (Q, V),
+        "compute_centroidal_momentum": (Q, V), "compute_rnea_derivatives": (Q, V, A),
+        "compute_aba_derivatives": (Q, V, A), "compute_rnea_second_order_derivatives": (Q, V, A),
+        "integrate": (Q, V), "difference": (Q, Q[::-1].copy()), "d_integrate": (Q, V),
+        "d_difference": (Q, Q[::-1].copy()),
+    }
+
+
+@pytest.mark.parametrize("mimic", [False, True], ids=["plain", "mimic"])
+def test_every_batched_function_writes_into_out(mimic):
+    """out= on every batched function: the result is written into the arrays given (a stream of batches runs in
+    fixed memory), equal to the call without out=."""
+    from tests.conftest import random_model
+
+    model = random_model(3, floating=True, mimic=True) if mimic else rbda.sample_models.every_joint()
+    rng = np.random.default_rng(5)
+    Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(3)])
+    V, A = rng.normal(size=(3, model.nv)), rng.normal(size=(3, model.nv))
+    calls = _batched_calls(model, Q, V, A)
+    public = [f for name, f in vars(rbda.batch).items()
+              if not name.startswith("_") and inspect.isfunction(f) and f.__module__ == "rbda.batch"]
+    assert [f.__name__ for f in public if "out" not in inspect.signature(f).parameters] == []
+    for name, args in calls.items():
+        fn = getattr(rbda.batch, name)
+        expected = fn(model, *args)
+        out = tuple(np.full_like(e, np.nan) for e in expected) if isinstance(expected, tuple) else \
+            np.full_like(expected, np.nan)
+        got = fn(model, *args, out=out)
+        if isinstance(expected, tuple):
+            assert all(g is o for g, o in zip(got, out)), name
+            for g, e in zip(got, expected):
+                np.testing.assert_array_equal(g, e, err_msg=name)
+        else:
+            assert got is out, name
+            np.testing.assert_array_equal(got, expected, err_msg=name)
