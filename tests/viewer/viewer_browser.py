@@ -27,7 +27,7 @@ def chromium_path():
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # module: each test module imports it
 def browser():
     """A headless chromium, or a skip naming what to install."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright: pip install playwright")

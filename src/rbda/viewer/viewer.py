@@ -91,7 +91,7 @@ class Viewer:
         check_port(host, port)
         self.server = viser.ViserServer(host=host, port=int(port), verbose=False)
         self.host = host
-        self.server.gui.configure_theme(control_layout="collapsible", show_logo=False, show_share_button=False)
+        self.server.gui.configure_theme(show_logo=False, show_share_button=False)
         self.server.scene.set_up_direction("+z")
         placements = part_placements(model, self.parts, self.q)[0]
         points = np.concatenate([p.vertices @ M[:, :3].T + M[:, 3] for p, M in zip(self.parts, placements)]
