@@ -68,7 +68,7 @@ def default_camera(world_points: np.ndarray, direction=(1.0, -1.4, 0.8), up=(0.0
             "fov": float(fov)}
 
 
-def _world_points(parts: list[Part], placements: np.ndarray) -> np.ndarray:
+def world_points(parts: list[Part], placements: np.ndarray) -> np.ndarray:
     """Every vertex of every part at up to 20 of the samples, in world coordinates ``(n, 3)``."""
     rows = np.unique(np.linspace(0, len(placements) - 1, min(len(placements), 20)).astype(int))
     points = [np.zeros((1, 3))] if not parts else []
@@ -80,7 +80,7 @@ def _world_points(parts: list[Part], placements: np.ndarray) -> np.ndarray:
 
 def _camera(camera, parts: list[Part], placements: np.ndarray, track_positions) -> dict:
     """The camera to embed: ``camera``'s entries over the default one; ``track_positions`` ``(T, 3)`` or None."""
-    cam = default_camera(_world_points(parts, placements))
+    cam = default_camera(world_points(parts, placements))
     given = {} if camera is None else dict(camera)
     unknown = sorted(set(given) - set(CAMERA_KEYS))
     if unknown:
@@ -133,7 +133,7 @@ def animation_document(parts: list[Part], times: np.ndarray, placements: np.ndar
         raise ValueError(f"speed: expected one of {SPEEDS}, got {speed!r}")
     date = datetime.datetime.now(datetime.timezone.utc).date().isoformat() if date is None else str(date)
     poses = np.concatenate([placements[..., :, 3], quaternions(placements[..., :, :3])], axis=-1)
-    points = _world_points(parts, placements)
+    points = world_points(parts, placements)
     data = {
         "meta": {"title": title, "author": author, "date": date, "description": description},
         "parts": [{"name": p.name, "vertices": _b64(p.vertices, np.float32), "faces": _b64(p.faces, np.uint32),
