@@ -112,6 +112,23 @@ def inertia_box(model: Model, joint: int) -> tuple[SE3, np.ndarray]:
     return SE3(axes, Y.lever), np.maximum(sides, 1e-3)
 
 
+def inertia_geometry(model: Model) -> GeometryModel:
+    """A visual model for a model without one: the box of each body's inertia (:func:`inertia_box`), for every
+    joint that carries mass, coloured in turn from a small palette."""
+    from ..io.geometry import GeometryObject
+
+    palette = ((0.85, 0.33, 0.2), (0.2, 0.47, 0.75), (0.35, 0.65, 0.3), (0.85, 0.65, 0.15), (0.55, 0.35, 0.7))
+    geometry = GeometryModel()
+    for j in range(1, model.njoints):
+        if model.inertias[j].mass > 0:
+            placement, sides = inertia_box(model, j)
+            frame = next((k for k, f in enumerate(model.frames) if f.parent_joint == j), 0)
+            geometry.add_geometry_object(GeometryObject(
+                f"{model.names[j]}_inertia", j, frame, placement, Box(tuple(sides)),
+                mesh_color=np.array([*palette[(j - 1) % len(palette)], 1.0]), override_material=True))
+    return geometry
+
+
 def _shape_mesh(shape) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(shape, Box):
         return box_mesh(shape.size)
@@ -124,8 +141,10 @@ def _shape_mesh(shape) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(shape, Mesh):
         from ..io.meshes import load_mesh
 
-        mesh = load_mesh(shape.path, shape.scale)
-        return mesh.vertices, mesh.faces
+        scale = np.broadcast_to(np.asarray(shape.scale, dtype=float), (3,))
+        mesh = load_mesh(shape.path, np.abs(scale))  # a negative scale mirrors: flip the triangles back outwards
+        sign = np.where(scale < 0, -1.0, 1.0)
+        return mesh.vertices * sign, (mesh.faces[:, ::-1] if np.prod(sign) < 0 else mesh.faces)
     raise TypeError(f"geometry: cannot draw a {type(shape).__name__}")
 
 
@@ -152,7 +171,8 @@ def parts_of(model: Model, geometry_model: GeometryModel) -> list[Part]:
             path = os.fspath(obj.geometry.path)
             if path not in warned:
                 warned.add(path)
-                warnings.warn(f"{path}: cannot draw this mesh ({err}); drawing the box of its body's inertia "
+                reason = str(err).removeprefix(f"{path}: ")
+                warnings.warn(f"{path}: cannot draw this mesh ({reason}); drawing the box of its body's inertia "
                               "instead", MeshFileWarning, stacklevel=3)
             box_placement, sides = inertia_box(model, obj.parent_joint)
             placement = box_placement
