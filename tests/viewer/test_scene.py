@@ -21,7 +21,8 @@ N = 32  # segments around an axis (rbda.viewer.scene.SEGMENTS)
 def volume_and_area(vertices, faces):
     """Signed volume (divergence theorem: positive when the triangles face outwards) and area of a closed mesh."""
     a, b, c = (vertices[faces[:, k]] for k in range(3))
-    return np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6, 0.5 * np.linalg.norm(np.cross(b - a, c - a), axis=1).sum()
+    area = 0.5 * np.linalg.norm(np.cross(b - a, c - a), axis=1).sum()
+    return np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6, area
 
 
 def test_primitives_are_closed_outward_meshes_of_the_right_size():

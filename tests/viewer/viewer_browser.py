@@ -1,4 +1,5 @@
-"""Helpers for the viewer's tests; a real headless browser for those that need one: Debian's chromium driven by playwright.
+"""Helpers for the viewer's tests; a real headless browser for those that need one: Debian's chromium driven
+by playwright.
 
 Without them the browser tests skip, saying what to install: ``apt-get install chromium`` and
 ``pip install playwright`` (playwright's own browser download is not used: the system browser is).
@@ -30,10 +31,12 @@ def chromium_path():
 @pytest.fixture(scope="module")  # module: each test module imports it
 def browser():
     """A headless chromium, or a skip naming what to install."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright: pip install playwright")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="browser tests need playwright: pip install playwright")
     path = chromium_path()
     if path is None:
-        pytest.skip("browser tests need chromium: apt-get install chromium (or set RBDA_CHROMIUM to a Chromium binary)")
+        pytest.skip("browser tests need chromium: apt-get install chromium (or set RBDA_CHROMIUM to a Chromium "
+                    "binary)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS, headless=True)
         yield b
@@ -57,7 +60,8 @@ def red_arm():
     visual = GeometryModel()
     for j in range(1, model.njoints):
         visual.add_geometry_object(GeometryObject(f"box{j}", j, 0, rbda.SE3(np.eye(3), [0.0, 0.0, 0.1]),
-                                                  Box((0.08, 0.08, 0.2)), mesh_color=RED.copy(), override_material=True))
+                                                  Box((0.08, 0.08, 0.2)), mesh_color=RED.copy(),
+                                                  override_material=True))
     return model, visual
 
 

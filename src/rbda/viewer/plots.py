@@ -85,7 +85,8 @@ def plot_trajectory(model: Model, t, Q, V=None, TAU=None, *, energy: bool = Fals
         if kind == "contact":
             for c, label in enumerate(labels):
                 line, = ax.plot(t, X[:, c, 2], label=f"{label} normal")
-                ax.plot(t, np.linalg.norm(X[:, c, :2], axis=1), "--", color=line.get_color(), label=f"{label} tangential")
+                ax.plot(t, np.linalg.norm(X[:, c, :2], axis=1), "--", color=line.get_color(),
+                        label=f"{label} tangential")
         else:
             for k, label in enumerate(labels):
                 ax.plot(t, X[:, k], label=label)
