@@ -58,6 +58,21 @@ def _wxyz(R: np.ndarray) -> np.ndarray:
     return np.array([w, x, y, z])
 
 
+def _tangent_names(joint) -> list[str]:
+    """Names of a joint's velocity components, for its sliders: translations ``x, y, z`` (m), rotations
+    ``rot x, ...`` (rad), else ``[k]``."""
+    kind = type(joint).__name__
+    if "FreeFlyer" in kind:
+        return ["x", "y", "z", "rot x", "rot y", "rot z"]
+    if "Planar" in kind:
+        return ["x", "y", "rot z"]
+    if kind == "JointModelSpherical":
+        return ["rot x", "rot y", "rot z"]
+    if "Translation" in kind:
+        return ["x", "y", "z"]
+    return [f"[{k}]" for k in range(joint.nv)]
+
+
 class Viewer:
     """A model in a browser: ``Viewer(model, visual_model)`` serves a 3D scene at :attr:`url`.
 
@@ -221,8 +236,8 @@ class Viewer:
                         if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
                             lo, hi = -np.pi, np.pi
                     else:  # unbounded revolute: its angle; other multi-dof joints: a tangent offset
-                        lo, hi = -np.pi, np.pi
-                    label = model.names[j] if nv == 1 else f"{model.names[j]} [{k}]"
+                        lo, hi = (-1.0, 1.0) if _tangent_names(model.joints[j])[k] in "xyz" else (-np.pi, np.pi)
+                    label = model.names[j] if nv == 1 else f"{model.names[j]} {_tangent_names(model.joints[j])[k]}"
                     slider = self.server.gui.add_slider(label, min=float(lo), max=float(hi),
                                                         step=float(hi - lo) / 1000, initial_value=float(lo + hi) / 2)
                     slider.on_update(self._on_slider)
