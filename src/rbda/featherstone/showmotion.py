@@ -28,7 +28,6 @@ from rbda.spatial import SE3
 
 from .model import SystemModel, _z_to, check_model, core_of
 
-PALETTE = ((0.85, 0.33, 0.2), (0.2, 0.47, 0.75), (0.35, 0.65, 0.3), (0.85, 0.65, 0.15), (0.55, 0.35, 0.7))
 LINE_RADIUS = 0.025  # of a planar "line" (m)
 FLAT = 0.02  # thickness of planar boxes, triangles and discs (m)
 
@@ -94,7 +93,7 @@ def _shape(item, planar: bool, where: str):
 def appearance_parts(model: SystemModel) -> tuple[list, bool]:
     """The :class:`~rbda.viewer.Part` list of ``model.appearance`` (body ``i`` on core joint ``i``, the base on
     joint 0), and whether the base asks for ground tiles. Raises ``ValueError`` naming a malformed entry."""
-    from rbda.viewer.scene import Part
+    from rbda.viewer.scene import PALETTE, Part
 
     planar = check_model(model)
     appearance = model.appearance or {}

@@ -23,6 +23,7 @@ from ..spatial import SE3
 
 SEGMENTS = 32  # around a cylinder, a capsule or a sphere
 FALLBACK_SIDE = 0.05  # side of the cube drawn for a missing mesh on a massless body (m)
+PALETTE = ((0.85, 0.33, 0.2), (0.2, 0.47, 0.75), (0.35, 0.65, 0.3), (0.85, 0.65, 0.15), (0.55, 0.35, 0.7))  # bodies
 
 
 class MeshFileWarning(UserWarning):
@@ -117,7 +118,6 @@ def inertia_geometry(model: Model) -> GeometryModel:
     joint that carries mass, coloured in turn from a small palette."""
     from ..io.geometry import GeometryObject
 
-    palette = ((0.85, 0.33, 0.2), (0.2, 0.47, 0.75), (0.35, 0.65, 0.3), (0.85, 0.65, 0.15), (0.55, 0.35, 0.7))
     geometry = GeometryModel()
     for j in range(1, model.njoints):
         if model.inertias[j].mass > 0:
@@ -125,7 +125,7 @@ def inertia_geometry(model: Model) -> GeometryModel:
             frame = next((k for k, f in enumerate(model.frames) if f.parent_joint == j), 0)
             geometry.add_geometry_object(GeometryObject(
                 f"{model.names[j]}_inertia", j, frame, placement, Box(tuple(sides)),
-                mesh_color=np.array([*palette[(j - 1) % len(palette)], 1.0]), override_material=True))
+                mesh_color=np.array([*PALETTE[(j - 1) % len(PALETTE)], 1.0]), override_material=True))
     return geometry
 
 
