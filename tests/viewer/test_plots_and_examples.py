@@ -1,5 +1,6 @@
 """Trajectory plots (matplotlib) and the example that uses them with a saved animation."""
 
+import base64
 import importlib.util
 import sys
 from pathlib import Path
@@ -72,3 +73,24 @@ def test_panda_motion_example_saves_its_animation_and_energy_follows_the_power(t
     dE = (E[2:] - E[:-2]) / (t[2:] - t[:-2])
     assert np.max(np.abs(dE - power[1:-1])) < 1e-3 * np.max(np.abs(power))
     assert np.max(np.abs(power)) > 1.0
+
+
+def test_inverse_kinematics_example_saves_its_iterations(tmp_path):
+    try:
+        import importlib.metadata
+
+        importlib.metadata.distribution("example-robot-data")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("the example loads the Panda from example-robot-data: pip install 'rbda[test]'")
+    if str(EXAMPLES) not in sys.path:
+        sys.path.insert(0, str(EXAMPLES))
+    spec = importlib.util.spec_from_file_location("example_panda_ik", EXAMPLES / "panda_inverse_kinematics.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = module.main(verbose=False, animation=str(tmp_path / "ik.html"))
+    from test_scene import embedded
+
+    data = embedded(tmp_path / "ik.html")
+    times = np.frombuffer(base64.b64decode(data["times"]), np.float32)
+    np.testing.assert_allclose(times, 0.25 * np.arange(len(result["errors"])), atol=1e-6)  # one frame per iterate
+    assert data["meta"]["title"] == "Panda: inverse kinematics" and len(data["parts"]) > 5
