@@ -142,3 +142,36 @@ def test_save_animation_errors(tmp_path):
     with pytest.raises(TypeError, match="visual_model: expected an rbda.io.GeometryModel"):
         save_animation(model, [], np.zeros((3, 6)), 0.1, out)
     assert not out.exists()
+
+
+def triangles(vertices, faces) -> set:
+    """The triangles of a mesh as a set of rounded corner triples, whatever the vertex numbering."""
+    return {tuple(np.round(vertices[f], 9).ravel()) for f in faces}
+
+
+def test_a_coloured_mesh_file_is_drawn_in_its_colours_with_the_same_triangles(tmp_path):
+    trimesh = pytest.importorskip("trimesh")
+    from rbda.io.meshes import load_mesh
+
+    box = trimesh.creation.box(extents=(1.0, 2.0, 3.0))
+    box.visual.face_colors = np.where(np.arange(12)[:, None] < 4, [255, 0, 0, 255], [0, 0, 255, 255])
+    path = tmp_path / "box.ply"
+    box.export(path)
+    model, visual = red_arm()
+    scale = (0.1, -0.2, 0.3)  # a mirror too
+    visual.add_geometry_object(GeometryObject("file", 2, 0, rbda.SE3.Identity(), Mesh(str(path), scale)))
+    visual.add_geometry_object(GeometryObject("painted", 2, 0, rbda.SE3.Identity(), Mesh(str(path), scale),
+                                              mesh_color=np.array([0.0, 1.0, 0.0, 1.0]), override_material=True))
+    parts = parts_of(model, visual)
+    pieces = [p for p in parts if p.name.startswith("file/")]
+    assert sorted(tuple(p.color) for p in pieces) == [(0.0, 0.0, 1.0, 1.0), (1.0, 0.0, 0.0, 1.0)]
+    assert sorted(len(p.faces) for p in pieces) == [4, 8]
+    painted = [p for p in parts if p.name == "painted"]
+    assert len(painted) == 1 and tuple(painted[0].color) == (0.0, 1.0, 0.0, 1.0)  # the robot file's colour wins
+    assert set().union(*(triangles(p.vertices, p.faces) for p in pieces)) == triangles(painted[0].vertices,
+                                                                                       painted[0].faces)
+    reference = load_mesh(path, np.abs(scale))
+    mirrored = reference.vertices * np.sign(scale)
+    assert triangles(painted[0].vertices, painted[0].faces) == triangles(mirrored, reference.faces[:, ::-1])
+    # still facing outwards after the mirror: the volume 1 x 2 x 3 x (0.1 x 0.2 x 0.3) comes out positive
+    assert volume_and_area(painted[0].vertices, painted[0].faces)[0] == pytest.approx(0.036, rel=1e-9)

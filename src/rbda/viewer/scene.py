@@ -3,8 +3,9 @@ are in each configuration.
 
 A :class:`Part` is one triangle mesh rigidly attached to a joint. :func:`parts_of` turns a
 :class:`~rbda.io.GeometryModel` into parts: boxes, cylinders, spheres and capsules are tessellated here, mesh
-files are read through :func:`rbda.io.meshes.load_mesh`. A mesh file that is missing or unreadable is drawn as
-the box of its body's inertia, with one warning naming the file. :func:`part_placements` gives every part's
+files are read through :func:`rbda.io.meshes.load_mesh`, in the robot file's colour or else in the mesh file's
+own material colours (:func:`file_colours`). A mesh file that is missing or unreadable is drawn as the box of its
+body's inertia, with one warning naming the file. :func:`part_placements` gives every part's
 world placement along a trajectory, from the batched forward kinematics.
 """
 
@@ -148,8 +149,52 @@ def _shape_mesh(shape) -> tuple[np.ndarray, np.ndarray]:
     raise TypeError(f"geometry: cannot draw a {type(shape).__name__}")
 
 
+COLOURED_FORMATS = (".dae", ".obj", ".glb", ".gltf", ".ply", ".off", ".3mf")  # files that may carry colours
+
+
+def file_colours(path: str, scale) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The pieces ``(vertices (n, 3), faces (m, 3), rgba (4,) in [0, 1])`` of a mesh file, one per colour its
+    materials or face colours give, in the file's frame, scaled by ``scale`` ``(3,)`` (the same triangles as
+    :func:`rbda.io.meshes.load_mesh`); an empty list if the file gives no colour."""
+    import trimesh
+
+    loaded = trimesh.load(path, process=False)
+    meshes = loaded.dump(concatenate=False) if isinstance(loaded, trimesh.Scene) else [loaded]
+    groups: dict[tuple, list] = {}
+    for mesh in meshes:
+        visual = getattr(mesh, "visual", None)
+        if visual is None or visual.kind is None:
+            return []
+        if visual.kind == "texture":
+            rgba = np.asarray(getattr(visual.material, "main_color", None), dtype=float).reshape(-1)
+            keys = [tuple(rgba)] * len(mesh.faces) if rgba.size == 4 else None
+        else:
+            keys = [tuple(c) for c in np.asarray(visual.face_colors, dtype=float)]
+        if keys is None:
+            return []
+        for key in set(keys):
+            rows = np.array([k == key for k in keys])
+            groups.setdefault(key, []).append((np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces)[rows]))
+    if len(groups) < 2 and all(np.allclose(key, (102, 102, 102, 255)) for key in groups):
+        return []  # trimesh's default grey: the file has no colour of its own
+    pieces = []
+    for key, chunks in groups.items():
+        vertices, faces, offset = [], [], 0
+        for v, f in chunks:
+            used = np.unique(f)
+            index = np.full(len(v), -1)
+            index[used] = np.arange(len(used)) + offset
+            vertices.append(v[used])
+            faces.append(index[f])
+            offset += len(used)
+        pieces.append((np.concatenate(vertices) * scale, np.concatenate(faces), np.array(key) / 255.0))
+    return pieces
+
+
 def parts_of(model: Model, geometry_model: GeometryModel) -> list[Part]:
-    """The :class:`Part` of each object of ``geometry_model`` (attached to joints of ``model``), in its colour.
+    """The :class:`Part` of each object of ``geometry_model`` (attached to joints of ``model``), in its colour
+    (``mesh_color`` if ``override_material``, else the mesh file's own colours, one part per colour, else
+    ``mesh_color``).
 
     A mesh file that is missing or cannot be read becomes the box of its body's inertia (:func:`inertia_box`),
     with one :class:`MeshFileWarning` per file naming it. Raises ``TypeError`` if ``geometry_model`` is not a
@@ -178,9 +223,27 @@ def parts_of(model: Model, geometry_model: GeometryModel) -> list[Part]:
             placement = box_placement
             vertices, faces = box_mesh(sides)
         color = np.clip(np.asarray(obj.mesh_color, dtype=float).reshape(-1)[:4], 0.0, 1.0)
-        parts.append(Part(obj.name, obj.parent_joint, placement, np.asarray(vertices, dtype=float),
-                          np.asarray(faces, dtype=np.int64), color))
+        pieces = _file_pieces(obj) if placement is obj.placement else []
+        for k, (v, f, rgba) in enumerate(pieces or [(vertices, faces, color)]):
+            parts.append(Part(obj.name if not pieces else f"{obj.name}/{k}", obj.parent_joint, placement,
+                              np.asarray(v, dtype=float), np.asarray(f, dtype=np.int64), rgba))
     return parts
+
+
+def _file_pieces(obj) -> list:
+    """The coloured pieces of a mesh object whose robot file gives no colour (see :func:`file_colours`), with a
+    mirroring scale applied; an empty list otherwise, or if the file's colours cannot be read."""
+    shape = obj.geometry
+    if (not isinstance(shape, Mesh) or obj.override_material
+            or not os.fspath(shape.path).lower().endswith(COLOURED_FORMATS)):
+        return []
+    scale = np.broadcast_to(np.asarray(shape.scale, dtype=float), (3,))
+    try:
+        pieces = file_colours(os.fspath(shape.path), scale)
+    except Exception:  # noqa: BLE001 (colours are a nicety: the triangles were read already)
+        return []
+    flip = np.prod(np.sign(scale)) < 0
+    return [(v, f[:, ::-1] if flip else f, c) for v, f, c in pieces]
 
 
 # ---------------------------------------------------------------------------------------------- placements

@@ -79,8 +79,8 @@ class Viewer:
     Parameters:
         model: the :class:`~rbda.Model`.
         visual_model: its :class:`~rbda.io.GeometryModel` (meshes through :func:`rbda.io.meshes.load_mesh`, in
-            their file colours where the robot file gives one; a missing or unreadable mesh is drawn as its body's
-            inertia box, with one warning naming the file).
+            the robot file's colours, else the mesh file's own; a missing or unreadable mesh is drawn as its
+            body's inertia box, with one warning naming the file).
         q: ``(nq,)`` the configuration shown first (default: the model's neutral configuration).
         host, port: where to serve (default ``127.0.0.1:8080``; ``port=0`` takes any free port).
         sliders: a slider per joint (one per degree of freedom; an angle for an unbounded revolute joint; for
