@@ -104,6 +104,8 @@ def test_display_draws_frames_com_and_contacts_where_the_algorithms_say():
         np.testing.assert_allclose(viewer._contacts[1].points[:, 1], points + 0.01 * forces, atol=1e-6)
         with pytest.raises(ValueError, match="contact_forces"):
             viewer.display(q, points, forces[:1])
+        with pytest.raises(ValueError, match=r"contact_points: expected finite \(n, 3\) world points, got shape"):
+            viewer.display(q, np.zeros((2, 2)))
         with pytest.raises(ValueError, match=r"q: expected configurations of width nq = 6"):
             viewer.display(np.zeros(5))
         with pytest.raises(ValueError, match=r"Q: expected configurations of width nq = 6.*got shape \(4, 7\)"):
@@ -122,3 +124,5 @@ def test_a_port_in_use_is_named():
             Viewer(model, visual, port=port)
     with pytest.raises(ValueError, match="port: expected a port number"):
         Viewer(model, visual, port=70000)
+    with pytest.raises(ValueError, match=r"q: expected one configuration \(nq,\) = \(6,\), got shape \(2, 6\)"):
+        Viewer(model, visual, np.zeros((2, 6)), port=0)

@@ -100,9 +100,9 @@ class Viewer:
         self.model = model
         self.parts = parts_of(model, visual_model)
         self.data = model.create_data()
-        self.q = trajectory(model, neutral(model) if q is None else q, "q")[0].copy()
-        if len(np.shape(q)) > 1:
+        if q is not None and np.ndim(q) != 1:
             raise ValueError(f"q: expected one configuration (nq,) = ({model.nq},), got shape {np.shape(q)}")
+        self.q = trajectory(model, neutral(model) if q is None else q, "q")[0].copy()
         check_port(host, port)
         self.server = viser.ViserServer(host=host, port=int(port), verbose=False)
         self.host = host
@@ -191,9 +191,9 @@ class Viewer:
             if forces is not None:
                 raise ValueError("contact_forces: given without contact_points")
             return
-        points = np.asarray(points, dtype=float).reshape(-1, 3) if np.size(points) else np.zeros((0, 3))
-        if np.ndim(points) != 2 or not np.all(np.isfinite(points)):
-            raise ValueError(f"contact_points: expected finite (n, 3) world points, got shape {np.shape(points)}")
+        points = np.asarray(points, dtype=float)
+        if points.ndim != 2 or points.shape[1] != 3 or not np.all(np.isfinite(points)):
+            raise ValueError(f"contact_points: expected finite (n, 3) world points, got shape {points.shape}")
         handles = [self.server.scene.add_point_cloud("/contacts/points", points.astype(np.float32),
                                                      colors=(220, 30, 30), point_size=0.02)]
         if forces is not None:
