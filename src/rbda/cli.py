@@ -71,7 +71,8 @@ def find_srdf(path: str) -> str | None:
 def view(name: str, floating_base: bool = False, srdf: str | None = None, config: str | None = None,
          host: str = "127.0.0.1", port: int = 8080, package_dirs=None):
     """The :class:`rbda.viewer.Viewer` of ``rbda view``: the model ``name`` (see :func:`load`) with the visual
-    geometry of its URDF file (the boxes of its bodies' inertias for other files or when it has none), shown at the
+    geometry of its URDF file or the geoms of its MJCF file (the boxes of its bodies' inertias for other files or
+    when it has none), shown at the
     SRDF reference configuration ``config`` (the SRDF ``srdf``, else the one found by :func:`find_srdf`; the
     first of its configurations by default) or else the neutral configuration. Exits with a message for a missing
     extra, a port in use, or an unknown configuration."""
@@ -82,11 +83,18 @@ def view(name: str, floating_base: bool = False, srdf: str | None = None, config
 
     model = load(name, floating_base)
     visual = None
-    if name not in SAMPLES and name.lower().endswith(".urdf"):
+    if name not in SAMPLES:
         from .io import GeometryType, ModelFileError, build_geom_from_urdf
+        from .io.loader import _format
 
         try:
-            visual = build_geom_from_urdf(model, name, GeometryType.VISUAL, package_dirs, missing_meshes="keep")
+            fmt = _format(name, False) if not name.lower().endswith(".xacro") else "xacro"
+            if fmt == "urdf":
+                visual = build_geom_from_urdf(model, name, GeometryType.VISUAL, package_dirs, missing_meshes="keep")
+            elif fmt == "mjcf":
+                from .io.mjcf_geometry import build_geom_from_mjcf
+
+                visual = build_geom_from_mjcf(model, name)
         except ModelFileError as exc:
             raise SystemExit(f"rbda: {exc}") from None
     if visual is None or visual.ngeoms == 0:
