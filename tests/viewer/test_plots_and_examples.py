@@ -1,6 +1,7 @@
 """Trajectory plots (matplotlib) and the example that uses them with a saved animation."""
 
 import base64
+import importlib.metadata
 import importlib.util
 import sys
 from pathlib import Path
@@ -12,6 +13,21 @@ import rbda
 from rbda.viewer.plots import energies, plot_trajectory
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def example(name: str):
+    """The script ``examples/<name>.py`` as a module (its directory on ``sys.path`` for its helpers), or a skip
+    without example-robot-data."""
+    try:
+        importlib.metadata.distribution("example-robot-data")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("the example loads the Panda from example-robot-data: pip install 'rbda[test]'")
+    if str(EXAMPLES) not in sys.path:
+        sys.path.insert(0, str(EXAMPLES))
+    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_energies_are_half_vMv_and_minus_m_g_c(model):
@@ -54,18 +70,7 @@ def test_plot_panels_and_errors(tmp_path):
 
 def test_panda_motion_example_saves_its_animation_and_energy_follows_the_power(tmp_path):
     pytest.importorskip("matplotlib")
-    try:
-        import importlib.metadata
-
-        importlib.metadata.distribution("example-robot-data")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip("the example loads the Panda from example-robot-data: pip install 'rbda[test]'")
-    if str(EXAMPLES) not in sys.path:
-        sys.path.insert(0, str(EXAMPLES))
-    spec = importlib.util.spec_from_file_location("example_panda_motion", EXAMPLES / "panda_motion.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    r = module.main(out_dir=tmp_path, verbose=False)
+    r = example("panda_motion").main(out_dir=tmp_path, verbose=False)
     assert Path(r["html"]).stat().st_size > 100_000 and Path(r["png"]).exists()
     # dE/dt = tau . v along the path (central differences of the energy, O(dt^2))
     t, E = r["t"], r["energy"][:, 2]
@@ -76,18 +81,7 @@ def test_panda_motion_example_saves_its_animation_and_energy_follows_the_power(t
 
 
 def test_inverse_kinematics_example_saves_its_iterations(tmp_path):
-    try:
-        import importlib.metadata
-
-        importlib.metadata.distribution("example-robot-data")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip("the example loads the Panda from example-robot-data: pip install 'rbda[test]'")
-    if str(EXAMPLES) not in sys.path:
-        sys.path.insert(0, str(EXAMPLES))
-    spec = importlib.util.spec_from_file_location("example_panda_ik", EXAMPLES / "panda_inverse_kinematics.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    result = module.main(verbose=False, animation=str(tmp_path / "ik.html"))
+    result = example("panda_inverse_kinematics").main(verbose=False, animation=str(tmp_path / "ik.html"))
     from test_scene import embedded
 
     data = embedded(tmp_path / "ik.html")
