@@ -54,8 +54,18 @@ def info(model) -> str:
     return "\n".join(lines)
 
 
+def _version() -> str:
+    import numba
+    import numpy
+
+    from . import __version__
+
+    return f"rbda {__version__} (numpy {numpy.__version__}, numba {numba.__version__})"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="rbda", description="Rigid-body dynamics: model information and timings.")
+    parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", required=True)
     p_info = sub.add_parser("info", help="print a model's tree, sizes, masses and frames")
     p_bench = sub.add_parser("bench", help="time the core algorithms (and Pinocchio's, when installed)")
