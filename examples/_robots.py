@@ -13,7 +13,7 @@ def robot_file(relative: str) -> Path:
         dist = importlib.metadata.distribution("example-robot-data")
     except importlib.metadata.PackageNotFoundError:
         raise SystemExit("these examples load real robots: pip install example-robot-data") from None
-    path = Path(dist.locate_file("cmeel.prefix/share/example-robot-data/robots")) / relative
+    path = Path(str(dist.locate_file("cmeel.prefix/share/example-robot-data/robots"))) / relative
     if not path.exists():
         raise SystemExit(f"{path}: not in the installed example-robot-data")
     return path

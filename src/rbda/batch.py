@@ -10,6 +10,11 @@ batch axis, running on every core (``numba.prange``) with no Python work per sta
 
 from __future__ import annotations
 
+__all__ = ["aba", "ccrba", "center_of_mass", "compute_aba_derivatives", "compute_centroidal_momentum",
+           "compute_frame_jacobian", "compute_joint_jacobians", "compute_minverse", "compute_rnea_derivatives",
+           "compute_rnea_second_order_derivatives", "crba", "d_difference", "d_integrate", "difference",
+           "forward_kinematics", "frames_forward_kinematics", "integrate", "jacobian_center_of_mass", "rnea"]
+
 from typing import TYPE_CHECKING
 
 import numba

@@ -129,9 +129,19 @@ def view(name: str, floating_base: bool = False, srdf: str | None = None, config
     return viewer
 
 
+def _version() -> str:
+    import numba
+    import numpy
+
+    from . import __version__
+
+    return f"rbda {__version__} (numpy {numpy.__version__}, numba {numba.__version__})"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="rbda", description="Rigid-body dynamics: model information, timings and "
                                                               "a viewer.")
+    parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", required=True)
     p_info = sub.add_parser("info", help="print a model's tree, sizes, masses and frames")
     p_bench = sub.add_parser("bench", help="time the core algorithms (and Pinocchio's, when installed)")

@@ -101,3 +101,32 @@ from .regressor import (
 )
 from .supported import compute_supported_force_by_frame, compute_supported_inertia_by_frame
 from . import cholesky  # noqa: E402  (Pinocchio's ``cholesky`` namespace: rbda.cholesky.decompose, ...)
+
+# What ``from rbda.algorithms import *`` (and so ``rbda``) exports: the functions, not their modules (a module
+# and its function share names such as ``center_of_mass``, which type checkers would otherwise confuse).
+__all__ = [
+    "aba", "ARG0", "ARG1", "ArgumentPosition", "body_regressor", "ccrba", "center_of_mass", "cholesky",
+    "compute_aba_derivatives", "compute_all_terms", "compute_centroidal_dynamics_derivatives",
+    "compute_centroidal_map", "compute_centroidal_map_time_variation", "compute_centroidal_momentum",
+    "compute_centroidal_momentum_time_variation", "compute_coriolis_matrix",
+    "compute_forward_kinematics_derivatives", "compute_frame_jacobian", "compute_frame_kinematic_regressor",
+    "compute_generalized_gravity", "compute_generalized_gravity_derivatives", "compute_joint_jacobian",
+    "compute_joint_jacobians", "compute_joint_jacobians_time_variation", "compute_joint_kinematic_hessians",
+    "compute_joint_kinematic_regressor", "compute_joint_torque_regressor", "compute_kinetic_energy",
+    "compute_kinetic_energy_regressor", "compute_mechanical_energy", "compute_minverse",
+    "compute_potential_energy", "compute_potential_energy_regressor", "compute_rnea_derivatives",
+    "compute_rnea_second_order_derivatives", "compute_static_regressor", "compute_static_torque",
+    "compute_static_torque_derivatives", "compute_subtree_masses", "compute_supported_force_by_frame",
+    "compute_supported_inertia_by_frame", "compute_total_mass", "crba", "d_difference", "d_integrate",
+    "d_integrate_transport", "dccrba", "difference", "distance", "forward_kinematics", "frame_body_regressor",
+    "frames_forward_kinematics", "get_acceleration", "get_center_of_mass_velocity_derivatives",
+    "get_classical_acceleration", "get_frame_acceleration", "get_frame_acceleration_derivatives",
+    "get_frame_classical_acceleration", "get_frame_jacobian", "get_frame_jacobian_time_variation",
+    "get_frame_velocity", "get_frame_velocity_derivatives", "get_joint_acceleration_derivatives",
+    "get_joint_jacobian", "get_joint_jacobian_time_variation", "get_joint_kinematic_hessian",
+    "get_joint_velocity_derivatives", "get_point_classic_acceleration_derivatives",
+    "get_point_velocity_derivatives", "get_velocity", "integrate", "interpolate", "is_normalized",
+    "is_same_configuration", "jacobian_center_of_mass", "jacobian_subtree_center_of_mass", "joint_body_regressor",
+    "neutral", "nonlinear_effects", "normalize", "random_configuration", "rnea", "squared_distance",
+    "update_frame_placement", "update_frame_placements", "update_global_placements",
+]

@@ -98,7 +98,7 @@ def rz(theta: float) -> np.ndarray:
 
 
 def rv(v_or_E) -> np.ndarray:
-    """Rotation vector <-> coordinate rotation (spatial_v2 ``rv``).
+    """Rotation vector <-> coordinate rotation (spatial_v2 ``rv``): ``v_or_E`` is either, the other is returned.
 
     ``rv(v: (3,))`` returns ``E: (3, 3)``, the A-to-B transform of a frame B rotated relative to A by ``|v|``
     about ``v``; ``rv(E: (3, 3))`` returns ``v: (3,)`` with ``|v|`` in ``[0, pi]`` (sign arbitrary at pi).
@@ -113,6 +113,7 @@ def rv(v_or_E) -> np.ndarray:
 
 def rq(q_or_E) -> np.ndarray:
     """Quaternion <-> coordinate rotation (spatial_v2 ``rq``); quaternions are ``[q0; q1; q2; q3]``, scalar first.
+    ``q_or_E`` is either a quaternion or a rotation, and the other is returned.
 
     ``rq(q: (4,))`` returns ``E: (3, 3)`` for any nonzero ``q`` (normalised first); rotating B about the common
     x axis by ``h`` gives ``q = [cos(h/2), sin(h/2), 0, 0]`` and ``rq(q) == rx(h)``.
@@ -143,7 +144,7 @@ def _quat_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def rqd(first, second) -> np.ndarray:
     """Quaternion derivative ``(4,)`` from an angular velocity (spatial_v2 ``rqd``).
 
-    ``rqd(wA: (3,), q: (4,))`` or ``rqd(q: (4,), wB: (3,))``: ``q`` is the orientation of B relative to A (as in
+    ``rqd(wA: (3,), q: (4,))`` or ``rqd(q: (4,), wB: (3,))`` (the arguments ``first`` and ``second``): ``q`` is the orientation of B relative to A (as in
     :func:`rq`), ``wA``/``wB`` the angular velocity of B relative to A in A/B coordinates; the call form is told
     by the length of the first argument. ``qd = 1/2 [s; wA] * q`` or ``qd = 1/2 q * [s; wB]``, where
     ``s = K |w| (1 - |q|)`` (``K = RQD_STABILIZATION_GAIN``) drives ``|q|`` towards 1 under integration.
@@ -163,7 +164,7 @@ def rqd(first, second) -> np.ndarray:
 
 
 def skew(v_or_A) -> np.ndarray:
-    """Vector <-> skew-symmetric matrix (spatial_v2 ``skew``).
+    """Vector <-> skew-symmetric matrix (spatial_v2 ``skew``): ``v_or_A`` is either, the other is returned.
 
     ``skew(v: (3,))`` returns ``S: (3, 3)`` with ``S @ b == cross(v, b)``; ``skew(A: (3, 3))`` returns the
     vector ``(3,)`` of the skew-symmetric part ``(A - A^T) / 2`` of any ``A``.
@@ -319,7 +320,8 @@ def plux(*args):
 
 
 def pluho(X_or_T) -> np.ndarray:
-    """Plücker ``X: (6, 6)`` <-> homogeneous ``T: (4, 4)`` coordinate transform, A to B (spatial_v2 ``pluho``).
+    """Plücker ``X: (6, 6)`` <-> homogeneous ``T: (4, 4)`` coordinate transform, A to B (spatial_v2 ``pluho``):
+    ``X_or_T`` is either, and the other is returned.
 
     ``T = [[E, -E r], [0, 1]]`` maps homogeneous point coordinates in A to those in B (``p_B = E (p_A - r)``);
     the displacement operator of B relative to A (core ``aMb``) is ``inv(T)``.

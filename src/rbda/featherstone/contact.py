@@ -88,7 +88,8 @@ def _normal_force(K: float, D: float, depth: np.ndarray, rate: np.ndarray) -> np
 
 
 def gcontact(K, D, mu, p, pd, u=None):
-    """Forces of a compliant ground on a set of points (spatial_v2 ``gcontact``; law in the module docstring).
+    """Forces of a compliant ground on a set of points (spatial_v2 ``gcontact``; law in the module docstring), of
+    stiffness ``K`` and damping ``D`` per unit of penetration, and friction coefficient ``mu``.
 
     With friction (``mu > 0``): ``p, pd: (nd, np)`` positions and velocities (``nd`` = 3, or 2 planar), ``u:
     (nd - 1, np)`` tangential deformations; returns ``(f: (nd, np), ud: (nd - 1, np), fcone: (np,))``, point i

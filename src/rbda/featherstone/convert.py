@@ -39,7 +39,7 @@ def motion_to_core(v) -> Motion:
 
 
 def motion_from_core(m) -> np.ndarray:
-    """spatial_v2 motion vector ``(6,) = [w; v_O]`` of a core :class:`Motion` or ``(6,)`` array ``[v_O; w]``."""
+    """spatial_v2 motion vector ``(6,) = [w; v_O]`` of ``m``, a core :class:`Motion` or ``(6,)`` array ``[v_O; w]``."""
     return _swap_halves(_core_vector(m, Motion, "m"))
 
 
@@ -91,7 +91,7 @@ def inertia_to_core(rbi) -> Inertia:
 
 
 def inertia_from_core(Y: Inertia) -> np.ndarray:
-    """spatial_v2 rigid-body inertia ``(6, 6) = mcI(m, c, I)`` of a core :class:`Inertia`."""
+    """spatial_v2 rigid-body inertia ``(6, 6) = mcI(m, c, I)`` of the core :class:`Inertia` ``Y``."""
     if not isinstance(Y, Inertia):
         raise TypeError(f"Y: expected an Inertia, got {type(Y).__name__}")
     return mcI(Y.mass, Y.lever, Y.inertia)

@@ -96,7 +96,10 @@ def jcalc(jtyp, q) -> tuple[np.ndarray, np.ndarray]:
 
 # ---------------------------------------------------------------------------------------------- dynamics
 def ID(model: SystemModel, q, qd, qdd, f_ext=None) -> np.ndarray:
-    """Inverse dynamics ``tau: (NB,)`` by the recursive Newton-Euler algorithm (RBDA Table 5.1; ``rbda.rnea``)."""
+    """Inverse dynamics ``tau: (NB,)`` by the recursive Newton-Euler algorithm (RBDA Table 5.1; ``rbda.rnea``).
+
+    ``q``, ``qd``, ``qdd`` ``(NB,)``: joint positions, velocities and accelerations; ``f_ext`` (optional): one
+    external force per body in base coordinates, angular first (``None`` or ``[]``: none)."""
     core = core_of(model)
     q, qd, qdd = _states(model, q=q, qd=qd, qdd=qdd)
     fext = _fext(core, q, f_ext, model.NB)
@@ -104,7 +107,10 @@ def ID(model: SystemModel, q, qd, qdd, f_ext=None) -> np.ndarray:
 
 
 def FDab(model: SystemModel, q, qd, tau, f_ext=None) -> np.ndarray:
-    """Forward dynamics ``qdd: (NB,)`` by the articulated-body algorithm (RBDA Table 7.1; ``rbda.aba``)."""
+    """Forward dynamics ``qdd: (NB,)`` by the articulated-body algorithm (RBDA Table 7.1; ``rbda.aba``).
+
+    ``q``, ``qd``, ``tau`` ``(NB,)``: joint positions, velocities and forces; ``f_ext`` (optional): one external
+    force per body in base coordinates, angular first (``None`` or ``[]``: none)."""
     core = core_of(model)
     q, qd, tau = _states(model, q=q, qd=qd, tau=tau)
     fext = _fext(core, q, f_ext, model.NB)
@@ -125,7 +131,10 @@ def HandC(model: SystemModel, q, qd, f_ext=None) -> tuple[np.ndarray, np.ndarray
 
 
 def FDcrb(model: SystemModel, q, qd, tau, f_ext=None) -> np.ndarray:
-    """Forward dynamics ``qdd: (NB,)`` by solving ``H qdd = tau - C`` with ``H, C = HandC(...)``."""
+    """Forward dynamics ``qdd: (NB,)`` by solving ``H qdd = tau - C`` with ``H, C = HandC(...)``.
+
+    ``q``, ``qd``, ``tau`` ``(NB,)``: joint positions, velocities and forces; ``f_ext`` (optional): one external
+    force per body in base coordinates, angular first (``None`` or ``[]``: none)."""
     H, C = HandC(model, q, qd, f_ext)
     return np.linalg.solve(H, joint_vector(tau, model.NB, "tau") - C)
 
@@ -143,7 +152,8 @@ def hybrid_solve(H: np.ndarray, C: np.ndarray, fd: np.ndarray, tau: np.ndarray) 
 def HD(model: SystemModel, fd, q, qd, qdd, tau, f_ext=None) -> tuple[np.ndarray, np.ndarray]:
     """Hybrid dynamics (spatial_v2 ``HD``): ``(qdd_out, tau_out)``, both ``(NB,)`` and fully instantiated.
 
-    ``fd: (NB,)`` booleans: joint i is forward-dynamics (``tau[i]`` given, ``qdd[i]`` ignored) when ``fd[i]``,
+    ``q``, ``qd`` ``(NB,)``: joint positions and velocities; ``f_ext`` (optional): one external force per body in
+    base coordinates, angular first. ``fd: (NB,)`` booleans: joint i is forward-dynamics (``tau[i]`` given, ``qdd[i]`` ignored) when ``fd[i]``,
     otherwise inverse-dynamics (``qdd[i]`` given, ``tau[i]`` ignored). Built on the core: ``C`` is ``rbda.rnea``
     at the given accelerations (zero at the forward joints), ``H`` is ``rbda.crba``, and the forward block
     ``H_FF qdd_F = tau_F - C_F`` is solved (RBDA section 9.2's partition of the equation of motion).
@@ -163,7 +173,8 @@ def HD(model: SystemModel, fd, q, qd, qdd, tau, f_ext=None) -> tuple[np.ndarray,
 
 
 def FDgq(model: SystemModel, q, qd, tau, f_ext=None) -> np.ndarray:
-    """Forward dynamics of a kinematic tree under constraints ``q = gamma(y)`` (spatial_v2 ``FDgq``).
+    """Forward dynamics of a kinematic tree under constraints ``q = gamma(y)`` (spatial_v2 ``FDgq``), with
+    optional external forces ``f_ext`` (one per body, base coordinates, angular first).
 
     ``model.gamma_q(model, q, qd)`` returns ``(q, qd, G, g)``: corrected ``q`` and ``qd`` satisfying the
     constraints, ``G = d gamma / d y`` ``(NB, ny)`` and ``g`` ``(NB,)`` with ``qdd = G ydd + g`` (``g`` holds
@@ -198,7 +209,8 @@ class EnergyMomentum:
 
 
 def EnerMo(model: SystemModel, q, qd) -> EnergyMomentum:
-    """Energy, momentum and related quantities (spatial_v2 ``EnerMo``) from the core's ``compute_kinetic_energy``,
+    """Energy, momentum and related quantities (spatial_v2 ``EnerMo``) at joint positions ``q`` and velocities
+    ``qd`` ``(NB,)``, from the core's ``compute_kinetic_energy``,
     ``compute_potential_energy``, ``center_of_mass`` and ``compute_centroidal_momentum``.
 
     The centroidal momentum ``[p; L_G]`` moves to the base origin as ``L_O = L_G + c x p``;

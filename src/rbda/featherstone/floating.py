@@ -116,7 +116,9 @@ def FDfb(model: SystemModel, xfb, q, qd, tau, f_ext=None) -> tuple[np.ndarray, n
 
 def IDfb(model: SystemModel, xfb, q, qd, qdd, f_ext=None) -> tuple[np.ndarray, np.ndarray]:
     """Floating-base inverse dynamics (spatial_v2 ``IDfb``, RBDA Table 9.6): the joints' accelerations
-    ``qdd: (NB - 6,)`` are given, the base is free. Returns ``(xdfb: (13,), tau: (NB - 6,))``.
+    ``qdd: (NB - 6,)`` are given, the base is free. ``xfb: (13,)`` is the base's state (quaternion, position,
+    velocity, as :func:`fbkin`), ``q``, ``qd`` ``(NB - 6,)`` the joints' positions and velocities, ``f_ext``
+    (optional) one external force per body in base coordinates. Returns ``(xdfb: (13,), tau: (NB - 6,))``.
 
     Built on the core: ``C = rnea(q, v, [0; qdd])``, ``H = crba(q)``; the base acceleration solves
     ``H_bb a_b = -C_b`` and ``tau = C_j + H_jb a_b``.

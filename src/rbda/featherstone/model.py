@@ -251,7 +251,8 @@ def _z_to(axis: np.ndarray) -> np.ndarray:
 
 
 def from_rbda(rbda_model: rbda.Model) -> SystemModel:
-    """The spatial system model of a core model made of one-axis revolute, prismatic and helical joints.
+    """The spatial system model of the core model ``rbda_model``, made of one-axis revolute, prismatic and helical
+    joints.
 
     Joint ``i`` of the core becomes body ``i``. A joint about an axis ``a`` other than x, y or z (and any helical
     joint) becomes ``'Rz'``/``'Pz'``/``'H'`` in a body frame rotated by ``R`` with ``R e_z = a``; the joint-space

@@ -91,7 +91,8 @@ def expandLambda(lam, nf) -> np.ndarray:
 
 
 def LTL(H, lam) -> np.ndarray:
-    """``L`` lower triangular with ``L' * L = H``, of H's branch-induced sparsity."""
+    """``L`` lower triangular with ``L' * L = H``, of H's branch-induced sparsity given by the parent array ``lam``
+    (1-based, spatial_v2's ``lambda``)."""
     lam0 = _parents(lam)
     A = _square(H, lam0.size, "H")
     _sparse(A, lam0, "H", symmetric=True)
@@ -105,7 +106,8 @@ def LTL(H, lam) -> np.ndarray:
 
 
 def LTDL(H, lam) -> tuple[np.ndarray, np.ndarray]:
-    """``(L, D)``: ``L`` unit lower triangular and ``D`` diagonal with ``L' * D * L = H``."""
+    """``(L, D)``: ``L`` unit lower triangular and ``D`` diagonal with ``L' * D * L = H``, for ``H`` with the
+    branch-induced sparsity of the parent array ``lam`` (1-based, spatial_v2's ``lambda``)."""
     lam0 = _parents(lam)
     A = _square(H, lam0.size, "H")
     _sparse(A, lam0, "H", symmetric=True)
@@ -133,25 +135,25 @@ def _product(kernel, A, lam, x, name: str, symmetric: bool, nonzero_diagonal: bo
 
 
 def mpyH(H, lam, x) -> np.ndarray:
-    """``y = H * x`` for a symmetric ``H`` with branch-induced sparsity."""
+    """``y = H * x`` for a symmetric ``H`` with the branch-induced sparsity of the parent array ``lam``."""
     return _product(_k.mpy_h, H, lam, x, "H", symmetric=True)
 
 
 def mpyL(L, lam, x) -> np.ndarray:
-    """``y = L * x``."""
+    """``y = L * x`` for ``L`` from :func:`LTL` or :func:`LTDL` with the parent array ``lam``."""
     return _product(_k.mpy_l, L, lam, x, "L", symmetric=False)
 
 
 def mpyLt(L, lam, x) -> np.ndarray:
-    """``y = L' * x``."""
+    """``y = L' * x`` for ``L`` from :func:`LTL` or :func:`LTDL` with the parent array ``lam``."""
     return _product(_k.mpy_lt, L, lam, x, "L", symmetric=False)
 
 
 def mpyLi(L, lam, x) -> np.ndarray:
-    """``y = inv(L) * x``."""
+    """``y = inv(L) * x`` for ``L`` from :func:`LTL` or :func:`LTDL` with the parent array ``lam``."""
     return _product(_k.mpy_li, L, lam, x, "L", symmetric=False, nonzero_diagonal=True)
 
 
 def mpyLit(L, lam, x) -> np.ndarray:
-    """``y = inv(L') * x``."""
+    """``y = inv(L') * x`` for ``L`` from :func:`LTL` or :func:`LTDL` with the parent array ``lam``."""
     return _product(_k.mpy_lit, L, lam, x, "L", symmetric=False, nonzero_diagonal=True)

@@ -98,7 +98,8 @@ def load_model(path, floating_base: bool | JointModel = False, root_joint: Joint
 
 def load_model_from_string(text: str, floating_base: bool | JointModel = False, root_joint: JointModel | None = None,
                            root_joint_name: str = "root_joint", **options):
-    """:func:`load_model` on the text of a URDF, MJCF or SDF file (the format is read from its root element)."""
+    """:func:`load_model` on the ``text`` of a URDF, MJCF or SDF file (the format is read from its root element),
+    with the same ``floating_base``, ``root_joint``, ``root_joint_name`` and reader options."""
     if not isinstance(text, str):
         raise TypeError(f"text: expected a str, got {type(text).__name__}")
     return _load(text, True, floating_base, root_joint, root_joint_name, options)

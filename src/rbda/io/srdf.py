@@ -85,7 +85,8 @@ def _joint_configuration(model: Model, jid: int, values: np.ndarray, srdf: Srdf,
 def load_reference_configurations(model: Model, srdf, verbose: bool = False) -> dict:
     """Add each ``<group_state>`` of the SRDF ``srdf`` (a path or a :class:`Srdf`) to
     ``model.reference_configurations`` as a configuration ``(nq,)``: the neutral configuration with the listed
-    joints set (a single angle for an unbounded revolute joint). Returns the configurations added."""
+    joints set (a single angle for an unbounded revolute joint). Returns the configurations added; ``verbose``
+    prints the states and joints skipped."""
     from ..algorithms import neutral
 
     srdf = _srdf(srdf)
@@ -106,7 +107,8 @@ def load_reference_configurations(model: Model, srdf, verbose: bool = False) -> 
 
 
 def load_rotor_parameters(model: Model, srdf, verbose: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Read ``<rotor_params>``: for each listed joint, its rotor inertia ``mass`` and ``gear_ratio``; sets
+    """Read ``<rotor_params>`` of the SRDF ``srdf`` (a path or a :class:`Srdf`; ``verbose`` prints the joints
+    skipped): for each listed joint, its rotor inertia ``mass`` and ``gear_ratio``; sets
     ``model.armature = rotor_inertia * gear_ratio**2`` on the joint's degrees of freedom (as Pinocchio's
     ``loadRotorParameters``). Returns ``(rotor_inertia, rotor_gear_ratio)``, both ``(nv,)`` (ratio 1 elsewhere)."""
     srdf = _srdf(srdf)
@@ -127,7 +129,8 @@ def load_rotor_parameters(model: Model, srdf, verbose: bool = False) -> tuple[np
 
 def remove_collision_pairs(model: Model, geometry_model: GeometryModel, srdf, verbose: bool = False) -> None:
     """Remove from ``geometry_model.collision_pairs`` every pair of objects on the two links of each
-    ``<disable_collisions>`` (links are the model's BODY frames; unknown links are skipped)."""
+    ``<disable_collisions>`` of the SRDF ``srdf`` (a path or a :class:`Srdf`); links are the model's BODY frames,
+    unknown links are skipped (``verbose`` says which)."""
     srdf = _srdf(srdf)
     for link1, link2 in srdf.disabled_collisions:
         if not (model.exist_frame(link1, FrameType.BODY) and model.exist_frame(link2, FrameType.BODY)):

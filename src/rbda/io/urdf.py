@@ -109,20 +109,24 @@ def build_model_from_urdf(path, root_joint: JointModel | None = None, root_joint
 
     ``root_joint`` (e.g. ``JointModelFreeFlyer()``) joins the root link to the universe, named
     ``root_joint_name``; without it the root link is fixed to the universe. ``mimic=True`` builds the joints
-    with a ``<mimic>`` element as mimic joints. Raises :class:`ModelFileError`.
+    with a ``<mimic>`` element as mimic joints. ``check_inertia``: what a rotational inertia that is not positive semi-definite does: ``"warn"`` (an
+    :class:`InertiaWarning`, as Pinocchio loads such files), ``True`` (a :class:`ModelFileError`) or ``False``.
+    Raises :class:`ModelFileError` naming the file and the element.
     """
     return _build_model(read_urdf(path), root_joint, root_joint_name, check_inertia, mimic)
 
 
 def build_model_from_urdf_string(text: str, root_joint: JointModel | None = None, root_joint_name: str = "root_joint",
                                  check_inertia="warn", mimic: bool = False) -> Model:
-    """:func:`build_model_from_urdf` on URDF text."""
+    """:func:`build_model_from_urdf` on URDF ``text``, with the same ``root_joint``, ``root_joint_name``,
+    ``check_inertia`` and ``mimic``."""
     return _build_model(read_urdf(text, is_text=True), root_joint, root_joint_name, check_inertia, mimic)
 
 
 def build_geom_from_urdf(model: Model, path, geom_type: GeometryType, package_dirs=None, is_text: bool = False,
                          base_dir: str | None = None, missing_meshes: str = "raise") -> GeometryModel:
-    """The visual or collision :class:`GeometryModel` of the URDF ``path`` for ``model`` (built from it).
+    """The visual or collision :class:`GeometryModel` (``geom_type``: :class:`GeometryType`) of the URDF ``path``
+    (its text when ``is_text``) for ``model`` (built from it).
 
     Objects are named ``<link>_<k>`` (k-th element of the link), attached to the link's BODY frame, in the
     order of the model's frames. Mesh files: ``package://pkg/rest`` is looked up as ``dir/pkg/rest`` (or
@@ -142,7 +146,9 @@ def build_geom_from_urdf(model: Model, path, geom_type: GeometryType, package_di
 
 def build_models_from_urdf(path, package_dirs=None, root_joint: JointModel | None = None,
                            root_joint_name: str = "root_joint", check_inertia="warn", mimic: bool = False):
-    """``(model, collision_model, visual_model)`` of the URDF file ``path`` (Pinocchio's ``buildModelsFromUrdf``)."""
+    """``(model, collision_model, visual_model)`` of the URDF file ``path`` (Pinocchio's ``buildModelsFromUrdf``):
+    the model as :func:`build_model_from_urdf` builds it (``root_joint``, ``root_joint_name``, ``check_inertia``,
+    ``mimic``), the geometry models as :func:`build_geom_from_urdf` does (meshes looked up in ``package_dirs``)."""
     robot = read_urdf(path)
     model = _build_model(robot, root_joint, root_joint_name, check_inertia, mimic)
     dirs = _package_dirs(package_dirs)
@@ -150,7 +156,8 @@ def build_models_from_urdf(path, package_dirs=None, root_joint: JointModel | Non
 
 
 def read_urdf(source, is_text: bool = False) -> UrdfRobot:
-    """Parse and check a URDF file (or text): links, joints and the tree, without building a model."""
+    """Parse and check the URDF file ``source`` (its text when ``is_text``): links, joints and the tree, without
+    building a model. Raises :class:`ModelFileError` naming the file and the element."""
     src = XmlSource(source, is_text)
     robot = src.expect_root("robot")
     name = src.text(robot, "name", "<robot>")

@@ -51,6 +51,8 @@ class JointModel:
     nv: int
 
     def __init__(self, params=None):
+        """``params``: the joint's ``NPARAMS`` float parameters (axis, pitch, ...), zero when omitted; the joint
+        classes fill them from their own arguments."""
         self.params = np.zeros(NPARAMS) if params is None else np.asarray(params, dtype=np.float64)
 
     # ---------------------------------------------------------------------------------------- joint model
@@ -65,7 +67,8 @@ class JointModel:
         return SE3(M[:, :3], M[:, 3]), S.T.copy(), Motion(vJ), Motion(cJ)
 
     def motion_subspace_derivative(self, q, v) -> np.ndarray:
-        """``dS/dt`` ``(6, nv)`` along ``v`` (zero unless ``S`` depends on ``q``); ``c_J = (dS/dt) v``."""
+        """``dS/dt`` ``(6, nv)`` at configuration ``q: (nq,)`` along velocity ``v: (nv,)`` (zero unless ``S``
+        depends on ``q``); ``c_J = (dS/dt) v``."""
         return np.zeros((6, self.nv))
 
     # ---------------------------------------------------------------------------------------- Lie group
@@ -86,7 +89,8 @@ class JointModel:
         return out
 
     def d_integrate(self, q, v) -> tuple[np.ndarray, np.ndarray]:
-        """``(J_q, J_v)`` ``(nv, nv)``: derivatives of ``integrate(q, v)`` with respect to ``q`` and to ``v``, from
+        """``(J_q, J_v)`` ``(nv, nv)``: derivatives of ``integrate(q, v)`` (``q: (nq,)``, ``v: (nv,)``) with respect
+        to ``q`` and to ``v``, from
         the tangent space at ``q`` to the one at the result (Pinocchio's ``dIntegrate`` ARG0, ARG1). Identities
         for a vector space; :class:`SE3SubgroupJoint` overrides them."""
         self._check_q(q)
@@ -94,7 +98,8 @@ class JointModel:
         return np.eye(self.nv), np.eye(self.nv)
 
     def d_difference(self, q0, q1) -> tuple[np.ndarray, np.ndarray]:
-        """``(J_q0, J_q1)`` ``(nv, nv)``: derivatives of ``difference(q0, q1)`` with respect to ``q0`` and ``q1``
+        """``(J_q0, J_q1)`` ``(nv, nv)``: derivatives of ``difference(q0, q1)`` (``(nq,)`` each) with respect to
+        ``q0`` and ``q1``
         in their tangent spaces (Pinocchio's ``dDifference`` ARG0, ARG1)."""
         self._check_q(q0, "q0")
         self._check_q(q1, "q1")
@@ -126,7 +131,8 @@ class JointModel:
         return bool(np.all(np.abs(self.normalize(q) - q) <= prec))
 
     def random(self, rng: np.random.Generator, lower, upper) -> np.ndarray:
-        """A random configuration; vector-space components are uniform in ``[lower, upper]`` (``(nq,)``)."""
+        """A random configuration ``(nq,)`` drawn with the generator ``rng``; vector-space components are uniform in
+        ``[lower, upper]`` (``(nq,)`` each), rotations uniform on SO(2) or SO(3)."""
         return rng.uniform(lower, upper)
 
     # ---------------------------------------------------------------------------------------- helpers
@@ -134,6 +140,7 @@ class JointModel:
         return as_array(q, (self.nq,), name)
 
     def shortname(self) -> str:
+        """The joint type's name, e.g. ``"JointModelRX"`` (Pinocchio's ``shortname``)."""
         return type(self).__name__
 
     def __eq__(self, other) -> bool:
@@ -178,6 +185,11 @@ class AxisJoint(JointModel):
     _fixed_axis: tuple | None = None
 
     def __init__(self, axis=None, pitch: float = 0.0):
+        """``axis: (3,)`` the joint's axis in its frame, normalised (the X/Y/Z classes fix it and take none);
+        ``pitch``: the helical joint's translation per radian (metres), unused by the other types.
+
+        Raises ``TypeError`` for an axis given to an X/Y/Z class or missing elsewhere, ``ValueError`` for a zero
+        or non-finite axis."""
         if self._fixed_axis is not None:
             if axis is not None:
                 raise TypeError(f"{type(self).__name__}() takes no axis: it is fixed to {self._fixed_axis}")

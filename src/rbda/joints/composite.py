@@ -136,7 +136,7 @@ class JointModelComposite(JointModel):
         return np.concatenate([j.difference(a, b) for j, a, b in zip(self.joints, self._split(q0, "nq"), self._split(q1, "nq"))])
 
     def d_integrate(self, q, v):
-        """Block-diagonal: each sub-joint's ``(J_q, J_v)``."""
+        """``(J_q, J_v)`` ``(nv, nv)`` at ``q: (nq,)``, ``v: (nv,)``: block-diagonal, each sub-joint's own."""
         q, v = self._check_q(q), as_array(v, (self.nv,), "v")
         from scipy.linalg import block_diag
 
@@ -144,7 +144,7 @@ class JointModelComposite(JointModel):
         return tuple(block_diag(*[b[k] for b in blocks]) for k in (0, 1))
 
     def d_difference(self, q0, q1):
-        """Block-diagonal: each sub-joint's ``(J_q0, J_q1)``."""
+        """``(J_q0, J_q1)`` ``(nv, nv)`` of ``difference(q0, q1)``: block-diagonal, each sub-joint's own."""
         q0, q1 = self._check_q(q0, "q0"), self._check_q(q1, "q1")
         from scipy.linalg import block_diag
 
@@ -158,11 +158,13 @@ class JointModelComposite(JointModel):
         return np.concatenate([j.normalize(qk) for j, qk in zip(self.joints, self._split(self._check_q(q), "nq"))])
 
     def random(self, rng, lower, upper):
+        """Each sub-joint's random configuration (``rng``, ``lower``, ``upper`` as :meth:`JointModel.random`)."""
         return np.concatenate([j.random(rng, lo, up) for j, lo, up in
                                zip(self.joints, self._split(lower, "nq"), self._split(upper, "nq"))])
 
     def motion_subspace_derivative(self, q, v):
-        """Column of sub-joint k: ``T_k^-1 dS_k/dt + (T_k^-1 S_k) x w_k`` (see the module docstring)."""
+        """``dS/dt`` ``(6, nv)`` at ``q: (nq,)`` along ``v: (nv,)``; the columns of sub-joint k are
+        ``T_k^-1 dS_k/dt + (T_k^-1 S_k) x w_k`` (see the module docstring)."""
         q, v = self._check_q(q), np.asarray(v, dtype=np.float64)
         S = self.calc(q, v)[1]
         out = np.zeros((6, self.nv))

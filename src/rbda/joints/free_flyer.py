@@ -102,4 +102,6 @@ class JointModelFreeFlyer(SE3SubgroupJoint):
     nq, nv = 7, 6
 
     def random(self, rng, lower, upper):
+        """A random configuration drawn with ``rng``: the translation uniform in ``[lower, upper]`` where it
+        has one, the rotation uniform."""
         return np.concatenate([rng.uniform(lower[:3], upper[:3]), random_quaternion(rng)])

@@ -45,6 +45,7 @@ class JointModelMimic(JointModel):
         return M, self.scaling * S, vJ, cJ
 
     def shortname(self) -> str:
+        """``"JointModelMimic<...>"`` with the mimicking joint's own type name."""
         return f"JointModelMimic<{self.joint.shortname()}>"
 
     def __eq__(self, other) -> bool:

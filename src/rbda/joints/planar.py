@@ -84,5 +84,7 @@ class JointModelPlanar(SE3SubgroupJoint):
     nq, nv = 4, 3
 
     def random(self, rng, lower, upper):
+        """A random configuration drawn with ``rng``: the translation uniform in ``[lower, upper]`` where it
+        has one, the rotation uniform."""
         theta = rng.uniform(-np.pi, np.pi)
         return np.array([rng.uniform(lower[0], upper[0]), rng.uniform(lower[1], upper[1]), np.cos(theta), np.sin(theta)])

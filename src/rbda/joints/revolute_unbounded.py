@@ -55,6 +55,8 @@ class JointModelRevoluteUnboundedUnaligned(AxisJoint):
     nq, nv = 2, 1
 
     def random(self, rng, lower, upper):
+        """A random configuration drawn with ``rng``: the translation uniform in ``[lower, upper]`` where it
+        has one, the rotation uniform."""
         theta = rng.uniform(-np.pi, np.pi)
         return np.array([np.cos(theta), np.sin(theta)])
 

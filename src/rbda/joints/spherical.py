@@ -61,4 +61,6 @@ class JointModelSpherical(SE3SubgroupJoint):
     nq, nv = 4, 3
 
     def random(self, rng, lower, upper):
+        """A random configuration drawn with ``rng``: the translation uniform in ``[lower, upper]`` where it
+        has one, the rotation uniform."""
         return random_quaternion(rng)

@@ -41,7 +41,7 @@ class JointModelSphericalZYX(JointModel):
     nq = nv = 3
 
     def motion_subspace_derivative(self, q, v) -> np.ndarray:
-        """Derivatives of the first two columns of ``S`` (the third is constant)."""
+        """``dS/dt`` ``(6, 3)`` at ``q: (3,)`` along ``v: (3,)``: the first two columns move, the third is constant."""
         _, q1, q2 = self._check_q(q)
         c1, s1, c2, s2 = np.cos(q1), np.sin(q1), np.cos(q2), np.sin(q2)
         _, dq1, dq2 = np.asarray(v, dtype=np.float64)

@@ -57,7 +57,8 @@ class JointModelUniversal(JointModel):
         super().__init__(params)
 
     def motion_subspace_derivative(self, q, v) -> np.ndarray:
-        """Only the first column moves: ``d/dt (R2^T a1) = v1 (R2^T a1) x a2``."""
+        """``dS/dt`` ``(6, 2)`` at ``q: (2,)`` along ``v: (2,)``: only the first column moves,
+        ``d/dt (R2^T a1) = v1 (R2^T a1) x a2``."""
         q, v = self._check_q(q), as_array(v, (2,), "v")
         a2 = self.params[3:6]
         b = self.calc(q)[1][3:, 0]  # R2^T a1

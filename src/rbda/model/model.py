@@ -82,6 +82,10 @@ class Model:
     ``inertias[i]`` (body inertia in the joint frame), ``idx_q[i]``, ``idx_v[i]``, ``nqs[i]``, ``nvs[i]``.
     Per configuration/velocity entry: position limits ``lower_position_limit``/``upper_position_limit`` (nq),
     ``velocity_limit``, ``effort_limit``, ``armature``, ``damping``, ``friction`` (nv).
+
+    ``Model(name="")`` is an empty tree (the universe only) called ``name``; add joints with :meth:`add_joint`,
+    bodies with :meth:`append_body_to_joint`, frames with :meth:`add_frame`, or read a robot file with
+    :func:`rbda.load_model`.
     """
 
     def __init__(self, name: str = ""):
@@ -157,7 +161,14 @@ class Model:
         friction=None,
         damping=None,
     ) -> int:
-        """Add a joint under ``parent_id``; returns its id. Limits default to infinite, friction/damping to 0."""
+        """Add the joint ``joint_model`` (a :class:`~rbda.joints.JointModel`) named ``joint_name`` under joint
+        ``parent_id``, its input frame at ``joint_placement`` (an :class:`SE3`) in the parent joint's frame; returns
+        its id.
+
+        ``max_effort``, ``max_velocity`` (``(nv,)`` or a scalar), ``min_config``, ``max_config`` (``(nq,)`` or a
+        scalar) default to infinite limits, ``friction`` and ``damping`` (``(nv,)`` or a scalar) to 0. Raises
+        ``TypeError`` for a joint model or placement of the wrong type, ``ValueError`` for an unknown parent, a
+        name already taken, NaN limits or limits of the wrong size."""
         if not isinstance(joint_model, JointModel):
             raise TypeError(f"joint_model: expected a JointModel, got {type(joint_model).__name__}")
         if not 0 <= int(parent_id) < self.njoints:
@@ -232,7 +243,8 @@ class Model:
         self.inertias[joint_id] = self.inertias[joint_id] + Y
 
     def add_frame(self, frame: Frame, append_inertia: bool = True) -> int:
-        """Add ``frame``; returns its id (the existing id if a frame of the same name and type exists)."""
+        """Add ``frame`` (a :class:`Frame`); returns its id (the existing id if a frame of the same name and type
+        exists). With ``append_inertia``, the frame's own inertia is added to its parent joint's body."""
         if not isinstance(frame, Frame):
             raise TypeError(f"frame: expected a Frame, got {type(frame).__name__}")
         self._check_joint_id(frame.parent_joint, "frame.parent_joint")
@@ -246,13 +258,15 @@ class Model:
         return self.nframes - 1
 
     def add_joint_frame(self, joint_id: int, previous_frame_id: int = -1) -> int:
-        """Add a JOINT frame named after joint ``joint_id``, at the joint frame."""
+        """Add a JOINT frame named after joint ``joint_id``, at the joint frame, after frame ``previous_frame_id``
+        (-1: the parent joint's frame); returns its id."""
         self._check_joint_id(joint_id, "joint_id")
         parent_frame = previous_frame_id if previous_frame_id >= 0 else self._parent_frame_of(joint_id)
         return self.add_frame(Frame(self.names[joint_id], joint_id, parent_frame, SE3(), FrameType.JOINT))
 
     def add_body_frame(self, body_name: str, parent_joint: int, body_placement: SE3 = None, previous_frame: int = -1) -> int:
-        """Add a BODY frame ``body_name`` on joint ``parent_joint``."""
+        """Add a BODY frame ``body_name`` on joint ``parent_joint`` at ``body_placement`` (identity when None) in
+        the joint frame, after frame ``previous_frame`` (-1: the joint's own frame); returns its id."""
         parent_frame = previous_frame if previous_frame >= 0 else self._parent_frame_of(parent_joint)
         placement = SE3() if body_placement is None else body_placement
         return self.add_frame(Frame(body_name, parent_joint, parent_frame, placement, FrameType.BODY))
@@ -272,6 +286,7 @@ class Model:
             raise KeyError(_unknown("joint", name, self.names)) from None
 
     def exist_joint_name(self, name: str) -> bool:
+        """Whether a joint called ``name`` exists."""
         return name in self.names
 
     def get_frame_id(self, name: str, type: FrameType | None = None) -> int:
@@ -282,6 +297,7 @@ class Model:
         raise KeyError(_unknown("frame", name, [f.name for f in self.frames if type is None or f.type & type]))
 
     def exist_frame(self, name: str, type: FrameType | None = None) -> bool:
+        """Whether a frame called ``name`` (of ``type``, any type when None) exists."""
         return any(f.name == name and (type is None or f.type & type) for f in self.frames)
 
     @property

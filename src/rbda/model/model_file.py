@@ -123,7 +123,7 @@ def save_model(model: Model, path: str | os.PathLike) -> None:
 
 
 def load_model_file(path: str | os.PathLike, allow_pickle: bool = False) -> Model:
-    """Read a model written by :func:`save_model`. Files of rbda 0.1's pickle format (version 1) run code when
+    """Read the model file at ``path`` written by :func:`save_model`; returns the :class:`Model`. Files of rbda 0.1's pickle format (version 1) run code when
     loaded: they are refused unless ``allow_pickle=True`` (for files you trust; save them again to convert them).
     Raises :class:`~rbda.io.ModelFileError` naming the file when it is missing, not a model file, of a newer
     format version, or holds an inconsistent model."""

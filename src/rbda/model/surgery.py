@@ -68,8 +68,9 @@ def _check_model(model, name: str) -> None:
 
 # ------------------------------------------------------------------------------------------------- ancestors
 def find_common_ancestor(model: Model, joint1_id: int | str, joint2_id: int | str) -> tuple[int, int, int]:
-    """Deepest joint supporting both joints: ``(ancestor, index in supports[joint1], index in supports[joint2])``
-    (Pinocchio's ``findCommonAncestor``; ``supports[i]`` runs from the universe to ``i``). Joints by id or name."""
+    """Deepest joint supporting both ``joint1_id`` and ``joint2_id`` (ids or names): ``(ancestor, index in
+    supports[joint1_id], index in supports[joint2_id])`` (Pinocchio's ``findCommonAncestor``; ``supports[i]`` runs
+    from the universe to ``i``)."""
     _check_model(model, "model")
     j1, j2 = _joint_id(model, joint1_id, "joint1_id"), _joint_id(model, joint2_id, "joint2_id")
     s1, s2 = model.supports[j1], model.supports[j2]
@@ -82,7 +83,9 @@ def find_common_ancestor(model: Model, joint1_id: int | str, joint2_id: int | st
 # ------------------------------------------------------------------------------------------------- append
 def append_model(model_a: Model, model_b: Model, frame_in_a: int | str, placement: SE3 | None = None,
                  geom_model_a: GeometryModel | None = None, geom_model_b: GeometryModel | None = None):
-    """Model ``a`` with model ``b`` attached at frame ``frame_in_a`` (id or name) of ``a``: ``b``'s universe is
+    """Model ``model_a`` with ``model_b`` attached at frame ``frame_in_a`` (id or name) of ``model_a``, as a new
+    model (neither input changes). With ``geom_model_a`` and ``geom_model_b`` given, the geometry models are
+    merged too (below). Below, ``a`` and ``b`` stand for the two models: ``b``'s universe is
     placed at ``placement`` (default identity) in that frame (Pinocchio's ``appendModel``).
 
     ``b``'s joints come right after the subtree of the frame's parent joint, depth first; each joint brings its

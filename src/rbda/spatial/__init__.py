@@ -33,12 +33,12 @@ from .so3 import (
 
 
 def se3_to_xyzquat(M: SE3):
-    """``[x, y, z, qx, qy, qz, qw]`` of an :class:`SE3` (Pinocchio's ``SE3ToXYZQUAT``)."""
+    """``[x, y, z, qx, qy, qz, qw]`` ``(7,)`` of the :class:`SE3` ``M`` (Pinocchio's ``SE3ToXYZQUAT``)."""
     return M.to_xyzquat()
 
 
 def xyzquat_to_se3(xyzquat) -> SE3:
-    """:class:`SE3` of ``[x, y, z, qx, qy, qz, qw]`` (Pinocchio's ``XYZQUATToSE3``)."""
+    """:class:`SE3` of ``xyzquat = [x, y, z, qx, qy, qz, qw]`` (Pinocchio's ``XYZQUATToSE3``)."""
     return SE3.from_xyzquat(xyzquat)
 
 

@@ -59,7 +59,7 @@ class ArticulatedBodyInertia:
         return out.shift_in_place(p_QR)
 
     def shift_in_place(self, p_QR) -> "ArticulatedBodyInertia":
-        """In-place :meth:`shift`; returns ``self``."""
+        """In-place :meth:`shift` by ``p_QR: (3,)`` (as :meth:`shift`); returns ``self``."""
         X = np.eye(6)
         X[:3, 3:] = skew(as_array(p_QR, (3,), "p_QR"))
         P = X.T @ self._P @ X

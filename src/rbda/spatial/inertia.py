@@ -154,7 +154,8 @@ class Inertia:
         )
 
     def is_physically_consistent(self, tol: float = 0.0) -> bool:
-        """Positive mass, positive-definite rotational inertia and the triangle inequalities of its moments."""
+        """Whether the inertia is physical: mass above ``tol``, positive-definite rotational inertia and the triangle
+        inequalities of its principal moments (each within ``tol``)."""
         if not self.mass > tol:
             return False
         moments = np.linalg.eigvalsh(self.inertia)
@@ -192,7 +193,7 @@ class Inertia:
         return Force(f, np.cross(self.lever, f) + self.inertia @ w)
 
     def vxiv(self, motion: Motion) -> Force:
-        """``nu x* (Y nu)`` in the cheap form of Pinocchio's SE(3) cheat sheet, with ``beta = m c x w``."""
+        """``nu x* (Y nu)`` (a :class:`Force`) for ``motion = nu``, in the cheap form of Pinocchio's SE(3) cheat sheet, with ``beta = m c x w``."""
         v, w = motion.linear, motion.angular
         mv_beta = self.mass * v - self.mass * np.cross(self.lever, w)
         return Force(
@@ -201,19 +202,19 @@ class Inertia:
         )
 
     def vtiv(self, motion: Motion) -> float:
-        """``nu^T Y nu`` (twice the kinetic energy)."""
+        """``nu^T Y nu`` for ``motion = nu`` (twice the kinetic energy)."""
         return float(motion.vector @ (self * motion).vector)
 
     def vxi(self, motion: Motion) -> np.ndarray:
-        """``(6, 6)`` matrix ``nu x* Y``."""
+        """``(6, 6)`` matrix ``nu x* Y`` for ``motion = nu``."""
         return force_cross_matrix(motion.vector) @ self.matrix()
 
     def ivx(self, motion: Motion) -> np.ndarray:
-        """``(6, 6)`` matrix ``Y (nu x)``."""
+        """``(6, 6)`` matrix ``Y (nu x)`` for the :class:`Motion` ``motion = nu``."""
         return self.matrix() @ motion_cross_matrix(motion.vector)
 
     def variation(self, motion: Motion) -> np.ndarray:
-        """``(6, 6)`` time derivative of Y (fixed in a body moving with ``nu``): ``nu x* Y - Y nu x``."""
+        """``(6, 6)`` time derivative of Y, fixed in a body moving with ``motion = nu``: ``nu x* Y - Y nu x``."""
         return self.vxi(motion) - self.ivx(motion)
 
     def __add__(self, other: "Inertia") -> "Inertia":
@@ -242,13 +243,17 @@ class Inertia:
         return M.act_inv(self)
 
     def copy(self) -> "Inertia":
+        """An independent copy."""
         return Inertia(self.mass, self.lever, self.inertia)
 
     def is_approx(self, other: "Inertia", prec: float = 1e-12) -> bool:
+        """Whether the ``(6, 6)`` matrices of ``self`` and ``other`` differ by at most ``prec`` times the smaller
+        norm (Eigen's relative ``isApprox``)."""
         d = np.linalg.norm(self.matrix() - other.matrix())
         return bool(d <= prec * min(np.linalg.norm(self.matrix()), np.linalg.norm(other.matrix())))
 
     def is_zero(self, prec: float = 1e-12) -> bool:
+        """Whether the ``(6, 6)`` matrix's norm is at most ``prec``."""
         return bool(np.linalg.norm(self.matrix()) <= prec)
 
     def __eq__(self, other) -> bool:

@@ -129,7 +129,8 @@ class Motion(_SpatialVector):
     __slots__ = ()
 
     def cross(self, other):
-        """Spatial cross product (Pinocchio's SE(3) cheat sheet "Cross products").
+        """Spatial cross product ``self x other`` (Pinocchio's SE(3) cheat sheet "Cross products"), ``other`` a
+        :class:`Motion` or a :class:`Force`.
 
         ``Motion x Motion = [v1 x w2 + w1 x v2; w1 x w2]`` and ``Motion x Force = [w x f; w x tau + v x f]``.
         """
@@ -160,7 +161,10 @@ class Motion(_SpatialVector):
 
 
 class Force(_SpatialVector):
-    """Spatial force ``phi = [f; tau]``: force and moment about the frame origin."""
+    """Spatial force ``phi = [f; tau]``: force and moment about the frame origin.
+
+    ``Force(linear, angular)`` from the force ``linear: (3,)`` and the moment ``angular: (3,)``, or
+    ``Force(vector)`` from a ``(6,)`` array ``[f; tau]``; ``Force()`` is zero."""
 
     __slots__ = ()
 

@@ -128,8 +128,8 @@ class SE3:
         return NotImplemented
 
     def act(self, x):
-        """Express in A what is given in B: an SE3 (composition), a point ``(3,)`` or points ``(N, 3)``,
-        a :class:`Motion`, :class:`Force` or :class:`Inertia`."""
+        """Express in A what is given in B: ``x`` an SE3 (composition), a point ``(3,)`` or points ``(N, 3)``,
+        a :class:`Motion`, :class:`Force` or :class:`Inertia`; returns the same kind."""
         R, p = self.rotation, self.translation
         if isinstance(x, Motion):
             w = R @ x.angular
@@ -145,7 +145,7 @@ class SE3:
         return pts @ R.T + p
 
     def act_inv(self, x):
-        """Express in B what is given in A (the inverse of :meth:`act`)."""
+        """Express in B what is given in A: ``x`` as in :meth:`act` (its inverse)."""
         R, p = self.rotation, self.translation
         if isinstance(x, Motion):
             return Motion(R.T @ (x.linear - np.cross(p, x.angular)), R.T @ x.angular)
@@ -172,7 +172,8 @@ class SE3:
         return self
 
     def is_approx(self, other: "SE3", prec: float = 1e-12) -> bool:
-        """Rotation and translation both equal to ``prec`` (Eigen's relative ``isApprox``, absolute near zero)."""
+        """Whether ``other``'s rotation and translation equal this one's to ``prec`` (Eigen's relative ``isApprox``,
+        absolute near zero)."""
         return bool(
             np.linalg.norm(self.rotation - other.rotation) <= prec * 3.0
             and np.linalg.norm(self.translation - other.translation)
@@ -180,9 +181,11 @@ class SE3:
         )
 
     def is_identity(self, prec: float = 1e-12) -> bool:
+        """Whether this is the identity to ``prec``."""
         return self.is_approx(SE3(), prec)
 
     def copy(self) -> "SE3":
+        """An independent copy."""
         return _se3(self.rotation.copy(), self.translation.copy())
 
     def __eq__(self, other) -> bool:
@@ -278,10 +281,12 @@ def Jlog6(M) -> np.ndarray:
 
 
 def exp(x):
-    """``exp3`` for a ``(3,)`` rotation vector, ``exp6`` for a :class:`Motion` or a ``(6,)`` twist."""
+    """The exponential of ``x``: ``exp3`` (a ``(3, 3)`` rotation) for a ``(3,)`` rotation vector, ``exp6`` (an
+    :class:`SE3`) for a :class:`Motion` or a ``(6,)`` twist."""
     return exp3(x) if np.shape(getattr(x, "vector", x)) == (3,) else exp6(x)
 
 
 def log(x):
-    """``log3`` for a ``(3, 3)`` rotation, ``log6`` for an :class:`SE3` or a ``(4, 4)`` homogeneous matrix."""
+    """The logarithm of ``x``: ``log3`` (a ``(3,)`` vector) for a ``(3, 3)`` rotation, ``log6`` (a :class:`Motion`)
+    for an :class:`SE3` or a ``(4, 4)`` homogeneous matrix."""
     return log3(x) if not isinstance(x, SE3) and np.shape(x) == (3, 3) else log6(x)

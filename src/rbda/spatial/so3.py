@@ -111,7 +111,8 @@ def matrix_to_quat(R) -> np.ndarray:
 
 
 def as_unit_quat(quat, name: str = "quat", tol: float = 1e-6) -> np.ndarray:
-    """Validate a unit quaternion ``[x, y, z, w]``; raises ``ValueError`` naming ``name`` if its norm is not 1."""
+    """``quat`` as a ``(4,)`` array ``[x, y, z, w]``, checked to be of unit norm within ``tol``; raises
+    ``ValueError`` naming the argument ``name`` if it is not."""
     q = as_array(quat, (4,), name)
     n = float(np.linalg.norm(q))
     if abs(n - 1.0) > tol:
@@ -127,7 +128,7 @@ def quat_multiply(q1, q2) -> np.ndarray:
 
 
 def quat_conjugate(quat) -> np.ndarray:
-    """Conjugate ``[-x, -y, -z, w]`` (the inverse rotation for a unit quaternion)."""
+    """Conjugate ``[-x, -y, -z, w]`` of ``quat = [x, y, z, w]`` (the inverse rotation for a unit quaternion)."""
     q = as_array(quat, (4,), "quat")
     return np.array([-q[0], -q[1], -q[2], q[3]])
 
@@ -147,7 +148,8 @@ def quat_log3(quat) -> np.ndarray:
 
 
 def quat_slerp(q0, q1, t: float) -> np.ndarray:
-    """Spherical linear interpolation between unit quaternions, along the shorter arc; ``t`` in ``[0, 1]``."""
+    """Spherical linear interpolation from ``q0`` (``t = 0``) to ``q1`` (``t = 1``), unit quaternions ``[x, y, z, w]``,
+    along the shorter arc; returns a ``(4,)`` unit quaternion."""
     q0 = as_unit_quat(q0, "q0")
     q1 = as_unit_quat(q1, "q1")
     t = as_scalar(t, "t")
@@ -234,7 +236,8 @@ def compute_rpy_jacobian(rpy, reference_frame: ReferenceFrame = ReferenceFrame.L
 
 
 def compute_rpy_jacobian_inverse(rpy, reference_frame: ReferenceFrame = ReferenceFrame.LOCAL) -> np.ndarray:
-    """Inverse ``(3, 3)`` of :func:`compute_rpy_jacobian` (singular at ``|pitch| = pi/2``: raises there)."""
+    """Inverse ``(3, 3)`` of :func:`compute_rpy_jacobian` at ``rpy: (3,)`` in ``reference_frame`` (singular at
+    ``|pitch| = pi/2``: raises ``ValueError`` there)."""
     r, p, y = as_array(rpy, (3,), "rpy")
     cp = np.cos(p)
     if abs(cp) < 1e-12:
@@ -249,7 +252,8 @@ def compute_rpy_jacobian_inverse(rpy, reference_frame: ReferenceFrame = Referenc
 def compute_rpy_jacobian_time_derivative(
     rpy, rpydot, reference_frame: ReferenceFrame = ReferenceFrame.LOCAL
 ) -> np.ndarray:
-    """Time derivative ``(3, 3)`` of :func:`compute_rpy_jacobian` along ``rpydot: (3,)``."""
+    """Time derivative ``(3, 3)`` of :func:`compute_rpy_jacobian` at ``rpy: (3,)`` in ``reference_frame``, along
+    ``rpydot: (3,)``."""
     r, p, y = as_array(rpy, (3,), "rpy")
     dr, dp, dy = as_array(rpydot, (3,), "rpydot")
     cr, sr, cp, sp, cy, sy = np.cos(r), np.sin(r), np.cos(p), np.sin(p), np.cos(y), np.sin(y)

@@ -1,0 +1,10 @@
+import subprocess
+import sys
+
+import rbda
+
+
+def test_version_on_the_command_line():
+    out = subprocess.run([sys.executable, "-m", "rbda.cli", "--version"], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith(f"rbda {rbda.__version__} (numpy ")
+    assert "numba" in out.stdout
