@@ -147,15 +147,16 @@ def showmotion(model: SystemModel, t, q, path="showmotion.html", *, title: str |
     ``showmotion``, saved to a file instead of opening a window).
 
     Parameters:
-        model: a :class:`SystemModel`, drawn from its ``appearance`` (see the module's documentation; bodies
-            without an appearance are not drawn) and viewed with its ``camera``.
-        t: ``(N,)`` increasing times (s).
-        q: ``(NB, N)`` joint positions, one column per time (spatial_v2's layout; ``(NB, 1, N)`` and ``(N, NB)``
-            are accepted too), e.g. from ``fbanim`` for a floating base.
-        path: the ``.html`` file to write.
-        title, author, description, date: the animation's metadata (title defaults to "showmotion").
-        camera: a dict of camera fields that replaces ``model.camera``.
-        speed, loop: the initial playback speed (0.1 to 4) and whether it loops.
+
+    - ``model``: a :class:`SystemModel`, drawn from its ``appearance`` (see the module's documentation; bodies
+      without an appearance are not drawn) and viewed with its ``camera``.
+    - ``t``: ``(N,)`` increasing times (s).
+    - ``q``: ``(NB, N)`` joint positions, one column per time (spatial_v2's layout; ``(NB, 1, N)`` and ``(N, NB)``
+      are accepted too), e.g. from ``fbanim`` for a floating base.
+    - ``path``: the ``.html`` file to write.
+    - ``title``, ``author``, ``description``, ``date``: the animation's metadata (title defaults to "showmotion").
+    - ``camera``: a dict of camera fields that replaces ``model.camera``.
+    - ``speed``, ``loop``: the initial playback speed (0.1 to 4) and whether it loops.
 
     The page interpolates between samples (rotations by slerp). Returns the path written. Raises ``ValueError``
     naming a malformed appearance entry, camera field or a ``q``/``t`` of the wrong shape.

@@ -157,21 +157,22 @@ def save_animation(model: Model, visual_model: GeometryModel, Q, dt, path, *, ti
     """Write the motion ``Q`` of ``model`` as one self-contained HTML file that plays in any browser.
 
     Parameters:
-        model: the :class:`~rbda.Model`.
-        visual_model: its :class:`~rbda.io.GeometryModel` (e.g. the visual model of
-            :func:`rbda.io.build_models_from_urdf`); meshes are read with :func:`rbda.io.meshes.load_mesh`, a
-            missing or unreadable one is drawn as its body's inertia box (one warning naming the file).
-        Q: ``(T, nq)`` configurations (one ``(nq,)`` gives a still picture).
-        dt: the time between samples (s), or the ``(T,)`` increasing sample times.
-        path: the ``.html`` file to write.
-        title, author, description, date: the animation's metadata, shown in the page and kept in its ``<meta>``
-            tags (``date`` defaults to today, UTC, ISO format).
-        camera: a dict with any of ``position``, ``target``, ``up`` (world ``(3,)`` each; defaults: the whole
-            motion in view, z up), ``fov`` (vertical field of view, degrees, default 45), ``track`` (a joint id or
-            name whose origin, moved by ``trackpoint`` ``(3,)`` in the joint's frame, the camera follows).
-        ground: the height of a grid drawn in the world xy-plane, or None for none.
-        speed: the initial playback speed, one of 0.1, 0.25, 0.5, 1, 2, 4.
-        loop: whether playing starts again at the end.
+
+    - ``model``: the :class:`~rbda.Model`.
+    - ``visual_model``: its :class:`~rbda.io.GeometryModel` (e.g. the visual model of
+      :func:`rbda.io.build_models_from_urdf`); meshes are read with :func:`rbda.io.meshes.load_mesh`, a
+      missing or unreadable one is drawn as its body's inertia box (one warning naming the file).
+    - ``Q``: ``(T, nq)`` configurations (one ``(nq,)`` gives a still picture).
+    - ``dt``: the time between samples (s), or the ``(T,)`` increasing sample times.
+    - ``path``: the ``.html`` file to write.
+    - ``title``, ``author``, ``description``, ``date``: the animation's metadata, shown in the page and kept in
+      its ``<meta>`` tags (``date`` defaults to today, UTC, ISO format).
+    - ``camera``: a dict with any of ``position``, ``target``, ``up`` (world ``(3,)`` each; defaults: the whole
+      motion in view, z up), ``fov`` (vertical field of view, degrees, default 45), ``track`` (a joint id or
+      name whose origin, moved by ``trackpoint`` ``(3,)`` in the joint's frame, the camera follows).
+    - ``ground``: the height of a grid drawn in the world xy-plane, or None for none.
+    - ``speed``: the initial playback speed, one of 0.1, 0.25, 0.5, 1, 2, 4.
+    - ``loop``: whether playing starts again at the end.
 
     The page plays at once; the viewer drags to orbit, shift-drags to pan, scrolls to zoom. Between samples it
     interpolates positions linearly and rotations by quaternion slerp. Returns the path written.

@@ -44,14 +44,15 @@ def plot_trajectory(model: Model, t, Q, V=None, TAU=None, *, energy: bool = Fals
     """A figure of a trajectory of ``model`` against the times ``t`` ``(T,)`` (s): one panel per quantity given.
 
     Parameters:
-        Q: ``(T, nq)`` configurations (a free flyer's quaternion entries are plotted as they are).
-        V: ``(T, nv)`` velocities, or None.
-        TAU: ``(T, nv)`` joint torques or forces, or None.
-        energy: also plot the kinetic, potential and total energy (needs ``V``).
-        contact_forces: ``(T, nc, 3)`` contact forces in their contact frames ``[f_t1, f_t2, f_n]``, or None:
-            the normal force of each contact (solid) and the norm of its tangential part (dashed).
-        path: a file to save the figure to (PNG, PDF, SVG: matplotlib's formats), or None.
-        title: the figure's title (default: the model's name).
+
+    - ``Q``: ``(T, nq)`` configurations (a free flyer's quaternion entries are plotted as they are).
+    - ``V``: ``(T, nv)`` velocities, or None.
+    - ``TAU``: ``(T, nv)`` joint torques or forces, or None.
+    - ``energy``: also plot the kinetic, potential and total energy (needs ``V``).
+    - ``contact_forces``: ``(T, nc, 3)`` contact forces in their contact frames ``[f_t1, f_t2, f_n]``, or None:
+      the normal force of each contact (solid) and the norm of its tangential part (dashed).
+    - ``path``: a file to save the figure to (PNG, PDF, SVG: matplotlib's formats), or None.
+    - ``title``: the figure's title (default: the model's name).
 
     Returns the matplotlib ``Figure``. Raises ``ValueError`` naming the argument whose shape does not match
     ``t`` and the model, ``ImportError`` if matplotlib is missing.

@@ -83,16 +83,17 @@ class Viewer:
     """A model in a browser: ``Viewer(model, visual_model)`` serves a 3D scene at :attr:`url`.
 
     Parameters:
-        model: the :class:`~rbda.Model`.
-        visual_model: its :class:`~rbda.io.GeometryModel` (meshes through :func:`rbda.io.meshes.load_mesh`, in
-            the robot file's colours, else the mesh file's own; a missing or unreadable mesh is drawn as its
-            body's inertia box, with one warning naming the file).
-        q: ``(nq,)`` the configuration shown first (default: the model's neutral configuration).
-        host, port: where to serve (default ``127.0.0.1:8080``; ``port=0`` takes any free port).
-        sliders: a slider per joint (one per degree of freedom; an angle for an unbounded revolute joint; for
-            multi-dof joints, offsets in the tangent space of ``q``).
-        frames: draw every joint's frame (x red, y green, z blue).
-        com: draw the centre of mass as a yellow sphere.
+
+    - ``model``: the :class:`~rbda.Model`.
+    - ``visual_model``: its :class:`~rbda.io.GeometryModel` (meshes through :func:`rbda.io.meshes.load_mesh`, in
+      the robot file's colours, else the mesh file's own; a missing or unreadable mesh is drawn as its
+      body's inertia box, with one warning naming the file).
+    - ``q``: ``(nq,)`` the configuration shown first (default: the model's neutral configuration).
+    - ``host``, ``port``: where to serve (default ``127.0.0.1:8080``; ``port=0`` takes any free port).
+    - ``sliders``: a slider per joint (one per degree of freedom; an angle for an unbounded revolute joint; for
+      multi-dof joints, offsets in the tangent space of ``q``).
+    - ``frames``: draw every joint's frame (x red, y green, z blue).
+    - ``com``: draw the centre of mass as a yellow sphere.
 
     Raises ``ImportError`` naming the extra if viser is missing, :class:`PortInUseError` if the port is taken,
     ``ValueError`` for a ``q`` of the wrong size, ``TypeError`` for a model or visual model of the wrong type.
