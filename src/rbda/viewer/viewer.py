@@ -113,6 +113,14 @@ class Viewer:
         check_port(host, port)
         self.server = viser.ViserServer(host=host, port=int(port), verbose=False)
         self.host = host
+        try:
+            self._build_scene(frames, com, sliders)
+        except BaseException:
+            self.server.stop()  # no server left running behind an error
+            raise
+
+    def _build_scene(self, frames: bool, com: bool, sliders: bool) -> None:
+        model = self.model
         self.server.gui.configure_theme(show_logo=False, show_share_button=False)
         self.server.scene.set_up_direction("+z")
         placements = part_placements(model, self.parts, self.q)[0]
