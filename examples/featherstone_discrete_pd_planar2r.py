@@ -4,7 +4,9 @@ As example 1, but the controller samples ``q, qd`` every ``Ts`` seconds and hold
 sample (zero-order hold): continuous dynamics (``FDab``, integrated by ``solve_ivp``) under a sampled-time
 controller. Each sampling interval is one ``solve_ivp`` run with a constant torque.
 
-Run ``python examples/featherstone_discrete_pd_planar2r.py`` to save ``featherstone_discrete_pd_planar2r.png``.
+Run ``python examples/featherstone_discrete_pd_planar2r.py``
+to save ``featherstone_discrete_pd_planar2r.png`` (a plot) and
+``featherstone_discrete_pd_planar2r.html`` (the animation).
 """
 
 from types import SimpleNamespace
@@ -46,6 +48,10 @@ def simulate(t_final=3.0, sample_time=0.02, q0=(0.0, 0.0), target=Q_TARGET, rtol
 def main():
     traj = simulate()
     print(f"final q = {traj.q[-1]}, target = {traj.target}, error = {np.abs(traj.q[-1] - traj.target).max():.2e}")
+    from _animation import showmotion  # examples/_animation.py, next to this script
+
+    showmotion(fs.planar(2), traj.t, traj.q, "featherstone_discrete_pd_planar2r",
+               "PD control at discrete sample times drives a planar 2R arm to its target")
     from _plotting import pyplot  # examples/_plotting.py, next to this script
 
     plt = pyplot()

@@ -6,7 +6,8 @@ follows through the gearing); ``FDgq`` gives the constrained accelerations, with
 any violation ``e = q3 - q2`` decay as ``e'' + (2/T) e' + e/T^2 = 0``, i.e. ``e(t) = e0 (1 + t/T) exp(-t/T)`` from
 rest. The simulation starts with a violation of ``e0``.
 
-Run ``python examples/featherstone_double_elbow.py`` to save ``featherstone_double_elbow.png``.
+Run ``python examples/featherstone_double_elbow.py`` to save ``featherstone_double_elbow.png`` (a plot) and
+``featherstone_double_elbow.html`` (the animation).
 """
 
 from types import SimpleNamespace
@@ -43,6 +44,10 @@ def simulate(t_final=3.0, violation=0.05, target=Y_TARGET, rtol=1e-9, atol=1e-11
 def main():
     traj = simulate()
     print(f"constraint violation: {traj.violation[0]:.3e} -> {traj.violation[-1]:.3e}; final y = {traj.q[-1, :2]}")
+    from _animation import showmotion  # examples/_animation.py, next to this script
+
+    showmotion(traj.model, traj.t, traj.q, "featherstone_double_elbow",
+               "a planar arm with a 1:1 geared double elbow, controlled with FDgq")
     from _plotting import pyplot  # examples/_plotting.py, next to this script
 
     plt = pyplot()

@@ -4,7 +4,8 @@ The robot is ``planar(2)`` (two unit rods, no gravity); a continuous PD law
 ``tau = Kp (q_target - q) - Kd qd`` drives it from rest at ``q0`` to ``q_target``; ``FDab`` gives the
 accelerations and ``scipy.integrate.solve_ivp`` integrates ``[q; qd]``.
 
-Run ``python examples/featherstone_pd_planar2r.py`` to simulate and save ``featherstone_pd_planar2r.png``.
+Run ``python examples/featherstone_pd_planar2r.py`` to save ``featherstone_pd_planar2r.png`` (a plot) and
+``featherstone_pd_planar2r.html`` (the animation).
 """
 
 from types import SimpleNamespace
@@ -42,6 +43,10 @@ def simulate(t_final=3.0, q0=(0.0, 0.0), target=Q_TARGET, rtol=1e-8, atol=1e-10)
 def main():
     traj = simulate()
     print(f"final q = {traj.q[-1]}, target = {traj.target}, error = {np.abs(traj.q[-1] - traj.target).max():.2e}")
+    from _animation import showmotion  # examples/_animation.py, next to this script
+
+    showmotion(traj.model, traj.t, traj.q, "featherstone_pd_planar2r",
+               "PD control drives a planar 2R arm to its target")
     from _plotting import pyplot  # examples/_plotting.py, next to this script
 
     plt = pyplot()

@@ -7,7 +7,8 @@ functions: ``gcPosVel`` (points' positions and velocities), ``gcontact`` (compli
 the ground's tangential deformation ``u`` and the sticking indicator) and ``gcFD`` (``FDfb`` under those forces).
 The state is ``[x (13); u (2 x 2 npt)]``.
 
-Run ``python examples/featherstone_rolling_disc.py`` to save ``featherstone_rolling_disc.png``.
+Run ``python examples/featherstone_rolling_disc.py`` to save ``featherstone_rolling_disc.png`` (a plot) and
+``featherstone_rolling_disc.html`` (the animation).
 """
 
 from types import SimpleNamespace
@@ -54,12 +55,22 @@ def simulate(t_final=3.0, height=1.3, speed=2.0, npt=NPT, rtol=1e-6, atol=1e-8, 
                            fcone=np.array([s[4] for s in samples]), model=model, nfev=sol.nfev)
 
 
+def ground(model):
+    """``model`` drawn on a ground grid (its base's appearance)."""
+    model.appearance = {**model.appearance, "base": [("tiles", "ground")]}
+    return model
+
+
 def main():
     traj = simulate()
     w, r, vO = traj.x[-1, 7:10], traj.x[-1, 4:7], traj.x[-1, 10:]
     v_centre = vO + np.cross(w, r)
     print(f"final centre speed {v_centre[0]:.3f} m/s, rolling speed w_y R = {w[1]:.3f} m/s; "
           f"{traj.nfev} evaluations")
+    from _animation import showmotion  # examples/_animation.py, next to this script
+
+    showmotion(ground(traj.model), traj.t, fs.fbanim(traj.x.T).T, "featherstone_rolling_disc",
+               "a polyhedral disc rolls on compliant ground")
     from _plotting import pyplot  # examples/_plotting.py, next to this script
 
     plt = pyplot()

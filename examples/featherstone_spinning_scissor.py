@@ -6,7 +6,8 @@ effect, closes again and so on, trading spin for opening. ``gcFD(model, FDfb, u)
 one input vector ``u = [x; q; qd; tau]``. With no external force and a passive joint, the kinetic energy and the
 spatial momentum are constant.
 
-Run ``python examples/featherstone_spinning_scissor.py`` to save ``featherstone_spinning_scissor.png``.
+Run ``python examples/featherstone_spinning_scissor.py`` to save ``featherstone_spinning_scissor.png`` (a plot) and
+``featherstone_spinning_scissor.html`` (the animation).
 """
 
 from types import SimpleNamespace
@@ -39,6 +40,10 @@ def simulate(t_final=6.0, spin=SPIN, opening_rate=OPENING_RATE, rtol=1e-10, atol
 def main():
     traj = simulate()
     print(f"scissor angle range: {traj.q.min():.3f} .. {traj.q.max():.3f} rad")
+    from _animation import showmotion  # examples/_animation.py, next to this script
+
+    showmotion(traj.model, traj.t, traj.Q, "featherstone_spinning_scissor",
+               "a free-floating scissor spins in zero gravity")
     from _plotting import pyplot  # examples/_plotting.py, next to this script
 
     plt = pyplot()

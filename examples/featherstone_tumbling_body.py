@@ -6,7 +6,8 @@ quaternion state ``x = [qn; r; v]``, free of the Euler-angle singularity; ``fban
 wrap-free joint angles for plotting or animation. With no external force, the kinetic energy and the spatial
 momentum ``h = I_0 v`` (fixed coordinates) are constant.
 
-Run ``python examples/featherstone_tumbling_body.py`` to save ``featherstone_tumbling_body.png``.
+Run ``python examples/featherstone_tumbling_body.py`` to save ``featherstone_tumbling_body.png`` (a plot) and
+``featherstone_tumbling_body.html`` (the animation).
 """
 
 from types import SimpleNamespace
@@ -42,6 +43,10 @@ def simulate(t_final=20.0, omega=OMEGA0, rtol=1e-10, atol=1e-12):
 def main():
     traj = simulate()
     print(f"{traj.t.size} samples; final orientation quaternion {traj.x[-1, :4]}")
+    from _animation import showmotion  # examples/_animation.py, next to this script
+
+    showmotion(traj.model, traj.t, traj.Q, "featherstone_tumbling_body",
+               "a free box tumbles in zero gravity")
     from _plotting import pyplot  # examples/_plotting.py, next to this script
 
     plt = pyplot()

@@ -7,7 +7,8 @@ and the torque that joint 7 needs. The system starts at rest, so its momentum st
 reoriented: with identical rods (``L2 = 1``) each rod turns half of the joint's revolution, so the base ends up
 turned by pi about the joint axis.
 
-Run ``python examples/featherstone_vee_hd.py`` to save ``featherstone_vee_hd.png``.
+Run ``python examples/featherstone_vee_hd.py`` to save ``featherstone_vee_hd.png`` (a plot) and
+``featherstone_vee_hd.html`` (the animation).
 """
 
 from types import SimpleNamespace
@@ -52,6 +53,10 @@ def simulate(period=2.0, L2=1.0, rtol=1e-9, atol=1e-11):
 def main():
     traj = simulate()
     print(f"joint 7 turned {traj.q[-1, 6]:.4f} rad; base orientation angles after the turn: {traj.q[-1, 3:6]}")
+    from _animation import showmotion  # examples/_animation.py, next to this script
+
+    showmotion(traj.model, traj.t, traj.q, "featherstone_vee_hd",
+               "turning one joint of a free-floating vee (hybrid dynamics)")
     from _plotting import pyplot  # examples/_plotting.py, next to this script
 
     plt = pyplot()

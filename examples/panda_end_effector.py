@@ -1,6 +1,6 @@
 """The pose, velocity and Jacobian of a Franka Panda's hand, checked against a finite difference.
 
-    python examples/panda_end_effector.py
+    python examples/panda_end_effector.py    # also saves panda_end_effector.html, the arm moving at v
 
 Loads ``panda.urdf`` from example-robot-data, places the arm at a configuration, reads the hand's placement
 ``data.oMf`` after ``frames_forward_kinematics``, and its Jacobian in the three reference frames; the Jacobian maps
@@ -15,8 +15,11 @@ import rbda
 from _robots import robot_file
 
 
-def main(verbose: bool = True) -> dict:
-    model = rbda.load_model(robot_file("panda_description/urdf/panda.urdf"))
+def main(verbose: bool = True, animation: str | None = None) -> dict:
+    """Compute and print the hand's pose, twist and Jacobian; save the arm moving at ``v`` for 2 s as the
+    animation ``animation`` (a path) if given."""
+    urdf = robot_file("panda_description/urdf/panda.urdf")
+    model = rbda.load_model(urdf)
     data = model.create_data()
     hand = model.get_frame_id("panda_hand")
     q = np.array([0.0, -0.4, 0.0, -2.2, 0.0, 1.8, 0.8, 0.02, 0.02])
@@ -46,8 +49,14 @@ def main(verbose: bool = True) -> dict:
         print("linear velocity of the hand (world axes):", J_world_aligned[:3] @ v)
         print("hand twist (LOCAL), Jacobian:         ", twist)
         print("hand twist (LOCAL), finite difference:", twist_fd)
+    if animation is not None:
+        from _animation import save_robot_animation
+
+        Q = np.stack([rbda.integrate(model, q, t * v) for t in np.linspace(0.0, 2.0, 101)])
+        save_robot_animation(model, urdf, Q, 0.02, animation, "Panda: moving at a constant joint velocity v",
+                             "q(t) = integrate(q, t v) for 2 s")
     return result
 
 
 if __name__ == "__main__":
-    main()
+    main(animation="panda_end_effector.html")

@@ -1,7 +1,7 @@
 """Whole-body quantities of the humanoid Talos at its ``half_sitting`` posture: mass, centre of mass, centroidal
 momentum, and the support polygon check a balance controller starts from.
 
-    python examples/talos_whole_body.py
+    python examples/talos_whole_body.py    # also saves talos_whole_body.html, the posture with the torso turning
 
 Loads ``talos_reduced.urdf`` with a free-flyer root and the ``half_sitting`` configuration of ``talos.srdf``,
 then computes the centre of mass, the centroidal momentum matrix ``Ag`` (``h_g = Ag v``, about the CoM) and the
@@ -16,8 +16,11 @@ import rbda
 from _robots import robot_file
 
 
-def main(verbose: bool = True) -> dict:
-    model = rbda.load_model(robot_file("talos_data/robots/talos_reduced.urdf"), floating_base=True)
+def main(verbose: bool = True, animation: str | None = None) -> dict:
+    """Compute and print the whole-body quantities; save the posture, the torso turning by +-0.4 rad, as the
+    animation ``animation`` (a path) if given."""
+    urdf = robot_file("talos_data/robots/talos_reduced.urdf")
+    model = rbda.load_model(urdf, floating_base=True)
     rbda.io.load_reference_configurations(model, robot_file("talos_data/srdf/talos.srdf"))
     q = model.reference_configurations["half_sitting"]
     data = model.create_data()
@@ -40,8 +43,15 @@ def main(verbose: bool = True) -> dict:
         print("left and right soles:  ", feet[0], feet[1])
         print("centroidal momentum at a random velocity, Ag v:", Ag @ v)
         print("generalized gravity on the free flyer (its weight in its own frame):", g[:6])
+    if animation is not None:
+        from _animation import save_robot_animation
+
+        Q = np.tile(q, (81, 1))
+        Q[:, model.idx_q[model.get_joint_id("torso_1_joint")]] = 0.4 * np.sin(np.linspace(0.0, 2 * np.pi, 81))
+        save_robot_animation(model, urdf, Q, 0.05, animation, "Talos at half sitting",
+                             "the torso turns by +-0.4 rad")
     return result
 
 
 if __name__ == "__main__":
-    main()
+    main(animation="talos_whole_body.html")

@@ -1,8 +1,10 @@
-"""The ``rbda`` command: ``rbda info [MODEL]`` and ``rbda bench [MODEL]``.
+"""The ``rbda`` command: ``rbda info [MODEL]``, ``rbda bench [MODEL]`` and ``rbda view [MODEL]``.
 
 MODEL is the name of a bundled sample model (``manipulator``, ``humanoid``, ``every_joint``; the default is
 ``manipulator``) or the path of a robot file (URDF, MJCF, SDF), read with :func:`rbda.io.load_model`;
-``--floating-base`` joins a file's root body to the universe with a free-flyer.
+``--floating-base`` joins a file's root body to the universe with a free-flyer. ``rbda view`` serves the model
+in a browser (:class:`rbda.viewer.Viewer`) at its SRDF reference configuration or the neutral one, with a slider
+per joint, until interrupted.
 """
 
 from __future__ import annotations
@@ -54,6 +56,79 @@ def info(model) -> str:
     return "\n".join(lines)
 
 
+def find_srdf(path: str) -> str | None:
+    """The SRDF file beside a robot file: ``robot.srdf`` next to it, or ``../srdf/robot.srdf`` (the layout of
+    ROS description packages), or the only SRDF file in ``../srdf/``; None if there is none."""
+    stem, folder = os.path.splitext(os.path.basename(path))[0], os.path.dirname(os.path.abspath(path))
+    srdf_folder = os.path.join(folder, os.pardir, "srdf")
+    for candidate in (os.path.join(folder, stem + ".srdf"), os.path.join(srdf_folder, stem + ".srdf")):
+        if os.path.isfile(candidate):
+            return os.path.normpath(candidate)
+    others = sorted(f for f in os.listdir(srdf_folder) if f.endswith(".srdf")) if os.path.isdir(srdf_folder) else []
+    return os.path.normpath(os.path.join(srdf_folder, others[0])) if len(others) == 1 else None
+
+
+def view(name: str, floating_base: bool = False, srdf: str | None = None, config: str | None = None,
+         host: str = "127.0.0.1", port: int = 8080, package_dirs=None):
+    """The :class:`rbda.viewer.Viewer` of ``rbda view``: the model ``name`` (see :func:`load`) with the visual
+    geometry of its URDF file or the geoms of its MJCF file (the boxes of its bodies' inertias for other files or
+    when it has none), shown at the
+    SRDF reference configuration ``config`` (the SRDF ``srdf``, else the one found by :func:`find_srdf`; the
+    first of its configurations by default) or else the neutral configuration. Exits with a message for a missing
+    extra, a port in use, or an unknown configuration."""
+    import warnings
+
+    from .algorithms import neutral
+    from .viewer.scene import MeshFileWarning, inertia_geometry
+
+    model = load(name, floating_base)
+    visual = None
+    if name not in SAMPLES:
+        from .io import GeometryType, ModelFileError, build_geom_from_urdf
+        from .io.loader import _format
+
+        try:
+            fmt = _format(name, False) if not name.lower().endswith(".xacro") else "xacro"
+            if fmt == "urdf":
+                visual = build_geom_from_urdf(model, name, GeometryType.VISUAL, package_dirs, missing_meshes="keep")
+            elif fmt == "mjcf":
+                from .io.mjcf_geometry import build_geom_from_mjcf
+
+                visual = build_geom_from_mjcf(model, name)
+        except ModelFileError as exc:
+            raise SystemExit(f"rbda: {exc}") from None
+    if visual is None or visual.ngeoms == 0:
+        visual = inertia_geometry(model)
+    q = neutral(model)
+    srdf = srdf or (find_srdf(name) if name not in SAMPLES else None)
+    if srdf is not None:
+        from .io import load_reference_configurations
+
+        load_reference_configurations(model, srdf)
+    if config is not None and config not in model.reference_configurations:
+        raise SystemExit(f"rbda: no reference configuration {config!r}; known: "
+                         f"{', '.join(model.reference_configurations) or 'none (give an SRDF with --srdf)'}")
+    if model.reference_configurations:
+        config = config or next(iter(model.reference_configurations))
+        q = model.reference_configurations[config]
+    try:
+        from .viewer import Viewer
+        from .viewer.viewer import PortInUseError
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", MeshFileWarning)
+            viewer = Viewer(model, visual, q, host=host, port=port)
+        for w in caught:
+            print(f"rbda: warning: {w.message}", file=sys.stderr)
+    except ImportError as exc:
+        raise SystemExit(f"rbda: {exc}") from None
+    except PortInUseError as exc:
+        raise SystemExit(f"rbda: {exc.strerror}") from None
+    print(f"rbda: {model.name!r} at {'configuration ' + repr(config) if config else 'the neutral configuration'}: "
+          f"open {viewer.url} in a browser (Ctrl-C to stop)")
+    return viewer
+
+
 def _version() -> str:
     import numba
     import numpy
@@ -64,17 +139,35 @@ def _version() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rbda", description="Rigid-body dynamics: model information and timings.")
+    parser = argparse.ArgumentParser(prog="rbda", description="Rigid-body dynamics: model information, timings and "
+                                                              "a viewer.")
     parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", required=True)
     p_info = sub.add_parser("info", help="print a model's tree, sizes, masses and frames")
     p_bench = sub.add_parser("bench", help="time the core algorithms (and Pinocchio's, when installed)")
-    for p in (p_info, p_bench):
+    p_view = sub.add_parser("view", help="show a model in the browser, with a slider per joint (rbda[viewer])")
+    p_view.add_argument("--srdf", help="the SRDF file of its reference configurations (default: found beside it)")
+    p_view.add_argument("--config", help="the SRDF reference configuration to show (default: its first)")
+    p_view.add_argument("--host", default="127.0.0.1", help="the address to serve on (default 127.0.0.1)")
+    p_view.add_argument("--port", type=int, default=8080, help="the port to serve on (default 8080; 0: any free one)")
+    p_view.add_argument("--package-dir", action="append", dest="package_dirs",
+                        help="a directory where package:// mesh paths are looked up (repeatable)")
+    for p in (p_info, p_bench, p_view):
         p.add_argument("model", nargs="?", default="manipulator",
                        help=f"one of {', '.join(SAMPLES)}, or a URDF/MJCF/SDF file")
         p.add_argument("--floating-base", action="store_true", help="a free-flyer root joint for a model file")
     p_bench.add_argument("--number", type=int, default=2000, help="calls per timing run")
     args = parser.parse_args(argv)
+    if args.command == "view":
+        import time
+
+        viewer = view(args.model, args.floating_base, args.srdf, args.config, args.host, args.port, args.package_dirs)
+        try:
+            while True:
+                time.sleep(1.0)
+        except KeyboardInterrupt:
+            viewer.close()
+        return 0
     model = load(args.model, args.floating_base)
     if args.command == "info":
         print(info(model))

@@ -45,6 +45,7 @@ from .dynamics import FDab, FDcrb, FDgq, HandC, HD, ID, EnergyMomentum, EnerMo, 
 from .floating import FDfb, IDfb, fbanim, fbkin
 from .constructors import autoTree, doubleElbow, floatbase, gfxExample, planar, rollingdisc, scissor, singlebody, vee
 from .contact import gcFD, gcPosVel, gcontact
+from .showmotion import showmotion
 
 __all__ = [
     # 3-D vectors and rotation
@@ -65,4 +66,6 @@ __all__ = [
     "autoTree", "floatbase", "planar", "gfxExample", "vee", "singlebody", "scissor", "doubleElbow", "rollingdisc",
     # ground contact
     "gcPosVel", "gcontact", "gcFD",
+    # animation
+    "showmotion",
 ]

@@ -124,7 +124,7 @@ def build_model_from_urdf_string(text: str, root_joint: JointModel | None = None
 
 
 def build_geom_from_urdf(model: Model, path, geom_type: GeometryType, package_dirs=None, is_text: bool = False,
-                         base_dir: str | None = None) -> GeometryModel:
+                         base_dir: str | None = None, missing_meshes: str = "raise") -> GeometryModel:
     """The visual or collision :class:`GeometryModel` (``geom_type``: :class:`GeometryType`) of the URDF ``path``
     (its text when ``is_text``) for ``model`` (built from it).
 
@@ -133,12 +133,15 @@ def build_geom_from_urdf(model: Model, path, geom_type: GeometryType, package_di
     ``dir/rest`` when ``dir`` is ``pkg`` itself) for each ``dir`` of ``package_dirs`` (a path or a list), then of
     ``ROS_PACKAGE_PATH``, then of ``AMENT_PREFIX_PATH`` (``share/``), then of the directories above the URDF
     file; ``file://`` and absolute paths are used as they are; relative paths are taken from the URDF's
-    directory (``base_dir`` for text). A mesh that cannot be found raises :class:`ModelFileError`.
+    directory (``base_dir`` for text). A mesh that cannot be found raises :class:`ModelFileError`; with
+    ``missing_meshes="keep"`` it is kept as a :class:`Mesh` of the file name as written (a viewer draws a stand-in).
     """
+    if missing_meshes not in ("raise", "keep"):
+        raise ValueError(f"missing_meshes: expected 'raise' or 'keep', got {missing_meshes!r}")
     robot = read_urdf(path, is_text=is_text)
     if base_dir is not None:
         robot.source.directory = os.fspath(base_dir)
-    return _build_geometry(robot, model, GeometryType(geom_type), _package_dirs(package_dirs))
+    return _build_geometry(robot, model, GeometryType(geom_type), _package_dirs(package_dirs), missing_meshes == "keep")
 
 
 def build_models_from_urdf(path, package_dirs=None, root_joint: JointModel | None = None,
@@ -504,7 +507,8 @@ def resolve_resource(filename: str, package_dirs: list[str], base_dir: str) -> s
     return None
 
 
-def _build_geometry(robot: UrdfRobot, model: Model, geom_type: GeometryType, package_dirs: list[str]) -> GeometryModel:
+def _build_geometry(robot: UrdfRobot, model: Model, geom_type: GeometryType, package_dirs: list[str],
+                    keep_missing: bool = False) -> GeometryModel:
     src = robot.source
     geometry = GeometryModel()
     for k, frame in enumerate(model.frames):
@@ -515,9 +519,9 @@ def _build_geometry(robot: UrdfRobot, model: Model, geom_type: GeometryType, pac
             shape = item.shape
             if isinstance(shape, tuple):
                 path = resolve_resource(shape[0], package_dirs, src.directory)
-                if path is None:
+                if path is None and not keep_missing:
                     raise src.error(f"{item.where} > geometry > mesh", f"mesh file {shape[0]!r} not found")
-                shape = Mesh(path, shape[1], shape[2])
+                shape = Mesh(shape[0] if path is None else path, shape[1], shape[2])
             geometry.add_geometry_object(GeometryObject(
                 f"{link.name}_{i}", frame.parent_joint, k, frame.placement * item.origin, shape,
                 mesh_color=np.array(item.color if item.color is not None else DEFAULT_COLOR),

@@ -1,0 +1,24 @@
+"""Saving an example's motion as a self-contained HTML animation: spatial_v2 system models through
+rbda.featherstone.showmotion, robots of example-robot-data with their meshes through rbda.viewer.save_animation."""
+
+
+def showmotion(model, t, q, name: str, description: str = "") -> str:
+    """Write ``name.html``: the system model ``model`` moving through ``q`` (one row per time in ``t``)."""
+    import rbda.featherstone as fs
+
+    path = fs.showmotion(model, t, q, f"{name}.html", title=name.replace("_", " "), author="rbda examples",
+                         description=description)
+    print(f"saved {path}")
+    return path
+
+
+def save_robot_animation(model, urdf, Q, dt, path, title: str, description: str = "") -> str:
+    """Write ``path``: ``model`` (read from the URDF file ``urdf``) moving through ``Q`` ``(T, nq)``, ``dt`` apart,
+    drawn with the URDF's visual meshes."""
+    from rbda.io import GeometryType, build_geom_from_urdf
+    from rbda.viewer import save_animation
+
+    visual = build_geom_from_urdf(model, urdf, GeometryType.VISUAL)
+    save_animation(model, visual, Q, dt, path, title=title, author="rbda examples", description=description)
+    print(f"saved {path}")
+    return str(path)
