@@ -1,0 +1,129 @@
+"""The Delassus operator ``G = J M^-1 J^T`` of a set of constraints, as the contact solvers use it.
+
+A solver takes any object with these members (duck-typed), so that a dense matrix and a factorised form are
+interchangeable:
+
+- ``size``: the number of constraint rows ``m``;
+- ``matrix() -> (m, m)``: ``G`` as a dense array;
+- ``apply(x) -> (m,)``: ``G x``;
+- ``diagonal() -> (m,)``: the diagonal of ``G``;
+- ``solve(b, damping) -> (m,)``: ``(G + diag(damping))^-1 b``, ``damping`` a float or an ``(m,)`` array;
+- ``max_eigenvalue() -> float``: the largest eigenvalue of ``G`` (power iteration).
+
+:class:`DelassusDense` implements it on a dense symmetric positive semi-definite matrix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..algorithms._check import matrix as _matrix
+from ..algorithms._check import vector
+from ..kernels import sparse as _sparse
+from ..kernels.direct import direct
+from ..spatial._validate import as_scalar
+
+_k = direct(_sparse)
+
+
+def power_iteration(apply, size: int, max_iter: int = 200, tol: float = 1e-10) -> float:
+    """The largest eigenvalue of a symmetric positive semi-definite operator ``apply: (size,) -> (size,)`` by power
+    iteration from a fixed start vector (all ones plus a ramp, so that it is not orthogonal to a leading
+    eigenvector by symmetry), stopped when the Rayleigh quotient changes by less than ``tol`` relatively."""
+    if size == 0:
+        return 0.0
+    x = 1.0 + np.arange(size) / size
+    x /= np.linalg.norm(x)
+    value = 0.0
+    for _ in range(max_iter):
+        y = apply(x)
+        new = float(x @ y)
+        norm = np.linalg.norm(y)
+        if norm == 0.0:
+            return 0.0
+        x = y / norm
+        if abs(new - value) <= tol * abs(new):
+            return new
+        value = new
+    return value
+
+
+def damping_vector(damping, size: int) -> np.ndarray:
+    """``damping`` (a float or an ``(size,)`` array, finite, >= 0) as an ``(size,)`` array."""
+    if np.ndim(damping) == 0:
+        d = np.full(size, as_scalar(damping, "damping"))
+    else:
+        d = vector(damping, size, "damping")
+    if np.any(d < 0.0):
+        raise ValueError(f"damping: must be >= 0, got a minimum of {d.min()}")
+    return d
+
+
+class DelassusDense:
+    """The Delassus operator on a dense matrix ``D (m, m)``, symmetric positive semi-definite (``J M^-1 J^T``).
+
+    ``solve`` factors ``D + diag(damping)`` (``L^T diag L``, compiled) and keeps the factor until the damping
+    changes, so that an iterative solver with a fixed damping factors once.
+
+    Raises ``ValueError`` if ``D`` is not square, not finite or not symmetric (to 1e-9 relatively).
+    """
+
+    def __init__(self, D):
+        D = np.asarray(D, dtype=np.float64) if not isinstance(D, np.ndarray) else D
+        if D.ndim != 2 or D.shape[0] != D.shape[1]:
+            raise ValueError(f"D: expected a square matrix, got shape {np.shape(D)}")
+        D = np.array(_matrix(D, D.shape, "D"))
+        scale = np.abs(D).max() if D.size else 0.0
+        if np.abs(D - D.T).max(initial=0.0) > 1e-9 * scale:
+            raise ValueError("D: the Delassus matrix must be symmetric")
+        D.setflags(write=False)
+        self._D = D
+        m = D.shape[0]
+        self._chain = np.arange(m, dtype=np.int64) - 1  # a dense factor: every row depends on all previous ones
+        self._L, self._pivots, self._inv_pivots = np.zeros((m, m)), np.zeros(m), np.zeros(m)
+        self._damping = None
+        self._max_eigenvalue = None
+
+    @property
+    def size(self) -> int:
+        """The number of constraint rows ``m``."""
+        return self._D.shape[0]
+
+    def __repr__(self) -> str:
+        return f"DelassusDense(size={self.size})"
+
+    def matrix(self) -> np.ndarray:
+        """``G (m, m)``, read-only."""
+        return self._D
+
+    def apply(self, x) -> np.ndarray:
+        """``G x`` for ``x (m,)``; a new ``(m,)`` array."""
+        return self._D @ vector(x, self.size, "x")
+
+    def diagonal(self) -> np.ndarray:
+        """The diagonal of ``G``, a new ``(m,)`` array."""
+        return self._D.diagonal().copy()
+
+    def solve(self, b, damping) -> np.ndarray:
+        """``(G + diag(damping))^-1 b`` for ``b (m,)`` and ``damping`` a float or an ``(m,)`` array (>= 0); a new
+        ``(m,)`` array. Raises ``ValueError`` if ``G + diag(damping)`` is not positive definite (a zero damping on
+        a rank-deficient ``G``)."""
+        b = vector(b, self.size, "b")
+        if self._damping is None or not np.array_equal(np.broadcast_to(damping, (self.size,)), self._damping):
+            self._factor(damping_vector(damping, self.size))
+        x = b.copy()
+        _k.cholesky_solve(self._L, self._inv_pivots, self._chain, x)
+        return x
+
+    def _factor(self, damping: np.ndarray) -> None:
+        self._damping = None
+        A = self._D + np.diag(damping)
+        if _k.cholesky_decompose(A, self._chain, self._L, self._pivots, self._inv_pivots):
+            raise ValueError("damping: G + diag(damping) is not positive definite; use a positive damping")
+        self._damping = damping
+
+    def max_eigenvalue(self) -> float:
+        """The largest eigenvalue of ``G`` by power iteration (computed once, then kept)."""
+        if self._max_eigenvalue is None:
+            self._max_eigenvalue = power_iteration(self._D.__matmul__, self.size)
+        return self._max_eigenvalue
