@@ -30,7 +30,7 @@ def coulomb_project(t1, t2, n, mu):
     """Euclidean projection of ``[t1, t2, n]`` on ``K_mu``: itself inside, 0 in the polar cone
     ``{mu ||t|| <= -n}``, else the nearest point of the boundary ray in the plane of ``t``."""
     r = np.sqrt(t1 * t1 + t2 * t2)
-    if r <= mu * n:
+    if r <= mu * n and n >= 0.0:  # (n >= 0: with mu = 0, the ray)
         return t1, t2, n
     if mu * r <= -n:
         return 0.0, 0.0, 0.0
@@ -76,7 +76,7 @@ def pyramid_project(t1, t2, n, mu, dual):
                 ca, cb, cn = mu * s, mu * s, s
             else:
                 ca, cb, cn = 0.0, 0.0, 0.0
-            inside = abs(ca) <= mu * cn + tol and abs(cb) <= mu * cn + tol
+            inside = abs(ca) <= mu * cn + tol and abs(cb) <= mu * cn + tol and cn >= -tol
         else:  # P*: facet mu (a + b) = n; edge rays (1, 0, mu), (0, 1, mu)
             if c == 0:
                 ca, cb, cn = a, b, n

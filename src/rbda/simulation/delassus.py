@@ -17,13 +17,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..algorithms._check import matrix as _matrix
 from ..algorithms._check import vector
 from ..kernels import sparse as _sparse
 from ..kernels.direct import direct
-from ..spatial._validate import as_scalar
+from ..spatial._validate import as_array, as_scalar
 
 _k = direct(_sparse)
+
+
+def finite_vector(x, n: int, name: str) -> np.ndarray:
+    """``x`` as a C-contiguous float64 ``(n,)`` array with finite entries, else a ``ValueError`` naming ``name``."""
+    x = vector(x, n, name)
+    if not np.all(np.isfinite(x)):
+        raise ValueError(f"{name}: contains non-finite values (NaN or inf)")
+    return x
 
 
 def power_iteration(apply, size: int, max_iter: int = 200, tol: float = 1e-10) -> float:
@@ -53,7 +60,7 @@ def damping_vector(damping, size: int) -> np.ndarray:
     if np.ndim(damping) == 0:
         d = np.full(size, as_scalar(damping, "damping"))
     else:
-        d = vector(damping, size, "damping")
+        d = finite_vector(damping, size, "damping")
     if np.any(d < 0.0):
         raise ValueError(f"damping: must be >= 0, got a minimum of {d.min()}")
     return d
@@ -72,7 +79,7 @@ class DelassusDense:
         D = np.asarray(D, dtype=np.float64) if not isinstance(D, np.ndarray) else D
         if D.ndim != 2 or D.shape[0] != D.shape[1]:
             raise ValueError(f"D: expected a square matrix, got shape {np.shape(D)}")
-        D = np.array(_matrix(D, D.shape, "D"))
+        D = np.array(as_array(D, D.shape, "D"))
         scale = np.abs(D).max() if D.size else 0.0
         if np.abs(D - D.T).max(initial=0.0) > 1e-9 * scale:
             raise ValueError("D: the Delassus matrix must be symmetric")
@@ -98,7 +105,7 @@ class DelassusDense:
 
     def apply(self, x) -> np.ndarray:
         """``G x`` for ``x (m,)``; a new ``(m,)`` array."""
-        return self._D @ vector(x, self.size, "x")
+        return self._D @ finite_vector(x, self.size, "x")
 
     def diagonal(self) -> np.ndarray:
         """The diagonal of ``G``, a new ``(m,)`` array."""
@@ -108,7 +115,7 @@ class DelassusDense:
         """``(G + diag(damping))^-1 b`` for ``b (m,)`` and ``damping`` a float or an ``(m,)`` array (>= 0); a new
         ``(m,)`` array. Raises ``ValueError`` if ``G + diag(damping)`` is not positive definite (a zero damping on
         a rank-deficient ``G``)."""
-        b = vector(b, self.size, "b")
+        b = finite_vector(b, self.size, "b")
         if self._damping is None or not np.array_equal(np.broadcast_to(damping, (self.size,)), self._damping):
             self._factor(damping_vector(damping, self.size))
         x = b.copy()

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..algorithms._check import vector
 from ..kernels import cones as _cones
 from ..kernels.direct import direct
+from .delassus import finite_vector
 from ..spatial._validate import as_scalar
 
 _k = direct(_cones)
@@ -98,15 +98,15 @@ class _ContactSolver:
         m = int(delassus.size)
         if m % 3:
             raise ValueError(f"delassus: size {m} is not a multiple of 3 (three rows per frictional contact)")
-        g = vector(g, m, "g")
+        g = finite_vector(g, m, "g")
         if np.ndim(mu) == 0:
             mu = np.full(m // 3, as_scalar(mu, "mu"))
         else:
-            mu = vector(mu, m // 3, "mu")
+            mu = finite_vector(mu, m // 3, "mu")
         if np.any(mu < 0.0):
             raise ValueError(f"mu: friction coefficients must be >= 0, got a minimum of {mu.min()}")
         if lambda_guess is not None:
-            lambda_guess = vector(lambda_guess, m, "lambda_guess").copy()
+            lambda_guess = finite_vector(lambda_guess, m, "lambda_guess").copy()
         return m, g, mu, lambda_guess
 
     def _finish(self, iterations, converged, primal, dual, compl, **extra):
