@@ -14,17 +14,10 @@ import numpy as np
 
 from ..kernels import cones as _cones
 from ..kernels.direct import direct
+from ._check import friction_coefficient
 from ..spatial._validate import as_array, as_scalar
 
 _k = direct(_cones)
-
-
-def friction_coefficient(mu, name: str = "mu") -> float:
-    """``mu`` as a float, finite and non-negative, else a ``ValueError``/``TypeError`` naming ``name``."""
-    mu = as_scalar(mu, name)
-    if mu < 0.0:
-        raise ValueError(f"{name}: a friction coefficient must be >= 0, got {mu}")
-    return mu
 
 
 def _stack(x, name: str) -> np.ndarray:

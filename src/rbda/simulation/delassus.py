@@ -17,20 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..algorithms._check import vector
 from ..kernels import sparse as _sparse
 from ..kernels.direct import direct
+from ._check import finite_vector
 from ..spatial._validate import as_array, as_scalar
 
 _k = direct(_sparse)
-
-
-def finite_vector(x, n: int, name: str) -> np.ndarray:
-    """``x`` as a C-contiguous float64 ``(n,)`` array with finite entries, else a ``ValueError`` naming ``name``."""
-    x = vector(x, n, name)
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name}: contains non-finite values (NaN or inf)")
-    return x
 
 
 def power_iteration(apply, size: int, max_iter: int = 200, tol: float = 1e-10) -> float:

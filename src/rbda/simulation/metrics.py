@@ -13,8 +13,7 @@ import numpy as np
 
 from ..kernels import cones as _cones
 from ..kernels.direct import direct
-from .delassus import finite_vector
-from ..spatial._validate import as_scalar
+from ._check import finite_vector, friction_coefficients
 
 _k = direct(_cones)
 
@@ -25,13 +24,7 @@ def _contacts(lam, v, mu=0.0):
     if n % 3:
         raise ValueError(f"v: length {n} is not a multiple of 3 (three components per contact)")
     lam, v = finite_vector(lam, n, "lam"), finite_vector(v, n, "v")
-    if np.ndim(mu) == 0:
-        mu = np.full(n // 3, as_scalar(mu, "mu"))
-    else:
-        mu = finite_vector(mu, n // 3, "mu")
-    if np.any(mu < 0.0):
-        raise ValueError(f"mu: friction coefficients must be >= 0, got a minimum of {mu.min()}")
-    return lam.reshape(-1, 3), v.reshape(-1, 3), mu
+    return lam.reshape(-1, 3), v.reshape(-1, 3), friction_coefficients(mu, n // 3)
 
 
 def _largest(x) -> float:

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..kernels import cones as _cones
 from ..kernels.direct import direct
-from .delassus import finite_vector
+from ._check import finite_vector, friction_coefficients
 from ..spatial._validate import as_scalar
 
 _k = direct(_cones)
@@ -99,12 +99,7 @@ class _ContactSolver:
         if m % 3:
             raise ValueError(f"delassus: size {m} is not a multiple of 3 (three rows per frictional contact)")
         g = finite_vector(g, m, "g")
-        if np.ndim(mu) == 0:
-            mu = np.full(m // 3, as_scalar(mu, "mu"))
-        else:
-            mu = finite_vector(mu, m // 3, "mu")
-        if np.any(mu < 0.0):
-            raise ValueError(f"mu: friction coefficients must be >= 0, got a minimum of {mu.min()}")
+        mu = friction_coefficients(mu, m // 3)
         if lambda_guess is not None:
             lambda_guess = finite_vector(lambda_guess, m, "lambda_guess").copy()
         return m, g, mu, lambda_guess
