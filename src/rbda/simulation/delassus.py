@@ -10,41 +10,23 @@ interchangeable:
 - ``solve(b, damping) -> (m,)``: ``(G + diag(damping))^-1 b``, ``damping`` a float or an ``(m,)`` array;
 - ``max_eigenvalue() -> float``: the largest eigenvalue of ``G`` (power iteration).
 
-:class:`DelassusDense` implements it on a dense symmetric positive semi-definite matrix.
+:class:`DelassusDense` implements it on a dense symmetric positive semi-definite matrix. The solvers of
+``rbda.simulation`` run compiled on ``matrix()`` (with ``max_eigenvalue()`` for ADMM's penalty): for the contact
+counts of a robot (tens of rows) a whole solve costs microseconds, and a loop driven from Python through ``solve``
+would cost more in interpreter overhead than in arithmetic.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..kernels import contact_solvers as _solvers
 from ..kernels import sparse as _sparse
 from ..kernels.direct import direct
 from ._check import finite_vector
 from ..spatial._validate import as_array, as_scalar
 
 _k = direct(_sparse)
-
-
-def power_iteration(apply, size: int, max_iter: int = 200, tol: float = 1e-10) -> float:
-    """The largest eigenvalue of a symmetric positive semi-definite operator ``apply: (size,) -> (size,)`` by power
-    iteration from a fixed start vector (all ones plus a ramp, so that it is not orthogonal to a leading
-    eigenvector by symmetry), stopped when the Rayleigh quotient changes by less than ``tol`` relatively."""
-    if size == 0:
-        return 0.0
-    x = 1.0 + np.arange(size) / size
-    x /= np.linalg.norm(x)
-    value = 0.0
-    for _ in range(max_iter):
-        y = apply(x)
-        new = float(x @ y)
-        norm = np.linalg.norm(y)
-        if norm == 0.0:
-            return 0.0
-        x = y / norm
-        if abs(new - value) <= tol * abs(new):
-            return new
-        value = new
-    return value
 
 
 def damping_vector(damping, size: int) -> np.ndarray:
@@ -124,5 +106,5 @@ class DelassusDense:
     def max_eigenvalue(self) -> float:
         """The largest eigenvalue of ``G`` by power iteration (computed once, then kept)."""
         if self._max_eigenvalue is None:
-            self._max_eigenvalue = power_iteration(self._D.__matmul__, self.size)
+            self._max_eigenvalue = float(_solvers.power_iteration(self._D, 200, 1e-10))
         return self._max_eigenvalue

@@ -28,14 +28,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..kernels import cones as _cones
+from ..kernels import contact_solvers as _solvers
 from ..kernels.direct import direct
-from ._check import finite_vector, friction_coefficients
 from ..spatial._validate import as_scalar
+from ._check import finite_vector, friction_coefficients
 
-_k = direct(_cones)
+_k = direct(_solvers)
 
 FORMULATIONS = {"ncp": _cones.NCP, "ccp": _cones.CCP, "lcp": _cones.LCP}
-RHO_UPDATES = ("spectral", "osqp", "linear", "constant")
+RHO_UPDATES = {"spectral": _solvers.RHO_SPECTRAL, "osqp": _solvers.RHO_OSQP, "linear": _solvers.RHO_LINEAR,
+               "constant": _solvers.RHO_CONSTANT}
 
 
 @dataclass
@@ -135,29 +137,16 @@ class PGSSolver(_ContactSolver):
         optional warm start ``lambda_guess (3k,)`` (zero otherwise). Fills ``self.stats``. Raises ``ValueError``
         or ``TypeError`` naming the argument for a wrong size, a non-finite value or ``mu < 0``."""
         m, g, mu, lam = self._problem(delassus, g, mu, lambda_guess)
-        code = FORMULATIONS[self.formulation]
         lam = np.zeros(m) if lam is None else lam
         if m == 0:
             self._finish(0, True, 0.0, 0.0, 0.0)
             return lam
         G = np.ascontiguousarray(delassus.matrix(), dtype=np.float64)
-        dual = compl = math.inf
-        converged = False
-        for it in range(1, self.max_iter + 1):
-            previous = lam.copy()
-            _k.pgs_sweep(code, G, g, mu, lam, self.over_relaxation)
-            if not np.all(np.isfinite(lam)):
-                lam = previous
-                break
-            v = G @ lam + g
-            dual, compl = _k.complementarity_residuals(code, mu, lam, v)
-            v_max, lam_max = np.abs(v).max(), np.abs(lam).max()
-            if (dual <= self.absolute_feasibility_tol + self.relative_feasibility_tol * v_max
-                    and compl <= self.absolute_complementarity_tol
-                    + self.relative_complementarity_tol * lam_max * v_max):
-                converged = True
-                break
-        self._finish(it, converged, 0.0, dual, compl)
+        settings = np.array([self.over_relaxation, self.max_iter, self.absolute_feasibility_tol,
+                             self.relative_feasibility_tol, self.absolute_complementarity_tol,
+                             self.relative_complementarity_tol])
+        iterations, converged, dual, compl = _k.pgs_solve(FORMULATIONS[self.formulation], G, g, mu, lam, settings)
+        self._finish(iterations, converged, 0.0, dual, compl)
         return lam
 
 
@@ -169,7 +158,7 @@ class ADMMSolver(_ContactSolver):
     ``v + s(v)`` at the solution), and ``r = tau rho``, each iteration is::
 
         s = s(z)                                                   (0 for the CCP)
-        x = (G + (mu_prox + r) I)^-1 (r y + mu_prox x - g - s + z)  (delassus.solve)
+        x = (G + (mu_prox + r) I)^-1 (r y + mu_prox x - g - s + z)
         y = proj_K(x - z / r)
         z = z - r (x - y)
 
@@ -210,7 +199,7 @@ class ADMMSolver(_ContactSolver):
         if self.rho is not None and not self.rho_min <= self.rho <= self.rho_max:
             raise ValueError(f"rho: must lie in [rho_min, rho_max] = [{self.rho_min}, {self.rho_max}], got {rho}")
         if rho_update not in RHO_UPDATES:
-            raise ValueError(f"rho_update: expected one of {RHO_UPDATES}, got {rho_update!r}")
+            raise ValueError(f"rho_update: expected one of {tuple(RHO_UPDATES)}, got {rho_update!r}")
         self.rho_update = rho_update
         self.ratio_primal_dual = as_scalar(ratio_primal_dual, "ratio_primal_dual")
         if self.ratio_primal_dual <= 1.0:
@@ -229,70 +218,33 @@ class ADMMSolver(_ContactSolver):
         if self.rho is not None:
             return self.rho
         m = self.mu_prox
-        return math.sqrt(L * m) * (L / m) ** self.spectral_rho_power_init if L > 0.0 else 1.0
-
-    def _updated_rho(self, rho: float, primal: float, dual: float, L: float) -> float:
-        """``rho`` after the update rule, given the primal and dual residuals."""
-        ratio = self.ratio_primal_dual
-        if self.rho_update == "constant" or (primal <= ratio * dual and dual <= ratio * primal):
-            return rho
-        if self.rho_update == "osqp":
-            factor = math.sqrt(primal / dual) if dual > 0.0 else ratio
-        else:
-            factor = ((L / self.mu_prox) ** self.spectral_rho_power_factor if self.rho_update == "spectral"
-                      else self.linear_update_rule_factor)
-            factor = factor if primal > ratio * dual else 1.0 / factor
-        return min(self.rho_max, max(self.rho_min, rho * factor))
+        rho = math.sqrt(L * m) * (L / m) ** self.spectral_rho_power_init if L > 0.0 else 1.0
+        return min(self.rho_max, max(self.rho_min, rho))
 
     def solve(self, delassus, g, mu, lambda_guess=None) -> np.ndarray:
-        """The contact impulses ``lambda (3k,)`` for the Delassus operator ``delassus`` (size ``3k``; ADMM calls its
-        ``solve``, ``apply`` and ``max_eigenvalue``), the free velocity ``g (3k,)``, the friction coefficients
+        """The contact impulses ``lambda (3k,)`` for the Delassus operator ``delassus`` (size ``3k``; ADMM reads its
+        ``matrix()`` and ``max_eigenvalue()`` and factors ``G + (mu_prox + tau rho) I`` itself, compiled), the free velocity ``g (3k,)``, the friction coefficients
         ``mu`` (a float or ``(k,)``) and an optional warm start ``lambda_guess (3k,)`` (zero otherwise). Returns
         the projected iterate ``y``, in the cones. Fills ``self.stats``. Raises ``ValueError`` or ``TypeError``
-        naming the argument for a wrong size, a non-finite value or ``mu < 0``."""
+        naming the argument for a wrong size, a non-finite value or ``mu < 0``, and ``ValueError`` if ``G`` is too
+        far from positive semi-definite for the damped factorisation."""
         m, g, mu, guess = self._problem(delassus, g, mu, lambda_guess)
-        code = FORMULATIONS[self.formulation]
         if m == 0:
             self._finish(0, True, 0.0, 0.0, 0.0, rho=math.nan)
             return np.zeros(0)
+        G = np.ascontiguousarray(delassus.matrix(), dtype=np.float64)
         L = float(delassus.max_eigenvalue())
-        rho = self._initial_rho(L)
-        cone = _cones.PYRAMID if code == _cones.LCP else _cones.COULOMB
-        x = np.zeros(m) if guess is None else guess
-        y = np.empty(m)
-        _k.project_all(cone, mu, x, y)  # y in K; z = the shifted velocity at y, projected on K*
-        c = delassus.apply(y) + g if guess is not None else g.copy()
-        s = np.empty(m)
-        _k.shift_all(code, mu, c, s)
-        z = np.empty(m)
-        _k.project_all(cone + 1, mu, c + s, z)
-        rhs = np.empty(m)
-        factorizations, primal, dual, compl, converged = 0, math.inf, math.inf, math.inf, False
-        penalty = self.tau * rho
-        _k.admm_rhs(code, mu, g, x, y, z, penalty, self.mu_prox, rhs)
-        damping = None
-        for it in range(1, self.max_iter + 1):
-            if damping != self.mu_prox + penalty:
-                damping = self.mu_prox + penalty
-                factorizations += 1
-            x_prev = x
-            x = delassus.solve(rhs, damping)
-            state = (y.copy(), z.copy())
-            primal, dual, compl, _, y_max, z_max = _k.admm_update(code, mu, g, x, x_prev, y, z, rhs, penalty,
-                                                                 self.mu_prox)
-            if not (np.all(np.isfinite(y)) and np.all(np.isfinite(rhs))):
-                y, z = state
-                break
-            tol = self.absolute_feasibility_tol
-            if (primal <= tol + self.relative_feasibility_tol * y_max
-                    and dual <= tol + self.relative_feasibility_tol * z_max
-                    and compl <= self.absolute_complementarity_tol
-                    + self.relative_complementarity_tol * y_max * z_max):
-                converged = True
-                break
-            new_rho = self._updated_rho(rho, primal, dual, L)
-            if new_rho != rho:
-                rho, penalty = new_rho, self.tau * new_rho
-                _k.admm_rhs(code, mu, g, x, y, z, penalty, self.mu_prox, rhs)
-        self._finish(it, converged, primal, dual, compl, rho=rho, factorizations=factorizations)
-        return y
+        increment = ((L / self.mu_prox) ** self.spectral_rho_power_factor if self.rho_update == "spectral"
+                     else self.linear_update_rule_factor)
+        settings = np.array([self.mu_prox, self.tau, self._initial_rho(L), self.rho_min, self.rho_max,
+                             self.ratio_primal_dual, max(increment, 1.0 + 1e-12), self.absolute_feasibility_tol,
+                             self.relative_feasibility_tol, self.absolute_complementarity_tol,
+                             self.relative_complementarity_tol, self.max_iter, RHO_UPDATES[self.rho_update]])
+        lam = np.zeros(m) if guess is None else guess
+        iterations, converged, primal, dual, compl, rho, factorizations = _k.admm_solve(
+            FORMULATIONS[self.formulation], G, g, mu, lam, guess is not None, settings)
+        if factorizations < 0:
+            raise ValueError("delassus: G + (mu_prox + tau rho) I is not positive definite; G must be symmetric "
+                             "positive semi-definite")
+        self._finish(iterations, converged, primal, dual, compl, rho=rho, factorizations=factorizations)
+        return lam
