@@ -301,3 +301,59 @@ def test_bad_input():
         ADMMSolver(rho=1e9)
     with pytest.raises(ValueError, match="ratio_primal_dual"):
         ADMMSolver(ratio_primal_dual=0.5)
+
+
+def _random_problem(k, seed):
+    """k pressed, sliding point contacts on a body with 3k + 6 dof: G = J J^T invertible, the solution unique."""
+    rng = np.random.default_rng(seed)
+    J = rng.normal(size=(3 * k, 3 * k + 6)) / np.sqrt(3 * k)
+    g = 0.1 * rng.normal(size=3 * k)
+    g[2::3] = -np.abs(g[2::3])
+    return J @ J.T, g, rng.uniform(0.2, 1.0, size=k)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_ccp_is_the_convex_optimum(seed):
+    """The CCP is min 1/2 l^T G l + g^T l on the cones: both solvers reach SLSQP's optimum (or lower)."""
+    from scipy.optimize import minimize
+
+    G, g, mu = _random_problem(3, seed)
+    cones = [{"type": "ineq", "fun": lambda l, i=i: mu[i] * l[3 * i + 2] - np.hypot(l[3 * i], l[3 * i + 1])}
+             for i in range(3)]
+    objective = lambda l: 0.5 * l @ G @ l + g @ l  # noqa: E731
+    best = minimize(objective, np.tile([0.0, 0.0, 0.1], 3), jac=lambda l: G @ l + g, constraints=cones,
+                    method="SLSQP", tol=1e-14, options={"maxiter": 1000})
+    for Solver in SOLVERS:
+        solver = Solver("ccp", **TIGHT)
+        lam = solver.solve(DelassusDense(G), g, mu)
+        assert solver.stats.converged
+        assert objective(lam) <= best.fun + 1e-9
+        assert np.allclose(lam, best.x, atol=1e-5)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_lcp_meets_signorini_and_box_friction(seed):
+    """Checked component by component: lam_n >= 0, v_n >= 0, lam_n v_n = 0; |lam_ti| <= mu lam_n, and v_ti = 0
+    unless lam_ti = -sign(v_ti) mu lam_n."""
+    G, g, mu = _random_problem(4, seed)
+    for Solver in SOLVERS:
+        lam = Solver("lcp", **TIGHT).solve(DelassusDense(G), g, mu)
+        v = G @ lam + g
+        lam3, v3 = lam.reshape(-1, 3), v.reshape(-1, 3)
+        assert np.all(lam3[:, 2] >= 0) and np.all(v3[:, 2] >= -1e-9)
+        assert np.abs(lam3[:, 2] * v3[:, 2]).max() < 1e-10
+        bound = mu[:, None] * lam3[:, 2:3]
+        assert np.all(np.abs(lam3[:, :2]) <= bound + 1e-12)
+        sliding = np.abs(v3[:, :2]) > 1e-8
+        assert np.allclose(lam3[:, :2][sliding], (-np.sign(v3[:, :2]) * bound)[sliding], atol=1e-9)
+
+
+@pytest.mark.parametrize("formulation", FORMULATIONS)
+@pytest.mark.parametrize("seed", range(4))
+def test_random_pgs_and_admm_agree(formulation, seed):
+    G, g, mu = _random_problem(4, seed)
+    results = [Solver(formulation, **TIGHT).solve(DelassusDense(G), g, mu) for Solver in SOLVERS]
+    assert np.allclose(results[0], results[1], atol=1e-7)
+    if formulation == "ncp":
+        m = contact_metrics(results[1], G @ results[1] + g, mu)
+        assert max(m.signorini, m.maximum_dissipation_gap, m.ncp_complementarity, m.dual_feasibility) < 1e-9
