@@ -233,14 +233,14 @@ def test_no_contact(Solver):
     assert solver.stats.converged
 
 
-def test_same_as_pinocchio_admm():
-    """Pinocchio 4.1's ADMMConstraintSolver on the same G and g (point contacts whose friction is set per
-    constraint): the sphere's impulse (unique: G is invertible) and the box's velocities (its impulses are not
-    unique: 12 rows, 6 dof) to the tolerance."""
+def test_same_as_pinocchio_admm_and_pgs():
+    """Pinocchio 4.1's ADMMConstraintSolver and PGSConstraintSolver on the same G and g (point contacts whose
+    friction is set per constraint): the sphere's impulse (unique: G is invertible) and the boxes' velocities
+    (their impulses are not unique: 12 rows, 6 dof) to the tolerance."""
     pin = pytest.importorskip("pinocchio")
     model = pin.Model()
     joint = model.addJoint(0, pin.JointModelFreeFlyer(), pin.SE3.Identity(), "body")
-    cases = [(sphere(1.0, 0.1, DT, theta=0.3), 1.0), (sphere(1.0, 0.1, DT, theta=0.3), 0.2),
+    cases = [(sphere(1.0, 0.1, DT, theta=0.3), 1.0), (sphere(1.0, 0.1, DT, theta=0.3), 0.2), (box(MASS), MU),
              (box(MASS, force=(1.1 * MU * MASS * GRAVITY, 0, 0)), MU), (box(1.0, 0.2, DT, v0=(1.0, 0, 0)), 0.5)]
     for problem, mu in cases:
         models, datas = pin.StdVec_ConstraintModel(), pin.StdVec_ConstraintData()
@@ -249,17 +249,20 @@ def test_same_as_pinocchio_admm():
             constraint.setFriction(mu)
             models.append(constraint)
             datas.append(constraint.createData())
-        settings, result = pin.ADMMSolverSettings(), pin.ADMMSolverResult()
-        settings.absolute_feasibility_tol = settings.absolute_complementarity_tol = 1e-12
-        settings.relative_feasibility_tol = settings.relative_complementarity_tol = 1e-12
-        settings.max_iterations = 10000
-        assert pin.ADMMConstraintSolver(len(problem.g)).solve(pin.DelassusOperatorDense(problem.G), problem.g,
-                                                              models, datas, settings, result)
-        theirs = result.retrieveConstraintImpulses()
-        ours, v, _ = _solve(ADMMSolver, "ncp", problem, mu)
-        assert np.allclose(problem.v_next(theirs), v, atol=1e-8)
-        if len(problem.g) == 3:
-            assert np.allclose(theirs, ours, rtol=1e-6, atol=1e-10)
+        for Solver, PinSolver, Settings, Result in (
+                (ADMMSolver, pin.ADMMConstraintSolver, pin.ADMMSolverSettings, pin.ADMMSolverResult),
+                (PGSSolver, pin.PGSConstraintSolver, pin.PGSSolverSettings, pin.PGSSolverResult)):
+            settings, result = Settings(), Result()
+            settings.absolute_feasibility_tol = settings.absolute_complementarity_tol = 1e-12
+            settings.relative_feasibility_tol = settings.relative_complementarity_tol = 1e-12
+            settings.max_iterations = 10000
+            assert PinSolver(len(problem.g)).solve(pin.DelassusOperatorDense(problem.G), problem.g, models, datas,
+                                                   settings, result)
+            theirs = result.retrieveConstraintImpulses()
+            ours, v, _ = _solve(Solver, "ncp", problem, mu)
+            assert np.allclose(problem.v_next(theirs), v, atol=1e-8)
+            if len(problem.g) == 3:
+                assert np.allclose(theirs, ours, rtol=1e-6, atol=1e-10)
 
 
 def test_bad_input():
