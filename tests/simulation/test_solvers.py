@@ -235,8 +235,9 @@ def test_no_contact(Solver):
 
 def test_same_as_pinocchio_admm_and_pgs():
     """Pinocchio 4.1's ADMMConstraintSolver and PGSConstraintSolver on the same G and g (point contacts whose
-    friction is set per constraint): the sphere's impulse (unique: G is invertible) and the boxes' velocities
-    (their impulses are not unique: 12 rows, 6 dof) to the tolerance."""
+    friction is set per constraint), NCP: the sphere's impulse (unique: G is invertible) and the boxes' velocities
+    (their impulses are not unique: 12 rows, 6 dof) to the tolerance; its ADMM on the CCP (``solve_ncp = False``):
+    the velocities."""
     pin = pytest.importorskip("pinocchio")
     model = pin.Model()
     joint = model.addJoint(0, pin.JointModelFreeFlyer(), pin.SE3.Identity(), "body")
@@ -263,6 +264,14 @@ def test_same_as_pinocchio_admm_and_pgs():
             assert np.allclose(problem.v_next(theirs), v, atol=1e-8)
             if len(problem.g) == 3:
                 assert np.allclose(theirs, ours, rtol=1e-6, atol=1e-10)
+        settings, result = pin.ADMMSolverSettings(), pin.ADMMSolverResult()  # the CCP (Pinocchio's PGS has none)
+        settings.absolute_feasibility_tol = settings.absolute_complementarity_tol = 1e-12
+        settings.relative_feasibility_tol = settings.relative_complementarity_tol = 1e-12
+        settings.max_iterations, settings.solve_ncp = 10000, False
+        assert pin.ADMMConstraintSolver(len(problem.g)).solve(pin.DelassusOperatorDense(problem.G), problem.g,
+                                                              models, datas, settings, result)
+        _, v, _ = _solve(ADMMSolver, "ccp", problem, mu)
+        assert np.allclose(problem.v_next(result.retrieveConstraintImpulses()), v, atol=1e-9)
 
 
 def test_bad_input():
