@@ -54,6 +54,32 @@ def all_finite(x):
 
 
 @njit(cache=True)
+def is_symmetric(G, rtol):
+    """Whether ``|G_ij - G_ji| <= rtol max |G|`` for every pair, and every entry is finite."""
+    m = G.shape[0]
+    scale = 0.0
+    for r in range(m):
+        for c in range(m):
+            if not np.isfinite(G[r, c]):
+                return False
+            scale = max(scale, abs(G[r, c]))
+    for r in range(m):
+        for c in range(r):
+            if abs(G[r, c] - G[c, r]) > rtol * scale:
+                return False
+    return True
+
+
+@njit(cache=True)
+def all_friction_coefficients(mu):
+    """Whether every entry of ``mu`` is a friction coefficient: finite and >= 0."""
+    for k in range(mu.shape[0]):
+        if not (np.isfinite(mu[k]) and mu[k] >= 0.0):
+            return False
+    return True
+
+
+@njit(cache=True)
 def _gershgorin(G, k, m):
     """An upper bound of the largest eigenvalue of the ``m x m`` diagonal block of ``G`` at ``k`` (the largest
     absolute row sum): ``1 / bound`` is a safe projected-gradient step on that block."""

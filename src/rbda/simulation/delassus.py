@@ -8,7 +8,7 @@ interchangeable:
 - ``apply(x) -> (m,)``: ``G x``;
 - ``diagonal() -> (m,)``: the diagonal of ``G``;
 - ``solve(b, damping) -> (m,)``: ``(G + diag(damping))^-1 b``, ``damping`` a float or an ``(m,)`` array;
-- ``max_eigenvalue() -> float``: the largest eigenvalue of ``G`` (power iteration).
+- ``max_eigenvalue() -> float``: the largest eigenvalue of ``G`` (power iteration; an estimate is enough).
 
 :class:`DelassusDense` implements it on a dense symmetric positive semi-definite matrix. The solvers of
 ``rbda.simulation`` run compiled on ``matrix()`` (with ``max_eigenvalue()`` for ADMM's penalty): for the contact
@@ -24,9 +24,10 @@ from ..kernels import contact_solvers as _solvers
 from ..kernels import sparse as _sparse
 from ..kernels.direct import direct
 from ._check import finite_vector
-from ..spatial._validate import as_array, as_scalar
+from ..spatial._validate import as_scalar
 
 _k = direct(_sparse)
+_solvers_k = direct(_solvers)
 
 
 def damping_vector(damping, size: int) -> np.ndarray:
@@ -50,19 +51,21 @@ class DelassusDense:
     """
 
     def __init__(self, D):
-        D = np.asarray(D, dtype=np.float64) if not isinstance(D, np.ndarray) else D
-        if D.ndim != 2 or D.shape[0] != D.shape[1]:
-            raise ValueError(f"D: expected a square matrix, got shape {np.shape(D)}")
-        D = np.array(as_array(D, D.shape, "D"))
-        scale = np.abs(D).max() if D.size else 0.0
-        if np.abs(D - D.T).max(initial=0.0) > 1e-9 * scale:
+        if not (isinstance(D, np.ndarray) and D.ndim == 2 and D.shape[0] == D.shape[1]):
+            try:
+                D = np.asarray(D, dtype=np.float64)
+            except (TypeError, ValueError) as exc:
+                raise TypeError(f"D: expected a real square matrix, got {type(D).__name__}") from exc
+            if D.ndim != 2 or D.shape[0] != D.shape[1]:
+                raise ValueError(f"D: expected a square matrix, got shape {np.shape(D)}")
+        D = np.array(D, dtype=np.float64, order="C")  # a copy the caller cannot change
+        if not _solvers_k.is_symmetric(D, 1e-9):
+            if not _solvers_k.all_finite(D.reshape(-1)):
+                raise ValueError("D: contains non-finite values (NaN or inf)")
             raise ValueError("D: the Delassus matrix must be symmetric")
         D.setflags(write=False)
         self._D = D
-        m = D.shape[0]
-        self._chain = np.arange(m, dtype=np.int64) - 1  # a dense factor: every row depends on all previous ones
-        self._L, self._pivots, self._inv_pivots = np.zeros((m, m)), np.zeros(m), np.zeros(m)
-        self._damping = None
+        self._factor = None  # (damping, chain, L, pivots, 1 / pivots) of the last solve
         self._max_eigenvalue = None
 
     @property
@@ -90,21 +93,25 @@ class DelassusDense:
         ``(m,)`` array. Raises ``ValueError`` if ``G + diag(damping)`` is not positive definite (a zero damping on
         a rank-deficient ``G``)."""
         b = finite_vector(b, self.size, "b")
-        if self._damping is None or not np.array_equal(np.broadcast_to(damping, (self.size,)), self._damping):
-            self._factor(damping_vector(damping, self.size))
+        if self._factor is None or not np.array_equal(np.broadcast_to(damping, (self.size,)), self._factor[0]):
+            self._factor = self._factorise(damping_vector(damping, self.size))
+        _, chain, L, _, inv_pivots = self._factor
         x = b.copy()
-        _k.cholesky_solve(self._L, self._inv_pivots, self._chain, x)
+        _k.cholesky_solve(L, inv_pivots, chain, x)
         return x
 
-    def _factor(self, damping: np.ndarray) -> None:
-        self._damping = None
-        A = self._D + np.diag(damping)
-        if _k.cholesky_decompose(A, self._chain, self._L, self._pivots, self._inv_pivots):
+    def _factorise(self, damping: np.ndarray) -> tuple:
+        m = self.size
+        chain = np.arange(m, dtype=np.int64) - 1  # a dense factor: every row depends on all previous ones
+        L, pivots, inv_pivots = np.zeros((m, m)), np.zeros(m), np.zeros(m)
+        if _k.cholesky_decompose(self._D + np.diag(damping), chain, L, pivots, inv_pivots):
             raise ValueError("damping: G + diag(damping) is not positive definite; use a positive damping")
-        self._damping = damping
+        return damping, chain, L, pivots, inv_pivots
 
-    def max_eigenvalue(self) -> float:
-        """The largest eigenvalue of ``G`` by power iteration (computed once, then kept)."""
-        if self._max_eigenvalue is None:
-            self._max_eigenvalue = float(_solvers.power_iteration(self._D, 200, 1e-10))
-        return self._max_eigenvalue
+    def max_eigenvalue(self, tol: float = 1e-6) -> float:
+        """The largest eigenvalue of ``G`` by power iteration, stopped when the Rayleigh quotient changes by less
+        than ``tol`` relatively (its error is then about ``tol``: enough for ADMM's penalty, which needs the scale
+        only); kept for later calls with the same ``tol``."""
+        if self._max_eigenvalue is None or self._max_eigenvalue[0] != tol:
+            self._max_eigenvalue = (tol, float(_solvers_k.power_iteration(self._D, 10000, as_scalar(tol, "tol"))))
+        return self._max_eigenvalue[1]
