@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .checks import all_finite
 from .cones import CCP, COULOMB, LCP, NCP, PYRAMID, complementarity_residuals, coulomb_project, project, shift
 from .sparse import cholesky_decompose, cholesky_solve
 
@@ -42,15 +43,6 @@ def power_iteration(G, max_iter, tol):
             return new
         value = new
     return value
-
-
-@njit(cache=True)
-def all_finite(x):
-    """Whether every entry of ``x`` is finite."""
-    for k in range(x.shape[0]):
-        if not np.isfinite(x[k]):
-            return False
-    return True
 
 
 @njit(cache=True)

@@ -4,33 +4,29 @@ tested by a compiled loop (about 0.2 us), not ``np.all(np.isfinite(x))`` (severa
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..algorithms._check import vector
+from ..kernels import checks as _checks
 from ..kernels import contact_solvers as _solvers
 from ..kernels.direct import direct
+from ..spatial._validate import as_scalar
 
 _k = direct(_solvers)
+_checks_k = direct(_checks)
 
 
 def finite_vector(x, n: int, name: str) -> np.ndarray:
     """``x`` as a C-contiguous float64 ``(n,)`` array with finite entries, else a ``ValueError`` naming ``name``."""
     x = vector(x, n, name)
-    if not _k.all_finite(x):
+    if not _checks_k.all_finite(x):
         raise ValueError(f"{name}: contains non-finite values (NaN or inf)")
     return x
 
 
 def friction_coefficient(mu, name: str = "mu") -> float:
     """``mu`` as a float, finite and non-negative, else a ``ValueError``/``TypeError`` naming ``name``."""
-    try:
-        value = float(mu)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name}: expected a real scalar, got {type(mu).__name__}") from exc
-    if not math.isfinite(value):
-        raise ValueError(f"{name}: must be finite, got {value}")
+    value = as_scalar(mu, name)
     if value < 0.0:
         raise ValueError(f"{name}: a friction coefficient must be >= 0, got {value}")
     return value

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..kernels import checks as _checks
 from ..kernels import contact_solvers as _solvers
 from ..kernels import sparse as _sparse
 from ..kernels.direct import direct
@@ -28,6 +29,7 @@ from ..spatial._validate import as_scalar
 
 _k = direct(_sparse)
 _solvers_k = direct(_solvers)
+_checks_k = direct(_checks)
 
 
 def damping_vector(damping, size: int) -> np.ndarray:
@@ -60,7 +62,7 @@ class DelassusDense:
                 raise ValueError(f"D: expected a square matrix, got shape {np.shape(D)}")
         D = np.array(D, dtype=np.float64, order="C")  # a copy the caller cannot change
         if not _solvers_k.is_symmetric(D, 1e-9):
-            if not _solvers_k.all_finite(D.reshape(-1)):
+            if not _checks_k.all_finite(D.reshape(-1)):
                 raise ValueError("D: contains non-finite values (NaN or inf)")
             raise ValueError("D: the Delassus matrix must be symmetric")
         D.setflags(write=False)
