@@ -299,6 +299,11 @@ def test_bad_input():
             solver.solve(G, problem.g, MU, lambda_guess=np.ones(3))
         with pytest.raises(TypeError, match="delassus"):
             solver.solve(problem.G, problem.g, MU)
+        class Inconsistent(DelassusDense):
+            def matrix(self):
+                return np.eye(3)
+        with pytest.raises(ValueError, match="matrix"):
+            solver.solve(Inconsistent(problem.G), problem.g, MU)
         with pytest.raises(ValueError, match="multiple of 3"):
             solver.solve(DelassusDense(np.eye(4)), np.ones(4), MU)
     with pytest.raises(ValueError, match="over_relaxation"):

@@ -106,6 +106,15 @@ class _ContactSolver:
             lambda_guess = finite_vector(lambda_guess, m, "lambda_guess").copy()
         return m, g, mu, lambda_guess
 
+    @staticmethod
+    def _matrix(delassus, m: int) -> np.ndarray:
+        """The operator's dense ``G (m, m)``, C-contiguous float64, its shape checked (the kernels index it
+        unchecked)."""
+        G = np.ascontiguousarray(delassus.matrix(), dtype=np.float64)
+        if G.shape != (m, m):
+            raise ValueError(f"delassus: matrix() has shape {G.shape}, expected {(m, m)} (its size)")
+        return G
+
     def _finish(self, iterations, converged, primal, dual, compl, **extra):
         self.stats = SolverStats(iterations, bool(converged), float(primal), float(dual), float(compl), **extra)
 
@@ -117,7 +126,7 @@ class PGSSolver(_ContactSolver):
     ``omega`` in ``(0, 2)`` (1: plain Gauss-Seidel); the tolerances: a sweep stops the solve when the dual
     feasibility is within ``absolute_feasibility_tol + relative_feasibility_tol ||v||_inf`` and the
     complementarity within ``absolute_complementarity_tol + relative_complementarity_tol ||lambda||_inf
-    ||v||_inf``. Each sweep: see ``kernels/cones.py: pgs_sweep``. Raises ``ValueError`` for an unknown
+    ||v||_inf``. Each sweep: see ``kernels/contact_solvers.py: pgs_sweep``. Raises ``ValueError`` for an unknown
     formulation or an out-of-range setting.
     """
 
@@ -141,7 +150,7 @@ class PGSSolver(_ContactSolver):
         if m == 0:
             self._finish(0, True, 0.0, 0.0, 0.0)
             return lam
-        G = np.ascontiguousarray(delassus.matrix(), dtype=np.float64)
+        G = self._matrix(delassus, m)
         settings = np.array([self.over_relaxation, self.max_iter, self.absolute_feasibility_tol,
                              self.relative_feasibility_tol, self.absolute_complementarity_tol,
                              self.relative_complementarity_tol])
@@ -232,7 +241,7 @@ class ADMMSolver(_ContactSolver):
         if m == 0:
             self._finish(0, True, 0.0, 0.0, 0.0, rho=math.nan)
             return np.zeros(0)
-        G = np.ascontiguousarray(delassus.matrix(), dtype=np.float64)
+        G = self._matrix(delassus, m)
         L = float(delassus.max_eigenvalue())
         increment = ((L / self.mu_prox) ** self.spectral_rho_power_factor if self.rho_update == "spectral"
                      else self.linear_update_rule_factor)
