@@ -374,3 +374,17 @@ def test_random_pgs_and_admm_agree(formulation, seed):
     if formulation == "ncp":
         m = contact_metrics(results[1], G @ results[1] + g, mu)
         assert max(m.signorini, m.maximum_dissipation_gap, m.ncp_complementarity, m.dual_feasibility) < 1e-9
+
+
+@pytest.mark.parametrize("formulation", FORMULATIONS)
+def test_admm_on_a_matrix_it_cannot_factor_says_so(formulation):
+    """An indefinite G (not a Delassus matrix): the damped factorisation fails even at rho_max; the solve stops,
+    says why, and returns finite impulses. A positive semi-definite G scaled by 1e150 (rounding defeats the
+    default damping) is retried with a larger rho."""
+    solver = ADMMSolver(formulation, rho_max=1e3)
+    lam = solver.solve(DelassusDense(-1e4 * np.eye(3)), np.array([0.0, 0.0, -1.0]), 0.5)
+    assert not solver.stats.converged and "not positive definite" in solver.stats.message
+    assert np.all(np.isfinite(lam))
+    J = np.random.default_rng(0).normal(size=(12, 8))
+    lam = solver.solve(DelassusDense(1e150 * J @ J.T), np.full(12, -1e150), 0.5)
+    assert np.all(np.isfinite(lam))

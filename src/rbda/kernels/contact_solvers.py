@@ -220,7 +220,8 @@ def admm_solve(formulation, G, g, mu, lam, warm, settings):
     """ADMM on ``G``, De Saxcé's shift updated at each iteration (see ``rbda.simulation.ADMMSolver`` for the
     iteration). ``lam (m,)``: the warm start in (used if ``warm``), the projected impulses ``y`` out. Returns
     ``(iterations, converged, primal, dual, complementarity, rho, factorisations)``; ``factorisations = -1`` if
-    ``G + (mu_prox + tau rho) I`` is not positive definite. A step that would leave a non-finite value is undone
+    ``G + (mu_prox + tau rho) I`` is not positive definite even at ``rho_max`` (and ``lam`` is then the
+    projected warm start). A step that would leave a non-finite value is undone
     and ends the solve."""
     mu_prox, tau, rho, rho_min, rho_max = settings[0], settings[1], settings[2], settings[3], settings[4]
     ratio, increment = settings[5], settings[6]
@@ -248,11 +249,18 @@ def admm_solve(formulation, G, g, mu, lam, warm, settings):
     primal, dual, compl = np.inf, np.inf, np.inf
     for it in range(1, max_iter + 1):
         if mu_prox + penalty != damping:  # factor G + (mu_prox + tau rho) I again when rho changed
-            damping = mu_prox + penalty
-            A[:, :] = G
-            for r in range(m):
-                A[r, r] += damping
-            if cholesky_decompose(A, chain, factor, pivots, inv_pivots):
+            while True:  # a factorisation that fails in rounding (G badly scaled) is retried with 10 rho
+                damping = mu_prox + penalty
+                A[:, :] = G
+                for r in range(m):
+                    A[r, r] += damping
+                failed = cholesky_decompose(A, chain, factor, pivots, inv_pivots) != 0
+                if not failed or rho >= rho_max:
+                    break
+                rho = min(rho_max, 10.0 * rho)
+                penalty = tau * rho
+                admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs)
+            if failed:
                 factorizations = -1
                 break
             factorizations += 1

@@ -49,7 +49,8 @@ class SolverStats:
     its iterates are in the cones); ``dual_feasibility``: ADMM: the dual residual ``||tau rho (y - y_prev) +
     mu_prox (x - x_prev)||_inf``, PGS: the largest distance of a contact's ``v + s(v)`` to the dual cone;
     ``complementarity``: the largest ``|lambda_i . (v_i + s(v_i))|``; ``rho``: ADMM's final penalty ``rho``;
-    ``factorizations``: ADMM's factorisations of ``G + damping``.
+    ``factorizations``: ADMM's factorisations of ``G + damping``; ``message``: why a solve stopped early, if it
+    did for another reason than ``max_iter`` (empty otherwise).
     """
 
     iterations: int = 0
@@ -59,6 +60,7 @@ class SolverStats:
     complementarity: float = 0.0
     rho: float = math.nan
     factorizations: int = 0
+    message: str = ""
 
 
 def _positive_int(x, name: str) -> int:
@@ -227,7 +229,7 @@ class ADMMSolver(_ContactSolver):
         if self.rho is not None:
             return self.rho
         m = self.mu_prox
-        rho = math.sqrt(L * m) * (L / m) ** self.spectral_rho_power_init if L > 0.0 else 1.0
+        rho = math.sqrt(L * m) * (L / m) ** self.spectral_rho_power_init
         return min(self.rho_max, max(self.rho_min, rho))
 
     def solve(self, delassus, g, mu, lambda_guess=None) -> np.ndarray:
@@ -235,14 +237,15 @@ class ADMMSolver(_ContactSolver):
         ``matrix()`` and ``max_eigenvalue()`` and factors ``G + (mu_prox + tau rho) I`` itself, compiled), the free velocity ``g (3k,)``, the friction coefficients
         ``mu`` (a float or ``(k,)``) and an optional warm start ``lambda_guess (3k,)`` (zero otherwise). Returns
         the projected iterate ``y``, in the cones. Fills ``self.stats``. Raises ``ValueError`` or ``TypeError``
-        naming the argument for a wrong size, a non-finite value or ``mu < 0``, and ``ValueError`` if ``G`` is too
-        far from positive semi-definite for the damped factorisation."""
+        naming the argument for a wrong size, a non-finite value or ``mu < 0``. If ``G + (mu_prox + tau rho) I``
+        cannot be factored (``G`` not positive semi-definite), the solve stops with ``converged = False`` and says
+        why in ``stats.message``."""
         m, g, mu, guess = self._problem(delassus, g, mu, lambda_guess)
         if m == 0:
             self._finish(0, True, 0.0, 0.0, 0.0, rho=math.nan)
             return np.zeros(0)
         G = self._matrix(delassus, m)
-        L = float(delassus.max_eigenvalue())
+        L = max(float(delassus.max_eigenvalue()), self.mu_prox)  # (an indefinite G gives L < 0)
         increment = ((L / self.mu_prox) ** self.spectral_rho_power_factor if self.rho_update == "spectral"
                      else self.linear_update_rule_factor)
         settings = np.array([self.mu_prox, self.tau, self._initial_rho(L), self.rho_min, self.rho_max,
@@ -252,8 +255,8 @@ class ADMMSolver(_ContactSolver):
         lam = np.zeros(m) if guess is None else guess
         iterations, converged, primal, dual, compl, rho, factorizations = _k.admm_solve(
             FORMULATIONS[self.formulation], G, g, mu, lam, guess is not None, settings)
-        if factorizations < 0:
-            raise ValueError("delassus: G + (mu_prox + tau rho) I is not positive definite; G must be symmetric "
-                             "positive semi-definite")
-        self._finish(iterations, converged, primal, dual, compl, rho=rho, factorizations=factorizations)
+        message = ("" if factorizations >= 0 else "G + (mu_prox + tau rho) I is not positive definite up to rho_max: "
+                   "G is not positive semi-definite, or too large for mu_prox and rho_max")
+        self._finish(iterations, converged, primal, dual, compl, rho=rho, factorizations=max(factorizations, 0),
+                     message=message)
         return lam
