@@ -52,7 +52,8 @@ def main(verbose: bool = True) -> dict:
         print(f"pyramid: friction sliding along a diagonal {result['magnitude']['lcp'][9]:.3f} x mu g dt (Coulomb: "
               f"{result['magnitude']['ncp'][9]:.3f}); largest deviation from the sliding direction "
               f"{result['deviation']['lcp'].max():.1f} deg")
-        print(f"CCP: normal velocity after a step sliding at 2 m/s {lift['ccp'][-1]:.3f} m/s (NCP: {lift['ncp'][-1]:.1e})")
+        print(f"CCP: normal velocity after a step sliding at 2 m/s {lift['ccp'][-1]:.3f} m/s "
+              f"(NCP: {lift['ncp'][-1]:.1e})")
         _plot(result)
     return result
 
@@ -68,7 +69,8 @@ def _plot(result: dict) -> None:
     for formulation, label in (("ncp", "NCP (Coulomb)"), ("lcp", "LCP (pyramid)")):
         ax1.plot(degrees, result["magnitude"][formulation], "o-", ms=3, label=label)
         ax2.plot(degrees, result["deviation"][formulation], "o-", ms=3, label=label)
-    ax1.set(xlabel="sliding direction (deg from t1)", ylabel="|friction impulse| / (mu m g dt)", title="friction magnitude")
+    ax1.set(xlabel="sliding direction (deg from t1)", ylabel="|friction impulse| / (mu m g dt)",
+            title="friction magnitude")
     ax2.set(xlabel="sliding direction (deg from t1)", ylabel="deg", title="friction off the sliding direction")
     for formulation, label in (("ncp", "NCP"), ("ccp", "CCP")):
         ax3.plot(result["speeds"], result["lift"][formulation], "o-", ms=3, label=label)

@@ -234,7 +234,8 @@ def admm_solve(formulation, G, g, mu, lam, warm, settings):
                                          np.empty(m))
     chain = np.arange(m) - 1  # a dense factor: each row depends on every earlier one
     A, factor, pivots, inv_pivots = np.empty((m, m)), np.empty((m, m)), np.empty(m), np.empty(m)
-    # start (the dual cone's code is the cone's + 1): y = proj_K(x), z = proj_K*(c + s(c)) with c = G y + g the velocity at y (g without a warm start)
+    # start: y = proj_K(x), z = proj_K*(c + s(c)) with c = G y + g the velocity at y (g without a warm start);
+    # the dual cone's code is the cone's + 1
     for i in range(mu.shape[0]):
         k = 3 * i
         y[k], y[k + 1], y[k + 2] = project(cone, x[k], x[k + 1], x[k + 2], mu[i])

@@ -234,8 +234,9 @@ class ADMMSolver(_ContactSolver):
 
     def solve(self, delassus, g, mu, lambda_guess=None) -> np.ndarray:
         """The contact impulses ``lambda (3k,)`` for the Delassus operator ``delassus`` (size ``3k``; ADMM reads its
-        ``matrix()`` and ``max_eigenvalue()`` and factors ``G + (mu_prox + tau rho) I`` itself, compiled), the free velocity ``g (3k,)``, the friction coefficients
-        ``mu`` (a float or ``(k,)``) and an optional warm start ``lambda_guess (3k,)`` (zero otherwise). Returns
+        ``matrix()`` and ``max_eigenvalue()`` and factors ``G + (mu_prox + tau rho) I`` itself, compiled), the
+        free velocity ``g (3k,)``, the friction coefficients ``mu`` (a float or ``(k,)``) and an optional warm
+        start ``lambda_guess (3k,)`` (zero otherwise). Returns
         the projected iterate ``y``, in the cones. Fills ``self.stats``. Raises ``ValueError`` or ``TypeError``
         naming the argument for a wrong size, a non-finite value or ``mu < 0``. If ``G + (mu_prox + tau rho) I``
         cannot be factored (``G`` not positive semi-definite), the solve stops with ``converged = False`` and says
