@@ -1,6 +1,6 @@
 """Compiled contact solvers on a dense Delassus matrix ``G (m, m)``, ``m = 3k``: projected Gauss-Seidel and ADMM,
-each a whole solve in one call (the loops, the factorisation of ``G + damping I`` and the stopping tests), for the
-formulations of ``kernels/cones.py`` (NCP, CCP, LCP).
+each a whole solve in one call (the loops, the dense Cholesky factorisation of ``G + damping I`` and the stopping
+tests), for the formulations of ``kernels/cones.py`` (NCP, CCP, LCP).
 
 Settings come packed in one float array (layouts ``PGS_SETTINGS`` and ``ADMM_SETTINGS``); each solve returns its
 statistics as a tuple and writes the impulses into ``lam``, which holds the warm start on entry.
@@ -13,7 +13,6 @@ from numba import njit
 
 from .checks import all_finite
 from .cones import CCP, COULOMB, LCP, NCP, PYRAMID, complementarity_residuals, coulomb_project, project, shift
-from .sparse import cholesky_decompose, cholesky_solve
 
 PGS_SETTINGS = ("over_relaxation", "max_iter", "absolute_feasibility_tol", "relative_feasibility_tol",
                 "absolute_complementarity_tol", "relative_complementarity_tol")
@@ -43,6 +42,46 @@ def power_iteration(G, max_iter, tol):
             return new
         value = new
     return value
+
+
+@njit(cache=True)
+def damped_cholesky(G, damping, L):
+    """``L`` lower-triangular with ``L L^T = G + diag(damping)``, the dense Cholesky-Banachiewicz order: row by
+    row, ``L_ij = (A_ij - L_i,:j . L_j,:j) / L_jj``, each dot product over two contiguous rows (on a contact
+    problem's tens of rows, faster than LAPACK's call overhead and than the tree-sparse factor with a dense
+    pattern). Returns False if the matrix is not positive definite (a pivot <= 0 or not finite)."""
+    m = G.shape[0]
+    for i in range(m):
+        for j in range(i + 1):
+            acc = G[i, j]
+            for k in range(j):
+                acc -= L[i, k] * L[j, k]
+            if i == j:
+                acc += damping[i]
+                if not (acc > 0.0 and np.isfinite(acc)):
+                    return False
+                L[i, i] = np.sqrt(acc)
+            else:
+                L[i, j] = acc / L[j, j]
+        for j in range(i + 1, m):
+            L[i, j] = 0.0
+    return True
+
+
+@njit(cache=True)
+def cholesky_solve_lower(L, x):
+    """In place ``x = (L L^T)^-1 x`` by forward then backward substitution."""
+    m = x.shape[0]
+    for i in range(m):
+        acc = x[i]
+        for j in range(i):
+            acc -= L[i, j] * x[j]
+        x[i] = acc / L[i, i]
+    for i in range(m - 1, -1, -1):
+        acc = x[i]
+        for j in range(i + 1, m):
+            acc -= L[j, i] * x[j]
+        x[i] = acc / L[i, i]
 
 
 @njit(cache=True)
@@ -232,8 +271,7 @@ def admm_solve(formulation, G, g, mu, lam, warm, settings):
     x = lam.copy() if warm else np.zeros(m)
     y, z, rhs, x_prev, y_prev, z_prev = (np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m),
                                          np.empty(m))
-    chain = np.arange(m) - 1  # a dense factor: each row depends on every earlier one
-    A, factor, pivots, inv_pivots = np.empty((m, m)), np.empty((m, m)), np.empty(m), np.empty(m)
+    factor, diagonal = np.empty((m, m)), np.empty(m)
     # start: y = proj_K(x), z = proj_K*(c + s(c)) with c = G y + g the velocity at y (g without a warm start);
     # the dual cone's code is the cone's + 1
     for i in range(mu.shape[0]):
@@ -252,10 +290,8 @@ def admm_solve(formulation, G, g, mu, lam, warm, settings):
         if mu_prox + penalty != damping:  # factor G + (mu_prox + tau rho) I again when rho changed
             while True:  # a factorisation that fails in rounding (G badly scaled) is retried with 10 rho
                 damping = mu_prox + penalty
-                A[:, :] = G
-                for r in range(m):
-                    A[r, r] += damping
-                failed = cholesky_decompose(A, chain, factor, pivots, inv_pivots) != 0
+                diagonal[:] = damping
+                failed = not damped_cholesky(G, diagonal, factor)
                 if not failed or rho >= rho_max:
                     break
                 rho = min(rho_max, 10.0 * rho)
@@ -267,7 +303,7 @@ def admm_solve(formulation, G, g, mu, lam, warm, settings):
             factorizations += 1
         x_prev[:] = x
         x[:] = rhs
-        cholesky_solve(factor, inv_pivots, chain, x)  # x = (G + (mu_prox + r) I)^-1 rhs
+        cholesky_solve_lower(factor, x)  # x = (G + (mu_prox + r) I)^-1 rhs
         y_prev[:] = y
         z_prev[:] = z
         primal, dual, compl, y_max, z_max = admm_update(formulation, mu, g, x, x_prev, y, z, rhs, penalty,

@@ -22,12 +22,10 @@ import numpy as np
 
 from ..kernels import checks as _checks
 from ..kernels import contact_solvers as _solvers
-from ..kernels import sparse as _sparse
 from ..kernels.direct import direct
 from ._check import finite_vector
 from ..spatial._validate import as_scalar
 
-_k = direct(_sparse)
 _solvers_k = direct(_solvers)
 _checks_k = direct(_checks)
 
@@ -46,8 +44,7 @@ def damping_vector(damping, size: int) -> np.ndarray:
 class DelassusDense:
     """The Delassus operator on a dense matrix ``D (m, m)``, symmetric positive semi-definite (``J M^-1 J^T``).
 
-    ``solve`` factors ``D + diag(damping)`` (``L^T diag L``, compiled) and keeps the factor until the damping
-    changes, so that an iterative solver with a fixed damping factors once.
+    ``solve`` factors ``D + diag(damping) = L L^T`` (compiled) and keeps the factor until the damping changes, so that an iterative solver with a fixed damping factors once.
 
     Raises ``ValueError`` if ``D`` is not square, not finite or not symmetric (to 1e-9 relatively).
     """
@@ -67,7 +64,7 @@ class DelassusDense:
             raise ValueError("D: the Delassus matrix must be symmetric")
         D.setflags(write=False)
         self._D = D
-        self._factor = None  # (damping, chain, L, pivots, 1 / pivots) of the last solve
+        self._factor = None  # (damping, L) of the last solve: L L^T = G + diag(damping)
         self._max_eigenvalue = None
 
     @property
@@ -97,18 +94,15 @@ class DelassusDense:
         b = finite_vector(b, self.size, "b")
         if self._factor is None or not np.array_equal(np.broadcast_to(damping, (self.size,)), self._factor[0]):
             self._factor = self._factorise(damping_vector(damping, self.size))
-        _, chain, L, _, inv_pivots = self._factor
         x = b.copy()
-        _k.cholesky_solve(L, inv_pivots, chain, x)
+        _solvers_k.cholesky_solve_lower(self._factor[1], x)
         return x
 
     def _factorise(self, damping: np.ndarray) -> tuple:
-        m = self.size
-        chain = np.arange(m, dtype=np.int64) - 1  # a dense factor: every row depends on all previous ones
-        L, pivots, inv_pivots = np.zeros((m, m)), np.zeros(m), np.zeros(m)
-        if _k.cholesky_decompose(self._D + np.diag(damping), chain, L, pivots, inv_pivots):
+        L = np.empty((self.size, self.size))
+        if not _solvers_k.damped_cholesky(self._D, damping, L):
             raise ValueError("damping: G + diag(damping) is not positive definite; use a positive damping")
-        return damping, chain, L, pivots, inv_pivots
+        return damping, L
 
     def max_eigenvalue(self, tol: float = 1e-6) -> float:
         """The largest eigenvalue of ``G`` by power iteration, stopped when the Rayleigh quotient changes by less
