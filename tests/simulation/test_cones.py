@@ -102,6 +102,8 @@ def test_de_saxce_and_radial_projection():
     assert np.allclose(cone.radial_projection([3.0, 4.0, 2.0]), [0.6, 0.8, 2.0])  # normal kept, t scaled
     assert np.allclose(cone.radial_projection([3.0, 4.0, -2.0]), [0.0, 0.0, 0.0])
     assert np.allclose(cone.radial_projection([0.1, 0.2, 2.0]), [0.1, 0.2, 2.0])
+    assert cone.compute_normal_correction == cone.de_saxce_correction  # Pinocchio's names
+    assert cone.compute_radial_projection == cone.radial_projection
 
 
 def test_weighted_projection_minimises_the_weighted_distance():

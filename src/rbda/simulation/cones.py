@@ -110,6 +110,10 @@ class CoulombFrictionCone(_Cone):
         return out
 
 
+    compute_normal_correction = de_saxce_correction  # Pinocchio's names
+    compute_radial_projection = radial_projection
+
+
 class DualCoulombFrictionCone(_Cone):
     """The dual of Coulomb's cone, ``K_mu* = {c : mu ||c_t|| <= c_n}`` (``K_{1/mu}``; the half-space ``c_n >= 0``
     when ``mu = 0``). Parameters and errors as :class:`CoulombFrictionCone`."""
