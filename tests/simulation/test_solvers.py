@@ -388,3 +388,21 @@ def test_admm_on_a_matrix_it_cannot_factor_says_so(formulation):
     J = np.random.default_rng(0).normal(size=(12, 8))
     lam = solver.solve(DelassusDense(1e150 * J @ J.T), np.full(12, -1e150), 0.5)
     assert np.all(np.isfinite(lam))
+
+
+def test_never_nan_on_random_degenerate_problems():
+    """Rank-deficient G over six orders of magnitude, contacts that cannot move (zero rows), mu = 0 and large mu,
+    a few hundred iterations at most: every result is finite, converged or not."""
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        k = int(rng.integers(1, 6))
+        J = rng.normal(size=(3 * k, int(rng.integers(1, 3 * k + 4)))) * 10 ** rng.uniform(-3, 3)
+        if rng.random() < 0.3:
+            J[:3] = 0.0
+        G, g = J @ J.T, rng.normal(size=3 * k) * 10 ** rng.uniform(-4, 2)
+        mu = rng.choice([0.0, 0.3, 1.0, 5.0])
+        for Solver in SOLVERS:
+            for formulation in FORMULATIONS:
+                solver = Solver(formulation, max_iter=300)
+                assert np.all(np.isfinite(solver.solve(DelassusDense(G), g, mu)))
+                assert np.isfinite(solver.stats.dual_feasibility) or not solver.stats.converged
