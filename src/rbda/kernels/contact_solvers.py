@@ -259,9 +259,8 @@ def admm_solve(formulation, G, g, mu, lam, warm, settings):
     """ADMM on ``G``, De Saxcé's shift updated at each iteration (see ``rbda.simulation.ADMMSolver`` for the
     iteration). ``lam (m,)``: the warm start in (used if ``warm``), the projected impulses ``y`` out. Returns
     ``(iterations, converged, primal, dual, complementarity, rho, factorisations)``; ``factorisations = -1`` if
-    ``G + (mu_prox + tau rho) I`` is not positive definite even at ``rho_max`` (and ``lam`` is then the
-    projected warm start). A step that would leave a non-finite value is undone
-    and ends the solve."""
+    ``G + (mu_prox + tau rho) I`` is not positive definite even at ``rho_max`` (``lam`` is then the last
+    projected iterate). A step that would leave a non-finite value is undone and ends the solve."""
     mu_prox, tau, rho, rho_min, rho_max = settings[0], settings[1], settings[2], settings[3], settings[4]
     ratio, increment = settings[5], settings[6]
     abs_f, rel_f, abs_c, rel_c = settings[7], settings[8], settings[9], settings[10]
