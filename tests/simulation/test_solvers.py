@@ -406,3 +406,28 @@ def test_never_nan_on_random_degenerate_problems():
                 solver = Solver(formulation, max_iter=300)
                 assert np.all(np.isfinite(solver.solve(DelassusDense(G), g, mu)))
                 assert np.isfinite(solver.stats.dual_feasibility) or not solver.stats.converged
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_problems_same_impulses_as_pinocchio_admm(seed):
+    """On well-posed random problems (G invertible, the impulses unique), Pinocchio 4.1's ADMM (NCP and CCP) and
+    ours give the same impulses to the tolerance."""
+    pin = pytest.importorskip("pinocchio")
+    G, g, mu = _random_problem(4, seed)
+    model = pin.Model()
+    joint = model.addJoint(0, pin.JointModelFreeFlyer(), pin.SE3.Identity(), "body")
+    models, datas = pin.StdVec_ConstraintModel(), pin.StdVec_ConstraintData()
+    for friction in mu:
+        constraint = pin.PointContactConstraintModel(model, joint)
+        constraint.setFriction(friction)
+        models.append(constraint)
+        datas.append(constraint.createData())
+    for formulation in ("ncp", "ccp"):
+        settings, result = pin.ADMMSolverSettings(), pin.ADMMSolverResult()
+        settings.absolute_feasibility_tol = settings.absolute_complementarity_tol = 1e-12
+        settings.relative_feasibility_tol = settings.relative_complementarity_tol = 1e-12
+        settings.max_iterations, settings.solve_ncp = 10000, formulation == "ncp"
+        assert pin.ADMMConstraintSolver(len(g)).solve(pin.DelassusOperatorDense(G), g, models, datas, settings,
+                                                      result)
+        ours = ADMMSolver(formulation, **TIGHT).solve(DelassusDense(G), g, mu)
+        assert np.allclose(ours, result.retrieveConstraintImpulses(), atol=1e-8)
