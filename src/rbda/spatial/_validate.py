@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -35,7 +37,7 @@ def as_scalar(x, name: str) -> float:
         s = float(x)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name}: expected a real scalar, got {type(x).__name__}") from exc
-    if not np.isfinite(s):
+    if not math.isfinite(s):
         raise ValueError(f"{name}: must be finite, got {s}")
     return s
 

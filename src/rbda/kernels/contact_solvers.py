@@ -1,0 +1,322 @@
+"""Compiled contact solvers on a dense Delassus matrix ``G (m, m)``, ``m = 3k``: projected Gauss-Seidel and ADMM,
+each a whole solve in one call (the loops, the dense Cholesky factorisation of ``G + damping I`` and the stopping
+tests), for the formulations of ``kernels/cones.py`` (NCP, CCP, LCP).
+
+Settings come packed in one float array (layouts ``PGS_SETTINGS`` and ``ADMM_SETTINGS``); each solve returns its
+statistics as a tuple and writes the impulses into ``lam``, which holds the warm start on entry.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .checks import all_finite
+from .cones import CCP, COULOMB, LCP, NCP, PYRAMID, complementarity_residuals, coulomb_project, project, shift
+
+PGS_SETTINGS = ("over_relaxation", "max_iter", "absolute_feasibility_tol", "relative_feasibility_tol",
+                "absolute_complementarity_tol", "relative_complementarity_tol")
+ADMM_SETTINGS = ("mu_prox", "tau", "rho", "rho_min", "rho_max", "ratio_primal_dual", "rho_increment",
+                 "absolute_feasibility_tol", "relative_feasibility_tol", "absolute_complementarity_tol",
+                 "relative_complementarity_tol", "max_iter", "rho_update")
+RHO_SPECTRAL, RHO_OSQP, RHO_LINEAR, RHO_CONSTANT = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def power_iteration(G, max_iter, tol):
+    """The largest eigenvalue of a symmetric positive semi-definite ``G`` by power iteration from a fixed start
+    (ones plus a ramp, not orthogonal to a leading eigenvector by symmetry), stopped when the Rayleigh quotient
+    changes by less than ``tol`` relatively."""
+    m = G.shape[0]
+    x = 1.0 + np.arange(m) / max(m, 1)
+    x /= np.linalg.norm(x)
+    value = 0.0
+    for _ in range(max_iter):
+        y = G @ x
+        new = x @ y
+        norm = np.linalg.norm(y)
+        if norm == 0.0:
+            return 0.0
+        x = y / norm
+        if abs(new - value) <= tol * abs(new):
+            return new
+        value = new
+    return value
+
+
+@njit(cache=True)
+def damped_cholesky(G, damping, L):
+    """``L`` lower-triangular with ``L L^T = G + diag(damping)``, the dense Cholesky-Banachiewicz order: row by
+    row, ``L_ij = (A_ij - L_i,:j . L_j,:j) / L_jj``, each dot product over two contiguous rows (on a contact
+    problem's tens of rows, faster than LAPACK's call overhead and than the tree-sparse factor with a dense
+    pattern). Returns False if the matrix is not positive definite (a pivot <= 0 or not finite)."""
+    m = G.shape[0]
+    for i in range(m):
+        for j in range(i + 1):
+            acc = G[i, j]
+            for k in range(j):
+                acc -= L[i, k] * L[j, k]
+            if i == j:
+                acc += damping[i]
+                if not (acc > 0.0 and np.isfinite(acc)):
+                    return False
+                L[i, i] = np.sqrt(acc)
+            else:
+                L[i, j] = acc / L[j, j]
+        for j in range(i + 1, m):
+            L[i, j] = 0.0
+    return True
+
+
+@njit(cache=True)
+def cholesky_solve_lower(L, x):
+    """In place ``x = (L L^T)^-1 x`` by forward then backward substitution."""
+    m = x.shape[0]
+    for i in range(m):
+        acc = x[i]
+        for j in range(i):
+            acc -= L[i, j] * x[j]
+        x[i] = acc / L[i, i]
+    for i in range(m - 1, -1, -1):
+        acc = x[i]
+        for j in range(i + 1, m):
+            acc -= L[j, i] * x[j]
+        x[i] = acc / L[i, i]
+
+
+@njit(cache=True)
+def is_symmetric(G, rtol):
+    """Whether ``|G_ij - G_ji| <= rtol max |G|`` for every pair, and every entry is finite."""
+    m = G.shape[0]
+    scale = 0.0
+    for r in range(m):
+        for c in range(m):
+            if not np.isfinite(G[r, c]):
+                return False
+            scale = max(scale, abs(G[r, c]))
+    for r in range(m):
+        for c in range(r):
+            if abs(G[r, c] - G[c, r]) > rtol * scale:
+                return False
+    return True
+
+
+@njit(cache=True)
+def all_friction_coefficients(mu):
+    """Whether every entry of ``mu`` is a friction coefficient: finite and >= 0."""
+    for k in range(mu.shape[0]):
+        if not (np.isfinite(mu[k]) and mu[k] >= 0.0):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _gershgorin(G, k, m):
+    """An upper bound of the largest eigenvalue of the ``m x m`` diagonal block of ``G`` at ``k`` (the largest
+    absolute row sum): ``1 / bound`` is a safe projected-gradient step on that block."""
+    bound = 0.0
+    for r in range(k, k + m):
+        row = 0.0
+        for c in range(k, k + m):
+            row += abs(G[r, c])
+        bound = max(bound, row)
+    return bound
+
+
+@njit(cache=True)
+def _row_velocity(G, g, lam, r):
+    """``(G lam + g)_r``."""
+    acc = g[r]
+    for c in range(lam.shape[0]):
+        acc += G[r, c] * lam[c]
+    return acc
+
+
+@njit(cache=True)
+def pgs_sweep(formulation, G, g, mu, lam, omega):
+    """One projected Gauss-Seidel sweep over the contacts, in place on ``lam``, with over-relaxation ``omega``;
+    returns the largest change of an impulse component.
+
+    NCP and LCP update the normal impulse first (Signorini: ``lam_n = max(0, lam_n - omega v_n / G_nn)``), then
+    the tangent impulse with the new normal one: NCP a gradient step on the tangent block followed by the radial
+    projection on the disc ``||lam_t|| <= mu lam_n`` (sliding then meets friction opposed to it, at the bound);
+    LCP each axis clipped to ``[-mu lam_n, mu lam_n]``. CCP takes a projected gradient step on the whole block."""
+    tiny = 1e-300
+    change = 0.0
+    for i in range(mu.shape[0]):
+        k = 3 * i
+        old1, old2, oldn = lam[k], lam[k + 1], lam[k + 2]
+        if formulation == CCP:
+            step = omega / max(_gershgorin(G, k, 3), tiny)
+            v1, v2, vn = (_row_velocity(G, g, lam, k), _row_velocity(G, g, lam, k + 1),
+                          _row_velocity(G, g, lam, k + 2))
+            lam[k], lam[k + 1], lam[k + 2] = coulomb_project(old1 - step * v1, old2 - step * v2,
+                                                             oldn - step * vn, mu[i])
+        else:
+            if G[k + 2, k + 2] > tiny:
+                lam[k + 2] = max(0.0, oldn - omega * _row_velocity(G, g, lam, k + 2) / G[k + 2, k + 2])
+            bound = mu[i] * lam[k + 2]
+            if formulation == NCP:
+                step = omega / max(_gershgorin(G, k, 2), tiny)
+                t1 = old1 - step * _row_velocity(G, g, lam, k)
+                t2 = old2 - step * _row_velocity(G, g, lam, k + 1)
+                r = np.sqrt(t1 * t1 + t2 * t2)
+                scale = bound / r if r > bound else 1.0
+                lam[k], lam[k + 1] = scale * t1, scale * t2
+            else:
+                for a in range(k, k + 2):
+                    if G[a, a] > tiny:
+                        t = lam[a] - omega * _row_velocity(G, g, lam, a) / G[a, a]
+                        lam[a] = min(bound, max(-bound, t))
+                    else:
+                        lam[a] = min(bound, max(-bound, lam[a]))
+        change = max(change, abs(lam[k] - old1), abs(lam[k + 1] - old2), abs(lam[k + 2] - oldn))
+    return change
+
+
+@njit(cache=True)
+def admm_update(formulation, mu, g, x, x_prev, y, z, rhs, penalty, mu_prox):
+    """The projection and dual steps of one ADMM iteration, after the linear step gave ``x``; in place on ``y``,
+    ``z`` and ``rhs``, returns ``(primal, dual, complementarity, ||y||_inf, ||z||_inf)``.
+
+    ``y = proj_K(x - z / r)``, ``z <- z - r (x - y)`` (``r = tau rho``, the penalty), then the right-hand side
+    of the next linear step (:func:`admm_rhs`). Residuals: primal
+    ``||x - y||``, dual ``||r (y - y_prev) + mu_prox (x - x_prev)||``, complementarity ``max_i |y_i . z_i|``."""
+    cone = PYRAMID if formulation == LCP else COULOMB
+    primal, dual, compl, y_max, z_max = 0.0, 0.0, 0.0, 0.0, 0.0
+    for i in range(mu.shape[0]):
+        k = 3 * i
+        p1, p2, pn = project(cone, x[k] - z[k] / penalty, x[k + 1] - z[k + 1] / penalty,
+                             x[k + 2] - z[k + 2] / penalty, mu[i])
+        dot = 0.0
+        for a, p in ((k, p1), (k + 1, p2), (k + 2, pn)):
+            dy = p - y[a]
+            y[a] = p
+            z[a] -= penalty * (x[a] - p)
+            primal = max(primal, abs(x[a] - p))
+            dual = max(dual, abs(penalty * dy + mu_prox * (x[a] - x_prev[a])))
+            y_max = max(y_max, abs(p))
+            z_max = max(z_max, abs(z[a]))
+            dot += p * z[a]
+        compl = max(compl, abs(dot))
+    admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs)
+    return primal, dual, compl, y_max, z_max
+
+
+@njit(cache=True)
+def admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs):
+    """The right-hand side of ADMM's linear step, ``rhs = r y + mu_prox x - g - s(z) + z``."""
+    for i in range(mu.shape[0]):
+        k = 3 * i
+        for a in range(k, k + 3):
+            rhs[a] = penalty * y[a] + mu_prox * x[a] - g[a] + z[a]
+        rhs[k + 2] -= shift(formulation, z[k], z[k + 1], mu[i])
+
+
+@njit(cache=True)
+def pgs_solve(formulation, G, g, mu, lam, settings):
+    """Projected Gauss-Seidel sweeps (:func:`pgs_sweep`) until the dual feasibility and the complementarity
+    (``complementarity_residuals``) are within tolerance, or ``max_iter`` sweeps. ``lam (m,)``: the warm start
+    in, the impulses out. Returns ``(iterations, converged, dual feasibility, complementarity)``; a sweep that
+    would leave a non-finite impulse is undone and ends the solve."""
+    omega, max_iter = settings[0], int(settings[1])
+    abs_f, rel_f, abs_c, rel_c = settings[2], settings[3], settings[4], settings[5]
+    m = g.shape[0]
+    v, previous = np.empty(m), np.empty(m)
+    dual, compl, converged, it = np.inf, np.inf, False, 0
+    for it in range(1, max_iter + 1):
+        previous[:] = lam
+        pgs_sweep(formulation, G, g, mu, lam, omega)
+        if not all_finite(lam):
+            lam[:] = previous
+            break
+        for r in range(m):
+            v[r] = _row_velocity(G, g, lam, r)  # v = G lam + g
+        dual, compl = complementarity_residuals(formulation, mu, lam, v)
+        v_max, lam_max = np.abs(v).max(), np.abs(lam).max()
+        if dual <= abs_f + rel_f * v_max and compl <= abs_c + rel_c * lam_max * v_max:
+            converged = True
+            break
+    return it, converged, dual, compl
+
+
+@njit(cache=True)
+def updated_rho(rule, rho, primal, dual, ratio, increment, rho_min, rho_max):
+    """ADMM's penalty after its update rule, when the primal and dual residuals differ by more than ``ratio``:
+    spectral and linear rules multiply or divide it by ``increment``, the OSQP-like rule multiplies it by
+    ``sqrt(primal / dual)``; the constant rule keeps it. Clamped to ``[rho_min, rho_max]``."""
+    if rule == RHO_CONSTANT or (primal <= ratio * dual and dual <= ratio * primal):
+        return rho
+    if rule == RHO_OSQP:
+        factor = np.sqrt(primal / dual) if dual > 0.0 else ratio
+    else:
+        factor = increment if primal > ratio * dual else 1.0 / increment
+    return min(rho_max, max(rho_min, rho * factor))
+
+
+@njit(cache=True)
+def admm_solve(formulation, G, g, mu, lam, warm, settings):
+    """ADMM on ``G``, De Saxcé's shift updated at each iteration (see ``rbda.simulation.ADMMSolver`` for the
+    iteration). ``lam (m,)``: the warm start in (used if ``warm``), the projected impulses ``y`` out. Returns
+    ``(iterations, converged, primal, dual, complementarity, rho, factorisations)``; ``factorisations = -1`` if
+    ``G + (mu_prox + tau rho) I`` is not positive definite even at ``rho_max`` (``lam`` is then the last
+    projected iterate). A step that would leave a non-finite value is undone and ends the solve."""
+    mu_prox, tau, rho, rho_min, rho_max = settings[0], settings[1], settings[2], settings[3], settings[4]
+    ratio, increment = settings[5], settings[6]
+    abs_f, rel_f, abs_c, rel_c = settings[7], settings[8], settings[9], settings[10]
+    max_iter, rule = int(settings[11]), int(settings[12])
+    m = g.shape[0]
+    cone = PYRAMID if formulation == LCP else COULOMB
+    x = lam.copy() if warm else np.zeros(m)
+    y, z, rhs, x_prev, y_prev, z_prev = (np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m),
+                                         np.empty(m))
+    factor, diagonal = np.empty((m, m)), np.empty(m)
+    # start: y = proj_K(x), z = proj_K*(c + s(c)) with c = G y + g the velocity at y (g without a warm start);
+    # the dual cone's code is the cone's + 1
+    for i in range(mu.shape[0]):
+        k = 3 * i
+        y[k], y[k + 1], y[k + 2] = project(cone, x[k], x[k + 1], x[k + 2], mu[i])
+    c = G @ y + g if warm else g.copy()
+    for i in range(mu.shape[0]):
+        k = 3 * i
+        cn = c[k + 2] + shift(formulation, c[k], c[k + 1], mu[i])
+        z[k], z[k + 1], z[k + 2] = project(cone + 1, c[k], c[k + 1], cn, mu[i])
+    penalty = tau * rho
+    admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs)
+    damping, factorizations, it, converged = -1.0, 0, 0, False
+    primal, dual, compl = np.inf, np.inf, np.inf
+    for it in range(1, max_iter + 1):
+        if mu_prox + penalty != damping:  # factor G + (mu_prox + tau rho) I again when rho changed
+            while True:  # a factorisation that fails in rounding (G badly scaled) is retried with 10 rho
+                damping = mu_prox + penalty
+                diagonal[:] = damping
+                failed = not damped_cholesky(G, diagonal, factor)
+                if not failed or rho >= rho_max:
+                    break
+                rho = min(rho_max, 10.0 * rho)
+                penalty = tau * rho
+                admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs)
+            if failed:
+                factorizations = -1
+                break
+            factorizations += 1
+        x_prev[:] = x
+        x[:] = rhs
+        cholesky_solve_lower(factor, x)  # x = (G + (mu_prox + r) I)^-1 rhs
+        y_prev[:] = y
+        z_prev[:] = z
+        primal, dual, compl, y_max, z_max = admm_update(formulation, mu, g, x, x_prev, y, z, rhs, penalty,
+                                                         mu_prox)
+        if not (all_finite(y) and all_finite(rhs)):
+            y[:] = y_prev
+            break
+        if (primal <= abs_f + rel_f * y_max and dual <= abs_f + rel_f * z_max
+                and compl <= abs_c + rel_c * y_max * z_max):
+            converged = True
+            break
+        new_rho = updated_rho(rule, rho, primal, dual, ratio, increment, rho_min, rho_max)
+        if new_rho != rho:
+            rho, penalty = new_rho, tau * new_rho
+            admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs)
+    lam[:] = y
+    return it, converged, primal, dual, compl, rho, factorizations

@@ -1,0 +1,19 @@
+"""Contact simulation: friction cones, the Delassus operator and the contact solvers (PGS and ADMM on the NCP, the
+CCP and the LCP), and the physical criteria of a contact solution.
+
+A contact impulse is ``[f_t1, f_t2, f_n]`` in its contact frame, normal last; ``k`` contacts stack into ``(3k,)``.
+"""
+
+from .cones import (CoulombFrictionCone, DualCoulombFrictionCone, DualPyramidalFrictionCone,
+                    PyramidalFrictionCone)
+from .delassus import DelassusDense
+from .metrics import (ContactMetrics, conic_complementarity, contact_metrics, dual_feasibility,
+                      maximum_dissipation_gap, ncp_complementarity, primal_feasibility, signorini)
+from .solvers import ADMMSolver, PGSSolver, SolverStats
+
+__all__ = [
+    "ADMMSolver", "ContactMetrics", "CoulombFrictionCone", "DelassusDense", "DualCoulombFrictionCone",
+    "DualPyramidalFrictionCone", "PGSSolver", "PyramidalFrictionCone", "SolverStats", "conic_complementarity",
+    "contact_metrics", "dual_feasibility", "maximum_dissipation_gap", "ncp_complementarity", "primal_feasibility",
+    "signorini",
+]

@@ -1,0 +1,263 @@
+"""Contact solvers: projected Gauss-Seidel (PGS) and ADMM on the Delassus operator.
+
+The problem, for ``k`` frictional point contacts with impulses ``lambda = [lambda_1; ...; lambda_k]`` (each
+``[t1, t2, n]``, normal last) and contact velocities ``v = G lambda + g`` (``G`` the Delassus operator, ``g`` the
+free velocity, both in the contact frames)::
+
+    find lambda in K,   v = G lambda + g,   K ∋ lambda ⊥ v + s(v) ∈ K*
+
+with, by ``formulation``:
+
+- ``"ncp"``: ``K`` Coulomb's cones, ``s(v) = [0, 0, mu ||v_t||]`` (De Saxcé): Signorini's condition and Coulomb's
+  law with maximal dissipation, exactly (a nonlinear complementarity problem);
+- ``"ccp"``: ``K`` Coulomb's cones, ``s = 0``: the convex relaxation (the optimality conditions of
+  ``min 1/2 lambda^T G lambda + g^T lambda`` on ``K``), in which a sliding contact separates at
+  ``v_n = mu ||v_t||``;
+- ``"lcp"``: ``K`` the four-facet pyramids, ``s(v) = [0, 0, mu (|v_t1| + |v_t2|)]``: Signorini's condition and
+  box friction on each tangent axis (the linear complementarity problem of the pyramid).
+
+Both solvers keep their last statistics in ``solver.stats`` (a :class:`SolverStats`); a solver that stops at
+``max_iter`` says ``converged = False`` and returns its last iterate, which is finite.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..kernels import cones as _cones
+from ..kernels import contact_solvers as _solvers
+from ..kernels.direct import direct
+from ..spatial._validate import as_scalar
+from ._check import finite_vector, friction_coefficients
+
+_k = direct(_solvers)
+
+FORMULATIONS = {"ncp": _cones.NCP, "ccp": _cones.CCP, "lcp": _cones.LCP}
+RHO_UPDATES = {"spectral": _solvers.RHO_SPECTRAL, "osqp": _solvers.RHO_OSQP, "linear": _solvers.RHO_LINEAR,
+               "constant": _solvers.RHO_CONSTANT}
+
+
+@dataclass
+class SolverStats:
+    """Statistics of a solver's last ``solve``.
+
+    ``iterations``: iterations (sweeps for PGS) run; ``converged``: whether the tolerances were met;
+    ``primal_feasibility``: ADMM: ``||x - y||_inf`` between the unconstrained and the projected impulses (PGS: 0,
+    its iterates are in the cones); ``dual_feasibility``: ADMM: the dual residual ``||tau rho (y - y_prev) +
+    mu_prox (x - x_prev)||_inf``, PGS: the largest distance of a contact's ``v + s(v)`` to the dual cone;
+    ``complementarity``: the largest ``|lambda_i . (v_i + s(v_i))|``; ``rho``: ADMM's final penalty ``rho``;
+    ``factorizations``: ADMM's factorisations of ``G + damping``; ``message``: why a solve stopped early, if it
+    did for another reason than ``max_iter`` (empty otherwise).
+    """
+
+    iterations: int = 0
+    converged: bool = False
+    primal_feasibility: float = 0.0
+    dual_feasibility: float = 0.0
+    complementarity: float = 0.0
+    rho: float = math.nan
+    factorizations: int = 0
+    message: str = ""
+
+
+def _positive_int(x, name: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        raise TypeError(f"{name}: expected an integer, got {type(x).__name__}")
+    if x < 1:
+        raise ValueError(f"{name}: must be >= 1, got {x}")
+    return int(x)
+
+
+def _tolerance(x, name: str) -> float:
+    x = as_scalar(x, name)
+    if x < 0.0:
+        raise ValueError(f"{name}: must be >= 0, got {x}")
+    return x
+
+
+class _ContactSolver:
+    """What PGS and ADMM share: the formulation, the stopping tolerances, checking a problem's arguments."""
+
+    def __init__(self, formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
+                 absolute_complementarity_tol, relative_complementarity_tol):
+        if formulation not in FORMULATIONS:
+            raise ValueError(f"formulation: expected one of {sorted(FORMULATIONS)}, got {formulation!r}")
+        self.formulation = formulation
+        self.max_iter = _positive_int(max_iter, "max_iter")
+        self.absolute_feasibility_tol = _tolerance(absolute_feasibility_tol, "absolute_feasibility_tol")
+        self.relative_feasibility_tol = _tolerance(relative_feasibility_tol, "relative_feasibility_tol")
+        self.absolute_complementarity_tol = _tolerance(absolute_complementarity_tol, "absolute_complementarity_tol")
+        self.relative_complementarity_tol = _tolerance(relative_complementarity_tol, "relative_complementarity_tol")
+        self.stats = SolverStats()
+
+    def _problem(self, delassus, g, mu, lambda_guess):
+        """Check the arguments of ``solve``: returns ``(m, g, mu (k,), guess or None)``."""
+        for member in ("size", "matrix", "apply", "solve", "max_eigenvalue"):
+            if not hasattr(delassus, member):
+                raise TypeError(f"delassus: expected a Delassus operator (DelassusDense, ...), it has no {member!r}; "
+                                f"got {type(delassus).__name__}")
+        m = int(delassus.size)
+        if m % 3:
+            raise ValueError(f"delassus: size {m} is not a multiple of 3 (three rows per frictional contact)")
+        g = finite_vector(g, m, "g")
+        mu = friction_coefficients(mu, m // 3)
+        if lambda_guess is not None:
+            lambda_guess = finite_vector(lambda_guess, m, "lambda_guess").copy()
+        return m, g, mu, lambda_guess
+
+    @staticmethod
+    def _matrix(delassus, m: int) -> np.ndarray:
+        """The operator's dense ``G (m, m)``, C-contiguous float64, its shape checked (the kernels index it
+        unchecked)."""
+        G = np.ascontiguousarray(delassus.matrix(), dtype=np.float64)
+        if G.shape != (m, m):
+            raise ValueError(f"delassus: matrix() has shape {G.shape}, expected {(m, m)} (its size)")
+        return G
+
+    def _finish(self, iterations, converged, primal, dual, compl, **extra):
+        self.stats = SolverStats(iterations, bool(converged), float(primal), float(dual), float(compl), **extra)
+
+
+class PGSSolver(_ContactSolver):
+    """Projected Gauss-Seidel on the Delassus matrix, contact by contact, with over-relaxation.
+
+    Parameters: ``formulation`` ``"ncp" | "ccp" | "lcp"``; ``max_iter`` sweeps at most; ``over_relaxation``
+    ``omega`` in ``(0, 2)`` (1: plain Gauss-Seidel); the tolerances: a sweep stops the solve when the dual
+    feasibility is within ``absolute_feasibility_tol + relative_feasibility_tol ||v||_inf`` and the
+    complementarity within ``absolute_complementarity_tol + relative_complementarity_tol ||lambda||_inf
+    ||v||_inf``. Each sweep: see ``kernels/contact_solvers.py: pgs_sweep``. Raises ``ValueError`` for an unknown
+    formulation or an out-of-range setting.
+    """
+
+    def __init__(self, formulation: str = "ncp", max_iter: int = 1000, over_relaxation: float = 1.0,
+                 absolute_feasibility_tol: float = 1e-6, relative_feasibility_tol: float = 1e-6,
+                 absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6):
+        super().__init__(formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
+                         absolute_complementarity_tol, relative_complementarity_tol)
+        omega = as_scalar(over_relaxation, "over_relaxation")
+        if not 0.0 < omega < 2.0:
+            raise ValueError(f"over_relaxation: must lie in (0, 2), got {omega}")
+        self.over_relaxation = omega
+
+    def solve(self, delassus, g, mu, lambda_guess=None) -> np.ndarray:
+        """The contact impulses ``lambda (3k,)`` for the Delassus operator ``delassus`` (size ``3k``; PGS reads its
+        ``matrix()``), the free velocity ``g (3k,)``, the friction coefficients ``mu`` (a float or ``(k,)``) and an
+        optional warm start ``lambda_guess (3k,)`` (zero otherwise). Fills ``self.stats``. Raises ``ValueError``
+        or ``TypeError`` naming the argument for a wrong size, a non-finite value or ``mu < 0``."""
+        m, g, mu, lam = self._problem(delassus, g, mu, lambda_guess)
+        lam = np.zeros(m) if lam is None else lam
+        if m == 0:
+            self._finish(0, True, 0.0, 0.0, 0.0)
+            return lam
+        G = self._matrix(delassus, m)
+        settings = np.array([self.over_relaxation, self.max_iter, self.absolute_feasibility_tol,
+                             self.relative_feasibility_tol, self.absolute_complementarity_tol,
+                             self.relative_complementarity_tol])
+        iterations, converged, dual, compl = _k.pgs_solve(FORMULATIONS[self.formulation], G, g, mu, lam, settings)
+        self._finish(iterations, converged, 0.0, dual, compl)
+        return lam
+
+
+class ADMMSolver(_ContactSolver):
+    """ADMM on the Delassus operator (Carpentier, Le Lidec et al.'s contact solver, as in Pinocchio 4.1), with De
+    Saxcé's shift updated at each iteration for the NCP.
+
+    Splitting ``x = y`` with ``y`` in the cones and ``z`` the dual variable (the shifted contact velocity
+    ``v + s(v)`` at the solution), and ``r = tau rho``, each iteration is::
+
+        s = s(z)                                                   (0 for the CCP)
+        x = (G + (mu_prox + r) I)^-1 (r y + mu_prox x - g - s + z)
+        y = proj_K(x - z / r)
+        z = z - r (x - y)
+
+    and ``rho`` follows ``rho_update`` when the primal and dual residuals differ by more than
+    ``ratio_primal_dual``: ``"spectral"`` multiplies or divides it by ``(L / m)^spectral_rho_power_factor`` from
+    ``rho = sqrt(L m) (L / m)^spectral_rho_power_init`` (``L`` the largest eigenvalue of ``G``, ``m = mu_prox``);
+    ``"osqp"`` multiplies it by ``sqrt(primal / dual)``; ``"linear"`` by ``linear_update_rule_factor`` or its
+    inverse; ``"constant"`` keeps it. ``rho`` stays in ``[rho_min, rho_max]``.
+
+    Parameters: ``formulation`` ``"ncp" | "ccp" | "lcp"``; ``max_iter``; ``mu_prox > 0`` the proximal damping;
+    ``tau`` in ``(0, 1]``; ``rho`` the initial penalty (None: the spectral rule's); ``rho_min``, ``rho_max``;
+    ``rho_update``; ``ratio_primal_dual > 1``; the tolerances: converged when the primal and dual residuals are
+    within ``absolute_feasibility_tol + relative_feasibility_tol`` times the largest impulse (primal) or dual
+    variable (dual), and the complementarity ``max_i |y_i . z_i|`` within ``absolute_complementarity_tol +
+    relative_complementarity_tol ||y||_inf ||z||_inf``. ``warm_start_rho``: start from the last solve's ``rho``.
+    Raises ``ValueError`` for an unknown formulation or rule, or an out-of-range setting.
+    """
+
+    def __init__(self, formulation: str = "ncp", max_iter: int = 1000, mu_prox: float = 1e-6, tau: float = 0.5,
+                 rho: float | None = None, rho_min: float = 1e-6, rho_max: float = 1e6,
+                 rho_update: str = "spectral", ratio_primal_dual: float = 10.0,
+                 spectral_rho_power_init: float = 0.2, spectral_rho_power_factor: float = 0.05,
+                 linear_update_rule_factor: float = 2.0, warm_start_rho: bool = False,
+                 absolute_feasibility_tol: float = 1e-6, relative_feasibility_tol: float = 1e-6,
+                 absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6):
+        super().__init__(formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
+                         absolute_complementarity_tol, relative_complementarity_tol)
+        self.mu_prox = as_scalar(mu_prox, "mu_prox")
+        if self.mu_prox <= 0.0:
+            raise ValueError(f"mu_prox: must be > 0, got {self.mu_prox}")
+        self.tau = as_scalar(tau, "tau")
+        if not 0.0 < self.tau <= 1.0:
+            raise ValueError(f"tau: must lie in (0, 1], got {self.tau}")
+        self.rho_min, self.rho_max = as_scalar(rho_min, "rho_min"), as_scalar(rho_max, "rho_max")
+        if not 0.0 < self.rho_min <= self.rho_max:
+            raise ValueError(f"rho_min, rho_max: need 0 < rho_min <= rho_max, got {self.rho_min}, {self.rho_max}")
+        self.rho = None if rho is None else as_scalar(rho, "rho")
+        if self.rho is not None and not self.rho_min <= self.rho <= self.rho_max:
+            raise ValueError(f"rho: must lie in [rho_min, rho_max] = [{self.rho_min}, {self.rho_max}], got {rho}")
+        if rho_update not in RHO_UPDATES:
+            raise ValueError(f"rho_update: expected one of {tuple(RHO_UPDATES)}, got {rho_update!r}")
+        self.rho_update = rho_update
+        self.ratio_primal_dual = as_scalar(ratio_primal_dual, "ratio_primal_dual")
+        if self.ratio_primal_dual <= 1.0:
+            raise ValueError(f"ratio_primal_dual: must be > 1, got {self.ratio_primal_dual}")
+        self.spectral_rho_power_init = as_scalar(spectral_rho_power_init, "spectral_rho_power_init")
+        self.spectral_rho_power_factor = as_scalar(spectral_rho_power_factor, "spectral_rho_power_factor")
+        self.linear_update_rule_factor = as_scalar(linear_update_rule_factor, "linear_update_rule_factor")
+        if self.spectral_rho_power_factor <= 0.0 or self.linear_update_rule_factor <= 1.0:
+            raise ValueError("spectral_rho_power_factor must be > 0 and linear_update_rule_factor > 1, got "
+                             f"{self.spectral_rho_power_factor}, {self.linear_update_rule_factor}")
+        self.warm_start_rho = bool(warm_start_rho)
+
+    def _initial_rho(self, L: float) -> float:
+        if self.warm_start_rho and not math.isnan(self.stats.rho):
+            return self.stats.rho
+        if self.rho is not None:
+            return self.rho
+        m = self.mu_prox
+        rho = math.sqrt(L * m) * (L / m) ** self.spectral_rho_power_init
+        return min(self.rho_max, max(self.rho_min, rho))
+
+    def solve(self, delassus, g, mu, lambda_guess=None) -> np.ndarray:
+        """The contact impulses ``lambda (3k,)`` for the Delassus operator ``delassus`` (size ``3k``; ADMM reads its
+        ``matrix()`` and ``max_eigenvalue()`` and factors ``G + (mu_prox + tau rho) I`` itself, compiled), the
+        free velocity ``g (3k,)``, the friction coefficients ``mu`` (a float or ``(k,)``) and an optional warm
+        start ``lambda_guess (3k,)`` (zero otherwise). Returns
+        the projected iterate ``y``, in the cones. Fills ``self.stats``. Raises ``ValueError`` or ``TypeError``
+        naming the argument for a wrong size, a non-finite value or ``mu < 0``. If ``G + (mu_prox + tau rho) I``
+        cannot be factored (``G`` not positive semi-definite), the solve stops with ``converged = False`` and says
+        why in ``stats.message``."""
+        m, g, mu, guess = self._problem(delassus, g, mu, lambda_guess)
+        if m == 0:
+            self._finish(0, True, 0.0, 0.0, 0.0, rho=math.nan)
+            return np.zeros(0)
+        G = self._matrix(delassus, m)
+        L = max(float(delassus.max_eigenvalue()), self.mu_prox)  # (an indefinite G gives L < 0)
+        increment = ((L / self.mu_prox) ** self.spectral_rho_power_factor if self.rho_update == "spectral"
+                     else self.linear_update_rule_factor)
+        settings = np.array([self.mu_prox, self.tau, self._initial_rho(L), self.rho_min, self.rho_max,
+                             self.ratio_primal_dual, max(increment, 1.0 + 1e-12), self.absolute_feasibility_tol,
+                             self.relative_feasibility_tol, self.absolute_complementarity_tol,
+                             self.relative_complementarity_tol, self.max_iter, RHO_UPDATES[self.rho_update]])
+        lam = np.zeros(m) if guess is None else guess
+        iterations, converged, primal, dual, compl, rho, factorizations = _k.admm_solve(
+            FORMULATIONS[self.formulation], G, g, mu, lam, guess is not None, settings)
+        message = ("" if factorizations >= 0 else "G + (mu_prox + tau rho) I is not positive definite up to rho_max: "
+                   "G is not positive semi-definite, or too large for mu_prox and rho_max")
+        self._finish(iterations, converged, primal, dual, compl, rho=rho, factorizations=max(factorizations, 0),
+                     message=message)
+        return lam
