@@ -102,9 +102,12 @@ from .regressor import (
 from .supported import compute_supported_force_by_frame, compute_supported_inertia_by_frame
 from . import cholesky  # noqa: E402  (Pinocchio's ``cholesky`` namespace: rbda.cholesky.decompose, ...)
 from .constrained import (  # constrained dynamics: contacts, loop closures, impulses (rbda.model.constraints)
+    compute_damped_delassus_matrix_inverse,
+    compute_delassus_matrix,
     compute_kkt_contact_dynamic_matrix_inverse,
     constraint_dynamics,
     forward_dynamics,
     impulse_dynamics,
     init_constraint_dynamics,
 )
+from .delassus import DelassusOperator  # noqa: E402  (the Delassus operator that contact solvers take)

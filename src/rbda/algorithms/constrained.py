@@ -23,7 +23,8 @@ import numpy as np
 from ..model.constraints import CONTACT_3D, ProximalSettings, RigidConstraintData, RigidConstraintModel
 from ..spatial import SE3, Motion, ReferenceFrame, log6
 from . import cholesky
-from ._check import check_data, matrix, vector
+from ._check import check_data, vector
+from .delassus import delassus_factors, jacobian_arg
 from .dynamics import crba, nonlinear_effects
 from .jacobian import get_joint_jacobian
 from .kinematics import forward_kinematics
@@ -37,6 +38,8 @@ LOCAL, WORLD, LWA = ReferenceFrame.LOCAL, ReferenceFrame.WORLD, ReferenceFrame.L
 SINGULAR_SET = ("contact_models: the constraint set is redundant or conflicting (its Delassus matrix J M^-1 J^T "
                 "is singular); solve it with proximal iterations, e.g. ProximalSettings(accuracy=1e-12, mu=1e-8, "
                 "max_iter=100)")
+SINGULAR_J = ("J: is rank-deficient (J M^-1 J^T is singular: redundant or conflicting rows); pass "
+              "inv_damping > 0")
 
 
 # ------------------------------------------------------------------------------------------------ arguments
@@ -194,14 +197,7 @@ def _scatter_forces(contact_models, contact_datas, lam) -> None:
         r += cm.size
 
 
-# ------------------------------------------------------------------------------------------------ Delassus
-def _delassus_factors(model, data, J):
-    """``Y = U^-1 J^T`` ``(nv, m)`` (sparse columns: only the ancestors of each constraint's joints) and
-    ``G = J M^-1 J^T = Y^T D^-1 Y`` from the factor ``M = U D U^T`` of :func:`rbda.cholesky.decompose`."""
-    Y = cholesky.Uiv(model, data, J.T) if J.shape[0] else np.zeros((model.nv, 0))
-    return Y, Y.T @ (data.Dinv[:, None] * Y)
-
-
+# ------------------------------------------------------------------------------------------------ solves
 def _proximal_solve(G, b, settings: ProximalSettings) -> np.ndarray:
     """``lambda`` with ``G lambda + b = 0``: the exact solve for ``mu = 0`` (raises if ``G`` is singular), else
     the proximal point iterations ``(G + mu I) lambda_k+1 = mu lambda_k - b`` from ``lambda_0 = 0``, stopped when
@@ -224,7 +220,7 @@ def _proximal_solve(G, b, settings: ProximalSettings) -> np.ndarray:
     return lam
 
 
-def _cholesky(G, mu: float) -> np.ndarray:
+def _cholesky(G, mu: float, message: str = SINGULAR_SET) -> np.ndarray:
     """Lower Cholesky factor of ``G + mu I``; with ``mu = 0`` a pivot below ``1e-12 max(diag G)`` means the set
     is redundant (``G`` singular) and raises."""
     A = G + mu * np.eye(len(G))
@@ -232,9 +228,9 @@ def _cholesky(G, mu: float) -> np.ndarray:
     try:
         L = np.linalg.cholesky(A)
     except np.linalg.LinAlgError:
-        raise ValueError(SINGULAR_SET) from None
+        raise ValueError(message) from None
     if mu == 0.0 and float(np.min(np.diag(L))) ** 2 <= 1e-12 * scale:
-        raise ValueError(SINGULAR_SET)
+        raise ValueError(message)
     return L
 
 
@@ -281,7 +277,7 @@ def constraint_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, ta
     q, v, tau = _state(model, data, q, v, tau)
     J, rhs = _stack(model, data, contact_models, contact_datas)
     free = cholesky.solve(model, data, tau - data.nle)  # M^-1 (tau - nle)
-    Y, G = _delassus_factors(model, data, J)
+    _, G = delassus_factors(model, data, J)
     lam = _proximal_solve(G, J @ free + rhs, settings)
     data.ddq[:] = free + cholesky.solve(model, data, J.T @ lam)
     data.lambda_c, data.constraint_jacobian = lam, J
@@ -308,7 +304,7 @@ def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, conta
     r_coeff = _restitution(r_coeff)
     q, v, _ = _state(model, data, q, v, None)
     J, _ = _stack(model, data, contact_models, contact_datas)
-    Y, G = _delassus_factors(model, data, J)
+    _, G = delassus_factors(model, data, J)
     P = _proximal_solve(G, (1.0 + r_coeff) * (J @ v), settings)
     data.dq_after[:] = v + cholesky.solve(model, data, J.T @ P)
     data.impulse_c, data.constraint_jacobian = P, J
@@ -325,20 +321,11 @@ def _restitution(r_coeff) -> float:
 
 
 # ------------------------------------------------------------------------------------------------ dense forms
-def _jacobian_arg(model, J, name: str = "J") -> np.ndarray:
-    J = np.asarray(J, dtype=np.float64)
-    if J.ndim != 2 or J.shape[1] != model.nv:
-        raise ValueError(f"{name}: expected shape (m, {model.nv}), got {J.shape}")
-    if not np.isfinite(J).all():
-        raise ValueError(f"{name}: contains non-finite values (NaN or inf)")
-    return np.ascontiguousarray(J)
-
-
-def _damping(inv_damping) -> float:
+def _damping(inv_damping, name: str = "inv_damping") -> float:
     if isinstance(inv_damping, bool) or not isinstance(inv_damping, (int, float, np.integer, np.floating)):
-        raise TypeError(f"inv_damping: expected a number, got {type(inv_damping).__name__}")
+        raise TypeError(f"{name}: expected a number, got {type(inv_damping).__name__}")
     if not inv_damping >= 0.0 or not np.isfinite(inv_damping):
-        raise ValueError(f"inv_damping: must be finite and >= 0, got {inv_damping}")
+        raise ValueError(f"{name}: must be finite and >= 0, got {inv_damping}")
     return float(inv_damping)
 
 
@@ -352,15 +339,15 @@ def forward_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: 
     ``inv_damping < 0``, and a rank-deficient ``J`` with ``inv_damping = 0``.
     """
     check_data(model, data)
-    J = _jacobian_arg(model, J)
+    J = jacobian_arg(model, J)
     gamma = vector(gamma, J.shape[0], "gamma")
     if not np.isfinite(gamma).all():
         raise ValueError("gamma: contains non-finite values (NaN or inf)")
     mu = _damping(inv_damping)
     q, v, tau = _state(model, data, q, v, tau)
     free = cholesky.solve(model, data, tau - data.nle)
-    Y, G = _delassus_factors(model, data, J)
-    lam = _cho_solve(_cholesky(G, mu), -(J @ free + gamma))
+    _, G = delassus_factors(model, data, J)
+    lam = _cho_solve(_cholesky(G, mu, SINGULAR_J), -(J @ free + gamma))
     data.ddq[:] = free + cholesky.solve(model, data, J.T @ lam)
     data.lambda_c = lam
     return data.ddq
@@ -370,11 +357,11 @@ def _dense_impulse(model, data, q, v, J, r_coeff=0.0, inv_damping=0.0, extra=Non
     if extra is not None:
         raise TypeError("impulse_dynamics: the dense form takes (model, data, q, v, J, r_coeff, inv_damping)")
     check_data(model, data)
-    J = _jacobian_arg(model, J)
+    J = jacobian_arg(model, J)
     r_coeff, mu = _restitution(r_coeff), _damping(inv_damping)
     q, v, _ = _state(model, data, q, v, None)
-    Y, G = _delassus_factors(model, data, J)
-    P = _cho_solve(_cholesky(G, mu), -(1.0 + r_coeff) * (J @ v))
+    _, G = delassus_factors(model, data, J)
+    P = _cho_solve(_cholesky(G, mu, SINGULAR_J), -(1.0 + r_coeff) * (J @ v))
     data.dq_after[:] = v + cholesky.solve(model, data, J.T @ P)
     data.impulse_c = P
     return data.dq_after
@@ -387,23 +374,52 @@ def compute_kkt_contact_dynamic_matrix_inverse(model: Model, data: Data, q: Arra
     ``[[M^-1 - M^-1 J^T S^-1 J M^-1, M^-1 J^T S^-1], [S^-1 J M^-1, -S^-1]]``. Also in ``data.kkt_inverse``.
     Fills ``data.M``, its factor and ``data.Minv``."""
     check_data(model, data)
-    J = _jacobian_arg(model, J)
+    J = jacobian_arg(model, J)
     mu = _damping(inv_damping)
     crba(model, data, vector(q, model.nq, "q"))
     cholesky.decompose(model, data)
     Minv = cholesky.compute_minv(model, data)
-    Y, G = _delassus_factors(model, data, J)
+    _, G = delassus_factors(model, data, J)
     MJt = cholesky.solve(model, data, J.T)  # M^-1 J^T (nv, m)
-    SinvJMinv = _cho_solve(_cholesky(G, mu), MJt.T)  # S^-1 J M^-1 (m, nv)
+    S = _cholesky(G, mu, SINGULAR_J)  # S = G + inv_damping I
+    SinvJMinv = _cho_solve(S, MJt.T)  # S^-1 J M^-1 (m, nv)
     nv, m = model.nv, J.shape[0]
     K = np.empty((nv + m, nv + m))
     K[:nv, :nv] = Minv - MJt @ SinvJMinv
     K[nv:, :nv] = SinvJMinv
     K[:nv, nv:] = SinvJMinv.T
-    K[nv:, nv:] = -_cho_solve(_cholesky(G, mu), np.eye(m))
+    K[nv:, nv:] = -_cho_solve(S, np.eye(m))
     data.kkt_inverse = K
     return K
 
 
-__all__ = ["init_constraint_dynamics", "constraint_dynamics", "impulse_dynamics", "forward_dynamics",
+# ------------------------------------------------------------------------------------------------ Delassus
+def _constraint_jacobian(model, data, q, contact_models, contact_datas) -> np.ndarray:
+    check_data(model, data)
+    check_constraints(model, contact_models, contact_datas)
+    _state(model, data, q, np.zeros(model.nv), None)
+    J, _ = _stack(model, data, contact_models, contact_datas)
+    data.constraint_jacobian = J
+    return J
+
+
+def compute_delassus_matrix(model: Model, data: Data, q: ArrayLike, contact_models, contact_datas,
+                            mu: float = 0.0) -> np.ndarray:
+    """The Delassus matrix ``G + mu I = J M^-1 J^T + mu I`` ``(m, m)`` of the constraint set at ``q``, with ``J``
+    in each constraint's own frame (LOCAL_WORLD_ALIGNED rows included), through the sparse factor of ``M``.
+    Also in ``data.delassus``; fills ``data.constraint_jacobian``, ``data.M`` and its factor."""
+    J = _constraint_jacobian(model, data, q, contact_models, contact_datas)
+    data.delassus = delassus_factors(model, data, J)[1] + _damping(mu, "mu") * np.eye(len(J))
+    return data.delassus
+
+
+def compute_damped_delassus_matrix_inverse(model: Model, data: Data, q: ArrayLike, contact_models, contact_datas,
+                                           mu: float = 0.0) -> np.ndarray:
+    """``(J M^-1 J^T + mu I)^-1`` ``(m, m)`` at ``q`` (``mu >= 0``; ``mu = 0`` raises on a redundant set).
+    Fills ``data.delassus`` (``G + mu I``) as :func:`compute_delassus_matrix`."""
+    G = compute_delassus_matrix(model, data, q, contact_models, contact_datas, mu)
+    return _cho_solve(_cholesky(G, 0.0), np.eye(len(G)))
+
+
+__all__ = ["compute_delassus_matrix", "compute_damped_delassus_matrix_inverse", "init_constraint_dynamics", "constraint_dynamics", "impulse_dynamics", "forward_dynamics",
            "compute_kkt_contact_dynamic_matrix_inverse"]
