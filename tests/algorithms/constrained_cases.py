@@ -69,10 +69,12 @@ def random_constraints(model, rng, count: int = 3):
     return out
 
 
-def random_tree_with_constraints(seed: int, floating: bool):
+def random_tree_with_constraints(seed: int, floating: bool, constant_subspaces: bool = False):
+    """A random tree of the joint types Pinocchio builds (without those whose motion subspace depends on q if
+    ``constant_subspaces``) with armature and a well-posed random constraint set."""
     from test_against_pinocchio import pinocchio_joint_types
 
-    model = random_model(seed, floating, pinocchio_joint_types())
+    model = random_model(seed, floating, pinocchio_joint_types(not constant_subspaces))
     rng = np.random.default_rng(100 + seed)
     model.armature = rng.uniform(0.0, 0.1, model.nv)
     return model, random_constraints(model, rng, count=3)

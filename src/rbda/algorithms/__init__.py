@@ -111,3 +111,7 @@ from .constrained import (  # constrained dynamics: contacts, loop closures, imp
     init_constraint_dynamics,
 )
 from .delassus import DelassusOperator  # noqa: E402  (the Delassus operator that contact solvers take)
+from .constrained_derivatives import (  # noqa: E402  (their analytical derivatives)
+    compute_constraint_dynamics_derivatives,
+    compute_impulse_dynamics_derivatives,
+)

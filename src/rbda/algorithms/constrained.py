@@ -281,6 +281,7 @@ def constraint_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, ta
     lam = _proximal_solve(G, J @ free + rhs, settings)
     data.ddq[:] = free + cholesky.solve(model, data, J.T @ lam)
     data.lambda_c, data.constraint_jacobian = lam, J
+    data.constraint_state = ("dynamics", q.copy(), v.copy(), tau.copy())
     _scatter_forces(contact_models, contact_datas, lam)
     return data.ddq
 
@@ -308,6 +309,7 @@ def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, conta
     P = _proximal_solve(G, (1.0 + r_coeff) * (J @ v), settings)
     data.dq_after[:] = v + cholesky.solve(model, data, J.T @ P)
     data.impulse_c, data.constraint_jacobian = P, J
+    data.constraint_state = ("impulse", q.copy(), v.copy(), r_coeff)
     _scatter_forces(contact_models, contact_datas, P)
     return data.dq_after
 
