@@ -23,7 +23,9 @@ import numpy as np
 from ..model.constraints import CONTACT_3D, ProximalSettings, RigidConstraintData, RigidConstraintModel
 from ..spatial import SE3, Motion, ReferenceFrame, log6
 from . import cholesky
-from ._check import check_data, vector
+from ..kernels import constrained as kc
+from ..kernels.direct import direct
+from ._check import check_data, report, vector
 from .delassus import delassus_factors, jacobian_arg
 from .dynamics import crba, nonlinear_effects
 from .jacobian import get_joint_jacobian
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from ..model import Model
     from numpy.typing import ArrayLike
 
+_kc = direct(kc)  # the kernels, past numba's per-call dispatch
 LOCAL, WORLD, LWA = ReferenceFrame.LOCAL, ReferenceFrame.WORLD, ReferenceFrame.LOCAL_WORLD_ALIGNED
 SINGULAR_SET = ("contact_models: the constraint set is redundant or conflicting (its Delassus matrix J M^-1 J^T "
                 "is singular); solve it with proximal iterations, e.g. ProximalSettings(accuracy=1e-12, mu=1e-8, "
@@ -120,7 +123,8 @@ def _classical(vel: Motion, acc: Motion) -> np.ndarray:
 
 
 def constraint_kinematics(model, data, cm: RigidConstraintModel, cd: RigidConstraintData):
-    """Fill ``cd`` (placements, velocities, errors, ``jacobian``, drift ``gamma`` and corrector ``a_c``) from
+    """The readable form of the compiled ``kernels/constrained.py: constraint_rows``, used for models with mimic
+    joints (whose Jacobian columns come from their extended twin). Fill ``cd`` (placements, velocities, errors, ``jacobian``, drift ``gamma`` and corrector ``a_c``) from
     ``data.oMi``, ``data.v``, ``data.a`` (the forward kinematics at ``ddq = 0``) and ``data.J`` (world columns).
 
     6D, c1's frame: ``J = Ad(oMc1)^-1 (J_1 - J_2)`` (world columns), ``e_v = v1 - X v2``, ``gamma = a1 - X a2 +
@@ -132,7 +136,8 @@ def constraint_kinematics(model, data, cm: RigidConstraintModel, cd: RigidConstr
     oMc1, v1, a1 = _frame(data, cm.joint1_id, cm.joint1_placement)
     oMc2, v2, a2 = _frame(data, cm.joint2_id, cm.joint2_placement)
     X = oMc1.inverse() * oMc2
-    cd.oMc1, cd.oMc2, cd.c1Mc2 = oMc1, oMc2, X
+    for offset, M in ((0, oMc1), (12, oMc2), (24, X)):
+        cd.record[offset:offset + 12].reshape(3, 4)[:] = np.column_stack((M.rotation, M.translation))
     cd.contact1_velocity[:], cd.contact2_velocity[:] = v1.vector, v2.vector
     R1, p1, R2, p2 = oMc1.rotation, oMc1.translation, oMc2.rotation, oMc2.translation
     Pd, rf = cm.desired_contact_placement, cm.reference_frame
@@ -147,6 +152,7 @@ def constraint_kinematics(model, data, cm: RigidConstraintModel, cd: RigidConstr
         gamma = c1 - c2
         if rf == LOCAL:
             rows, ev, ep, gamma = R1.T @ rows, R1.T @ ev, R1.T @ ep, R1.T @ gamma
+        cd.contact_velocity_error[:], cd.contact_placement_error[:] = 0.0, 0.0
         cd.contact_velocity_error[:3], cd.contact_placement_error[:3] = ev, ep
     else:
         Jd = J1 - J2
@@ -176,17 +182,47 @@ def constraint_kinematics(model, data, cm: RigidConstraintModel, cd: RigidConstr
                                           - Kd * (cd.contact_velocity_error[:n] - cm.desired_contact_velocity[:n]))
 
 
+def _bind(model, data, contact_models, contact_datas):
+    """The packed constraints and result buffers of this constraint set in ``data`` (made on the first call with
+    these lists, or when a data was used elsewhere since): ``(CI, CF, R, Jc, rhs, work, stats)``; each constraint
+    data's ``record`` and ``jacobian`` become views of ``R`` and ``Jc``. The packed rows are refreshed."""
+    if type(contact_models) not in (list, tuple) or type(contact_datas) not in (list, tuple):
+        check_constraints(model, contact_models, contact_datas)  # raises, naming the argument
+    key = (tuple(map(id, contact_models)), tuple(map(id, contact_datas)))
+    b = data.constraint_binding
+    if b is None or b[0] != key or any(cd.record is not r for cd, r in zip(contact_datas, b[1])):
+        check_constraints(model, contact_models, contact_datas)
+        nc, m = len(contact_models), sum(cm.size for cm in contact_models)
+        CI, CF = np.zeros((nc, kc.CONSTRAINT_INTS), dtype=np.int64), np.zeros((nc, kc.CONSTRAINT_FLOATS))
+        R, Jc, rhs = np.zeros((nc, kc.RECORD)), np.zeros((m, model.nv)), np.zeros(m)
+        records, r = [], 0
+        for k, (cm, cd) in enumerate(zip(contact_models, contact_datas)):
+            R[k] = cd.record
+            cd.record, cd.jacobian = R[k], Jc[r:r + cm.size]
+            records.append(cd.record)
+            r += cm.size
+        b = (key, records, (CI, CF, R, Jc, rhs, np.zeros(kc.work_size(m, model.nv)), np.zeros(kc.STATS)))
+        data.constraint_binding = b
+    CI, CF = b[2][0], b[2][1]
+    for k, cm in enumerate(contact_models):
+        CI[k], CF[k] = cm.ints, cm.params
+    return b[2]
+
+
 def _stack(model, data, contact_models, contact_datas):
-    """``(J (m, nv), gamma - a_c (m,))`` of the constraint set, in the order of the lists."""
-    m = sum(cm.size for cm in contact_models)
-    J, rhs = np.empty((m, model.nv)), np.empty(m)
-    r = 0
-    for cm, cd in zip(contact_models, contact_datas):
-        constraint_kinematics(model, data, cm, cd)
-        J[r:r + cm.size] = cd.jacobian
-        rhs[r:r + cm.size] = cd.contact_acceleration_drift - cd.contact_acceleration_desired
-        r += cm.size
-    return J, rhs
+    """``(J (m, nv), gamma - a_c (m,))`` of the constraint set in list order, from the kinematics in ``data``
+    (at ``ddq = 0``); views of the bound buffers."""
+    CI, CF, R, Jc, rhs, work, _ = _bind(model, data, contact_models, contact_datas)
+    if model.mimicking_joints:
+        r = 0
+        for cm, cd in zip(contact_models, contact_datas):
+            constraint_kinematics(model, data, cm, cd)
+            rhs[r:r + cm.size] = cd.contact_acceleration_drift - cd.contact_acceleration_desired
+            r += cm.size
+    else:
+        I, F = model.packed
+        _kc.constraint_kinematics(I, F, data.ws, CI, CF, R, Jc, rhs, work)
+    return Jc, rhs
 
 
 def _scatter_forces(contact_models, contact_datas, lam) -> None:
@@ -273,6 +309,30 @@ def constraint_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, ta
     """
     check_data(model, data)
     settings = _settings(prox_settings)
+    if model.mimicking_joints:
+        return _constraint_dynamics_python(model, data, q, v, tau, contact_models, contact_datas, settings)
+    q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
+    CI, CF, R, Jc, rhs, work, stats = _bind(model, data, contact_models, contact_datas)
+    I, F = model.packed
+    status = _kc.constraint_dynamics(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, v, tau, CI, CF,
+                                     np.array([settings.mu, settings.absolute_accuracy, settings.max_iter]), R, Jc,
+                                     rhs, work, stats)
+    if status:
+        _report(status, model, q, v, tau)
+    settings.iter, settings.absolute_residual, settings.relative_residual = int(stats[0]), stats[1], stats[2]
+    data.lambda_c, data.constraint_jacobian = work[:len(rhs)], Jc
+    data.constraint_state = ("dynamics", q.copy(), v.copy(), tau.copy())
+    return data.ddq
+
+
+def _report(status, model, q, v, tau):
+    if status == kc.SINGULAR_SET:
+        raise ValueError(SINGULAR_SET)
+    report(status, ("q", "v", "tau"), model, (q, v, tau))
+
+
+def _constraint_dynamics_python(model, data, q, v, tau, contact_models, contact_datas, settings):
+    """:func:`constraint_dynamics` for models with mimic joints, step by step through the public algorithms."""
     check_constraints(model, contact_models, contact_datas)
     q, v, tau = _state(model, data, q, v, tau)
     J, rhs = _stack(model, data, contact_models, contact_datas)

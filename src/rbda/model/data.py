@@ -153,7 +153,8 @@ class Data:
         ``kkt_inverse`` ``(nv + m, nv + m)``, ``delassus`` ``(m, m)``; the derivatives ``ddq_dtau`` ``(nv, nv)``,
         ``dlambda_dq``, ``dlambda_dv``, ``dlambda_dtau`` ``(m, nv)``, ``dvafter_dq``, ``dvafter_dv`` ``(nv, nv)``,
         ``dimpulse_dq``, ``dimpulse_dv`` ``(m, nv)`` (set by the calls that compute them); ``constraint_state``:
-        the kind and inputs of the last constrained call, which the derivative functions differentiate."""
+        the kind and inputs of the last constrained call, which the derivative functions differentiate;
+        ``constraint_binding``: the packed constraint set and result buffers of the last constrained call."""
         nv = model.nv
         self.lambda_c, self.impulse_c, self.dq_after = np.zeros(0), np.zeros(0), np.zeros(nv)
         self.constraint_jacobian, self.kkt_inverse = np.zeros((0, nv)), np.zeros((nv, nv))
@@ -161,7 +162,7 @@ class Data:
         self.dlambda_dq, self.dlambda_dv, self.dlambda_dtau = (np.zeros((0, nv)) for _ in range(3))
         self.ddq_dtau, self.dvafter_dq, self.dvafter_dv = (np.zeros((nv, nv)) for _ in range(3))
         self.dimpulse_dq, self.dimpulse_dv = np.zeros((0, nv)), np.zeros((0, nv))
-        self.constraint_state = None
+        self.constraint_state = self.constraint_binding = None
 
     def __getattr__(self, name):  # only reached for a missing attribute: a Data passed where a Model belongs
         if name in _MODEL_ATTRIBUTES:
