@@ -237,3 +237,32 @@ def test_bad_input():
             rbda.constraint_dynamics(model, data, *args, cms, cds)
     with pytest.raises(ValueError, match="data"):
         rbda.constraint_dynamics(model, other.create_data(), q, v, tau, cms, cds)
+
+
+# ------------------------------------------------------------------------------------------------ batch
+def test_batch_constraint_dynamics_equals_single_calls():
+    from constrained_cases import robot_cases
+
+    _, make_model, make_constraints = robot_cases()[4]  # talos: hands loop and 6D feet
+    model = make_model()
+    cms = make_constraints(model)
+    cms[0].set_baumgarte_corrector_parameters(rbda.BaumgarteCorrectorParameters(1.0, 2.0))
+    rng = np.random.default_rng(0)
+    B = 9
+    Q = np.array([rbda.random_configuration(model, rng=rng) for _ in range(B)])
+    V, TAU = rng.normal(size=(B, model.nv)), rng.normal(size=(B, model.nv))
+    ddq, lam = rbda.batch.constraint_dynamics(model, Q, V, TAU, cms)
+    data, cds = model.create_data(), [cm.create_data() for cm in cms]
+    for b in range(B):
+        assert_close(ddq[b], rbda.constraint_dynamics(model, data, Q[b], V[b], TAU[b], cms, cds), 1e-12)
+        assert_close(lam[b], data.lambda_c, 1e-12)
+    out = (np.empty_like(ddq), np.empty_like(lam))
+    assert rbda.batch.constraint_dynamics(model, Q, V, TAU, cms, out=out)[0] is out[0]
+    V[4, 2] = np.nan
+    with pytest.raises(ValueError, match="state 4: V"):
+        rbda.batch.constraint_dynamics(model, Q, V, TAU, cms)
+    with pytest.raises(ValueError, match="redundant"):
+        rbda.batch.constraint_dynamics(model, Q[:2], V[:2], TAU[:2], cms + cms[1:2])
+    settings = ProximalSettings(1e-12, 1e-6, 50)
+    ddq2, _ = rbda.batch.constraint_dynamics(model, Q[:2], TAU[:2], TAU[:2], cms + cms[1:2], settings)
+    assert np.all(np.isfinite(ddq2))

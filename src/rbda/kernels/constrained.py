@@ -9,7 +9,7 @@ the records ``R (nc, 78)`` (offsets below), its Jacobian rows to ``Jc (m, nv)`` 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..spatial.compiled import jlog_coefficient, motion_act, motion_act_inv, motion_cross, se3_compose, sin_over_t
 from .checks import all_finite
@@ -370,3 +370,22 @@ def constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc
 def work_size(m: int, nv: int) -> int:
     """The size of ``work`` for ``m`` constraint rows."""
     return 4 * m + m * nv + 2 * m * m + 42 + nv
+
+
+@njit(cache=True, parallel=True)
+def batch_constraint_dynamics(I, F, WS, L, D, Dinv, Q, V, TAU, CI, CF, settings, R, Jc, rhs, work, stats, OUT, LAM,
+                              STATUS):
+    """:func:`constraint_dynamics` over the states ``Q, V, TAU (B, .)`` with ``prange`` over chunks, one set of
+    buffers (leading axis) per chunk; ``OUT (B, nv)`` the accelerations, ``LAM (B, m)`` the forces."""
+    nchunks, B = WS.shape[0], Q.shape[0]
+    nc = rhs.shape[1]
+    for c in prange(nchunks):
+        m = model_views(I, F)
+        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+            STATUS[b] = constraint_dynamics(I, F, WS[c], L[c], D[c], Dinv[c], Q[b], V[b], TAU[b], CI, CF, settings,
+                                            R[c], Jc[c], rhs[c], work[c], stats[c])
+            for k in range(m.nv):
+                OUT[b, k] = d.ddq[k]
+            for k in range(nc):
+                LAM[b, k] = work[c, k]
