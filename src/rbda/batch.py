@@ -25,7 +25,11 @@ from .model import data as _data
 from .model.data import Data as _Data
 from .spatial import ReferenceFrame as _ReferenceFrame
 
+from .model.constraints import ProximalSettings, RigidConstraintModel  # noqa: E402  (constrained dynamics' types)
+
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .algorithms.configuration import ArgumentPosition
     from .model import Model
     from numpy.typing import ArrayLike
@@ -393,8 +397,9 @@ def d_difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, arg: ArgumentPositi
 
 
 # ------------------------------------------------------------------------------------------------ constrained
-def constraint_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, contact_models,
-                        prox_settings=None, out: tuple | None = None):
+def constraint_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike,
+                        contact_models: Sequence[RigidConstraintModel], prox_settings: ProximalSettings | None = None,
+                        out: tuple | None = None):
     """:func:`rbda.constraint_dynamics` per state, in parallel: ``Q: (B, nq)``, ``V, TAU: (B, nv)``, the same
     ``contact_models`` for every state. Returns ``(ddq (B, nv), lambda (B, m))`` (``out``: such a pair to write
     into). ``prox_settings`` as for the single call (its ``iter`` and residuals are not reported per state).

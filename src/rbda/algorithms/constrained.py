@@ -80,7 +80,8 @@ def _settings(prox_settings) -> ProximalSettings:
     return prox_settings
 
 
-def init_constraint_dynamics(model: Model, data: Data, contact_models, contact_datas=None) -> None:
+def init_constraint_dynamics(model: Model, data: Data, contact_models: Sequence[RigidConstraintModel],
+                             contact_datas: Sequence[RigidConstraintData] | None = None) -> None:
     """Prepare ``data`` for :func:`constraint_dynamics` with this constraint set: checks the lists and sizes
     ``data.lambda_c`` ``(m,)`` (``m`` the sum of the constraint sizes). Raises as :func:`constraint_dynamics`."""
     check_data(model, data)
@@ -291,8 +292,9 @@ def _state(model, data, q, v, tau):
     return q, v, tau
 
 
-def constraint_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike, contact_models,
-                        contact_datas, prox_settings: ProximalSettings | None = None) -> np.ndarray:
+def constraint_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
+                        contact_models: Sequence[RigidConstraintModel], contact_datas: Sequence[RigidConstraintData],
+                        prox_settings: ProximalSettings | None = None) -> np.ndarray:
     """Forward dynamics under rigid constraints: ``ddq`` with ``M ddq + nle = tau + J^T lambda`` and
     ``J ddq + gamma = a_c`` (each constraint's Baumgarte corrector; 0 by default).
 
@@ -346,8 +348,10 @@ def _constraint_dynamics_python(model, data, q, v, tau, contact_models, contact_
     return data.ddq
 
 
-def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, contact_models, contact_datas,
-                     r_coeff: float = 0.0, prox_settings: ProximalSettings | None = None) -> np.ndarray:
+def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
+                     contact_models: Sequence[RigidConstraintModel] | ArrayLike,
+                     contact_datas: Sequence[RigidConstraintData] | float, r_coeff: float = 0.0,
+                     prox_settings: ProximalSettings | float | None = None) -> np.ndarray:
     """Velocity after an impact on the constraints: ``M (v+ - v) = J^T P`` with ``J v+ = -r_coeff J v``.
 
     Two forms (Pinocchio's overloads): ``impulse_dynamics(model, data, q, v, contact_models, contact_datas,
@@ -465,8 +469,8 @@ def _constraint_jacobian(model, data, q, contact_models, contact_datas) -> np.nd
     return J
 
 
-def compute_delassus_matrix(model: Model, data: Data, q: ArrayLike, contact_models, contact_datas,
-                            mu: float = 0.0) -> np.ndarray:
+def compute_delassus_matrix(model: Model, data: Data, q: ArrayLike, contact_models: Sequence[RigidConstraintModel],
+                            contact_datas: Sequence[RigidConstraintData], mu: float = 0.0) -> np.ndarray:
     """The Delassus matrix ``G + mu I = J M^-1 J^T + mu I`` ``(m, m)`` of the constraint set at ``q``, with ``J``
     in each constraint's own frame (LOCAL_WORLD_ALIGNED rows included), through the sparse factor of ``M``.
     Also in ``data.delassus``; fills ``data.constraint_jacobian``, ``data.M`` and its factor."""
@@ -475,8 +479,9 @@ def compute_delassus_matrix(model: Model, data: Data, q: ArrayLike, contact_mode
     return data.delassus
 
 
-def compute_damped_delassus_matrix_inverse(model: Model, data: Data, q: ArrayLike, contact_models, contact_datas,
-                                           mu: float = 0.0) -> np.ndarray:
+def compute_damped_delassus_matrix_inverse(model: Model, data: Data, q: ArrayLike,
+                                           contact_models: Sequence[RigidConstraintModel],
+                                           contact_datas: Sequence[RigidConstraintData], mu: float = 0.0) -> np.ndarray:
     """``(J M^-1 J^T + mu I)^-1`` ``(m, m)`` at ``q`` (``mu >= 0``; ``mu = 0`` raises on a redundant set).
     Fills ``data.delassus`` (``G + mu I``) as :func:`compute_delassus_matrix`."""
     G = compute_delassus_matrix(model, data, q, contact_models, contact_datas, mu)

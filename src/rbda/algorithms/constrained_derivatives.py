@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..model.constraints import CONTACT_3D
+from collections.abc import Sequence
+
+from ..model.constraints import CONTACT_3D, ProximalSettings, RigidConstraintData, RigidConstraintModel
 from ..spatial import SE3, Jlog6, log6, motion_cross_matrix, skew
 from . import cholesky
 from ._check import check_data
@@ -187,8 +189,9 @@ def _derivatives(model, data, contact_models, contact_datas, q, v, acc, lam, set
     return J, factor, r1_q, dtau_dv, np.vstack(r2_q), np.vstack(r2_v)
 
 
-def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_models, contact_datas,
-                                            prox_settings=None):
+def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_models: Sequence[RigidConstraintModel],
+                                            contact_datas: Sequence[RigidConstraintData],
+                                            prox_settings: ProximalSettings | None = None) -> tuple:
     """Partial derivatives of :func:`rbda.constraint_dynamics` at its last call (same model, data and
     constraints): ``(ddq_dq, ddq_dv, ddq_dtau)`` ``(nv, nv)`` and ``(dlambda_dq, dlambda_dv, dlambda_dtau)``
     ``(m, nv)``, derivatives with respect to ``q`` taken in the tangent space (through ``integrate``), with the
@@ -230,8 +233,9 @@ def _store(data, **results):
     return tuple(getattr(data, name) for name in results)
 
 
-def compute_impulse_dynamics_derivatives(model: Model, data: Data, contact_models, contact_datas,
-                                         prox_settings=None):
+def compute_impulse_dynamics_derivatives(model: Model, data: Data, contact_models: Sequence[RigidConstraintModel],
+                                         contact_datas: Sequence[RigidConstraintData],
+                                         prox_settings: ProximalSettings | None = None) -> tuple:
     """Partial derivatives of :func:`rbda.impulse_dynamics` (constraint-model form) at its last call:
     ``(dvafter_dq, dvafter_dv)`` ``(nv, nv)`` and ``(dimpulse_dq, dimpulse_dv)`` ``(m, nv)`` (``q`` in the
     tangent space, ``v`` the velocity before the impact). The impact is the KKT system
