@@ -258,23 +258,19 @@ def _proximal_solve(G, b, settings: ProximalSettings) -> np.ndarray:
 
 
 def _cholesky(G, mu: float, message: str = SINGULAR_SET) -> np.ndarray:
-    """Lower Cholesky factor of ``G + mu I``; with ``mu = 0`` a pivot below ``1e-12 max(diag G)`` means the set
-    is redundant (``G`` singular) and raises."""
-    A = G + mu * np.eye(len(G))
-    scale = max(float(np.max(np.diag(G))), 1e-300)
-    try:
-        L = np.linalg.cholesky(A)
-    except np.linalg.LinAlgError:
-        raise ValueError(message) from None
-    if mu == 0.0 and float(np.min(np.diag(L))) ** 2 <= 1e-12 * scale:
+    """Lower Cholesky factor of ``G + mu I`` (compiled, ``kernels/constrained.py: dense_cholesky``); a pivot
+    below ``1e-12`` of the largest diagonal entry means a redundant set (``G`` singular) and raises ``message``."""
+    L = np.ascontiguousarray(G + mu * np.eye(len(G)))
+    if len(G) and not _kc.dense_cholesky(L, len(G)):
         raise ValueError(message)
     return L
 
 
 def _cho_solve(L, b):
-    from scipy.linalg import solve_triangular
-
-    return solve_triangular(L, solve_triangular(L, b, lower=True), lower=True, trans="T")
+    """``(L L^T)^-1 b`` for ``b: (m,)`` or ``(m, k)`` (a new array)."""
+    X = np.array(np.atleast_2d(b.T) if b.ndim == 2 else b[None], dtype=np.float64, order="C")
+    _kc.dense_cholesky_solve_rows(L, X)
+    return X[0] if b.ndim == 1 else X.T.copy()
 
 
 # ------------------------------------------------------------------------------------------------ dynamics

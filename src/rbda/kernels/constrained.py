@@ -269,6 +269,13 @@ def dense_cholesky_solve(Lc, x, n):
 
 
 @njit(cache=True)
+def dense_cholesky_solve_rows(Lc, X):
+    """In place ``X[r] = (Lc Lc^T)^-1 X[r]`` for each row of ``X (k, n)``."""
+    for r in range(X.shape[0]):
+        dense_cholesky_solve(Lc, X[r], Lc.shape[0])
+
+
+@njit(cache=True)
 def delassus(L, Dinv, lam, Jc, Y, G):
     """``G = J M^-1 J^T = Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (rows of ``Y`` are the columns, sparse)."""
     nc, nv = Jc.shape
