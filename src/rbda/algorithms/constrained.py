@@ -361,16 +361,28 @@ def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
         return _dense_impulse(model, data, q, v, contact_models, contact_datas, r_coeff, prox_settings)
     check_data(model, data)
     settings = _settings(prox_settings)
-    check_constraints(model, contact_models, contact_datas)
     r_coeff = _restitution(r_coeff)
-    q, v, _ = _state(model, data, q, v, None)
-    J, _ = _stack(model, data, contact_models, contact_datas)
-    _, G = delassus_factors(model, data, J)
-    P = _proximal_solve(G, (1.0 + r_coeff) * (J @ v), settings)
-    data.dq_after[:] = v + cholesky.solve(model, data, J.T @ P)
+    if model.mimicking_joints:
+        check_constraints(model, contact_models, contact_datas)
+        q, v, _ = _state(model, data, q, v, None)
+        J, _ = _stack(model, data, contact_models, contact_datas)
+        _, G = delassus_factors(model, data, J)
+        P = _proximal_solve(G, (1.0 + r_coeff) * (J @ v), settings)
+        data.dq_after[:] = v + cholesky.solve(model, data, J.T @ P)
+        _scatter_forces(contact_models, contact_datas, P)
+    else:
+        q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
+        CI, CF, R, J, rhs, work, stats = _bind(model, data, contact_models, contact_datas)
+        I, F = model.packed
+        status = _kc.impulse_dynamics(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, v, CI, CF,
+                                      np.array([settings.mu, settings.absolute_accuracy, settings.max_iter, r_coeff]),
+                                      R, J, rhs, work, stats, data.dq_after)
+        if status:
+            _report(status, model, q, v, None)
+        settings.iter, settings.absolute_residual, settings.relative_residual = int(stats[0]), stats[1], stats[2]
+        P = work[:len(rhs)]
     data.impulse_c, data.constraint_jacobian = P, J
     data.constraint_state = ("impulse", q.copy(), v.copy(), r_coeff)
-    _scatter_forces(contact_models, contact_datas, P)
     return data.dq_after
 
 

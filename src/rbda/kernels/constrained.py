@@ -321,15 +321,43 @@ def proximal_solve(G, Lc, b, mu, accuracy, max_iter, lam_c, previous, residual, 
 
 
 @njit(cache=True)
-def constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc, rhs, work, stats):
-    """Constrained forward dynamics into ``d.ddq`` and the forces into ``work[:m]`` (see the module docstring);
-    ``settings = [mu, accuracy, max_iter]``; ``work`` (:func:`work_size`) holds lambda (m), Y (m, nv), G and
-    its factor (m, m) and scratch. Returns the input status, 97 for a singular M, or SINGULAR_SET."""
+def solve_kkt(lam, L, Dinv, Jc, b, settings, work, stats, x, R, CI):
+    """The KKT solve shared by the dynamics and the impulses: ``G lambda + b = 0`` (proximal), then
+    ``x += M^-1 J^T lambda``; ``lambda`` is ``work[:m]`` and goes to each constraint's record. False if the
+    set is redundant with ``mu = 0``."""
+    nc, nv = Jc.shape
+    lam_c, previous, residual = work[:nc], work[2 * nc:3 * nc], work[3 * nc:4 * nc]
+    Y = view(work, 4 * nc, (nc, nv))
+    G = view(work, 4 * nc + nc * nv, (nc, nc))
+    Lc = view(work, 4 * nc + nc * nv + nc * nc, (nc, nc))
+    f = work[4 * nc + nc * nv + 2 * nc * nc + 42:]
+    delassus(L, Dinv, lam, Jc, Y, G)
+    if not proximal_solve(G, Lc, b, settings[0], settings[1], int(settings[2]), lam_c, previous, residual, stats):
+        return False
+    for k in range(nv):  # f = J^T lambda
+        acc = 0.0
+        for r in range(nc):
+            acc += Jc[r, k] * lam_c[r]
+        f[k] = acc
+    cholesky_solve(L, Dinv, lam, f)
+    for k in range(nv):
+        x[k] += f[k]
+    r = 0
+    for c in range(CI.shape[0]):  # each constraint's force in its record
+        n = 3 if CI[c, 0] == CONTACT_3D else 6
+        for k in range(6):
+            R[c, FORCE + k] = lam_c[r + k] if k < n else 0.0
+        r += n
+    return True
+
+
+@njit(cache=True)
+def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work):
+    """``nle``, the kinematics at ``ddq = 0``, ``M`` and its sparse factor, the constraint rows. Returns the
+    input status (97: M singular)."""
     m = model_views(borrowed(I), borrowed(F))
     nc, nv = Jc.shape
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
-    if not all_finite(tau):
-        return 5
     status = rnea(I, F, ws, q, v, d.zeros, np.zeros((0, 6)))  # nle = ID(q, v, 0)
     if status:
         return status
@@ -338,39 +366,57 @@ def constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc
     crba(I, F, ws, q)
     if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
         return 97
-    lam_c, b = work[:nc], work[nc:2 * nc]
-    previous, residual = work[2 * nc:3 * nc], work[3 * nc:4 * nc]
-    Y = view(work, 4 * nc, (nc, nv))
-    G = view(work, 4 * nc + nc * nv, (nc, nc))
-    Lc = view(work, 4 * nc + nc * nv + nc * nc, (nc, nc))
-    scratch = view(work, 4 * nc + nc * nv + 2 * nc * nc, (7, 6))
-    constraint_set(m, d, CI, CF, R, Jc, rhs, scratch)
+    constraint_set(m, d, CI, CF, R, Jc, rhs, view(work, 4 * nc + nc * nv + 2 * nc * nc, (7, 6)))
+    return 0
+
+
+@njit(cache=True)
+def constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc, rhs, work, stats):
+    """Constrained forward dynamics into ``d.ddq``, the forces into ``work[:m]`` and the records;
+    ``settings = [mu, accuracy, max_iter]``, ``work`` of :func:`work_size`. Returns the input status, 97 for a
+    singular M, or SINGULAR_SET."""
+    if not all_finite(tau):
+        return 5
+    status = kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work)
+    if status:
+        return status
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    nc, nv = Jc.shape
     for k in range(nv):  # ddq_free = M^-1 (tau - nle)
         d.ddq[k] = tau[k] - d.nle[k]
     cholesky_solve(L, Dinv, m.dof_parents, d.ddq)
-    delassus(L, Dinv, m.dof_parents, Jc, Y, G)
+    b = work[nc:2 * nc]
     for r in range(nc):  # b = J ddq_free + gamma - a_c
         acc = rhs[r]
         for k in range(nv):
             acc += Jc[r, k] * d.ddq[k]
         b[r] = acc
-    if not proximal_solve(G, Lc, b, settings[0], settings[1], int(settings[2]), lam_c, previous, residual, stats):
+    if not solve_kkt(m.dof_parents, L, Dinv, Jc, b, settings, work, stats, d.ddq, R, CI):
         return SINGULAR_SET
-    f = work[4 * nc + nc * nv + 2 * nc * nc + 42:]  # ddq = ddq_free + M^-1 J^T lambda
-    for k in range(nv):
+    return 0
+
+
+@njit(cache=True)
+def impulse_dynamics(I, F, ws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, work, stats, dq_after):
+    """The velocity after an impact into ``dq_after``: ``M (v+ - v) = J^T P``, ``J v+ = -e J v`` with
+    ``e = settings[3]``; the impulses into ``work[:m]`` and the records. Statuses as
+    :func:`constraint_dynamics`."""
+    status = kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work)
+    if status:
+        return status
+    nc, nv = Jc.shape
+    b = work[nc:2 * nc]
+    for r in range(nc):  # b = (1 + e) J v
         acc = 0.0
-        for r in range(nc):
-            acc += Jc[r, k] * lam_c[r]
-        f[k] = acc
-    cholesky_solve(L, Dinv, m.dof_parents, f)
+        for k in range(nv):
+            acc += Jc[r, k] * v[k]
+        b[r] = (1.0 + settings[3]) * acc
     for k in range(nv):
-        d.ddq[k] += f[k]
-    r = 0
-    for c in range(CI.shape[0]):  # each constraint's force in its record
-        n = 3 if CI[c, 0] == CONTACT_3D else 6
-        for k in range(6):
-            R[c, FORCE + k] = lam_c[r + k] if k < n else 0.0
-        r += n
+        dq_after[k] = v[k]
+    if not solve_kkt(model_views(borrowed(I), borrowed(F)).dof_parents, L, Dinv, Jc, b, settings, work, stats,
+                     dq_after, R, CI):
+        return SINGULAR_SET
     return 0
 
 
