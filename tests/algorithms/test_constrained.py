@@ -99,10 +99,17 @@ def constrained(request):
 
 
 def test_identities_every_joint_type(constrained):
+    """The KKT identities of the dynamics, and the impact identities ``J v+ = -e J v-``,
+    ``M (v+ - v-) = J^T P``, on every joint type (mimic joints included)."""
     model, cms = constrained
     q, v, tau = random_state(model, 3)
     data, cds, ddq = solve(model, cms, q, v, tau)
     check_identities(model, data, cms, cds, q, v, tau, ddq)
+    v_after = rbda.impulse_dynamics(model, data, q, v, cms, cds, 0.25)
+    J = np.vstack([cd.jacobian for cd in cds])
+    assert_close(J @ v_after, -0.25 * (J @ v), TOL, "J v+ = -e J v-")
+    M = rbda.crba(model, model.create_data(), q)
+    assert_close(M @ (v_after - v), J.T @ data.impulse_c, TOL, "M (v+ - v-) = J^T P")
 
 
 def test_jacobian_and_drift_against_finite_differences(constrained):

@@ -368,7 +368,7 @@ def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
         J, _ = _stack(model, data, contact_models, contact_datas)
         _, G = delassus_factors(model, data, J)
         P = _proximal_solve(G, (1.0 + r_coeff) * (J @ v), settings)
-        data.dq_after[:] = v + cholesky.solve(model, data, J.T @ P)
+        data.dq_after = v + cholesky.solve(model, data, J.T @ P)  # a data of a mimic model is sized for its twin
         _scatter_forces(contact_models, contact_datas, P)
     else:
         q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
@@ -436,7 +436,7 @@ def _dense_impulse(model, data, q, v, J, r_coeff=0.0, inv_damping=0.0, extra=Non
     q, v, _ = _state(model, data, q, v, None)
     _, G = delassus_factors(model, data, J)
     P = _cho_solve(_cholesky(G, mu, SINGULAR_J), -(1.0 + r_coeff) * (J @ v))
-    data.dq_after[:] = v + cholesky.solve(model, data, J.T @ P)
+    data.dq_after = v + cholesky.solve(model, data, J.T @ P)
     data.impulse_c = P
     return data.dq_after
 

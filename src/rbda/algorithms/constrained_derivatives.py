@@ -20,7 +20,7 @@ import numpy as np
 from collections.abc import Sequence
 
 from ..model.constraints import CONTACT_3D, ProximalSettings, RigidConstraintData, RigidConstraintModel
-from ..spatial import SE3, Jlog6, log6, motion_cross_matrix, skew
+from ..spatial import SE3, Jlog6, log6, motion_cross_matrix
 from . import cholesky
 from ._check import check_data
 from .constrained import (LOCAL, WORLD, _cholesky, _cho_solve, _settings, _world_jacobian, check_constraints,
@@ -38,16 +38,23 @@ if TYPE_CHECKING:
 LWA = 2
 
 
+def _hat(u) -> np.ndarray:
+    """``(3, 3)`` skew matrix of ``u`` (``_hat(u) @ x = u x x``), without argument checks: the derivatives build
+    dozens per call."""
+    x, y, z = u
+    return np.array(((0.0, -z, y), (z, 0.0, -x), (-y, x, 0.0)))
+
+
 def _force_cross_columns(W: np.ndarray) -> np.ndarray:
     """``(6, 6)`` matrix of ``m -> m x* W`` for a fixed force ``W = [f; tau]``: ``[[0, -f^], [-f^, -tau^]]``."""
-    F, T = skew(W[:3]), skew(W[3:])
+    F, T = _hat(W[:3]), _hat(W[3:])
     return np.block([[np.zeros((3, 3)), -F], [-F, -T]])
 
 
 def _rotate_blocks(R, y, rows: int) -> np.ndarray:
     """``(rows, 3)``: the derivative of ``R y`` (each 3-block of ``y`` in a frame of rotation ``R``) with respect
     to that frame's own angular velocity, ``d(R y) = R (w x y) = -R y^ w``."""
-    return np.vstack([-R @ skew(y[k:k + 3]) for k in range(0, rows, 3)])
+    return np.vstack([-R @ _hat(y[k:k + 3]) for k in range(0, rows, 3)])
 
 
 class _Frame:
@@ -60,7 +67,7 @@ class _Frame:
         self.Jw = _world_jacobian(model, data, joint, cols)
         self.oM = data.oMi[joint] * placement
         p = self.oM.translation
-        self.Jp = self.Jw[:3] - np.cross(p, self.Jw[3:].T).T
+        self.Jp = self.Jw[:3] - _hat(p) @ self.Jw[3:]
         zero = np.zeros((6, nv))
         if joint == 0:
             self.v, self.a = np.zeros(6), np.zeros(6)
@@ -92,21 +99,21 @@ def _constraint_terms(model, data, cm, cd, lam):
     w1 = R1.T @ f1.Jw[3:]  # c1's angular velocity Jacobian, c1's axes
     if is3d:
         t = cm.desired_contact_placement.translation
-        c = (R1 @ (f1.a[:3] + np.cross(f1.v[3:], f1.v[:3]))
-             - f2.oM.rotation @ (f2.a[:3] + np.cross(f2.v[3:], f2.v[:3])))  # world relative acceleration
+        c = (R1 @ (f1.a[:3] + _hat(f1.v[3:]) @ f1.v[:3])
+             - f2.oM.rotation @ (f2.a[:3] + _hat(f2.v[3:]) @ f2.v[:3]))  # world relative acceleration
         dc_dq, dc_dv = f1.pa_dq - f2.pa_dq, f1.pa_dv - f2.pa_dv
         dev_dq = f1.pv_dq - f2.pv_dq
-        dep_dq = (f1.Jp - f2.Jp) - R1 @ skew(t) @ w1
+        dep_dq = (f1.Jp - f2.Jp) - R1 @ _hat(t) @ w1
         f = lam[:3] if rf != LOCAL else R1 @ lam[:3]
-        df = np.zeros((3, model.nv)) if rf != LOCAL else -skew(f) @ f1.Jw[3:]
+        df = np.zeros((3, model.nv)) if rf != LOCAL else -_hat(f) @ f1.Jw[3:]
         if rf == LOCAL:  # d(R1^T y) = R1^T dy + (R1^T y)^ w1
             ev, ep = cd.contact_velocity_error[:3], cd.contact_placement_error[:3]
-            dc_dq = R1.T @ dc_dq + skew(R1.T @ c) @ w1
+            dc_dq = R1.T @ dc_dq + _hat(R1.T @ c) @ w1
             dc_dv = R1.T @ dc_dv
-            dev_dq = R1.T @ dev_dq + skew(ev) @ w1
-            dep_dq = R1.T @ (f1.Jp - f2.Jp) + skew(ep - t) @ w1
-        wrenches = [(f1.Jw, np.r_[f, np.cross(p1, f)], np.vstack([df, skew(p1) @ df - skew(f) @ f1.Jp])),
-                    (f2.Jw, -np.r_[f, np.cross(p2, f)], -np.vstack([df, skew(p2) @ df - skew(f) @ f2.Jp]))]
+            dev_dq = R1.T @ dev_dq + _hat(ev) @ w1
+            dep_dq = R1.T @ (f1.Jp - f2.Jp) + _hat(ep - t) @ w1
+        wrenches = [(f1.Jw, np.r_[f, _hat(p1) @ f], np.vstack([df, _hat(p1) @ df - _hat(f) @ f1.Jp])),
+                    (f2.Jw, -np.r_[f, _hat(p2) @ f], -np.vstack([df, _hat(p2) @ df - _hat(f) @ f2.Jp]))]
     else:
         X = cd.c1Mc2
         AX, Xv2, Xa2 = X.action, X.action @ f2.v, X.action @ f2.a
@@ -138,8 +145,8 @@ def _constraint_terms(model, data, cm, cd, lam):
             W = f1.oM.dual_action @ lam
             dW = _force_cross_columns(W) @ f1.Jw
         elif rf == LWA:
-            W = np.r_[lam[:3], np.cross(p1, lam[:3]) + lam[3:]]
-            dW = np.vstack([np.zeros((3, model.nv)), -skew(lam[:3]) @ f1.Jp])
+            W = np.r_[lam[:3], _hat(p1) @ lam[:3] + lam[3:]]
+            dW = np.vstack([np.zeros((3, model.nv)), -_hat(lam[:3]) @ f1.Jp])
         else:
             W, dW = lam.copy(), np.zeros((6, model.nv))
         wrenches = [(f1.Jw, W, dW), (f2.Jw, -W, -dW)]
