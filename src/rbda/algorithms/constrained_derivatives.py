@@ -196,6 +196,17 @@ def _derivatives(model, data, contact_models, contact_datas, q, v, acc, lam, set
     return J, factor, r1_q, dtau_dv, np.vstack(r2_q), np.vstack(r2_v)
 
 
+def _last_call(model, data, contact_models, contact_datas, prox_settings, kind: str, call: str):
+    """Checked arguments and ``(settings, inputs)`` of the last constrained call of ``kind`` on ``data``."""
+    check_data(model, data)
+    settings = _settings(prox_settings)
+    check_constraints(model, contact_models, contact_datas)
+    state = data.constraint_state
+    if state is None or state[0] != kind:
+        raise ValueError(f"data: call {call} first")
+    return settings, state[1:]
+
+
 def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_models: Sequence[RigidConstraintModel],
                                             contact_datas: Sequence[RigidConstraintData],
                                             prox_settings: ProximalSettings | None = None) -> tuple:
@@ -209,14 +220,8 @@ def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_mo
     ``data.dlambda_dtau``. ``prox_settings``: its ``mu`` damps ``G`` as in the solve (for redundant sets).
     Raises ValueError if :func:`rbda.constraint_dynamics` was not called first with this data.
     """
-    check_data(model, data)
-    settings = _settings(prox_settings)
-    check_constraints(model, contact_models, contact_datas)
-    state = data.constraint_state
-    if state is None or state[0] != "dynamics":
-        raise ValueError("data: call constraint_dynamics(model, data, q, v, tau, contact_models, contact_datas) "
-                         "first")
-    _, q, v, tau = state
+    settings, (q, v, _) = _last_call(model, data, contact_models, contact_datas, prox_settings, "dynamics",
+                                     "constraint_dynamics(model, data, q, v, tau, contact_models, contact_datas)")
     ddq, lam = data.ddq.copy(), data.lambda_c.copy()
     J, factor, r1_q, r1_v, r2_q, r2_v = _derivatives(model, data, contact_models, contact_datas, q, v, ddq, lam,
                                                      settings)
@@ -251,14 +256,8 @@ def compute_impulse_dynamics_derivatives(model: Model, data: Data, contact_model
     ``data.dimpulse_dq``, ``data.dimpulse_dv``. Raises ValueError if :func:`rbda.impulse_dynamics` was not
     called first with this data.
     """
-    check_data(model, data)
-    settings = _settings(prox_settings)
-    check_constraints(model, contact_models, contact_datas)
-    state = data.constraint_state
-    if state is None or state[0] != "impulse":
-        raise ValueError("data: call impulse_dynamics(model, data, q, v, contact_models, contact_datas, r_coeff) "
-                         "first")
-    _, q, v, e = state
+    settings, (q, v, e) = _last_call(model, data, contact_models, contact_datas, prox_settings, "impulse",
+                                     "impulse_dynamics(model, data, q, v, contact_models, contact_datas, r_coeff)")
     v_after, P = data.dq_after.copy(), data.impulse_c.copy()
     # r1 = M(q) (v+ - v) - J^T P = ID(q, 0, v+ - v) - g(q) - J^T P;  r2 = J(q) (v+ + e v)
     J, factor, r1_q, _, _, _ = _derivatives(model, data, contact_models, contact_datas, q, np.zeros(model.nv),
