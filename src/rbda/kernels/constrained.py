@@ -14,7 +14,6 @@ from numba import njit, prange
 from ..spatial.compiled import jlog_coefficient, motion_act, motion_act_inv, motion_cross, se3_compose, sin_over_t
 from .checks import all_finite
 from .dynamics import crba, rnea
-from .kinematics import forward_kinematics_qva
 from .layout import data_views, model_views
 from .sparse import cholesky_decompose, cholesky_solve, mpy_lit
 from .views import borrowed, view
@@ -285,7 +284,8 @@ def delassus(L, Dinv, lam, Jc, Y, G):
         for s in range(r + 1):
             acc = 0.0
             for k in range(nv):
-                acc += Y[r, k] * Dinv[k] * Y[s, k]
+                if Y[r, k] != 0.0:  # Y's columns are nonzero on the constrained bodies' ancestors only
+                    acc += Y[r, k] * Dinv[k] * Y[s, k]
             G[r, s] = G[s, r] = acc
 
 
@@ -362,8 +362,12 @@ def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work):
     if status:
         return status
     d.nle[:] = d.tau
-    forward_kinematics_qva(I, F, ws, q, v, d.zeros)  # the drift: accelerations at ddq = 0
     crba(I, F, ws, q)
+    g = d.v6[0]
+    for i in range(1, m.nj):  # the drift a_i (ddq = 0, no gravity): a_gf_i = a_i + oMi^-1 (-g)
+        motion_act_inv(d.oMi[i], m.gravity, g)
+        for k in range(6):
+            d.a[i, k] = d.a_gf[i, k] + g[k]
     if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
         return 97
     constraint_set(m, d, CI, CF, R, Jc, rhs, view(work, 4 * nc + nc * nv + 2 * nc * nc, (7, 6)))
