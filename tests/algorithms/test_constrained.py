@@ -244,6 +244,11 @@ def test_bad_input():
             rbda.constraint_dynamics(model, data, *args, cms, cds)
     with pytest.raises(ValueError, match="data"):
         rbda.constraint_dynamics(model, other.create_data(), q, v, tau, cms, cds)
+    cms[0].desired_contact_velocity[1] = np.nan  # a view of the packed parameters, mutated in place
+    with pytest.raises(ValueError, match="contact_models: .*NaN"):
+        rbda.constraint_dynamics(model, data, q, v, tau, cms, cds)
+    with pytest.raises(ValueError, match="desired_contact_velocity"):
+        cms[0].desired_contact_velocity = [0.0, np.inf, 0.0, 0.0, 0.0, 0.0]
 
 
 # ------------------------------------------------------------------------------------------------ batch

@@ -82,15 +82,17 @@ def _settings(prox_settings) -> ProximalSettings:
 
 def init_constraint_dynamics(model: Model, data: Data, contact_models: Sequence[RigidConstraintModel],
                              contact_datas: Sequence[RigidConstraintData] | None = None) -> None:
-    """Prepare ``data`` for :func:`constraint_dynamics` with this constraint set: checks the lists and sizes
-    ``data.lambda_c`` ``(m,)`` (``m`` the sum of the constraint sizes). Raises as :func:`constraint_dynamics`."""
+    """Prepare ``data`` for :func:`constraint_dynamics` with this constraint set: checks the lists, allocates the
+    packed constraints and result buffers (``data.constraint_binding``; the datas' records and Jacobians become
+    views of them) and sizes ``data.lambda_c`` ``(m,)`` (``m`` the sum of the constraint sizes). Optional: the
+    first call with a new set does it. Raises as :func:`constraint_dynamics`."""
     check_data(model, data)
     if contact_datas is None:
         contact_datas = [cm.create_data() for cm in contact_models]
     m = check_constraints(model, contact_models, contact_datas)
+    _bind(model, data, contact_models, contact_datas)
     if data.lambda_c.shape != (m,):
-        data.lambda_c = np.zeros(m)
-        data.impulse_c = np.zeros(m)
+        data.lambda_c, data.impulse_c = np.zeros(m), np.zeros(m)
 
 
 # ------------------------------------------------------------------------------------------------ kinematics
@@ -326,6 +328,8 @@ def constraint_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, ta
 def _report(status, model, q, v, tau):
     if status == kc.SINGULAR_SET:
         raise ValueError(SINGULAR_SET)
+    if status == kc.NONFINITE_CONSTRAINT:
+        raise ValueError("contact_models: a placement, gain or target of a constraint holds NaN or inf")
     report(status, ("q", "v", "tau"), model, (q, v, tau))
 
 

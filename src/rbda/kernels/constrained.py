@@ -23,6 +23,7 @@ CONSTRAINT_INTS, CONSTRAINT_FLOATS = 4, 50
 F_P1, F_P2, F_GAINS, F_PD, F_VD, F_AD = 0, 12, 24, 26, 38, 44  # offsets in a CF row
 OMC1, OMC2, C1MC2, V1, V2, EP, EV, FORCE, DRIFT, DESIRED, RECORD = 0, 12, 24, 36, 42, 48, 54, 60, 66, 72, 78
 SINGULAR_SET = 96  # the Delassus matrix plus mu is not positive definite: a redundant set with mu = 0
+NONFINITE_CONSTRAINT = 95  # a constraint's placements, gains or targets hold NaN or inf
 STATS = 3  # iterations, absolute residual, relative residual
 
 
@@ -358,6 +359,9 @@ def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work):
     m = model_views(borrowed(I), borrowed(F))
     nc, nv = Jc.shape
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    for k in range(CF.shape[0]):
+        if not all_finite(CF[k]):
+            return NONFINITE_CONSTRAINT
     status = rnea(I, F, ws, q, v, d.zeros, np.zeros((0, 6)))  # nle = ID(q, v, 0)
     if status:
         return status
