@@ -238,24 +238,16 @@ def _scatter_forces(contact_models, contact_datas, lam) -> None:
 
 # ------------------------------------------------------------------------------------------------ solves
 def _proximal_solve(G, b, settings: ProximalSettings) -> np.ndarray:
-    """``lambda`` with ``G lambda + b = 0``: the exact solve for ``mu = 0`` (raises if ``G`` is singular), else
-    the proximal point iterations ``(G + mu I) lambda_k+1 = mu lambda_k - b`` from ``lambda_0 = 0``, stopped when
-    both ``|G lambda + b|_inf`` and ``|lambda_k+1 - lambda_k|_inf`` are below the accuracy."""
-    m, mu = len(b), settings.mu
-    lam = np.zeros(m)
-    if m == 0:
-        settings.iter, settings.absolute_residual, settings.relative_residual = 0, 0.0, 0.0
-        return lam
-    L = _cholesky(G, mu)
-    for k in range(1, settings.max_iter + 1 if mu > 0.0 else 2):
-        new = _cho_solve(L, mu * lam - b)
-        settings.relative_residual = float(np.max(np.abs(new - lam)))
-        lam = new
-        settings.absolute_residual = float(np.max(np.abs(G @ lam + b)))
-        settings.iter = k
-        if (settings.absolute_residual <= settings.absolute_accuracy
-                and settings.relative_residual <= settings.relative_accuracy):
-            break
+    """``lambda`` with ``G lambda + b = 0`` by the compiled proximal iterations (``kernels/constrained.py:
+    proximal_solve``: one exact solve for ``mu = 0``, which raises if ``G`` is singular); fills the settings'
+    ``iter`` and residuals."""
+    m = len(b)
+    lam, previous, residual, stats = np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(kc.STATS)
+    if not _kc.proximal_solve(np.ascontiguousarray(G), np.zeros((m, m)), np.ascontiguousarray(b, dtype=np.float64),
+                              settings.mu, settings.absolute_accuracy, settings.max_iter, lam, previous, residual,
+                              stats):
+        raise ValueError(SINGULAR_SET)
+    settings.iter, settings.absolute_residual, settings.relative_residual = int(stats[0]), stats[1], stats[2]
     return lam
 
 
