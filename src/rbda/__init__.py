@@ -16,6 +16,15 @@ from . import simulation  # contact solvers: friction cones, PGS and ADMM, physi
 from .spatial import SE3, ArticulatedBodyInertia, Force, Inertia, Motion, ReferenceFrame
 
 LOCAL, WORLD, LOCAL_WORLD_ALIGNED = ReferenceFrame.LOCAL, ReferenceFrame.WORLD, ReferenceFrame.LOCAL_WORLD_ALIGNED
+from .model.constraints import (  # constrained dynamics (rbda.constraint_dynamics, ...)
+    CONTACT_3D,
+    CONTACT_6D,
+    BaumgarteCorrectorParameters,
+    ContactType,
+    ProximalSettings,
+    RigidConstraintData,
+    RigidConstraintModel,
+)
 
 
 def __getattr__(name):  # the file readers (rbda.io) load on first use, so that ``import rbda`` stays fast

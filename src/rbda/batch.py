@@ -24,17 +24,23 @@ from .algorithms import _check
 from .kernels import batch as _batch_kernels
 from .kernels import center_of_mass as _com_kernels
 from .kernels import centroidal as _centroidal_kernels
+from .kernels import constrained as _constrained_module
 from .kernels.direct import announce_compilation, announced
 from .model import data as _data
 from .model.data import Data as _Data
 from .spatial import ReferenceFrame as _ReferenceFrame
 
+from .model.constraints import ProximalSettings, RigidConstraintModel  # noqa: E402  (constrained dynamics' types)
+
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .algorithms.configuration import ArgumentPosition
     from .model import Model
     from numpy.typing import ArrayLike
 
 _k, _com, _centroidal = announced(_batch_kernels), announced(_com_kernels), announced(_centroidal_kernels)
+_constrained_kernels = announced(_constrained_module)
 
 
 def _workspaces(model, batch: int) -> np.ndarray:
@@ -393,3 +399,45 @@ def d_difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, arg: ArgumentPositi
     if model.mimicking_joints:
         return _mimic_configuration(d_difference, model, Q0, Q1, ("Q0", "Q1"), "vv", arg, out)
     return _configuration(batch_d_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, arg, out)
+
+
+# ------------------------------------------------------------------------------------------------ constrained
+def constraint_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike,
+                        contact_models: Sequence[RigidConstraintModel], prox_settings: ProximalSettings | None = None,
+                        out: tuple | None = None):
+    """:func:`rbda.constraint_dynamics` per state, in parallel: ``Q: (B, nq)``, ``V, TAU: (B, nv)``, the same
+    ``contact_models`` for every state. Returns ``(ddq (B, nv), lambda (B, m))`` (``out``: such a pair to write
+    into). ``prox_settings`` as for the single call (its ``iter`` and residuals are not reported per state).
+    Raises for a bad state, naming it, or a redundant set with ``mu = 0``."""
+    from .algorithms.constrained import SINGULAR_SET, _settings, check_constraints
+    from .kernels import constrained as kc
+
+    if model.mimicking_joints:
+        raise ValueError("model: the batched constrained dynamics does not take mimic joints yet; loop over "
+                         "rbda.constraint_dynamics")
+    settings = _settings(prox_settings)
+    m = check_constraints(model, contact_models, [cm.create_data() for cm in contact_models])
+    I, F = model.packed
+    Q = _stack(Q, model.nq, "Q")
+    B = Q.shape[0]
+    V, TAU = _stack(V, model.nv, "V", B), _stack(TAU, model.nv, "TAU", B)
+    if out is None:
+        out = (np.empty((B, model.nv)), np.empty((B, m)))
+    if not (isinstance(out, (tuple, list)) and len(out) == 2):
+        raise ValueError(f"out: expected a pair of arrays of shapes ({B}, {model.nv}) and ({B}, {m})")
+    ddq, lam = _output(out[0], (B, model.nv)), _output(out[1], (B, m))
+    WS = _workspaces(model, B)
+    n, nv, nc = WS.shape[0], model.nv, len(contact_models)
+    CI = np.array([cm.ints for cm in contact_models], dtype=np.int64).reshape(nc, kc.CONSTRAINT_INTS)
+    CF = np.array([cm.params for cm in contact_models]).reshape(nc, kc.CONSTRAINT_FLOATS)
+    status = np.zeros(B, dtype=np.int64)
+    _constrained_kernels.batch_constraint_dynamics(
+        I, F, WS, np.zeros((n, nv, nv)), np.zeros((n, nv)), np.zeros((n, nv)), Q, V, TAU, CI, CF,
+        np.array([settings.mu, settings.absolute_accuracy, settings.max_iter]), np.zeros((n, nc, kc.RECORD)),
+        np.zeros((n, m, nv)), np.zeros((n, m)), np.zeros((n, kc.work_size(m, nv))), np.zeros((n, kc.STATS)), ddq,
+        lam, status)
+    bad = np.flatnonzero(status == kc.SINGULAR_SET)
+    if bad.size:
+        raise ValueError(f"state {bad[0]}: {SINGULAR_SET}")
+    _report_states(status, ("Q", "V", "TAU"))
+    return ddq, lam

@@ -101,6 +101,20 @@ from .regressor import (
 )
 from .supported import compute_supported_force_by_frame, compute_supported_inertia_by_frame
 from . import cholesky  # noqa: E402  (Pinocchio's ``cholesky`` namespace: rbda.cholesky.decompose, ...)
+from .constrained import (  # constrained dynamics: contacts, loop closures, impulses (rbda.model.constraints)
+    compute_damped_delassus_matrix_inverse,
+    compute_delassus_matrix,
+    compute_kkt_contact_dynamic_matrix_inverse,
+    constraint_dynamics,
+    forward_dynamics,
+    impulse_dynamics,
+    init_constraint_dynamics,
+)
+from .delassus import DelassusOperator  # noqa: E402  (the Delassus operator that contact solvers take)
+from .constrained_derivatives import (  # noqa: E402  (their analytical derivatives)
+    compute_constraint_dynamics_derivatives,
+    compute_impulse_dynamics_derivatives,
+)
 
 # What ``from rbda.algorithms import *`` (and so ``rbda``) exports: the functions, not their modules (a module
 # and its function share names such as ``center_of_mass``, which type checkers would otherwise confuse).
@@ -129,4 +143,8 @@ __all__ = [
     "is_same_configuration", "jacobian_center_of_mass", "jacobian_subtree_center_of_mass", "joint_body_regressor",
     "neutral", "nonlinear_effects", "normalize", "random_configuration", "rnea", "squared_distance",
     "update_frame_placement", "update_frame_placements", "update_global_placements",
+    # constrained dynamics
+    "compute_constraint_dynamics_derivatives", "compute_damped_delassus_matrix_inverse", "compute_delassus_matrix",
+    "compute_impulse_dynamics_derivatives", "compute_kkt_contact_dynamic_matrix_inverse", "constraint_dynamics",
+    "DelassusOperator", "forward_dynamics", "impulse_dynamics", "init_constraint_dynamics",
 ]

@@ -17,6 +17,7 @@ from .urdf import (
     read_urdf,
 )
 from .urdf_writer import write_urdf
+from .constraints import constraints_from_mjcf  # MJCF connect/weld equalities as RigidConstraintModel
 
 __all__ = [
     "ModelFileError", "load_model", "load_model_from_string",
@@ -24,4 +25,5 @@ __all__ = [
     "read_urdf", "write_urdf", "InertiaWarning",
     "Srdf", "read_srdf", "load_reference_configurations", "load_rotor_parameters", "remove_collision_pairs",
     "GeometryModel", "GeometryObject", "GeometryType", "Box", "Cylinder", "Sphere", "Capsule", "Mesh",
+    "constraints_from_mjcf",
 ]

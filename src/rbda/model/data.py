@@ -100,6 +100,7 @@ class Data:
         self.S = d.S.T
         self._init_whole_body(model)
         self._init_derivatives(model)
+        self._init_constrained(model)
 
     def _init_whole_body(self, model) -> None:
         """Whole-body quantities (Pinocchio's names): ``mass (njoints,)``, ``com``, ``vcom``, ``acom``
@@ -144,6 +145,24 @@ class Data:
         self.d2tau_dqdq = self.d2tau_dvdv = self.d2tau_dqdv = self.d2tau_dadq = None
         self.kinematic_hessians = np.zeros((6, model.nv, model.nv))
         self.dvcom_dq = None
+
+    def _init_constrained(self, model) -> None:
+        """Constrained dynamics (``algorithms/constrained.py``): ``lambda_c``, ``impulse_c`` ``(m,)`` the stacked
+        constraint forces and impulses (``m`` the total constraint size, 0 until a constrained call), ``dq_after``
+        ``(nv,)`` the velocity after an impulse, ``constraint_jacobian`` ``(m, nv)`` the stacked Jacobian,
+        ``kkt_inverse`` ``(nv + m, nv + m)``, ``delassus`` ``(m, m)``; the derivatives ``ddq_dtau`` ``(nv, nv)``,
+        ``dlambda_dq``, ``dlambda_dv``, ``dlambda_dtau`` ``(m, nv)``, ``dvafter_dq``, ``dvafter_dv`` ``(nv, nv)``,
+        ``dimpulse_dq``, ``dimpulse_dv`` ``(m, nv)`` (set by the calls that compute them); ``constraint_state``:
+        the kind and inputs of the last constrained call, which the derivative functions differentiate;
+        ``constraint_binding``: the packed constraint set and result buffers of the last constrained call."""
+        nv = model.nv
+        self.lambda_c, self.impulse_c, self.dq_after = np.zeros(0), np.zeros(0), np.zeros(nv)
+        self.constraint_jacobian, self.kkt_inverse = np.zeros((0, nv)), np.zeros((nv, nv))
+        self.delassus = np.zeros((0, 0))
+        self.dlambda_dq, self.dlambda_dv, self.dlambda_dtau = (np.zeros((0, nv)) for _ in range(3))
+        self.ddq_dtau, self.dvafter_dq, self.dvafter_dv = (np.zeros((nv, nv)) for _ in range(3))
+        self.dimpulse_dq, self.dimpulse_dv = np.zeros((0, nv)), np.zeros((0, nv))
+        self.constraint_state = self.constraint_binding = None
 
     def __getattr__(self, name):  # only reached for a missing attribute: a Data passed where a Model belongs
         if name in _MODEL_ATTRIBUTES:

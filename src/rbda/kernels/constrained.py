@@ -1,0 +1,452 @@
+"""Compiled constrained dynamics: the constraint kinematics, the Delassus matrix through the sparse factor of M,
+and the proximal solve of the KKT system (``algorithms/constrained.py`` states the equations and conventions).
+
+Packed constraints: ``CI (nc, 4)`` int rows ``[type, reference frame, joint1, joint2]``; ``CF (nc, 50)`` float
+rows ``[P1 (3x4), P2 (3x4), Kp, Kd, Pd (3x4), v_des (6), a_des (6)]``. Each constraint's results go to its row of
+the records ``R (nc, 78)`` (offsets below), its Jacobian rows to ``Jc (m, nv)`` and ``gamma - a_c`` to ``rhs``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..spatial.compiled import jlog_coefficient, motion_act, motion_act_inv, motion_cross, se3_compose, sin_over_t
+from .checks import all_finite
+from .dynamics import crba, rnea
+from .layout import data_views, model_views
+from .sparse import cholesky_decompose, cholesky_solve, mpy_lit
+from .views import borrowed, view
+
+CONTACT_3D, WORLD, LOCAL = 0, 0, 1
+CONSTRAINT_INTS, CONSTRAINT_FLOATS = 4, 50
+F_P1, F_P2, F_GAINS, F_PD, F_VD, F_AD = 0, 12, 24, 26, 38, 44  # offsets in a CF row
+OMC1, OMC2, C1MC2, V1, V2, EP, EV, FORCE, DRIFT, DESIRED, RECORD = 0, 12, 24, 36, 42, 48, 54, 60, 66, 72, 78
+SINGULAR_SET = 96  # the Delassus matrix plus mu is not positive definite: a redundant set with mu = 0
+NONFINITE_CONSTRAINT = 95  # a constraint's placements, gains or targets hold NaN or inf
+STATS = 3  # iterations, absolute residual, relative residual
+
+
+# ------------------------------------------------------------------------------------------------ small helpers
+@njit(cache=True, forceinline=True)
+def se3_inverse_compose(A, B, out):
+    """``out = A^-1 B``: ``R = RA^T RB``, ``p = RA^T (pB - pA)``."""
+    for r in range(3):
+        for c in range(3):
+            out[r, c] = A[0, r] * B[0, c] + A[1, r] * B[1, c] + A[2, r] * B[2, c]
+        out[r, 3] = A[0, r] * (B[0, 3] - A[0, 3]) + A[1, r] * (B[1, 3] - A[1, 3]) + A[2, r] * (B[2, 3] - A[2, 3])
+
+
+@njit(cache=True, forceinline=True)
+def se3_compose_inverse(A, B, out):
+    """``out = A B^-1``: ``R = RA RB^T``, ``p = pA - R pB``."""
+    for r in range(3):
+        for c in range(3):
+            out[r, c] = A[r, 0] * B[c, 0] + A[r, 1] * B[c, 1] + A[r, 2] * B[c, 2]
+    for r in range(3):
+        out[r, 3] = A[r, 3] - (out[r, 0] * B[0, 3] + out[r, 1] * B[1, 3] + out[r, 2] * B[2, 3])
+
+
+@njit(cache=True)
+def se3_log(M, out):
+    """``out = log6(M) = [V(w)^-1 p; w]``, ``w = log3(R)`` (angle in [0, pi], the symmetric part near pi)."""
+    c = min(1.0, max(-1.0, 0.5 * (M[0, 0] + M[1, 1] + M[2, 2] - 1.0)))
+    sx, sy, sz = 0.5 * (M[2, 1] - M[1, 2]), 0.5 * (M[0, 2] - M[2, 0]), 0.5 * (M[1, 0] - M[0, 1])
+    t = np.arctan2(np.sqrt(sx * sx + sy * sy + sz * sz), c)
+    if c > -0.5:
+        k = 1.0 / sin_over_t(t)
+        wx, wy, wz = k * sx, k * sy, k * sz
+    else:  # (R + R^T)/2 - cos(t) I = (1 - cos t) axis axis^T
+        i = 0
+        for r in range(1, 3):
+            if M[r, r] > M[i, i]:
+                i = r
+        b0, b1, b2 = 0.5 * (M[0, i] + M[i, 0]), 0.5 * (M[1, i] + M[i, 1]), 0.5 * (M[2, i] + M[i, 2])
+        if i == 0:
+            b0 -= c
+        elif i == 1:
+            b1 -= c
+        else:
+            b2 -= c
+        if b0 * sx + b1 * sy + b2 * sz < 0.0:
+            b0, b1, b2 = -b0, -b1, -b2
+        n = np.sqrt(b0 * b0 + b1 * b1 + b2 * b2)
+        wx, wy, wz = t * b0 / n, t * b1 / n, t * b2 / n
+    px, py, pz = M[0, 3], M[1, 3], M[2, 3]
+    D = jlog_coefficient(t)  # V^-1 = 1 - w^/2 + D w^2
+    cx, cy, cz = wy * pz - wz * py, wz * px - wx * pz, wx * py - wy * px
+    out[0] = px - 0.5 * cx + D * (wy * cz - wz * cy)
+    out[1] = py - 0.5 * cy + D * (wz * cx - wx * cz)
+    out[2] = pz - 0.5 * cz + D * (wx * cy - wy * cx)
+    out[3], out[4], out[5] = wx, wy, wz
+
+
+@njit(cache=True, forceinline=True)
+def rotate(R, x, out, transpose):
+    """``out = R x`` (or ``R^T x``) for a 3-vector; ``out`` may be ``x``."""
+    x0, x1, x2 = x[0], x[1], x[2]
+    for r in range(3):
+        if transpose:
+            out[r] = R[0, r] * x0 + R[1, r] * x1 + R[2, r] * x2
+        else:
+            out[r] = R[r, 0] * x0 + R[r, 1] * x1 + R[r, 2] * x2
+
+
+@njit(cache=True, forceinline=True)
+def point_velocity(u, p, out):
+    """``out = u_lin + u_ang x p``: the velocity at the point ``p`` of the twist ``u`` taken at the origin."""
+    out[0] = u[0] + u[4] * p[2] - u[5] * p[1]
+    out[1] = u[1] + u[5] * p[0] - u[3] * p[2]
+    out[2] = u[2] + u[3] * p[1] - u[4] * p[0]
+
+
+@njit(cache=True, forceinline=True)
+def classical(v, a, R, out):
+    """``out = R (a_lin + w x v_lin)``: the classical acceleration of a frame's origin, rotated by ``R``."""
+    out[0] = a[0] + v[4] * v[2] - v[5] * v[1]
+    out[1] = a[1] + v[5] * v[0] - v[3] * v[2]
+    out[2] = a[2] + v[3] * v[1] - v[4] * v[0]
+    rotate(R, out, out, False)
+
+
+# ------------------------------------------------------------------------------------------------ kinematics
+@njit(cache=True)
+def frame_motion(d, joint, P, v_out, a_out):
+    """Velocity and drift acceleration of the frame ``P`` on ``joint``, in the frame (zero on the world)."""
+    if joint == 0:
+        for k in range(6):
+            v_out[k] = a_out[k] = 0.0
+        return
+    motion_act_inv(P, d.v[joint], v_out)
+    motion_act_inv(P, d.a[joint], a_out)
+
+
+@njit(cache=True)
+def add_columns(m, d, joint, sign, rf, R1, p, rows, u_p):
+    """``rows += sign T(J_joint)``: the world columns of the joint's supporting dofs taken at the point ``p``
+    (the first 3 rows for a 3D constraint), in c1's axes for LOCAL, unshifted for WORLD."""
+    i = joint
+    while i > 0:
+        for col in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            u = d.J[col]
+            for k in range(6):
+                u_p[k] = u[k]
+            if rf != WORLD:
+                point_velocity(u, p, u_p)
+            if rf == LOCAL:
+                rotate(R1, u_p[0:3], u_p[0:3], True)
+                rotate(R1, u_p[3:6], u_p[3:6], True)
+            for r in range(rows.shape[0]):
+                rows[r, col] += sign * u_p[r]
+        i = m.parents[i]
+
+
+@njit(cache=True)
+def constraint_rows(m, d, ci, cf, rec, rows, rhs, w):
+    """One constraint's rows of J (``rows``), its ``gamma - a_c`` (``rhs``) and its record; ``w`` (10, 6)
+    scratch. The formulas are those of ``algorithms/constrained.py: constraint_kinematics``."""
+    kind, rf, j1, j2 = ci[0], ci[1], ci[2], ci[3]
+    n = rows.shape[0]
+    P1, P2, Pd = view(cf, F_P1, (3, 4)), view(cf, F_P2, (3, 4)), view(cf, F_PD, (3, 4))
+    oMc1, oMc2, X = view(rec, OMC1, (3, 4)), view(rec, OMC2, (3, 4)), view(rec, C1MC2, (3, 4))
+    v1, v2, ep, ev = rec[V1:V1 + 6], rec[V2:V2 + 6], rec[EP:EP + 6], rec[EV:EV + 6]
+    drift, desired = rec[DRIFT:DRIFT + 6], rec[DESIRED:DESIRED + 6]
+    a1, a2, x1, x2, tmp = w[0], w[1], w[2], w[3], w[4]
+    Y = w[5:7].reshape((3, 4))
+    se3_compose(d.oMi[j1], P1, oMc1)
+    se3_compose(d.oMi[j2], P2, oMc2)
+    se3_inverse_compose(oMc1, oMc2, X)  # c1Mc2
+    frame_motion(d, j1, P1, v1, a1)
+    frame_motion(d, j2, P2, v2, a2)
+    R1, R2, p1, p2 = oMc1[:, :3], oMc2[:, :3], oMc1[:, 3], oMc2[:, 3]
+    rows[:, :] = 0.0
+    for k in range(6):
+        ep[k] = ev[k] = drift[k] = desired[k] = 0.0
+    if kind == CONTACT_3D:  # the two points, in world axes, then c1's for LOCAL
+        add_columns(m, d, j1, 1.0, rf, R1, p1, rows, tmp)
+        add_columns(m, d, j2, -1.0, rf, R1, p2, rows, tmp)
+        classical(v1, a1, R1, x1)
+        classical(v2, a2, R2, x2)
+        rotate(R1, v1[0:3], a1, False)
+        rotate(R2, v2[0:3], a2, False)
+        rotate(R1, Pd[:, 3], ep, False)
+        for k in range(3):
+            drift[k] = x1[k] - x2[k]  # gamma = R1 c1 - R2 c2
+            ev[k] = a1[k] - a2[k]  # e_v = R1 v1 - R2 v2
+            ep[k] += p1[k] - p2[k]  # e_p = p1 - p2 + R1 t_d
+        if rf == LOCAL:
+            for x in (drift, ev, ep):
+                rotate(R1, x[0:3], x[0:3], True)
+    else:  # twists of c1 relative to c2, at c1
+        add_columns(m, d, j1, 1.0, rf, R1, p1, rows, tmp)
+        add_columns(m, d, j2, -1.0, rf, R1, p1, rows, tmp)
+        motion_act(X, v2, x1)  # X v2
+        motion_act(X, a2, x2)  # X a2
+        se3_compose_inverse(X, Pd, Y)
+        se3_log(Y, ep)
+        for k in range(6):
+            ep[k] = -ep[k]  # e_p = -log6(X Pd^-1)
+            ev[k] = v1[k] - x1[k]  # e_v = v1 - X v2
+            drift[k] = a1[k] - x2[k]  # gamma = a1 - X a2 (+ v1 x X v2 in LOCAL)
+        if rf == LOCAL:
+            motion_cross(v1, x1, tmp)
+            for k in range(6):
+                drift[k] += tmp[k]
+        elif rf == WORLD:  # Ad(oMc1) of the errors, gamma = oa1 - oa2
+            motion_act(oMc1, a1, x1)
+            motion_act(oMc2, a2, x2)
+            for k in range(6):
+                drift[k] = x1[k] - x2[k]
+            motion_act(oMc1, ev, tmp)
+            ev[:] = tmp
+            motion_act(oMc1, ep, tmp)
+            ep[:] = tmp
+        else:  # LOCAL_WORLD_ALIGNED: each 3-block rotated by R1
+            for x in (drift, ev, ep):
+                rotate(R1, x[0:3], x[0:3], False)
+                rotate(R1, x[3:6], x[3:6], False)
+    Kp, Kd = cf[F_GAINS], cf[F_GAINS + 1]
+    for k in range(n):  # a_c = a_des - Kp e_p - Kd (e_v - v_des)
+        desired[k] = cf[F_AD + k] - Kp * ep[k] - Kd * (ev[k] - cf[F_VD + k])
+        rhs[k] = drift[k] - desired[k]
+
+
+@njit(cache=True)
+def constraint_set(m, d, CI, CF, R, Jc, rhs, w):
+    """Every constraint's rows, stacked in list order."""
+    r = 0
+    for k in range(CI.shape[0]):
+        n = 3 if CI[k, 0] == CONTACT_3D else 6
+        constraint_rows(m, d, CI[k], CF[k], R[k], Jc[r:r + n], rhs[r:r + n], w)
+        r += n
+
+
+@njit(cache=True)
+def constraint_kinematics(I, F, ws, CI, CF, R, Jc, rhs, work):
+    """:func:`constraint_set` from the kinematics already in ``ws`` (``oMi``, ``v``, ``a`` at ``ddq = 0``, ``J``);
+    ``work`` as for :func:`constraint_dynamics`."""
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    nc, nv = Jc.shape
+    constraint_set(m, d, CI, CF, R, Jc, rhs, view(work, 4 * nc + nc * nv + 2 * nc * nc, (7, 6)))
+
+
+# ------------------------------------------------------------------------------------------------ the solve
+@njit(cache=True)
+def dense_cholesky(A, n):
+    """In place lower Cholesky factor of ``A[:n, :n]``; False if a pivot is not above ``1e-12 max diag``."""
+    scale = 0.0
+    for i in range(n):
+        scale = max(scale, A[i, i])
+    for j in range(n):
+        s = A[j, j]
+        for k in range(j):
+            s -= A[j, k] * A[j, k]
+        if not s > 1e-12 * scale:
+            return False
+        A[j, j] = np.sqrt(s)
+        for i in range(j + 1, n):
+            s = A[i, j]
+            for k in range(j):
+                s -= A[i, k] * A[j, k]
+            A[i, j] = s / A[j, j]
+    return True
+
+
+@njit(cache=True)
+def dense_cholesky_solve(Lc, x, n):
+    """In place ``x = (Lc Lc^T)^-1 x``."""
+    for i in range(n):
+        s = x[i]
+        for k in range(i):
+            s -= Lc[i, k] * x[k]
+        x[i] = s / Lc[i, i]
+    for i in range(n - 1, -1, -1):
+        s = x[i]
+        for k in range(i + 1, n):
+            s -= Lc[k, i] * x[k]
+        x[i] = s / Lc[i, i]
+
+
+@njit(cache=True)
+def dense_cholesky_solve_rows(Lc, X):
+    """In place ``X[r] = (Lc Lc^T)^-1 X[r]`` for each row of ``X (k, n)``."""
+    for r in range(X.shape[0]):
+        dense_cholesky_solve(Lc, X[r], Lc.shape[0])
+
+
+@njit(cache=True)
+def delassus(L, Dinv, lam, Jc, Y, G):
+    """``G = J M^-1 J^T = Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (rows of ``Y`` are the columns, sparse)."""
+    nc, nv = Jc.shape
+    for r in range(nc):
+        mpy_lit(L, lam, Jc[r], Y[r])  # L^-T = U^-1 on each row
+    for r in range(nc):
+        for s in range(r + 1):
+            acc = 0.0
+            for k in range(nv):
+                if Y[r, k] != 0.0:  # Y's columns are nonzero on the constrained bodies' ancestors only
+                    acc += Y[r, k] * Dinv[k] * Y[s, k]
+            G[r, s] = G[s, r] = acc
+
+
+@njit(cache=True)
+def proximal_solve(G, Lc, b, mu, accuracy, max_iter, lam_c, previous, residual, stats):
+    """``G lambda + b = 0`` by ``(G + mu I) lambda_k+1 = mu lambda_k - b`` from 0 (one exact step for mu = 0);
+    stops when the constraint residual and the step are both below ``accuracy``. False if G + mu I is not SPD."""
+    n = b.shape[0]
+    for i in range(n):
+        for j in range(n):
+            Lc[i, j] = G[i, j] + (mu if i == j else 0.0)
+        lam_c[i] = 0.0
+    if not dense_cholesky(Lc, n):
+        return False
+    iterations = max_iter if mu > 0.0 else 1
+    for it in range(1, iterations + 1):
+        for i in range(n):
+            previous[i] = lam_c[i]
+            lam_c[i] = mu * lam_c[i] - b[i]
+        dense_cholesky_solve(Lc, lam_c, n)
+        step, res = 0.0, 0.0
+        for i in range(n):
+            step = max(step, abs(lam_c[i] - previous[i]))
+            acc = b[i]
+            for j in range(n):
+                acc += G[i, j] * lam_c[j]
+            residual[i] = acc
+            res = max(res, abs(acc))
+        stats[0], stats[1], stats[2] = it, res, step
+        if res <= accuracy and step <= accuracy:
+            break
+    return True
+
+
+@njit(cache=True)
+def solve_kkt(lam, L, Dinv, Jc, b, settings, work, stats, x, R, CI):
+    """The KKT solve shared by the dynamics and the impulses: ``G lambda + b = 0`` (proximal), then
+    ``x += M^-1 J^T lambda``; ``lambda`` is ``work[:m]`` and goes to each constraint's record. False if the
+    set is redundant with ``mu = 0``."""
+    nc, nv = Jc.shape
+    lam_c, previous, residual = work[:nc], work[2 * nc:3 * nc], work[3 * nc:4 * nc]
+    Y = view(work, 4 * nc, (nc, nv))
+    G = view(work, 4 * nc + nc * nv, (nc, nc))
+    Lc = view(work, 4 * nc + nc * nv + nc * nc, (nc, nc))
+    f = work[4 * nc + nc * nv + 2 * nc * nc + 42:]
+    delassus(L, Dinv, lam, Jc, Y, G)
+    if not proximal_solve(G, Lc, b, settings[0], settings[1], int(settings[2]), lam_c, previous, residual, stats):
+        return False
+    for k in range(nv):  # f = J^T lambda
+        acc = 0.0
+        for r in range(nc):
+            acc += Jc[r, k] * lam_c[r]
+        f[k] = acc
+    cholesky_solve(L, Dinv, lam, f)
+    for k in range(nv):
+        x[k] += f[k]
+    r = 0
+    for c in range(CI.shape[0]):  # each constraint's force in its record
+        n = 3 if CI[c, 0] == CONTACT_3D else 6
+        for k in range(6):
+            R[c, FORCE + k] = lam_c[r + k] if k < n else 0.0
+        r += n
+    return True
+
+
+@njit(cache=True)
+def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work):
+    """``nle``, the kinematics at ``ddq = 0``, ``M`` and its sparse factor, the constraint rows. Returns the
+    input status (97: M singular)."""
+    m = model_views(borrowed(I), borrowed(F))
+    nc, nv = Jc.shape
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    for k in range(CF.shape[0]):
+        if not all_finite(CF[k]):
+            return NONFINITE_CONSTRAINT
+    status = rnea(I, F, ws, q, v, d.zeros, np.zeros((0, 6)))  # nle = ID(q, v, 0)
+    if status:
+        return status
+    d.nle[:] = d.tau
+    crba(I, F, ws, q)
+    g = d.v6[0]
+    for i in range(1, m.nj):  # the drift a_i (ddq = 0, no gravity): a_gf_i = a_i + oMi^-1 (-g)
+        motion_act_inv(d.oMi[i], m.gravity, g)
+        for k in range(6):
+            d.a[i, k] = d.a_gf[i, k] + g[k]
+    if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
+        return 97
+    constraint_set(m, d, CI, CF, R, Jc, rhs, view(work, 4 * nc + nc * nv + 2 * nc * nc, (7, 6)))
+    return 0
+
+
+@njit(cache=True)
+def constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc, rhs, work, stats):
+    """Constrained forward dynamics into ``d.ddq``, the forces into ``work[:m]`` and the records;
+    ``settings = [mu, accuracy, max_iter]``, ``work`` of :func:`work_size`. Returns the input status, 97 for a
+    singular M, or SINGULAR_SET."""
+    if not all_finite(tau):
+        return 5
+    status = kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work)
+    if status:
+        return status
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    nc, nv = Jc.shape
+    for k in range(nv):  # ddq_free = M^-1 (tau - nle)
+        d.ddq[k] = tau[k] - d.nle[k]
+    cholesky_solve(L, Dinv, m.dof_parents, d.ddq)
+    b = work[nc:2 * nc]
+    for r in range(nc):  # b = J ddq_free + gamma - a_c
+        acc = rhs[r]
+        for k in range(nv):
+            acc += Jc[r, k] * d.ddq[k]
+        b[r] = acc
+    if not solve_kkt(m.dof_parents, L, Dinv, Jc, b, settings, work, stats, d.ddq, R, CI):
+        return SINGULAR_SET
+    return 0
+
+
+@njit(cache=True)
+def impulse_dynamics(I, F, ws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, work, stats, dq_after):
+    """The velocity after an impact into ``dq_after``: ``M (v+ - v) = J^T P``, ``J v+ = -e J v`` with
+    ``e = settings[3]``; the impulses into ``work[:m]`` and the records. Statuses as
+    :func:`constraint_dynamics`."""
+    status = kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work)
+    if status:
+        return status
+    nc, nv = Jc.shape
+    b = work[nc:2 * nc]
+    for r in range(nc):  # b = (1 + e) J v
+        acc = 0.0
+        for k in range(nv):
+            acc += Jc[r, k] * v[k]
+        b[r] = (1.0 + settings[3]) * acc
+    for k in range(nv):
+        dq_after[k] = v[k]
+    if not solve_kkt(model_views(borrowed(I), borrowed(F)).dof_parents, L, Dinv, Jc, b, settings, work, stats,
+                     dq_after, R, CI):
+        return SINGULAR_SET
+    return 0
+
+
+def work_size(m: int, nv: int) -> int:
+    """The size of ``work`` for ``m`` constraint rows."""
+    return 4 * m + m * nv + 2 * m * m + 42 + nv
+
+
+@njit(cache=True, parallel=True)
+def batch_constraint_dynamics(I, F, WS, L, D, Dinv, Q, V, TAU, CI, CF, settings, R, Jc, rhs, work, stats, OUT, LAM,
+                              STATUS):
+    """:func:`constraint_dynamics` over the states ``Q, V, TAU (B, .)`` with ``prange`` over chunks, one set of
+    buffers (leading axis) per chunk; ``OUT (B, nv)`` the accelerations, ``LAM (B, m)`` the forces."""
+    nchunks, B = WS.shape[0], Q.shape[0]
+    nc = rhs.shape[1]
+    for c in prange(nchunks):
+        m = model_views(I, F)
+        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+            STATUS[b] = constraint_dynamics(I, F, WS[c], L[c], D[c], Dinv[c], Q[b], V[b], TAU[b], CI, CF, settings,
+                                            R[c], Jc[c], rhs[c], work[c], stats[c])
+            for k in range(m.nv):
+                OUT[b, k] = d.ddq[k]
+            for k in range(nc):
+                LAM[b, k] = work[c, k]
