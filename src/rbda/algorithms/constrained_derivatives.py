@@ -1,6 +1,6 @@
 """Analytical derivatives of constrained forward dynamics and of impulse dynamics (in the tangent space).
 
-Differentiating the KKT conditions (Carpentier, Budhiraja & Mansard, RSS 2021, section V)
+Differentiating the KKT conditions (as in Carpentier, Budhiraja & Mansard, RSS 2021)
 
     r1 = ID(q, v, ddq) - J(q)^T lambda - tau = 0,    r2 = J(q) ddq + gamma(q, v) - a_c(q, v) = 0
 
