@@ -1,16 +1,17 @@
 """Constrained dynamics: rigid contacts and loop closures (Pinocchio's ``constraintDynamics`` family).
 
 The equations of motion under rigid constraints ``J ddq + gamma = a_c`` (``rbda.model.constraints``) are the KKT
-system (Carpentier, Budhiraja & Mansard, RSS 2021, eq. 4)
+system (Carpentier, Budhiraja & Mansard, RSS 2021)
 
     [ M   J^T ] [  ddq    ]   [ tau - nle   ]
     [ J   0   ] [ -lambda ] = [ a_c - gamma ]
 
 with ``lambda`` the constraint forces, ``M ddq + nle = tau + J^T lambda``. It is solved through the sparse
 factorisation of ``M = U D U^T`` along the tree (``rbda.cholesky``): the Delassus matrix ``G = J M^-1 J^T =
-Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (sparse columns), then the proximal iterations of the paper (eq. 12)
+Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (sparse columns), then the paper's proximal iterations
 ``(G + mu I) lambda_k+1 = mu lambda_k - (J M^-1 (tau - nle) + gamma - a_c)`` on the small dense ``G``, and
-``ddq = M^-1 (tau - nle + J^T lambda)``. ``mu = 0`` is the exact solve (one iteration).
+``ddq = M^-1 (tau - nle + J^T lambda)``. ``mu = 0`` is the exact solve (one iteration). These steps run in
+one compiled kernel (``kernels/constrained.py``); models with mimic joints go through the public algorithms.
 """
 
 from __future__ import annotations

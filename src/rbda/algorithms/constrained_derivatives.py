@@ -1,6 +1,6 @@
 """Analytical derivatives of constrained forward dynamics and of impulse dynamics (in the tangent space).
 
-Differentiating the KKT conditions (Carpentier, Budhiraja & Mansard, RSS 2021, section V)
+Differentiating the KKT conditions (as in Carpentier, Budhiraja & Mansard, RSS 2021)
 
     r1 = ID(q, v, ddq) - J(q)^T lambda - tau = 0,    r2 = J(q) ddq + gamma(q, v) - a_c(q, v) = 0
 
@@ -27,9 +27,7 @@ from .constrained import (LOCAL, WORLD, _cholesky, _cho_solve, _settings, _world
                           constraint_kinematics)
 from .delassus import delassus_factors
 from .derivatives import (compute_forward_kinematics_derivatives, compute_generalized_gravity_derivatives,
-                          compute_rnea_derivatives,
-                          get_joint_acceleration_derivatives, get_joint_velocity_derivatives,
-                          get_point_classic_acceleration_derivatives)
+                          compute_rnea_derivatives, get_joint_acceleration_derivatives)
 
 if TYPE_CHECKING:
     from ..model import Data
@@ -79,10 +77,15 @@ class _Frame:
         self.v, self.a = Ainv @ data.v[joint], Ainv @ data.a[joint]
         v_dq, a_dq, a_dv, _ = get_joint_acceleration_derivatives(model, data, joint, LOCAL)
         self.v_dq, self.a_dq, self.a_dv = Ainv @ v_dq, Ainv @ a_dq, Ainv @ a_dv
-        self.v_dv = Ainv @ get_joint_velocity_derivatives(model, data, joint, LOCAL)[1]
-        if point:  # the world-axes velocity and classical acceleration of the frame's origin
-            self.pv_dq, self.pa_dq, self.pa_dv, _ = get_point_classic_acceleration_derivatives(
-                model, data, joint, placement, LWA)
+        self.v_dv = self.oM.action_inverse @ self.Jw  # the frame's LOCAL Jacobian
+        if point:  # world-axes velocity and classical acceleration c = R (a_lin + w x v_lin) of the origin,
+            R, (lin, w) = self.oM.rotation, (self.v[:3], self.v[3:])  # with d(R x) = R (x + dw x x)
+            c_local = self.a[:3] + _hat(w) @ lin
+            Jl, Ja = self.v_dv[:3], self.v_dv[3:]
+            self.pv_dq = R @ (self.v_dq[:3] - _hat(lin) @ Ja)
+            self.pa_dq = R @ (self.a_dq[:3] - _hat(lin) @ self.v_dq[3:] + _hat(w) @ self.v_dq[:3]
+                              - _hat(c_local) @ Ja)
+            self.pa_dv = R @ (self.a_dv[:3] - _hat(lin) @ Ja + _hat(w) @ Jl)
         if world:  # the world-frame spatial velocity and acceleration of the body
             self.ov_dq, self.oa_dq, self.oa_dv, _ = get_joint_acceleration_derivatives(model, data, joint, WORLD)
 

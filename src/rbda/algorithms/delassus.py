@@ -1,6 +1,6 @@
 """The Delassus matrix ``G = J M^-1 J^T`` of a constraint set, through the sparse factorisation ``M = U D U^T``
 along the tree: ``G = Y^T D^-1 Y`` with ``Y = U^-1 J^T``, whose columns are nonzero only on the ancestors of the
-constrained bodies (Carpentier, Budhiraja & Mansard, RSS 2021, section IV). No dense ``M^-1`` is formed.
+constrained bodies (Carpentier, Budhiraja & Mansard, RSS 2021). No dense ``M^-1`` is formed.
 """
 
 from __future__ import annotations
