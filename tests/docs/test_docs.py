@@ -13,7 +13,7 @@ import pytest
 import rbda
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-PUBLIC_MODULES = ("rbda", "rbda.batch", "rbda.io", "rbda.featherstone", "rbda.spatial")
+PUBLIC_MODULES = ("rbda", "rbda.batch", "rbda.io", "rbda.featherstone", "rbda.spatial", "rbda.simulation", "rbda.viewer")
 # Parameters whose meaning every page states once (the model, its workspace, the receiver).
 SELF_EVIDENT = {"self", "cls", "model", "data"}
 

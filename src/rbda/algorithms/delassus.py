@@ -105,7 +105,7 @@ class DelassusOperator:
 
     def max_eigenvalue(self, max_iter: int = 100, tol: float = 1e-10) -> float:
         """The largest eigenvalue of ``G`` (symmetric positive semidefinite) by power iteration from a fixed
-        start, stopped when the estimate changes by less than ``tol`` relative."""
+        start, stopped when the estimate changes by less than ``tol`` relative or after ``max_iter`` iterations."""
         if self.size == 0:
             return 0.0
         x = np.random.default_rng(0).uniform(0.5, 1.0, self.size)

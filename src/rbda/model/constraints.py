@@ -206,7 +206,8 @@ class RigidConstraintModel:
         self.set_baumgarte_corrector_parameters(parameters)
 
     def set_baumgarte_corrector_parameters(self, parameters: BaumgarteCorrectorParameters) -> None:
-        """Set the Baumgarte gains (Pinocchio's ``setBaumgarteCorrectorParameters``)."""
+        """Set the Baumgarte gains to ``parameters`` (a :class:`BaumgarteCorrectorParameters`; Pinocchio's
+        ``setBaumgarteCorrectorParameters``)."""
         if not isinstance(parameters, BaumgarteCorrectorParameters):
             raise TypeError(f"parameters: expected BaumgarteCorrectorParameters, got {type(parameters).__name__}")
         checked = BaumgarteCorrectorParameters(parameters.Kp, parameters.Kd)
@@ -225,7 +226,8 @@ RECORD = 78  # a constraint data's packed record (kernels/constrained.py)
 
 
 class RigidConstraintData:
-    """The quantities of one constraint at the last solve (spatial vectors ``[linear; angular]``).
+    """The quantities of one constraint at the last solve (spatial vectors ``[linear; angular]``), made for the
+    constraint model ``cmodel`` (``cmodel.create_data()``).
 
     ``oMc1``, ``oMc2``, ``c1Mc2`` (SE3) the placements of the two frames and their relative placement;
     ``contact1_velocity``, ``contact2_velocity`` ``(6,)`` the frames' velocities in their own frames;
