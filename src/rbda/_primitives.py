@@ -1,0 +1,270 @@
+"""rbda's algorithms as differentiable primitives, the common ground of the framework bridges (:mod:`rbda.jax`,
+:mod:`rbda.casadi`): for each algorithm its value and its analytical Jacobians on stacked states, in plain numpy.
+
+A :class:`Primitive` names its arguments (``q`` a configuration ``(nq,)``, the others tangent vectors ``(nv,)``),
+the shape of its result for one state, and two host functions that take each argument stacked as ``(B, n)``:
+``value`` returns ``(B, *shape)`` and ``jacobians`` returns one ``(B, size, n)`` Jacobian per argument
+(``size`` = the number of entries of the result, in C order). A single state (``B == 1``) runs the plain
+algorithm on a per-thread :class:`Data`; a batch runs the ``rbda.batch`` twin, one parallel call.
+
+Derivatives with respect to ``q`` are rbda's tangent-space ones (``nv`` columns, ``q (+) dq`` through
+``integrate``). A framework differentiates ``q`` in its ambient coordinates (``nq`` entries), so the bridges
+receive ``J_q T(q)``, where ``T(q) (nv, nq)`` (:func:`tangent_map`) maps an ambient velocity ``dq/dt`` that
+stays on the manifold (unit quaternions, unit ``[cos, sin]`` pairs) to the tangent velocity ``v``; for
+``nq == nv`` it is the identity and is skipped.
+
+A new primitive (constrained dynamics, a simulator step) is one more :class:`Primitive` in :data:`PRIMITIVES`:
+its arguments, result shape, value and Jacobians; both bridges pick it up by name.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from . import algorithms as alg
+from . import batch
+from .joints.base import JointType
+from .model import Data, Model
+
+_local = threading.local()  # one Data per thread and model: callbacks may run on several threads at once
+
+
+def _data(model: Model) -> Data:
+    cache = getattr(_local, "data", None)
+    if cache is None:
+        cache = _local.data = {}
+    entry = cache.get(id(model))
+    if entry is None or entry[0] is not model:
+        entry = cache[id(model)] = (model, Data(model))
+    return entry[1]
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """One algorithm as a primitive: ``args`` (``"q"`` is the configuration, every other name a ``(nv,)``
+    tangent vector), ``output`` (the result's name), ``shape(model)`` (the result's shape for one state),
+    ``value(model, data, *x)`` on one state, ``value_batch(model, *X)`` on ``(B, n)`` stacks, and
+    ``jacobians(model, data, *x)`` / ``jacobians_batch(model, *X)`` giving the result (as value does) and one
+    Jacobian ``(size, nv)`` (``(B, size, nv)`` batched) per argument, in the tangent space."""
+
+    name: str
+    args: tuple
+    output: str
+    shape: Callable
+    value: Callable
+    value_batch: Callable
+    jacobians: Callable
+    jacobians_batch: Callable
+
+    def sizes(self, model: Model) -> tuple:
+        """The length of each argument: ``nq`` for ``q``, ``nv`` otherwise."""
+        return tuple(model.nq if a == "q" else model.nv for a in self.args)
+
+
+def evaluate(p: Primitive, model: Model, *X: np.ndarray) -> np.ndarray:
+    """``p``'s result ``(B, *shape)`` for the stacked arguments ``X`` ``(B, n)`` each."""
+    if X[0].shape[0] == 1:
+        return np.array(p.value(model, _data(model), *(x[0] for x in X)))[None]
+    return np.asarray(p.value_batch(model, *X))
+
+
+def jacobians(p: Primitive, model: Model, *X: np.ndarray) -> tuple:
+    """``(value (B, *shape), J_1, ..., J_k)``: ``p``'s result and its Jacobian ``(B, size, n_i)`` with respect to
+    each argument, the one of ``q`` in ambient coordinates (``J_q T(q)``, :func:`tangent_map`)."""
+    B = X[0].shape[0]
+    if B == 1:
+        y, *J = p.jacobians(model, _data(model), *(x[0] for x in X))
+        y, J = np.array(y)[None], [np.array(j)[None] for j in J]
+    else:
+        y, *J = p.jacobians_batch(model, *X)
+    size = int(np.prod(p.shape(model)))
+    J = [j.reshape(B, size, -1) for j in J]
+    if model.nq != model.nv and "q" in p.args:
+        k = p.args.index("q")
+        J[k] = J[k] @ tangent_map(model, X[k])
+    return (y, *J)
+
+
+# ------------------------------------------------------------------------------------------- the tangent map
+def _quaternion_rate(Q: np.ndarray) -> np.ndarray:
+    """``(B, 3, 4)``: ``w = 2 vec(q* (x) dq/dt)``, the local angular velocity of unit quaternions ``[x, y, z, w]``
+    moving at ``dq/dt`` (``dq/dt = q (x) [w/2; 0]``); a radial rate (``dq/dt`` parallel to ``q``) gives 0."""
+    x, y, z, w = Q[:, 0], Q[:, 1], Q[:, 2], Q[:, 3]
+    return 2.0 * np.stack([np.stack([w, z, -y, -x], -1),
+                           np.stack([-z, w, x, -y], -1),
+                           np.stack([y, -x, w, -z], -1)], 1)
+
+
+def _rotation(Q: np.ndarray) -> np.ndarray:
+    """``(B, 3, 3)`` rotations of unit quaternions ``[x, y, z, w]``."""
+    x, y, z, w = Q[:, 0], Q[:, 1], Q[:, 2], Q[:, 3]
+    return np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
+                     np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
+                     np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1)], 1)
+
+
+def _angle_rate(C: np.ndarray) -> np.ndarray:
+    """``(B, 1, 2)``: ``w = c ds/dt - s dc/dt`` for unit pairs ``[c, s] = [cos t, sin t]``."""
+    return np.stack([-C[:, 1], C[:, 0]], -1)[:, None, :]
+
+
+def tangent_map(model: Model, Q: np.ndarray) -> np.ndarray:
+    """``T(q) (B, nv, nq)``: the tangent velocity ``v = T(q) dq/dt`` of configurations ``Q (B, nq)`` moving at
+    ``dq/dt`` on the manifold (``T`` is the left inverse of ``d(q (+) v)/dv`` at ``v = 0``); block by block:
+    identity for joints with ``nq == nv``, ``[R^T, 0; 0, 2 vec(q* (x) .)]`` for a free flyer (local velocity),
+    ``2 vec(q* (x) .)`` for a spherical joint, ``[R2^T, 0; 0, (-s, c)]`` for a planar joint, ``(-s, c)`` for an
+    unbounded revolute. Raises ``ValueError`` for another joint type whose ``nq != nv``."""
+    B = Q.shape[0]
+    T = np.zeros((B, model.nv, model.nq))
+    for i in range(1, model.njoints):
+        joint, iq, iv, nq, nv = model.joints[i], model.idx_q[i], model.idx_v[i], model.nqs[i], model.nvs[i]
+        q, t = Q[:, iq:iq + nq], T[:, iv:iv + nv, iq:iq + nq]
+        if nq == nv:
+            t[:] = np.eye(nq)
+        elif joint.type == JointType.FREE_FLYER:
+            t[:, :3, :3] = _rotation(q[:, 3:]).transpose(0, 2, 1)
+            t[:, 3:, 3:] = _quaternion_rate(q[:, 3:])
+        elif joint.type == JointType.SPHERICAL:
+            t[:] = _quaternion_rate(q)
+        elif joint.type == JointType.PLANAR:
+            c, s = q[:, 2], q[:, 3]
+            t[:, :2, :2] = np.stack([np.stack([c, s], -1), np.stack([-s, c], -1)], 1)  # R2(t)^T
+            t[:, 2:, 2:] = _angle_rate(q[:, 2:])
+        elif joint.type == JointType.REVOLUTE_UNBOUNDED:
+            t[:] = _angle_rate(q)
+        else:
+            raise ValueError(f"model: joint {i} ({joint.type.name}) has nq={nq} != nv={nv}; the bridges "
+                             "differentiate q only for free-flyer, spherical, planar and unbounded revolute joints")
+    return T
+
+
+# ------------------------------------------------------------------------------- placements and their Jacobian
+def _support_mask(model: Model) -> np.ndarray:
+    """``(njoints, nv)``: 1 in the columns of the joints that support joint i (the columns of its Jacobian)."""
+    mask = np.zeros((model.njoints, model.nv))
+    for i in range(1, model.njoints):
+        for j in model.supports[i][1:]:
+            mask[i, model.idx_v[j]:model.idx_v[j] + model.nvs[j]] = 1.0
+    return mask
+
+
+_EPS = np.zeros((3, 3, 3))  # Levi-Civita: (a x b)_i = eps_ijk a_j b_k
+_EPS[0, 1, 2] = _EPS[1, 2, 0] = _EPS[2, 0, 1] = 1.0
+_EPS[0, 2, 1] = _EPS[2, 1, 0] = _EPS[1, 0, 2] = -1.0
+
+
+def placement_jacobian(P: np.ndarray, J: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``(B, n, 3, 4, nv)``: the derivative of placements ``P (B, n, 3, 4)`` ``[R | p]`` (world frame), each
+    attached to a joint whose support columns of the world Jacobian ``J (B, 6, nv)`` are ``mask (n, nv)``:
+    column k moves the placement by the twist ``(v_k, w_k)`` at the world origin, ``dR = w_k x R``,
+    ``dp = v_k + w_k x p``."""
+    V = J[:, None, :3, :] * mask[None, :, None, :]  # (B, n, 3, nv)
+    W = J[:, None, 3:, :] * mask[None, :, None, :]
+    dP = np.empty(P.shape + (J.shape[-1],))
+    dP[..., :3, :] = np.einsum("ijk,bnjs,bnkc->bnics", _EPS, W, P[..., :3])
+    dP[..., 3, :] = V + np.einsum("ijk,bnjs,bnk->bnis", _EPS, W, P[..., 3])
+    return dP
+
+
+def _no_mimic(model: Model, name: str) -> None:
+    if model.mimicking_joints:
+        raise ValueError(f"model: {name}'s derivative is not available for models with mimic joints")
+
+
+def _joint_placements(model, data, q):
+    alg.forward_kinematics(model, data, q)
+    return data.oMi.array
+
+
+def _joint_placements_jacobians(model, data, q):
+    _no_mimic(model, "forward_kinematics")
+    J = alg.compute_joint_jacobians(model, data, q)
+    P = data.oMi.array
+    return P, placement_jacobian(P[None], J[None], _support_mask(model))[0]
+
+
+def _joint_placements_jacobians_batch(model, Q):
+    _no_mimic(model, "forward_kinematics")
+    P, J = batch.forward_kinematics(model, Q), batch.compute_joint_jacobians(model, Q)
+    return P, placement_jacobian(P, J, _support_mask(model))
+
+
+def _frame_placements(model, data, q):
+    alg.frames_forward_kinematics(model, data, q)
+    return data.oMf.array
+
+
+def _frame_mask(model):
+    return _support_mask(model)[[f.parent_joint for f in model.frames]]
+
+
+def _frame_placements_jacobians(model, data, q):
+    _no_mimic(model, "frame_placements")
+    J = alg.compute_joint_jacobians(model, data, q)
+    alg.update_frame_placements(model, data)
+    P = data.oMf.array
+    return P, placement_jacobian(P[None], J[None], _frame_mask(model))[0]
+
+
+def _frame_placements_jacobians_batch(model, Q):
+    _no_mimic(model, "frame_placements")
+    P, J = batch.frames_forward_kinematics(model, Q), batch.compute_joint_jacobians(model, Q)
+    return P, placement_jacobian(P, J, _frame_mask(model))
+
+
+# -------------------------------------------------------------------------------------- the other primitives
+def _rnea_jacobians(model, data, q, v, a):
+    return (alg.rnea(model, data, q, v, a).copy(), *alg.compute_rnea_derivatives(model, data, q, v, a))
+
+
+def _rnea_jacobians_batch(model, Q, V, A):
+    return (batch.rnea(model, Q, V, A), *batch.compute_rnea_derivatives(model, Q, V, A))
+
+
+def _aba_jacobians(model, data, q, v, tau):
+    dq, dv, dtau = alg.compute_aba_derivatives(model, data, q, v, tau)
+    return data.ddq, dq, dv, dtau
+
+
+def _aba_jacobians_batch(model, Q, V, TAU):
+    return (batch.aba(model, Q, V, TAU), *batch.compute_aba_derivatives(model, Q, V, TAU))
+
+
+def _crba_jacobians(model, data, q):
+    z = np.zeros(model.nv)
+    dM_dq = alg.compute_rnea_second_order_derivatives(model, data, q, z, z)[3]  # dM_dq[:, :, k] = dM/dq_k
+    return alg.crba(model, data, q).copy(), dM_dq
+
+
+def _crba_jacobians_batch(model, Q):
+    Z = np.zeros((Q.shape[0], model.nv))
+    return batch.crba(model, Q), batch.compute_rnea_second_order_derivatives(model, Q, Z, Z)[3]
+
+
+def _com_jacobians(model, data, q):
+    Jcom = alg.jacobian_center_of_mass(model, data, q)
+    return data.com[0], Jcom
+
+
+def _com_jacobians_batch(model, Q):
+    return batch.center_of_mass(model, Q), batch.jacobian_center_of_mass(model, Q)
+
+
+PRIMITIVES = {p.name: p for p in (
+    Primitive("rnea", ("q", "v", "a"), "tau", lambda m: (m.nv,), alg.rnea, batch.rnea,
+              _rnea_jacobians, _rnea_jacobians_batch),
+    Primitive("aba", ("q", "v", "tau"), "ddq", lambda m: (m.nv,), alg.aba, batch.aba,
+              _aba_jacobians, _aba_jacobians_batch),
+    Primitive("crba", ("q",), "M", lambda m: (m.nv, m.nv), alg.crba, batch.crba,
+              _crba_jacobians, _crba_jacobians_batch),
+    Primitive("center_of_mass", ("q",), "com", lambda m: (3,), alg.center_of_mass, batch.center_of_mass,
+              _com_jacobians, _com_jacobians_batch),
+    Primitive("forward_kinematics", ("q",), "oMi", lambda m: (m.njoints, 3, 4), _joint_placements,
+              batch.forward_kinematics, _joint_placements_jacobians, _joint_placements_jacobians_batch),
+    Primitive("frame_placements", ("q",), "oMf", lambda m: (m.nframes, 3, 4), _frame_placements,
+              batch.frames_forward_kinematics, _frame_placements_jacobians, _frame_placements_jacobians_batch),
+)}
