@@ -203,7 +203,7 @@ def _frame_mask(model):
 
 
 def _frame_placements_jacobians(model, data, q):
-    _no_mimic(model, "frame_placements")
+    _no_mimic(model, "frames_forward_kinematics")
     J = alg.compute_joint_jacobians(model, data, q)
     alg.update_frame_placements(model, data)
     P = data.oMf.array
@@ -211,7 +211,7 @@ def _frame_placements_jacobians(model, data, q):
 
 
 def _frame_placements_jacobians_batch(model, Q):
-    _no_mimic(model, "frame_placements")
+    _no_mimic(model, "frames_forward_kinematics")
     P, J = batch.frames_forward_kinematics(model, Q), batch.compute_joint_jacobians(model, Q)
     return P, placement_jacobian(P, J, _frame_mask(model))
 
@@ -265,6 +265,6 @@ PRIMITIVES = {p.name: p for p in (
               _com_jacobians, _com_jacobians_batch),
     Primitive("forward_kinematics", ("q",), "oMi", lambda m: (m.njoints, 3, 4), _joint_placements,
               batch.forward_kinematics, _joint_placements_jacobians, _joint_placements_jacobians_batch),
-    Primitive("frame_placements", ("q",), "oMf", lambda m: (m.nframes, 3, 4), _frame_placements,
+    Primitive("frames_forward_kinematics", ("q",), "oMf", lambda m: (m.nframes, 3, 4), _frame_placements,
               batch.frames_forward_kinematics, _frame_placements_jacobians, _frame_placements_jacobians_batch),
 )}
