@@ -5,7 +5,7 @@ A :class:`Primitive` names its arguments (``q`` a configuration ``(nq,)``, the o
 the shape of its result for one state, and two host functions that take each argument stacked as ``(B, n)``:
 ``value`` returns ``(B, *shape)`` and ``jacobians`` returns one ``(B, size, n)`` Jacobian per argument
 (``size`` = the number of entries of the result, in C order). A single state (``B == 1``) runs the plain
-algorithm on a per-thread :class:`Data`; a batch runs the ``rbda.batch`` twin, one parallel call.
+algorithm on a :class:`Data` held by one thread at a time; a batch runs the ``rbda.batch`` twin, one parallel call.
 
 Derivatives with respect to ``q`` are rbda's tangent-space ones (``nv`` columns, ``q (+) dq`` through
 ``integrate``). A framework differentiates ``q`` in its ambient coordinates (``nq`` entries), so the bridges
@@ -20,6 +20,8 @@ its arguments, result shape, value and Jacobians; both bridges pick it up by nam
 from __future__ import annotations
 
 import threading
+import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable
 
@@ -28,19 +30,26 @@ import numpy as np
 from . import algorithms as alg
 from . import batch
 from .joints.base import JointType
-from .model import Data, Model
+from .model import Model
+from .model.mimic import sync_extended
 
-_local = threading.local()  # one Data per thread and model: callbacks may run on several threads at once
+_free = {}  # id(model) -> (weak reference to the model, [Data not in use]); no threading.local: the callbacks
+_lock = threading.Lock()  # run on threads that the frameworks create and tear down
 
 
-def _data(model: Model) -> Data:
-    cache = getattr(_local, "data", None)
-    if cache is None:
-        cache = _local.data = {}
-    entry = cache.get(id(model))
-    if entry is None or entry[0] is not model:
-        entry = cache[id(model)] = (model, Data(model))
-    return entry[1]
+@contextmanager
+def _data(model: Model):
+    """A :class:`Data` of ``model`` that no other thread uses until the block ends."""
+    with _lock:
+        entry = _free.get(id(model))
+        if entry is None or entry[0]() is not model:
+            entry = _free[id(model)] = (weakref.ref(model), [])
+        data = entry[1].pop() if entry[1] else model.create_data()
+    try:
+        yield data
+    finally:
+        with _lock:
+            entry[1].append(data)
 
 
 @dataclass(frozen=True)
@@ -68,7 +77,8 @@ class Primitive:
 def evaluate(p: Primitive, model: Model, *X: np.ndarray) -> np.ndarray:
     """``p``'s result ``(B, *shape)`` for the stacked arguments ``X`` ``(B, n)`` each."""
     if X[0].shape[0] == 1:
-        return np.array(p.value(model, _data(model), *(x[0] for x in X)))[None]
+        with _data(model) as data:
+            return np.array(p.value(model, data, *(x[0] for x in X)))[None]
     return np.asarray(p.value_batch(model, *X))
 
 
@@ -77,8 +87,9 @@ def jacobians(p: Primitive, model: Model, *X: np.ndarray) -> tuple:
     each argument, the one of ``q`` in ambient coordinates (``J_q T(q)``, :func:`tangent_map`)."""
     B = X[0].shape[0]
     if B == 1:
-        y, *J = p.jacobians(model, _data(model), *(x[0] for x in X))
-        y, J = np.array(y)[None], [np.array(j)[None] for j in J]
+        with _data(model) as data:
+            y, *J = p.jacobians(model, data, *(x[0] for x in X))
+            y, J = np.array(y)[None], [np.array(j)[None] for j in J]
     else:
         y, *J = p.jacobians_batch(model, *X)
     size = int(np.prod(p.shape(model)))
@@ -170,9 +181,53 @@ def placement_jacobian(P: np.ndarray, J: np.ndarray, mask: np.ndarray) -> np.nda
     return dP
 
 
-def _no_mimic(model: Model, name: str) -> None:
-    if model.mimicking_joints:
-        raise ValueError(f"model: {name}'s derivative is not available for models with mimic joints")
+def _on_extended_twin(jacobians):
+    """``jacobians(model, *x)`` for a model with mimic joints: run on its extended twin (each mimic joint with its
+    own coordinate, ``q_ext = E(q)``) and map the columns back, ``dP/dq = dP/dq_ext G``."""
+    def run(model, *x):
+        if not model.mimicking_joints:
+            return jacobians(model, *x)
+        ext = sync_extended(model)
+        mm = ext.mimic_map
+        if len(x) == 2:  # (data, q): one state, on a data of the twin
+            with _data(ext) as data:
+                P, dP = jacobians(ext, data, mm.expand(x[1]))
+                P = P.copy()
+        else:
+            P, dP = jacobians(ext, mm.expand(x[0]))
+        return P, dP @ mm.G
+    return run
+
+
+@_on_extended_twin
+def _joint_placements_jacobians(model, data, q):
+    J = alg.compute_joint_jacobians(model, data, q)
+    P = data.oMi.array
+    return P, placement_jacobian(P[None], J[None], _support_mask(model))[0]
+
+
+@_on_extended_twin
+def _joint_placements_jacobians_batch(model, Q):
+    P, J = batch.forward_kinematics(model, Q), batch.compute_joint_jacobians(model, Q)
+    return P, placement_jacobian(P, J, _support_mask(model))
+
+
+def _frame_mask(model):
+    return _support_mask(model)[[f.parent_joint for f in model.frames]]
+
+
+@_on_extended_twin
+def _frame_placements_jacobians(model, data, q):
+    J = alg.compute_joint_jacobians(model, data, q)
+    alg.update_frame_placements(model, data)
+    P = data.oMf.array
+    return P, placement_jacobian(P[None], J[None], _frame_mask(model))[0]
+
+
+@_on_extended_twin
+def _frame_placements_jacobians_batch(model, Q):
+    P, J = batch.frames_forward_kinematics(model, Q), batch.compute_joint_jacobians(model, Q)
+    return P, placement_jacobian(P, J, _frame_mask(model))
 
 
 def _joint_placements(model, data, q):
@@ -180,40 +235,9 @@ def _joint_placements(model, data, q):
     return data.oMi.array
 
 
-def _joint_placements_jacobians(model, data, q):
-    _no_mimic(model, "forward_kinematics")
-    J = alg.compute_joint_jacobians(model, data, q)
-    P = data.oMi.array
-    return P, placement_jacobian(P[None], J[None], _support_mask(model))[0]
-
-
-def _joint_placements_jacobians_batch(model, Q):
-    _no_mimic(model, "forward_kinematics")
-    P, J = batch.forward_kinematics(model, Q), batch.compute_joint_jacobians(model, Q)
-    return P, placement_jacobian(P, J, _support_mask(model))
-
-
 def _frame_placements(model, data, q):
     alg.frames_forward_kinematics(model, data, q)
     return data.oMf.array
-
-
-def _frame_mask(model):
-    return _support_mask(model)[[f.parent_joint for f in model.frames]]
-
-
-def _frame_placements_jacobians(model, data, q):
-    _no_mimic(model, "frames_forward_kinematics")
-    J = alg.compute_joint_jacobians(model, data, q)
-    alg.update_frame_placements(model, data)
-    P = data.oMf.array
-    return P, placement_jacobian(P[None], J[None], _frame_mask(model))[0]
-
-
-def _frame_placements_jacobians_batch(model, Q):
-    _no_mimic(model, "frames_forward_kinematics")
-    P, J = batch.frames_forward_kinematics(model, Q), batch.compute_joint_jacobians(model, Q)
-    return P, placement_jacobian(P, J, _frame_mask(model))
 
 
 # -------------------------------------------------------------------------------------- the other primitives

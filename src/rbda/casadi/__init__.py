@@ -174,7 +174,7 @@ def forward_kinematics(model, opts: dict | None = None) -> casadi.Function:
 
     Parameters: ``model``, ``opts`` as in :func:`rnea`. Input ``q: (nq, 1)``; output ``oMi: (3 njoints, 4)``,
     rows ``3i:3i+3`` the ``[R | p]`` of joint i. Jacobian: from rbda's world joint Jacobians (``dR = w x R``,
-    ``dp = v + w x p``); not available for models with mimic joints. Errors as in :func:`rnea`."""
+    ``dp = v + w x p``). Errors as in :func:`rnea`."""
     return _function("forward_kinematics", model, opts)
 
 

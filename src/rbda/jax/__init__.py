@@ -53,7 +53,7 @@ def _inputs(p, model, xs) -> list:
     for arg, n, x in zip(p.args, p.sizes(model), xs):
         try:
             x = jnp.asarray(x)
-        except TypeError:
+        except (TypeError, ValueError):
             raise TypeError(f"{who}: {arg}: expected an array of shape (..., {n}), got {type(x).__name__}") from None
         if not (jnp.issubdtype(x.dtype, jnp.floating) or jnp.issubdtype(x.dtype, jnp.integer)):
             raise TypeError(f"{who}: {arg}: expected real numbers, got dtype {x.dtype}")
@@ -160,8 +160,7 @@ def forward_kinematics(model, q):
     Parameters: ``model``, ``q: (..., nq)``. Returns ``(..., njoints, 3, 4)`` arrays ``[R | p]`` (entry 0 the
     universe), as :func:`rbda.batch.forward_kinematics` does. Derivatives: from rbda's world joint Jacobians
     (``compute_joint_jacobians``): a dof moving joint i by the twist ``(v, w)`` at the world origin changes its
-    placement by ``dR = w x R``, ``dp = v + w x p``. Not differentiable for models with mimic joints. Raises as
-    :func:`rnea` does."""
+    placement by ``dR = w x R``, ``dp = v + w x p``. Raises as :func:`rnea` does."""
     return _call("forward_kinematics", model, q)
 
 
