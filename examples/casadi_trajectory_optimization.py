@@ -91,8 +91,9 @@ def swing_up(N: int = 60, T: float = 2.5) -> dict:
 
 def reach(N: int = 30, T: float = 1.5, margin: float = 0.2) -> dict:
     """The manipulator's tool from ``q0`` to a target point, stopping there, each joint ``margin`` rad inside its
-    limits; the target is the tool position of a configuration that the straight joint-space path from ``q0``
-    would reach through joint 2's narrowed limit, so that the limits shape the solution."""
+    limits; the target is the tool position of a configuration whose elbow (joint 3) is beyond its narrowed
+    limit, so that the elbow ends on that limit. The cost weighs accelerations (``100 |a|^2``) besides torques,
+    for a smooth motion."""
     model = rbda.sample_models.manipulator()
     lower, upper = model.lower_position_limit + margin, model.upper_position_limit - margin
     q0 = np.array([0.0, -0.5, 1.2, 0.0, 0.5, 0.0])
