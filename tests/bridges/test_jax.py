@@ -180,8 +180,10 @@ def test_bad_input():
         jax.grad(lambda t: rj.aba(model, q, v, t).sum())(np.zeros(model.nv + 1))
     with pytest.raises(TypeError, match=r"rbda\.jax\.rnea: v: expected real numbers"):
         rj.rnea(model, q, v.astype(complex), a)
-    with pytest.raises(TypeError, match=r"rbda\.jax\.crba: q: expected an array"):
+    with pytest.raises(TypeError, match=r"rbda\.jax\.crba: q: expected real numbers, got dtype <U1"):
         rj.crba(model, "q")
+    with pytest.raises(TypeError, match=r"rbda\.jax\.crba: q: expected an array of shape"):
+        rj.crba(model, [[1.0, 2.0], [1.0]])
     with pytest.raises(ValueError, match=r"leading \(batch\) axes"):
         rj.rnea(model, np.stack([q, q]), np.stack([v, v, v]), a)
     bad = v.copy()

@@ -46,15 +46,17 @@ from .._primitives import PRIMITIVES
 __all__ = ["aba", "center_of_mass", "crba", "forward_kinematics", "frames_forward_kinematics", "rnea"]
 
 
-def _inputs(p, model, xs) -> list:
-    """The arguments as arrays of one float dtype and broadcast leading axes, checked while tracing."""
+def _inputs(p, model, xs) -> tuple:
+    """``(arrays, leading shape, dtype)``: the arguments (numpy or JAX arrays) checked by their shapes and dtypes,
+    which are known while tracing, their broadcast leading axes and their common float dtype."""
     who = f"rbda.jax.{p.name}"
     arrays = []
     for arg, n, x in zip(p.args, p.sizes(model), xs):
-        try:
-            x = jnp.asarray(x)
-        except (TypeError, ValueError):
-            raise TypeError(f"{who}: {arg}: expected an array of shape (..., {n}), got {type(x).__name__}") from None
+        if not isinstance(x, (jax.Array, np.ndarray)):
+            try:
+                x = np.asarray(x)
+            except (TypeError, ValueError):
+                raise TypeError(f"{who}: {arg}: expected an array of shape (..., {n}), got {type(x).__name__}") from None
         if not (jnp.issubdtype(x.dtype, jnp.floating) or jnp.issubdtype(x.dtype, jnp.integer)):
             raise TypeError(f"{who}: {arg}: expected real numbers, got dtype {x.dtype}")
         if x.ndim == 0 or x.shape[-1] != n:
@@ -62,12 +64,11 @@ def _inputs(p, model, xs) -> list:
             raise ValueError(f"{who}: {arg}: expected shape (..., {n}) ({size} = {n}), got {x.shape}")
         arrays.append(x)
     try:
-        lead = jnp.broadcast_shapes(*(x.shape[:-1] for x in arrays))
+        lead = np.broadcast_shapes(*(x.shape[:-1] for x in arrays))
     except ValueError:
         shapes = ", ".join(f"{a}: {x.shape}" for a, x in zip(p.args, arrays))
         raise ValueError(f"{who}: the leading (batch) axes of the arguments do not broadcast ({shapes})") from None
-    dtype = jnp.result_type(float, *arrays)
-    return [jnp.broadcast_to(x.astype(dtype), lead + x.shape[-1:]) for x in arrays]
+    return arrays, lead, jnp.result_type(float, *(x.dtype for x in arrays))
 
 
 def _host(p, model, fn, dtype):
@@ -113,10 +114,11 @@ def _primitive(p, model):
 
 def _call(name: str, model, *xs):
     p = PRIMITIVES[name]
-    xs = _inputs(p, model, xs)
-    if not any(isinstance(x, jax.core.Tracer) for x in xs):  # concrete: no callback, rbda's own errors
-        return jnp.asarray(_host(p, model, _primitives.evaluate, xs[0].dtype)(*(np.asarray(x) for x in xs)))
-    return _primitive(p, model)(*xs)
+    arrays, lead, dtype = _inputs(p, model, xs)
+    if not any(isinstance(x, jax.core.Tracer) for x in arrays):  # concrete: no callback, rbda's own errors
+        arrays = [np.broadcast_to(np.asarray(x), lead + x.shape[-1:]) for x in arrays]
+        return jnp.asarray(_host(p, model, _primitives.evaluate, dtype)(*arrays))
+    return _primitive(p, model)(*(jnp.broadcast_to(jnp.asarray(x, dtype), lead + x.shape[-1:]) for x in arrays))
 
 
 def rnea(model, q, v, a):
