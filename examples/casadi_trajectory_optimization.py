@@ -57,8 +57,8 @@ def collocate(model, N: int, T: float, S: np.ndarray, q0, q_bounds=None, u_max=N
         opti.subject_to(opti.bounded(-u_max, U, u_max))
     terminal(opti, Q[:, -1])
     opti.minimize(h * (casadi.sumsqr(U) + acceleration_weight * casadi.sumsqr(A)))
-    opti.solver("ipopt", {"print_time": False}, {"print_level": 0, "sb": "yes", "hessian_approximation": "limited-memory",
-                                                 "tol": 1e-9, "constr_viol_tol": 1e-10, "max_iter": 3000})
+    opti.solver("ipopt", {"print_time": False}, {"print_level": 0, "sb": "yes", "tol": 1e-9, "constr_viol_tol": 1e-10,
+                                                 "hessian_approximation": "limited-memory", "max_iter": 3000})
     return opti, Q, V, A, U
 
 

@@ -199,35 +199,27 @@ def _on_extended_twin(jacobians):
     return run
 
 
-@_on_extended_twin
-def _joint_placements_jacobians(model, data, q):
-    J = alg.compute_joint_jacobians(model, data, q)
-    P = data.oMi.array
-    return P, placement_jacobian(P[None], J[None], _support_mask(model))[0]
+def _placements_jacobians(frames: bool) -> tuple:
+    """``(one, batched)``: the joint placements (``frames`` False) or frame placements and their Jacobians, on
+    one state and on a batch, from the world joint Jacobians."""
+    def mask(model):
+        support = _support_mask(model)
+        return support[[f.parent_joint for f in model.frames]] if frames else support
 
+    @_on_extended_twin
+    def one(model, data, q):
+        J = alg.compute_joint_jacobians(model, data, q)
+        if frames:
+            alg.update_frame_placements(model, data)
+        P = (data.oMf if frames else data.oMi).array
+        return P, placement_jacobian(P[None], J[None], mask(model))[0]
 
-@_on_extended_twin
-def _joint_placements_jacobians_batch(model, Q):
-    P, J = batch.forward_kinematics(model, Q), batch.compute_joint_jacobians(model, Q)
-    return P, placement_jacobian(P, J, _support_mask(model))
+    @_on_extended_twin
+    def batched(model, Q):
+        P = (batch.frames_forward_kinematics if frames else batch.forward_kinematics)(model, Q)
+        return P, placement_jacobian(P, batch.compute_joint_jacobians(model, Q), mask(model))
 
-
-def _frame_mask(model):
-    return _support_mask(model)[[f.parent_joint for f in model.frames]]
-
-
-@_on_extended_twin
-def _frame_placements_jacobians(model, data, q):
-    J = alg.compute_joint_jacobians(model, data, q)
-    alg.update_frame_placements(model, data)
-    P = data.oMf.array
-    return P, placement_jacobian(P[None], J[None], _frame_mask(model))[0]
-
-
-@_on_extended_twin
-def _frame_placements_jacobians_batch(model, Q):
-    P, J = batch.frames_forward_kinematics(model, Q), batch.compute_joint_jacobians(model, Q)
-    return P, placement_jacobian(P, J, _frame_mask(model))
+    return one, batched
 
 
 def _joint_placements(model, data, q):
@@ -288,7 +280,7 @@ PRIMITIVES = {p.name: p for p in (
     Primitive("center_of_mass", ("q",), "com", lambda m: (3,), alg.center_of_mass, batch.center_of_mass,
               _com_jacobians, _com_jacobians_batch),
     Primitive("forward_kinematics", ("q",), "oMi", lambda m: (m.njoints, 3, 4), _joint_placements,
-              batch.forward_kinematics, _joint_placements_jacobians, _joint_placements_jacobians_batch),
+              batch.forward_kinematics, *_placements_jacobians(frames=False)),
     Primitive("frames_forward_kinematics", ("q",), "oMf", lambda m: (m.nframes, 3, 4), _frame_placements,
-              batch.frames_forward_kinematics, _frame_placements_jacobians, _frame_placements_jacobians_batch),
+              batch.frames_forward_kinematics, *_placements_jacobians(frames=True)),
 )}

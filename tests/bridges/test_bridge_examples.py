@@ -2,29 +2,17 @@
 go through the bridges: forward dynamics at the collocation knots, the joint-torque regressor."""
 
 import importlib.util
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import rbda
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-
-def example(name: str):
-    if str(EXAMPLES) not in sys.path:
-        sys.path.insert(0, str(EXAMPLES))  # as when the script runs: its _plotting helper
-    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.conftest import load_example
 
 
 def test_swing_up_and_reaching_satisfy_the_dynamics(tmp_path):
     pytest.importorskip("casadi")
-    result = example("casadi_trajectory_optimization").main(verbose=False, plot=str(tmp_path / "plot.png"))
+    result = load_example("casadi_trajectory_optimization").main(verbose=False, plot=str(tmp_path / "plot.png"))
     up, arm = result["swing_up"], result["reach"]
     for r, S in ((up, np.array([[1.0], [0.0]])), (arm, np.eye(6))):
         assert r["residual"] <= 1e-6  # rnea(q_k, v_k, a_k) = S u_k at every knot, by plain rbda
@@ -44,7 +32,7 @@ def test_swing_up_and_reaching_satisfy_the_dynamics(tmp_path):
 
 def test_mass_identification_recovers_the_masses(tmp_path):
     pytest.importorskip("jax")
-    result = example("jax_mass_identification").main(verbose=False, plot=str(tmp_path / "plot.png"))
+    result = load_example("jax_mass_identification").main(verbose=False, plot=str(tmp_path / "plot.png"))
     assert result["relative_error"].max() <= 1e-6
     model, data, Phi = result["model"], result["data"], result["Phi"]
     d = model.create_data()

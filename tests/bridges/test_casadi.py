@@ -105,5 +105,5 @@ def test_bad_input():
         f(q * 2.0, v, a)
     with pytest.raises(RuntimeError, match=r"rbda\.casadi\.rnea: v: contains non-finite"):
         f.jacobian()(q, bad, a, np.zeros(model.nv))
-    with pytest.raises(RuntimeError, match=r"Input 0 \(q\) has mismatching shape"):  # CasADi's own check names the input
+    with pytest.raises(RuntimeError, match=r"Input 0 \(q\) has mismatching shape"):  # CasADi's check names it
         f(q[:-1], v, a)

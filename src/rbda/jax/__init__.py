@@ -56,7 +56,8 @@ def _inputs(p, model, xs) -> tuple:
             try:
                 x = np.asarray(x)
             except (TypeError, ValueError):
-                raise TypeError(f"{who}: {arg}: expected an array of shape (..., {n}), got {type(x).__name__}") from None
+                got = type(x).__name__
+                raise TypeError(f"{who}: {arg}: expected an array of shape (..., {n}), got {got}") from None
         if not (jnp.issubdtype(x.dtype, jnp.floating) or jnp.issubdtype(x.dtype, jnp.integer)):
             raise TypeError(f"{who}: {arg}: expected real numbers, got dtype {x.dtype}")
         if x.ndim == 0 or x.shape[-1] != n:
