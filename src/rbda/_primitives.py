@@ -10,11 +10,13 @@ algorithm on a :class:`Data` held by one thread at a time; a batch runs the ``rb
 Derivatives with respect to ``q`` are rbda's tangent-space ones (``nv`` columns, ``q (+) dq`` through
 ``integrate``). A framework differentiates ``q`` in its ambient coordinates (``nq`` entries), so the bridges
 receive ``J_q T(q)``, where ``T(q) (nv, nq)`` (:func:`tangent_map`) maps an ambient velocity ``dq/dt`` that
-stays on the manifold (unit quaternions, unit ``[cos, sin]`` pairs) to the tangent velocity ``v``; for
-``nq == nv`` it is the identity and is skipped.
+stays on the manifold (unit quaternions, unit ``[cos, sin]`` pairs) to the tangent velocity ``v``; a result
+that is a configuration (``integrate``) has its tangent rows mapped to ambient ones by ``K(q)``
+(:func:`configuration_map`, ``dq/dt = K(q) v``); for ``nq == nv`` both are identities and are skipped.
 
 A new primitive (constrained dynamics, a simulator step) is one more :class:`Primitive` in :data:`PRIMITIVES`:
-its arguments, result shape, value and Jacobians; both bridges pick it up by name.
+its arguments, result shape, value and Jacobians (a step returning ``q_next`` sets ``configuration_output``);
+both bridges then need one public function each that calls it by name.
 """
 
 from __future__ import annotations
@@ -58,7 +60,9 @@ class Primitive:
     tangent vector), ``output`` (the result's name), ``shape(model)`` (the result's shape for one state),
     ``value(model, data, *x)`` on one state, ``value_batch(model, *X)`` on ``(B, n)`` stacks, and
     ``jacobians(model, data, *x)`` / ``jacobians_batch(model, *X)`` giving the result (as value does) and one
-    Jacobian ``(size, nv)`` (``(B, size, nv)`` batched) per argument, in the tangent space."""
+    Jacobian ``(size, nv)`` (``(B, size, nv)`` batched) per argument, in the tangent space; with
+    ``configuration_output`` the result is a configuration ``(nq,)`` and the Jacobians' rows are ``nv`` tangent
+    rows, mapped to ambient ones by :func:`configuration_map`."""
 
     name: str
     args: tuple
@@ -68,6 +72,7 @@ class Primitive:
     value_batch: Callable
     jacobians: Callable
     jacobians_batch: Callable
+    configuration_output: bool = False  # the result is a configuration: Jacobian rows in the tangent space
 
     def sizes(self, model: Model) -> tuple:
         """The length of each argument: ``nq`` for ``q``, ``nv`` otherwise."""
@@ -92,22 +97,25 @@ def jacobians(p: Primitive, model: Model, *X: np.ndarray) -> tuple:
             y, J = np.array(y)[None], [np.array(j)[None] for j in J]
     else:
         y, *J = p.jacobians_batch(model, *X)
-    size = int(np.prod(p.shape(model)))
+    size = model.nv if p.configuration_output else int(np.prod(p.shape(model)))
     J = [j.reshape(B, size, -1) for j in J]
-    if model.nq != model.nv and "q" in p.args:
-        k = p.args.index("q")
-        J[k] = J[k] @ tangent_map(model, X[k])
+    if model.nq != model.nv:
+        if "q" in p.args:
+            k = p.args.index("q")
+            J[k] = J[k] @ tangent_map(model, X[k])
+        if p.configuration_output:
+            K = configuration_map(model, y)
+            J = [K @ j for j in J]
     return (y, *J)
 
 
-# ------------------------------------------------------------------------------------------- the tangent map
+# ---------------------------------------------------------------------------- ambient and tangent coordinates
 def _quaternion_rate(Q: np.ndarray) -> np.ndarray:
-    """``(B, 3, 4)``: ``w = 2 vec(q* (x) dq/dt)``, the local angular velocity of unit quaternions ``[x, y, z, w]``
-    moving at ``dq/dt`` (``dq/dt = q (x) [w/2; 0]``); a radial rate (``dq/dt`` parallel to ``q``) gives 0."""
+    """``(B, 4, 3)``: ``dq/dt = q (x) [w/2; 0]``, the rate of unit quaternions ``[x, y, z, w]`` turning at the
+    local angular velocity ``w``: ``(w I + [q_v]x) w / 2`` and ``-q_v . w / 2``."""
     x, y, z, w = Q[:, 0], Q[:, 1], Q[:, 2], Q[:, 3]
-    return 2.0 * np.stack([np.stack([w, z, -y, -x], -1),
-                           np.stack([-z, w, x, -y], -1),
-                           np.stack([y, -x, w, -z], -1)], 1)
+    return 0.5 * np.stack([np.stack([w, -z, y], -1), np.stack([z, w, -x], -1),
+                           np.stack([-y, x, w], -1), np.stack([-x, -y, -z], -1)], 1)
 
 
 def _rotation(Q: np.ndarray) -> np.ndarray:
@@ -119,38 +127,46 @@ def _rotation(Q: np.ndarray) -> np.ndarray:
 
 
 def _angle_rate(C: np.ndarray) -> np.ndarray:
-    """``(B, 1, 2)``: ``w = c ds/dt - s dc/dt`` for unit pairs ``[c, s] = [cos t, sin t]``."""
-    return np.stack([-C[:, 1], C[:, 0]], -1)[:, None, :]
+    """``(B, 2, 1)``: ``d[c, s]/dt = [-s, c] w`` for unit pairs ``[c, s] = [cos t, sin t]``."""
+    return np.stack([-C[:, 1], C[:, 0]], -1)[:, :, None]
 
 
-def tangent_map(model: Model, Q: np.ndarray) -> np.ndarray:
-    """``T(q) (B, nv, nq)``: the tangent velocity ``v = T(q) dq/dt`` of configurations ``Q (B, nq)`` moving at
-    ``dq/dt`` on the manifold (``T`` is the left inverse of ``d(q (+) v)/dv`` at ``v = 0``); block by block:
-    identity for joints with ``nq == nv``, ``[R^T, 0; 0, 2 vec(q* (x) .)]`` for a free flyer (local velocity),
-    ``2 vec(q* (x) .)`` for a spherical joint, ``[R2^T, 0; 0, (-s, c)]`` for a planar joint, ``(-s, c)`` for an
-    unbounded revolute. Raises ``ValueError`` for another joint type whose ``nq != nv``."""
-    B = Q.shape[0]
-    T = np.zeros((B, model.nv, model.nq))
+def configuration_map(model: Model, Q: np.ndarray) -> np.ndarray:
+    """``K(q) (B, nq, nv)``: the ambient rate ``dq/dt = K(q) v`` of configurations ``Q (B, nq)`` moving at the
+    tangent velocity ``v``, i.e. ``d(q (+) v)/dv`` at ``v = 0``; block by block: identity for joints with
+    ``nq == nv``, ``[R, 0; 0, q (x) [. / 2; 0]]`` for a free flyer (local velocity), the quaternion block for a
+    spherical joint, ``[R2, 0; 0, (-s, c)]`` for a planar joint, ``(-s, c)`` for an unbounded revolute. Raises
+    ``ValueError`` for another joint type whose ``nq != nv``."""
+    K = np.zeros((Q.shape[0], model.nq, model.nv))
     for i in range(1, model.njoints):
         joint, iq, iv, nq, nv = model.joints[i], model.idx_q[i], model.idx_v[i], model.nqs[i], model.nvs[i]
-        q, t = Q[:, iq:iq + nq], T[:, iv:iv + nv, iq:iq + nq]
+        q, k = Q[:, iq:iq + nq], K[:, iq:iq + nq, iv:iv + nv]
         if nq == nv:
-            t[:] = np.eye(nq)
+            k[:] = np.eye(nq)
         elif joint.type == JointType.FREE_FLYER:
-            t[:, :3, :3] = _rotation(q[:, 3:]).transpose(0, 2, 1)
-            t[:, 3:, 3:] = _quaternion_rate(q[:, 3:])
+            k[:, :3, :3] = _rotation(q[:, 3:])
+            k[:, 3:, 3:] = _quaternion_rate(q[:, 3:])
         elif joint.type == JointType.SPHERICAL:
-            t[:] = _quaternion_rate(q)
+            k[:] = _quaternion_rate(q)
         elif joint.type == JointType.PLANAR:
             c, s = q[:, 2], q[:, 3]
-            t[:, :2, :2] = np.stack([np.stack([c, s], -1), np.stack([-s, c], -1)], 1)  # R2(t)^T
-            t[:, 2:, 2:] = _angle_rate(q[:, 2:])
+            k[:, :2, :2] = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], 1)
+            k[:, 2:, 2:] = _angle_rate(q[:, 2:])
         elif joint.type == JointType.REVOLUTE_UNBOUNDED:
-            t[:] = _angle_rate(q)
+            k[:] = _angle_rate(q)
         else:
             raise ValueError(f"model: joint {i} ({joint.type.name}) has nq={nq} != nv={nv}; the bridges "
                              "differentiate q only for free-flyer, spherical, planar and unbounded revolute joints")
-    return T
+    return K
+
+
+def tangent_map(model: Model, Q: np.ndarray) -> np.ndarray:
+    """``T(q) (B, nv, nq)``: the tangent velocity ``v = T(q) dq/dt`` of configurations moving at the ambient rate
+    ``dq/dt`` on the manifold, the left inverse ``(K^T K)^-1 K^T`` of :func:`configuration_map` (for a unit
+    quaternion ``w = 2 vec(q* (x) dq/dt)``; a radial rate gives 0)."""
+    K = configuration_map(model, Q)
+    Kt = K.transpose(0, 2, 1)
+    return np.linalg.solve(Kt @ K, Kt)
 
 
 # ------------------------------------------------------------------------------- placements and their Jacobian
@@ -270,6 +286,18 @@ def _com_jacobians_batch(model, Q):
     return batch.center_of_mass(model, Q), batch.jacobian_center_of_mass(model, Q)
 
 
+def _integrate(model, data, q, v):
+    return alg.integrate(model, q, v)
+
+
+def _integrate_jacobians(model, data, q, v):
+    return (alg.integrate(model, q, v), *alg.d_integrate(model, q, v))
+
+
+def _integrate_jacobians_batch(model, Q, V):
+    return (batch.integrate(model, Q, V), *batch.d_integrate(model, Q, V))
+
+
 PRIMITIVES = {p.name: p for p in (
     Primitive("rnea", ("q", "v", "a"), "tau", lambda m: (m.nv,), alg.rnea, batch.rnea,
               _rnea_jacobians, _rnea_jacobians_batch),
@@ -283,4 +311,6 @@ PRIMITIVES = {p.name: p for p in (
               batch.forward_kinematics, *_placements_jacobians(frames=False)),
     Primitive("frames_forward_kinematics", ("q",), "oMf", lambda m: (m.nframes, 3, 4), _frame_placements,
               batch.frames_forward_kinematics, *_placements_jacobians(frames=True)),
+    Primitive("integrate", ("q", "v"), "q_next", lambda m: (m.nq,), _integrate, batch.integrate,
+              _integrate_jacobians, _integrate_jacobians_batch, configuration_output=True),
 )}

@@ -11,7 +11,7 @@ import rbda.casadi as rc  # noqa: E402
 from tests.conftest import assert_close, random_model, random_state  # noqa: E402
 
 ARGS = {"rnea": ("q", "v", "a"), "aba": ("q", "v", "tau"), "crba": ("q",), "center_of_mass": ("q",),
-        "forward_kinematics": ("q",), "frames_forward_kinematics": ("q",)}
+        "forward_kinematics": ("q",), "frames_forward_kinematics": ("q",), "integrate": ("q", "v")}
 
 
 def _plain(name, model, data, *x):
@@ -22,6 +22,8 @@ def _plain(name, model, data, *x):
     if name == "frames_forward_kinematics":
         rbda.frames_forward_kinematics(model, data, x[0])
         return data.oMf.array.reshape(-1, 4).copy()
+    if name == "integrate":
+        return rbda.integrate(model, *x)[:, None]
     y = np.array(getattr(rbda, name)(model, data, *x))
     return y if y.ndim == 2 else y[:, None]
 

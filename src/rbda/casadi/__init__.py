@@ -33,7 +33,8 @@ import numpy as np
 from .. import _primitives
 from .._primitives import PRIMITIVES
 
-__all__ = ["aba", "center_of_mass", "crba", "forward_kinematics", "frames_forward_kinematics", "rnea"]
+__all__ = ["aba", "center_of_mass", "crba", "forward_kinematics", "frames_forward_kinematics", "integrate",
+           "rnea"]
 
 _alive = []  # every callback made here: CasADi calls back into them for as long as an expression uses them
 
@@ -185,3 +186,13 @@ def frames_forward_kinematics(model, opts: dict | None = None) -> casadi.Functio
     rows ``3k:3k+3`` the ``[R | p]`` of frame k (``model.get_frame_id(name)``). Jacobian: as in
     :func:`forward_kinematics`. Errors as in :func:`rnea`."""
     return _function("frames_forward_kinematics", model, opts)
+
+
+def integrate(model, opts: dict | None = None) -> casadi.Function:
+    """``q_next = f(q, v)``: ``q (+) v`` (:func:`rbda.integrate`) as a ``casadi.Function``, for transcriptions on
+    the configuration's Lie group (free flyers, spherical joints).
+
+    Parameters: ``model``, ``opts`` as in :func:`rnea`. Inputs ``q: (nq, 1)``, ``v: (nv, 1)``; output
+    ``q_next: (nq, 1)``. Jacobian: rbda's ``d_integrate``, mapped to ambient coordinates at ``q`` and ``q_next``.
+    Errors as in :func:`rnea`."""
+    return _function("integrate", model, opts)

@@ -43,7 +43,8 @@ import numpy as np
 from .. import _primitives
 from .._primitives import PRIMITIVES
 
-__all__ = ["aba", "center_of_mass", "crba", "forward_kinematics", "frames_forward_kinematics", "rnea"]
+__all__ = ["aba", "center_of_mass", "crba", "forward_kinematics", "frames_forward_kinematics", "integrate",
+           "rnea"]
 
 
 def _inputs(p, model, xs) -> tuple:
@@ -174,3 +175,13 @@ def frames_forward_kinematics(model, q):
     :func:`rbda.batch.frames_forward_kinematics` does (``model.get_frame_id(name)`` indexes them). Derivatives:
     as :func:`forward_kinematics`, each frame moving with its parent joint. Raises as :func:`rnea` does."""
     return _call("frames_forward_kinematics", model, q)
+
+
+def integrate(model, q, v):
+    """``q (+) v``: the configuration reached from ``q`` along the tangent velocity ``v`` in unit time
+    (:func:`rbda.integrate`), as a JAX function; the step of a rollout on the configuration's Lie group.
+
+    Parameters: ``model``, ``q: (..., nq)``, ``v: (..., nv)``. Returns ``(..., nq)``. Derivatives: rbda's
+    ``d_integrate`` (tangent spaces), mapped to ambient coordinates at ``q`` and at the result. Raises as
+    :func:`rnea` does."""
+    return _call("integrate", model, q, v)
