@@ -22,7 +22,8 @@ batch axes (broadcast against each other). Results have the arguments' float dty
 ambient coordinates: a model with ``nq != nv`` (free flyer, spherical, planar, unbounded revolute joints) maps an
 ambient tangent ``dq`` to rbda's tangent velocity by ``T(q)`` (``v = T(q) dq`` for ``dq`` tangent to the unit
 quaternions and ``[cos, sin]`` pairs; a radial component is ignored), so that a gradient with respect to ``q``
-is ``T(q)^T`` times rbda's tangent-space gradient.
+is ``T(q)^T`` times rbda's tangent-space gradient. :func:`integrate`, whose result is a configuration, maps its
+tangent derivatives to ambient rates at the result (``dq = K(q) v``, ``K = d(q (+) v)/dv`` at ``v = 0``).
 
 Errors: a wrong shape or dtype raises ``ValueError``/``TypeError`` naming the argument when the function is
 called (also while tracing). A bad value (NaN, a non-unit quaternion) is only known when the computation runs:
