@@ -46,6 +46,7 @@ def _data(model: Model):
         entry = _free.get(id(model))
         if entry is None or entry[0]() is not model:
             entry = _free[id(model)] = (weakref.ref(model), [])
+            weakref.finalize(model, _free.pop, id(model), None)  # the model's Data go with it
         data = entry[1].pop() if entry[1] else model.create_data()
     try:
         yield data
