@@ -34,6 +34,7 @@ from . import batch
 from .joints.base import JointType
 from .model import Model
 from .model.mimic import sync_extended
+from .spatial import ReferenceFrame
 
 _free = {}  # id(model) -> (weak reference to the model, [Data not in use]); no threading.local: the callbacks
 _lock = threading.Lock()  # run on threads that the frameworks create and tear down
@@ -63,7 +64,8 @@ class Primitive:
     ``jacobians(model, data, *x)`` / ``jacobians_batch(model, *X)`` giving the result (as value does) and one
     Jacobian ``(size, nv)`` (``(B, size, nv)`` batched) per argument, in the tangent space; with
     ``configuration_output`` the result is a configuration ``(nq,)`` and the Jacobians' rows are ``nv`` tangent
-    rows, mapped to ambient ones by :func:`configuration_map`."""
+    rows, mapped to ambient ones by :func:`configuration_map`. Parameters named in ``static`` (a frame id, a
+    list of contact models) follow the arrays in every call, ``shape(model, *static)`` included."""
 
     name: str
     args: tuple
@@ -74,31 +76,33 @@ class Primitive:
     jacobians: Callable
     jacobians_batch: Callable
     configuration_output: bool = False  # the result is a configuration: Jacobian rows in the tangent space
+    static: tuple = ()  # names of parameters that are not differentiated (a frame id, contact models)
 
     def sizes(self, model: Model) -> tuple:
         """The length of each argument: ``nq`` for ``q``, ``nv`` otherwise."""
         return tuple(model.nq if a == "q" else model.nv for a in self.args)
 
 
-def evaluate(p: Primitive, model: Model, *X: np.ndarray) -> np.ndarray:
-    """``p``'s result ``(B, *shape)`` for the stacked arguments ``X`` ``(B, n)`` each."""
+def evaluate(p: Primitive, model: Model, *X: np.ndarray, static: tuple = ()) -> np.ndarray:
+    """``p``'s result ``(B, *shape)`` for the stacked arguments ``X`` ``(B, n)`` each and the values of its
+    static parameters."""
     if X[0].shape[0] == 1:
         with _data(model) as data:
-            return np.array(p.value(model, data, *(x[0] for x in X)))[None]
-    return np.asarray(p.value_batch(model, *X))
+            return np.array(p.value(model, data, *(x[0] for x in X), *static))[None]
+    return np.asarray(p.value_batch(model, *X, *static))
 
 
-def jacobians(p: Primitive, model: Model, *X: np.ndarray) -> tuple:
+def jacobians(p: Primitive, model: Model, *X: np.ndarray, static: tuple = ()) -> tuple:
     """``(value (B, *shape), J_1, ..., J_k)``: ``p``'s result and its Jacobian ``(B, size, n_i)`` with respect to
     each argument, the one of ``q`` in ambient coordinates (``J_q T(q)``, :func:`tangent_map`)."""
     B = X[0].shape[0]
     if B == 1:
         with _data(model) as data:
-            y, *J = p.jacobians(model, data, *(x[0] for x in X))
+            y, *J = p.jacobians(model, data, *(x[0] for x in X), *static)
             y, J = np.array(y)[None], [np.array(j)[None] for j in J]
     else:
-        y, *J = p.jacobians_batch(model, *X)
-    size = model.nv if p.configuration_output else int(np.prod(p.shape(model)))
+        y, *J = p.jacobians_batch(model, *X, *static)
+    size = model.nv if p.configuration_output else int(np.prod(p.shape(model, *static)))
     J = [j.reshape(B, size, -1) for j in J]
     if model.nq != model.nv:
         if "q" in p.args:
@@ -180,22 +184,29 @@ def _support_mask(model: Model) -> np.ndarray:
     return mask
 
 
+LOCAL_WORLD_ALIGNED = ReferenceFrame.LOCAL_WORLD_ALIGNED
 _EPS = np.zeros((3, 3, 3))  # Levi-Civita: (a x b)_i = eps_ijk a_j b_k
 _EPS[0, 1, 2] = _EPS[1, 2, 0] = _EPS[2, 0, 1] = 1.0
 _EPS[0, 2, 1] = _EPS[2, 1, 0] = _EPS[1, 0, 2] = -1.0
 
 
+def placement_rate(P: np.ndarray, V: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """``(B, n, 3, 4, nv)``: the derivative of placements ``P (B, n, 3, 4)`` ``[R | p]`` whose origins move at the
+    velocities ``V (B, n, 3, nv)`` while they turn at ``W (B, n, 3, nv)`` (column k each): ``dR = w_k x R``,
+    ``dp = v_k``."""
+    dP = np.empty(P.shape + (V.shape[-1],))
+    dP[..., :3, :] = np.einsum("ijk,bnjs,bnkc->bnics", _EPS, W, P[..., :3])
+    dP[..., 3, :] = V
+    return dP
+
+
 def placement_jacobian(P: np.ndarray, J: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """``(B, n, 3, 4, nv)``: the derivative of placements ``P (B, n, 3, 4)`` ``[R | p]`` (world frame), each
-    attached to a joint whose support columns of the world Jacobian ``J (B, 6, nv)`` are ``mask (n, nv)``:
-    column k moves the placement by the twist ``(v_k, w_k)`` at the world origin, ``dR = w_k x R``,
-    ``dp = v_k + w_k x p``."""
+    """:func:`placement_rate` of placements ``P (B, n, 3, 4)`` (world frame), each attached to a joint whose
+    support columns of the world Jacobian ``J (B, 6, nv)`` are ``mask (n, nv)``: column k moves the placement by
+    the twist ``(v_k, w_k)`` at the world origin, so its origin at ``v_k + w_k x p``."""
     V = J[:, None, :3, :] * mask[None, :, None, :]  # (B, n, 3, nv)
     W = J[:, None, 3:, :] * mask[None, :, None, :]
-    dP = np.empty(P.shape + (J.shape[-1],))
-    dP[..., :3, :] = np.einsum("ijk,bnjs,bnkc->bnics", _EPS, W, P[..., :3])
-    dP[..., 3, :] = V + np.einsum("ijk,bnjs,bnk->bnis", _EPS, W, P[..., 3])
-    return dP
+    return placement_rate(P, V + np.einsum("ijk,bnjs,bnk->bnis", _EPS, W, P[..., 3]), W)
 
 
 def _on_extended_twin(jacobians):
@@ -287,6 +298,37 @@ def _com_jacobians_batch(model, Q):
     return batch.center_of_mass(model, Q), batch.jacobian_center_of_mass(model, Q)
 
 
+def frame_index(model: Model, frame_id) -> int:
+    """``frame_id`` (an id or a frame's name) as a frame id of ``model``: ``KeyError`` for an unknown name (from
+    ``model.get_frame_id``), ``ValueError`` naming it for an id out of range."""
+    if isinstance(frame_id, str):
+        frame_id = model.get_frame_id(frame_id)
+    if not (isinstance(frame_id, (int, np.integer)) and 0 <= frame_id < model.nframes):
+        raise ValueError(f"frame_id: {frame_id!r} is not a frame id of this model (0..{model.nframes - 1})")
+    return int(frame_id)
+
+
+def _frame_placement(model, data, q, frame_id):
+    alg.frames_forward_kinematics(model, data, q)
+    return data.oMf.array[frame_id]
+
+
+def _frame_placement_batch(model, Q, frame_id):
+    return batch.frames_forward_kinematics(model, Q)[:, frame_id]
+
+
+def _frame_placement_jacobians(model, data, q, frame_id):
+    J = alg.compute_frame_jacobian(model, data, q, frame_id, LOCAL_WORLD_ALIGNED)  # also sets data.oMf[frame_id]
+    P = data.oMf.array[frame_id]
+    return P, placement_rate(P[None, None], J[None, None, :3], J[None, None, 3:])[0, 0]
+
+
+def _frame_placement_jacobians_batch(model, Q, frame_id):
+    J = batch.compute_frame_jacobian(model, Q, frame_id, LOCAL_WORLD_ALIGNED)
+    P = batch.frames_forward_kinematics(model, Q)[:, frame_id]
+    return P, placement_rate(P[:, None], J[:, None, :3], J[:, None, 3:])[:, 0]
+
+
 def _integrate(model, data, q, v):
     return alg.integrate(model, q, v)
 
@@ -300,18 +342,20 @@ def _integrate_jacobians_batch(model, Q, V):
 
 
 PRIMITIVES = {p.name: p for p in (
-    Primitive("rnea", ("q", "v", "a"), "tau", lambda m: (m.nv,), alg.rnea, batch.rnea,
+    Primitive("rnea", ("q", "v", "a"), "tau", lambda m, *s: (m.nv,), alg.rnea, batch.rnea,
               _rnea_jacobians, _rnea_jacobians_batch),
-    Primitive("aba", ("q", "v", "tau"), "ddq", lambda m: (m.nv,), alg.aba, batch.aba,
+    Primitive("aba", ("q", "v", "tau"), "ddq", lambda m, *s: (m.nv,), alg.aba, batch.aba,
               _aba_jacobians, _aba_jacobians_batch),
-    Primitive("crba", ("q",), "M", lambda m: (m.nv, m.nv), alg.crba, batch.crba,
+    Primitive("crba", ("q",), "M", lambda m, *s: (m.nv, m.nv), alg.crba, batch.crba,
               _crba_jacobians, _crba_jacobians_batch),
-    Primitive("center_of_mass", ("q",), "com", lambda m: (3,), alg.center_of_mass, batch.center_of_mass,
+    Primitive("center_of_mass", ("q",), "com", lambda m, *s: (3,), alg.center_of_mass, batch.center_of_mass,
               _com_jacobians, _com_jacobians_batch),
-    Primitive("forward_kinematics", ("q",), "oMi", lambda m: (m.njoints, 3, 4), _joint_placements,
+    Primitive("forward_kinematics", ("q",), "oMi", lambda m, *s: (m.njoints, 3, 4), _joint_placements,
               batch.forward_kinematics, *_placements_jacobians(frames=False)),
-    Primitive("frames_forward_kinematics", ("q",), "oMf", lambda m: (m.nframes, 3, 4), _frame_placements,
+    Primitive("frames_forward_kinematics", ("q",), "oMf", lambda m, *s: (m.nframes, 3, 4), _frame_placements,
               batch.frames_forward_kinematics, *_placements_jacobians(frames=True)),
-    Primitive("integrate", ("q", "v"), "q_next", lambda m: (m.nq,), _integrate, batch.integrate,
+    Primitive("frame_placement", ("q",), "oMf", lambda m, *s: (3, 4), _frame_placement, _frame_placement_batch,
+              _frame_placement_jacobians, _frame_placement_jacobians_batch, static=("frame_id",)),
+    Primitive("integrate", ("q", "v"), "q_next", lambda m, *s: (m.nq,), _integrate, batch.integrate,
               _integrate_jacobians, _integrate_jacobians_batch, configuration_output=True),
 )}

@@ -57,6 +57,26 @@ def test_values_and_jacobians(model, name):
         assert_close(np.asarray(J[k]) @ dx, fd, 1e-5, f"{name} along {arg}")
 
 
+def test_frame_placement(model):
+    """frame_placement(model, f) equals oMf[f]; its Jacobian along an ambient rate of integrate equals central
+    differences; a bad frame id raises naming it."""
+    data = model.create_data()
+    f = model.nframes - 1
+    q = random_state(model)[0]
+    g = rc.frame_placement(model, model.frames[f].name)
+    rbda.frames_forward_kinematics(model, data, q)
+    assert_close(np.asarray(g(q)), data.oMf.array[f], 1e-12)
+    x = casadi.MX.sym("q", model.nq)
+    J = np.asarray(casadi.Function("J", [x], [casadi.jacobian(g(x), x)])(q))
+    eps, d = 1e-6, np.random.default_rng(3).normal(size=model.nv)
+    qp, qm = rbda.integrate(model, q, eps * d), rbda.integrate(model, q, -eps * d)
+    fd = (_plain("frames_forward_kinematics", model, data, qp)[3 * f:3 * f + 3]
+          - _plain("frames_forward_kinematics", model, data, qm)[3 * f:3 * f + 3]) / (2 * eps)
+    assert_close(J @ ((qp - qm) / (2 * eps)), fd.ravel(order="F"), 1e-5)
+    with pytest.raises(KeyError, match="no frame named 'nowhere'"):
+        rc.frame_placement(model, "nowhere")
+
+
 def test_jacobian_is_rbdas_derivative():
     """jacobian() returns rbda's derivatives exactly in v, a, tau; in q (nq = 41, nv = 36 here) the ambient
     Jacobian times d(q (+) v)/dv (by differences of integrate) is rbda's tangent one."""

@@ -71,6 +71,27 @@ def test_jvp_equals_central_differences_on_the_manifold(model, name):
         assert_close(dy, fd, 1e-5, f"{name} along {arg}")
 
 
+def test_frame_placement(model):
+    """frame_placement (the frame id static) equals oMf[f] plain, jitted and vmapped; its JVP along an ambient rate
+    of integrate equals central differences; a bad frame id raises naming it."""
+    data = model.create_data()
+    f = model.nframes - 1
+    q = random_state(model)[0]
+    rbda.frames_forward_kinematics(model, data, q)
+    assert_close(jax.jit(lambda q: rj.frame_placement(model, q, f))(q), data.oMf.array[f], 1e-12)
+    Q = np.stack([rbda.random_configuration(model, rng=np.random.default_rng(k)) for k in range(3)])
+    assert_close(jax.vmap(lambda q: rj.frame_placement(model, q, model.frames[f].name))(Q),
+                 rbda.batch.frames_forward_kinematics(model, Q)[:, f], 1e-12)
+    eps, d = 1e-6, np.random.default_rng(3).normal(size=model.nv)
+    qp, qm = rbda.integrate(model, q, eps * d), rbda.integrate(model, q, -eps * d)
+    fd = (_plain("frames_forward_kinematics", model, data, qp)[f]
+          - _plain("frames_forward_kinematics", model, data, qm)[f]) / (2 * eps)
+    _, dy = jax.jvp(lambda q: rj.frame_placement(model, q, f), (q,), ((qp - qm) / (2 * eps),))
+    assert_close(dy, fd, 1e-5)
+    with pytest.raises(ValueError, match="frame_id: 999"):
+        rj.frame_placement(model, q, 999)
+
+
 def test_jacobians_are_rbdas_derivatives(model):
     """jacfwd and jacrev give exactly rbda's compute_rnea_derivatives / compute_aba_derivatives in v, a, tau;
     in q, the ambient Jacobian times d(q (+) v)/dv (by differences of integrate) is rbda's tangent one."""
@@ -113,7 +134,7 @@ def test_vmap_is_one_batched_call(monkeypatch, name):
     for fn_name in ("evaluate", "jacobians"):
         original = getattr(_primitives, fn_name)
         monkeypatch.setattr(_primitives, fn_name,
-                            lambda p, m, *X, _f=original: calls.append(X[0].shape[0]) or _f(p, m, *X))
+                            lambda p, m, *X, _f=original, **kw: calls.append(X[0].shape[0]) or _f(p, m, *X, **kw))
     f = lambda *x: getattr(rj, name)(model, *x)  # noqa: E731
     result = jax.jit(jax.vmap(f))(*X)
     assert calls == [B]

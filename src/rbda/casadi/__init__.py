@@ -33,8 +33,8 @@ import numpy as np
 from .. import _primitives
 from .._primitives import PRIMITIVES
 
-__all__ = ["aba", "center_of_mass", "crba", "forward_kinematics", "frames_forward_kinematics", "integrate",
-           "rnea"]
+__all__ = ["aba", "center_of_mass", "crba", "forward_kinematics", "frame_placement", "frames_forward_kinematics",
+           "integrate", "rnea"]
 
 _alive = []  # every callback made here: CasADi calls back into them for as long as an expression uses them
 
@@ -58,10 +58,10 @@ def _raise(p, exc):
 class _Primitive(casadi.Callback):
     """``y = p(*x)`` with rbda's Jacobian (:class:`_Jacobian`)."""
 
-    def __init__(self, p, model, opts: dict):
+    def __init__(self, p, model, opts: dict, static: tuple):
         casadi.Callback.__init__(self)
-        self.p, self.model = p, model
-        self.sizes, self.rows_cols = p.sizes(model), _matrix_shape(p.shape(model))
+        self.p, self.model, self.static = p, model, static
+        self.sizes, self.rows_cols = p.sizes(model), _matrix_shape(p.shape(model, *static))
         self.construct(p.name, opts)
 
     def get_n_in(self):
@@ -84,7 +84,7 @@ class _Primitive(casadi.Callback):
 
     def eval(self, args):
         try:
-            y = _primitives.evaluate(self.p, self.model, *_arguments(self.p, args))
+            y = _primitives.evaluate(self.p, self.model, *_arguments(self.p, args), static=self.static)
         except ValueError as exc:
             _raise(self.p, exc)
         return [casadi.DM(y.reshape(self.rows_cols))]
@@ -123,15 +123,15 @@ class _Jacobian(casadi.Callback):
     def eval(self, args):
         p, (r, c) = self.f.p, self.f.rows_cols
         try:
-            _, *J = _primitives.jacobians(p, self.f.model, *_arguments(p, args[:len(p.args)]))
+            _, *J = _primitives.jacobians(p, self.f.model, *_arguments(p, args[:len(p.args)]), static=self.f.static)
         except ValueError as exc:
             _raise(p, exc)
         # rows of J are the result's entries in C order; CasADi's are in column-major order
         return [casadi.DM(j[0].reshape(r, c, -1).transpose(1, 0, 2).reshape(r * c, -1)) for j in J]
 
 
-def _function(name: str, model, opts: dict | None) -> casadi.Function:
-    f = _Primitive(PRIMITIVES[name], model, dict(opts or {}))
+def _function(name: str, model, opts: dict | None, static: tuple = ()) -> casadi.Function:
+    f = _Primitive(PRIMITIVES[name], model, dict(opts or {}), static)
     _alive.append(f)
     return f
 
@@ -196,3 +196,13 @@ def integrate(model, opts: dict | None = None) -> casadi.Function:
     ``q_next: (nq, 1)``. Jacobian: rbda's ``d_integrate``, mapped to ambient coordinates at ``q`` and ``q_next``.
     Errors as in :func:`rnea`."""
     return _function("integrate", model, opts)
+
+
+def frame_placement(model, frame_id, opts: dict | None = None) -> casadi.Function:
+    """``oMf = f(q)``: the placement of one frame in the world frame (an end effector's pose).
+
+    Parameters: ``model``, ``frame_id`` (a frame id or name), ``opts`` as in :func:`rnea`. Input ``q: (nq, 1)``;
+    output ``oMf: (3, 4)`` ``[R | p]``. Jacobian: rbda's frame Jacobian (``compute_frame_jacobian`` in
+    ``LOCAL_WORLD_ALIGNED``). Raises ``KeyError`` for an unknown frame name, ``ValueError`` for an id out of
+    range; errors as in :func:`rnea`."""
+    return _function("frame_placement", model, opts, (_primitives.frame_index(model, frame_id),))

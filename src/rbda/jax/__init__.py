@@ -44,8 +44,8 @@ import numpy as np
 from .. import _primitives
 from .._primitives import PRIMITIVES
 
-__all__ = ["aba", "center_of_mass", "crba", "forward_kinematics", "frames_forward_kinematics", "integrate",
-           "rnea"]
+__all__ = ["aba", "center_of_mass", "crba", "forward_kinematics", "frame_placement", "frames_forward_kinematics",
+           "integrate", "rnea"]
 
 
 def _inputs(p, model, xs) -> tuple:
@@ -74,14 +74,15 @@ def _inputs(p, model, xs) -> tuple:
     return arrays, lead, jnp.result_type(float, *(x.dtype for x in arrays))
 
 
-def _host(p, model, fn, dtype):
-    """``fn(p, model, *X)`` (``_primitives.evaluate`` or ``jacobians``) on the callback's numpy arrays, whose
-    leading axes (the caller's and vmap's) are flattened into one batch axis and restored on the results."""
+def _host(p, model, fn, dtype, static: tuple):
+    """``fn(p, model, *X, static=static)`` (``_primitives.evaluate`` or ``jacobians``) on the callback's numpy
+    arrays, whose leading axes (the caller's and vmap's) are flattened into one batch axis and restored on the
+    results."""
     def call(*xs):
         lead = xs[0].shape[:-1]
         X = [np.ascontiguousarray(np.asarray(x, dtype=np.float64).reshape(-1, x.shape[-1])) for x in xs]
         try:
-            out = fn(p, model, *X)
+            out = fn(p, model, *X, static=static)
         except ValueError as exc:
             raise ValueError(f"rbda.jax.{p.name}: {exc}") from None
         if isinstance(out, tuple):
@@ -90,16 +91,16 @@ def _host(p, model, fn, dtype):
     return call
 
 
-def _primitive(p, model):
+def _primitive(p, model, static: tuple):
     """``p`` as a ``jax.custom_jvp`` function of its arguments (checked arrays of one dtype and leading shape)."""
-    shape = p.shape(model)
+    shape = p.shape(model, *static)
     size = int(np.prod(shape))
 
     @jax.custom_jvp
     def f(*xs):
         lead, dtype = xs[0].shape[:-1], xs[0].dtype
         result = jax.ShapeDtypeStruct(lead + shape, dtype)
-        return jax.pure_callback(_host(p, model, _primitives.evaluate, dtype), result, *xs,
+        return jax.pure_callback(_host(p, model, _primitives.evaluate, dtype, static), result, *xs,
                                  vmap_method="broadcast_all")
 
     @f.defjvp
@@ -107,7 +108,7 @@ def _primitive(p, model):
         lead, dtype = xs[0].shape[:-1], xs[0].dtype
         results = (jax.ShapeDtypeStruct(lead + shape, dtype),
                    *(jax.ShapeDtypeStruct(lead + (size, x.shape[-1]), dtype) for x in xs))
-        y, *J = jax.pure_callback(_host(p, model, _primitives.jacobians, dtype), results, *xs,
+        y, *J = jax.pure_callback(_host(p, model, _primitives.jacobians, dtype, static), results, *xs,
                                   vmap_method="broadcast_all")
         dy = sum(jnp.einsum("...ij,...j->...i", Jk, dx) for Jk, dx in zip(J, dxs))  # dy = sum_k J_k dx_k
         return y, dy.reshape(y.shape)
@@ -115,13 +116,14 @@ def _primitive(p, model):
     return f
 
 
-def _call(name: str, model, *xs):
+def _call(name: str, model, *xs, static: tuple = ()):
     p = PRIMITIVES[name]
     arrays, lead, dtype = _inputs(p, model, xs)
     if not any(isinstance(x, jax.core.Tracer) for x in arrays):  # concrete: no callback, rbda's own errors
         arrays = [np.broadcast_to(np.asarray(x), lead + x.shape[-1:]) for x in arrays]
-        return jnp.asarray(_host(p, model, _primitives.evaluate, dtype)(*arrays))
-    return _primitive(p, model)(*(jnp.broadcast_to(jnp.asarray(x, dtype), lead + x.shape[-1:]) for x in arrays))
+        return jnp.asarray(_host(p, model, _primitives.evaluate, dtype, static)(*arrays))
+    arrays = [jnp.broadcast_to(jnp.asarray(x, dtype), lead + x.shape[-1:]) for x in arrays]
+    return _primitive(p, model, static)(*arrays)
 
 
 def rnea(model, q, v, a):
@@ -186,3 +188,13 @@ def integrate(model, q, v):
     ``d_integrate`` (tangent spaces), mapped to ambient coordinates at ``q`` and at the result. Raises as
     :func:`rnea` does."""
     return _call("integrate", model, q, v)
+
+
+def frame_placement(model, q, frame_id):
+    """The placement ``oMf`` of one frame in the world frame as a JAX function (an end effector's pose).
+
+    Parameters: ``model``, ``q: (..., nq)``, ``frame_id``: a frame id or name (static, not differentiated).
+    Returns ``(..., 3, 4)`` ``[R | p]``. Derivatives: rbda's frame Jacobian (``compute_frame_jacobian`` in
+    ``LOCAL_WORLD_ALIGNED``, ``dR = w x R``, ``dp = v``). Raises ``KeyError`` for an unknown frame name,
+    ``ValueError`` for an id out of range, and as :func:`rnea` does."""
+    return _call("frame_placement", model, q, static=(_primitives.frame_index(model, frame_id),))
