@@ -9,8 +9,8 @@ values of ``q``, ``v``, ``a`` and the actuator efforts ``u``; the dynamics are i
 form, ``rnea(q_k, v_k, a_k) = S u_k`` (``rbda.casadi.rnea``, whose Jacobian IPOPT takes from
 ``compute_rnea_derivatives``), and the knots are tied by the trapezoidal rule ``q_{k+1} = q_k + h (v_k +
 v_{k+1}) / 2``, ``v_{k+1} = v_k + h (a_k + a_{k+1}) / 2``. The tool position of the reaching problem comes from
-``rbda.casadi.frames_forward_kinematics``. IPOPT runs with a limited-memory Hessian (the callbacks give first
-derivatives). Each solution is checked with plain ``rbda.rnea`` at every knot.
+``rbda.casadi.frame_placement`` (its Jacobian from ``compute_frame_jacobian``). IPOPT runs with a limited-memory
+Hessian (the callbacks give first derivatives). Each solution is checked with plain ``rbda.rnea`` at every knot.
 """
 
 from __future__ import annotations
@@ -102,10 +102,10 @@ def reach(N: int = 30, T: float = 1.5, margin: float = 0.2) -> dict:
     tool = model.get_frame_id("tool")
     rbda.frames_forward_kinematics(model, data, q_target)
     target = data.oMf[tool].translation.copy()
-    oMf = rbda.casadi.frames_forward_kinematics(model)
+    oMf = rbda.casadi.frame_placement(model, tool)  # [R | p] of the tool, (3, 4)
 
     def at_target(opti, qN):
-        opti.subject_to(oMf(qN)[3 * tool:3 * tool + 3, 3] == target)
+        opti.subject_to(oMf(qN)[:, 3] == target)
 
     opti, Q, V, A, U = collocate(model, N, T, np.eye(model.nv), q0, (lower, upper), None, at_target, 100.0)
     t = np.linspace(0.0, 1.0, N + 1)

@@ -15,8 +15,9 @@ that is a configuration (``integrate``) has its tangent rows mapped to ambient o
 (:func:`configuration_map`, ``dq/dt = K(q) v``); for ``nq == nv`` both are identities and are skipped.
 
 A new primitive (constrained dynamics, a simulator step) is one more :class:`Primitive` in :data:`PRIMITIVES`:
-its arguments, result shape, value and Jacobians (a step returning ``q_next`` sets ``configuration_output``);
-both bridges then need one public function each that calls it by name.
+its arguments, its static parameters (contact models and their settings, passed through untouched), result
+shape, value and Jacobians (a step returning ``q_next`` sets ``configuration_output``); both bridges then need
+one public function each that calls it by name.
 """
 
 from __future__ import annotations
