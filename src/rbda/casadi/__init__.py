@@ -25,7 +25,7 @@ from __future__ import annotations
 
 try:
     import casadi
-except ImportError as exc:  # pragma: no cover - exercised only without the extra
+except ImportError as exc:
     raise ImportError("rbda.casadi needs CasADi: pip install 'rbda[casadi]' (or pip install casadi)") from exc
 
 import numpy as np

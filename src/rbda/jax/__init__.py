@@ -36,7 +36,7 @@ from __future__ import annotations
 try:
     import jax
     import jax.numpy as jnp
-except ImportError as exc:  # pragma: no cover - exercised only without the extra
+except ImportError as exc:
     raise ImportError("rbda.jax needs JAX: pip install 'rbda[jax]' (or pip install jax)") from exc
 
 import numpy as np
