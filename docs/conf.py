@@ -4,6 +4,7 @@ Build it from the repository root with ``python -m sphinx -W -b html docs build/
 installs Sphinx, the Furo theme and MyST for the Markdown pages).
 """
 
+import importlib.util
 import os
 import sys
 
@@ -32,3 +33,5 @@ suppress_warnings = ["myst.header"]
 
 html_theme = "furo"
 html_title = f"rbda {release}"
+# rbda.jax and rbda.casadi document without their optional frameworks: mocked only when they are not installed.
+autodoc_mock_imports = [m for m in ("jax", "casadi") if importlib.util.find_spec(m) is None]

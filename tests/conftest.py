@@ -98,3 +98,18 @@ def frame_placements(model, data, q) -> np.ndarray:
     """``(nframes, 4, 4)`` homogeneous ``oMf`` at ``q``."""
     rbda.frames_forward_kinematics(model, data, q)
     return np.array([data.oMf[k].homogeneous for k in range(model.nframes)])
+
+
+def load_example(name: str):
+    """The module of ``examples/<name>.py``, loaded as when the script runs (its helpers importable)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    if str(examples) not in sys.path:
+        sys.path.insert(0, str(examples))
+    spec = importlib.util.spec_from_file_location(f"example_{name}", examples / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -2,27 +2,19 @@
 claim, checked against physical facts and independent computations (finite differences, Pinocchio)."""
 
 import importlib.metadata
-import importlib.util
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+
+from tests.conftest import load_example
 
 try:
     importlib.metadata.distribution("example-robot-data")
 except importlib.metadata.PackageNotFoundError:
     pytest.skip("the examples load robots from example-robot-data: pip install 'rbda[test]'", allow_module_level=True)
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
-def example(name: str):
-    if str(EXAMPLES) not in sys.path:
-        sys.path.insert(0, str(EXAMPLES))  # as when the script runs: its _robots helper
-    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+example = load_example
 
 
 def test_panda_end_effector_pose_and_jacobian():

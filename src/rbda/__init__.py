@@ -32,6 +32,10 @@ def __getattr__(name):  # the file readers (rbda.io) load on first use, so that 
         import importlib
 
         return importlib.import_module(".warmup", __name__)
+    if name in ("jax", "casadi"):  # the framework bridges, with their optional dependencies
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
     if name in ("io", "load_model", "load_model_from_string"):
         import importlib
 

@@ -4,6 +4,7 @@ described, and the site builds without a warning."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import re
 from pathlib import Path
@@ -14,6 +15,7 @@ import rbda
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PUBLIC_MODULES = ("rbda", "rbda.batch", "rbda.io", "rbda.featherstone", "rbda.spatial", "rbda.simulation", "rbda.viewer")
+PUBLIC_MODULES += tuple(f"rbda.{m}" for m in ("jax", "casadi") if importlib.util.find_spec(m))  # optional extras
 # Parameters whose meaning every page states once (the model, its workspace, the receiver).
 SELF_EVIDENT = {"self", "cls", "model", "data"}
 

@@ -2,28 +2,16 @@
 physical fact: targets reached, energy and momentum conserved, constraint violations decaying as designed,
 rolling without slip on the compliant ground with a consistent sticking indicator."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import rbda.featherstone as fs
 from conftest import close
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
+from tests.conftest import load_example
 
 def _example(name):
-    """The example script ``examples/featherstone_<name>.py`` as a module (its directory on ``sys.path``, as when
-    it runs as a script, for its ``_plotting`` helper)."""
-    if str(EXAMPLES) not in sys.path:
-        sys.path.insert(0, str(EXAMPLES))
-    spec = importlib.util.spec_from_file_location(f"featherstone_example_{name}", EXAMPLES / f"featherstone_{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The example script ``examples/featherstone_<name>.py`` as a module."""
+    return load_example(f"featherstone_{name}")
 
 
 def _energy_momentum(model, x, q=(), qd=()):

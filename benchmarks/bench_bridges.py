@@ -1,0 +1,138 @@
+"""Timing of rbda inside JAX and CasADi (``rbda.jax``, ``rbda.casadi``) on the manipulator and the humanoid.
+
+    python benchmarks/bench_bridges.py [--number 300] [--batch 1000]
+
+Rows, per model (best of 5 repeats, one state unless a batch is named):
+- ``rbda.rnea`` plain: the reference call on a Data;
+- ``rbda.jax.rnea`` on concrete arrays (no trace), under ``jax.jit`` (one host callback), and the same for the
+  plain JAX RNEA of ``benchmarks/jax_rnea.py`` (the algorithm traced and compiled by XLA); JAX's own cost of
+  a jitted host callback of three arrays that returns one of them;
+- derivatives: ``jax.jit(jax.grad(w . tau))`` with respect to ``(q, v)`` and ``jax.jit(jax.jacfwd(tau))`` (the
+  full ``dtau/dq``, ``dtau/dv``) through ``rbda.jax.rnea`` (rbda's analytical derivatives), against the same
+  transformations of the JAX RNEA, and rbda's ``compute_rnea_derivatives`` itself;
+- ``rbda.casadi.rnea(model)`` evaluated numerically, and its ``jacobian()``;
+- a batch: ``jax.jit(jax.vmap(rbda.jax.rnea))`` against ``rbda.batch.rnea`` (the call it maps onto).
+The overhead of a bridge is its time minus the plain rbda call's. The rows are measured in turn, round after
+round (best of 7), so that the load of a shared machine falls on all of them alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+import rbda
+from rbda.bench import best_time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+def interleaved(cases: dict, number: int, rounds: int = 7) -> dict:
+    """Best time per call (seconds) of each case ``name -> (fn, calls per round)``, the cases measured in turn
+    round after round, so that a busy moment of a shared machine falls on all of them alike."""
+    for fn, _ in cases.values():
+        fn()
+    best = dict.fromkeys(cases, np.inf)
+    for _ in range(rounds):
+        for name, (fn, scale) in cases.items():
+            best[name] = min(best[name], best_time(fn, max(1, int(number * scale)), 1))
+    return best
+
+
+def rows(model, number: int, batch: int, rng) -> list[str]:
+    import casadi
+    import jax
+    import jax.numpy as jnp
+
+    import rbda.casadi
+    import rbda.jax
+    from jax_rnea import JaxRNEA
+
+    data = model.create_data()
+    q = rbda.random_configuration(model, rng=rng)
+    v, a, w = rng.normal(size=model.nv), rng.normal(size=model.nv), rng.normal(size=model.nv)
+    qj, vj, aj = jnp.asarray(q), jnp.asarray(v), jnp.asarray(a)
+    z = np.zeros(model.nv)
+    jr = JaxRNEA(model)
+    ref = rbda.compute_rnea_derivatives(model, data, q, v, a)
+
+    f = jax.jit(lambda q, v, a: rbda.jax.rnea(model, q, v, a))
+    floor = jax.jit(lambda q, v, a: jax.pure_callback(lambda q, v, a: np.asarray(q[:model.nv]),
+                                                      jax.ShapeDtypeStruct((model.nv,), q.dtype), q, v, a))
+    g = jax.jit(jr.rnea)
+    assert np.allclose(g(qj, vj, aj), rbda.rnea(model, data, q, v, a), rtol=0.0, atol=1e-9)
+    grad_ours = jax.jit(jax.grad(lambda q, v: jnp.dot(w, rbda.jax.rnea(model, q, v, aj)), argnums=(0, 1)))
+    grad_jax = jax.jit(jax.grad(lambda dq, v: jnp.dot(w, jr.tau_tangent(dq, qj, v, aj)), argnums=(0, 1)))
+    assert np.allclose(grad_ours(qj, vj)[1], ref[1].T @ w, rtol=0.0, atol=1e-9)
+    assert np.allclose(grad_jax(jnp.zeros(model.nv), vj)[1], ref[1].T @ w, rtol=0.0, atol=1e-8)
+    jac_ours = jax.jit(jax.jacfwd(lambda q, v: rbda.jax.rnea(model, q, v, aj), argnums=(0, 1)))
+    jac_jax = jr.derivatives()
+    assert np.array_equal(jac_ours(qj, vj)[1], ref[1])
+    assert np.allclose(jac_jax(qj, vj, aj)[1], ref[1], rtol=0.0, atol=1e-8 * max(1.0, np.abs(ref[1]).max()))
+    fc = rbda.casadi.rnea(model)
+    jc = fc.jacobian()
+    assert np.array_equal(np.asarray(jc(q, v, a, z)[1]), ref[1])
+    qs, vs, as_ = casadi.MX.sym("q", model.nq), casadi.MX.sym("v", model.nv), casadi.MX.sym("a", model.nv)
+    sym = casadi.Function("J", [qs, vs, as_], [casadi.jacobian(fc(qs, vs, as_), casadi.vertcat(qs, vs))])
+    Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(batch)])
+    V, A = rng.normal(size=(batch, model.nv)), rng.normal(size=(batch, model.nv))
+    Qj, Vj, Aj = jnp.asarray(Q), jnp.asarray(V), jnp.asarray(A)
+    fv = jax.jit(jax.vmap(lambda q, v, a: rbda.jax.rnea(model, q, v, a)))
+    assert np.array_equal(fv(Qj, Vj, Aj), rbda.batch.rnea(model, Q, V, A))
+
+    few = 10 / number
+    t = interleaved({
+        "rbda.rnea (plain)": (lambda: rbda.rnea(model, data, q, v, a), 10),
+        "rbda.jax.rnea, concrete arrays": (lambda: rbda.jax.rnea(model, qj, vj, aj).block_until_ready(), 1),
+        "jit(rbda.jax.rnea)": (lambda: f(qj, vj, aj).block_until_ready(), 1),
+        "jit(pure_callback of 3 arrays): JAX's floor": (lambda: floor(qj, vj, aj).block_until_ready(), 1),
+        "jit(JAX RNEA)": (lambda: g(qj, vj, aj).block_until_ready(), 1),
+        "rbda.compute_rnea_derivatives (plain)": (lambda: rbda.compute_rnea_derivatives(model, data, q, v, a), 10),
+        "jit(grad(w . rbda.jax.rnea)) in q, v": (lambda: grad_ours(qj, vj)[0].block_until_ready(), 1),
+        "jit(grad(w . JAX RNEA)) in q, v": (lambda: grad_jax(jnp.zeros(model.nv), vj)[0].block_until_ready(), 1),
+        "jit(jacfwd(rbda.jax.rnea)) dq, dv": (lambda: jac_ours(qj, vj)[0].block_until_ready(), 1),
+        "jit(jacfwd(JAX RNEA)) dq, dv": (lambda: jac_jax(qj, vj, aj)[0].block_until_ready(), 1),
+        "rbda.casadi.rnea(model)(q, v, a)": (lambda: fc(q, v, a), 1),
+        "rbda.casadi.rnea(model).jacobian()(...)": (lambda: jc(q, v, a, z), 1),
+        "casadi.jacobian(f, [q; v]) as a Function": (lambda: sym(q, v, a), 1),
+        f"rbda.batch.rnea, B = {batch}": (lambda: rbda.batch.rnea(model, Q, V, A), few),
+        f"jit(vmap(rbda.jax.rnea)), B = {batch}": (lambda: fv(Qj, Vj, Aj).block_until_ready(), few),
+    }, number)
+    plain, derivatives = t["rbda.rnea (plain)"], t["rbda.compute_rnea_derivatives (plain)"]
+    notes = {
+        "rbda.jax.rnea, concrete arrays": f"overhead {(t['rbda.jax.rnea, concrete arrays'] - plain) * 1e6:.1f} us",
+        "jit(rbda.jax.rnea)": f"overhead {(t['jit(rbda.jax.rnea)'] - plain) * 1e6:.1f} us",
+        "jit(grad(w . JAX RNEA)) in q, v":
+            f"{t['jit(grad(w . JAX RNEA)) in q, v'] / t['jit(grad(w . rbda.jax.rnea)) in q, v']:.1f}x the bridge",
+        "jit(jacfwd(rbda.jax.rnea)) dq, dv": f"{t['jit(jacfwd(rbda.jax.rnea)) dq, dv'] / derivatives:.1f}x plain",
+        "jit(jacfwd(JAX RNEA)) dq, dv":
+            f"{t['jit(jacfwd(JAX RNEA)) dq, dv'] / t['jit(jacfwd(rbda.jax.rnea)) dq, dv']:.1f}x the bridge",
+        "rbda.casadi.rnea(model)(q, v, a)": f"overhead {(t['rbda.casadi.rnea(model)(q, v, a)'] - plain) * 1e6:.1f} us",
+        f"jit(vmap(rbda.jax.rnea)), B = {batch}":
+            f"{t[f'jit(vmap(rbda.jax.rnea)), B = {batch}'] / t[f'rbda.batch.rnea, B = {batch}']:.2f}x rbda.batch",
+    }
+    return [f"  {name:44s} {seconds * 1e6:10.1f} us  {notes.get(name, '')}" for name, seconds in t.items()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--number", type=int, default=300)
+    parser.add_argument("--batch", type=int, default=1000)
+    args = parser.parse_args()
+    import jax
+
+    jax.config.update("jax_enable_x64", True)
+    print(time.strftime("%Y-%m-%d"), os.uname().machine, f"{os.cpu_count()} cpus", f"python {sys.version.split()[0]}",
+          f"jax {jax.__version__}", f"{rbda.batch.numba.get_num_threads()} numba threads")
+    rng = np.random.default_rng(0)
+    for model in (rbda.sample_models.manipulator(), rbda.sample_models.humanoid()):
+        print(f"{model.name} (nq = {model.nq}, nv = {model.nv})")
+        print("\n".join(rows(model, args.number, args.batch, rng)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,208 @@
+"""rbda's algorithms as CasADi functions whose Jacobians are rbda's analytical derivatives, for symbolic
+expressions, ``casadi.Opti`` and IPOPT. Needs the ``casadi`` extra (``pip install 'rbda[casadi]'``).
+
+>>> import casadi, numpy as np, rbda, rbda.casadi
+>>> model = rbda.sample_models.manipulator()
+>>> f = rbda.casadi.rnea(model)                      # tau = f(q, v, a)
+>>> q, v, a = casadi.MX.sym("q", 6), casadi.MX.sym("v", 6), casadi.MX.sym("a", 6)
+>>> M = casadi.Function("M", [q, v, a], [casadi.jacobian(f(q, v, a), a)])
+>>> bool(np.allclose(M(np.zeros(6), np.zeros(6), np.zeros(6)), rbda.crba(model, rbda.Data(model), np.zeros(6))))
+True
+
+Each function is a ``casadi.Callback`` (a ``casadi.Function``) with dense inputs ``q: (nq, 1)`` and
+``v, a, tau: (nv, 1)`` and one dense output; its ``jacobian()`` is another callback that returns rbda's
+derivatives (``compute_rnea_derivatives``, ``compute_aba_derivatives``, ...), so CasADi's forward and reverse
+modes, ``casadi.jacobian`` and IPOPT's constraint Jacobian all use them. The Jacobian callback has no derivative
+of its own: use IPOPT with ``hessian_approximation = "limited-memory"``. With respect to ``q`` the Jacobian is
+taken in ambient coordinates, rbda's tangent-space derivative times the map ``T(q)`` from an ambient rate on the
+manifold to the tangent velocity (the identity when ``nq == nv``; see :mod:`rbda.jax`).
+
+A callback must outlive every expression that uses it: the functions made here are kept alive by this module.
+A bad value (NaN, a non-unit quaternion) raises rbda's ``ValueError`` message inside CasADi's ``RuntimeError``.
+"""
+
+from __future__ import annotations
+
+try:
+    import casadi
+except ImportError as exc:
+    raise ImportError("rbda.casadi needs CasADi: pip install 'rbda[casadi]' (or pip install casadi)") from exc
+
+import numpy as np
+
+from .. import _primitives
+from .._primitives import PRIMITIVES
+
+__all__ = ["aba", "center_of_mass", "crba", "forward_kinematics", "frame_placement", "frames_forward_kinematics",
+           "integrate", "rnea"]
+
+_alive = []  # every callback made here: CasADi calls back into them for as long as an expression uses them
+
+
+def _matrix_shape(shape: tuple) -> tuple:
+    """The CasADi (2-D) shape of a result: ``(n, 1)`` for a vector, ``(r, c)`` for a matrix, ``(n r, c)`` for a
+    stack of ``n`` matrices (placements ``(n, 3, 4)`` become ``(3 n, 4)``, placement k in rows ``3k:3k+3``)."""
+    if len(shape) == 1:
+        return shape[0], 1
+    return int(np.prod(shape[:-1])), shape[-1]
+
+
+def _arguments(p, args) -> list:
+    return [np.ascontiguousarray(np.asarray(x, dtype=np.float64).reshape(1, -1)) for x in args]
+
+
+def _raise(p, exc):
+    raise ValueError(f"rbda.casadi.{p.name}: {exc}") from None
+
+
+class _Primitive(casadi.Callback):
+    """``y = p(*x)`` with rbda's Jacobian (:class:`_Jacobian`)."""
+
+    def __init__(self, p, model, opts: dict, static: tuple):
+        casadi.Callback.__init__(self)
+        self.p, self.model, self.static = p, model, static
+        self.sizes, self.rows_cols = p.sizes(model), _matrix_shape(p.shape(model, *static))
+        self.construct(p.name, opts)
+
+    def get_n_in(self):
+        return len(self.p.args)
+
+    def get_n_out(self):
+        return 1
+
+    def get_name_in(self, i):
+        return self.p.args[i]
+
+    def get_name_out(self, i):
+        return self.p.output
+
+    def get_sparsity_in(self, i):
+        return casadi.Sparsity.dense(self.sizes[i], 1)
+
+    def get_sparsity_out(self, i):
+        return casadi.Sparsity.dense(*self.rows_cols)
+
+    def eval(self, args):
+        try:
+            y = _primitives.evaluate(self.p, self.model, *_arguments(self.p, args), static=self.static)
+        except ValueError as exc:
+            _raise(self.p, exc)
+        return [casadi.DM(y.reshape(self.rows_cols))]
+
+    def has_jacobian(self):
+        return True
+
+    def get_jacobian(self, name, inames, onames, opts):
+        jacobian = _Jacobian(self, name, opts)
+        _alive.append(jacobian)
+        return jacobian
+
+
+class _Jacobian(casadi.Callback):
+    """``(jac_y_x1, ..., jac_y_xk) = J(x1, ..., xk, y)``: the Jacobian of the result (CasADi's column-major
+    vectorisation) with respect to each argument, from :func:`rbda._primitives.jacobians`."""
+
+    def __init__(self, f: _Primitive, name: str, opts: dict):
+        casadi.Callback.__init__(self)
+        self.f = f
+        self.construct(name, opts)
+
+    def get_n_in(self):
+        return len(self.f.p.args) + 1
+
+    def get_n_out(self):
+        return len(self.f.p.args)
+
+    def get_sparsity_in(self, i):
+        return self.f.get_sparsity_in(i) if i < len(self.f.p.args) else self.f.get_sparsity_out(0)
+
+    def get_sparsity_out(self, i):
+        r, c = self.f.rows_cols
+        return casadi.Sparsity.dense(r * c, self.f.sizes[i])
+
+    def eval(self, args):
+        p, (r, c) = self.f.p, self.f.rows_cols
+        try:
+            _, *J = _primitives.jacobians(p, self.f.model, *_arguments(p, args[:len(p.args)]), static=self.f.static)
+        except ValueError as exc:
+            _raise(p, exc)
+        # rows of J are the result's entries in C order; CasADi's are in column-major order
+        return [casadi.DM(j[0].reshape(r, c, -1).transpose(1, 0, 2).reshape(r * c, -1)) for j in J]
+
+
+def _function(name: str, model, opts: dict | None, static: tuple = ()) -> casadi.Function:
+    f = _Primitive(PRIMITIVES[name], model, dict(opts or {}), static)
+    _alive.append(f)
+    return f
+
+
+def rnea(model, opts: dict | None = None) -> casadi.Function:
+    """``tau = f(q, v, a)``: inverse dynamics (:func:`rbda.rnea`) as a ``casadi.Function``.
+
+    Parameters: ``model`` (:class:`rbda.Model`); ``opts``: CasADi function options. Inputs ``q: (nq, 1)``,
+    ``v: (nv, 1)``, ``a: (nv, 1)``; output ``tau: (nv, 1)``. Jacobian: rbda's ``compute_rnea_derivatives``
+    (``dtau_dq`` through the tangent map when ``nq != nv``). Evaluating at a bad value raises CasADi's
+    ``RuntimeError`` carrying rbda's ``ValueError`` message, which names the argument."""
+    return _function("rnea", model, opts)
+
+
+def aba(model, opts: dict | None = None) -> casadi.Function:
+    """``ddq = f(q, v, tau)``: forward dynamics (:func:`rbda.aba`) as a ``casadi.Function``.
+
+    Parameters: ``model``, ``opts`` as in :func:`rnea`. Inputs ``q: (nq, 1)``, ``v, tau: (nv, 1)``; output
+    ``ddq: (nv, 1)``. Jacobian: rbda's ``compute_aba_derivatives``. Errors as in :func:`rnea`."""
+    return _function("aba", model, opts)
+
+
+def crba(model, opts: dict | None = None) -> casadi.Function:
+    """``M = f(q)``: the joint-space inertia matrix (:func:`rbda.crba`, both triangles) as a ``casadi.Function``.
+
+    Parameters: ``model``, ``opts`` as in :func:`rnea`. Input ``q: (nq, 1)``; output ``M: (nv, nv)``.
+    Jacobian: ``dM/dq`` from rbda's ``compute_rnea_second_order_derivatives``. Errors as in :func:`rnea`."""
+    return _function("crba", model, opts)
+
+
+def center_of_mass(model, opts: dict | None = None) -> casadi.Function:
+    """``com = f(q)``: the centre of mass in the world frame (:func:`rbda.center_of_mass`).
+
+    Parameters: ``model``, ``opts`` as in :func:`rnea`. Input ``q: (nq, 1)``; output ``com: (3, 1)``.
+    Jacobian: rbda's ``jacobian_center_of_mass``. Errors as in :func:`rnea`."""
+    return _function("center_of_mass", model, opts)
+
+
+def forward_kinematics(model, opts: dict | None = None) -> casadi.Function:
+    """``oMi = f(q)``: joint placements in the world frame (:func:`rbda.forward_kinematics`).
+
+    Parameters: ``model``, ``opts`` as in :func:`rnea`. Input ``q: (nq, 1)``; output ``oMi: (3 njoints, 4)``,
+    rows ``3i:3i+3`` the ``[R | p]`` of joint i. Jacobian: from rbda's world joint Jacobians (``dR = w x R``,
+    ``dp = v + w x p``). Errors as in :func:`rnea`."""
+    return _function("forward_kinematics", model, opts)
+
+
+def frames_forward_kinematics(model, opts: dict | None = None) -> casadi.Function:
+    """``oMf = f(q)``: frame placements in the world frame (:func:`rbda.frames_forward_kinematics`).
+
+    Parameters: ``model``, ``opts`` as in :func:`rnea`. Input ``q: (nq, 1)``; output ``oMf: (3 nframes, 4)``,
+    rows ``3k:3k+3`` the ``[R | p]`` of frame k (``model.get_frame_id(name)``). Jacobian: as in
+    :func:`forward_kinematics`. Errors as in :func:`rnea`."""
+    return _function("frames_forward_kinematics", model, opts)
+
+
+def integrate(model, opts: dict | None = None) -> casadi.Function:
+    """``q_next = f(q, v)``: ``q (+) v`` (:func:`rbda.integrate`) as a ``casadi.Function``, for transcriptions on
+    the configuration's Lie group (free flyers, spherical joints).
+
+    Parameters: ``model``, ``opts`` as in :func:`rnea`. Inputs ``q: (nq, 1)``, ``v: (nv, 1)``; output
+    ``q_next: (nq, 1)``. Jacobian: rbda's ``d_integrate``, mapped to ambient coordinates at ``q`` and ``q_next``.
+    Errors as in :func:`rnea`."""
+    return _function("integrate", model, opts)
+
+
+def frame_placement(model, frame_id, opts: dict | None = None) -> casadi.Function:
+    """``oMf = f(q)``: the placement of one frame in the world frame (an end effector's pose).
+
+    Parameters: ``model``, ``frame_id`` (a frame id or name), ``opts`` as in :func:`rnea`. Input ``q: (nq, 1)``;
+    output ``oMf: (3, 4)`` ``[R | p]``. Jacobian: rbda's frame Jacobian (``compute_frame_jacobian`` in
+    ``LOCAL_WORLD_ALIGNED``). Raises ``KeyError`` for an unknown frame name, ``ValueError`` for an id out of
+    range; errors as in :func:`rnea`."""
+    return _function("frame_placement", model, opts, (_primitives.frame_index(model, frame_id),))

@@ -1,0 +1,200 @@
+"""rbda's algorithms inside JAX: functions of JAX arrays that work under ``jax.jit``, map ``jax.vmap`` onto
+``rbda.batch`` and differentiate (``jax.jvp``, ``jax.vjp``, ``jax.grad``, ``jax.jacfwd``) through rbda's
+analytical derivatives, never by tracing the algorithm. Needs the ``jax`` extra (``pip install 'rbda[jax]'``).
+
+>>> import jax, jax.numpy as jnp, numpy as np, rbda, rbda.jax
+>>> jax.config.update("jax_enable_x64", True)
+>>> model = rbda.sample_models.manipulator()
+>>> q, v, a = jnp.zeros(6), jnp.ones(6), jnp.zeros(6)
+>>> dtau = jax.jacfwd(lambda v: rbda.jax.rnea(model, q, v, a))(v)   # rbda's dtau_dv
+>>> bool(np.allclose(dtau, rbda.compute_rnea_derivatives(model, rbda.Data(model), q, v, a)[1]))
+True
+
+How: each function is a ``jax.custom_jvp`` whose value is a ``jax.pure_callback`` to the compiled algorithm and
+whose JVP is ``dy = sum_i J_i dx_i`` with the Jacobians ``J_i`` from a second callback to rbda's derivative
+functions; reverse mode transposes that linear map. Under ``jax.vmap`` the callbacks receive the whole batch
+(``vmap_method="broadcast_all"``) and run the ``rbda.batch`` twin in one call. Concrete (not traced) arguments
+skip the callback and call rbda directly.
+
+Arguments take the shapes of the plain functions, ``q: (nq,)`` and ``v, a, tau: (nv,)``, with optional leading
+batch axes (broadcast against each other). Results have the arguments' float dtype (float32 unless
+``jax_enable_x64`` is set; rbda computes in float64 either way). Derivatives with respect to ``q`` are taken in
+ambient coordinates: a model with ``nq != nv`` (free flyer, spherical, planar, unbounded revolute joints) maps an
+ambient tangent ``dq`` to rbda's tangent velocity by ``T(q)`` (``v = T(q) dq`` for ``dq`` tangent to the unit
+quaternions and ``[cos, sin]`` pairs; a radial component is ignored), so that a gradient with respect to ``q``
+is ``T(q)^T`` times rbda's tangent-space gradient. :func:`integrate`, whose result is a configuration, maps its
+tangent derivatives to ambient rates at the result (``dq = K(q) v``, ``K = d(q (+) v)/dv`` at ``v = 0``).
+
+Errors: a wrong shape or dtype raises ``ValueError``/``TypeError`` naming the argument when the function is
+called (also while tracing). A bad value (NaN, a non-unit quaternion) is only known when the computation runs:
+on concrete arguments it raises rbda's ``ValueError``; under ``jit``/``grad``/``vmap`` JAX re-raises it as a
+``jax.errors.JaxRuntimeError`` whose message ends with rbda's ``ValueError: rbda.jax.<name>: q: ...`` line.
+"""
+
+from __future__ import annotations
+
+try:
+    import jax
+    import jax.numpy as jnp
+except ImportError as exc:
+    raise ImportError("rbda.jax needs JAX: pip install 'rbda[jax]' (or pip install jax)") from exc
+
+import numpy as np
+
+from .. import _primitives
+from .._primitives import PRIMITIVES
+
+__all__ = ["aba", "center_of_mass", "crba", "forward_kinematics", "frame_placement", "frames_forward_kinematics",
+           "integrate", "rnea"]
+
+
+def _inputs(p, model, xs) -> tuple:
+    """``(arrays, leading shape, dtype)``: the arguments (numpy or JAX arrays) checked by their shapes and dtypes,
+    which are known while tracing, their broadcast leading axes and their common float dtype."""
+    who = f"rbda.jax.{p.name}"
+    arrays = []
+    for arg, n, x in zip(p.args, p.sizes(model), xs):
+        if not isinstance(x, (jax.Array, np.ndarray)):
+            try:
+                x = np.asarray(x)
+            except (TypeError, ValueError):
+                got = type(x).__name__
+                raise TypeError(f"{who}: {arg}: expected an array of shape (..., {n}), got {got}") from None
+        if not (jnp.issubdtype(x.dtype, jnp.floating) or jnp.issubdtype(x.dtype, jnp.integer)):
+            raise TypeError(f"{who}: {arg}: expected real numbers, got dtype {x.dtype}")
+        if x.ndim == 0 or x.shape[-1] != n:
+            size = "nq" if arg == "q" else "nv"
+            raise ValueError(f"{who}: {arg}: expected shape (..., {n}) ({size} = {n}), got {x.shape}")
+        arrays.append(x)
+    try:
+        lead = np.broadcast_shapes(*(x.shape[:-1] for x in arrays))
+    except ValueError:
+        shapes = ", ".join(f"{a}: {x.shape}" for a, x in zip(p.args, arrays))
+        raise ValueError(f"{who}: the leading (batch) axes of the arguments do not broadcast ({shapes})") from None
+    return arrays, lead, jnp.result_type(float, *(x.dtype for x in arrays))
+
+
+def _host(p, model, fn, dtype, static: tuple):
+    """``fn(p, model, *X, static=static)`` (``_primitives.evaluate`` or ``jacobians``) on the callback's numpy
+    arrays, whose leading axes (the caller's and vmap's) are flattened into one batch axis and restored on the
+    results."""
+    def call(*xs):
+        lead = xs[0].shape[:-1]
+        X = [np.ascontiguousarray(np.asarray(x, dtype=np.float64).reshape(-1, x.shape[-1])) for x in xs]
+        try:
+            out = fn(p, model, *X, static=static)
+        except ValueError as exc:
+            raise ValueError(f"rbda.jax.{p.name}: {exc}") from None
+        if isinstance(out, tuple):
+            return tuple(np.asarray(y.reshape(lead + y.shape[1:]), dtype=dtype) for y in out)
+        return np.asarray(out.reshape(lead + out.shape[1:]), dtype=dtype)
+    return call
+
+
+def _primitive(p, model, static: tuple):
+    """``p`` as a ``jax.custom_jvp`` function of its arguments (checked arrays of one dtype and leading shape)."""
+    shape = p.shape(model, *static)
+    size = int(np.prod(shape))
+
+    @jax.custom_jvp
+    def f(*xs):
+        lead, dtype = xs[0].shape[:-1], xs[0].dtype
+        result = jax.ShapeDtypeStruct(lead + shape, dtype)
+        return jax.pure_callback(_host(p, model, _primitives.evaluate, dtype, static), result, *xs,
+                                 vmap_method="broadcast_all")
+
+    @f.defjvp
+    def f_jvp(xs, dxs):
+        lead, dtype = xs[0].shape[:-1], xs[0].dtype
+        results = (jax.ShapeDtypeStruct(lead + shape, dtype),
+                   *(jax.ShapeDtypeStruct(lead + (size, x.shape[-1]), dtype) for x in xs))
+        y, *J = jax.pure_callback(_host(p, model, _primitives.jacobians, dtype, static), results, *xs,
+                                  vmap_method="broadcast_all")
+        dy = sum(jnp.einsum("...ij,...j->...i", Jk, dx) for Jk, dx in zip(J, dxs))  # dy = sum_k J_k dx_k
+        return y, dy.reshape(y.shape)
+
+    return f
+
+
+def _call(name: str, model, *xs, static: tuple = ()):
+    p = PRIMITIVES[name]
+    arrays, lead, dtype = _inputs(p, model, xs)
+    if not any(isinstance(x, jax.core.Tracer) for x in arrays):  # concrete: no callback, rbda's own errors
+        arrays = [np.broadcast_to(np.asarray(x), lead + x.shape[-1:]) for x in arrays]
+        return jnp.asarray(_host(p, model, _primitives.evaluate, dtype, static)(*arrays))
+    arrays = [jnp.broadcast_to(jnp.asarray(x, dtype), lead + x.shape[-1:]) for x in arrays]
+    return _primitive(p, model, static)(*arrays)
+
+
+def rnea(model, q, v, a):
+    """Inverse dynamics ``tau = M(q) a + b(q, v)`` (:func:`rbda.rnea`) as a JAX function.
+
+    Parameters: ``model`` (:class:`rbda.Model`), ``q: (..., nq)``, ``v: (..., nv)``, ``a: (..., nv)`` (JAX or
+    numpy arrays; leading axes broadcast). Returns ``tau: (..., nv)``. Derivatives: rbda's
+    ``compute_rnea_derivatives`` (``dtau_dq``, ``dtau_dv``, ``dtau_da = M``). Raises ``ValueError``/``TypeError``
+    naming the argument for a wrong shape, dtype or value (see the module's notes on errors under ``jit``)."""
+    return _call("rnea", model, q, v, a)
+
+
+def aba(model, q, v, tau):
+    """Forward dynamics ``ddq = M(q)^-1 (tau - b(q, v))`` (:func:`rbda.aba`) as a JAX function.
+
+    Parameters: ``model``, ``q: (..., nq)``, ``v: (..., nv)``, ``tau: (..., nv)``. Returns ``ddq: (..., nv)``.
+    Derivatives: rbda's ``compute_aba_derivatives`` (``ddq_dq``, ``ddq_dv``, ``ddq_dtau = M^-1``). Raises as
+    :func:`rnea` does."""
+    return _call("aba", model, q, v, tau)
+
+
+def crba(model, q):
+    """Joint-space inertia matrix ``M(q)`` (:func:`rbda.crba`, both triangles) as a JAX function.
+
+    Parameters: ``model``, ``q: (..., nq)``. Returns ``M: (..., nv, nv)``. Derivatives: ``dM/dq_k``, rbda's
+    ``compute_rnea_second_order_derivatives`` (``dtau_dadq``). Raises as :func:`rnea` does."""
+    return _call("crba", model, q)
+
+
+def center_of_mass(model, q):
+    """Centre of mass of the whole model in the world frame (:func:`rbda.center_of_mass`) as a JAX function.
+
+    Parameters: ``model``, ``q: (..., nq)``. Returns ``com: (..., 3)``. Derivatives: rbda's
+    ``jacobian_center_of_mass``. Raises as :func:`rnea` does."""
+    return _call("center_of_mass", model, q)
+
+
+def forward_kinematics(model, q):
+    """Joint placements ``oMi`` in the world frame (:func:`rbda.forward_kinematics`) as a JAX function.
+
+    Parameters: ``model``, ``q: (..., nq)``. Returns ``(..., njoints, 3, 4)`` arrays ``[R | p]`` (entry 0 the
+    universe), as :func:`rbda.batch.forward_kinematics` does. Derivatives: from rbda's world joint Jacobians
+    (``compute_joint_jacobians``): a dof moving joint i by the twist ``(v, w)`` at the world origin changes its
+    placement by ``dR = w x R``, ``dp = v + w x p``. Raises as :func:`rnea` does."""
+    return _call("forward_kinematics", model, q)
+
+
+def frames_forward_kinematics(model, q):
+    """Frame placements ``oMf`` in the world frame (:func:`rbda.frames_forward_kinematics`) as a JAX function.
+
+    Parameters: ``model``, ``q: (..., nq)``. Returns ``(..., nframes, 3, 4)`` arrays ``[R | p]``, as
+    :func:`rbda.batch.frames_forward_kinematics` does (``model.get_frame_id(name)`` indexes them). Derivatives:
+    as :func:`forward_kinematics`, each frame moving with its parent joint. Raises as :func:`rnea` does."""
+    return _call("frames_forward_kinematics", model, q)
+
+
+def integrate(model, q, v):
+    """``q (+) v``: the configuration reached from ``q`` along the tangent velocity ``v`` in unit time
+    (:func:`rbda.integrate`), as a JAX function; the step of a rollout on the configuration's Lie group.
+
+    Parameters: ``model``, ``q: (..., nq)``, ``v: (..., nv)``. Returns ``(..., nq)``. Derivatives: rbda's
+    ``d_integrate`` (tangent spaces), mapped to ambient coordinates at ``q`` and at the result. Raises as
+    :func:`rnea` does."""
+    return _call("integrate", model, q, v)
+
+
+def frame_placement(model, q, frame_id):
+    """The placement ``oMf`` of one frame in the world frame as a JAX function (an end effector's pose).
+
+    Parameters: ``model``, ``q: (..., nq)``, ``frame_id``: a frame id or name (static, not differentiated).
+    Returns ``(..., 3, 4)`` ``[R | p]``. Derivatives: rbda's frame Jacobian (``compute_frame_jacobian`` in
+    ``LOCAL_WORLD_ALIGNED``, ``dR = w x R``, ``dp = v``). Raises ``KeyError`` for an unknown frame name,
+    ``ValueError`` for an id out of range, and as :func:`rnea` does."""
+    return _call("frame_placement", model, q, static=(_primitives.frame_index(model, frame_id),))
