@@ -83,7 +83,8 @@ def _settings(prox_settings) -> ProximalSettings:
 
 def init_constraint_dynamics(model: Model, data: Data, contact_models: Sequence[RigidConstraintModel],
                              contact_datas: Sequence[RigidConstraintData] | None = None) -> None:
-    """Prepare ``data`` for :func:`constraint_dynamics` with this constraint set: checks the lists, allocates the
+    """Prepare ``data`` for :func:`constraint_dynamics` with the constraint set ``contact_models`` and their
+    ``contact_datas`` (created when None): checks the lists, allocates the
     packed constraints and result buffers (``data.constraint_binding``; the datas' records and Jacobians become
     views of them) and sizes ``data.lambda_c`` ``(m,)`` (``m`` the sum of the constraint sizes). Optional: the
     first call with a new set does it. Raises as :func:`constraint_dynamics`."""
@@ -405,7 +406,8 @@ def forward_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: 
     """The dense KKT form: ``ddq`` and ``lambda`` with ``M ddq + nle = tau + J^T lambda`` and
     ``J ddq + gamma = inv_damping lambda`` (``inv_damping = 0``: the rigid constraint ``J ddq + gamma = 0``).
 
-    ``J: (m, nv)`` any constraint Jacobian, ``gamma: (m,)`` its drift ``dJ/dt v``. Returns ``data.ddq``; fills
+    ``q: (nq,)``, ``v``, ``tau`` ``(nv,)``; ``J: (m, nv)`` any constraint Jacobian, ``gamma: (m,)`` its drift
+    ``dJ/dt v``. Returns ``data.ddq``; fills
     ``data.lambda_c`` ``(m,)``, ``data.M``, its factor and ``data.nle``. Raises for wrong shapes, NaN,
     ``inv_damping < 0``, and a rank-deficient ``J`` with ``inv_damping = 0``.
     """
@@ -442,7 +444,8 @@ def compute_kkt_contact_dynamic_matrix_inverse(model: Model, data: Data, q: Arra
                                                inv_damping: float = 0.0) -> np.ndarray:
     """``K^-1`` ``(nv + m, nv + m)`` of the KKT matrix ``K = [[M, J^T], [J, -inv_damping I]]``, by blocks from
     the sparse factor of ``M`` and the Schur complement ``G + inv_damping I`` (``G = J M^-1 J^T``):
-    ``[[M^-1 - M^-1 J^T S^-1 J M^-1, M^-1 J^T S^-1], [S^-1 J M^-1, -S^-1]]``. Also in ``data.kkt_inverse``.
+    ``[[M^-1 - M^-1 J^T S^-1 J M^-1, M^-1 J^T S^-1], [S^-1 J M^-1, -S^-1]]``, at ``q: (nq,)`` with ``J: (m, nv)``.
+    Also in ``data.kkt_inverse``.
     Fills ``data.M``, its factor and ``data.Minv``."""
     check_data(model, data)
     J = jacobian_arg(model, J)
@@ -476,7 +479,8 @@ def _constraint_jacobian(model, data, q, contact_models, contact_datas) -> np.nd
 
 def compute_delassus_matrix(model: Model, data: Data, q: ArrayLike, contact_models: Sequence[RigidConstraintModel],
                             contact_datas: Sequence[RigidConstraintData], mu: float = 0.0) -> np.ndarray:
-    """The Delassus matrix ``G + mu I = J M^-1 J^T + mu I`` ``(m, m)`` of the constraint set at ``q``, with ``J``
+    """The Delassus matrix ``G + mu I = J M^-1 J^T + mu I`` ``(m, m)`` at ``q: (nq,)`` of the constraint set
+    ``contact_models`` (with their ``contact_datas``), with ``J``
     in each constraint's own frame (LOCAL_WORLD_ALIGNED rows included), through the sparse factor of ``M``.
     Also in ``data.delassus``; fills ``data.constraint_jacobian``, ``data.M`` and its factor."""
     J = _constraint_jacobian(model, data, q, contact_models, contact_datas)
@@ -487,7 +491,8 @@ def compute_delassus_matrix(model: Model, data: Data, q: ArrayLike, contact_mode
 def compute_damped_delassus_matrix_inverse(model: Model, data: Data, q: ArrayLike,
                                            contact_models: Sequence[RigidConstraintModel],
                                            contact_datas: Sequence[RigidConstraintData], mu: float = 0.0) -> np.ndarray:
-    """``(J M^-1 J^T + mu I)^-1`` ``(m, m)`` at ``q`` (``mu >= 0``; ``mu = 0`` raises on a redundant set).
+    """``(J M^-1 J^T + mu I)^-1`` ``(m, m)`` at ``q: (nq,)`` for the constraints ``contact_models`` and their
+    ``contact_datas`` (``mu >= 0``; ``mu = 0`` raises on a redundant set).
     Fills ``data.delassus`` (``G + mu I``) as :func:`compute_delassus_matrix`."""
     G = compute_delassus_matrix(model, data, q, contact_models, contact_datas, mu)
     return _cho_solve(_cholesky(G, 0.0), np.eye(len(G)))

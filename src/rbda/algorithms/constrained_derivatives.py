@@ -221,7 +221,8 @@ def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_mo
 
     Results in ``data.ddq_dq``, ``data.ddq_dv``, ``data.ddq_dtau``, ``data.dlambda_dq``, ``data.dlambda_dv``,
     ``data.dlambda_dtau``. ``prox_settings``: its ``mu`` damps ``G`` as in the solve (for redundant sets).
-    Raises ValueError if :func:`rbda.constraint_dynamics` was not called first with this data.
+    ``contact_models``, ``contact_datas``: the constraint set of that call. Raises ValueError if
+    :func:`rbda.constraint_dynamics` was not called first with this data.
     """
     settings, (q, v, _) = _last_call(model, data, contact_models, contact_datas, prox_settings, "dynamics",
                                      "constraint_dynamics(model, data, q, v, tau, contact_models, contact_datas)")

@@ -32,7 +32,10 @@ def _largest(x) -> float:
 
 
 def signorini(lam, v) -> float:
-    """``max_i |lambda_n,i v_n,i|``: a contact either pushes or separates, not both."""
+    """``max_i |lambda_n,i v_n,i|``: a contact either pushes or separates, not both.
+
+    ``lam``: the impulses (or forces) ``(3 n,)``, ``[f_t1, f_t2, f_n]`` per contact, normal last; ``v``: the contact
+    velocities ``(3 n,)`` in the same layout; ``mu``: the friction coefficients ``(n,)`` or one for all."""
     lam, v, _ = _contacts(lam, v)
     return _largest(np.abs(lam[:, 2] * v[:, 2]))
 
@@ -42,14 +45,20 @@ def maximum_dissipation_gap(lam, v, mu) -> float:
     could within the cone, ``min_{||f|| <= mu lambda_n} f . v_t = -mu lambda_n ||v_t||``. It is the sum of the
     paper's saturation term ``(mu lambda_n - ||lambda_t||) ||v_t||`` (a sliding contact's friction is at the
     cone's boundary) and an alignment term ``||lambda_t|| ||v_t|| + lambda_t . v_t`` (and opposed to the
-    sliding), both >= 0 inside the cone."""
+    sliding), both >= 0 inside the cone.
+
+    ``lam``: the impulses (or forces) ``(3 n,)``, ``[f_t1, f_t2, f_n]`` per contact, normal last; ``v``: the contact
+    velocities ``(3 n,)`` in the same layout; ``mu``: the friction coefficients ``(n,)`` or one for all."""
     lam, v, mu = _contacts(lam, v, mu)
     slide = np.linalg.norm(v[:, :2], axis=1)
     return _largest(np.abs(np.einsum("ij,ij->i", lam[:, :2], v[:, :2]) + mu * lam[:, 2] * slide))
 
 
 def ncp_complementarity(lam, v, mu) -> float:
-    """``max_i |lambda_i . (v_i + Phi(v_i))|`` with De Saxcé's ``Phi(v) = [0, 0, mu ||v_t||]``."""
+    """``max_i |lambda_i . (v_i + Phi(v_i))|`` with De Saxcé's ``Phi(v) = [0, 0, mu ||v_t||]``.
+
+    ``lam``: the impulses (or forces) ``(3 n,)``, ``[f_t1, f_t2, f_n]`` per contact, normal last; ``v``: the contact
+    velocities ``(3 n,)`` in the same layout; ``mu``: the friction coefficients ``(n,)`` or one for all."""
     lam, v, mu = _contacts(lam, v, mu)
     c = v.copy()
     c[:, 2] += mu * np.linalg.norm(v[:, :2], axis=1)
@@ -57,14 +66,20 @@ def ncp_complementarity(lam, v, mu) -> float:
 
 
 def conic_complementarity(lam, v) -> float:
-    """``max_i |lambda_i . v_i|``, the complementarity of the CCP."""
+    """``max_i |lambda_i . v_i|``, the complementarity of the CCP.
+
+    ``lam``: the impulses (or forces) ``(3 n,)``, ``[f_t1, f_t2, f_n]`` per contact, normal last; ``v``: the contact
+    velocities ``(3 n,)`` in the same layout; ``mu``: the friction coefficients ``(n,)`` or one for all."""
     lam, v, _ = _contacts(lam, v)
     return _largest(np.abs(np.einsum("ij,ij->i", lam, v)))
 
 
 def dual_feasibility(v, mu) -> float:
     """``max_i ||c_i - proj_K*(c_i)||`` with ``c = v + Phi(v)`` and ``K*`` the dual of Coulomb's cone: 0 when no
-    contact penetrates further (``v_n >= 0``)."""
+    contact penetrates further (``v_n >= 0``).
+
+    ``lam``: the impulses (or forces) ``(3 n,)``, ``[f_t1, f_t2, f_n]`` per contact, normal last; ``v``: the contact
+    velocities ``(3 n,)`` in the same layout; ``mu``: the friction coefficients ``(n,)`` or one for all."""
     _, v, mu = _contacts(np.zeros(np.size(v)), v, mu)
     c = v.reshape(-1).copy()
     c[2::3] += mu * np.linalg.norm(v[:, :2], axis=1)
@@ -74,7 +89,10 @@ def dual_feasibility(v, mu) -> float:
 
 
 def primal_feasibility(lam, mu) -> float:
-    """``max_i ||lambda_i - proj_K(lambda_i)||``, the impulses' distance to Coulomb's cones."""
+    """``max_i ||lambda_i - proj_K(lambda_i)||``, the impulses' distance to Coulomb's cones.
+
+    ``lam``: the impulses (or forces) ``(3 n,)``, ``[f_t1, f_t2, f_n]`` per contact, normal last; ``v``: the contact
+    velocities ``(3 n,)`` in the same layout; ``mu``: the friction coefficients ``(n,)`` or one for all."""
     lam, _, mu = _contacts(lam, np.zeros(np.size(lam)), mu)
     flat = lam.reshape(-1)
     projected = np.empty_like(flat)
@@ -84,7 +102,9 @@ def primal_feasibility(lam, mu) -> float:
 
 @dataclass
 class ContactMetrics:
-    """The criteria of :func:`contact_metrics`, each the largest over the contacts."""
+    """The criteria of :func:`contact_metrics`, each the largest over the contacts: ``signorini``,
+    ``maximum_dissipation_gap``, ``ncp_complementarity``, ``conic_complementarity``, ``dual_feasibility`` and
+    ``primal_feasibility``, as the functions of those names compute them."""
 
     signorini: float
     maximum_dissipation_gap: float

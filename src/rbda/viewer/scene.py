@@ -33,7 +33,7 @@ class MeshFileWarning(UserWarning):
 
 @dataclass(frozen=True)
 class Part:
-    """A triangle mesh ``vertices`` ``(n, 3)``, ``faces`` ``(m, 3)`` (counter-clockwise seen from outside),
+    """The part ``name`` of a robot's drawing: a triangle mesh ``vertices`` ``(n, 3)``, ``faces`` ``(m, 3)`` (counter-clockwise seen from outside),
     placed at ``placement`` in the frame of joint ``joint``, of colour ``color`` ``(4,)`` RGBA in [0, 1]."""
 
     name: str

@@ -164,7 +164,7 @@ class Viewer:
     def display(self, q, contact_points=None, contact_forces=None, force_scale: float = 0.01) -> None:
         """Show configuration ``q`` ``(nq,)``, optionally with contact points ``(n, 3)`` (world frame, drawn as
         red dots) and the forces on them ``(n, 3)`` (world frame, N; drawn as segments of ``force_scale`` m
-        per N from each point). Raises ``ValueError`` naming the argument for a wrong shape."""
+        per N from each point): ``contact_points`` and ``contact_forces``. Raises ``ValueError`` naming the argument for a wrong shape."""
         from ..algorithms import center_of_mass
 
         if len(np.shape(q)) != 1:
@@ -187,13 +187,13 @@ class Viewer:
             slider.value = value
 
     def show_frames(self, visible: bool = True) -> None:
-        """Draw (or hide) every joint's frame."""
+        """Draw every joint's frame (``visible``) or hide them."""
         for handle in self._frames:
             handle.visible = bool(visible)
         self.display(self.q)
 
     def show_com(self, visible: bool = True) -> None:
-        """Draw (or hide) the centre of mass."""
+        """Draw the centre of mass (``visible``) or hide it."""
         self._com.visible = bool(visible)
         self.display(self.q)
 
@@ -300,7 +300,7 @@ class Viewer:
 
     # ------------------------------------------------------------------------------------------------ life
     def close(self) -> None:
-        """Stop serving."""
+        """Stop serving the page and free its port."""
         self.server.stop()
 
     def __enter__(self) -> Viewer:
