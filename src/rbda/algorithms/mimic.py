@@ -54,6 +54,8 @@ def route(fn, model, data, kinds=None, store=(), also=(), **args):
     ``"hessian"``, ``"tensor"``, a tuple for a tuple of results) and written into ``data.<store[k]>`` when named;
     ``also``: ``(name, kind)`` pairs of further per-dof fields the call fills, mapped from the twin's data."""
     ext, dext, mm = _twin(model, data)
+    for X in (dext.M, dext.Minv, dext.C):  # their first entries hold the model's matrices, left by the kernels
+        X[...] = 0.0
     values = []
     for name, x in args.items():
         if x is not None and name in _CONFIGURATION:

@@ -18,7 +18,7 @@ def rnea(I, F, WS, Q, V, A, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.rnea(I, F, WS[c], Q[b], V[b], A[b], None)
             for k in range(m.nv):
@@ -30,7 +30,7 @@ def aba(I, F, WS, Q, V, TAU, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.aba(I, F, WS[c], Q[b], V[b], TAU[b], None)
             for k in range(m.nv):
@@ -42,7 +42,7 @@ def crba(I, F, WS, Q, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.crba(I, F, WS[c], Q[b])
             for r in range(m.nv):
@@ -55,7 +55,7 @@ def minverse(I, F, WS, Q, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.minverse(I, F, WS[c], Q[b])
             for r in range(m.nv):
@@ -68,7 +68,7 @@ def forward_kinematics(I, F, WS, Q, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.forward_kinematics_q(I, F, WS[c], Q[b])
             for i in range(m.nj):
@@ -82,7 +82,7 @@ def joint_jacobians(I, F, WS, Q, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.compute_joint_jacobians(I, F, WS[c], Q[b])
             for r in range(6):
@@ -96,7 +96,7 @@ def frames_forward_kinematics(I, F, WS, Q, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.forward_kinematics_q(I, F, WS[c], Q[b])
             kinematics.update_frame_placements(I, F, WS[c])
@@ -113,7 +113,7 @@ def frame_jacobians(I, F, WS, Q, frame, reference_frame, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         joint = m.frame_parents[frame]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.compute_joint_jacobians(I, F, WS[c], Q[b])

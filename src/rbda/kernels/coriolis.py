@@ -32,7 +32,7 @@ def coriolis_matrix(I, F, ws, dws, q, v):
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     Yc, Bc = g.Yo, g.Bc
     h, e, t, F1, F2, F3 = d.v6[0], d.v6[1], d.v6[2], d.v6[3], d.v6[4], d.v6[5]

@@ -84,24 +84,13 @@ def expand_configuration(model, q, name: str = "q") -> np.ndarray:
 
 
 class MimicData(Data):
-    """The workspace of a model with mimic joints: per-joint and per-frame quantities (``oMi``, ``v``, ``f``,
-    ``com``, ``hg``, ...) and the extended Jacobians ``J``, ``dJ`` (``(6, nv_extended)``, as in Pinocchio) are those
-    of the extended twin's data; per-dof quantities (``tau``, ``M``, ``Jcom``, ``Ag``, ...) have the model's sizes."""
+    """The workspace of a model with mimic joints: a :class:`Data` laid out for the ``nv_extended`` columns the
+    kernels run over (the model's per-dof results in front), and ``extended``, the data of the extended twin,
+    which shares its memory (the algorithms not yet computed in the kernels run on the twin)."""
 
     def __init__(self, model):
-        self.extended = Data(model.extended)
-        self.__dict__.update(self.extended.__dict__)  # the same arrays; the per-dof ones are replaced below
-        self.model_sizes = (model.njoints, model.nv, model.nframes)
-        nv = model.nv
-        for name in ("tau", "nle", "g", "ddq", "D", "Dinv"):
-            setattr(self, name, np.zeros(nv))
-        for name in ("M", "Minv", "C"):
-            setattr(self, name, np.zeros((nv, nv)))
-        self._cholesky_L = np.zeros((nv, nv))
-        self.U = self._cholesky_L.T
-        self.Jcom, self.Ag, self.dAg = np.zeros((3, nv)), np.zeros((6, nv)), np.zeros((6, nv))
-        self.joint_torque_regressor = np.zeros((nv, 10 * (model.njoints - 1)))
-        self.dof_parents = model.dof_parents  # a dense chain: rbda.cholesky factorises M as such
+        super().__init__(model)
+        self.extended = Data(model.extended, _share=self)
 
     def __repr__(self) -> str:
         nj, nv, nf = self.model_sizes
