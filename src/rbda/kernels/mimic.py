@@ -20,19 +20,20 @@ from numba import njit
 
 @njit(cache=True, forceinline=True)
 def extended(m, x, expanded):
-    """The input the recursion reads: ``expanded`` (filled by ``begin``) with mimic joints, ``x`` without."""
-    return expanded if m.nq_mimic else x
+    """The input the recursion reads: ``expanded`` (filled by ``begin``) with mimic joints, ``x`` without (or
+    when ``x`` is empty: an input left out)."""
+    return expanded if m.nq_mimic and x.shape[0] else x
 
 
 @njit(cache=True, forceinline=True)
 def expand_inputs(m, q, v, a, qx, vx, ax):
-    """``qx = E(q)``, ``vx = G v``, ``ax = G a`` (``v``, ``a`` may be None)."""
+    """``qx = E(q)``, ``vx = G v``, ``ax = G a`` (``v``, ``a`` may be None or empty: left out)."""
     for k in range(m.nq_mimic):
         qx[k] = q[m.q_src[k]] * m.q_scale[k] + m.q_offset[k]
-    if v is not None:
+    if v is not None and v.shape[0]:
         for k in range(vx.shape[0]):
             vx[k] = v[m.v_col[k]] * m.v_scale[k]
-    if a is not None:
+    if a is not None and a.shape[0]:
         for k in range(ax.shape[0]):
             ax[k] = a[m.v_col[k]] * m.v_scale[k]
 
