@@ -35,7 +35,7 @@ _k, _com, _centroidal = announced(_batch_kernels), announced(_com_kernels), anno
 def _workspaces(model, batch: int) -> np.ndarray:
     """One workspace per thread (at most one per state)."""
     n = max(1, min(numba.get_num_threads(), batch))
-    return np.stack([_data.new_workspace(model.njoints, model.nv, model.nframes) for _ in range(n)])
+    return np.stack([_data.new_workspace(*_data.workspace_sizes(model)) for _ in range(n)])
 
 
 def _stack(x, width: int, name: str, batch: int | None = None) -> np.ndarray:
@@ -98,8 +98,6 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple) -> np.ndarra
 
 def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``tau[b] = rnea(Q[b], V[b], A[b])``; ``Q: (B, nq)``, ``V, A: (B, nv)``, returns ``(B, nv)``."""
-    if model.mimicking_joints:
-        return _mimic(rnea, model, Q, {"V": V, "A": A}, "rows", out)
     return _run(_k.rnea, model, Q, {"V": V, "A": A}, out, (model.nv,))
 
 
@@ -112,8 +110,6 @@ def aba(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: np.ndarra
 
 def crba(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``M[b] = crba(Q[b])``, returns ``(B, nv, nv)``."""
-    if model.mimicking_joints:
-        return _mimic(crba, model, Q, {}, "both", out)
     return _run(_k.crba, model, Q, {}, out, (model.nv, model.nv))
 
 
@@ -126,16 +122,12 @@ def compute_minverse(model: Model, Q: ArrayLike, out: np.ndarray | None = None) 
 
 def forward_kinematics(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Joint placements ``oMi`` for each state, returns ``(B, njoints, 3, 4)`` arrays ``[R | p]``."""
-    if model.mimicking_joints:
-        return _mimic(forward_kinematics, model, Q, {}, None, out)
     return _run(_k.forward_kinematics, model, Q, {}, out, (model.njoints, 3, 4))
 
 
 def frames_forward_kinematics(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Frame placements ``oMf`` for each state, returns ``(B, nframes, 3, 4)`` arrays ``[R | p]`` (world frame;
     ``out[b, k]`` is ``data.oMf[k]`` after ``rbda.frames_forward_kinematics(model, data, Q[b])``)."""
-    if model.mimicking_joints:
-        return _mimic(frames_forward_kinematics, model, Q, {}, None, out)
     return _run(_k.frames_forward_kinematics, model, Q, {}, out, (model.nframes, 3, 4))
 
 
@@ -152,9 +144,6 @@ def compute_frame_jacobian(model: Model, Q: ArrayLike, frame_id: int,
     if not (isinstance(frame_id, (int, np.integer)) and 0 <= frame_id < model.nframes):
         raise ValueError(f"frame_id: {frame_id!r} is not a frame id of this model (0..{model.nframes - 1})")
     rf = int(reference_frame_arg(reference_frame))
-    if model.mimicking_joints:
-        fn = lambda ext, Q_ext: compute_frame_jacobian(ext, Q_ext, frame_id, rf)  # noqa: E731
-        return _mimic(fn, model, Q, {}, "cols", out)
     Q = _stack(Q, model.nq, "Q")
     result = _output(out, (Q.shape[0], 6, model.nv))
     status = np.zeros(Q.shape[0], dtype=np.int64)
@@ -165,38 +154,29 @@ def compute_frame_jacobian(model: Model, Q: ArrayLike, frame_id: int,
 
 
 def compute_joint_jacobians(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """World-frame joint Jacobians ``data.J`` for each state, returns ``(B, 6, nv)``."""
-    if model.mimicking_joints:
-        return _mimic(compute_joint_jacobians, model, Q, {}, None, out)
-    return _run(_k.joint_jacobians, model, Q, {}, out, (6, model.nv))
+    """World-frame joint Jacobians ``data.J`` for each state, returns ``(B, 6, nv_extended)`` (one column per joint
+    dof, mimic joints included)."""
+    return _run(_k.joint_jacobians, model, Q, {}, out, (6, model.nv_extended))
 
 
 def center_of_mass(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Centre of mass ``com[b]`` (world frame) of each configuration, returns ``(B, 3)``."""
-    if model.mimicking_joints:
-        return _mimic(center_of_mass, model, Q, {}, None, out)
     return _run(_com.center_of_mass_batch, model, Q, {}, out, (3,))
 
 
 def jacobian_center_of_mass(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """CoM Jacobian ``Jcom[b]`` (world frame) of each configuration, returns ``(B, 3, nv)``."""
-    if model.mimicking_joints:
-        return _mimic(jacobian_center_of_mass, model, Q, {}, "cols", out)
     return _run(_com.jacobian_center_of_mass_batch, model, Q, {}, out, (3, model.nv))
 
 
 def ccrba(model: Model, Q: ArrayLike, V: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Centroidal momentum matrix ``Ag[b]`` of each state (``V`` checked as in ``rbda.ccrba``), returns
     ``(B, 6, nv)``; ``hg[b] = Ag[b] @ V[b]``."""
-    if model.mimicking_joints:
-        return _mimic(ccrba, model, Q, {"V": V}, "cols", out)
     return _run(_centroidal.ccrba_batch, model, Q, {"V": V}, out, (6, model.nv))
 
 
 def compute_centroidal_momentum(model: Model, Q: ArrayLike, V: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Centroidal momentum ``hg[b]`` ``[linear; angular]`` about the CoM of each state, returns ``(B, 6)``."""
-    if model.mimicking_joints:
-        return _mimic(compute_centroidal_momentum, model, Q, {"V": V}, None, out)
     return _run(_centroidal.centroidal_momentum_batch, model, Q, {"V": V}, out, (6,))
 
 

@@ -11,6 +11,7 @@ from numba import njit, prange
 
 from . import dynamics, kinematics
 from .layout import data_views, model_views
+from .mimic import model_block
 
 
 @njit(cache=True, parallel=True)
@@ -21,7 +22,7 @@ def rnea(I, F, WS, Q, V, A, OUT, STATUS):
         d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.rnea(I, F, WS[c], Q[b], V[b], A[b], None)
-            for k in range(m.nv):
+            for k in range(m.nv_red):
                 OUT[b, k] = d.tau[k]
 
 
@@ -45,9 +46,10 @@ def crba(I, F, WS, Q, OUT, STATUS):
         d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.crba(I, F, WS[c], Q[b])
-            for r in range(m.nv):
-                for k in range(m.nv):
-                    OUT[b, r, k] = d.M[r, k]
+            M = model_block(m, d.M)
+            for r in range(m.nv_red):
+                for k in range(m.nv_red):
+                    OUT[b, r, k] = M[r, k]
 
 
 @njit(cache=True, parallel=True)
@@ -120,12 +122,17 @@ def frame_jacobians(I, F, WS, Q, frame, reference_frame, OUT, STATUS):
             kinematics.update_frame_placements(I, F, WS[c])
             oMf = d.oMf[frame]
             for r in range(6):
-                for k in range(m.nv):
+                for k in range(m.nv_red):
                     OUT[b, r, k] = 0.0
             j = joint
             while j > 0:
                 for k in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
-                    express_column(d.J[k], oMf, reference_frame, OUT[b, :, k])
+                    if m.nq_mimic:  # a mimic joint's column adds, scaled, to its mimicked dof's (J = J_ext G)
+                        express_column(d.J[k], oMf, reference_frame, d.v6[0])
+                        for x in range(6):
+                            OUT[b, x, m.v_col[k]] += m.v_scale[k] * d.v6[0, x]
+                    else:
+                        express_column(d.J[k], oMf, reference_frame, OUT[b, :, k])
                 j = m.parents[j]
 
 

@@ -138,7 +138,7 @@ def jacobian_center_of_mass_chunk(I, F, ws, Q, OUT, STATUS, lo, hi):
     w = whole_body_views(wb, m.nj, m.nv)[0]
     for b in range(lo, hi):
         STATUS[b] = jacobian_center_of_mass(I, F, ws, wb, Q[b])
-        OUT[b, :, :] = w.Jcom.T
+        OUT[b, :, :] = w.Jcom[: m.nv_red].T
 
 
 @njit(cache=True, parallel=True)

@@ -213,7 +213,7 @@ def ccrba_chunk(I, F, ws, Q, V, OUT, STATUS, lo, hi):
     w = whole_body_views(wb, m.nj, m.nv)[0]
     for b in range(lo, hi):
         STATUS[b] = centroidal_map(I, F, ws, wb, Q[b], V[b])
-        OUT[b, :, :] = w.Ag.T
+        OUT[b, :, :] = w.Ag[: m.nv_red].T
 
 
 @njit(cache=True)

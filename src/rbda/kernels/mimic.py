@@ -100,3 +100,12 @@ def add_armature_diagonal(m, M):
         flat = M.reshape(M.shape[0] * M.shape[1])
         for j in range(m.nv_red):
             flat[j * m.nv_red + j] += m.armature_red[j]
+
+
+@njit(cache=True, forceinline=True)
+def model_block(m, X):
+    """The model's ``(nv_red, nv_red)`` matrix that :func:`compress_matrix` left in ``X``; ``X`` without mimic
+    joints."""
+    if m.nq_mimic:
+        return X.reshape(m.nv * m.nv)[: m.nv_red * m.nv_red].reshape((m.nv_red, m.nv_red))
+    return X

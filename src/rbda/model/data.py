@@ -76,6 +76,14 @@ def leading_block(X: np.ndarray, n: int) -> np.ndarray:
     return X if X.shape[0] == n else X.reshape(-1)[: n * n].reshape(n, n)
 
 
+def workspace_sizes(model) -> tuple[int, int, int, int]:
+    """``(njoints, nv_extended, nframes, nq_mimic)``: the sizes a workspace ``ws`` of ``model`` is laid out for
+    (``kernels/layout.py``: the kernels run over one column per joint dof, mimic joints included, and with mimic
+    joints keep the extended configuration of ``nq + len(mimicking_joints)`` entries)."""
+    nq_mimic = model.nq + len(model.mimicking_joints) if model.mimicking_joints else 0
+    return model.njoints, model.nv_extended, model.nframes, nq_mimic
+
+
 class Data:
     """Workspace for one model; create it with ``model.create_data()``.
 
@@ -93,8 +101,8 @@ class Data:
     """
 
     def __init__(self, model, _share=None):
-        nj, nv, nf = model.njoints, model.nv, model.nframes
-        nx, nq_mimic = model.nv_extended, (model.nq + len(model.mimicking_joints) if model.mimicking_joints else 0)
+        nj, nx, nf, nq_mimic = workspace_sizes(model)
+        nv = model.nv
         self.model_sizes = (nj, nv, nf)
         self.ws = new_workspace(nj, nx, nf, nq_mimic) if _share is None else _share.ws[: data_size(nj, nx, nf)]
         d = data_views(self.ws, nj, nx, nf, nq_mimic)[0]
