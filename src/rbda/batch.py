@@ -103,8 +103,6 @@ def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray
 
 def aba(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``ddq[b] = aba(Q[b], V[b], TAU[b])``, returns ``(B, nv)``."""
-    if model.mimicking_joints:
-        return _mimic_aba(model, Q, V, TAU, out)
     return _run(_k.aba, model, Q, {"V": V, "TAU": TAU}, out, (model.nv,))
 
 
@@ -115,8 +113,6 @@ def crba(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarra
 
 def compute_minverse(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``Minv[b] = M(Q[b])^-1``, returns ``(B, nv, nv)``."""
-    if model.mimicking_joints:
-        return _store(out, np.linalg.inv(crba(model, Q)))
     return _run(_k.minverse, model, Q, {}, out, (model.nv, model.nv))
 
 
@@ -267,18 +263,8 @@ def _mimic(fn, model, Q, tangents: dict, kinds, out=None):
     return _store(out, map_out(kinds, result, mm.G, batched=True))
 
 
-def _mimic_aba(model, Q, V, TAU, out=None):
-    """``ddq = M^-1 (tau - G^T b_ext)`` per state, ``M = G^T M_ext G`` (ABA cannot run on the twin)."""
-    TAU = _stack(TAU, model.nv, "TAU", np.shape(Q)[0])
-    bad = np.flatnonzero(~np.isfinite(TAU).all(axis=1))  # the twin's kernels never see TAU
-    if bad.size:
-        raise ValueError(f"state {bad[0]}: TAU: contains non-finite values (NaN or inf)")
-    bias = rnea(model, Q, V, np.zeros_like(TAU))
-    return _store(out, np.linalg.solve(crba(model, Q), (TAU - bias)[..., None])[..., 0])
-
-
 def _mimic_aba_derivatives(model, Q, V, TAU, out=None):
-    ddq = _mimic_aba(model, Q, V, TAU)
+    ddq = aba(model, Q, V, TAU)
     dq, dv, M = compute_rnea_derivatives(model, Q, V, ddq)
     Minv = np.linalg.inv(M)
     return _store(out, (-Minv @ dq, -Minv @ dv, Minv))

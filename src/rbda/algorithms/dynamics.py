@@ -108,10 +108,10 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
         fext: ArrayLike | None = None) -> np.ndarray:
     """Forward dynamics ``ddq = M^-1 (tau - C v - g + sum J_i^T fext_i)`` by the articulated-body algorithm.
 
-    Shapes as in :func:`rnea`; returns ``data.ddq`` ``(nv,)``.
+    Shapes as in :func:`rnea`; returns ``data.ddq`` ``(nv,)``. On a model with mimic joints, where ABA does not
+    apply (a mimic joint couples two branches), ``M ddq = tau - b`` is solved with the factor of ``M`` instead
+    (``kernels/dynamics.py``; also fills ``data.M``, ``data.Minv`` and RNEA's fields at ``ddq``).
     """
-    if model.mimicking_joints:
-        return mimic.aba(model, data, q, v, tau, fext)
     I, F = model.packed
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     status = _k.aba(I, F, data.ws, q, v, tau, NO_FEXT if fext is None else _fext(model, fext))
@@ -122,8 +122,6 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
 
 def compute_minverse(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``M(q)^-1`` ``(nv, nv)`` in ``data.Minv``."""
-    if model.mimicking_joints:
-        return mimic.compute_minverse(model, data, q)
     I, F = model.packed
     status = _k.minverse(I, F, data.ws, vector(q, model.nq, "q"))
     if status:

@@ -120,31 +120,10 @@ def _solve(M, b):
     return np.linalg.solve(M, b)
 
 
-def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
-    """``ddq = M^-1 (tau - G^T b_ext)`` with ``M = G^T M_ext G``; then the twin's kinematics at ``(q, v, ddq)``."""
-    from .dynamics import crba, rnea
-
-    tau = vector(tau, model.nv, "tau")
-    if not np.isfinite(tau).all():  # the twin's kernels never see tau
-        raise ValueError("tau: contains non-finite values (NaN or inf)")
-    bias = route(rnea, model, data, "rows", q=q, v=v, a=np.zeros(model.nv), fext=fext)
-    M = route(crba, model, data, "both", "M", q=q)
-    data.ddq[:] = _solve(M, tau - bias)
-    route(rnea, model, data, "rows", "tau", q=q, v=v, a=data.ddq, fext=fext)  # accelerations and forces at ddq
-    return data.ddq
-
-
-def compute_minverse(model, data, q) -> np.ndarray:
-    from .dynamics import crba
-
-    M = route(crba, model, data, "both", "M", q=q)
-    data.Minv[:] = _solve(M, np.eye(model.nv))
-    return data.Minv
-
-
 def compute_aba_derivatives(model, data, q, v, tau, fext=None):
     """``-M^-1 dID/dx`` at the forward-dynamics solution, with the reduced derivatives of inverse dynamics."""
     from .derivatives import compute_rnea_derivatives
+    from .dynamics import aba
 
     ddq = aba(model, data, q, v, tau, fext).copy()
     dtau_dq, dtau_dv, M = route(compute_rnea_derivatives, model, data, ("both", "both", "both"),

@@ -34,7 +34,7 @@ def aba(I, F, WS, Q, V, TAU, OUT, STATUS):
         d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.aba(I, F, WS[c], Q[b], V[b], TAU[b], None)
-            for k in range(m.nv):
+            for k in range(m.nv_red):
                 OUT[b, k] = d.ddq[k]
 
 
@@ -60,9 +60,10 @@ def minverse(I, F, WS, Q, OUT, STATUS):
         d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.minverse(I, F, WS[c], Q[b])
-            for r in range(m.nv):
-                for k in range(m.nv):
-                    OUT[b, r, k] = d.Minv[r, k]
+            Minv = model_block(m, d.Minv)
+            for r in range(m.nv_red):
+                for k in range(m.nv_red):
+                    OUT[b, r, k] = Minv[r, k]
 
 
 @njit(cache=True, parallel=True)

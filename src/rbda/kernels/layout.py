@@ -1,7 +1,7 @@
 """Flat-array layout of a model's constants and of a data workspace, shared by Python and the kernels.
 
 A :class:`~rbda.model.Model` packs into two arrays: ``I`` (int64: sizes, topology, type codes, index tables, the
-sub-joint table of composite joints, and the expanded parent array ``dof_parents`` (nv)) and
+sub-joint table of composite joints, and the expanded parent array ``dof_parents`` (nv) of the model's ``M``) and
 ``F`` (float64: gravity (6), armature (nv), joint placements (nj, 3, 4), body inertias (nj, 13) as
 ``(m, h, I_o)``, joint parameters (nj, NPARAMS), frame placements (nf, 3, 4), then the sub-joints of composite
 joints: placements (nsub, 3, 4) and parameters (nsub, NPARAMS)).
@@ -57,13 +57,14 @@ def model_views(I, F):
     T = view(I, HEADER, (nj, JOINT_INTS))
     frame_parents = I[HEADER + JOINT_INTS * nj : HEADER + JOINT_INTS * nj + nf]
     sub = view(I, HEADER + JOINT_INTS * nj + nf, (ns, SUB_INTS))
-    dof_parents = I[HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns : HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns + nv]
+    nv_red = I[6]  # the factor of M is of the model's M: with mimic joints a chain of nv_red dofs
+    dof_parents = I[HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns : HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns + nv_red]
     o = 6 + nv
     fs = o + JOINT_FLOATS * nj + 12 * nf  # sub-joint floats
     # mimic joints: the recursion runs over nq, nv coordinates, one per joint dof (Pinocchio's nvExtended); the
     # model's own q, v have nq_red, nv_red entries: q_ext[k] = q[q_src[k]] q_scale[k] + q_offset[k],
     # v_ext[k] = v[v_col[k]] v_scale[k], and v_keep[j] is the extended column of the model's dof j
-    nq_red, nv_red = I[5], I[6]
+    nq_red = I[5]
     nqm = nq if nv_red < nv else 0  # the tables below are empty without mimic joints
     nvm = nv if nv_red < nv else 0
     mi = HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns + nv

@@ -471,6 +471,8 @@ class Model:
         col = np.argmax(mm.G != 0.0, axis=1)  # the model dof of each extended column, and its scale
         I = np.concatenate([Ie, mm.q_src, col, mm.keep_v]).astype(np.int64)
         I[5], I[6] = self.nq, self.nv
+        dof_parents = len(Ie) - ext.nv  # the twin's packed ints end with its dof_parents: the model's M's instead
+        I[dof_parents : dof_parents + self.nv] = self.dof_parents
         F = np.concatenate([Fe, mm.q_scale, mm.q_offset, mm.G[np.arange(len(col)), col], self._armature])
         F[6 : 6 + ext.nv] = 0.0  # the armature acts on the model's dofs, after the mimic joints' accumulate
         self.__dict__["_gravity"] = F[:6]
