@@ -299,29 +299,10 @@ def _configuration(kernel, model, X, Y, names, out_width, arg=None, out=None):
     return out
 
 
-def _mimic_configuration(fn, model, X, Y, names, select, arg=False, out=None):
-    """``fn`` on the extended twin of a model with mimic joints: ``X`` (and ``Y`` if a configuration) expanded,
-    a velocity ``Y`` mapped by ``G``; ``select`` (``"q"``, ``"v"``, ``"vv"``) keeps the model's own coordinates."""
-    ext = model.extended
-    mm = ext.mimic_map
-    X = _stack(X, model.nq, names[0])
-    Y = _stack(Y, model.nv if names[1] == "V" else model.nq, names[1], X.shape[0])
-    Y = Y @ mm.G.T if names[1] == "V" else mm.expand(Y)
-    X = mm.expand(X)
-    result = fn(ext, X, Y) if arg is False else fn(ext, X, Y, arg)
-    keep = {"q": lambda r: r[:, mm.keep_q], "v": lambda r: r[:, mm.keep_v],
-            "vv": lambda r: r[:, mm.keep_v][:, :, mm.keep_v]}[select]
-    result = tuple(keep(r) for r in result) if isinstance(result, tuple) else keep(result)
-    return _store(out, tuple(map(np.ascontiguousarray, result)) if isinstance(result, tuple) else
-                  np.ascontiguousarray(result))
-
-
 def integrate(model: Model, Q: ArrayLike, V: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``Q[b] (+) V[b]``: :func:`rbda.integrate` per state; ``Q: (B, nq)``, ``V: (B, nv)``, returns ``(B, nq)``."""
     from .kernels.configuration import batch_integrate
 
-    if model.mimicking_joints:
-        return _mimic_configuration(integrate, model, Q, V, ("Q", "V"), "q", out=out)
     return _configuration(batch_integrate, model, Q, V, ("Q", "V"), model.nq, False, out)
 
 
@@ -329,8 +310,6 @@ def difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, out: np.ndarray | Non
     """``Q1[b] (-) Q0[b]``: :func:`rbda.difference` per state; ``Q0, Q1: (B, nq)``, returns ``(B, nv)``."""
     from .kernels.configuration import batch_difference
 
-    if model.mimicking_joints:
-        return _mimic_configuration(difference, model, Q0, Q1, ("Q0", "Q1"), "v", out=out)
     return _configuration(batch_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, False, out)
 
 
@@ -340,8 +319,6 @@ def d_integrate(model: Model, Q: ArrayLike, V: ArrayLike, arg: ArgumentPosition 
     (``out``: such an array, or a pair, to write into)."""
     from .kernels.configuration import batch_d_integrate
 
-    if model.mimicking_joints:
-        return _mimic_configuration(d_integrate, model, Q, V, ("Q", "V"), "vv", arg, out)
     return _configuration(batch_d_integrate, model, Q, V, ("Q", "V"), model.nv, arg, out)
 
 
@@ -351,6 +328,4 @@ def d_difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, arg: ArgumentPositi
     (``out``: such an array, or a pair, to write into)."""
     from .kernels.configuration import batch_d_difference
 
-    if model.mimicking_joints:
-        return _mimic_configuration(d_difference, model, Q0, Q1, ("Q0", "Q1"), "vv", arg, out)
     return _configuration(batch_d_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, arg, out)

@@ -80,36 +80,6 @@ def route(fn, model, data, kinds=None, store=(), also=(), **args):
     return results[0] if single else tuple(results)
 
 
-# ------------------------------------------------------------------------------------ configuration space
-def integrate(model, q, v) -> np.ndarray:
-    from .configuration import integrate
-
-    ext = model.extended
-    mm = ext.mimic_map
-    return integrate(ext, expand_configuration(model, q), mm.G @ vector(v, model.nv, "v"))[mm.keep_q]
-
-
-def difference(model, q0, q1) -> np.ndarray:
-    from .configuration import difference
-
-    ext = model.extended
-    return difference(ext, expand_configuration(model, q0, "q0"), expand_configuration(model, q1, "q1"))[ext.mimic_map.keep_v]
-
-
-def neutral(model) -> np.ndarray:
-    from .configuration import neutral
-
-    ext = model.extended
-    return neutral(ext)[ext.mimic_map.keep_q]
-
-
-def normalize(model, q) -> np.ndarray:
-    from .configuration import normalize
-
-    ext = model.extended
-    return normalize(ext, expand_configuration(model, q))[ext.mimic_map.keep_q]
-
-
 # ------------------------------------------------------------------------------------ forward dynamics
 def _solve(M, b):
     """``M^-1 b`` for the reduced joint-space inertia ``M`` (symmetric; an error if not positive definite)."""

@@ -10,7 +10,7 @@ from numba import njit
 
 from ..joints.dispatch import COMPOSITE, joint_normalization_error
 from .layout import JointTables, data_views, model_views
-from .mimic import expand_inputs
+from .mimic import expand_inputs, model_coordinates
 from .views import borrowed, view
 
 NORMALIZATION_TOL = 1e-6
@@ -28,17 +28,20 @@ def all_finite(x):
 
 @njit(cache=True)
 def configuration_status(m, q):
-    """0 if ``q`` is finite and on the manifold, 1 if not finite, 2 if a unit-norm part is off by > 1e-6."""
+    """0 if the model's configuration ``q`` is finite and on the manifold, 1 if not finite, 2 if a unit-norm part
+    is off by > 1e-6."""
     if not all_finite(q):
         return 1
     for i in range(1, m.nj):
+        iq, _, mimic = model_coordinates(m, i)
+        if mimic:  # a vector space, and its coordinate is another joint's
+            continue
         if m.types[i] == COMPOSITE:
-            iq = m.idx_q[i]
             for s in range(m.sub_first[i], m.sub_first[i] + m.sub_count[i]):
                 if joint_normalization_error(m.sub_types[s], q[iq : iq + m.sub_nqs[s]]) > NORMALIZATION_TOL:
                     return 2
                 iq += m.sub_nqs[s]
-        elif joint_normalization_error(m.types[i], q[m.idx_q[i] : m.idx_q[i] + m.nqs[i]]) > NORMALIZATION_TOL:
+        elif joint_normalization_error(m.types[i], q[iq : iq + m.nqs[i]]) > NORMALIZATION_TOL:
             return 2
     return 0
 
@@ -57,11 +60,9 @@ def begin(I, F, ws, q, v, a):
         return m, d, joints, WRONG_DATA
     status = 0
     if q is not None:
+        status = configuration_status(m, q)
         if m.nq_mimic:  # mimic joints: the extended inputs d.qx, d.vx, d.ax (kernels/mimic.py)
             expand_inputs(m, q, v, a, d.qx, d.vx, d.ax)
-            status = configuration_status(m, d.qx)
-        else:
-            status = configuration_status(m, q)
     if status == 0 and v is not None and not all_finite(v):
         status = 3
     if status == 0 and a is not None and not all_finite(a):

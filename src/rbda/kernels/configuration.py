@@ -22,6 +22,7 @@ from ..joints.dispatch import joint_difference, joint_integrate, joint_neutral, 
 from ..spatial.compiled import jlog_coefficient, one_minus_cos_over_t2, sin_over_t, t_minus_sin_over_t3
 from .checks import all_finite, configuration_status
 from .layout import model_views
+from .mimic import model_coordinates
 from .views import view
 
 
@@ -47,7 +48,9 @@ def integrate(I, F, q, v, out):
     for i in range(1, m.nj):
         types, nqs, nvs, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
                                                    m.sub_first, m.sub_count, i)
-        iq, iv = m.idx_q[i], m.idx_v[i]
+        iq, iv, mimic = model_coordinates(m, i)
+        if mimic:  # none of its own coordinates
+            continue
         for k in range(first, first + count):
             if types[k] == REVOLUTE or types[k] == PRISMATIC:  # most joints: inlined, a call costs more
                 out[iq] = q[iq] + v[iv]
@@ -70,7 +73,9 @@ def difference(I, F, q0, q1, out):
     for i in range(1, m.nj):
         types, nqs, nvs, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
                                                    m.sub_first, m.sub_count, i)
-        iq, iv = m.idx_q[i], m.idx_v[i]
+        iq, iv, mimic = model_coordinates(m, i)
+        if mimic:
+            continue
         for k in range(first, first + count):
             if types[k] == REVOLUTE or types[k] == PRISMATIC:
                 out[iv] = q1[iq] - q0[iq]
@@ -86,7 +91,9 @@ def neutral(I, F, out):
     for i in range(1, m.nj):
         types, nqs, _, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
                                                  m.sub_first, m.sub_count, i)
-        iq = m.idx_q[i]
+        iq, _, mimic = model_coordinates(m, i)
+        if mimic:
+            continue
         for k in range(first, first + count):
             joint_neutral(types[k], out[iq : iq + nqs[k]])
             iq += nqs[k]
@@ -99,7 +106,9 @@ def normalize(I, F, q):
     for i in range(1, m.nj):
         types, nqs, _, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
                                                  m.sub_first, m.sub_count, i)
-        iq = m.idx_q[i]
+        iq, _, mimic = model_coordinates(m, i)
+        if mimic:
+            continue
         for k in range(first, first + count):
             joint_normalize(types[k], q[iq : iq + nqs[k]])
             iq += nqs[k]
@@ -250,8 +259,8 @@ def configuration_jacobians(I, F, x, y, of_difference, arg, J0, J1, transport, J
         status = 3
     if status:
         return status
-    for r in range(m.nv if not transport else 0):
-        for c in range(m.nv):
+    for r in range(m.nv_red if not transport else 0):
+        for c in range(m.nv_red):
             if arg != 1:
                 J0[r, c] = 0.0
             if arg != 0:
@@ -261,7 +270,9 @@ def configuration_jacobians(I, F, x, y, of_difference, arg, J0, J1, transport, J
     for i in range(1, m.nj):
         types, nqs, nvs, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
                                                    m.sub_first, m.sub_count, i)
-        iq, iv = m.idx_q[i], m.idx_v[i]
+        iq, iv, mimic = model_coordinates(m, i)
+        if mimic:
+            continue
         for k in range(first, first + count):
             n = nvs[k]
             lie = tangent_axes(types[k])[1] > 0

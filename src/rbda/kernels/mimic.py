@@ -26,6 +26,16 @@ def extended(m, x, expanded):
 
 
 @njit(cache=True, forceinline=True)
+def model_coordinates(m, i):
+    """``(iq, iv, mimic)``: where joint ``i``'s coordinates start in the model's ``q`` and ``v``, and whether it is
+    a mimic joint (it has none of its own; the configuration kernels skip it)."""
+    iq, iv = m.idx_q[i], m.idx_v[i]
+    if m.nq_mimic:
+        return m.q_src[iq], m.v_col[iv], m.v_keep[m.v_col[iv]] != iv
+    return iq, iv, False
+
+
+@njit(cache=True, forceinline=True)
 def expand_inputs(m, q, v, a, qx, vx, ax):
     """``qx = E(q)``, ``vx = G v``, ``ax = G a`` (``v``, ``a`` may be None or empty: left out)."""
     for k in range(m.nq_mimic):
