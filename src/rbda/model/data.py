@@ -92,10 +92,18 @@ class Data:
     ``oMf`` (``nframes`` frame placements); ``v``, ``a``, ``a_gf`` (acceleration with gravity), ``f`` (RNEA's
     body forces), ``ov``, ``oa``, ``oa_gf``, ``of`` ``(njoints, 6)`` spatial vectors ``[linear; angular]``;
     ``oYcrb`` ``(njoints, 13)`` composite inertias ``(m, m c, I_o)`` in the world frame, ``oYaba``
-    ``(njoints, 6, 6)`` articulated inertias; ``J``, ``dJ`` ``(6, nv)`` the joint Jacobians and their time
-    variation in the world frame, ``S`` ``(6, nv)`` the motion subspaces in the joint frames.
+    ``(njoints, 6, 6)`` articulated inertias; ``J``, ``dJ`` ``(6, nv_extended)`` the joint Jacobians and their
+    time variation in the world frame, ``S`` ``(6, nv_extended)`` the motion subspaces in the joint frames: one
+    column per joint dof, a mimic joint's included (Pinocchio's layout; ``model.nv_extended == model.nv``
+    without mimic joints).
 
     Dynamics: ``M``, ``Minv``, ``C`` ``(nv, nv)``; ``tau``, ``nle``, ``g``, ``ddq`` ``(nv,)``.
+
+    Mimic joints (``kernels/mimic.py``): ``ws`` is laid out for ``nv_extended`` columns (:func:`workspace_sizes`)
+    and ends with the extended inputs ``q_ext (nq + number of mimic joints)``, ``v_ext``, ``a_ext``
+    ``(nv_extended,)``, which the kernels fill from the model's ``q``, ``v``, ``a``; the per-dof fields above are
+    the model's ``nv`` entries that the kernels leave in front of each buffer (:func:`leading_block` for the
+    matrices).
 
     Whole body (:meth:`_init_whole_body`), derivatives (:meth:`_init_derivatives`): see those methods.
     """
@@ -126,7 +134,8 @@ class Data:
         ``(njoints, 3)`` (subtrees, world frame; entry 0 is the whole model), ``Jcom (3, nv)``, ``Ag``, ``dAg``
         ``(6, nv)``, ``Ig (6, 6)``, ``hg``, ``dhg (6,)``, the factor ``U (nv, nv)``, ``D``, ``Dinv (nv,)`` of
         ``M = U D U^T`` (views of the buffer ``wb`` that the kernels of ``kernels/whole_body.py`` fill), and the
-        regressors of ``algorithms/regressor.py``."""
+        regressors of ``algorithms/regressor.py``: ``joint_torque_regressor (nv, 10 (njoints - 1))``, the first
+        rows of ``torque_regressor_rows (nv_extended, 10 (njoints - 1))`` that its kernel fills."""
         from ..kernels.whole_body import whole_body_size_py as whole_body_size
         from ..kernels.whole_body import whole_body_views_py as whole_body_views
 
@@ -140,7 +149,8 @@ class Data:
         self.Jcom, self.Ag, self.dAg, self.U = w.Jcom[:nv].T, w.Ag[:nv].T, w.dAg[:nv].T, self._cholesky_L.T
         self.energy = w.energy
         self.kinetic_energy = self.potential_energy = self.mechanical_energy = 0.0
-        self.joint_torque_regressor = np.zeros((nv, 10 * (nj - 1)))
+        self.torque_regressor_rows = np.zeros((nx, 10 * (nj - 1)))  # one row per column of J; the model's first
+        self.joint_torque_regressor = self.torque_regressor_rows[:nv]
         self.static_regressor = np.zeros((3, 4 * (nj - 1)))
         self.kinetic_energy_regressor = np.zeros(10 * (nj - 1))
         self.potential_energy_regressor = np.zeros(10 * (nj - 1))
