@@ -11,7 +11,6 @@ import numpy as np
 from ..kernels import center_of_mass
 from ..kernels.direct import direct
 from ._check import NONE, check_data, report, vector
-from . import mimic
 from .jacobian import _model_columns
 from .kinematics import _joint_id
 

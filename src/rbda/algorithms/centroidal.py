@@ -14,7 +14,6 @@ import numpy as np
 
 from ..kernels import centroidal
 from ..kernels.direct import direct
-from . import mimic
 from ._check import NONE, report, vector
 from ._elementary import workspaces
 from .kinematics import forward_kinematics
@@ -83,8 +82,6 @@ def dccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     ``dAg_k = X_c^* (dYcrb_i J_k + Ycrb_i dJ_k) - [0; dc/dt x (Ycrb_i J_k)_lin]``, with the rates of the body
     inertias (world frame) summed over the subtree (``kernels/centroidal.py``).
     """
-    if model.mimicking_joints:
-        return mimic.route(dccrba, model, data, "cols", "dAg", (("Ag", "cols"),), q=q, v=v)
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     I, F, _, _, elementary = workspaces(model, data)
     target = data if elementary is None else data.elementary_data
@@ -101,8 +98,6 @@ def dccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
 
 def compute_centroidal_map_time_variation(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """Same as :func:`dccrba` (Pinocchio's second name for it): ``dAg`` ``(6, nv)``."""
-    if model.mimicking_joints:
-        return mimic.route(compute_centroidal_map_time_variation, model, data, "cols", "dAg", q=q, v=v)
     return dccrba(model, data, q, v)
 
 

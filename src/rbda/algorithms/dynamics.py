@@ -9,7 +9,6 @@ import numpy as np
 
 from ..kernels import coriolis, dynamics
 from ..kernels.direct import direct
-from . import mimic
 from ._check import matrix, report, vector
 from ._elementary import workspaces
 from .kinematics import forward_kinematics
@@ -80,8 +79,6 @@ def compute_coriolis_matrix(model: Model, data: Data, q: ArrayLike, v: ArrayLike
     ``B_i V_i = V_i x* Y_i V_i`` and ``B_i + B_i^T = dY_i/dt``, summed over subtrees from the leaves
     (``kernels/coriolis.py``). Also fills ``data.J``, ``data.dJ``, ``data.oMi`` and ``data.v``.
     """
-    if model.mimicking_joints:
-        return mimic.route(compute_coriolis_matrix, model, data, "both", "C", q=q, v=v)
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     I, F, ws, dws, elementary = workspaces(model, data)
     status = _coriolis.coriolis_matrix(I, F, ws, dws, q, v)

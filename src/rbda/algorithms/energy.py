@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from ..kernels import energy
 from ..kernels.direct import direct
 from ._check import NONE, report, vector
-from . import mimic
 
 if TYPE_CHECKING:
     from ..model import Data

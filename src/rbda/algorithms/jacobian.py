@@ -111,8 +111,6 @@ def compute_joint_jacobians_time_variation(model: Model, data: Data, q: ArrayLik
     its frame; a model with universal, spherical-ZYX or composite joints is evaluated on its elementary twin,
     where every subspace is.
     """
-    if model.mimicking_joints:
-        return mimic.route(compute_joint_jacobians_time_variation, model, data, None, q=q, v=v)
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     I, F, ws, _, elementary = workspaces(model, data)
     status = _k.jacobians_time_variation(I, F, ws, q, v)
@@ -127,8 +125,6 @@ def compute_joint_jacobians_time_variation(model: Model, data: Data, q: ArrayLik
 def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of joint ``joint_id`` (after ``compute_joint_jacobians_time_variation``)."""
-    if model.mimicking_joints:
-        return mimic.route(get_joint_jacobian_time_variation, model, data, "cols", joint_id=joint_id, reference_frame=reference_frame)
     joint_id = _joint_id(model, data, joint_id)
     return _jacobian_time_variation(model, data, joint_id, data.oMi[joint_id], reference_frame)
 
@@ -136,8 +132,6 @@ def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
 def get_frame_jacobian_time_variation(model: Model, data: Data, frame_id: int,
                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (after ``compute_joint_jacobians_time_variation``)."""
-    if model.mimicking_joints:
-        return mimic.route(get_frame_jacobian_time_variation, model, data, "cols", frame_id=frame_id, reference_frame=reference_frame)
     f = model.frames[_frame_id(model, data, frame_id)]
     return _jacobian_time_variation(model, data, f.parent_joint, data.oMi[f.parent_joint] * f.placement, reference_frame)
 

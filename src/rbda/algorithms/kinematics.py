@@ -9,7 +9,6 @@ import numpy as np
 from ..kernels import kinematics
 from ..kernels.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
-from . import mimic
 from ._check import check_data, report, vector
 
 if TYPE_CHECKING:

@@ -110,6 +110,7 @@ def centroidal_map_time_variation(I, F, ws, wb, q, v):
     m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, None)
     if status:
         return status
+    q, v = extended(m, q, d.qx), extended(m, v, d.vx)
     tmp, dF = w.scratch[0], w.scratch[1]
     for i in range(1, m.nj):
         parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
@@ -150,6 +151,8 @@ def centroidal_map_time_variation(I, F, ws, wb, q, v):
     for col in range(m.nv):
         for k in range(6):
             w.hg[k] += w.Ag[col, k] * v[col]
+    compress_rows(m, w.Ag)  # mimic joints: Ag = Ag_ext G, dAg = dAg_ext G
+    compress_rows(m, w.dAg)
     return 0
 
 

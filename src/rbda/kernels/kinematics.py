@@ -155,6 +155,7 @@ def jacobians_time_variation(I, F, ws, q, v):
     m, d, jt, status = begin(I, F, ws, q, v, None)
     if status:
         return status
+    q, v = extended(m, q, d.qx), extended(m, v, d.vx)
     for i in range(1, m.nj):
         iv, nvi = m.idx_v[i], m.nvs[i]
         calc_joint(jt, i, q, v)
