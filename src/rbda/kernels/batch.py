@@ -7,6 +7,7 @@ compiles numba's shape-mismatch error path, seconds per kernel). No Python work 
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, prange
 
 from . import dynamics, kinematics
@@ -20,8 +21,9 @@ def rnea(I, F, WS, Q, V, A, OUT, STATUS):
     for c in prange(nchunks):
         m = model_views(I, F)
         d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
+        no_fext = np.zeros((0, 6))  # the single-state calls' argument types: one compiled overload for both
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = dynamics.rnea(I, F, WS[c], Q[b], V[b], A[b], None)
+            STATUS[b] = dynamics.rnea(I, F, WS[c], Q[b], V[b], A[b], no_fext)
             for k in range(m.nv_red):
                 OUT[b, k] = d.tau[k]
 
@@ -32,8 +34,9 @@ def aba(I, F, WS, Q, V, TAU, OUT, STATUS):
     for c in prange(nchunks):
         m = model_views(I, F)
         d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
+        no_fext = np.zeros((0, 6))
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = dynamics.aba(I, F, WS[c], Q[b], V[b], TAU[b], None)
+            STATUS[b] = dynamics.aba(I, F, WS[c], Q[b], V[b], TAU[b], no_fext)
             for k in range(m.nv_red):
                 OUT[b, k] = d.ddq[k]
 

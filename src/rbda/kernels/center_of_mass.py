@@ -102,7 +102,8 @@ def jacobian_center_of_mass(I, F, ws, wb, q):
     for col in range(m.nv):
         for k in range(3):
             w.Jcom[col, k] = w.Jcom[col, k] / total if total > 0.0 else 0.0
-    compress_rows(m, w.Jcom)  # mimic joints: Jcom = Jcom_ext G
+    if m.nq_mimic:  # mimic joints: Jcom = Jcom_ext G
+        compress_rows(m, w.Jcom)
     subtree_coms(d.oYcrb, d.oMi, w.mass, w.com)
     return 0
 

@@ -33,9 +33,11 @@ def configuration_status(m, q):
     if not all_finite(q):
         return 1
     for i in range(1, m.nj):
-        iq, _, mimic = model_coordinates(m, i)
-        if mimic:  # a vector space, and its coordinate is another joint's
-            continue
+        iq = m.idx_q[i]
+        if m.nq_mimic:  # the model's coordinates; a mimic joint has none (a vector space, another joint's coordinate)
+            iq, _, mimic = model_coordinates(m, i)
+            if mimic:
+                continue
         if m.types[i] == COMPOSITE:
             for s in range(m.sub_first[i], m.sub_first[i] + m.sub_count[i]):
                 if joint_normalization_error(m.sub_types[s], q[iq : iq + m.sub_nqs[s]]) > NORMALIZATION_TOL:
