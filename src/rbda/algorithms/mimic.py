@@ -6,9 +6,9 @@ inputs mapped in (``q_ext = E(q)``, ``v_ext = G v``) and its results mapped out 
     Jacobians, centroidal map, derivatives d(.)/dq, d(.)/dv:      J = J_ext G
     joint-space matrices (M, C, dtau/dq, ...):                     M = G^T M_ext G
 
-Forward dynamics cannot run ABA on the twin (a mimic joint couples two branches); it solves
-``G^T M_ext G ddq = tau - G^T b_ext`` with a Cholesky factorisation instead. Every public algorithm that takes
-``q`` or returns a per-dof quantity starts with ``if model.mimicking_joints: return mimic.<its twin>``.
+The other algorithms handle mimic joints inside their kernels (``kernels/mimic.py``); only the analytical
+derivatives (first, second order, centroidal, kinematics, ABA's) and the kinematic Hessians still start with
+``if model.mimicking_joints: return mimic.route(...)``.
 """
 
 from __future__ import annotations

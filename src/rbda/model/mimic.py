@@ -1,8 +1,9 @@
 """Models with mimic joints: their extended twin and the linear map between the two.
 
 A model with mimic joints has ``q`` and ``v`` without the mimic joints' coordinates. Its *extended twin* is the
-same tree in which every mimic joint is an ordinary joint with its own coordinate, so that every algorithm runs
-on it unchanged. With ``q_ext = E(q) = q[q_src] * q_scale + q_offset`` (affine: mimic joints live on vector
+same tree in which every mimic joint is an ordinary joint with its own coordinate: its packed tables are those the
+kernels run over (``Model._pack_mimic``; ``kernels/mimic.py`` does the mapping inside the kernels), and the
+derivatives still run on it (``algorithms/mimic.py``). With ``q_ext = E(q) = q[q_src] * q_scale + q_offset`` (affine: mimic joints live on vector
 spaces) and ``v_ext = G v``, the chain rule gives everything else:
 
     tau = G^T tau_ext,   M = G^T M_ext G,   J = J_ext G,   ddq = M^-1 (tau - G^T b_ext),
