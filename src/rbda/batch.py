@@ -46,7 +46,7 @@ _constrained_kernels = announced(_constrained_module)
 def _workspaces(model, batch: int) -> np.ndarray:
     """One workspace per thread (at most one per state)."""
     n = max(1, min(numba.get_num_threads(), batch))
-    return np.stack([_data.new_workspace(model.njoints, model.nv, model.nframes) for _ in range(n)])
+    return np.stack([_data.new_workspace(*_data.workspace_sizes(model)) for _ in range(n)])
 
 
 def _stack(x, width: int, name: str, batch: int | None = None) -> np.ndarray:
@@ -109,44 +109,32 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple) -> np.ndarra
 
 def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``tau[b] = rnea(Q[b], V[b], A[b])``; ``Q: (B, nq)``, ``V, A: (B, nv)``, returns ``(B, nv)``."""
-    if model.mimicking_joints:
-        return _mimic(rnea, model, Q, {"V": V, "A": A}, "rows", out)
     return _run(_k.rnea, model, Q, {"V": V, "A": A}, out, (model.nv,))
 
 
 def aba(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``ddq[b] = aba(Q[b], V[b], TAU[b])``, returns ``(B, nv)``."""
-    if model.mimicking_joints:
-        return _mimic_aba(model, Q, V, TAU, out)
     return _run(_k.aba, model, Q, {"V": V, "TAU": TAU}, out, (model.nv,))
 
 
 def crba(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``M[b] = crba(Q[b])``, returns ``(B, nv, nv)``."""
-    if model.mimicking_joints:
-        return _mimic(crba, model, Q, {}, "both", out)
     return _run(_k.crba, model, Q, {}, out, (model.nv, model.nv))
 
 
 def compute_minverse(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``Minv[b] = M(Q[b])^-1``, returns ``(B, nv, nv)``."""
-    if model.mimicking_joints:
-        return _store(out, np.linalg.inv(crba(model, Q)))
     return _run(_k.minverse, model, Q, {}, out, (model.nv, model.nv))
 
 
 def forward_kinematics(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Joint placements ``oMi`` for each state, returns ``(B, njoints, 3, 4)`` arrays ``[R | p]``."""
-    if model.mimicking_joints:
-        return _mimic(forward_kinematics, model, Q, {}, None, out)
     return _run(_k.forward_kinematics, model, Q, {}, out, (model.njoints, 3, 4))
 
 
 def frames_forward_kinematics(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Frame placements ``oMf`` for each state, returns ``(B, nframes, 3, 4)`` arrays ``[R | p]`` (world frame;
     ``out[b, k]`` is ``data.oMf[k]`` after ``rbda.frames_forward_kinematics(model, data, Q[b])``)."""
-    if model.mimicking_joints:
-        return _mimic(frames_forward_kinematics, model, Q, {}, None, out)
     return _run(_k.frames_forward_kinematics, model, Q, {}, out, (model.nframes, 3, 4))
 
 
@@ -163,9 +151,6 @@ def compute_frame_jacobian(model: Model, Q: ArrayLike, frame_id: int,
     if not (isinstance(frame_id, (int, np.integer)) and 0 <= frame_id < model.nframes):
         raise ValueError(f"frame_id: {frame_id!r} is not a frame id of this model (0..{model.nframes - 1})")
     rf = int(reference_frame_arg(reference_frame))
-    if model.mimicking_joints:
-        fn = lambda ext, Q_ext: compute_frame_jacobian(ext, Q_ext, frame_id, rf)  # noqa: E731
-        return _mimic(fn, model, Q, {}, "cols", out)
     Q = _stack(Q, model.nq, "Q")
     result = _output(out, (Q.shape[0], 6, model.nv))
     status = np.zeros(Q.shape[0], dtype=np.int64)
@@ -176,38 +161,29 @@ def compute_frame_jacobian(model: Model, Q: ArrayLike, frame_id: int,
 
 
 def compute_joint_jacobians(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """World-frame joint Jacobians ``data.J`` for each state, returns ``(B, 6, nv)``."""
-    if model.mimicking_joints:
-        return _mimic(compute_joint_jacobians, model, Q, {}, None, out)
-    return _run(_k.joint_jacobians, model, Q, {}, out, (6, model.nv))
+    """World-frame joint Jacobians ``data.J`` for each state, returns ``(B, 6, nv_extended)`` (one column per joint
+    dof, mimic joints included)."""
+    return _run(_k.joint_jacobians, model, Q, {}, out, (6, model.nv_extended))
 
 
 def center_of_mass(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Centre of mass ``com[b]`` (world frame) of each configuration, returns ``(B, 3)``."""
-    if model.mimicking_joints:
-        return _mimic(center_of_mass, model, Q, {}, None, out)
     return _run(_com.center_of_mass_batch, model, Q, {}, out, (3,))
 
 
 def jacobian_center_of_mass(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """CoM Jacobian ``Jcom[b]`` (world frame) of each configuration, returns ``(B, 3, nv)``."""
-    if model.mimicking_joints:
-        return _mimic(jacobian_center_of_mass, model, Q, {}, "cols", out)
     return _run(_com.jacobian_center_of_mass_batch, model, Q, {}, out, (3, model.nv))
 
 
 def ccrba(model: Model, Q: ArrayLike, V: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Centroidal momentum matrix ``Ag[b]`` of each state (``V`` checked as in ``rbda.ccrba``), returns
     ``(B, 6, nv)``; ``hg[b] = Ag[b] @ V[b]``."""
-    if model.mimicking_joints:
-        return _mimic(ccrba, model, Q, {"V": V}, "cols", out)
     return _run(_centroidal.ccrba_batch, model, Q, {"V": V}, out, (6, model.nv))
 
 
 def compute_centroidal_momentum(model: Model, Q: ArrayLike, V: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Centroidal momentum ``hg[b]`` ``[linear; angular]`` about the CoM of each state, returns ``(B, 6)``."""
-    if model.mimicking_joints:
-        return _mimic(compute_centroidal_momentum, model, Q, {"V": V}, None, out)
     return _run(_centroidal.centroidal_momentum_batch, model, Q, {"V": V}, out, (6,))
 
 
@@ -298,18 +274,8 @@ def _mimic(fn, model, Q, tangents: dict, kinds, out=None):
     return _store(out, map_out(kinds, result, mm.G, batched=True))
 
 
-def _mimic_aba(model, Q, V, TAU, out=None):
-    """``ddq = M^-1 (tau - G^T b_ext)`` per state, ``M = G^T M_ext G`` (ABA cannot run on the twin)."""
-    TAU = _stack(TAU, model.nv, "TAU", np.shape(Q)[0])
-    bad = np.flatnonzero(~np.isfinite(TAU).all(axis=1))  # the twin's kernels never see TAU
-    if bad.size:
-        raise ValueError(f"state {bad[0]}: TAU: contains non-finite values (NaN or inf)")
-    bias = rnea(model, Q, V, np.zeros_like(TAU))
-    return _store(out, np.linalg.solve(crba(model, Q), (TAU - bias)[..., None])[..., 0])
-
-
 def _mimic_aba_derivatives(model, Q, V, TAU, out=None):
-    ddq = _mimic_aba(model, Q, V, TAU)
+    ddq = aba(model, Q, V, TAU)
     dq, dv, M = compute_rnea_derivatives(model, Q, V, ddq)
     Minv = np.linalg.inv(M)
     return _store(out, (-Minv @ dq, -Minv @ dv, Minv))
@@ -344,29 +310,10 @@ def _configuration(kernel, model, X, Y, names, out_width, arg=None, out=None):
     return out
 
 
-def _mimic_configuration(fn, model, X, Y, names, select, arg=False, out=None):
-    """``fn`` on the extended twin of a model with mimic joints: ``X`` (and ``Y`` if a configuration) expanded,
-    a velocity ``Y`` mapped by ``G``; ``select`` (``"q"``, ``"v"``, ``"vv"``) keeps the model's own coordinates."""
-    ext = model.extended
-    mm = ext.mimic_map
-    X = _stack(X, model.nq, names[0])
-    Y = _stack(Y, model.nv if names[1] == "V" else model.nq, names[1], X.shape[0])
-    Y = Y @ mm.G.T if names[1] == "V" else mm.expand(Y)
-    X = mm.expand(X)
-    result = fn(ext, X, Y) if arg is False else fn(ext, X, Y, arg)
-    keep = {"q": lambda r: r[:, mm.keep_q], "v": lambda r: r[:, mm.keep_v],
-            "vv": lambda r: r[:, mm.keep_v][:, :, mm.keep_v]}[select]
-    result = tuple(keep(r) for r in result) if isinstance(result, tuple) else keep(result)
-    return _store(out, tuple(map(np.ascontiguousarray, result)) if isinstance(result, tuple) else
-                  np.ascontiguousarray(result))
-
-
 def integrate(model: Model, Q: ArrayLike, V: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``Q[b] (+) V[b]``: :func:`rbda.integrate` per state; ``Q: (B, nq)``, ``V: (B, nv)``, returns ``(B, nq)``."""
     from .kernels.configuration import batch_integrate
 
-    if model.mimicking_joints:
-        return _mimic_configuration(integrate, model, Q, V, ("Q", "V"), "q", out=out)
     return _configuration(batch_integrate, model, Q, V, ("Q", "V"), model.nq, False, out)
 
 
@@ -374,8 +321,6 @@ def difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, out: np.ndarray | Non
     """``Q1[b] (-) Q0[b]``: :func:`rbda.difference` per state; ``Q0, Q1: (B, nq)``, returns ``(B, nv)``."""
     from .kernels.configuration import batch_difference
 
-    if model.mimicking_joints:
-        return _mimic_configuration(difference, model, Q0, Q1, ("Q0", "Q1"), "v", out=out)
     return _configuration(batch_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, False, out)
 
 
@@ -385,8 +330,6 @@ def d_integrate(model: Model, Q: ArrayLike, V: ArrayLike, arg: ArgumentPosition 
     (``out``: such an array, or a pair, to write into)."""
     from .kernels.configuration import batch_d_integrate
 
-    if model.mimicking_joints:
-        return _mimic_configuration(d_integrate, model, Q, V, ("Q", "V"), "vv", arg, out)
     return _configuration(batch_d_integrate, model, Q, V, ("Q", "V"), model.nv, arg, out)
 
 
@@ -396,8 +339,6 @@ def d_difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, arg: ArgumentPositi
     (``out``: such an array, or a pair, to write into)."""
     from .kernels.configuration import batch_d_difference
 
-    if model.mimicking_joints:
-        return _mimic_configuration(d_difference, model, Q0, Q1, ("Q0", "Q1"), "vv", arg, out)
     return _configuration(batch_d_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, arg, out)
 
 

@@ -24,10 +24,10 @@ def workspaces(model, data):
     if me is not model and (data.elementary_data is None
                             or data.elementary_data.model_sizes != (me.njoints, me.nv, me.nframes)):
         data.elementary_data = me.create_data()
-    size = derivative_size(me.njoints, me.nv)
+    size = derivative_size(me.njoints, me.nv_extended)  # the kernels run over one column per joint dof
     if data.dws is None or data.dws.shape[0] != size:
         data.dws = np.zeros(size)
-        views = derivative_views(data.dws, me.njoints, me.nv)[0]
+        views = derivative_views(data.dws, me.njoints, me.nv_extended)[0]
         data.dtau_dq, data.dtau_dv, data.ddq_dq, data.ddq_dv = views.dtau_dq, views.dtau_dv, views.ddq_dq, views.ddq_dv
     ws = data.ws if me is model else data.elementary_data.ws
     data.derivatives_layout = (I, F, ws, data.dws, (me, last) if me is not model else None)

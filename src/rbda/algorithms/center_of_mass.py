@@ -11,7 +11,7 @@ import numpy as np
 from ..kernels import center_of_mass
 from ..kernels.direct import direct
 from ._check import NONE, check_data, report, vector
-from . import mimic
+from .jacobian import _model_columns
 from .kinematics import _joint_id
 
 if TYPE_CHECKING:
@@ -33,8 +33,6 @@ def center_of_mass(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None =
     for Pinocchio's signature); also ``data.mass`` ``(njoints,)`` and the kinematics ``data.oMi``, ``data.v``,
     ``data.a``. A massless subtree gets its joint's origin and zero rates. Returns ``data.com[0]``.
     """
-    if model.mimicking_joints:
-        return mimic.route(center_of_mass, model, data, None, q=q, v=v, a=a)
     I, F = model.packed
     q = vector(q, model.nq, "q")
     if v is None:
@@ -54,8 +52,6 @@ def jacobian_center_of_mass(model: Model, data: Data, q: ArrayLike, compute_subt
     """Jacobian ``(3, nv)`` of the CoM (world frame): ``d com / dt = Jcom v``. Also fills ``data.Jcom``,
     ``data.mass`` and ``data.com`` (here, as in Pinocchio, every subtree CoM in the world frame), ``data.J`` and
     ``data.oMi``."""
-    if model.mimicking_joints:
-        return mimic.route(jacobian_center_of_mass, model, data, "cols", "Jcom", q=q)
     I, F = model.packed
     status = _k.jacobian_center_of_mass(I, F, data.ws, data.wb, vector(q, model.nq, "q"))
     if status:
@@ -69,23 +65,22 @@ def jacobian_subtree_center_of_mass(model: Model, data: Data, q: ArrayLike, subt
     A dof of a joint r inside the subtree moves the subtree of r: column ``m_r (J_lin + J_ang x c_r) / m_root``;
     a dof supporting the root moves the whole subtree rigidly: ``J_lin + J_ang x c_root``; other dofs: 0.
     """
-    if model.mimicking_joints:
-        return mimic.route(jacobian_subtree_center_of_mass, model, data, "cols", q=q, root=subtree_root_joint_id)
     root = _joint_id(model, data, subtree_root_joint_id)
     jacobian_center_of_mass(model, data, q)
-    out = np.zeros((3, model.nv))
-    J = data.J
+    J = data.J  # one column per joint dof, mimic joints included
+    out = np.zeros((3, J.shape[1]))
+    idx_v, nvs = model.columns[:2]
     m_root = data.mass[root]
     for r in model.subtrees[root]:
         if r == 0:
             continue
-        cols = slice(model.idx_v[r], model.idx_v[r] + model.nvs[r])
+        cols = slice(idx_v[r], idx_v[r] + nvs[r])
         scale = data.mass[r] / m_root if m_root > 0.0 else 0.0
         out[:, cols] = scale * (J[:3, cols] + np.cross(J[3:, cols].T, data.com[r]).T)
     for s in model.supports[root][1:-1]:
-        cols = slice(model.idx_v[s], model.idx_v[s] + model.nvs[s])
+        cols = slice(idx_v[s], idx_v[s] + nvs[s])
         out[:, cols] = J[:3, cols] + np.cross(J[3:, cols].T, data.com[root]).T
-    return out
+    return _model_columns(model, np.arange(J.shape[1]), out)
 
 
 def compute_total_mass(model: Model, data: Data | None = None) -> float:

@@ -14,7 +14,6 @@ import numpy as np
 
 from ..kernels import centroidal
 from ..kernels.direct import direct
-from . import mimic
 from ._check import NONE, report, vector
 from ._elementary import workspaces
 from .kinematics import forward_kinematics
@@ -30,8 +29,6 @@ _k = direct(centroidal)  # the kernels, past numba's per-call dispatch
 def compute_centroidal_map(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Centroidal momentum matrix ``Ag`` ``(6, nv)`` at ``q: (nq,)``, in ``data.Ag``; also ``data.Ig``,
     ``data.com``, ``data.mass``, ``data.J`` and ``data.oYcrb``."""
-    if model.mimicking_joints:
-        return mimic.route(compute_centroidal_map, model, data, "cols", "Ag", q=q)
     I, F = model.packed
     status = _k.centroidal_map(I, F, data.ws, data.wb, vector(q, model.nq, "q"), NONE)
     if status:
@@ -42,8 +39,6 @@ def compute_centroidal_map(model: Model, data: Data, q: ArrayLike) -> np.ndarray
 def ccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """Centroidal composite-rigid-body algorithm at ``q: (nq,)``, ``v: (nv,)``: ``Ag`` ``(6, nv)`` (returned,
     in ``data.Ag``), ``data.Ig``, ``data.hg = Ag v``, ``data.com[0]``, ``data.vcom[0]``, ``data.J``."""
-    if model.mimicking_joints:
-        return mimic.route(ccrba, model, data, "cols", "Ag", q=q, v=v)
     I, F = model.packed
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     status = _k.centroidal_map(I, F, data.ws, data.wb, q, v)
@@ -56,8 +51,6 @@ def compute_centroidal_momentum(model: Model, data: Data, q: ArrayLike, v: Array
     """Centroidal momentum ``hg`` ``(6,)`` at ``q: (nq,)``, ``v: (nv,)``: the sum of the body momenta, about the
     CoM; in ``data.hg``, with ``data.com[0]``, ``data.vcom[0]``, ``data.mass[0]``, ``data.v``. (``Force(hg)``
     gives Pinocchio's return type.)"""
-    if model.mimicking_joints:
-        return mimic.route(compute_centroidal_momentum, model, data, None, q=q, v=v)
     I, F = model.packed
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     status = _k.centroidal_momentum(I, F, data.ws, data.wb, q, v, NONE)
@@ -71,8 +64,6 @@ def compute_centroidal_momentum_time_variation(model: Model, data: Data, q: Arra
     """Rate of the centroidal momentum ``dhg`` ``(6,)`` at ``q: (nq,)``, ``v, a: (nv,)`` (the sum of the
     forces acting on the bodies, without gravity, about the CoM); in ``data.dhg``, with ``data.hg``,
     ``data.com[0]``, ``data.vcom[0]``, ``data.acom[0]``."""
-    if model.mimicking_joints:
-        return mimic.route(compute_centroidal_momentum_time_variation, model, data, None, q=q, v=v, a=a)
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.centroidal_momentum(I, F, data.ws, data.wb, q, v, a)
@@ -91,8 +82,6 @@ def dccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     ``dAg_k = X_c^* (dYcrb_i J_k + Ycrb_i dJ_k) - [0; dc/dt x (Ycrb_i J_k)_lin]``, with the rates of the body
     inertias (world frame) summed over the subtree (``kernels/centroidal.py``).
     """
-    if model.mimicking_joints:
-        return mimic.route(dccrba, model, data, "cols", "dAg", (("Ag", "cols"),), q=q, v=v)
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     I, F, _, _, elementary = workspaces(model, data)
     target = data if elementary is None else data.elementary_data
@@ -109,8 +98,6 @@ def dccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
 
 def compute_centroidal_map_time_variation(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """Same as :func:`dccrba` (Pinocchio's second name for it): ``dAg`` ``(6, nv)``."""
-    if model.mimicking_joints:
-        return mimic.route(compute_centroidal_map_time_variation, model, data, "cols", "dAg", q=q, v=v)
     return dccrba(model, data, q, v)
 
 

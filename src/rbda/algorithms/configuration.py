@@ -12,7 +12,6 @@ import numpy as np
 from ..kernels import configuration
 from ..kernels.direct import direct
 from ._check import report, vector
-from . import mimic
 
 if TYPE_CHECKING:
     from ..model import Model
@@ -23,8 +22,6 @@ _k = direct(configuration)  # the kernels, past numba's per-call dispatch
 
 def integrate(model: Model, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """``q (+) v``: the configuration ``(nq,)`` reached from ``q: (nq,)`` with velocity ``v: (nv,)`` in unit time."""
-    if model.mimicking_joints:
-        return mimic.integrate(model, q, v)
     I, F = model.packed
     out = np.empty(model.nq)
     status = _k.integrate(I, F, vector(q, model.nq, "q"), vector(v, model.nv, "v"), out)
@@ -35,8 +32,6 @@ def integrate(model: Model, q: ArrayLike, v: ArrayLike) -> np.ndarray:
 
 def difference(model: Model, q0: ArrayLike, q1: ArrayLike) -> np.ndarray:
     """``q1 (-) q0``: the velocity ``(nv,)`` with ``integrate(q0, difference(q0, q1)) == q1``."""
-    if model.mimicking_joints:
-        return mimic.difference(model, q0, q1)
     I, F = model.packed
     out = np.empty(model.nv)
     status = _k.difference(I, F, vector(q0, model.nq, "q0"), vector(q1, model.nq, "q1"), out)
@@ -64,8 +59,6 @@ def distance(model: Model, q0: ArrayLike, q1: ArrayLike) -> float:
 
 def neutral(model: Model) -> np.ndarray:
     """The neutral configuration ``(nq,)``."""
-    if model.mimicking_joints:
-        return mimic.neutral(model)
     I, F = model.packed
     out = np.zeros(model.nq)
     _k.neutral(I, F, out)
@@ -74,8 +67,6 @@ def neutral(model: Model) -> np.ndarray:
 
 def normalize(model: Model, q: ArrayLike) -> np.ndarray:
     """``q`` with its quaternions and (cos, sin) pairs projected back to unit norm (a new array)."""
-    if model.mimicking_joints:
-        return mimic.normalize(model, q)
     I, F = model.packed
     out = vector(q, model.nq, "q").copy()
     if not np.isfinite(out).all():
@@ -155,34 +146,16 @@ def _jacobians(kernel, model, x, y, ny, arg, names):
     return J0 if which < 2 else (J0, J1)
 
 
-def _mimic_jacobians(fn, model, x, y, arg, names):
-    """``fn`` on the extended twin (``model/mimic.py``), restricted to the model's own coordinates: the blocks are
-    per joint and a mimic joint's is the identity, so ``(J_ext G)[keep_v] = J_ext[keep_v][:, keep_v]``."""
-    from ..model.mimic import expand_configuration
-
-    ext = model.extended
-    mm = ext.mimic_map
-    x = expand_configuration(model, x, names[0])
-    y = mm.G @ vector(y, model.nv, "v") if names[1] == "v" else expand_configuration(model, y, names[1])
-    keep = np.ix_(mm.keep_v, mm.keep_v)
-    blocks = fn(ext, x, y, arg)
-    return tuple(b[keep] for b in blocks) if arg is None else blocks[keep]
-
-
 def d_integrate(model: Model, q: ArrayLike, v: ArrayLike, arg: ArgumentPosition | int | None = None):
     """Derivatives ``(nv, nv)`` of ``integrate(q, v)`` with respect to ``q`` (``ARG0``) or ``v`` (``ARG1``), in the
     tangent spaces; both as a tuple when ``arg`` is None. Block-diagonal, one block per joint (identities on vector
     spaces; ``Ad(exp nu)^-1`` and the right Jacobian ``Jexp(nu)`` of the joint's twist ``nu`` on Lie groups)."""
-    if model.mimicking_joints:
-        return _mimic_jacobians(d_integrate, model, q, v, arg, ("q", "v"))
     return _jacobians(_k.d_integrate, model, q, v, model.nv, arg, ("q", "v"))
 
 
 def d_difference(model: Model, q0: ArrayLike, q1: ArrayLike, arg: ArgumentPosition | int | None = None):
     """Derivatives ``(nv, nv)`` of ``difference(q0, q1)`` with respect to ``q0`` (``ARG0``) or ``q1`` (``ARG1``);
     both as a tuple when ``arg`` is None. Block-diagonal (``-1``, ``1`` on vector spaces)."""
-    if model.mimicking_joints:
-        return _mimic_jacobians(d_difference, model, q0, q1, arg, ("q0", "q1"))
     return _jacobians(_k.d_difference, model, q0, q1, model.nq, arg, ("q0", "q1"))
 
 
@@ -197,8 +170,6 @@ def d_integrate_transport(model: Model, q: ArrayLike, v: ArrayLike, J: ArrayLike
         raise ValueError("J: contains non-finite values (NaN or inf)")
     if arg is None:
         raise ValueError("arg: expected ARG0 or ARG1, got None")
-    if model.mimicking_joints:
-        return d_integrate(model, q, v, arg) @ J
     which = _which(arg)
     I, F = model.packed
     J2 = np.ascontiguousarray(J[:, None] if J.ndim == 1 else J)

@@ -9,7 +9,6 @@ import numpy as np
 
 from ..kernels import coriolis, dynamics
 from ..kernels.direct import direct
-from . import mimic
 from ._check import matrix, report, vector
 from ._elementary import workspaces
 from .kinematics import forward_kinematics
@@ -44,8 +43,6 @@ def rnea(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
     Force), each expressed in its joint frame. Returns ``data.tau`` ``(nv,)``; fills ``data.v``,
     ``data.a_gf``, ``data.f``, ``data.oMi``, ``data.liMi``. Armature adds ``armature * a``.
     """
-    if model.mimicking_joints:
-        return mimic.route(rnea, model, data, "rows", "tau", q=q, v=v, a=a, fext=fext)
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.rnea(I, F, data.ws, q, v, a, NO_FEXT if fext is None else _fext(model, fext))
@@ -82,8 +79,6 @@ def compute_coriolis_matrix(model: Model, data: Data, q: ArrayLike, v: ArrayLike
     ``B_i V_i = V_i x* Y_i V_i`` and ``B_i + B_i^T = dY_i/dt``, summed over subtrees from the leaves
     (``kernels/coriolis.py``). Also fills ``data.J``, ``data.dJ``, ``data.oMi`` and ``data.v``.
     """
-    if model.mimicking_joints:
-        return mimic.route(compute_coriolis_matrix, model, data, "both", "C", q=q, v=v)
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     I, F, ws, dws, elementary = workspaces(model, data)
     status = _coriolis.coriolis_matrix(I, F, ws, dws, q, v)
@@ -99,8 +94,6 @@ def compute_coriolis_matrix(model: Model, data: Data, q: ArrayLike, v: ArrayLike
 def crba(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Joint-space inertia matrix ``M(q)`` ``(nv, nv)``, full and symmetric, in ``data.M`` (armature on the
     diagonal). Also fills ``data.oMi``, ``data.J`` and the composite inertias ``data.oYcrb``."""
-    if model.mimicking_joints:
-        return mimic.route(crba, model, data, "both", "M", q=q)
     I, F = model.packed
     status = _k.crba(I, F, data.ws, vector(q, model.nq, "q"))
     if status:
@@ -112,10 +105,10 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
         fext: ArrayLike | None = None) -> np.ndarray:
     """Forward dynamics ``ddq = M^-1 (tau - C v - g + sum J_i^T fext_i)`` by the articulated-body algorithm.
 
-    Shapes as in :func:`rnea`; returns ``data.ddq`` ``(nv,)``.
+    Shapes as in :func:`rnea`; returns ``data.ddq`` ``(nv,)``. On a model with mimic joints, where ABA does not
+    apply (a mimic joint couples two branches), ``M ddq = tau - b`` is solved with the factor of ``M`` instead
+    (``kernels/dynamics.py``; also fills ``data.M``, ``data.Minv`` and RNEA's fields at ``ddq``).
     """
-    if model.mimicking_joints:
-        return mimic.aba(model, data, q, v, tau, fext)
     I, F = model.packed
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     status = _k.aba(I, F, data.ws, q, v, tau, NO_FEXT if fext is None else _fext(model, fext))
@@ -126,8 +119,6 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
 
 def compute_minverse(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``M(q)^-1`` ``(nv, nv)`` in ``data.Minv``."""
-    if model.mimicking_joints:
-        return mimic.compute_minverse(model, data, q)
     I, F = model.packed
     status = _k.minverse(I, F, data.ws, vector(q, model.nq, "q"))
     if status:

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from ..kernels import energy
 from ..kernels.direct import direct
 from ._check import NONE, report, vector
-from . import mimic
 
 if TYPE_CHECKING:
     from ..model import Data
@@ -34,8 +33,6 @@ def compute_kinetic_energy(model: Model, data: Data, q: ArrayLike, v: ArrayLike)
 
     (Pinocchio 4.1 leaves out the armature of unaligned revolute and helical joints; rbda counts every dof's.)
     """
-    if model.mimicking_joints:
-        return mimic.route(compute_kinetic_energy, model, data, None, q=q, v=v)
     _energy(model, data, q, v)
     data.kinetic_energy = float(data.energy[0])
     return data.kinetic_energy
@@ -44,8 +41,6 @@ def compute_kinetic_energy(model: Model, data: Data, q: ArrayLike, v: ArrayLike)
 def compute_potential_energy(model: Model, data: Data, q: ArrayLike) -> float:
     """Potential energy of gravity ``-g . sum_i m_i c_i`` (zero at the world origin) at ``q: (nq,)``; also in
     ``data.potential_energy``. Fills ``data.oMi``."""
-    if model.mimicking_joints:
-        return mimic.route(compute_potential_energy, model, data, None, q=q)
     _energy(model, data, q, None)
     data.potential_energy = float(data.energy[1])
     return data.potential_energy
@@ -54,8 +49,6 @@ def compute_potential_energy(model: Model, data: Data, q: ArrayLike) -> float:
 def compute_mechanical_energy(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> float:
     """Kinetic plus potential energy at ``q: (nq,)``, ``v: (nv,)``; also in ``data.mechanical_energy``, with
     ``data.kinetic_energy`` and ``data.potential_energy``."""
-    if model.mimicking_joints:
-        return mimic.route(compute_mechanical_energy, model, data, None, q=q, v=v)
     _energy(model, data, q, v)
     data.kinetic_energy, data.potential_energy, data.mechanical_energy = (float(e) for e in data.energy)
     return data.mechanical_energy

@@ -27,8 +27,6 @@ _k = direct(kinematic_kernels)  # the kernels, past numba's per-call dispatch
 def compute_joint_jacobians(model: Model, data: Data, q: ArrayLike | None = None) -> np.ndarray:
     """World-frame Jacobian columns of every joint into ``data.J`` ``(6, nv)``, with forward kinematics.
     Without ``q``, uses the placements of the last ``forward_kinematics``."""
-    if model.mimicking_joints:
-        return mimic.route(compute_joint_jacobians, model, data, None, q=q)
     I, F = model.packed
     if q is None:
         status = _k.joint_jacobians_from_placements(I, F, data.ws)
@@ -40,10 +38,24 @@ def compute_joint_jacobians(model: Model, data: Data, q: ArrayLike | None = None
 
 
 def _support_columns(model, joint_id: int) -> np.ndarray:
+    """The columns of ``data.J`` (one per joint dof, mimic joints included) of the joints supporting ``joint_id``."""
+    idx_v, nvs = model.columns[:2]
     cols = []
     for j in model.supports[joint_id][1:]:
-        cols.extend(range(model.idx_v[j], model.idx_v[j] + model.nvs[j]))
+        cols.extend(range(idx_v[j], idx_v[j] + nvs[j]))
     return np.array(cols, dtype=int)
+
+
+def _model_columns(model, cols: np.ndarray, X: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """``out[..., :nv]`` with the columns ``X`` of ``data.J``'s columns ``cols`` in the model's columns: ``J_ext G``,
+    a mimic joint's column added, scaled, to its mimicked dof's."""
+    out = np.zeros((*X.shape[:-1], model.nv)) if out is None else out
+    _, _, col, scale = model.columns
+    if col is None:
+        out[..., cols] = X
+    else:
+        np.add.at(np.moveaxis(out, -1, 0), col[cols], np.moveaxis(X * scale[cols], -1, 0))
+    return out
 
 
 def _express_columns(J_world: np.ndarray, oM: SE3, reference_frame) -> np.ndarray:
@@ -62,13 +74,9 @@ def _express_columns(J_world: np.ndarray, oM: SE3, reference_frame) -> np.ndarra
 def get_joint_jacobian(model: Model, data: Data, joint_id: int,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of joint ``joint_id`` (after ``compute_joint_jacobians``)."""
-    if model.mimicking_joints:
-        return mimic.route(get_joint_jacobian, model, data, "cols", joint_id=joint_id, reference_frame=reference_frame)
     joint_id = _joint_id(model, data, joint_id)
-    out = np.zeros((6, model.nv))
     cols = _support_columns(model, joint_id)
-    out[:, cols] = _express_columns(data.J[:, cols], data.oMi[joint_id], reference_frame)
-    return out
+    return _model_columns(model, cols, _express_columns(data.J[:, cols], data.oMi[joint_id], reference_frame))
 
 
 def compute_joint_jacobian(model: Model, data: Data, q: ArrayLike, joint_id: int) -> np.ndarray:
@@ -80,15 +88,11 @@ def compute_joint_jacobian(model: Model, data: Data, q: ArrayLike, joint_id: int
 def get_frame_jacobian(model: Model, data: Data, frame_id: int,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of frame ``frame_id`` (after ``compute_joint_jacobians``)."""
-    if model.mimicking_joints:
-        return mimic.route(get_frame_jacobian, model, data, "cols", frame_id=frame_id, reference_frame=reference_frame)
     f = model.frames[_frame_id(model, data, frame_id)]
-    out = np.zeros((6, model.nv))
     cols = _support_columns(model, f.parent_joint)
     oMf = data.oMi[f.parent_joint] * f.placement
     data.oMf[frame_id] = oMf
-    out[:, cols] = _express_columns(data.J[:, cols], oMf, reference_frame)
-    return out
+    return _model_columns(model, cols, _express_columns(data.J[:, cols], oMf, reference_frame))
 
 
 def compute_frame_jacobian(model: Model, data: Data, q: ArrayLike, frame_id: int,
@@ -107,8 +111,6 @@ def compute_joint_jacobians_time_variation(model: Model, data: Data, q: ArrayLik
     its frame; a model with universal, spherical-ZYX or composite joints is evaluated on its elementary twin,
     where every subspace is.
     """
-    if model.mimicking_joints:
-        return mimic.route(compute_joint_jacobians_time_variation, model, data, None, q=q, v=v)
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     I, F, ws, _, elementary = workspaces(model, data)
     status = _k.jacobians_time_variation(I, F, ws, q, v)
@@ -123,8 +125,6 @@ def compute_joint_jacobians_time_variation(model: Model, data: Data, q: ArrayLik
 def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of joint ``joint_id`` (after ``compute_joint_jacobians_time_variation``)."""
-    if model.mimicking_joints:
-        return mimic.route(get_joint_jacobian_time_variation, model, data, "cols", joint_id=joint_id, reference_frame=reference_frame)
     joint_id = _joint_id(model, data, joint_id)
     return _jacobian_time_variation(model, data, joint_id, data.oMi[joint_id], reference_frame)
 
@@ -132,8 +132,6 @@ def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
 def get_frame_jacobian_time_variation(model: Model, data: Data, frame_id: int,
                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (after ``compute_joint_jacobians_time_variation``)."""
-    if model.mimicking_joints:
-        return mimic.route(get_frame_jacobian_time_variation, model, data, "cols", frame_id=frame_id, reference_frame=reference_frame)
     f = model.frames[_frame_id(model, data, frame_id)]
     return _jacobian_time_variation(model, data, f.parent_joint, data.oMi[f.parent_joint] * f.placement, reference_frame)
 
@@ -144,23 +142,19 @@ def _jacobian_time_variation(model, data, joint_id: int, oM: SE3, reference_fram
     cols = _support_columns(model, joint_id)
     J, dJ = data.J[:, cols], data.dJ[:, cols]
     rf = reference_frame_arg(reference_frame)
-    out = np.zeros((6, model.nv))
     if rf == ReferenceFrame.WORLD:
-        out[:, cols] = dJ
-        return out
+        return _model_columns(model, cols, dJ)
     V = Motion(data.ov_of(joint_id))
     p_dot = V.linear + np.cross(V.angular, oM.translation)
     lwa = _express_columns(dJ, oM, ReferenceFrame.LOCAL_WORLD_ALIGNED)
     lwa[:3] -= skew(p_dot) @ J[3:]
     if rf == ReferenceFrame.LOCAL_WORLD_ALIGNED:
-        out[:, cols] = lwa
-        return out
+        return _model_columns(model, cols, lwa)
     # LOCAL = R^T LWA; d/dt R^T = -R^T w_x
     R, w = oM.rotation, V.angular
     J_lwa = _express_columns(J, oM, ReferenceFrame.LOCAL_WORLD_ALIGNED)
-    out[:3, cols] = R.T @ (lwa[:3] - skew(w) @ J_lwa[:3])
-    out[3:, cols] = R.T @ (lwa[3:] - skew(w) @ J_lwa[3:])
-    return out
+    local = np.concatenate([R.T @ (lwa[:3] - skew(w) @ J_lwa[:3]), R.T @ (lwa[3:] - skew(w) @ J_lwa[3:])])
+    return _model_columns(model, cols, local)
 
 
 # ------------------------------------------------------------------------------------------------ kinematic Hessians
@@ -221,9 +215,7 @@ def body_jacobians_and_derivatives(model: Model, data: Data, q: ArrayLike, v: Ar
     compute_joint_jacobians_time_variation(model, data, q, v)
     for i in range(1, model.njoints):
         cols = _support_columns(model, i)
-        J, dJ = np.zeros((6, model.nv)), np.zeros((6, model.nv))
-        J[:, cols], dJ[:, cols] = data.J[:, cols], data.dJ[:, cols]
-        yield J, dJ
+        yield _model_columns(model, cols, data.J[:, cols]), _model_columns(model, cols, data.dJ[:, cols])
 
 
 __all__ = [

@@ -9,7 +9,6 @@ import numpy as np
 from ..kernels import kinematics
 from ..kernels.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
-from . import mimic
 from ._check import check_data, report, vector
 
 if TYPE_CHECKING:
@@ -24,8 +23,6 @@ def forward_kinematics(model: Model, data: Data, q: ArrayLike, v: ArrayLike | No
                        a: ArrayLike | None = None) -> None:
     """Placements ``data.oMi``, ``data.liMi`` (and local velocities ``data.v``, accelerations ``data.a``)
     of every joint, for ``q: (nq,)`` (``v: (nv,)``, ``a: (nv,)``). ``data.a`` excludes gravity."""
-    if model.mimicking_joints:
-        return mimic.route(forward_kinematics, model, data, None, q=q, v=v, a=a)
     I, F = model.packed
     q = vector(q, model.nq, "q")
     if v is None:

@@ -6,9 +6,9 @@ inputs mapped in (``q_ext = E(q)``, ``v_ext = G v``) and its results mapped out 
     Jacobians, centroidal map, derivatives d(.)/dq, d(.)/dv:      J = J_ext G
     joint-space matrices (M, C, dtau/dq, ...):                     M = G^T M_ext G
 
-Forward dynamics cannot run ABA on the twin (a mimic joint couples two branches); it solves
-``G^T M_ext G ddq = tau - G^T b_ext`` with a Cholesky factorisation instead. Every public algorithm that takes
-``q`` or returns a per-dof quantity starts with ``if model.mimicking_joints: return mimic.<its twin>``.
+The other algorithms handle mimic joints inside their kernels (``kernels/mimic.py``); only the analytical
+derivatives (first, second order, centroidal, kinematics, ABA's) and the kinematic Hessians still start with
+``if model.mimicking_joints: return mimic.route(...)``.
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ def route(fn, model, data, kinds=None, store=(), also=(), **args):
     ``"hessian"``, ``"tensor"``, a tuple for a tuple of results) and written into ``data.<store[k]>`` when named;
     ``also``: ``(name, kind)`` pairs of further per-dof fields the call fills, mapped from the twin's data."""
     ext, dext, mm = _twin(model, data)
+    for X in (dext.M, dext.Minv, dext.C):  # their first entries hold the model's matrices, left by the kernels
+        X[...] = 0.0
     values = []
     for name, x in args.items():
         if x is not None and name in _CONFIGURATION:
@@ -78,36 +80,6 @@ def route(fn, model, data, kinds=None, store=(), also=(), **args):
     return results[0] if single else tuple(results)
 
 
-# ------------------------------------------------------------------------------------ configuration space
-def integrate(model, q, v) -> np.ndarray:
-    from .configuration import integrate
-
-    ext = model.extended
-    mm = ext.mimic_map
-    return integrate(ext, expand_configuration(model, q), mm.G @ vector(v, model.nv, "v"))[mm.keep_q]
-
-
-def difference(model, q0, q1) -> np.ndarray:
-    from .configuration import difference
-
-    ext = model.extended
-    return difference(ext, expand_configuration(model, q0, "q0"), expand_configuration(model, q1, "q1"))[ext.mimic_map.keep_v]
-
-
-def neutral(model) -> np.ndarray:
-    from .configuration import neutral
-
-    ext = model.extended
-    return neutral(ext)[ext.mimic_map.keep_q]
-
-
-def normalize(model, q) -> np.ndarray:
-    from .configuration import normalize
-
-    ext = model.extended
-    return normalize(ext, expand_configuration(model, q))[ext.mimic_map.keep_q]
-
-
 # ------------------------------------------------------------------------------------ forward dynamics
 def _solve(M, b):
     """``M^-1 b`` for the reduced joint-space inertia ``M`` (symmetric; an error if not positive definite)."""
@@ -118,31 +90,10 @@ def _solve(M, b):
     return np.linalg.solve(M, b)
 
 
-def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
-    """``ddq = M^-1 (tau - G^T b_ext)`` with ``M = G^T M_ext G``; then the twin's kinematics at ``(q, v, ddq)``."""
-    from .dynamics import crba, rnea
-
-    tau = vector(tau, model.nv, "tau")
-    if not np.isfinite(tau).all():  # the twin's kernels never see tau
-        raise ValueError("tau: contains non-finite values (NaN or inf)")
-    bias = route(rnea, model, data, "rows", q=q, v=v, a=np.zeros(model.nv), fext=fext)
-    M = route(crba, model, data, "both", "M", q=q)
-    data.ddq[:] = _solve(M, tau - bias)
-    route(rnea, model, data, "rows", "tau", q=q, v=v, a=data.ddq, fext=fext)  # accelerations and forces at ddq
-    return data.ddq
-
-
-def compute_minverse(model, data, q) -> np.ndarray:
-    from .dynamics import crba
-
-    M = route(crba, model, data, "both", "M", q=q)
-    data.Minv[:] = _solve(M, np.eye(model.nv))
-    return data.Minv
-
-
 def compute_aba_derivatives(model, data, q, v, tau, fext=None):
     """``-M^-1 dID/dx`` at the forward-dynamics solution, with the reduced derivatives of inverse dynamics."""
     from .derivatives import compute_rnea_derivatives
+    from .dynamics import aba
 
     ddq = aba(model, data, q, v, tau, fext).copy()
     dtau_dq, dtau_dv, M = route(compute_rnea_derivatives, model, data, ("both", "both", "both"),

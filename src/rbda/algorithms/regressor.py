@@ -14,7 +14,6 @@ from ..kernels import regressor
 from ..kernels.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
 from ..spatial._validate import as_array
-from . import mimic
 from ._check import report, vector
 from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
 
@@ -58,11 +57,9 @@ def frame_body_regressor(model: Model, data: Data, frame_id: int) -> np.ndarray:
 def compute_joint_torque_regressor(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike) -> np.ndarray:
     """``Y (nv, 10 (njoints - 1))`` with ``rnea(q, v, a) == Y @ pi + armature * a``, at ``q: (nq,)``,
     ``v, a: (nv,)``; also in ``data.joint_torque_regressor``. Fills ``data.v``, ``data.a_gf``, ``data.J``."""
-    if model.mimicking_joints:
-        return mimic.route(compute_joint_torque_regressor, model, data, "rows", "joint_torque_regressor", q=q, v=v, a=a)
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
-    status = _k.joint_torque_regressor(I, F, data.ws, data.wb, q, v, a, data.joint_torque_regressor)
+    status = _k.joint_torque_regressor(I, F, data.ws, data.wb, q, v, a, data.torque_regressor_rows)
     if status:
         report(status, ("q", "v", "a"), model, (q, v, a))
     return data.joint_torque_regressor

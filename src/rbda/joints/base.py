@@ -40,7 +40,7 @@ class JointType(IntEnum):
     PLANAR = 9
     FREE_FLYER = 10
     COMPOSITE = 11
-    MIMIC = 12  # never reaches a kernel: the kernels run on the model's extended twin (model/mimic.py)
+    MIMIC = 12  # never reaches a kernel: the packed model gives a mimic joint its own joint's type (kernels/mimic.py)
 
 
 class JointModel:

@@ -1,9 +1,10 @@
 """Mimic joint: a one-dof joint driven by another one, ``q_i = scaling * q_ref + offset``, ``v_i = scaling * v_ref``.
 
 A mimic joint has no configuration or velocity entries of its own (``nq = nv = 0``): its ``idx_q``/``idx_v`` are
-those of the joint it mimics, as in Pinocchio. The algorithms run on the model's *extended twin*, in which the
-mimic joint is an ordinary joint with its own coordinate, and map through the constant Jacobian ``G`` of
-``v_ext = G v`` (``model/mimic.py``): ``tau = G^T tau_ext``, ``M = G^T M_ext G``, ``J = J_ext G``.
+those of the joint it mimics, as in Pinocchio. The kernels give it a column of its own (``nv_extended``), read
+its mimicked joint's coordinate scaled and accumulate what it contributes onto the mimicked dof through the
+constant Jacobian ``G`` of ``v_ext = G v`` (``kernels/mimic.py``): ``tau = G^T tau_ext``, ``M = G^T M_ext G``,
+``J = J_ext G``.
 """
 
 from __future__ import annotations

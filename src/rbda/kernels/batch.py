@@ -7,10 +7,12 @@ compiles numba's shape-mismatch error path, seconds per kernel). No Python work 
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, prange
 
 from . import dynamics, kinematics
 from .layout import data_views, model_views
+from .mimic import model_block
 
 
 @njit(cache=True, parallel=True)
@@ -18,10 +20,11 @@ def rnea(I, F, WS, Q, V, A, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
+        no_fext = np.zeros((0, 6))  # the single-state calls' argument types: one compiled overload for both
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = dynamics.rnea(I, F, WS[c], Q[b], V[b], A[b], None)
-            for k in range(m.nv):
+            STATUS[b] = dynamics.rnea(I, F, WS[c], Q[b], V[b], A[b], no_fext)
+            for k in range(m.nv_red):
                 OUT[b, k] = d.tau[k]
 
 
@@ -30,10 +33,11 @@ def aba(I, F, WS, Q, V, TAU, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
+        no_fext = np.zeros((0, 6))
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = dynamics.aba(I, F, WS[c], Q[b], V[b], TAU[b], None)
-            for k in range(m.nv):
+            STATUS[b] = dynamics.aba(I, F, WS[c], Q[b], V[b], TAU[b], no_fext)
+            for k in range(m.nv_red):
                 OUT[b, k] = d.ddq[k]
 
 
@@ -42,12 +46,13 @@ def crba(I, F, WS, Q, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.crba(I, F, WS[c], Q[b])
-            for r in range(m.nv):
-                for k in range(m.nv):
-                    OUT[b, r, k] = d.M[r, k]
+            M = model_block(m, d.M)
+            for r in range(m.nv_red):
+                for k in range(m.nv_red):
+                    OUT[b, r, k] = M[r, k]
 
 
 @njit(cache=True, parallel=True)
@@ -55,12 +60,13 @@ def minverse(I, F, WS, Q, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = dynamics.minverse(I, F, WS[c], Q[b])
-            for r in range(m.nv):
-                for k in range(m.nv):
-                    OUT[b, r, k] = d.Minv[r, k]
+            Minv = model_block(m, d.Minv)
+            for r in range(m.nv_red):
+                for k in range(m.nv_red):
+                    OUT[b, r, k] = Minv[r, k]
 
 
 @njit(cache=True, parallel=True)
@@ -68,7 +74,7 @@ def forward_kinematics(I, F, WS, Q, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.forward_kinematics_q(I, F, WS[c], Q[b])
             for i in range(m.nj):
@@ -82,7 +88,7 @@ def joint_jacobians(I, F, WS, Q, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.compute_joint_jacobians(I, F, WS[c], Q[b])
             for r in range(6):
@@ -96,7 +102,7 @@ def frames_forward_kinematics(I, F, WS, Q, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.forward_kinematics_q(I, F, WS[c], Q[b])
             kinematics.update_frame_placements(I, F, WS[c])
@@ -113,19 +119,24 @@ def frame_jacobians(I, F, WS, Q, frame, reference_frame, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         joint = m.frame_parents[frame]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.compute_joint_jacobians(I, F, WS[c], Q[b])
             kinematics.update_frame_placements(I, F, WS[c])
             oMf = d.oMf[frame]
             for r in range(6):
-                for k in range(m.nv):
+                for k in range(m.nv_red):
                     OUT[b, r, k] = 0.0
             j = joint
             while j > 0:
                 for k in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
-                    express_column(d.J[k], oMf, reference_frame, OUT[b, :, k])
+                    if m.nq_mimic:  # a mimic joint's column adds, scaled, to its mimicked dof's (J = J_ext G)
+                        express_column(d.J[k], oMf, reference_frame, d.v6[0])
+                        for x in range(6):
+                            OUT[b, x, m.v_col[k]] += m.v_scale[k] * d.v6[0, x]
+                    else:
+                        express_column(d.J[k], oMf, reference_frame, OUT[b, :, k])
                 j = m.parents[j]
 
 

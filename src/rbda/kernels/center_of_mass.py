@@ -13,6 +13,7 @@ from ..spatial.compiled import (
 from .dynamics import world_jacobians_and_inertias
 from .kinematics import body_velocity, calc_joint, joint_acceleration
 from .layout import model_views
+from .mimic import compress_rows, extended
 from .whole_body import begin_whole_body, cross3, rotate, rotate_inv, whole_body_size, whole_body_views
 
 
@@ -24,6 +25,7 @@ def center_of_mass(I, F, ws, wb, q, v, a):
     m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, a)
     if status:
         return status
+    q, v, a = extended(m, q, d.qx), extended(m, v, d.vx), extended(m, a, d.ax)
     lin, tmp = w.scratch[0], w.scratch[1]
     for k in range(3):
         w.com[0, k] = w.vcom[0, k] = w.acom[0, k] = 0.0
@@ -86,6 +88,7 @@ def jacobian_center_of_mass(I, F, ws, wb, q):
     m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, None, None)
     if status:
         return status
+    q = extended(m, q, d.qx)
     world_jacobians_and_inertias(jt, q, d.zeros, m.inertias, d.J, d.oYcrb)
     for i in range(m.nj - 1, 0, -1):
         Y = d.oYcrb[i]
@@ -99,6 +102,8 @@ def jacobian_center_of_mass(I, F, ws, wb, q):
     for col in range(m.nv):
         for k in range(3):
             w.Jcom[col, k] = w.Jcom[col, k] / total if total > 0.0 else 0.0
+    if m.nq_mimic:  # mimic joints: Jcom = Jcom_ext G
+        compress_rows(m, w.Jcom)
     subtree_coms(d.oYcrb, d.oMi, w.mass, w.com)
     return 0
 
@@ -134,7 +139,7 @@ def jacobian_center_of_mass_chunk(I, F, ws, Q, OUT, STATUS, lo, hi):
     w = whole_body_views(wb, m.nj, m.nv)[0]
     for b in range(lo, hi):
         STATUS[b] = jacobian_center_of_mass(I, F, ws, wb, Q[b])
-        OUT[b, :, :] = w.Jcom.T
+        OUT[b, :, :] = w.Jcom[: m.nv_red].T
 
 
 @njit(cache=True, parallel=True)

@@ -19,6 +19,7 @@ from ..spatial.compiled import (
 from .dynamics import world_jacobians_and_inertias
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
 from .layout import model_views
+from .mimic import compress_rows, extended
 from .whole_body import begin_whole_body, cross3, rotate, shift_to_point, whole_body_size, whole_body_views
 from .center_of_mass import subtree_coms
 
@@ -31,6 +32,7 @@ def centroidal_map(I, F, ws, wb, q, v):
     m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, None)
     if status:
         return status
+    q, v = extended(m, q, d.qx), extended(m, v, d.vx)
     world_jacobians_and_inertias(jt, q, d.zeros, m.inertias, d.J, d.oYcrb)
     for i in range(m.nj - 1, 0, -1):
         for col in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
@@ -50,6 +52,7 @@ def centroidal_map(I, F, ws, wb, q, v):
                 w.hg[k] += w.Ag[col, k] * v[col]
         for k in range(3):
             w.vcom[0, k] = w.hg[k] / w.mass[0] if w.mass[0] > 0.0 else 0.0
+    compress_rows(m, w.Ag)  # mimic joints: Ag = Ag_ext G
     return 0
 
 
@@ -107,6 +110,7 @@ def centroidal_map_time_variation(I, F, ws, wb, q, v):
     m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, None)
     if status:
         return status
+    q, v = extended(m, q, d.qx), extended(m, v, d.vx)
     tmp, dF = w.scratch[0], w.scratch[1]
     for i in range(1, m.nj):
         parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
@@ -147,6 +151,8 @@ def centroidal_map_time_variation(I, F, ws, wb, q, v):
     for col in range(m.nv):
         for k in range(6):
             w.hg[k] += w.Ag[col, k] * v[col]
+    compress_rows(m, w.Ag)  # mimic joints: Ag = Ag_ext G, dAg = dAg_ext G
+    compress_rows(m, w.dAg)
     return 0
 
 
@@ -158,6 +164,7 @@ def centroidal_momentum(I, F, ws, wb, q, v, a):
     m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, a)
     if status:
         return status
+    q, v, a = extended(m, q, d.qx), extended(m, v, d.vx), extended(m, a, d.ax)
     f, fw, Yv, mc = w.scratch[0], w.scratch[1], w.scratch[2], w.scratch[3]
     for k in range(6):
         w.hg[k] = w.dhg[k] = mc[k] = 0.0
@@ -209,7 +216,7 @@ def ccrba_chunk(I, F, ws, Q, V, OUT, STATUS, lo, hi):
     w = whole_body_views(wb, m.nj, m.nv)[0]
     for b in range(lo, hi):
         STATUS[b] = centroidal_map(I, F, ws, wb, Q[b], V[b])
-        OUT[b, :, :] = w.Ag.T
+        OUT[b, :, :] = w.Ag[: m.nv_red].T
 
 
 @njit(cache=True)

@@ -10,6 +10,7 @@ from numba import njit
 
 from ..joints.dispatch import COMPOSITE, joint_normalization_error
 from .layout import JointTables, data_views, model_views
+from .mimic import expand_inputs, model_coordinates
 from .views import borrowed, view
 
 NORMALIZATION_TOL = 1e-6
@@ -27,17 +28,22 @@ def all_finite(x):
 
 @njit(cache=True)
 def configuration_status(m, q):
-    """0 if ``q`` is finite and on the manifold, 1 if not finite, 2 if a unit-norm part is off by > 1e-6."""
+    """0 if the model's configuration ``q`` is finite and on the manifold, 1 if not finite, 2 if a unit-norm part
+    is off by > 1e-6."""
     if not all_finite(q):
         return 1
     for i in range(1, m.nj):
+        iq = m.idx_q[i]
+        if m.nq_mimic:  # the model's coordinates; a mimic joint has none (a vector space, another joint's coordinate)
+            iq, _, mimic = model_coordinates(m, i)
+            if mimic:
+                continue
         if m.types[i] == COMPOSITE:
-            iq = m.idx_q[i]
             for s in range(m.sub_first[i], m.sub_first[i] + m.sub_count[i]):
                 if joint_normalization_error(m.sub_types[s], q[iq : iq + m.sub_nqs[s]]) > NORMALIZATION_TOL:
                     return 2
                 iq += m.sub_nqs[s]
-        elif joint_normalization_error(m.types[i], q[m.idx_q[i] : m.idx_q[i] + m.nqs[i]]) > NORMALIZATION_TOL:
+        elif joint_normalization_error(m.types[i], q[iq : iq + m.nqs[i]]) > NORMALIZATION_TOL:
             return 2
     return 0
 
@@ -45,15 +51,20 @@ def configuration_status(m, q):
 @njit(cache=True, forceinline=True)
 def begin(I, F, ws, q, v, a):
     """``(m, d, joints, status)``: model and data views, the joint tables of the per-joint step, and the status
-    of the inputs (``v``, ``a`` may be None). The views are :func:`borrowed`: they live only during the kernel."""
+    of the inputs (``v``, ``a`` may be None); with mimic joints, the extended inputs in ``d.qx``, ``d.vx``,
+    ``d.ax``. The views are :func:`borrowed`: they live only during the kernel."""
     m = model_views(borrowed(I), borrowed(F))
-    d, size = data_views(borrowed(ws), m.nj, m.nv, m.nf)
+    d, size = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)
     joints = JointTables(m.types, m.params, m.idx_q, m.idx_v, m.nqs, m.nvs, m.parents, m.placements, m.sub_first,
                          m.sub_count, m.sub_types, m.sub_nqs, m.sub_nvs, m.sub_params, m.sub_placements,
                          d.S, d.vJ, d.cJ, d.liMi, d.oMi, view(d.tmp, 0, (3, 4)))
     if size != ws.shape[0]:
         return m, d, joints, WRONG_DATA
-    status = 0 if q is None else configuration_status(m, q)
+    status = 0
+    if q is not None:
+        status = configuration_status(m, q)
+        if m.nq_mimic:  # mimic joints: the extended inputs d.qx, d.vx, d.ax (kernels/mimic.py)
+            expand_inputs(m, q, v, a, d.qx, d.vx, d.ax)
     if status == 0 and v is not None and not all_finite(v):
         status = 3
     if status == 0 and a is not None and not all_finite(a):

@@ -22,7 +22,8 @@ from ..joints.dispatch import joint_difference, joint_integrate, joint_neutral, 
 from ..spatial.compiled import jlog_coefficient, one_minus_cos_over_t2, sin_over_t, t_minus_sin_over_t3
 from .checks import all_finite, configuration_status
 from .layout import model_views
-from .views import view
+from .mimic import model_coordinates
+from .views import borrowed, view
 
 
 @njit(cache=True, forceinline=True)
@@ -38,7 +39,7 @@ def leaf_table(types, nqs, nvs, sub_types, sub_nqs, sub_nvs, sub_first, sub_coun
 @njit(cache=True)
 def integrate(I, F, q, v, out):
     """``out = q (+) v``; status 1 (q), 2 (q off the manifold) or 3 (v) on bad input."""
-    m = model_views(I, F)
+    m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the views
     status = configuration_status(m, q)
     if status == 0 and not all_finite(v):
         status = 3
@@ -48,6 +49,10 @@ def integrate(I, F, q, v, out):
         types, nqs, nvs, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
                                                    m.sub_first, m.sub_count, i)
         iq, iv = m.idx_q[i], m.idx_v[i]
+        if m.nq_mimic:  # the model's coordinates; a mimic joint has none of its own
+            iq, iv, mimic = model_coordinates(m, i)
+            if mimic:
+                continue
         for k in range(first, first + count):
             if types[k] == REVOLUTE or types[k] == PRISMATIC:  # most joints: inlined, a call costs more
                 out[iq] = q[iq] + v[iv]
@@ -60,7 +65,7 @@ def integrate(I, F, q, v, out):
 @njit(cache=True)
 def difference(I, F, q0, q1, out):
     """``out = q1 (-) q0``; status codes for ``q0`` (1, 2) and ``q1`` (3, 4)."""
-    m = model_views(I, F)
+    m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the views
     status = configuration_status(m, q0)
     if status:
         return status
@@ -71,6 +76,10 @@ def difference(I, F, q0, q1, out):
         types, nqs, nvs, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
                                                    m.sub_first, m.sub_count, i)
         iq, iv = m.idx_q[i], m.idx_v[i]
+        if m.nq_mimic:  # the model's coordinates; a mimic joint has none of its own
+            iq, iv, mimic = model_coordinates(m, i)
+            if mimic:
+                continue
         for k in range(first, first + count):
             if types[k] == REVOLUTE or types[k] == PRISMATIC:
                 out[iv] = q1[iq] - q0[iq]
@@ -82,11 +91,15 @@ def difference(I, F, q0, q1, out):
 
 @njit(cache=True)
 def neutral(I, F, out):
-    m = model_views(I, F)
+    m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the views
     for i in range(1, m.nj):
         types, nqs, _, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
                                                  m.sub_first, m.sub_count, i)
         iq = m.idx_q[i]
+        if m.nq_mimic:  # the model's coordinates; a mimic joint has none of its own
+            iq, _, mimic = model_coordinates(m, i)
+            if mimic:
+                continue
         for k in range(first, first + count):
             joint_neutral(types[k], out[iq : iq + nqs[k]])
             iq += nqs[k]
@@ -95,11 +108,15 @@ def neutral(I, F, out):
 @njit(cache=True)
 def normalize(I, F, q):
     """Project ``q`` onto the manifold in place."""
-    m = model_views(I, F)
+    m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the views
     for i in range(1, m.nj):
         types, nqs, _, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
                                                  m.sub_first, m.sub_count, i)
         iq = m.idx_q[i]
+        if m.nq_mimic:  # the model's coordinates; a mimic joint has none of its own
+            iq, _, mimic = model_coordinates(m, i)
+            if mimic:
+                continue
         for k in range(first, first + count):
             joint_normalize(types[k], q[iq : iq + nqs[k]])
             iq += nqs[k]
@@ -241,7 +258,7 @@ def configuration_jacobians(I, F, x, y, of_difference, arg, J0, J1, transport, J
     each), or if ``transport`` (integrate only, ``arg`` 0 or 1) the product ``block(arg) @ J`` into ``JT``
     (nv, k), joint block by joint block.
     Returns the input status of :func:`integrate` or :func:`difference`."""
-    m = model_views(I, F)
+    m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the views
     status = configuration_status(m, x)
     if status == 0 and of_difference:
         status = configuration_status(m, y)
@@ -250,8 +267,8 @@ def configuration_jacobians(I, F, x, y, of_difference, arg, J0, J1, transport, J
         status = 3
     if status:
         return status
-    for r in range(m.nv if not transport else 0):
-        for c in range(m.nv):
+    for r in range(m.nv_red if not transport else 0):
+        for c in range(m.nv_red):
             if arg != 1:
                 J0[r, c] = 0.0
             if arg != 0:
@@ -262,6 +279,10 @@ def configuration_jacobians(I, F, x, y, of_difference, arg, J0, J1, transport, J
         types, nqs, nvs, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
                                                    m.sub_first, m.sub_count, i)
         iq, iv = m.idx_q[i], m.idx_v[i]
+        if m.nq_mimic:  # the model's coordinates; a mimic joint has none of its own
+            iq, iv, mimic = model_coordinates(m, i)
+            if mimic:
+                continue
         for k in range(first, first + count):
             n = nvs[k]
             lie = tangent_axes(types[k])[1] > 0

@@ -21,6 +21,7 @@ from ..spatial.compiled import add6x6, dot6, inertia_act, inertia_to_matrix, mat
 from .derivatives import derivative_views
 from .kinematics import jacobians_time_variation
 from .layout import data_views, model_views
+from .mimic import compress_matrix
 from .views import borrowed
 
 
@@ -32,10 +33,12 @@ def coriolis_matrix(I, F, ws, dws, q, v):
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     Yc, Bc = g.Yo, g.Bc
     h, e, t, F1, F2, F3 = d.v6[0], d.v6[1], d.v6[2], d.v6[3], d.v6[4], d.v6[5]
+    if m.nq_mimic:  # the compressed C of the last call overlaps entries that the loops below leave alone
+        d.C[:, :] = 0.0
     for i in range(1, m.nj):  # Y_i and B_i in the world frame
         inertia_act(d.oMi[i], m.inertias[i], d.oYcrb[i])
         inertia_to_matrix(d.oYcrb[i], Yc[i])
@@ -61,4 +64,5 @@ def coriolis_matrix(I, F, ws, dws, q, v):
         if parent > 0:  # composite sums
             add6x6(Yc[parent], Yc[i])
             add6x6(Bc[parent], Bc[i])
+    compress_matrix(m, d.C)  # mimic joints: C = G^T C_ext G
     return 0

@@ -135,7 +135,7 @@ def rnea_derivatives(I, F, ws, dws, q, v, a, fext):
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     Yc, Bc, Fc = g.Yo, g.Bc, d.of  # become the subtree sums, from the leaves up
     G = d.v6[0]
@@ -185,7 +185,7 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the rows sliced below
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     status = rnea_derivatives(I, F, ws, dws, q, v, d.ddq, fext)  # reads d.ddq, writes neither it nor d.D
     if status:
         return status
@@ -221,7 +221,7 @@ def forward_kinematics_derivatives(I, F, ws, dws, q, v, a):
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     for i in range(1, m.nj):
         motion_act_inv(d.oMi[i], d.ov[i], d.v[i])
         motion_act_inv(d.oMi[i], d.oa[i], d.a[i])
@@ -268,7 +268,7 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
 
     for the columns ``c`` (world twist ``s``) of the joints that support ``joint``; the other columns are 0."""
     m = model_views(borrowed(I), borrowed(F))
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     oMf = np.empty((3, 4))
     se3_compose(d.oMi[joint], placement, oMf)
@@ -331,7 +331,7 @@ def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dh
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     Yc, Bc, Fc = g.Yo, g.Bc, d.of
     Hc, tmp, dc = d.ov, np.empty(6), np.empty((m.nv, 3))  # Hc overwrites ov once a joint's columns are done
@@ -649,7 +649,7 @@ def rnea_second_order_derivatives(I, F, ws, dws, q, v, a, fext, d2tau_dqdq, d2ta
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the many slices below
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     w = second_order_views(borrowed(dws), m.nj, m.nv)
     T_qq, T_vv, T_qv, T_aq = borrowed(d2tau_dqdq), borrowed(d2tau_dvdv), borrowed(dtau_dqdv), borrowed(dtau_dadq)
@@ -676,7 +676,7 @@ def rnea_derivatives_into(I, F, ws, dws, q, v, a, out_q, out_v, out_a):
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     out_q[:, :] = g.dtau_dq
     out_v[:, :] = g.dtau_dv
-    out_a[:, :] = data_views(ws, m.nj, m.nv, m.nf)[0].M
+    out_a[:, :] = data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0].M
     return status
 
 
@@ -688,7 +688,7 @@ def aba_derivatives_into(I, F, ws, dws, q, v, tau, out_q, out_v, out_tau):
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     out_q[:, :] = g.ddq_dq
     out_v[:, :] = g.ddq_dv
-    out_tau[:, :] = data_views(ws, m.nj, m.nv, m.nf)[0].Minv
+    out_tau[:, :] = data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0].Minv
     return status
 
 

@@ -38,6 +38,7 @@ from ..spatial.compiled import (
 from .checks import SINGULAR, begin
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
 from .layout import data_views, model_views
+from .mimic import add_armature, add_armature_diagonal, compress_matrix, compress_vector, extended, model_block
 from .sparse import ltdl, minverse_from_factor
 from .views import borrowed
 
@@ -49,6 +50,8 @@ def rnea(I, F, ws, q, v, a, fext):
     m, d, jt, status = begin(I, F, ws, q, v, a)
     if status:
         return status
+    a_model = a
+    q, v, a = extended(m, q, d.qx), extended(m, v, d.vx), extended(m, a, d.ax)
     for k in range(6):  # a_0 = -g
         d.a_gf[0, k] = -m.gravity[k]
     Yv, vxYv = d.v6[0], d.v6[1]
@@ -72,6 +75,8 @@ def rnea(I, F, ws, q, v, a, fext):
         if parent > 0:  # f_parent += liMi* f_i
             force_act(d.liMi[i], d.f[i], Yv)
             add6(d.f[parent], Yv)
+    compress_vector(m, d.tau)  # mimic joints: tau = G^T tau_ext (+ armature a)
+    add_armature(m, a_model, d.tau)
     return 0
 
 
@@ -94,6 +99,9 @@ def crba(I, F, ws, q):
     m, d, jt, status = begin(I, F, ws, q, None, None)
     if status:
         return status
+    q = extended(m, q, d.qx)
+    if m.nq_mimic:  # the compressed M of the last call overlaps entries that the loop below leaves alone
+        d.M[:, :] = 0.0
     world_jacobians_and_inertias(jt, q, d.zeros, m.inertias, d.J, d.oYcrb)
     F_col = d.v6[0]
     for i in range(m.nj - 1, 0, -1):
@@ -109,6 +117,8 @@ def crba(I, F, ws, q):
         parent = m.parents[i]
         for k in range(13):  # Ycrb_parent += Ycrb_i (same world frame: plain sum)
             d.oYcrb[parent, k] += d.oYcrb[i, k]
+    compress_matrix(m, d.M)  # mimic joints: M = G^T M_ext G (+ armature)
+    add_armature_diagonal(m, d.M)
     return 0
 
 
@@ -143,6 +153,8 @@ def aba(I, F, ws, q, v, tau, fext):
     m, d, jt, status = begin(I, F, ws, q, v, tau)
     if status:
         return status
+    if m.nq_mimic:  # a mimic joint couples two branches: no articulated-body recursion
+        return forward_dynamics_through_factor(I, F, ws, q, v, tau, fext)
     ovJ, Yv = d.v6[0], d.v6[1]
     for i in range(1, m.nj):  # pass 1: kinematics, bias accelerations oc, bias forces of
         parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
@@ -204,12 +216,38 @@ def minverse(I, F, ws, q):
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     lam = m.dof_parents
-    for r in range(m.nv):  # element by element: a slice assignment compiles numba's shape-error path (~3 s)
-        for c in range(m.nv):
-            d.D[r, c] = d.M[r, c]
-    if not ltdl(d.D, lam):
+    M, H, Minv = model_block(m, d.M), model_block(m, d.D), model_block(m, d.Minv)  # the model's (nv, nv)
+    for r in range(m.nv_red):  # element by element: a slice assignment compiles numba's shape-error path (~3 s)
+        for c in range(m.nv_red):
+            H[r, c] = M[r, c]
+    if not ltdl(H, lam):
         return SINGULAR
-    minverse_from_factor(d.D, lam, d.Minv)
+    minverse_from_factor(H, lam, Minv)
     return 0
+
+
+@njit(cache=True)
+def forward_dynamics_through_factor(I, F, ws, q, v, tau, fext):
+    """Forward dynamics of a model with mimic joints, where ABA does not apply (a mimic joint couples two
+    branches): ``ddq = M^-1 (tau - b)`` with ``b = RNEA(q, v, 0)`` and ``M^-1`` from the factor of ``M``
+    (:func:`minverse`, which also fills ``Minv``), then RNEA at ``(q, v, ddq)`` for the accelerations and forces."""
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    nv = m.nv_red
+    status = rnea(I, F, ws, q, v, d.zeros[:nv], fext)
+    if status:
+        return status
+    for k in range(nv):
+        d.u[k] = tau[k] - d.tau[k]
+    status = minverse(I, F, ws, q)
+    if status:
+        return status
+    Minv = model_block(m, d.Minv)
+    for r in range(nv):
+        acc = 0.0
+        for c in range(nv):
+            acc += Minv[r, c] * d.u[c]
+        d.ddq[r] = acc
+    return rnea(I, F, ws, q, v, d.ddq[:nv], fext)

@@ -10,6 +10,7 @@ from ..spatial.compiled import (
     inertia_apply,
 )
 from .kinematics import body_velocity, calc_joint
+from .mimic import extended
 from .whole_body import begin_whole_body, rotate
 
 
@@ -20,6 +21,8 @@ def energy(I, F, ws, wb, q, v):
     m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, None)
     if status:
         return status
+    v_model = v
+    q, v = extended(m, q, d.qx), extended(m, v, d.vx)
     Yv, mc = w.scratch[0], w.scratch[1]
     kinetic = potential = 0.0
     for i in range(1, m.nj):
@@ -35,7 +38,7 @@ def energy(I, F, ws, wb, q, v):
         for k in range(3):
             potential -= m.gravity[k] * (mc[k] + Y[0] * d.oMi[i, k, 3])
     if v.shape[0] > 0:
-        for k in range(m.nv):
-            kinetic += 0.5 * m.armature[k] * v[k] * v[k]
+        for k in range(m.nv_red):  # the model's dofs (with mimic joints too)
+            kinetic += 0.5 * m.armature_red[k] * v_model[k] * v_model[k]
     w.energy[0], w.energy[1], w.energy[2] = kinetic, potential, kinetic + potential
     return 0

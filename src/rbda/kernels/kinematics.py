@@ -12,6 +12,7 @@ from ..joints import composite
 from ..joints.dispatch import COMPOSITE, joint_calc
 from ..spatial.compiled import motion_act, motion_act_inv, motion_cross, se3_compose
 from .checks import begin
+from .mimic import extended
 from .views import borrowed
 
 
@@ -50,6 +51,7 @@ def forward_kinematics_q(I, F, ws, q):
     m, d, jt, status = begin(I, F, ws, q, None, None)
     if status:
         return status
+    q = extended(m, q, d.qx)
     for i in range(1, m.nj):
         calc_joint(jt, i, q, d.zeros)
     return 0
@@ -61,6 +63,7 @@ def forward_kinematics_qv(I, F, ws, q, v):
     m, d, jt, status = begin(I, F, ws, q, v, None)
     if status:
         return status
+    q, v = extended(m, q, d.qx), extended(m, v, d.vx)
     for i in range(1, m.nj):
         calc_joint(jt, i, q, v)
         body_velocity(d.liMi[i], d.v[m.parents[i]], d.vJ[i], d.v[i])
@@ -73,6 +76,7 @@ def forward_kinematics_qva(I, F, ws, q, v, a):
     m, d, jt, status = begin(I, F, ws, q, v, a)
     if status:
         return status
+    q, v, a = extended(m, q, d.qx), extended(m, v, d.vx), extended(m, a, d.ax)
     for i in range(1, m.nj):
         calc_joint(jt, i, q, v)
         body_velocity(d.liMi[i], d.v[m.parents[i]], d.vJ[i], d.v[i])
@@ -133,6 +137,7 @@ def compute_joint_jacobians(I, F, ws, q):
     m, d, jt, status = begin(I, F, ws, q, None, None)
     if status:
         return status
+    q = extended(m, q, d.qx)
     for i in range(1, m.nj):
         calc_joint(jt, i, q, d.zeros)
         world_jacobian_columns(d.oMi[i], d.S[m.idx_v[i] : m.idx_v[i] + m.nvs[i]], d.J[m.idx_v[i] : m.idx_v[i] + m.nvs[i]])
@@ -150,6 +155,7 @@ def jacobians_time_variation(I, F, ws, q, v):
     m, d, jt, status = begin(I, F, ws, q, v, None)
     if status:
         return status
+    q, v = extended(m, q, d.qx), extended(m, v, d.vx)
     for i in range(1, m.nj):
         iv, nvi = m.idx_v[i], m.nvs[i]
         calc_joint(jt, i, q, v)

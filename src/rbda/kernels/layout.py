@@ -1,7 +1,7 @@
 """Flat-array layout of a model's constants and of a data workspace, shared by Python and the kernels.
 
 A :class:`~rbda.model.Model` packs into two arrays: ``I`` (int64: sizes, topology, type codes, index tables, the
-sub-joint table of composite joints, and the expanded parent array ``dof_parents`` (nv)) and
+sub-joint table of composite joints, and the expanded parent array ``dof_parents`` (nv) of the model's ``M``) and
 ``F`` (float64: gravity (6), armature (nv), joint placements (nj, 3, 4), body inertias (nj, 13) as
 ``(m, h, I_o)``, joint parameters (nj, NPARAMS), frame placements (nf, 3, 4), then the sub-joints of composite
 joints: placements (nsub, 3, 4) and parameters (nsub, NPARAMS)).
@@ -22,7 +22,7 @@ from numba import njit
 from ..joints.base import NPARAMS
 from .views import in_python, view
 
-HEADER = 5  # I[0:5] = njoints, nq, nv, nframes, nsub (rows of the composite joints' sub-joint table)
+HEADER = 7  # I[0:7] = njoints, nq, nv, nframes, nsub (rows of the composite joints' sub-joint table), nq_red, nv_red
 JOINT_INTS = 8  # parent, type, idx_q, idx_v, nq, nv, first sub-joint row, number of sub-joints
 SUB_INTS = 3  # per sub-joint of a composite joint: type, nq, nv
 JOINT_FLOATS = 12 + 13 + NPARAMS  # placement [R | p], inertia (m, h, I_o), params
@@ -31,7 +31,8 @@ ModelViews = namedtuple(
     "ModelViews",
     "nj nq nv nf parents types idx_q idx_v nqs nvs frame_parents gravity armature "
     "placements inertias params frame_placements sub_first sub_count sub_types sub_nqs sub_nvs "
-    "sub_placements sub_params dof_parents",
+    "sub_placements sub_params dof_parents nq_red nv_red nq_mimic q_src q_scale q_offset v_col v_scale v_keep "
+    "armature_red",
 )
 
 #: what the per-joint step needs, kept small: numba copies a tuple argument into every inlined helper, and a
@@ -45,7 +46,7 @@ JointTables = namedtuple(
 DataViews = namedtuple(
     "DataViews",
     "liMi oMi oMf v a a_gf f ov oa oa_gf of vJ cJ S J dJ oYcrb oYaba "
-    "M Minv C D Dinv tau nle g ddq U UDinv u oc zeros tmp v6 y13",
+    "M Minv C D Dinv tau nle g ddq U UDinv u oc zeros tmp v6 y13 qx vx ax",
 )
 
 
@@ -56,20 +57,37 @@ def model_views(I, F):
     T = view(I, HEADER, (nj, JOINT_INTS))
     frame_parents = I[HEADER + JOINT_INTS * nj : HEADER + JOINT_INTS * nj + nf]
     sub = view(I, HEADER + JOINT_INTS * nj + nf, (ns, SUB_INTS))
-    dof_parents = I[HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns : HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns + nv]
+    nv_red = I[6]  # the factor of M is of the model's M: with mimic joints a chain of nv_red dofs
+    dof_parents = I[HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns : HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns + nv_red]
     o = 6 + nv
     fs = o + JOINT_FLOATS * nj + 12 * nf  # sub-joint floats
+    # mimic joints: the recursion runs over nq, nv coordinates, one per joint dof (Pinocchio's nvExtended); the
+    # model's own q, v have nq_red, nv_red entries: q_ext[k] = q[q_src[k]] q_scale[k] + q_offset[k],
+    # v_ext[k] = v[v_col[k]] v_scale[k], and v_keep[j] is the extended column of the model's dof j
+    nq_red = I[5]
+    nqm = nq if nv_red < nv else 0  # the tables below are empty without mimic joints
+    nvm = nv if nv_red < nv else 0
+    mi = HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns + nv
+    mf = fs + (12 + NPARAMS) * ns
+    nkeep = nv_red if nqm else 0
+    armature_red = F[6:o]
+    if nqm:
+        armature_red = view(F, mf + 2 * nqm + nvm, (nv_red,))
     return ModelViews(
         nj, nq, nv, nf, T[:, 0], T[:, 1], T[:, 2], T[:, 3], T[:, 4], T[:, 5], frame_parents, F[0:6], F[6:o],
         view(F, o, (nj, 3, 4)), view(F, o + 12 * nj, (nj, 13)), view(F, o + 25 * nj, (nj, NPARAMS)),
         view(F, o + JOINT_FLOATS * nj, (nf, 3, 4)), T[:, 6], T[:, 7], sub[:, 0], sub[:, 1], sub[:, 2],
-        view(F, fs, (ns, 3, 4)), view(F, fs + 12 * ns, (ns, NPARAMS)), dof_parents,
+        view(F, fs, (ns, 3, 4)), view(F, fs + 12 * ns, (ns, NPARAMS)), dof_parents, nq_red, nv_red, nqm,
+        I[mi : mi + nqm], view(F, mf, (nqm,)), view(F, mf + nqm, (nqm,)), I[mi + nqm : mi + nqm + nvm],
+        view(F, mf + 2 * nqm, (nvm,)), I[mi + nqm + nvm : mi + nqm + nvm + nkeep], armature_red,
     )
 
 
 @njit(cache=True, forceinline=True)
-def data_views(ws, nj, nv, nf):
-    """Named views of a data workspace, and the number of floats they span (to size and check ``ws``)."""
+def data_views(ws, nj, nv, nf, nq_mimic):
+    """Named views of a data workspace, and the number of floats they span (to size and check ``ws``).
+    ``nq_mimic`` (``ModelViews.nq_mimic``): with mimic joints, the size of the extended configuration ``qx``,
+    which the kernels fill with ``vx``, ``ax`` from the model's ``q``, ``v``, ``a`` (none without)."""
     o = 0
     liMi = view(ws, o, (nj, 3, 4))
     o += 12 * nj
@@ -113,17 +131,21 @@ def data_views(ws, nj, nv, nf):
     v6 = view(ws, o + 12, (16, 6))  # sixteen 6-vectors of scratch for the kernels' local spatial vectors
     y13 = view(ws, o + 108, (13,))  # one inertia as a 10-vector (m, h, I_o) and 3 spare entries
     o += 6 * nv + 128
+    nvx = nv if nq_mimic else 0
+    qx, vx, ax = view(ws, o, (nq_mimic,)), view(ws, o + nq_mimic, (nvx,)), view(ws, o + nq_mimic + nvx, (nvx,))
+    o += nq_mimic + 2 * nvx
     views = DataViews(liMi, oMi, oMf, v, a, a_gf, f, ov, oa, oa_gf, of, vJ, cJ, S, J, dJ, oYcrb, oYaba,
-                      M, Minv, C, D, Dinv, tau, nle, g, ddq, U, UDinv, u, oc, zeros, tmp, v6, y13)
+                      M, Minv, C, D, Dinv, tau, nle, g, ddq, U, UDinv, u, oc, zeros, tmp, v6, y13, qx, vx, ax)
     return views, o
 
 
 data_views_py = in_python(data_views)
+model_views_py = in_python(model_views)
 
 
-def data_size(nj: int, nv: int, nf: int) -> int:
+def data_size(nj: int, nv: int, nf: int, nq_mimic: int = 0) -> int:
     """Number of floats of a workspace for these sizes (``data_views`` on a scratch buffer counts them)."""
     import numpy as np
 
-    bound = 6 * nv * nv + 200 * nj + 12 * nf + 64 * nv + 256
-    return int(data_views_py(np.empty(bound), nj, nv, nf)[1])
+    bound = 6 * nv * nv + 200 * nj + 12 * nf + 64 * nv + 256 + nq_mimic + 2 * nv
+    return int(data_views_py(np.empty(bound), nj, nv, nf, nq_mimic)[1])

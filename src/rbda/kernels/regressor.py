@@ -12,6 +12,7 @@ from ..spatial.compiled import (
     motion_act_inv,
 )
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
+from .mimic import compress_rows, extended
 from .whole_body import begin_whole_body
 
 
@@ -65,11 +66,13 @@ def inertia_basis_apply(p, x0, x1, x2):
 
 @njit(cache=True)
 def joint_torque_regressor(I, F, ws, wb, q, v, a, Y):
-    """``Y (nv, 10 (nj - 1))`` with ``rnea(q, v, a) = Y pi + armature * a``: block i holds, on the rows of the
+    """``Y (nv, 10 (nj - 1))`` with ``rnea(q, v, a) = Y pi + armature * a`` (with mimic joints ``Y`` has
+    ``nv_extended`` rows and the model's are left in front): block i holds, on the rows of the
     joints supporting body i, ``J_j^T oMi.act(B_i)`` with ``B_i`` the body regressor at (v_i, a_i - g)."""
     m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, a)
     if status:
         return status
+    q, v, a = extended(m, q, d.qx), extended(m, v, d.vx), extended(m, a, d.ax)
     B, tmp = w.scratch[0:10], w.scratch[10]
     for r in range(Y.shape[0]):
         for c in range(Y.shape[1]):
@@ -94,4 +97,5 @@ def joint_torque_regressor(I, F, ws, wb, q, v, a, Y):
                 for p in range(10):
                     Y[row, 10 * (i - 1) + p] = dot6(d.J[row], B[p])
             j = m.parents[j]
+    compress_rows(m, Y)  # mimic joints: Y = G^T Y_ext
     return 0

@@ -60,13 +60,28 @@ class SE3Views(Sequence):
         return f"SE3Views({len(self)} placements)"
 
 
-def new_workspace(nj: int, nv: int, nf: int) -> np.ndarray:
+def new_workspace(nj: int, nv: int, nf: int, nq_mimic: int = 0) -> np.ndarray:
     """A zeroed workspace whose placements are identities (the universe's ``oMi[0]`` is read, never written)."""
-    ws = np.zeros(data_size(nj, nv, nf))
-    d = data_views(ws, nj, nv, nf)[0]
+    ws = np.zeros(data_size(nj, nv, nf, nq_mimic))
+    d = data_views(ws, nj, nv, nf, nq_mimic)[0]
     for M in (d.liMi, d.oMi, d.oMf):
         M[:, :, :3] = np.eye(3)
     return ws
+
+
+def leading_block(X: np.ndarray, n: int) -> np.ndarray:
+    """The C-contiguous ``(n, n)`` matrix stored in the first ``n * n`` entries of the C-contiguous square ``X``:
+    with mimic joints, where the kernels leave a joint-space matrix of the model's size after computing it over
+    the ``nv_extended`` columns (``kernels/mimic.py``); ``X`` itself otherwise."""
+    return X if X.shape[0] == n else X.reshape(-1)[: n * n].reshape(n, n)
+
+
+def workspace_sizes(model) -> tuple[int, int, int, int]:
+    """``(njoints, nv_extended, nframes, nq_mimic)``: the sizes a workspace ``ws`` of ``model`` is laid out for
+    (``kernels/layout.py``: the kernels run over one column per joint dof, mimic joints included, and with mimic
+    joints keep the extended configuration of ``nq + len(mimicking_joints)`` entries)."""
+    nq_mimic = model.nq + len(model.mimicking_joints) if model.mimicking_joints else 0
+    return model.njoints, model.nv_extended, model.nframes, nq_mimic
 
 
 class Data:
@@ -77,50 +92,66 @@ class Data:
     ``oMf`` (``nframes`` frame placements); ``v``, ``a``, ``a_gf`` (acceleration with gravity), ``f`` (RNEA's
     body forces), ``ov``, ``oa``, ``oa_gf``, ``of`` ``(njoints, 6)`` spatial vectors ``[linear; angular]``;
     ``oYcrb`` ``(njoints, 13)`` composite inertias ``(m, m c, I_o)`` in the world frame, ``oYaba``
-    ``(njoints, 6, 6)`` articulated inertias; ``J``, ``dJ`` ``(6, nv)`` the joint Jacobians and their time
-    variation in the world frame, ``S`` ``(6, nv)`` the motion subspaces in the joint frames.
+    ``(njoints, 6, 6)`` articulated inertias; ``J``, ``dJ`` ``(6, nv_extended)`` the joint Jacobians and their
+    time variation in the world frame, ``S`` ``(6, nv_extended)`` the motion subspaces in the joint frames: one
+    column per joint dof, a mimic joint's included (Pinocchio's layout; ``model.nv_extended == model.nv``
+    without mimic joints).
 
     Dynamics: ``M``, ``Minv``, ``C`` ``(nv, nv)``; ``tau``, ``nle``, ``g``, ``ddq`` ``(nv,)``.
+
+    Mimic joints (``kernels/mimic.py``): ``ws`` is laid out for ``nv_extended`` columns (:func:`workspace_sizes`)
+    and ends with the extended inputs ``q_ext (nq + number of mimic joints)``, ``v_ext``, ``a_ext``
+    ``(nv_extended,)``, which the kernels fill from the model's ``q``, ``v``, ``a``; the per-dof fields above are
+    the model's ``nv`` entries that the kernels leave in front of each buffer (:func:`leading_block` for the
+    matrices).
 
     Whole body (:meth:`_init_whole_body`), derivatives (:meth:`_init_derivatives`): see those methods.
     """
 
-    def __init__(self, model):
-        nj, nv, nf = model.njoints, model.nv, model.nframes
+    def __init__(self, model, _share=None):
+        nj, nx, nf, nq_mimic = workspace_sizes(model)
+        nv = model.nv
         self.model_sizes = (nj, nv, nf)
-        self.ws = new_workspace(nj, nv, nf)
-        d = data_views(self.ws, nj, nv, nf)[0]
+        self.ws = new_workspace(nj, nx, nf, nq_mimic) if _share is None else _share.ws[: data_size(nj, nx, nf)]
+        d = data_views(self.ws, nj, nx, nf, nq_mimic)[0]
         self._views = d
         self.liMi, self.oMi, self.oMf = SE3Views(d.liMi), SE3Views(d.oMi), SE3Views(d.oMf)
-        for name in ("v", "a", "a_gf", "f", "ov", "oa", "oa_gf", "of", "oYcrb", "oYaba", "M", "Minv", "C",
-                     "tau", "nle", "g", "ddq"):
+        for name in ("v", "a", "a_gf", "f", "ov", "oa", "oa_gf", "of", "oYcrb", "oYaba"):
             setattr(self, name, getattr(d, name))
-        self.J = d.J.T  # (6, nv) view of the row-per-column storage
+        # per dof: the kernels run over nv_extended columns and leave the model's nv entries in front
+        for name in ("tau", "nle", "g", "ddq"):
+            setattr(self, name, getattr(d, name)[:nv])
+        for name in ("M", "Minv", "C"):
+            setattr(self, name, leading_block(getattr(d, name), nv))
+        self.J = d.J.T  # (6, nv_extended) view of the row-per-column storage
         self.dJ = d.dJ.T
         self.S = d.S.T
-        self._init_whole_body(model)
+        self._init_whole_body(model, _share)
         self._init_derivatives(model)
         self._init_constrained(model)
 
-    def _init_whole_body(self, model) -> None:
+    def _init_whole_body(self, model, share=None) -> None:
         """Whole-body quantities (Pinocchio's names): ``mass (njoints,)``, ``com``, ``vcom``, ``acom``
         ``(njoints, 3)`` (subtrees, world frame; entry 0 is the whole model), ``Jcom (3, nv)``, ``Ag``, ``dAg``
         ``(6, nv)``, ``Ig (6, 6)``, ``hg``, ``dhg (6,)``, the factor ``U (nv, nv)``, ``D``, ``Dinv (nv,)`` of
         ``M = U D U^T`` (views of the buffer ``wb`` that the kernels of ``kernels/whole_body.py`` fill), and the
-        regressors of ``algorithms/regressor.py``."""
+        regressors of ``algorithms/regressor.py``: ``joint_torque_regressor (nv, 10 (njoints - 1))``, the first
+        rows of ``torque_regressor_rows (nv_extended, 10 (njoints - 1))`` that its kernel fills."""
         from ..kernels.whole_body import whole_body_size_py as whole_body_size
         from ..kernels.whole_body import whole_body_views_py as whole_body_views
 
-        nj, nv = model.njoints, model.nv
-        self.wb = np.zeros(whole_body_size(nj, nv))
-        w = whole_body_views(self.wb, nj, nv)[0]
-        for name in ("mass", "com", "vcom", "acom", "Ig", "hg", "dhg", "D", "Dinv"):
+        nj, nv, nx = model.njoints, model.nv, model.nv_extended
+        self.wb = np.zeros(whole_body_size(nj, nx)) if share is None else share.wb
+        w = whole_body_views(self.wb, nj, nx)[0]
+        for name in ("mass", "com", "vcom", "acom", "Ig", "hg", "dhg"):
             setattr(self, name, getattr(w, name))
-        self.Jcom, self.Ag, self.dAg, self.U = w.Jcom.T, w.Ag.T, w.dAg.T, w.L.T
-        self._cholesky_L = w.L  # U^T, C-contiguous, for the kernels
+        self.D, self.Dinv = w.D[:nv], w.Dinv[:nv]
+        self._cholesky_L = leading_block(w.L, nv)  # U^T, C-contiguous, for the kernels
+        self.Jcom, self.Ag, self.dAg, self.U = w.Jcom[:nv].T, w.Ag[:nv].T, w.dAg[:nv].T, self._cholesky_L.T
         self.energy = w.energy
         self.kinetic_energy = self.potential_energy = self.mechanical_energy = 0.0
-        self.joint_torque_regressor = np.zeros((nv, 10 * (nj - 1)))
+        self.torque_regressor_rows = np.zeros((nx, 10 * (nj - 1)))  # one row per column of J; the model's first
+        self.joint_torque_regressor = self.torque_regressor_rows[:nv]
         self.static_regressor = np.zeros((3, 4 * (nj - 1)))
         self.kinetic_energy_regressor = np.zeros(10 * (nj - 1))
         self.potential_energy_regressor = np.zeros(10 * (nj - 1))

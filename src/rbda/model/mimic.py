@@ -1,8 +1,9 @@
 """Models with mimic joints: their extended twin and the linear map between the two.
 
 A model with mimic joints has ``q`` and ``v`` without the mimic joints' coordinates. Its *extended twin* is the
-same tree in which every mimic joint is an ordinary joint with its own coordinate, so that every algorithm runs
-on it unchanged. With ``q_ext = E(q) = q[q_src] * q_scale + q_offset`` (affine: mimic joints live on vector
+same tree in which every mimic joint is an ordinary joint with its own coordinate: its packed tables are those the
+kernels run over (``Model._pack_mimic``; ``kernels/mimic.py`` does the mapping inside the kernels), and the
+derivatives still run on it (``algorithms/mimic.py``). With ``q_ext = E(q) = q[q_src] * q_scale + q_offset`` (affine: mimic joints live on vector
 spaces) and ``v_ext = G v``, the chain rule gives everything else:
 
     tau = G^T tau_ext,   M = G^T M_ext G,   J = J_ext G,   ddq = M^-1 (tau - G^T b_ext),
@@ -84,24 +85,13 @@ def expand_configuration(model, q, name: str = "q") -> np.ndarray:
 
 
 class MimicData(Data):
-    """The workspace of a model with mimic joints: per-joint and per-frame quantities (``oMi``, ``v``, ``f``,
-    ``com``, ``hg``, ...) and the extended Jacobians ``J``, ``dJ`` (``(6, nv_extended)``, as in Pinocchio) are those
-    of the extended twin's data; per-dof quantities (``tau``, ``M``, ``Jcom``, ``Ag``, ...) have the model's sizes."""
+    """The workspace of a model with mimic joints: a :class:`Data` laid out for the ``nv_extended`` columns the
+    kernels run over (the model's per-dof results in front), and ``extended``, the data of the extended twin,
+    which shares its memory (the algorithms not yet computed in the kernels run on the twin)."""
 
     def __init__(self, model):
-        self.extended = Data(model.extended)
-        self.__dict__.update(self.extended.__dict__)  # the same arrays; the per-dof ones are replaced below
-        self.model_sizes = (model.njoints, model.nv, model.nframes)
-        nv = model.nv
-        for name in ("tau", "nle", "g", "ddq", "D", "Dinv"):
-            setattr(self, name, np.zeros(nv))
-        for name in ("M", "Minv", "C"):
-            setattr(self, name, np.zeros((nv, nv)))
-        self._cholesky_L = np.zeros((nv, nv))
-        self.U = self._cholesky_L.T
-        self.Jcom, self.Ag, self.dAg = np.zeros((3, nv)), np.zeros((6, nv)), np.zeros((6, nv))
-        self.joint_torque_regressor = np.zeros((nv, 10 * (model.njoints - 1)))
-        self.dof_parents = model.dof_parents  # a dense chain: rbda.cholesky factorises M as such
+        super().__init__(model)
+        self.extended = Data(model.extended, _share=self)
 
     def __repr__(self) -> str:
         nj, nv, nf = self.model_sizes

@@ -408,6 +408,18 @@ class Model:
 
         return extended_model(self)
 
+    def _columns(self):
+        from ..kernels.layout import model_views_py
+
+        m = model_views_py(*self.packed)
+        mimic = m.nq_mimic > 0
+        return (np.array(m.idx_v), np.array(m.nvs), np.array(m.v_col) if mimic else None,
+                np.array(m.v_scale) if mimic else None)
+
+    #: ``(idx_v, nvs, col, scale)``: per joint its first column and number of columns in ``data.J`` (one per joint
+    #: dof, mimic joints included), and with mimic joints, per column of ``data.J`` the model dof it moves and the
+    #: scale (``J = J_ext G``, ``G[k, col[k]] = scale[k]``; None without)
+    columns = _Derived(_columns)
     #: ``(I, F)``, the flat int64 and float64 arrays the kernels read (``kernels/layout.py``)
     packed = _Derived(lambda model: model._pack())
     #: ``(model_e, last)``: the elementary twin, whose joints all have constant motion subspaces (``model/elementary.py``)
@@ -417,13 +429,13 @@ class Model:
 
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
         self.check()
-        if self.mimicking_joints:  # the kernels run on the extended twin, mimic joints with their own coordinate
-            return self.extended.packed
+        if self.mimicking_joints:
+            return self._pack_mimic()
         nj, nf = self.njoints, self.nframes
         subs = [(i, table) for i, j in enumerate(self.joints) if isinstance(j, JointModelComposite) for table in [j.table()]]
         ns = sum(len(table[0]) for _, table in subs)
         I = np.zeros(HEADER + JOINT_INTS * nj + nf + SUB_INTS * ns + self.nv, dtype=np.int64)
-        I[:HEADER] = nj, self.nq, self.nv, nf, ns
+        I[:HEADER] = nj, self.nq, self.nv, nf, ns, self.nq, self.nv
         T = I[HEADER : HEADER + JOINT_INTS * nj].reshape(nj, JOINT_INTS)
         T[:, 0], T[:, 2], T[:, 3], T[:, 4], T[:, 5] = self.parents, self.idx_q, self.idx_v, self.nqs, self.nvs
         T[1:, 1] = [int(j.type) for j in self.joints[1:]]
@@ -460,6 +472,27 @@ class Model:
         # gravity and armature live in the packed floats from now on, so that in-place edits reach the kernels
         self.__dict__["_gravity"] = F[:6]
         self.__dict__["_armature"] = F[6 : 6 + self.nv]
+        return I, F
+
+    def _pack_mimic(self) -> tuple[np.ndarray, np.ndarray]:
+        """The packed arrays of a model with mimic joints: the tree with one coordinate per joint dof (its
+        extended twin's tables: the kernels' recursion runs over ``nv_extended`` columns, as Pinocchio's), the
+        model's sizes in the header, then the map from the model's ``q``, ``v`` to the extended ones
+        (``kernels/layout.py``) and the model's armature, which the kernels add to the model's dofs."""
+        from .mimic import extended_model
+
+        ext = extended_model(self)
+        mm = ext.mimic_map
+        Ie, Fe = ext._pack()
+        col = np.argmax(mm.G != 0.0, axis=1)  # the model dof of each extended column, and its scale
+        I = np.concatenate([Ie, mm.q_src, col, mm.keep_v]).astype(np.int64)
+        I[5], I[6] = self.nq, self.nv
+        dof_parents = len(Ie) - ext.nv  # the twin's packed ints end with its dof_parents: the model's M's instead
+        I[dof_parents : dof_parents + self.nv] = self.dof_parents
+        F = np.concatenate([Fe, mm.q_scale, mm.q_offset, mm.G[np.arange(len(col)), col], self._armature])
+        F[6 : 6 + ext.nv] = 0.0  # the armature acts on the model's dofs, after the mimic joints' accumulate
+        self.__dict__["_gravity"] = F[:6]
+        self.__dict__["_armature"] = F[len(F) - self.nv :]
         return I, F
 
     def __getattr__(self, name):  # only reached for a missing attribute: a Model passed where a Data belongs
