@@ -108,27 +108,32 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple) -> np.ndarra
 
 
 def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """``tau[b] = rnea(Q[b], V[b], A[b])``; ``Q: (B, nq)``, ``V, A: (B, nv)``, returns ``(B, nv)``."""
+    """``tau[b] = rnea(Q[b], V[b], A[b])``; ``Q: (B, nq)``, ``V, A: (B, nv)``, returns ``(B, nv)``; ``out``: an array
+    of that shape to write into and return (a stream of batches in fixed memory)."""
     return _run(_k.rnea, model, Q, {"V": V, "A": A}, out, (model.nv,))
 
 
 def aba(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """``ddq[b] = aba(Q[b], V[b], TAU[b])``, returns ``(B, nv)``."""
+    """``ddq[b] = aba(Q[b], V[b], TAU[b])``; ``Q: (B, nq)``, ``V, TAU: (B, nv)``, returns ``(B, nv)``; ``out``: an
+    array of that shape to write into and return (a stream of batches in fixed memory)."""
     return _run(_k.aba, model, Q, {"V": V, "TAU": TAU}, out, (model.nv,))
 
 
 def crba(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """``M[b] = crba(Q[b])``, returns ``(B, nv, nv)``."""
+    """``M[b] = crba(Q[b])`` for ``Q: (B, nq)``, returns ``(B, nv, nv)``; ``out``: an array of that shape to write
+    into and return (a stream of batches in fixed memory)."""
     return _run(_k.crba, model, Q, {}, out, (model.nv, model.nv))
 
 
 def compute_minverse(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """``Minv[b] = M(Q[b])^-1``, returns ``(B, nv, nv)``."""
+    """``Minv[b] = M(Q[b])^-1`` for ``Q: (B, nq)``, returns ``(B, nv, nv)``; ``out``: an array of that shape to write
+    into and return (a stream of batches in fixed memory)."""
     return _run(_k.minverse, model, Q, {}, out, (model.nv, model.nv))
 
 
 def forward_kinematics(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """Joint placements ``oMi`` for each state, returns ``(B, njoints, 3, 4)`` arrays ``[R | p]``."""
+    """Joint placements ``oMi`` for each state of ``Q: (B, nq)``, returns ``(B, njoints, 3, 4)`` arrays ``[R | p]``;
+    ``out``: an array of that shape to write into and return (a stream of batches in fixed memory)."""
     return _run(_k.forward_kinematics, model, Q, {}, out, (model.njoints, 3, 4))
 
 
@@ -161,29 +166,35 @@ def compute_frame_jacobian(model: Model, Q: ArrayLike, frame_id: int,
 
 
 def compute_joint_jacobians(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """World-frame joint Jacobians ``data.J`` for each state, returns ``(B, 6, nv_extended)`` (one column per joint
-    dof, mimic joints included)."""
+    """World-frame joint Jacobians (``data.J`` of :func:`rbda.compute_joint_jacobians`) for each state of ``Q: (B,
+    nq)``, returns ``(B, 6, nv)``; ``out``: an array of that shape to write into and return (a stream of batches in
+    fixed memory)."""
     return _run(_k.joint_jacobians, model, Q, {}, out, (6, model.nv_extended))
 
 
 def center_of_mass(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """Centre of mass ``com[b]`` (world frame) of each configuration, returns ``(B, 3)``."""
+    """Centre of mass ``com[b]`` (world frame) of each configuration of ``Q: (B, nq)``, returns ``(B, 3)``; ``out``:
+    an array of that shape to write into and return (a stream of batches in fixed memory)."""
     return _run(_com.center_of_mass_batch, model, Q, {}, out, (3,))
 
 
 def jacobian_center_of_mass(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """CoM Jacobian ``Jcom[b]`` (world frame) of each configuration, returns ``(B, 3, nv)``."""
+    """CoM Jacobian ``Jcom[b]`` (world frame) of each configuration of ``Q: (B, nq)``, returns ``(B, 3, nv)``;
+    ``out``: an array of that shape to write into and return (a stream of batches in fixed memory)."""
     return _run(_com.jacobian_center_of_mass_batch, model, Q, {}, out, (3, model.nv))
 
 
 def ccrba(model: Model, Q: ArrayLike, V: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """Centroidal momentum matrix ``Ag[b]`` of each state (``V`` checked as in ``rbda.ccrba``), returns
-    ``(B, 6, nv)``; ``hg[b] = Ag[b] @ V[b]``."""
+    """Centroidal momentum matrix ``Ag[b]`` of each state (``Q: (B, nq)``, ``V: (B, nv)`` checked as in
+    ``rbda.ccrba``), returns ``(B, 6, nv)``; ``hg[b] = Ag[b] @ V[b]``; ``out``: an array of that shape to write into
+    and return (a stream of batches in fixed memory)."""
     return _run(_centroidal.ccrba_batch, model, Q, {"V": V}, out, (6, model.nv))
 
 
 def compute_centroidal_momentum(model: Model, Q: ArrayLike, V: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """Centroidal momentum ``hg[b]`` ``[linear; angular]`` about the CoM of each state, returns ``(B, 6)``."""
+    """Centroidal momentum ``hg[b]`` ``[linear; angular]`` about the CoM of each state (``Q: (B, nq)``, ``V: (B,
+    nv)``), returns ``(B, 6)``; ``out``: an array of that shape to write into and return (a stream of batches in
+    fixed memory)."""
     return _run(_centroidal.centroidal_momentum_batch, model, Q, {"V": V}, out, (6,))
 
 
@@ -211,8 +222,9 @@ def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1, out=None
 
 
 def compute_rnea_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: tuple | None = None):
-    """``(dtau_dq, dtau_dv, dtau_da)`` ``(B, nv, nv)`` each, :func:`rbda.compute_rnea_derivatives` per state;
-    ``out``: a tuple of three such arrays to write into (a stream of batches in fixed memory)."""
+    """``(dtau_dq, dtau_dv, dtau_da)`` ``(B, nv, nv)`` each, :func:`rbda.compute_rnea_derivatives` at each state of
+    ``Q: (B, nq)``, ``V, A: (B, nv)``; ``out``: a tuple of three such arrays to write into (a stream of batches in
+    fixed memory)."""
     if model.mimicking_joints:
         return _mimic(compute_rnea_derivatives, model, Q, {"V": V, "A": A}, ("both",) * 3, out)
     from .kernels.derivatives import batch_rnea_derivatives
@@ -221,8 +233,8 @@ def compute_rnea_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayL
 
 
 def compute_aba_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: tuple | None = None):
-    """``(ddq_dq, ddq_dv, ddq_dtau)`` ``(B, nv, nv)`` each, :func:`rbda.compute_aba_derivatives` per state;
-    ``out``: a tuple of three such arrays to write into."""
+    """``(ddq_dq, ddq_dv, ddq_dtau)`` ``(B, nv, nv)`` each, :func:`rbda.compute_aba_derivatives` at each state of
+    ``Q: (B, nq)``, ``V, TAU: (B, nv)``; ``out``: a tuple of three such arrays to write into."""
     if model.mimicking_joints:
         return _mimic_aba_derivatives(model, Q, V, TAU, out)
     from .kernels.derivatives import batch_aba_derivatives
@@ -233,8 +245,8 @@ def compute_aba_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, TAU: Array
 def compute_rnea_second_order_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike,
                                           out: tuple | None = None):
     """``(d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)`` ``(B, nv, nv, nv)`` each,
-    :func:`rbda.compute_rnea_second_order_derivatives` per state (``4 B nv^3`` floats: mind the batch size);
-    ``out``: a tuple of four such arrays to write into."""
+    :func:`rbda.compute_rnea_second_order_derivatives` at each state of ``Q: (B, nq)``, ``V, A: (B, nv)`` (``4 B
+    nv^3`` floats: mind the batch size); ``out``: a tuple of four such arrays to write into."""
     if model.mimicking_joints:
         return _mimic(compute_rnea_second_order_derivatives, model, Q, {"V": V, "A": A}, ("tensor",) * 4, out)
     from .kernels.derivatives import batch_rnea_second_order_derivatives
@@ -311,14 +323,16 @@ def _configuration(kernel, model, X, Y, names, out_width, arg=None, out=None):
 
 
 def integrate(model: Model, Q: ArrayLike, V: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """``Q[b] (+) V[b]``: :func:`rbda.integrate` per state; ``Q: (B, nq)``, ``V: (B, nv)``, returns ``(B, nq)``."""
+    """``Q[b] (+) V[b]``: :func:`rbda.integrate` per state; ``Q: (B, nq)``, ``V: (B, nv)``, returns ``(B, nq)``;
+    ``out``: an array of that shape to write into and return (a stream of batches in fixed memory)."""
     from .kernels.configuration import batch_integrate
 
     return _configuration(batch_integrate, model, Q, V, ("Q", "V"), model.nq, False, out)
 
 
 def difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
-    """``Q1[b] (-) Q0[b]``: :func:`rbda.difference` per state; ``Q0, Q1: (B, nq)``, returns ``(B, nv)``."""
+    """``Q1[b] (-) Q0[b]``: :func:`rbda.difference` per state; ``Q0, Q1: (B, nq)``, returns ``(B, nv)``; ``out``: an
+    array of that shape to write into and return (a stream of batches in fixed memory)."""
     from .kernels.configuration import batch_difference
 
     return _configuration(batch_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, False, out)
@@ -326,8 +340,8 @@ def difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, out: np.ndarray | Non
 
 def d_integrate(model: Model, Q: ArrayLike, V: ArrayLike, arg: ArgumentPosition | int | None = None,
                 out: np.ndarray | tuple | None = None):
-    """:func:`rbda.d_integrate` per state: ``(B, nv, nv)`` for ``arg`` ARG0 or ARG1, a pair of them for None
-    (``out``: such an array, or a pair, to write into)."""
+    """:func:`rbda.d_integrate` at each state of ``Q: (B, nq)``, ``V: (B, nv)``: ``(B, nv, nv)`` for ``arg`` ARG0 or
+    ARG1, a pair of them for None (``out``: such an array, or a pair, to write into)."""
     from .kernels.configuration import batch_d_integrate
 
     return _configuration(batch_d_integrate, model, Q, V, ("Q", "V"), model.nv, arg, out)
@@ -335,8 +349,8 @@ def d_integrate(model: Model, Q: ArrayLike, V: ArrayLike, arg: ArgumentPosition 
 
 def d_difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, arg: ArgumentPosition | int | None = None,
                  out: np.ndarray | tuple | None = None):
-    """:func:`rbda.d_difference` per state: ``(B, nv, nv)`` for ``arg`` ARG0 or ARG1, a pair of them for None
-    (``out``: such an array, or a pair, to write into)."""
+    """:func:`rbda.d_difference` at each pair of states ``Q0, Q1: (B, nq)``: ``(B, nv, nv)`` for ``arg`` ARG0 or
+    ARG1, a pair of them for None (``out``: such an array, or a pair, to write into)."""
     from .kernels.configuration import batch_d_difference
 
     return _configuration(batch_d_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, arg, out)

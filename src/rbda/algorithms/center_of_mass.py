@@ -49,9 +49,9 @@ def center_of_mass(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None =
 
 
 def jacobian_center_of_mass(model: Model, data: Data, q: ArrayLike, compute_subtree_coms: bool = True) -> np.ndarray:
-    """Jacobian ``(3, nv)`` of the CoM (world frame): ``d com / dt = Jcom v``. Also fills ``data.Jcom``,
-    ``data.mass`` and ``data.com`` (here, as in Pinocchio, every subtree CoM in the world frame), ``data.J`` and
-    ``data.oMi``."""
+    """Jacobian ``(3, nv)`` of the centre of mass at ``q: (nq,)`` (world frame): ``d com / dt = Jcom v``. Also fills
+    ``data.Jcom``, ``data.mass``, ``data.J``, ``data.oMi``, and with ``compute_subtree_coms`` (the default, as in
+    Pinocchio) every subtree's centre of mass ``data.com`` in the world frame."""
     I, F = model.packed
     status = _k.jacobian_center_of_mass(I, F, data.ws, data.wb, vector(q, model.nq, "q"))
     if status:
@@ -60,11 +60,11 @@ def jacobian_center_of_mass(model: Model, data: Data, q: ArrayLike, compute_subt
 
 
 def jacobian_subtree_center_of_mass(model: Model, data: Data, q: ArrayLike, subtree_root_joint_id: int) -> np.ndarray:
-    """Jacobian ``(3, nv)`` (world frame) of the CoM of the subtree rooted at joint ``subtree_root_joint_id``.
+    """Jacobian ``(3, nv)`` (world frame) at ``q: (nq,)`` of the centre of mass of the subtree rooted at joint
+    ``subtree_root_joint_id``.
 
-    A dof of a joint r inside the subtree moves the subtree of r: column ``m_r (J_lin + J_ang x c_r) / m_root``;
-    a dof supporting the root moves the whole subtree rigidly: ``J_lin + J_ang x c_root``; other dofs: 0.
-    """
+    A dof of a joint r inside the subtree moves the subtree of r: column ``m_r (J_lin + J_ang x c_r) / m_root``; a
+    dof supporting the root moves the whole subtree rigidly: ``J_lin + J_ang x c_root``; other dofs: 0."""
     root = _joint_id(model, data, subtree_root_joint_id)
     jacobian_center_of_mass(model, data, q)
     J = data.J  # one column per joint dof, mimic joints included

@@ -97,7 +97,8 @@ def dccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
 
 
 def compute_centroidal_map_time_variation(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
-    """Same as :func:`dccrba` (Pinocchio's second name for it): ``dAg`` ``(6, nv)``."""
+    """The same as :func:`dccrba` (Pinocchio's second name for it): ``dAg`` ``(6, nv)`` at ``q: (nq,)``, ``v:
+    (nv,)``; also fills ``data.Ag``."""
     return dccrba(model, data, q, v)
 
 

@@ -82,7 +82,8 @@ def is_normalized(model: Model, q: ArrayLike, prec: float = 1e-12) -> bool:
 
 
 def is_same_configuration(model: Model, q0: ArrayLike, q1: ArrayLike, prec: float = 1e-12) -> bool:
-    """Whether ``q0`` and ``q1`` are the same point of the manifold (e.g. ``quat`` and ``-quat``)."""
+    """Whether ``q0`` and ``q1`` ``(nq,)`` are the same point of the manifold to ``prec`` (a quaternion and its
+    negative are the same rotation)."""
     return bool(np.all(np.abs(difference(model, q0, q1)) <= prec))
 
 
@@ -91,8 +92,10 @@ _DEFAULT_HALF_RANGE = np.pi  # used where a position limit is infinite
 
 def random_configuration(model: Model, lower_limits: ArrayLike | None = None, upper_limits: ArrayLike | None = None,
                          rng: np.random.Generator | None = None) -> np.ndarray:
-    """A random configuration ``(nq,)``: uniform within the limits (``model.lower/upper_position_limit`` by
-    default; infinite limits are replaced by ``-pi``/``pi``), uniform rotations for quaternions and angles."""
+    """A random configuration ``(nq,)``: vector-space coordinates uniform between ``lower_limits`` and
+    ``upper_limits`` (``(nq,)``, ``model.lower_position_limit``/``upper_position_limit`` when None; infinite limits
+    are replaced by ``-pi``/``pi``), uniform rotations for quaternions and angles; drawn with the
+    ``numpy.random.Generator`` ``rng`` (a fresh one when None)."""
     rng = np.random.default_rng() if rng is None else rng
     lower = model.lower_position_limit if lower_limits is None else vector(lower_limits, model.nq, "lower_limits")
     upper = model.upper_position_limit if upper_limits is None else vector(upper_limits, model.nq, "upper_limits")

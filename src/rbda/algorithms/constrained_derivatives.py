@@ -257,8 +257,8 @@ def compute_impulse_dynamics_derivatives(model: Model, data: Data, contact_model
     tangent space, ``v`` the velocity before the impact). The impact is the KKT system
     ``r1 = M(q) (v+ - v) - J^T P = 0``, ``r2 = J (v+ + e v) = 0``, differentiated as in
     :func:`compute_constraint_dynamics_derivatives`. Results in ``data.dvafter_dq``, ``data.dvafter_dv``,
-    ``data.dimpulse_dq``, ``data.dimpulse_dv``. Raises ValueError if :func:`rbda.impulse_dynamics` was not
-    called first with this data.
+    ``data.dimpulse_dq``, ``data.dimpulse_dv``. ``contact_models``, ``contact_datas`` and ``prox_settings`` are
+    those of that call. Raises ValueError if :func:`rbda.impulse_dynamics` was not called first with this data.
     """
     settings, (q, v, e) = _last_call(model, data, contact_models, contact_datas, prox_settings, "impulse",
                                      "impulse_dynamics(model, data, q, v, contact_models, contact_datas, r_coeff)")

@@ -92,7 +92,8 @@ def compute_rnea_second_order_derivatives(model: Model, data: Data, q: ArrayLike
 
 
 def compute_generalized_gravity_derivatives(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
-    """``dg/dq`` ``(nv, nv)``, the derivative of :func:`compute_generalized_gravity`."""
+    """``dg/dq`` ``(nv, nv)`` at ``q: (nq,)``, the derivative of :func:`compute_generalized_gravity` in the tangent
+    space; returns ``data.dtau_dq``."""
     z = np.zeros(model.nv)
     return compute_rnea_derivatives(model, data, q, z, z)[0]
 
@@ -125,9 +126,10 @@ def compute_aba_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike
 
 # ------------------------------------------------------------------------------------ kinematics derivatives
 def compute_forward_kinematics_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike) -> None:
-    """The forward kinematics and the quantities from which the ``get_*_derivatives`` functions assemble the
-    partial derivatives of joint, frame and point velocities and accelerations. Fills ``data.oMi``, ``data.v``,
-    ``data.a`` (local), ``data.ov``, ``data.oa`` (world) and ``data.J``."""
+    """The forward kinematics at ``q: (nq,)``, ``v``, ``a`` ``(nv,)`` and the quantities from which the
+    ``get_*_derivatives`` functions assemble the partial derivatives of joint, frame and point velocities and
+    accelerations. Fills ``data.oMi``, ``data.v``, ``data.a`` (local), ``data.ov``, ``data.oa`` (world) and
+    ``data.J``; returns None."""
     if model.mimicking_joints:
         return mimic.route(compute_forward_kinematics_derivatives, model, data, None, q=q, v=v, a=a)
     I, F, ws, dws, elementary = workspaces(model, data)
@@ -182,7 +184,9 @@ def get_joint_acceleration_derivatives(model: Model, data: Data, joint_id: int,
 
 def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int,
                                    reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
-    """``(v_partial_dq, v_partial_dv)`` ``(6, nv)`` of the spatial velocity of frame ``frame_id``."""
+    """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of frame ``frame_id`` in
+    ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``), after
+    :func:`compute_forward_kinematics_derivatives`."""
     if model.mimicking_joints:
         return mimic.route(get_frame_velocity_derivatives, model, data, ("cols", "cols"), frame_id=frame_id, reference_frame=reference_frame)
     frame = model.frames[_frame_id(model, data, frame_id)]
@@ -191,7 +195,9 @@ def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int,
 
 def get_frame_acceleration_derivatives(model: Model, data: Data, frame_id: int,
                                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
-    """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)`` of frame ``frame_id``."""
+    """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)``: derivatives of the spatial velocity
+    and acceleration of frame ``frame_id`` in ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``),
+    after :func:`compute_forward_kinematics_derivatives`."""
     if model.mimicking_joints:
         return mimic.route(get_frame_acceleration_derivatives, model, data, ("cols", "cols", "cols", "cols"), frame_id=frame_id, reference_frame=reference_frame)
     frame = model.frames[_frame_id(model, data, frame_id)]
@@ -211,9 +217,9 @@ def _point_frame(model, data, joint_id, placement, reference_frame):
 
 def get_point_velocity_derivatives(model: Model, data: Data, joint_id: int, placement: SE3,
                                    reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
-    """``(v_partial_dq, v_partial_dv)`` ``(3, nv)``: derivatives of the linear velocity of the point at
-    ``placement`` (SE3, in the frame of joint ``joint_id``), in the point's frame (LOCAL) or in world axes
-    (LOCAL_WORLD_ALIGNED)."""
+    """``(v_partial_dq, v_partial_dv)`` ``(3, nv)``: derivatives of the linear velocity of the point at ``placement``
+    (an SE3 in the frame of joint ``joint_id``), expressed as ``reference_frame`` says: the point's frame (``LOCAL``)
+    or world axes (``LOCAL_WORLD_ALIGNED``). After :func:`compute_forward_kinematics_derivatives`."""
     if model.mimicking_joints:
         return mimic.route(get_point_velocity_derivatives, model, data, ("cols", "cols"), joint_id=joint_id, placement=placement, reference_frame=reference_frame)
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
@@ -223,9 +229,10 @@ def get_point_velocity_derivatives(model: Model, data: Data, joint_id: int, plac
 
 def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_id: int, placement: SE3,
                                                reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
-    """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(3, nv)``: derivatives of the linear
-    velocity and of the classical acceleration ``a + w x v`` of the point at ``placement`` on joint
-    ``joint_id``, in LOCAL or LOCAL_WORLD_ALIGNED. Product rule on the frame's spatial quantities."""
+    """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(3, nv)``: derivatives of the linear velocity
+    and of the classical acceleration ``a + w x v`` of the point at ``placement`` on joint ``joint_id``, in
+    ``reference_frame`` ``LOCAL`` or ``LOCAL_WORLD_ALIGNED``, by the product rule on the frame's spatial quantities.
+    After :func:`compute_forward_kinematics_derivatives`."""
     if model.mimicking_joints:
         return mimic.route(get_point_classic_acceleration_derivatives, model, data, ("cols", "cols", "cols", "cols"), joint_id=joint_id, placement=placement, reference_frame=reference_frame)
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
@@ -245,9 +252,10 @@ def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_i
 
 # ------------------------------------------------------------------------------------ centroidal derivatives
 def compute_centroidal_dynamics_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike):
-    """``(dh_dq, dhdot_dq, dhdot_dv, dhdot_da)`` ``(6, nv)`` each: partial derivatives of the centroidal momentum
-    ``hg = Ag v`` and of its rate ``dhg = Ag a + dAg v`` (``dhdot_da = Ag``). Also fills ``data.hg``,
-    ``data.dhg``, ``data.com[0]`` and ``data.dvcom_dq`` (see :func:`get_center_of_mass_velocity_derivatives`)."""
+    """``(dh_dq, dhdot_dq, dhdot_dv, dhdot_da)`` ``(6, nv)`` each, at ``q: (nq,)``, ``v``, ``a`` ``(nv,)``: partial
+    derivatives of the centroidal momentum ``hg = Ag v`` and of its rate ``dhg = Ag a + dAg v`` (``dhdot_da = Ag``).
+    Also fills ``data.hg``, ``data.dhg``, ``data.com[0]`` and ``data.dvcom_dq`` (see
+    :func:`get_center_of_mass_velocity_derivatives`)."""
     if model.mimicking_joints:
         return mimic.route(compute_centroidal_dynamics_derivatives, model, data, ("cols", "cols", "cols", "cols"), q=q, v=v, a=a)
     I, F, ws, dws, elementary = workspaces(model, data)

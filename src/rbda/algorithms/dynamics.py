@@ -65,7 +65,9 @@ def compute_generalized_gravity(model: Model, data: Data, q: ArrayLike) -> np.nd
 
 
 def compute_static_torque(model: Model, data: Data, q: ArrayLike, fext: ArrayLike | None) -> np.ndarray:
-    """``g(q) - sum J_i^T fext_i`` ``(nv,)``, also in ``data.tau``."""
+    """``g(q) - sum J_i^T fext_i`` ``(nv,)``: the torques that hold configuration ``q: (nq,)`` still against gravity
+    and the external forces ``fext`` (one per joint, in its joint frame, as in :func:`rnea`; None for none). Returns
+    ``data.tau``."""
     z = np.zeros(model.nv)
     return rnea(model, data, q, z, z, fext)
 
@@ -105,10 +107,10 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
         fext: ArrayLike | None = None) -> np.ndarray:
     """Forward dynamics ``ddq = M^-1 (tau - C v - g + sum J_i^T fext_i)`` by the articulated-body algorithm.
 
-    Shapes as in :func:`rnea`; returns ``data.ddq`` ``(nv,)``. On a model with mimic joints, where ABA does not
-    apply (a mimic joint couples two branches), ``M ddq = tau - b`` is solved with the factor of ``M`` instead
-    (``kernels/dynamics.py``; also fills ``data.M``, ``data.Minv`` and RNEA's fields at ``ddq``).
-    """
+    ``q: (nq,)``, ``v: (nv,)``, ``tau: (nv,)``; ``fext`` one force per joint (``(njoints, 6)`` or a list of
+    Force), each in its joint frame, or None. Returns ``data.ddq`` ``(nv,)``; fills ``data.oMi``, ``data.ov``,
+    ``data.oa_gf``, ``data.of``, ``data.oYcrb``, ``data.oYaba``. Armature adds ``armature * ddq``. Raises
+    ``ValueError`` naming the argument for a wrong size, a NaN or an unnormalised quaternion."""
     I, F = model.packed
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     status = _k.aba(I, F, data.ws, q, v, tau, NO_FEXT if fext is None else _fext(model, fext))

@@ -73,7 +73,8 @@ def _express_columns(J_world: np.ndarray, oM: SE3, reference_frame) -> np.ndarra
 
 def get_joint_jacobian(model: Model, data: Data, joint_id: int,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
-    """Jacobian ``(6, nv)`` of joint ``joint_id`` (after ``compute_joint_jacobians``)."""
+    """Jacobian ``(6, nv)`` of joint ``joint_id``, from ``data.J`` after :func:`compute_joint_jacobians`;
+    ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Returns a new array."""
     joint_id = _joint_id(model, data, joint_id)
     cols = _support_columns(model, joint_id)
     return _model_columns(model, cols, _express_columns(data.J[:, cols], data.oMi[joint_id], reference_frame))
@@ -87,7 +88,8 @@ def compute_joint_jacobian(model: Model, data: Data, q: ArrayLike, joint_id: int
 
 def get_frame_jacobian(model: Model, data: Data, frame_id: int,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
-    """Jacobian ``(6, nv)`` of frame ``frame_id`` (after ``compute_joint_jacobians``)."""
+    """Jacobian ``(6, nv)`` of frame ``frame_id``, from ``data.J`` after :func:`compute_joint_jacobians`;
+    ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Returns a new array."""
     f = model.frames[_frame_id(model, data, frame_id)]
     cols = _support_columns(model, f.parent_joint)
     oMf = data.oMi[f.parent_joint] * f.placement
@@ -97,7 +99,9 @@ def get_frame_jacobian(model: Model, data: Data, frame_id: int,
 
 def compute_frame_jacobian(model: Model, data: Data, q: ArrayLike, frame_id: int,
                            reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
-    """Jacobian ``(6, nv)`` of frame ``frame_id`` at ``q`` (computes the kinematics)."""
+    """Jacobian ``(6, nv)`` of frame ``frame_id`` at configuration ``q: (nq,)`` (computes the kinematics itself);
+    ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Fills ``data.oMi``,
+    ``data.oMf[frame_id]`` and ``data.J``; returns a new array."""
     compute_joint_jacobians(model, data, q)
     return get_frame_jacobian(model, data, frame_id, reference_frame)
 
@@ -124,14 +128,16 @@ def compute_joint_jacobians_time_variation(model: Model, data: Data, q: ArrayLik
 
 def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
-    """``dJ/dt`` ``(6, nv)`` of joint ``joint_id`` (after ``compute_joint_jacobians_time_variation``)."""
+    """``dJ/dt`` ``(6, nv)`` of joint ``joint_id``, after :func:`compute_joint_jacobians_time_variation`;
+    ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``."""
     joint_id = _joint_id(model, data, joint_id)
     return _jacobian_time_variation(model, data, joint_id, data.oMi[joint_id], reference_frame)
 
 
 def get_frame_jacobian_time_variation(model: Model, data: Data, frame_id: int,
                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
-    """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (after ``compute_joint_jacobians_time_variation``)."""
+    """``dJ/dt`` ``(6, nv)`` of frame ``frame_id``, after :func:`compute_joint_jacobians_time_variation`;
+    ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``."""
     f = model.frames[_frame_id(model, data, frame_id)]
     return _jacobian_time_variation(model, data, f.parent_joint, data.oMi[f.parent_joint] * f.placement, reference_frame)
 

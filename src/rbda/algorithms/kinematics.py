@@ -61,7 +61,8 @@ def update_frame_placement(model: Model, data: Data, frame_id: int) -> SE3:
 
 
 def frames_forward_kinematics(model: Model, data: Data, q: ArrayLike) -> None:
-    """Forward kinematics then every frame placement ``data.oMf``."""
+    """Forward kinematics at ``q: (nq,)``, then every frame's placement: fills ``data.oMi``, ``data.liMi`` and
+    ``data.oMf`` (read ``data.oMf[frame_id]``, an :class:`SE3`, for a frame's pose in the world). Returns None."""
     forward_kinematics(model, data, q)
     update_frame_placements(model, data)
 
@@ -82,39 +83,52 @@ def _express(model, data, joint_id: int, local: Motion, reference_frame, placeme
 
 def get_velocity(model: Model, data: Data, joint_id: int,
                  reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
-    """Spatial velocity of joint ``joint_id`` (after ``forward_kinematics(q, v)``)."""
+    """Spatial velocity (a :class:`Motion`) of joint ``joint_id``, read from ``data`` after
+    ``forward_kinematics(model, data, q, v)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
+    ``LOCAL_WORLD_ALIGNED``."""
     return _express(model, data, _joint_id(model, data, joint_id), Motion(data.v[joint_id]), reference_frame)
 
 
 def get_acceleration(model: Model, data: Data, joint_id: int,
                      reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
-    """Spatial acceleration of joint ``joint_id`` (after ``forward_kinematics(q, v, a)``)."""
+    """Spatial acceleration (a :class:`Motion`) of joint ``joint_id``, read from ``data`` after
+    ``forward_kinematics(model, data, q, v, a)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
+    ``LOCAL_WORLD_ALIGNED``."""
     return _express(model, data, _joint_id(model, data, joint_id), Motion(data.a[joint_id]), reference_frame)
 
 
 def get_classical_acceleration(model: Model, data: Data, joint_id: int,
                                reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
-    """Classical acceleration: the spatial one with ``w x v`` added to its linear part, in ``reference_frame``."""
+    """Classical acceleration (a :class:`Motion`) of joint ``joint_id``: the spatial one with ``w x v`` added to its
+    linear part, so that the linear part is the acceleration of the joint frame's origin; ``reference_frame``:
+    ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Read from ``data`` after
+    ``forward_kinematics(model, data, q, v, a)``."""
     return _classical(get_velocity(model, data, joint_id, reference_frame), get_acceleration(model, data, joint_id, reference_frame))
 
 
 def get_frame_velocity(model: Model, data: Data, frame_id: int,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
-    """Spatial velocity of frame ``frame_id``."""
+    """Spatial velocity (a :class:`Motion`) of frame ``frame_id``, read from ``data`` after
+    ``forward_kinematics(model, data, q, v)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
+    ``LOCAL_WORLD_ALIGNED``."""
     f = model.frames[_frame_id(model, data, frame_id)]
     return _express(model, data, f.parent_joint, Motion(data.v[f.parent_joint]), reference_frame, f.placement)
 
 
 def get_frame_acceleration(model: Model, data: Data, frame_id: int,
                            reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
-    """Spatial acceleration of frame ``frame_id``."""
+    """Spatial acceleration (a :class:`Motion`) of frame ``frame_id``, read from ``data`` after
+    ``forward_kinematics(model, data, q, v, a)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
+    ``LOCAL_WORLD_ALIGNED``."""
     f = model.frames[_frame_id(model, data, frame_id)]
     return _express(model, data, f.parent_joint, Motion(data.a[f.parent_joint]), reference_frame, f.placement)
 
 
 def get_frame_classical_acceleration(model: Model, data: Data, frame_id: int,
                                      reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
-    """Classical acceleration of frame ``frame_id`` (linear part is the acceleration of the frame origin)."""
+    """Classical acceleration (a :class:`Motion`) of frame ``frame_id``: its linear part is the acceleration of the
+    frame's origin; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Read from
+    ``data`` after ``forward_kinematics(model, data, q, v, a)``."""
     return _classical(get_frame_velocity(model, data, frame_id, reference_frame),
                       get_frame_acceleration(model, data, frame_id, reference_frame))
 

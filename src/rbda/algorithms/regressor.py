@@ -134,7 +134,8 @@ def compute_joint_kinematic_regressor(model: Model, data: Data, joint_id: int, r
 
 def compute_frame_kinematic_regressor(model: Model, data: Data, frame_id: int,
                                       reference_frame: ReferenceFrame | int) -> np.ndarray:
-    """:func:`compute_joint_kinematic_regressor` of frame ``frame_id`` (its parent joint and placement)."""
+    """:func:`compute_joint_kinematic_regressor` of frame ``frame_id`` (its parent joint and placement), in
+    ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``)."""
     f = model.frames[_frame_id(model, data, frame_id)]
     return compute_joint_kinematic_regressor(model, data, f.parent_joint, reference_frame, f.placement)
 

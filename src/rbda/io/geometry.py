@@ -82,10 +82,13 @@ DEFAULT_COLOR = (0.9, 0.9, 0.9, 1.0)
 
 @dataclass(eq=False)
 class GeometryObject:
-    """A shape ``geometry`` attached to joint ``parent_joint`` at ``placement`` (joint frame).
+    """A shape ``geometry`` called ``name``, attached to joint ``parent_joint`` at ``placement`` (joint frame) and
+    declared on frame ``parent_frame`` (its link's BODY frame).
 
     ``mesh_path`` is the mesh file, or ``"BOX"``, ``"CYLINDER"``, ``"SPHERE"``, ``"CAPSULE"`` for primitives (as
-    Pinocchio writes it); ``mesh_scale`` ``(3,)``; ``mesh_color`` ``(4,)`` RGBA, used if ``override_material``.
+    Pinocchio writes it); ``mesh_scale`` ``(3,)``; ``mesh_color`` ``(4,)`` RGBA, used if ``override_material``;
+    ``mesh_texture_path`` a texture file (kept, not drawn); ``disable_collision`` leaves the object out of
+    collision checks.
     """
 
     name: str
@@ -141,12 +144,14 @@ class GeometryModel:
         return self.ngeoms - 1
 
     def get_geometry_id(self, name: str) -> int:
+        """Id of the object called ``name``; raises ``KeyError`` if there is none."""
         for k, obj in enumerate(self.geometry_objects):
             if obj.name == name:
                 return k
         raise KeyError(f"no geometry object named {name!r}")
 
     def exist_geometry_name(self, name: str) -> bool:
+        """Whether an object called ``name`` exists."""
         return any(obj.name == name for obj in self.geometry_objects)
 
     # ------------------------------------------------------------------------------------------ collision pairs
@@ -159,16 +164,19 @@ class GeometryModel:
         return (int(min(i, j)), int(max(i, j)))
 
     def add_collision_pair(self, i: int, j: int) -> None:
+        """Check objects ``i`` and ``j`` (ids) against each other; raises ``ValueError`` for a bad id or ``i == j``."""
         pair = self._pair(i, j)
         if pair not in self.collision_pairs:
             self.collision_pairs.append(pair)
 
     def remove_collision_pair(self, i: int, j: int) -> None:
+        """Stop checking objects ``i`` and ``j`` (ids) against each other (nothing if they were not)."""
         pair = self._pair(i, j)
         if pair in self.collision_pairs:
             self.collision_pairs.remove(pair)
 
     def exist_collision_pair(self, i: int, j: int) -> bool:
+        """Whether objects ``i`` and ``j`` (ids) are checked against each other."""
         return self._pair(i, j) in self.collision_pairs
 
     def add_all_collision_pairs(self) -> None:
@@ -181,6 +189,7 @@ class GeometryModel:
         ]
 
     def remove_all_collision_pairs(self) -> None:
+        """Remove every collision pair: no pair is checked."""
         self.collision_pairs = []
 
     def __repr__(self) -> str:
