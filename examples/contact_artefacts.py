@@ -35,18 +35,19 @@ def step(formulation: str, velocity) -> np.ndarray:
 
 def main(verbose: bool = True) -> dict:
     angles = np.linspace(0.0, np.pi / 2, 19)
-    magnitude, deviation = {}, {}
+    magnitude: dict[str, list[float]] = {}
+    deviation: dict[str, list[float]] = {}
     for formulation in ("ncp", "lcp"):
         magnitude[formulation], deviation[formulation] = [], []
         for phi in angles:
             v0 = np.array([np.cos(phi), np.sin(phi), 0.0])
             friction = v0 - step(formulation, v0)  # the velocity change the friction makes, opposite the sliding
-            magnitude[formulation].append(np.linalg.norm(friction[:2]) / (MU * GRAVITY * DT))
+            magnitude[formulation].append(float(np.linalg.norm(friction[:2])) / (MU * GRAVITY * DT))
             cosine = friction[:2] @ v0[:2] / np.linalg.norm(friction[:2])
             deviation[formulation].append(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))))
     speeds = np.linspace(0.0, 2.0, 21)
     lift = {f: np.array([step(f, [s, 0.0, 0.0])[2] for s in speeds]) for f in ("ncp", "ccp")}
-    result = {"angles": angles, "magnitude": {k: np.array(v) for k, v in magnitude.items()},
+    result: dict = {"angles": angles, "magnitude": {k: np.array(v) for k, v in magnitude.items()},
               "deviation": {k: np.array(v) for k, v in deviation.items()}, "speeds": speeds, "lift": lift}
     if verbose:
         print(f"pyramid: friction sliding along a diagonal {result['magnitude']['lcp'][9]:.3f} x mu g dt (Coulomb: "

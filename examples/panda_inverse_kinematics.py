@@ -50,7 +50,7 @@ def main(verbose: bool = True, animation: str | None = None) -> dict:
     rbda.frames_forward_kinematics(model, data, q_goal)
     oMt = data.oMf[hand].copy()
     q0 = np.array([0.0, -0.4, 0.0, -2.2, 0.0, 1.8, 0.8, 0.02, 0.02])
-    iterates = []
+    iterates: list[np.ndarray] = []
     q, errors = solve_ik(model, hand, oMt, q0, iterates=iterates)
     rbda.frames_forward_kinematics(model, data, q)
     reached = data.oMf[hand].copy()

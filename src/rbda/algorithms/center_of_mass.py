@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..kernels import center_of_mass
+from ..kernels import center_of_mass as center_of_mass_kernels
 from ..kernels.direct import direct
 from ._check import NONE, check_data, report, vector
 from .jacobian import _model_columns
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..model import Model
     from numpy.typing import ArrayLike
 
-_k = direct(center_of_mass)  # the kernels, past numba's per-call dispatch
+_k = direct(center_of_mass_kernels)  # the kernels, past numba's per-call dispatch
 
 
 def center_of_mass(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None = None, a: ArrayLike | None = None,
