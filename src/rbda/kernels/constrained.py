@@ -226,7 +226,7 @@ def constraint_kinematics(I, F, ws, CI, CF, R, Jc, rhs, work):
     """:func:`constraint_set` from the kinematics already in ``ws`` (``oMi``, ``v``, ``a`` at ``ddq = 0``, ``J``);
     ``work`` as for :func:`constraint_dynamics`."""
     m = model_views(borrowed(I), borrowed(F))
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     nc, nv = Jc.shape
     constraint_set(m, d, CI, CF, R, Jc, rhs, view(work, 4 * nc + nc * nv + 2 * nc * nc, (7, 6)))
 
@@ -358,7 +358,7 @@ def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work):
     input status (97: M singular)."""
     m = model_views(borrowed(I), borrowed(F))
     nc, nv = Jc.shape
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     for k in range(CF.shape[0]):
         if not all_finite(CF[k]):
             return NONFINITE_CONSTRAINT
@@ -389,7 +389,7 @@ def constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf)[0]
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     nc, nv = Jc.shape
     for k in range(nv):  # ddq_free = M^-1 (tau - nle)
         d.ddq[k] = tau[k] - d.nle[k]
@@ -442,7 +442,7 @@ def batch_constraint_dynamics(I, F, WS, L, D, Dinv, Q, V, TAU, CI, CF, settings,
     nc = rhs.shape[1]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = constraint_dynamics(I, F, WS[c], L[c], D[c], Dinv[c], Q[b], V[b], TAU[b], CI, CF, settings,
                                             R[c], Jc[c], rhs[c], work[c], stats[c])
