@@ -1,0 +1,66 @@
+"""Broad phase: world axis-aligned bounding boxes and sweep-and-prune, compiled.
+
+A shape's box is exact: along each world axis ``e``, the support points along ``+e`` and ``-e`` (plus the radius
+of a sphere or capsule) bound it. Half-spaces and planes get an infinite box. Sweep-and-prune sorts the boxes by
+their lower x and, for each box, scans the boxes that start before it ends, keeping the pairs that also overlap
+in y and z and are collision pairs: the work is the sort plus the pairs whose x-intervals overlap.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .support import HALFSPACE, PLANE, radius, support_world
+
+
+@njit(cache=True)
+def world_boxes(types, params, vertex_ranges, vertices, oMg, boxes):
+    """``boxes[k] = [lower (3), upper (3)]`` of shape ``k`` at ``oMg[k]`` (world frame), for every shape."""
+    point = np.empty(3)
+    axis = np.zeros(3)
+    for k in range(types.shape[0]):
+        t = types[k]
+        if t == HALFSPACE or t == PLANE:
+            for r in range(3):
+                boxes[k, r], boxes[k, 3 + r] = -math.inf, math.inf
+            continue
+        V = vertices[vertex_ranges[k, 0] : vertex_ranges[k, 0] + vertex_ranges[k, 1]]
+        rad = radius(t, params[k])
+        for r in range(3):
+            axis[r] = 1.0
+            support_world(t, params[k], V, oMg[k], axis, point)
+            boxes[k, 3 + r] = point[r] + rad
+            axis[r] = -1.0
+            support_world(t, params[k], V, oMg[k], axis, point)
+            boxes[k, r] = point[r] - rad
+            axis[r] = 0.0
+
+
+@njit(cache=True)
+def overlapping_pairs(boxes, pair_index, margin, candidate):
+    """Sweep-and-prune: ``candidate[p] = True`` for each collision pair ``p`` (``pair_index[i, j] = p``, -1 for
+    no pair) whose boxes, grown by ``margin[p]`` (``(npairs,)``), overlap; others are set False."""
+    n = boxes.shape[0]
+    for p in range(candidate.shape[0]):
+        candidate[p] = False
+    grow = 0.0
+    for p in range(margin.shape[0]):
+        grow = max(grow, margin[p])
+    order = np.argsort(boxes[:, 0])
+    for a in range(n):
+        i = order[a]
+        for b in range(a + 1, n):
+            j = order[b]
+            if boxes[j, 0] > boxes[i, 3] + grow:
+                break
+            p = pair_index[i, j]
+            if p < 0:
+                continue
+            g = margin[p]
+            if (boxes[j, 0] <= boxes[i, 3] + g and boxes[i, 0] <= boxes[j, 3] + g
+                    and boxes[j, 1] <= boxes[i, 4] + g and boxes[i, 1] <= boxes[j, 4] + g
+                    and boxes[j, 2] <= boxes[i, 5] + g and boxes[i, 2] <= boxes[j, 5] + g):
+                candidate[p] = True
