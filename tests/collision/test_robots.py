@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy.spatial import ConvexHull
 
 import rbda
 from rbda.collision import (GeometryData, compute_collision, compute_collisions, compute_distance,
@@ -37,13 +38,17 @@ def load(name):
     gm.add_all_collision_pairs()
     remove_collision_pairs(model, gm, srdf)
     pm = pin.buildModelFromUrdf(urdf, pin.JointModelFreeFlyer()) if free else pin.buildModelFromUrdf(urdf)
+    if free:  # finite limits for the free flyer's position, so that random configurations exist
+        pm.lowerPositionLimit[:3], pm.upperPositionLimit[:3] = -1.0, 1.0
     pg = pin.buildGeomFromUrdf(pm, urdf, pin.GeometryType.COLLISION, package_dirs=[str(share_dir())])
     pg.addAllCollisionPairs()
     pin.removeCollisionPairs(pm, pg, srdf, False)
-    for go in pg.geometryObjects:
-        if isinstance(go.geometry, coal.BVHModelBase):
-            go.geometry.buildConvexRepresentation(False)
-            go.geometry = go.geometry.convex
+    for go in pg.geometryObjects:  # coal's own hull (buildConvexRepresentation) keeps the mesh's inner points,
+        if isinstance(go.geometry, coal.BVHModelBase):  # on which its support search can stop: the hull's corners
+            points = np.array(go.geometry.vertices())
+            hull = coal.StdVec_Vec3s()
+            hull.extend(list(points[ConvexHull(points).vertices]))
+            go.geometry = coal.Convex.convexHull(hull, False, "")
     return model, gm, pm, pg
 
 
@@ -52,6 +57,8 @@ def test_against_pinocchio(name):
     model, gm, pm, pg = load(name)
     data, gd = model.create_data(), GeometryData(gm)
     pd, pgd = pm.createData(), pin.GeometryData(pg)
+    for req in list(pgd.distanceRequests) + list(pgd.collisionRequests):  # coal's GJK to 1e-10, not 1e-6
+        req.gjk_tolerance = 1e-10
     theirs = {(p.first, p.second): k for k, p in enumerate(pg.collisionPairs)}
     order = [theirs[p] for p in gm.collision_pairs]
     assert sorted(order) == list(range(len(pg.collisionPairs)))
