@@ -388,3 +388,7 @@ def d_difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, arg: ArgumentPositi
     if model.mimicking_joints:
         return _mimic_configuration(d_difference, model, Q0, Q1, ("Q0", "Q1"), "vv", arg, out)
     return _configuration(batch_d_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, arg, out)
+
+
+# collision: distances (B, npairs) and collision flags (B,) of a GeometryModel over a batch of configurations
+from .collision.batch import compute_collisions, compute_distances  # noqa: E402
