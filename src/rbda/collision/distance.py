@@ -3,6 +3,7 @@ pair), and the request and result objects the geometry functions share."""
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -68,13 +69,29 @@ def placement_array(M, name: str) -> np.ndarray:
     return out
 
 
+_ROWS: dict = {}  # id(shape) -> (weak reference, packed row): shapes are immutable, pack each once
+
+
+def _row(shape, name: str) -> tuple:
+    cached = _ROWS.get(id(shape))
+    if cached is not None and cached[0]() is shape:
+        return cached[1]
+    row = shape_row(shape, name)
+    try:
+        ref = weakref.ref(shape, lambda _, key=id(shape): _ROWS.pop(key, None))
+    except TypeError:  # a shape that cannot be referenced weakly is packed at each call
+        return row
+    _ROWS[id(shape)] = (ref, (int(row[0]), row[1], row[2]))
+    return _ROWS[id(shape)][1]
+
+
 def distance(shape1, placement1, shape2, placement2, request: DistanceRequest | None = None) -> DistanceResult:
     """Signed distance between ``shape1`` at ``placement1`` and ``shape2`` at ``placement2`` (world frame), with
     witness points and normal (see :class:`DistanceResult`). Shapes are those of :mod:`rbda.collision.shapes`
     and :mod:`rbda.io.geometry` (a mesh through its convex hull). Raises ``ValueError`` for a bad size or
     placement, or two unbounded shapes (half-spaces, planes)."""
-    t1, p1, v1 = shape_row(shape1, "shape1")
-    t2, p2, v2 = shape_row(shape2, "shape2")
+    t1, p1, v1 = _row(shape1, "shape1")
+    t2, p2, v2 = _row(shape2, "shape2")
     unbounded = (ShapeType.HALFSPACE, ShapeType.PLANE)
     if t1 in unbounded and t2 in unbounded:
         raise ValueError("shape1, shape2: the distance between two unbounded shapes (half-spaces, planes) is not "
@@ -82,5 +99,5 @@ def distance(shape1, placement1, shape2, placement2, request: DistanceRequest | 
     M1, M2 = placement_array(placement1, "placement1"), placement_array(placement2, "placement2")
     variant, tolerance, max_iterations = (request or DistanceRequest()).codes()
     out, iterations = np.empty((3, 3)), np.zeros(2, dtype=np.int64)
-    d = shape_distance(int(t1), p1, v1, M1, int(t2), p2, v2, M2, variant, tolerance, max_iterations, out, iterations)
+    d = shape_distance(t1, p1, v1, M1, t2, p2, v2, M2, variant, tolerance, max_iterations, out, iterations)
     return DistanceResult(float(d), out[:2].copy(), out[2].copy(), int(iterations[0]), int(iterations[1]))

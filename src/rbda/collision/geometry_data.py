@@ -81,8 +81,8 @@ def pack_geometry(geom_model: GeometryModel) -> PackedGeometry:
 
 @dataclass
 class CollisionResult:
-    """One pair's collision test: ``is_collision`` and the signed ``distance`` found (``inf`` when the broad
-    phase ruled the pair out or the pair was not tested)."""
+    """One pair's collision test: ``is_collision`` and ``distance``: the signed distance when colliding, a positive
+    lower bound of it otherwise (``inf`` when the broad phase ruled the pair out or the pair was not tested)."""
 
     is_collision: bool = False
     distance: float = np.inf
@@ -101,7 +101,9 @@ class GeometryData:
 
     def __init__(self, geom_model: GeometryModel, request: DistanceRequest | None = None):
         self.packed = pack_geometry(geom_model)
-        ng, npairs = geom_model.ngeoms, len(geom_model.collision_pairs)
+        self._geom_model = weakref.ref(geom_model)
+        self._sizes = (geom_model.ngeoms, len(geom_model.collision_pairs))
+        ng, npairs = self._sizes
         self._oMg = np.zeros((ng, 3, 4))
         self._oMg[:, :, :3] = np.eye(3)
         self.oMg = SE3Views(self._oMg)
@@ -115,6 +117,16 @@ class GeometryData:
         self._boxes, self._candidate = np.zeros((ng, 6)), np.zeros(npairs, dtype=bool)
 
     @property
+    def request(self) -> DistanceRequest:
+        """The GJK/EPA settings (:class:`DistanceRequest`); assign a new one to change them."""
+        return self._request
+
+    @request.setter
+    def request(self, request: DistanceRequest) -> None:
+        self._settings = np.array(request.codes(), dtype=float)
+        self._request = request
+
+    @property
     def distance_results(self) -> list[DistanceResult]:
         return [DistanceResult(float(d), p.copy(), n.copy())
                 for d, p, n in zip(self.distances, self.nearest_points, self.normals)]
@@ -123,21 +135,20 @@ class GeometryData:
     def collision_results(self) -> list[CollisionResult]:
         return [CollisionResult(bool(c), float(d)) for c, d in zip(self.collisions, self.distances)]
 
-    def settings(self) -> np.ndarray:
-        return np.array(self.request.codes(), dtype=float)
-
     def __repr__(self) -> str:
         return f"GeometryData(ngeoms={len(self._oMg)}, npairs={len(self.distances)})"
 
 
 def _check(geom_model: GeometryModel, geom_data: GeometryData) -> PackedGeometry:
+    """The packed model of ``geom_data``, after checking that it was created for ``geom_model`` as it is (the
+    same object, same counts of objects and pairs; edit a model, then create a new GeometryData)."""
     if not isinstance(geom_data, GeometryData):
         raise TypeError(f"geom_data: expected a GeometryData, got {type(geom_data).__name__}")
-    packed = pack_geometry(geom_model)
-    if packed is not geom_data.packed:
-        raise ValueError("geom_data: was created for another geometry model (or before its objects or pairs "
-                         "changed); use GeometryData(geom_model)")
-    return packed
+    if geom_data._geom_model() is not geom_model or geom_data._sizes != (geom_model.ngeoms,
+                                                                          len(geom_model.collision_pairs)):
+        raise ValueError("geom_data: was created for another geometry model (or before objects or pairs were "
+                         "added or removed); use GeometryData(geom_model)")
+    return geom_data.packed
 
 
 def update_geometry_placements(model, data, geom_model: GeometryModel, geom_data: GeometryData, q=None):
@@ -161,7 +172,7 @@ def compute_distances(model, data, geom_model: GeometryModel, geom_data: Geometr
     packed = _check(geom_model, geom_data)
     update_geometry_placements(model, data, geom_model, geom_data, q)
     return int(_pairs.distances(*packed.arrays, geom_data._oMg, packed.pairs, geom_data.active_collision_pairs,
-                                geom_data.settings(), geom_data.distances, geom_data.nearest_points,
+                                geom_data._settings, geom_data.distances, geom_data.nearest_points,
                                 geom_data.normals))
 
 
@@ -169,13 +180,14 @@ def compute_collisions(model, data, geom_model: GeometryModel, geom_data: Geomet
                        stop_at_first_collision: bool = False) -> bool:
     """Whether any active collision pair collides (signed distance below its security margin): a broad phase on
     world bounding boxes, then GJK/EPA on the pairs whose boxes overlap, in pair order. Fills
-    ``geom_data.collisions`` and ``geom_data.distances`` (``inf`` for pairs not tested); with
+    ``geom_data.collisions`` and ``geom_data.distances`` (the signed distance of a colliding pair; for the
+    others a positive lower bound, or ``inf`` when not tested); with
     ``stop_at_first_collision`` the pairs after the first collision are not tested. Placements are updated
     first, from ``q`` ``(nq,)`` if given."""
     packed = _check(geom_model, geom_data)
     update_geometry_placements(model, data, geom_model, geom_data, q)
     return bool(_pairs.collisions(*packed.arrays, geom_data._oMg, packed.pairs, packed.pair_index,
-                                  geom_data.active_collision_pairs, geom_data.security_margins, geom_data.settings(),
+                                  geom_data.active_collision_pairs, geom_data.security_margins, geom_data._settings,
                                   bool(stop_at_first_collision), geom_data._boxes, geom_data._candidate,
                                   geom_data.distances, geom_data.collisions))
 
@@ -193,7 +205,7 @@ def compute_distance(geom_model: GeometryModel, geom_data: GeometryData, pair_in
     packed = _check(geom_model, geom_data)
     p = _pair(geom_model, pair_index)
     out, iterations = np.empty((3, 3)), np.zeros(2, dtype=np.int64)
-    d = _pairs.pair_distance(*packed.arrays, geom_data._oMg, packed.pairs, p, geom_data.settings(), out, iterations)
+    d = _pairs.pair_distance(*packed.arrays, geom_data._oMg, packed.pairs, p, geom_data._settings, out, iterations)
     geom_data.distances[p], geom_data.nearest_points[p], geom_data.normals[p] = d, out[:2], out[2]
     return DistanceResult(float(d), out[:2].copy(), out[2].copy(), int(iterations[0]), int(iterations[1]))
 

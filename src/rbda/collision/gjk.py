@@ -171,13 +171,15 @@ def _polytope_like(t):
 
 
 @njit(cache=True)
-def gjk(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance, max_iterations, S, lam):
+def gjk(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance, max_iterations, exit_above, S, lam):
     """Distance between the cores of shapes 1 and 2 (types ``t``, parameters ``P`` ``(4,)``, vertices ``V``
     ``(n, 3)``, placements ``M`` ``(3, 4)``). Returns ``(n, |v|, iterations, converged)``: the final simplex is
     ``S[0:n]`` with weights ``lam[0:n]``, so that the closest points are ``sum lam_i S[4 + i]`` on A and
     ``sum lam_i S[8 + i]`` on B; ``|v| = 0`` when the cores touch or overlap (then ``n = 4`` if the origin is
     inside the simplex); ``converged`` is False when GJK stopped without closing the gap (rounding stalled it
-    near contact, or ``max_iterations``)."""
+    near contact, or ``max_iterations``). Once the lower bound ``v . w / |v|`` on the distance exceeds
+    ``exit_above`` (``inf``: never), it stops and returns that bound as ``|v|`` with ``converged`` False (a
+    collision check needs no more)."""
     v = [M1[0, 3] - M2[0, 3], M1[1, 3] - M2[1, 3], M1[2, 3] - M2[2, 3]]  # a point of A - B, roughly
     if v[0] * v[0] + v[1] * v[1] + v[2] * v[2] == 0.0:
         v[0] = 1.0
@@ -203,6 +205,8 @@ def gjk(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance, max_iterations, S, l
         for r in range(3):
             S[15, r] = S[n, r]  # w_k, kept for the next momentum step
         vw = v[0] * S[n, 0] + v[1] * S[n, 1] + v[2] * S[n, 2]
+        if along_v and n > 0 and vw > exit_above * math.sqrt(vv):  # d >= v.w / |v| > exit_above: stop early
+            return n, vw / math.sqrt(vv), it, False
         if n > 0 and vv - vw <= tolerance * vv:  # |v| - d <= (v.v - v.w) / |v| <= tolerance |v|
             if along_v:
                 converged = True

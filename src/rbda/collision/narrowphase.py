@@ -130,11 +130,13 @@ def _size(M1, M2, S, n):
 
 
 @njit(cache=True)
-def shape_distance(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance, max_iterations, out, iterations):
+def shape_distance(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance, max_iterations, out, iterations,
+                   exit_above=math.inf):
     """Signed distance between shape 1 (type code ``t1``, parameters ``P1`` ``(4,)``, convex vertices ``V1``
     ``(n1, 3)``, world placement ``M1`` ``(3, 4)``) and shape 2. Writes ``out`` ``(3, 3)``: ``p1``, ``p2`` and the
     normal from 1 to 2, and ``iterations`` ``(2,)``: GJK's and EPA's. At most one shape may be unbounded (a
-    half-space or a plane); two unbounded shapes give ``-inf`` with zero points."""
+    half-space or a plane); two unbounded shapes give ``-inf`` with zero points. With a finite ``exit_above``,
+    GJK may stop as soon as it proves the distance above it, and returns that lower bound (``out`` zeroed)."""
     iterations[0] = iterations[1] = 0
     u1, u2 = t1 == HALFSPACE or t1 == PLANE, t2 == HALFSPACE or t2 == PLANE
     if u1 and u2:
@@ -153,7 +155,10 @@ def shape_distance(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance, max_itera
     else:
         S, lam = np.empty((16, 3)), np.empty(4)
         n, norm_v, iterations[0], converged = gjk(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance,
-                                                  max_iterations, S, lam)
+                                                  max_iterations, exit_above + r1 + r2, S, lam)
+        if not converged and norm_v > exit_above + r1 + r2:
+            out[:] = 0.0
+            return norm_v - r1 - r2
         near = norm_v <= INTERSECTION_NORM or (not converged and norm_v <= NEAR_CONTACT * _size(M1, M2, S, n))
         if not near:
             for r in range(3):

@@ -32,13 +32,15 @@ def placements_status(oMi, parent_joints, placements, oMg):
 
 
 @njit(cache=True)
-def pair_distance(types, params, vertex_ranges, vertices, oMg, pairs, p, settings, out, iterations):
-    """Signed distance of pair ``p`` (witness points and normal into ``out`` ``(3, 3)``)."""
+def pair_distance(types, params, vertex_ranges, vertices, oMg, pairs, p, settings, out, iterations,
+                  exit_above=np.inf):
+    """Signed distance of pair ``p`` (witness points and normal into ``out`` ``(3, 3)``); with a finite
+    ``exit_above``, a lower bound once it is above that (see ``shape_distance``)."""
     i, j = pairs[p, 0], pairs[p, 1]
     Vi = vertices[vertex_ranges[i, 0] : vertex_ranges[i, 0] + vertex_ranges[i, 1]]
     Vj = vertices[vertex_ranges[j, 0] : vertex_ranges[j, 0] + vertex_ranges[j, 1]]
     return shape_distance(types[i], params[i], Vi, oMg[i], types[j], params[j], Vj, oMg[j],
-                          int(settings[0]), settings[1], int(settings[2]), out, iterations)
+                          int(settings[0]), settings[1], int(settings[2]), out, iterations, exit_above)
 
 
 @njit(cache=True)
@@ -63,7 +65,9 @@ def distances(types, params, vertex_ranges, vertices, oMg, pairs, active, settin
 def collisions(types, params, vertex_ranges, vertices, oMg, pairs, pair_index, active, margin, settings,
                stop_at_first, boxes, candidate, dist, colliding):
     """Broad phase over all pairs, then the narrow phase on the active pairs whose boxes overlap, in pair order:
-    ``colliding[p] = dist[p] < margin[p]`` (``dist[p] = inf`` for pairs the broad phase rules out). With
+    ``colliding[p] = dist[p] < margin[p]``; ``dist[p]`` is the signed distance of a colliding pair, a positive
+    lower bound of it for the others (GJK stops once it finds a separating plane farther than the margin), ``inf``
+    for the pairs the broad phase rules out. With
     ``stop_at_first``, pairs after the first collision are left False / inf. Returns whether any pair
     collides."""
     world_boxes(types, params, vertex_ranges, vertices, oMg, boxes)
@@ -74,7 +78,8 @@ def collisions(types, params, vertex_ranges, vertices, oMg, pairs, pair_index, a
     for p in range(pairs.shape[0]):
         if not (active[p] and candidate[p]):
             continue
-        dist[p] = pair_distance(types, params, vertex_ranges, vertices, oMg, pairs, p, settings, out, iterations)
+        dist[p] = pair_distance(types, params, vertex_ranges, vertices, oMg, pairs, p, settings, out, iterations,
+                                margin[p])
         colliding[p] = dist[p] < margin[p]
         if colliding[p] and stop_at_first:
             return True
