@@ -10,9 +10,8 @@ from scipy.optimize import minimize
 
 from rbda.collision.distance import DistanceRequest, distance
 from rbda.collision.narrowphase import shape_distance
-from rbda.collision.shapes import Cone, Convex, Ellipsoid, Halfspace, Plane, pack_shapes
+from rbda.collision.shapes import Ellipsoid, pack_shapes
 from rbda.collision.support import radius, support_world
-from rbda.io.geometry import Box, Capsule, Cylinder, Sphere
 from coal_oracle import KINDS, coal_distance, random_rotation, random_shape, to_coal
 
 coal = pytest.importorskip("coal")

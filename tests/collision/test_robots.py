@@ -10,8 +10,7 @@ import pytest
 from scipy.spatial import ConvexHull
 
 import rbda
-from rbda.collision import (GeometryData, compute_collision, compute_collisions, compute_distance,
-                            compute_distances, update_geometry_placements)
+from rbda.collision import GeometryData, compute_collision, compute_collisions, compute_distance, compute_distances
 from rbda.io import GeometryType, build_geom_from_urdf, build_model_from_urdf, remove_collision_pairs
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "io"))
