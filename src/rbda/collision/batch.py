@@ -35,8 +35,8 @@ def _distances(I, F, WS, Q, types, params, ranges, vertices, parent_joints, plac
 
 
 @njit(cache=True, parallel=True)
-def _collisions(I, F, WS, Q, types, params, ranges, vertices, parent_joints, placements, pairs, pair_index,
-                margin, settings, OMG, BOXES, CANDIDATE, DIST, COLLIDING, OUT, STATUS):
+def _collisions(I, F, WS, Q, types, params, ranges, vertices, local_boxes, parent_joints, placements, pairs,
+                pair_index, margin, settings, OMG, BOXES, CANDIDATE, DIST, COLLIDING, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     active = np.ones(pairs.shape[0], dtype=np.bool_)
     for c in prange(nchunks):
@@ -47,8 +47,9 @@ def _collisions(I, F, WS, Q, types, params, ranges, vertices, parent_joints, pla
             if STATUS[b] or _pairs.placements_status(d.oMi, parent_joints, placements, OMG[c]) >= 0:
                 STATUS[b] = max(STATUS[b], -1)
                 continue
-            OUT[b] = _pairs.collisions(types, params, ranges, vertices, OMG[c], pairs, pair_index, active, margin,
-                                       settings, True, BOXES[c], CANDIDATE[c], DIST[c], COLLIDING[c])
+            OUT[b] = _pairs.collisions(types, params, ranges, vertices, local_boxes, OMG[c], pairs, pair_index,
+                                       active, margin, settings, True, BOXES[c], CANDIDATE[c], DIST[c],
+                                       COLLIDING[c])
 
 
 def _prepare(model, geom_model, Q, request):
@@ -97,7 +98,7 @@ def compute_collisions(model, geom_model, Q, request: DistanceRequest | None = N
     if not np.isfinite(security_margin):
         raise ValueError(f"security_margin: expected a finite number, got {security_margin!r}")
     out, status = np.zeros(B, dtype=bool), np.zeros(B, dtype=np.int64)
-    _collisions(I, F, WS, Q, *packed.arrays, packed.parent_joints, packed.placements, packed.pairs,
+    _collisions(I, F, WS, Q, *packed.arrays, packed.local_boxes, packed.parent_joints, packed.placements, packed.pairs,
                 packed.pair_index, np.full(npairs, float(security_margin)), settings,
                 np.zeros((nchunks, ng, 3, 4)), np.zeros((nchunks, ng, 6)), np.zeros((nchunks, npairs), dtype=bool),
                 np.zeros((nchunks, npairs)), np.zeros((nchunks, npairs), dtype=bool), out, status)

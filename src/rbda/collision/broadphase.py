@@ -1,7 +1,8 @@
 """Broad phase: world axis-aligned bounding boxes and sweep-and-prune, compiled.
 
-A shape's box is exact: along each world axis ``e``, the support points along ``+e`` and ``-e`` (plus the radius
-of a sphere or capsule) bound it. Half-spaces and planes get an infinite box. Sweep-and-prune sorts the boxes by
+Each shape's box in its own frame is computed once, exactly (support points along the axes, plus the radius of a
+sphere or capsule); at each placement the world box is that box rotated and re-boxed, a few flops per shape.
+Half-spaces and planes get an infinite box. Sweep-and-prune sorts the boxes by
 their lower x and, for each box, scans the boxes that start before it ends, keeping the pairs that also overlap
 in y and z and are collision pairs: the work is the sort plus the pairs whose x-intervals overlap.
 """
@@ -13,30 +14,48 @@ import math
 import numpy as np
 from numba import njit
 
-from .support import HALFSPACE, PLANE, radius, support_world
+from .support import HALFSPACE, PLANE, radius, support_local
 
 
 @njit(cache=True)
-def world_boxes(types, params, vertex_ranges, vertices, oMg, boxes):
-    """``boxes[k] = [lower (3), upper (3)]`` of shape ``k`` at ``oMg[k]`` (world frame), for every shape."""
-    point = np.empty(3)
-    axis = np.zeros(3)
+def local_boxes(types, params, vertex_ranges, vertices, boxes):
+    """``boxes[k] = [centre (3), half-extents (3)]`` of shape ``k`` in its own frame, exact: the support points
+    along ``+e`` and ``-e`` of each axis, grown by the radius (zeros for half-spaces and planes)."""
+    point, axis = np.empty(3), np.zeros(3)
     for k in range(types.shape[0]):
         t = types[k]
+        for r in range(6):
+            boxes[k, r] = 0.0
         if t == HALFSPACE or t == PLANE:
-            for r in range(3):
-                boxes[k, r], boxes[k, 3 + r] = -math.inf, math.inf
             continue
         V = vertices[vertex_ranges[k, 0] : vertex_ranges[k, 0] + vertex_ranges[k, 1]]
         rad = radius(t, params[k])
         for r in range(3):
             axis[r] = 1.0
-            support_world(t, params[k], V, oMg[k], axis, point)
-            boxes[k, 3 + r] = point[r] + rad
+            support_local(t, params[k], V, axis, point)
+            upper = point[r] + rad
             axis[r] = -1.0
-            support_world(t, params[k], V, oMg[k], axis, point)
-            boxes[k, r] = point[r] - rad
+            support_local(t, params[k], V, axis, point)
+            lower = point[r] - rad
             axis[r] = 0.0
+            boxes[k, r], boxes[k, 3 + r] = 0.5 * (upper + lower), 0.5 * (upper - lower)
+
+
+@njit(cache=True)
+def world_boxes(types, local, oMg, boxes):
+    """``boxes[k] = [lower (3), upper (3)]`` in the world of the local box ``local[k]`` (centre, half-extents)
+    placed at ``oMg[k]``: centre ``R c + p``, half-extents ``|R| h`` (Arvo's box transform); infinite for
+    half-spaces and planes."""
+    for k in range(types.shape[0]):
+        if types[k] == HALFSPACE or types[k] == PLANE:
+            for r in range(3):
+                boxes[k, r], boxes[k, 3 + r] = -math.inf, math.inf
+            continue
+        M = oMg[k]
+        for r in range(3):
+            c = M[r, 0] * local[k, 0] + M[r, 1] * local[k, 1] + M[r, 2] * local[k, 2] + M[r, 3]
+            h = abs(M[r, 0]) * local[k, 3] + abs(M[r, 1]) * local[k, 4] + abs(M[r, 2]) * local[k, 5]
+            boxes[k, r], boxes[k, 3 + r] = c - h, c + h
 
 
 @njit(cache=True)

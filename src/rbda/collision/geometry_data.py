@@ -18,6 +18,7 @@ from ..algorithms._check import vector
 from ..io.geometry import GeometryModel
 from ..model.data import SE3Views
 from . import pairs as _pairs
+from .broadphase import local_boxes
 from .distance import DistanceRequest, DistanceResult
 from .shapes import PackedShapes, ShapeType, pack_shapes
 
@@ -27,14 +28,15 @@ _UNBOUNDED = (ShapeType.HALFSPACE, ShapeType.PLANE)
 @dataclass
 class PackedGeometry:
     """A geometry model as the kernels take it: ``shapes`` (:class:`PackedShapes`), ``parent_joints`` ``(ng,)``,
-    joint-frame ``placements`` ``(ng, 3, 4)``, ``pairs`` ``(npairs, 2)`` and ``pair_index`` ``(ng, ng)`` (-1
-    where no pair)."""
+    joint-frame ``placements`` ``(ng, 3, 4)``, ``pairs`` ``(npairs, 2)``, ``pair_index`` ``(ng, ng)`` (-1
+    where no pair) and the shapes' ``local_boxes`` ``(ng, 6)`` (centre, half-extents in their frames)."""
 
     shapes: PackedShapes
     parent_joints: np.ndarray
     placements: np.ndarray
     pairs: np.ndarray
     pair_index: np.ndarray
+    local_boxes: np.ndarray
 
     @property
     def arrays(self) -> tuple:
@@ -73,8 +75,10 @@ def pack_geometry(geom_model: GeometryModel) -> PackedGeometry:
     placements = np.zeros((len(objects), 3, 4))
     for k, o in enumerate(objects):
         placements[k, :, :3], placements[k, :, 3] = o.placement.rotation, o.placement.translation
+    boxes = np.zeros((len(objects), 6))
+    local_boxes(shapes.types, shapes.params, shapes.vertex_ranges, shapes.vertices, boxes)
     packed = PackedGeometry(shapes, np.array([o.parent_joint for o in objects], dtype=np.int64), placements,
-                            np.ascontiguousarray(pairs), index)
+                            np.ascontiguousarray(pairs), index, boxes)
     _PACKED[geom_model] = (sig, packed)
     return packed
 
@@ -186,7 +190,7 @@ def compute_collisions(model, data, geom_model: GeometryModel, geom_data: Geomet
     first, from ``q`` ``(nq,)`` if given."""
     packed = _check(geom_model, geom_data)
     update_geometry_placements(model, data, geom_model, geom_data, q)
-    return bool(_pairs.collisions(*packed.arrays, geom_data._oMg, packed.pairs, packed.pair_index,
+    return bool(_pairs.collisions(*packed.arrays, packed.local_boxes, geom_data._oMg, packed.pairs, packed.pair_index,
                                   geom_data.active_collision_pairs, geom_data.security_margins, geom_data._settings,
                                   bool(stop_at_first_collision), geom_data._boxes, geom_data._candidate,
                                   geom_data.distances, geom_data.collisions))

@@ -2,7 +2,8 @@
 
 The geometry model enters as the packed shapes (``types``, ``params``, ``vertex_ranges``, ``vertices``), the
 objects' ``parent_joints`` ``(ng,)`` and joint-frame ``placements`` ``(ng, 3, 4)``, and the ``pairs``
-``(npairs, 2)`` with their ``pair_index`` ``(ng, ng)`` table. ``settings`` is ``(variant, tolerance,
+``(npairs, 2)`` with their ``pair_index`` ``(ng, ng)`` table; ``local_boxes`` ``(ng, 6)`` are the shapes'
+bounding boxes in their frames (``broadphase.local_boxes``). ``settings`` is ``(variant, tolerance,
 max_iterations)``. No Python runs between pairs.
 """
 
@@ -62,7 +63,7 @@ def distances(types, params, vertex_ranges, vertices, oMg, pairs, active, settin
 
 
 @njit(cache=True)
-def collisions(types, params, vertex_ranges, vertices, oMg, pairs, pair_index, active, margin, settings,
+def collisions(types, params, vertex_ranges, vertices, local_boxes, oMg, pairs, pair_index, active, margin, settings,
                stop_at_first, boxes, candidate, dist, colliding):
     """Broad phase over all pairs, then the narrow phase on the active pairs whose boxes overlap, in pair order:
     ``colliding[p] = dist[p] < margin[p]``; ``dist[p]`` is the signed distance of a colliding pair, a positive
@@ -70,7 +71,7 @@ def collisions(types, params, vertex_ranges, vertices, oMg, pairs, pair_index, a
     for the pairs the broad phase rules out. With
     ``stop_at_first``, pairs after the first collision are left False / inf. Returns whether any pair
     collides."""
-    world_boxes(types, params, vertex_ranges, vertices, oMg, boxes)
+    world_boxes(types, local_boxes, oMg, boxes)
     overlapping_pairs(boxes, pair_index, margin, candidate)
     out, iterations = np.empty((3, 3)), np.zeros(2, dtype=np.int64)
     for p in range(pairs.shape[0]):
