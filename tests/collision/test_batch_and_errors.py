@@ -34,6 +34,9 @@ def test_batch_against_pinocchio(name):
         np.testing.assert_allclose(D[b], [pgd.distanceResults[k].min_distance for k in order], rtol=1e-6, atol=1e-6)
         assert C[b] == pin.computeCollisions(pm, pd, pg, pgd, Q[b], True)
     assert 0 < C.sum() < 40  # both outcomes occur
+    out_d, out_c = np.empty_like(D), np.empty_like(C)
+    assert rbda.batch.compute_distances(model, gm, Q, out=out_d) is out_d and np.array_equal(out_d, D)
+    assert rbda.batch.compute_collisions(model, gm, Q, out=out_c) is out_c and np.array_equal(out_c, C)
 
 
 def test_batch_errors():
@@ -44,6 +47,8 @@ def test_batch_errors():
         rbda.batch.compute_distances(model, gm, Q)
     with pytest.raises(ValueError, match="Q"):
         rbda.batch.compute_collisions(model, gm, np.zeros((3, model.nq + 1)))
+    with pytest.raises(ValueError, match="out"):
+        rbda.batch.compute_collisions(model, gm, np.zeros((3, model.nq)), out=np.zeros(3))
 
 
 I = np.hstack([np.eye(3), np.zeros((3, 1))])

@@ -74,13 +74,23 @@ def _raise(status, report, geom_model):
     report(np.maximum(status, 0), ("Q",))
 
 
-def compute_distances(model, geom_model, Q, request: DistanceRequest | None = None) -> np.ndarray:
+def _out(out, shape: tuple, dtype) -> np.ndarray:
+    if out is None:
+        return np.zeros(shape, dtype=dtype)
+    if not (isinstance(out, np.ndarray) and out.shape == shape and out.dtype == dtype and out.flags.c_contiguous):
+        raise ValueError(f"out: expected a C-contiguous {np.dtype(dtype).name} array of shape {shape}")
+    return out
+
+
+def compute_distances(model, geom_model, Q, request: DistanceRequest | None = None,
+                      out: np.ndarray | None = None) -> np.ndarray:
     """Signed distances ``(B, npairs)`` of every collision pair of ``geom_model`` at each configuration
-    ``Q[b]`` (``Q: (B, nq)``), computed on all cores. Raises ``ValueError`` naming the first bad state."""
+    ``Q[b]`` (``Q: (B, nq)``), computed on all cores (into ``out`` if given). Raises ``ValueError`` naming the
+    first bad state."""
     packed, Q, B, nchunks, WS, settings, report = _prepare(model, geom_model, Q, request)
     I, F = model.packed
     ng, npairs = len(packed.parent_joints), len(packed.pairs)
-    out, status = np.empty((B, npairs)), np.zeros(B, dtype=np.int64)
+    out, status = _out(out, (B, npairs), np.float64), np.zeros(B, dtype=np.int64)
     _distances(I, F, WS, Q, *packed.arrays, packed.parent_joints, packed.placements, packed.pairs, settings,
                np.zeros((nchunks, ng, 3, 4)), out, status)
     _raise(status, report, geom_model)
@@ -88,16 +98,17 @@ def compute_distances(model, geom_model, Q, request: DistanceRequest | None = No
 
 
 def compute_collisions(model, geom_model, Q, request: DistanceRequest | None = None,
-                       security_margin: float = 0.0) -> np.ndarray:
+                       security_margin: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
     """Whether any collision pair of ``geom_model`` collides (signed distance below ``security_margin``) at each
-    configuration ``Q[b]`` (``Q: (B, nq)``): ``(B,)`` booleans, computed on all cores, each state stopping at
-    its first collision after a broad phase. Raises ``ValueError`` naming the first bad state."""
+    configuration ``Q[b]`` (``Q: (B, nq)``): ``(B,)`` booleans (into ``out`` if given), computed on all cores,
+    each state stopping at its first collision after a broad phase. Raises ``ValueError`` naming the first bad
+    state."""
     packed, Q, B, nchunks, WS, settings, report = _prepare(model, geom_model, Q, request)
     I, F = model.packed
     ng, npairs = len(packed.parent_joints), len(packed.pairs)
     if not np.isfinite(security_margin):
         raise ValueError(f"security_margin: expected a finite number, got {security_margin!r}")
-    out, status = np.zeros(B, dtype=bool), np.zeros(B, dtype=np.int64)
+    out, status = _out(out, (B,), np.bool_), np.zeros(B, dtype=np.int64)
     _collisions(I, F, WS, Q, *packed.arrays, packed.local_boxes, packed.parent_joints, packed.placements, packed.pairs,
                 packed.pair_index, np.full(npairs, float(security_margin)), settings,
                 np.zeros((nchunks, ng, 3, 4)), np.zeros((nchunks, ng, 6)), np.zeros((nchunks, npairs), dtype=bool),
