@@ -390,5 +390,19 @@ def d_difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, arg: ArgumentPositi
     return _configuration(batch_d_difference, model, Q0, Q1, ("Q0", "Q1"), model.nv, arg, out)
 
 
-# collision: distances (B, npairs) and collision flags (B,) of a GeometryModel over a batch of configurations
-from .collision.batch import compute_collisions, compute_distances  # noqa: E402
+# collision (rbda.collision.batch, imported on first use): distances and collision flags of a GeometryModel
+def compute_distances(model: Model, geom_model, Q: ArrayLike, request=None, out: np.ndarray | None = None):
+    """Signed distances ``(B, npairs)`` of every collision pair of ``geom_model`` at each ``Q[b]``: see
+    :func:`rbda.collision.batch.compute_distances`."""
+    from .collision import batch as collision_batch
+
+    return collision_batch.compute_distances(model, geom_model, Q, request, out)
+
+
+def compute_collisions(model: Model, geom_model, Q: ArrayLike, request=None, security_margin: float = 0.0,
+                       out: np.ndarray | None = None):
+    """Whether any collision pair of ``geom_model`` collides at each ``Q[b]``, ``(B,)`` booleans: see
+    :func:`rbda.collision.batch.compute_collisions`."""
+    from .collision import batch as collision_batch
+
+    return collision_batch.compute_collisions(model, geom_model, Q, request, security_margin, out)
