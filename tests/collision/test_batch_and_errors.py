@@ -111,6 +111,11 @@ def test_bad_shapes_name_the_geometry(shape, message):
         GeometryData(_geometry(shape))
 
 
+def test_collision_shapes_on_geometry_objects():
+    assert _geometry(Cone(1.0, 1.0)).geometry_objects[0].mesh_path == "CONE"
+    assert _geometry(Box((1.0, 1.0, 1.0))).geometry_objects[0].mesh_path == "BOX"
+
+
 def test_bad_mesh_files_name_the_file(tmp_path):
     with pytest.raises(ModelFileError, match="missing.stl"):
         GeometryData(_geometry(Mesh(str(tmp_path / "missing.stl"))))
