@@ -13,7 +13,8 @@ from __future__ import annotations
 __all__ = ["aba", "ccrba", "center_of_mass", "compute_aba_derivatives", "compute_centroidal_momentum",
            "compute_frame_jacobian", "compute_joint_jacobians", "compute_minverse", "compute_rnea_derivatives",
            "compute_rnea_second_order_derivatives", "crba", "d_difference", "d_integrate", "difference",
-           "forward_kinematics", "frames_forward_kinematics", "integrate", "jacobian_center_of_mass", "rnea"]
+           "forward_kinematics", "frames_forward_kinematics", "integrate", "jacobian_center_of_mass", "rnea",
+           "constraint_dynamics", "compute_distances", "compute_collisions"]
 
 from typing import TYPE_CHECKING
 
@@ -396,3 +397,21 @@ def constraint_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike
         raise ValueError(f"state {bad[0]}: {SINGULAR_SET}")
     _report_states(status, ("Q", "V", "TAU"))
     return ddq, lam
+
+
+# collision (rbda.collision.batch, imported on first use): distances and collision flags of a GeometryModel
+def compute_distances(model: Model, geom_model, Q: ArrayLike, request=None, out: np.ndarray | None = None):
+    """Signed distances ``(B, npairs)`` of every collision pair of ``geom_model`` at each ``Q[b]``: see
+    :func:`rbda.collision.batch.compute_distances`."""
+    from .collision import batch as collision_batch
+
+    return collision_batch.compute_distances(model, geom_model, Q, request, out)
+
+
+def compute_collisions(model: Model, geom_model, Q: ArrayLike, request=None, security_margin: float = 0.0,
+                       out: np.ndarray | None = None):
+    """Whether any collision pair of ``geom_model`` collides at each ``Q[b]``, ``(B,)`` booleans: see
+    :func:`rbda.collision.batch.compute_collisions`."""
+    from .collision import batch as collision_batch
+
+    return collision_batch.compute_collisions(model, geom_model, Q, request, security_margin, out)

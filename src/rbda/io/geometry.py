@@ -103,7 +103,9 @@ class GeometryObject:
 
     @property
     def mesh_path(self) -> str:
-        return self.geometry.path if isinstance(self.geometry, Mesh) else _SHAPE_NAMES[type(self.geometry)]
+        if isinstance(self.geometry, Mesh):
+            return self.geometry.path
+        return _SHAPE_NAMES.get(type(self.geometry), type(self.geometry).__name__.upper())  # CONE, ELLIPSOID, ...
 
     @property
     def mesh_scale(self) -> np.ndarray:

@@ -50,13 +50,13 @@ def load_mesh(path: str | os.PathLike, scale=(1.0, 1.0, 1.0)) -> TriangleMesh:
     file's own frame, vertices multiplied by ``scale`` ``(3,)`` (or a scalar).
 
     Raises :class:`~rbda.io.ModelFileError` naming the file if it is missing, unreadable or has no triangle, a
-    ``ValueError`` if ``scale`` is not three finite positive numbers, and ``ImportError`` with the command to
-    install trimesh if it is absent.
+    ``ValueError`` if ``scale`` is not three finite non-zero numbers (a negative one mirrors), and
+    ``ImportError`` with the command to install trimesh if it is absent.
     """
     path = os.fspath(path)
     s = np.broadcast_to(np.asarray(scale, dtype=float), (3,)).copy()
-    if not (np.all(np.isfinite(s)) and np.all(s > 0)):
-        raise ValueError(f"scale: expected three finite positive numbers, got {scale!r}")
+    if not (np.all(np.isfinite(s)) and np.all(s != 0)):  # a negative factor mirrors (URDF files use it)
+        raise ValueError(f"scale: expected three finite non-zero numbers, got {scale!r}")
     if not os.path.isfile(path):
         raise ModelFileError(path, "", "mesh file not found")
     key = (os.path.abspath(path), os.path.getmtime(path), tuple(s))

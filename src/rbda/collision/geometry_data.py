@@ -1,0 +1,223 @@
+"""Geometry state and the collision/distance algorithms over a :class:`~rbda.io.geometry.GeometryModel`
+(Pinocchio's ``GeometryData``, ``updateGeometryPlacements``, ``computeCollisions``, ``computeDistances``).
+
+:class:`GeometryData` holds the world placements ``oMg`` of the objects, one result per collision pair (signed
+distance, witness points, normal, collision flag) and which pairs are active. The algorithms take
+``(model, data, geom_model, geom_data, q)`` as in Pinocchio and run compiled loops over the pairs.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..algorithms import forward_kinematics
+from ..algorithms._check import vector
+from ..io.geometry import GeometryModel
+from ..model.data import SE3Views
+from . import pairs as _pairs
+from .broadphase import local_boxes
+from .distance import DistanceRequest, DistanceResult
+from .shapes import PackedShapes, ShapeType, pack_shapes
+
+_UNBOUNDED = (ShapeType.HALFSPACE, ShapeType.PLANE)
+
+
+@dataclass
+class PackedGeometry:
+    """A geometry model as the kernels take it: ``shapes`` (:class:`PackedShapes`), ``parent_joints`` ``(ng,)``,
+    joint-frame ``placements`` ``(ng, 3, 4)``, ``pairs`` ``(npairs, 2)``, ``pair_index`` ``(ng, ng)`` (-1
+    where no pair) and the shapes' ``local_boxes`` ``(ng, 6)`` (centre, half-extents in their frames)."""
+
+    shapes: PackedShapes
+    parent_joints: np.ndarray
+    placements: np.ndarray
+    pairs: np.ndarray
+    pair_index: np.ndarray
+    local_boxes: np.ndarray
+
+    @property
+    def arrays(self) -> tuple:
+        s = self.shapes
+        return s.types, s.params, s.vertex_ranges, s.vertices
+
+
+_PACKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _signature(geom_model: GeometryModel) -> tuple:
+    return (tuple((id(o), id(o.geometry), o.parent_joint, o.placement.rotation.tobytes(),
+                   o.placement.translation.tobytes()) for o in geom_model.geometry_objects),
+            tuple(geom_model.collision_pairs))
+
+
+def pack_geometry(geom_model: GeometryModel) -> PackedGeometry:
+    """The packed form of ``geom_model`` (cached until its objects, placements or pairs change). Meshes are read
+    and replaced by their convex hulls. Raises ``ValueError`` naming the geometry object for a bad size or a
+    pair of two unbounded shapes, :class:`~rbda.io.ModelFileError` naming a missing or empty mesh file."""
+    if not isinstance(geom_model, GeometryModel):
+        raise TypeError(f"geom_model: expected a GeometryModel, got {type(geom_model).__name__}")
+    sig = _signature(geom_model)
+    cached = _PACKED.get(geom_model)
+    if cached is not None and cached[0] == sig:
+        return cached[1]
+    objects = geom_model.geometry_objects
+    shapes = pack_shapes([o.geometry for o in objects], [f"geometry object {o.name!r}" for o in objects])
+    pairs = np.array(geom_model.collision_pairs, dtype=np.int64).reshape(-1, 2)
+    index = -np.ones((len(objects), len(objects)), dtype=np.int64)
+    for p, (i, j) in enumerate(pairs):
+        if shapes.types[i] in _UNBOUNDED and shapes.types[j] in _UNBOUNDED:
+            raise ValueError(f"collision pair {p}: {objects[i].name!r} and {objects[j].name!r} are both unbounded "
+                             "(half-space or plane); their distance is not defined")
+        index[i, j] = index[j, i] = p
+    placements = np.zeros((len(objects), 3, 4))
+    for k, o in enumerate(objects):
+        placements[k, :, :3], placements[k, :, 3] = o.placement.rotation, o.placement.translation
+    boxes = np.zeros((len(objects), 6))
+    local_boxes(shapes.types, shapes.params, shapes.vertex_ranges, shapes.vertices, boxes)
+    packed = PackedGeometry(shapes, np.array([o.parent_joint for o in objects], dtype=np.int64), placements,
+                            np.ascontiguousarray(pairs), index, boxes)
+    _PACKED[geom_model] = (sig, packed)
+    return packed
+
+
+@dataclass
+class CollisionResult:
+    """One pair's collision test: ``is_collision`` and ``distance``: the signed distance when colliding, a positive
+    lower bound of it otherwise (``inf`` when the broad phase ruled the pair out or the pair was not tested)."""
+
+    is_collision: bool = False
+    distance: float = np.inf
+
+    def isCollision(self) -> bool:  # noqa: N802 (Pinocchio's name)
+        return self.is_collision
+
+
+class GeometryData:
+    """The state of a :class:`~rbda.io.geometry.GeometryModel`: ``oMg`` (world placements of the objects, a
+    sequence of :class:`~rbda.SE3` over the ``(ng, 3, 4)`` array ``oMg.array``), per collision pair
+    ``distances`` ``(npairs,)``, ``nearest_points`` ``(npairs, 2, 3)``, ``normals`` ``(npairs, 3)``,
+    ``collisions`` ``(npairs,)`` bool, ``active_collision_pairs`` ``(npairs,)`` bool (all True), per-pair
+    ``security_margins`` ``(npairs,)`` (0) and the GJK/EPA ``request`` (:class:`DistanceRequest`).
+    ``distance_results`` and ``collision_results`` give the per-pair results as objects."""
+
+    def __init__(self, geom_model: GeometryModel, request: DistanceRequest | None = None):
+        self.packed = pack_geometry(geom_model)
+        self._geom_model = weakref.ref(geom_model)
+        self._sizes = (geom_model.ngeoms, len(geom_model.collision_pairs))
+        ng, npairs = self._sizes
+        self._oMg = np.zeros((ng, 3, 4))
+        self._oMg[:, :, :3] = np.eye(3)
+        self.oMg = SE3Views(self._oMg)
+        self.distances = np.full(npairs, np.inf)
+        self.nearest_points = np.zeros((npairs, 2, 3))
+        self.normals = np.zeros((npairs, 3))
+        self.collisions = np.zeros(npairs, dtype=bool)
+        self.active_collision_pairs = np.ones(npairs, dtype=bool)
+        self.security_margins = np.zeros(npairs)
+        self.request = request or DistanceRequest()
+        self._boxes, self._candidate = np.zeros((ng, 6)), np.zeros(npairs, dtype=bool)
+
+    @property
+    def request(self) -> DistanceRequest:
+        """The GJK/EPA settings (:class:`DistanceRequest`); assign a new one to change them."""
+        return self._request
+
+    @request.setter
+    def request(self, request: DistanceRequest) -> None:
+        self._settings = np.array(request.codes(), dtype=float)
+        self._request = request
+
+    @property
+    def distance_results(self) -> list[DistanceResult]:
+        return [DistanceResult(float(d), p.copy(), n.copy())
+                for d, p, n in zip(self.distances, self.nearest_points, self.normals)]
+
+    @property
+    def collision_results(self) -> list[CollisionResult]:
+        return [CollisionResult(bool(c), float(d)) for c, d in zip(self.collisions, self.distances)]
+
+    def __repr__(self) -> str:
+        return f"GeometryData(ngeoms={len(self._oMg)}, npairs={len(self.distances)})"
+
+
+def _check(geom_model: GeometryModel, geom_data: GeometryData) -> PackedGeometry:
+    """The packed model of ``geom_data``, after checking that it was created for ``geom_model`` as it is (the
+    same object, same counts of objects and pairs; edit a model, then create a new GeometryData)."""
+    if not isinstance(geom_data, GeometryData):
+        raise TypeError(f"geom_data: expected a GeometryData, got {type(geom_data).__name__}")
+    if geom_data._geom_model() is not geom_model or geom_data._sizes != (geom_model.ngeoms,
+                                                                          len(geom_model.collision_pairs)):
+        raise ValueError("geom_data: was created for another geometry model (or before objects or pairs were "
+                         "added or removed); use GeometryData(geom_model)")
+    return geom_data.packed
+
+
+def update_geometry_placements(model, data, geom_model: GeometryModel, geom_data: GeometryData, q=None):
+    """``geom_data.oMg[k] = data.oMi[parent_joint_k] * placement_k`` for every object, after
+    ``forward_kinematics(model, data, q)`` if ``q`` ``(nq,)`` is given (else from the current ``data.oMi``).
+    Raises ``ValueError`` naming the first object whose placement is not finite."""
+    packed = _check(geom_model, geom_data)
+    if q is not None:
+        forward_kinematics(model, data, vector(q, model.nq, "q"))
+    bad = _pairs.placements_status(data.oMi.array, packed.parent_joints, packed.placements, geom_data._oMg)
+    if bad >= 0:
+        raise ValueError(f"geometry object {geom_model.geometry_objects[bad].name!r}: its placement oMg is not "
+                         "finite (NaN or inf in the joint placements or q)")
+    return geom_data.oMg
+
+
+def compute_distances(model, data, geom_model: GeometryModel, geom_data: GeometryData, q=None) -> int:
+    """Signed distance, witness points and normal of every active collision pair into ``geom_data.distances``,
+    ``nearest_points``, ``normals`` (world frame; placements updated first, from ``q`` ``(nq,)`` if given).
+    Returns the index of the pair of smallest distance (-1 if no pair is active)."""
+    packed = _check(geom_model, geom_data)
+    update_geometry_placements(model, data, geom_model, geom_data, q)
+    return int(_pairs.distances(*packed.arrays, geom_data._oMg, packed.pairs, geom_data.active_collision_pairs,
+                                geom_data._settings, geom_data.distances, geom_data.nearest_points,
+                                geom_data.normals))
+
+
+def compute_collisions(model, data, geom_model: GeometryModel, geom_data: GeometryData, q=None,
+                       stop_at_first_collision: bool = False) -> bool:
+    """Whether any active collision pair collides (signed distance below its security margin): a broad phase on
+    world bounding boxes, then GJK/EPA on the pairs whose boxes overlap, in pair order. Fills
+    ``geom_data.collisions`` and ``geom_data.distances`` (the signed distance of a colliding pair; for the
+    others a positive lower bound, or ``inf`` when not tested); with
+    ``stop_at_first_collision`` the pairs after the first collision are not tested. Placements are updated
+    first, from ``q`` ``(nq,)`` if given."""
+    packed = _check(geom_model, geom_data)
+    update_geometry_placements(model, data, geom_model, geom_data, q)
+    return bool(_pairs.collisions(*packed.arrays, packed.local_boxes, geom_data._oMg, packed.pairs, packed.pair_index,
+                                  geom_data.active_collision_pairs, geom_data.security_margins, geom_data._settings,
+                                  bool(stop_at_first_collision), geom_data._boxes, geom_data._candidate,
+                                  geom_data.distances, geom_data.collisions))
+
+
+def _pair(geom_model: GeometryModel, pair_index) -> int:
+    n = len(geom_model.collision_pairs)
+    if not (isinstance(pair_index, (int, np.integer)) and 0 <= pair_index < n):
+        raise ValueError(f"pair_index: {pair_index!r} is not a collision pair index (0..{n - 1})")
+    return int(pair_index)
+
+
+def compute_distance(geom_model: GeometryModel, geom_data: GeometryData, pair_index: int) -> DistanceResult:
+    """Distance of collision pair ``pair_index`` at the current ``geom_data.oMg`` (call
+    :func:`update_geometry_placements` first); stores it in ``geom_data`` and returns it."""
+    packed = _check(geom_model, geom_data)
+    p = _pair(geom_model, pair_index)
+    out, iterations = np.empty((3, 3)), np.zeros(2, dtype=np.int64)
+    d = _pairs.pair_distance(*packed.arrays, geom_data._oMg, packed.pairs, p, geom_data._settings, out, iterations)
+    geom_data.distances[p], geom_data.nearest_points[p], geom_data.normals[p] = d, out[:2], out[2]
+    return DistanceResult(float(d), out[:2].copy(), out[2].copy(), int(iterations[0]), int(iterations[1]))
+
+
+def compute_collision(geom_model: GeometryModel, geom_data: GeometryData, pair_index: int) -> bool:
+    """Whether collision pair ``pair_index`` collides at the current ``geom_data.oMg`` (distance below its
+    security margin); stores the result in ``geom_data.collisions`` and ``distances``."""
+    p = _pair(geom_model, pair_index)
+    d = compute_distance(geom_model, geom_data, p).min_distance
+    geom_data.collisions[p] = d < geom_data.security_margins[p]
+    return bool(geom_data.collisions[p])
