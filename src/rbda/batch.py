@@ -401,8 +401,9 @@ def constraint_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike
 
 # collision (rbda.collision.batch, imported on first use): distances and collision flags of a GeometryModel
 def compute_distances(model: Model, geom_model, Q: ArrayLike, request=None, out: np.ndarray | None = None):
-    """Signed distances ``(B, npairs)`` of every collision pair of ``geom_model`` at each ``Q[b]``: see
-    :func:`rbda.collision.batch.compute_distances`."""
+    """Signed distances ``(B, npairs)`` of every collision pair of ``geom_model`` at each state of ``Q: (B, nq)``,
+    computed as ``request`` (a :class:`rbda.collision.DistanceRequest`, GJK's defaults when None) says; ``out``:
+    a ``(B, npairs)`` array to write into. See :func:`rbda.collision.batch.compute_distances`."""
     from .collision import batch as collision_batch
 
     return collision_batch.compute_distances(model, geom_model, Q, request, out)
@@ -410,8 +411,9 @@ def compute_distances(model: Model, geom_model, Q: ArrayLike, request=None, out:
 
 def compute_collisions(model: Model, geom_model, Q: ArrayLike, request=None, security_margin: float = 0.0,
                        out: np.ndarray | None = None):
-    """Whether any collision pair of ``geom_model`` collides at each ``Q[b]``, ``(B,)`` booleans: see
-    :func:`rbda.collision.batch.compute_collisions`."""
+    """Whether any collision pair of ``geom_model`` collides (signed distance below ``security_margin``) at each
+    state of ``Q: (B, nq)``, ``(B,)`` booleans; ``request`` as for :func:`compute_distances`; ``out``: a ``(B,)``
+    boolean array to write into. See :func:`rbda.collision.batch.compute_collisions`."""
     from .collision import batch as collision_batch
 
     return collision_batch.compute_collisions(model, geom_model, Q, request, security_margin, out)

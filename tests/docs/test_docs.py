@@ -17,8 +17,8 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 PUBLIC_MODULES = ("rbda", "rbda.batch", "rbda.io", "rbda.featherstone", "rbda.spatial", "rbda.simulation", "rbda.viewer",
                   "rbda.collision")
 PUBLIC_MODULES += tuple(f"rbda.{m}" for m in ("jax", "casadi") if importlib.util.find_spec(m))  # optional extras
-# Parameters whose meaning every page states once (the model, its workspace, the receiver).
-SELF_EVIDENT = {"self", "cls", "model", "data"}
+# Parameters whose meaning every page states once (the model, its workspace, their geometric twins, the receiver).
+SELF_EVIDENT = {"self", "cls", "model", "data", "geom_model", "geom_data"}
 
 
 def public_names(module_name: str) -> dict[str, object]:

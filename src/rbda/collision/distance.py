@@ -88,7 +88,8 @@ def _row(shape, name: str) -> tuple:
 def distance(shape1, placement1, shape2, placement2, request: DistanceRequest | None = None) -> DistanceResult:
     """Signed distance between ``shape1`` at ``placement1`` and ``shape2`` at ``placement2`` (world frame), with
     witness points and normal (see :class:`DistanceResult`). Shapes are those of :mod:`rbda.collision.shapes`
-    and :mod:`rbda.io.geometry` (a mesh through its convex hull). Raises ``ValueError`` for a bad size or
+    and :mod:`rbda.io.geometry` (a mesh through its convex hull); ``request`` (a :class:`DistanceRequest`) chooses
+    the GJK variant and tolerances (defaults when None). Raises ``ValueError`` for a bad size or
     placement, or two unbounded shapes (half-spaces, planes)."""
     t1, p1, v1 = _row(shape1, "shape1")
     t2, p2, v2 = _row(shape2, "shape2")

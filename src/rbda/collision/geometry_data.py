@@ -92,6 +92,7 @@ class CollisionResult:
     distance: float = np.inf
 
     def isCollision(self) -> bool:  # noqa: N802 (Pinocchio's name)
+        """Whether the pair collides (Pinocchio's spelling of :attr:`is_collision`)."""
         return self.is_collision
 
 
