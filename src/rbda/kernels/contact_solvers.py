@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from .checks import all_finite
+from .constrained import dense_cholesky_solve
 from .cones import CCP, COULOMB, LCP, NCP, PYRAMID, complementarity_residuals, coulomb_project, project, shift
 
 PGS_SETTINGS = ("over_relaxation", "max_iter", "absolute_feasibility_tol", "relative_feasibility_tol",
@@ -66,22 +67,6 @@ def damped_cholesky(G, damping, L):
         for j in range(i + 1, m):
             L[i, j] = 0.0
     return True
-
-
-@njit(cache=True)
-def cholesky_solve_lower(L, x):
-    """In place ``x = (L L^T)^-1 x`` by forward then backward substitution."""
-    m = x.shape[0]
-    for i in range(m):
-        acc = x[i]
-        for j in range(i):
-            acc -= L[i, j] * x[j]
-        x[i] = acc / L[i, i]
-    for i in range(m - 1, -1, -1):
-        acc = x[i]
-        for j in range(i + 1, m):
-            acc -= L[j, i] * x[j]
-        x[i] = acc / L[i, i]
 
 
 @njit(cache=True)
@@ -302,7 +287,7 @@ def admm_solve(formulation, G, g, mu, lam, warm, settings):
             factorizations += 1
         x_prev[:] = x
         x[:] = rhs
-        cholesky_solve_lower(factor, x)  # x = (G + (mu_prox + r) I)^-1 rhs
+        dense_cholesky_solve(factor, x, x.shape[0])  # x = (G + (mu_prox + r) I)^-1 rhs
         y_prev[:] = y
         z_prev[:] = z
         primal, dual, compl, y_max, z_max = admm_update(formulation, mu, g, x, x_prev, y, z, rhs, penalty,

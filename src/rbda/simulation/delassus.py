@@ -21,12 +21,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import checks as _checks
+from ..kernels import constrained as _constrained
 from ..kernels import contact_solvers as _solvers
 from ..kernels.direct import direct
 from ._check import finite_vector
 from ..spatial._validate import as_scalar
 
 _solvers_k = direct(_solvers)
+_dense_k = direct(_constrained)  # the dense Cholesky that constrained dynamics uses
 _checks_k = direct(_checks)
 
 
@@ -95,7 +97,7 @@ class DelassusDense:
         if self._factor is None or not np.array_equal(np.broadcast_to(damping, (self.size,)), self._factor[0]):
             self._factor = self._factorise(damping_vector(damping, self.size))
         x = b.copy()
-        _solvers_k.cholesky_solve_lower(self._factor[1], x)
+        _dense_k.dense_cholesky_solve(self._factor[1], x, x.shape[0])
         return x
 
     def _factorise(self, damping: np.ndarray) -> tuple:
