@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from .algorithms.configuration import ArgumentPosition
+    from .collision import DistanceRequest
+    from .io.geometry import GeometryModel
     from .model import Model
     from numpy.typing import ArrayLike
 
@@ -400,7 +402,8 @@ def constraint_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike
 
 
 # collision (rbda.collision.batch, imported on first use): distances and collision flags of a GeometryModel
-def compute_distances(model: Model, geom_model, Q: ArrayLike, request=None, out: np.ndarray | None = None):
+def compute_distances(model: Model, geom_model: GeometryModel, Q: ArrayLike, request: DistanceRequest | None = None,
+                      out: np.ndarray | None = None) -> np.ndarray:
     """Signed distances ``(B, npairs)`` of every collision pair of ``geom_model`` at each state of ``Q: (B, nq)``,
     computed as ``request`` (a :class:`rbda.collision.DistanceRequest`, GJK's defaults when None) says; ``out``:
     a ``(B, npairs)`` array to write into. See :func:`rbda.collision.batch.compute_distances`."""
@@ -409,8 +412,8 @@ def compute_distances(model: Model, geom_model, Q: ArrayLike, request=None, out:
     return collision_batch.compute_distances(model, geom_model, Q, request, out)
 
 
-def compute_collisions(model: Model, geom_model, Q: ArrayLike, request=None, security_margin: float = 0.0,
-                       out: np.ndarray | None = None):
+def compute_collisions(model: Model, geom_model: GeometryModel, Q: ArrayLike, request: DistanceRequest | None = None,
+                       security_margin: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
     """Whether any collision pair of ``geom_model`` collides (signed distance below ``security_margin``) at each
     state of ``Q: (B, nq)``, ``(B,)`` booleans; ``request`` as for :func:`compute_distances`; ``out``: a ``(B,)``
     boolean array to write into. See :func:`rbda.collision.batch.compute_collisions`."""

@@ -263,7 +263,8 @@ def test_every_public_function_has_parameter_type_hints():
 
     names = {"Model": rbda.Model, "Data": rbda.Data, "ArrayLike": numpy.typing.ArrayLike, "SE3": rbda.SE3,
              "ReferenceFrame": rbda.ReferenceFrame, "ArgumentPosition": rbda.ArgumentPosition,
-             "GeometryModel": rbda.io.GeometryModel, "Sequence": __import__("collections.abc").abc.Sequence}
+             "GeometryModel": rbda.io.GeometryModel,
+             "DistanceRequest": __import__("rbda.collision").collision.DistanceRequest, "Sequence": __import__("collections.abc").abc.Sequence}
     missing = []
     for module in (rbda, rbda.batch):
         for name in dir(module):

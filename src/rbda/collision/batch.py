@@ -22,7 +22,7 @@ def _distances(I, F, WS, Q, types, params, ranges, vertices, parent_joints, plac
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         out, iterations = np.empty((3, 3)), np.zeros(2, dtype=np.int64)
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.forward_kinematics_q(I, F, WS[c], Q[b])
@@ -41,7 +41,7 @@ def _collisions(I, F, WS, Q, types, params, ranges, vertices, local_boxes, paren
     active = np.ones(pairs.shape[0], dtype=np.bool_)
     for c in prange(nchunks):
         m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf)[0]
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = kinematics.forward_kinematics_q(I, F, WS[c], Q[b])
             if STATUS[b] or _pairs.placements_status(d.oMi, parent_joints, placements, OMG[c]) >= 0:
