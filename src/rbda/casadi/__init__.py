@@ -226,7 +226,8 @@ def constraint_forces(model, contact_models, prox_settings=None, opts: dict | No
     """``lambda = f(q, v, tau)``: the constraint forces of :func:`constraint_dynamics` (``data.lambda_c``), each
     constraint's force (3D) or wrench (6D) in its frame, stacked in the order of ``contact_models``.
 
-    Parameters as in :func:`constraint_dynamics`. Inputs ``q: (nq, 1)``, ``v, tau: (nv, 1)``; output
+    Parameters: ``model``, ``contact_models``, ``prox_settings`` and ``opts`` as in :func:`constraint_dynamics`.
+    Inputs ``q: (nq, 1)``, ``v, tau: (nv, 1)``; output
     ``lambda: (m, 1)``. Jacobian: rbda's ``dlambda_dq``, ``dlambda_dv``, ``dlambda_dtau``. Raises as
     :func:`constraint_dynamics` does."""
     return _function("constraint_forces", model, opts,

@@ -221,8 +221,9 @@ def constraint_forces(model, q, v, tau, contact_models, prox_settings=None):
     :func:`rbda.constraint_dynamics`) as a JAX function: each constraint's force (3D) or wrench (6D) in its
     frame, stacked in the order of ``contact_models``.
 
-    Parameters as in :func:`constraint_dynamics`. Returns ``lambda: (..., m)`` (``m`` the sum of the
-    constraint sizes). Derivatives: rbda's ``dlambda_dq``, ``dlambda_dv``, ``dlambda_dtau``. Raises as
+    Parameters: ``model``, ``q: (..., nq)``, ``v: (..., nv)``, ``tau: (..., nv)``, ``contact_models`` and
+    ``prox_settings`` (static) as in :func:`constraint_dynamics`. Returns ``lambda: (..., m)`` (``m`` the sum of
+    the constraint sizes). Derivatives: rbda's ``dlambda_dq``, ``dlambda_dv``, ``dlambda_dtau``. Raises as
     :func:`constraint_dynamics` does."""
     return _call("constraint_forces", model, q, v, tau,
                  static=_primitives.constraint_static(model, contact_models, prox_settings))
