@@ -74,10 +74,17 @@ def _ambient(model, q, dq):
 
 
 # ------------------------------------------------------------------------------------------------------ JAX
-def test_jax_values_jit_vmap(case):
+@pytest.fixture(scope="module")
+def jx():
+    """``(jax, rbda.jax)`` in double precision (skips without JAX)."""
     jax = pytest.importorskip("jax")
     jax.config.update("jax_enable_x64", True)
     import rbda.jax as rj
+    return jax, rj
+
+
+def test_jax_values_jit_vmap(case, jx):
+    jax, rj = jx
     model, cms = case
     states = [_state(model, s) for s in range(3)]
     Q, V, TAU = (np.array(x) for x in zip(*states))
@@ -94,10 +101,8 @@ def test_jax_values_jit_vmap(case):
     assert_close(jax.jit(jax.vmap(f))(Q, V, TAU), np.array([_plain(model, cms, *s)[0] for s in states]), 1e-10)
 
 
-def test_jax_jvp_vjp_equal_rbda_derivatives_and_central_differences(case):
-    jax = pytest.importorskip("jax")
-    jax.config.update("jax_enable_x64", True)
-    import rbda.jax as rj
+def test_jax_jvp_vjp_equal_rbda_derivatives_and_central_differences(case, jx):
+    jax, rj = jx
     model, cms = case
     q, v, tau = _state(model, 1)
     rng = np.random.default_rng(2)
@@ -121,10 +126,8 @@ def test_jax_jvp_vjp_equal_rbda_derivatives_and_central_differences(case):
         assert_close(gtau, exact[2].T @ w, 1e-9)
 
 
-def test_jax_vmapped_jacobian_equals_rbda_per_state(case):
-    jax = pytest.importorskip("jax")
-    jax.config.update("jax_enable_x64", True)
-    import rbda.jax as rj
+def test_jax_vmapped_jacobian_equals_rbda_per_state(case, jx):
+    jax, rj = jx
     model, cms = case
     states = [_state(model, s) for s in range(2)]
     Q, V, TAU = (np.array(x) for x in zip(*states))
@@ -133,16 +136,14 @@ def test_jax_vmapped_jacobian_equals_rbda_per_state(case):
         assert_close(J[k], _plain(model, cms, *s)[2][1], 1e-9)
 
 
-def test_jax_constrained_rollout_differentiates():
+def test_jax_constrained_rollout_differentiates(jx):
     """A loss through 10 semi-implicit Euler steps of solo12 standing on its four feet (integrate on the free
     flyer's group): its gradient with respect to constant joint torques equals central differences of the
     same rollout in plain rbda."""
-    jax = pytest.importorskip("jax")
-    jax.config.update("jax_enable_x64", True)
+    jax, rj = jx
     import jax.numpy as jnp
-    import rbda.jax as rj
     model, cms = solo()
-    q0, dt, steps = np.array(model.q_init if hasattr(model, "q_init") else rbda.neutral(model)), 0.005, 10
+    q0, dt, steps = rbda.neutral(model), 0.005, 10
     data = model.create_data()
     rbda.frames_forward_kinematics(model, data, q0)
     for cm, f in zip(cms, ("FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT")):  # the feet held where they are

@@ -33,8 +33,8 @@ import numpy as np
 from .. import _primitives
 from .._primitives import PRIMITIVES
 
-__all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics", "frame_placement", "frames_forward_kinematics",
-           "integrate", "rnea"]
+__all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
+           "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
 
 _alive = []  # every callback made here: CasADi calls back into them for as long as an expression uses them
 

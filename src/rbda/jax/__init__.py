@@ -44,8 +44,8 @@ import numpy as np
 from .. import _primitives
 from .._primitives import PRIMITIVES
 
-__all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics", "frame_placement", "frames_forward_kinematics",
-           "integrate", "rnea"]
+__all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
+           "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
 
 
 def _inputs(p, model, xs) -> tuple:
