@@ -230,3 +230,20 @@ def test_casadi_bad_input():
     f = rc.constraint_dynamics(model, cms)
     with pytest.raises(RuntimeError, match="q"):
         f(np.full(model.nq, np.nan), np.zeros(model.nv), np.zeros(model.nv))
+
+
+def test_jax_redundant_set_needs_mu(jx):
+    """A foot constrained twice: mu = 0 raises rbda's error naming contact_models (eagerly, and under jit inside
+    JAX's runtime error); with ProximalSettings(mu > 0) the jitted value equals plain rbda with those settings."""
+    jax, rj = jx
+    model, cms = solo()
+    cms = cms + [cms[0]]
+    q, v, tau = _state(model, 6)
+    with pytest.raises(ValueError, match="contact_models"):
+        rj.constraint_dynamics(model, q, v, tau, cms)
+    with pytest.raises(Exception, match="redundant"):
+        jax.jit(lambda q: rj.constraint_dynamics(model, q, v, tau, cms))(q)
+    settings = rbda.ProximalSettings(1e-12, 1e-6, 50)
+    data, cds = model.create_data(), [cm.create_data() for cm in cms]
+    expected = rbda.constraint_dynamics(model, data, q, v, tau, cms, cds, rbda.ProximalSettings(1e-12, 1e-6, 50))
+    assert_close(jax.jit(lambda q: rj.constraint_dynamics(model, q, v, tau, cms, settings))(q), expected, 1e-12)
