@@ -247,3 +247,25 @@ def test_jax_redundant_set_needs_mu(jx):
     data, cds = model.create_data(), [cm.create_data() for cm in cms]
     expected = rbda.constraint_dynamics(model, data, q, v, tau, cms, cds, rbda.ProximalSettings(1e-12, 1e-6, 50))
     assert_close(jax.jit(lambda q: rj.constraint_dynamics(model, q, v, tau, cms, settings))(q), expected, 1e-12)
+
+
+def test_jax_vmap_mimic_model_loops_single_calls(jx):
+    """rbda.batch.constraint_dynamics refuses mimic models: vmap then loops single calls; values and the
+    vmapped ddq_dtau equal plain rbda state by state (a 3D contact on a random tree with mimic joints)."""
+    from tests.conftest import random_model
+    jax, rj = jx
+    model = random_model(1, False, mimic=True)
+    rng = np.random.default_rng(0)
+    cms = [RigidConstraintModel(CONTACT_3D, model, model.njoints - 1, rbda.SE3.Random(rng), 0, rbda.SE3.Random(rng))]
+    settings = rbda.ProximalSettings(1e-12, 1e-8, 100)
+    states = [(rbda.random_configuration(model, rng=rng), rng.normal(size=model.nv), rng.normal(size=model.nv))
+              for _ in range(3)]
+    Q, V, TAU = (np.array(x) for x in zip(*states))
+    with pytest.raises(ValueError, match="mimic"):
+        rbda.batch.constraint_dynamics(model, Q, V, TAU, cms, settings)
+    ddq = jax.vmap(jax.jit(lambda q, v, t: rj.constraint_dynamics(model, q, v, t, cms, settings)))(Q, V, TAU)
+    J = jax.vmap(jax.jacfwd(lambda t, q, v: rj.constraint_dynamics(model, q, v, t, cms, settings)))(TAU, Q, V)
+    for k, (q, v, tau) in enumerate(states):
+        data, cds = model.create_data(), [cm.create_data() for cm in cms]
+        assert_close(ddq[k], rbda.constraint_dynamics(model, data, q, v, tau, cms, cds, settings), 1e-12)
+        assert_close(J[k], rbda.compute_constraint_dynamics_derivatives(model, data, cms, cds, settings)[2], 1e-12)
