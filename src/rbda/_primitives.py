@@ -14,7 +14,7 @@ stays on the manifold (unit quaternions, unit ``[cos, sin]`` pairs) to the tange
 that is a configuration (``integrate``) has its tangent rows mapped to ambient ones by ``K(q)``
 (:func:`configuration_map`, ``dq/dt = K(q) v``); for ``nq == nv`` both are identities and are skipped.
 
-A new primitive (constrained dynamics, a simulator step) is one more :class:`Primitive` in :data:`PRIMITIVES`:
+A new primitive (a simulator step) is one more :class:`Primitive` in :data:`PRIMITIVES`:
 its arguments, its static parameters (contact models and their settings, passed through untouched), result
 shape, value and Jacobians (a step returning ``q_next`` sets ``configuration_output``); both bridges then need
 one public function each that calls it by name.
