@@ -14,7 +14,7 @@ stays on the manifold (unit quaternions, unit ``[cos, sin]`` pairs) to the tange
 that is a configuration (``integrate``) has its tangent rows mapped to ambient ones by ``K(q)``
 (:func:`configuration_map`, ``dq/dt = K(q) v``); for ``nq == nv`` both are identities and are skipped.
 
-A new primitive (constrained dynamics, a simulator step) is one more :class:`Primitive` in :data:`PRIMITIVES`:
+A new primitive (a simulator step) is one more :class:`Primitive` in :data:`PRIMITIVES`:
 its arguments, its static parameters (contact models and their settings, passed through untouched), result
 shape, value and Jacobians (a step returning ``q_next`` sets ``configuration_output``); both bridges then need
 one public function each that calls it by name.
@@ -22,6 +22,7 @@ one public function each that calls it by name.
 
 from __future__ import annotations
 
+import copy
 import threading
 import weakref
 from contextlib import contextmanager
@@ -34,6 +35,7 @@ from . import algorithms as alg
 from . import batch
 from .joints.base import JointType
 from .model import Model
+from .model.constraints import RigidConstraintModel
 from .model.mimic import sync_extended
 from .spatial import ReferenceFrame
 
@@ -360,3 +362,70 @@ PRIMITIVES = {p.name: p for p in (
     Primitive("integrate", ("q", "v"), "q_next", lambda m, *s: (m.nq,), _integrate, batch.integrate,
               _integrate_jacobians, _integrate_jacobians_batch, configuration_output=True),
 )}
+
+
+# ------------------------------------------------------------------------------------ constrained dynamics
+def constraint_static(model: Model, contact_models, prox_settings) -> tuple:
+    """The static parameters ``(contact models, prox_settings)`` of the constrained primitives, checked once:
+    a tuple of :class:`RigidConstraintModel` of ``model`` and a :class:`ProximalSettings` (default ``mu = 0``).
+    Raises ``ValueError``/``TypeError`` naming the argument (from ``rbda``'s own checks)."""
+    from .algorithms.constrained import _settings, check_constraints
+    if not isinstance(contact_models, (list, tuple)):
+        got = type(contact_models).__name__
+        raise TypeError(f"contact_models: expected a list of RigidConstraintModel, got {got}")
+    contact_models = tuple(contact_models)
+    for k, cm in enumerate(contact_models):
+        if not isinstance(cm, RigidConstraintModel):
+            raise TypeError(f"contact_models[{k}]: expected a RigidConstraintModel, got {type(cm).__name__}")
+    check_constraints(model, contact_models, [cm.create_data() for cm in contact_models])
+    return contact_models, _settings(prox_settings)
+
+
+def _solve(model, data, q, v, tau, contact_models, settings):
+    """``rbda.constraint_dynamics`` on fresh constraint datas and a copy of the settings (the callbacks run on
+    several threads; the settings' iteration report is not kept); returns the constraint datas."""
+    datas = [cm.create_data() for cm in contact_models]
+    alg.constraint_dynamics(model, data, q, v, tau, list(contact_models), datas, copy.copy(settings))
+    return datas
+
+
+def _constrained_value(forces: bool):
+    def one(model, data, q, v, tau, contact_models, settings):
+        _solve(model, data, q, v, tau, contact_models, settings)
+        return (data.lambda_c if forces else data.ddq).copy()
+
+    def batched(model, Q, V, TAU, contact_models, settings):
+        if model.mimicking_joints:  # rbda.batch refuses mimic models: one state after the other
+            with _data(model) as data:
+                return np.array([one(model, data, *x, contact_models, settings) for x in zip(Q, V, TAU)])
+        return batch.constraint_dynamics(model, Q, V, TAU, list(contact_models), copy.copy(settings))[forces]
+    return one, batched
+
+
+def _constrained_jacobians(forces: bool):
+    """``(one, batched)``: ddq (or lambda) and its Jacobians from ``compute_constraint_dynamics_derivatives``;
+    rbda has no batched derivatives of the constrained dynamics, so a batch runs them state by state."""
+    def one(model, data, q, v, tau, contact_models, settings):
+        datas = _solve(model, data, q, v, tau, contact_models, settings)
+        d = alg.compute_constraint_dynamics_derivatives(model, data, list(contact_models), datas,
+                                                        copy.copy(settings))
+        y = (data.lambda_c if forces else data.ddq).copy()
+        return (y, *(np.array(j) for j in (d[3:] if forces else d[:3])))
+
+    def batched(model, Q, V, TAU, contact_models, settings):
+        with _data(model) as data:
+            rows = [one(model, data, *x, contact_models, settings) for x in zip(Q, V, TAU)]
+        return tuple(np.array(r) for r in zip(*rows))
+    return one, batched
+
+
+def _constraint_size(model, contact_models, settings) -> tuple:
+    return (sum(cm.size for cm in contact_models),)
+
+
+PRIMITIVES.update({p.name: p for p in (
+    Primitive("constraint_dynamics", ("q", "v", "tau"), "ddq", lambda m, *s: (m.nv,), *_constrained_value(False),
+              *_constrained_jacobians(False), static=("contact_models", "prox_settings")),
+    Primitive("constraint_forces", ("q", "v", "tau"), "lambda", _constraint_size, *_constrained_value(True),
+              *_constrained_jacobians(True), static=("contact_models", "prox_settings")),
+)})

@@ -33,8 +33,8 @@ import numpy as np
 from .. import _primitives
 from .._primitives import PRIMITIVES
 
-__all__ = ["aba", "center_of_mass", "crba", "forward_kinematics", "frame_placement", "frames_forward_kinematics",
-           "integrate", "rnea"]
+__all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
+           "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
 
 _alive = []  # every callback made here: CasADi calls back into them for as long as an expression uses them
 
@@ -206,3 +206,29 @@ def frame_placement(model, frame_id, opts: dict | None = None) -> casadi.Functio
     ``LOCAL_WORLD_ALIGNED``). Raises ``KeyError`` for an unknown frame name, ``ValueError`` for an id out of
     range; errors as in :func:`rnea`."""
     return _function("frame_placement", model, opts, (_primitives.frame_index(model, frame_id),))
+
+
+def constraint_dynamics(model, contact_models, prox_settings=None, opts: dict | None = None) -> casadi.Function:
+    """``ddq = f(q, v, tau)``: forward dynamics under rigid constraints (:func:`rbda.constraint_dynamics`) as a
+    ``casadi.Function``.
+
+    Parameters: ``model``; ``contact_models``: a list of :class:`rbda.RigidConstraintModel` (fixed for the
+    function; each evaluation makes its own constraint datas); ``prox_settings``: :class:`rbda.ProximalSettings`
+    (default ``mu = 0``); ``opts`` as in :func:`rnea`. Inputs ``q: (nq, 1)``, ``v, tau: (nv, 1)``; output
+    ``ddq: (nv, 1)``. Jacobian: rbda's ``compute_constraint_dynamics_derivatives``. Raises ``TypeError``/
+    ``ValueError`` naming the argument for a bad constraint list or settings; errors at evaluation as in
+    :func:`rnea` (a redundant set with ``mu = 0`` among them)."""
+    return _function("constraint_dynamics", model, opts,
+                     _primitives.constraint_static(model, contact_models, prox_settings))
+
+
+def constraint_forces(model, contact_models, prox_settings=None, opts: dict | None = None) -> casadi.Function:
+    """``lambda = f(q, v, tau)``: the constraint forces of :func:`constraint_dynamics` (``data.lambda_c``), each
+    constraint's force (3D) or wrench (6D) in its frame, stacked in the order of ``contact_models``.
+
+    Parameters: ``model``, ``contact_models``, ``prox_settings`` and ``opts`` as in :func:`constraint_dynamics`.
+    Inputs ``q: (nq, 1)``, ``v, tau: (nv, 1)``; output
+    ``lambda: (m, 1)``. Jacobian: rbda's ``dlambda_dq``, ``dlambda_dv``, ``dlambda_dtau``. Raises as
+    :func:`constraint_dynamics` does."""
+    return _function("constraint_forces", model, opts,
+                     _primitives.constraint_static(model, contact_models, prox_settings))

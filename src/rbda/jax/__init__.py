@@ -44,8 +44,8 @@ import numpy as np
 from .. import _primitives
 from .._primitives import PRIMITIVES
 
-__all__ = ["aba", "center_of_mass", "crba", "forward_kinematics", "frame_placement", "frames_forward_kinematics",
-           "integrate", "rnea"]
+__all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
+           "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
 
 
 def _inputs(p, model, xs) -> tuple:
@@ -198,3 +198,32 @@ def frame_placement(model, q, frame_id):
     ``LOCAL_WORLD_ALIGNED``, ``dR = w x R``, ``dp = v``). Raises ``KeyError`` for an unknown frame name,
     ``ValueError`` for an id out of range, and as :func:`rnea` does."""
     return _call("frame_placement", model, q, static=(_primitives.frame_index(model, frame_id),))
+
+
+def constraint_dynamics(model, q, v, tau, contact_models, prox_settings=None):
+    """Forward dynamics under rigid constraints (:func:`rbda.constraint_dynamics`) as a JAX function: ``ddq``
+    with ``M ddq + nle = tau + J^T lambda`` and ``J ddq + gamma = a_c``.
+
+    Parameters: ``model``, ``q: (..., nq)``, ``v: (..., nv)``, ``tau: (..., nv)``; ``contact_models``: a list of
+    :class:`rbda.RigidConstraintModel` (static: not differentiated; each call makes its own constraint datas);
+    ``prox_settings``: :class:`rbda.ProximalSettings` (static, default ``mu = 0``; its iteration report is not
+    filled). Returns ``ddq: (..., nv)``. Under ``vmap`` one call to :func:`rbda.batch.constraint_dynamics` (a
+    loop of single calls for a model with mimic joints, which the batch refuses). Derivatives: rbda's
+    ``compute_constraint_dynamics_derivatives`` (``ddq_dq``, ``ddq_dv``, ``ddq_dtau``), state by state for a
+    batch. Raises ``TypeError``/``ValueError`` naming the argument for a bad constraint list or settings, a
+    redundant set with ``mu = 0``, and as :func:`rnea` does."""
+    return _call("constraint_dynamics", model, q, v, tau,
+                 static=_primitives.constraint_static(model, contact_models, prox_settings))
+
+
+def constraint_forces(model, q, v, tau, contact_models, prox_settings=None):
+    """The constraint forces ``lambda`` of :func:`constraint_dynamics` (``data.lambda_c`` of
+    :func:`rbda.constraint_dynamics`) as a JAX function: each constraint's force (3D) or wrench (6D) in its
+    frame, stacked in the order of ``contact_models``.
+
+    Parameters: ``model``, ``q: (..., nq)``, ``v: (..., nv)``, ``tau: (..., nv)``, ``contact_models`` and
+    ``prox_settings`` (static) as in :func:`constraint_dynamics`. Returns ``lambda: (..., m)`` (``m`` the sum of
+    the constraint sizes). Derivatives: rbda's ``dlambda_dq``, ``dlambda_dv``, ``dlambda_dtau``. Raises as
+    :func:`constraint_dynamics` does."""
+    return _call("constraint_forces", model, q, v, tau,
+                 static=_primitives.constraint_static(model, contact_models, prox_settings))
