@@ -373,7 +373,12 @@ def constraint_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike
     if model.mimicking_joints:
         raise ValueError("model: the batched constrained dynamics does not take mimic joints yet; loop over "
                          "rbda.constraint_dynamics")
+    from .model.constraints import RigidConstraintModel
+
     settings = _settings(prox_settings)
+    for k, cm in enumerate(contact_models):  # before create_data(), so that a wrong item is named
+        if not isinstance(cm, RigidConstraintModel):
+            raise TypeError(f"contact_models[{k}]: expected a RigidConstraintModel, got {type(cm).__name__}")
     m = check_constraints(model, contact_models, [cm.create_data() for cm in contact_models])
     I, F = model.packed
     Q = _stack(Q, model.nq, "Q")
