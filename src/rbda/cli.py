@@ -174,8 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         from .bench import format_table, run
 
-        np.set_printoptions(precision=3)
-        print(format_table(model.name, run(model, number=args.number)))
+        with np.printoptions(precision=3):  # for this table only: main() also runs inside other programs
+            print(format_table(model.name, run(model, number=args.number)))
     return 0
 
 
