@@ -106,6 +106,7 @@ class GeometryObject:
     override_material: bool = False
     mesh_texture_path: str = ""
     disable_collision: bool = False
+    friction: float | None = None  # Coulomb's coefficient for contacts (None: the simulator's default)
 
     @property
     def mesh_path(self) -> str:

@@ -101,9 +101,9 @@ class Simulator:
 
     Parameters: ``model`` (an :class:`rbda.Model`); ``collision_model`` (an :class:`rbda.io.GeometryModel`;
     ground planes are :class:`rbda.io.Halfspace` objects on joint 0); ``dt > 0``; ``solver`` ``"admm" | "pgs"``;
-    ``formulation`` ``"ncp" | "ccp" | "lcp"``; ``mu``: the friction coefficient of every geometry object, or a
-    dict ``{name: mu}`` with ``default`` for the others (a pair uses the larger of its two); ``default``: see
-    ``mu``; ``baumgarte`` in ``[0, 1]``: the fraction of a penetration corrected per step; ``margin >= 0``:
+    ``formulation`` ``"ncp" | "ccp" | "lcp"``; ``mu``: the friction coefficient of every geometry object whose
+    ``friction`` is None, or a dict ``{name: mu}`` (overriding the objects' own) with ``default`` for the others
+    (a pair uses the larger of its two); ``default``: see ``mu``; ``baumgarte`` in ``[0, 1]``: the fraction of a penetration corrected per step; ``margin >= 0``:
     contacts kept within this distance (a gap closes in one step at most); ``warm_start``: start each solve from
     the previous step's impulses of the same contacts; ``solver_options``: keyword arguments of the solver
     (:class:`ADMMSolver`, :class:`PGSSolver`). The joint damping ``model.damping`` is applied implicitly.
@@ -136,9 +136,11 @@ class Simulator:
             if unknown:
                 raise ValueError(f"mu: no geometry object named {sorted(unknown)}")
             default = friction_coefficient(default, "default")
-            self.friction = np.array([friction_coefficient(mu.get(n, default), f"mu[{n!r}]") for n in names])
         else:
-            self.friction = np.full(len(names), friction_coefficient(mu, "mu"))
+            default, mu = friction_coefficient(mu, "mu"), {}
+        own = {g.name: g.friction for g in collision_model.geometry_objects if g.friction is not None}
+        self.friction = np.array([friction_coefficient(mu.get(n, own.get(n, default)), f"mu[{n!r}]")
+                                  for n in names])
         self.baumgarte = as_scalar(baumgarte, "baumgarte")
         if not 0.0 <= self.baumgarte <= 1.0:
             raise ValueError(f"baumgarte: must lie in [0, 1], got {self.baumgarte}")
