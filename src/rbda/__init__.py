@@ -13,6 +13,7 @@ from .model import append_model, build_reduced_model, find_common_ancestor, load
 from .model import transform_joint_into_mimic
 from . import batch
 from . import simulation  # contact solvers: friction cones, PGS and ADMM, physical criteria
+from .simulation import Simulator, load_scene  # contact simulation
 from .spatial import SE3, ArticulatedBodyInertia, Force, Inertia, Motion, ReferenceFrame
 
 LOCAL, WORLD, LOCAL_WORLD_ALIGNED = ReferenceFrame.LOCAL, ReferenceFrame.WORLD, ReferenceFrame.LOCAL_WORLD_ALIGNED

@@ -75,8 +75,17 @@ class Mesh:
     convex: bool = False
 
 
-Shape = Box | Cylinder | Sphere | Capsule | Mesh
-_SHAPE_NAMES = {Box: "BOX", Cylinder: "CYLINDER", Sphere: "SPHERE", Capsule: "CAPSULE"}
+@dataclass(frozen=True)
+class Halfspace:
+    """The solid half-space ``{x : normal . x <= offset}`` of its frame (a ground plane: ``normal = (0, 0, 1)``,
+    ``offset = 0``); ``normal`` is normalised where it is used."""
+
+    normal: tuple = (0.0, 0.0, 1.0)
+    offset: float = 0.0
+
+
+Shape = Box | Cylinder | Sphere | Capsule | Mesh | Halfspace
+_SHAPE_NAMES = {Box: "BOX", Cylinder: "CYLINDER", Sphere: "SPHERE", Capsule: "CAPSULE", Halfspace: "HALFSPACE"}
 DEFAULT_COLOR = (0.9, 0.9, 0.9, 1.0)
 
 
@@ -100,6 +109,7 @@ class GeometryObject:
     override_material: bool = False
     mesh_texture_path: str = ""
     disable_collision: bool = False
+    friction: float | None = None  # Coulomb's coefficient for contacts (None: the simulator's default)
 
     @property
     def mesh_path(self) -> str:

@@ -10,10 +10,15 @@ from .delassus import DelassusDense
 from .metrics import (ContactMetrics, conic_complementarity, contact_metrics, dual_feasibility,
                       maximum_dissipation_gap, ncp_complementarity, primal_feasibility, signorini)
 from .solvers import ADMMSolver, PGSSolver, SolverStats
+from .contacts import ContactSet, compute_contacts
+from .simulator import Simulator
+from .world import add_free_body, add_ground_plane
+from .scene import load_scene
 
 __all__ = [
     "ADMMSolver", "ContactMetrics", "CoulombFrictionCone", "DelassusDense", "DualCoulombFrictionCone",
     "DualPyramidalFrictionCone", "PGSSolver", "PyramidalFrictionCone", "SolverStats", "conic_complementarity",
     "contact_metrics", "dual_feasibility", "maximum_dissipation_gap", "ncp_complementarity", "primal_feasibility",
     "signorini",
+    "ContactSet", "Simulator", "add_free_body", "add_ground_plane", "compute_contacts", "load_scene",
 ]

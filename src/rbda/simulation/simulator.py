@@ -1,0 +1,204 @@
+"""Velocity-level, semi-implicit time stepping with frictional contacts (``rbda.Simulator``).
+
+One step reads as its stages, each a function of the simulator and the step's state:
+
+1. ``kinematics``: placements, world joint Jacobians, ``M`` (with ``dt`` times the joint damping on its diagonal:
+   implicit damping) factored sparsely as ``U D U^T``, and the free velocity
+   ``v_free = v + dt M^-1 (tau + J_ext - nle - damping v)``;
+2. ``contacts``: the contact points of the collision pairs (:mod:`rbda.simulation.contacts`);
+3. ``delassus``: the contact Jacobian ``J (3k, nv)`` (rows ``[t1, t2, n]`` of the relative velocity of the second
+   object with respect to the first), ``M^-1 J^T`` by the sparse factorisation and ``G = J M^-1 J^T``;
+4. ``solve``: the contact problem ``v_c = G lambda + g`` with ``g = J v_free`` plus the Baumgarte term on the
+   normal rows, solved by PGS or ADMM warm-started from the previous step's impulses of the same contacts;
+5. ``integrate``: ``v_next = v_free + M^-1 J^T lambda`` and ``q_next = integrate(q, dt v_next)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..algorithms import cholesky
+from ..algorithms.configuration import integrate as _integrate
+from ..algorithms.dynamics import crba, nonlinear_effects
+from ..algorithms.jacobian import compute_joint_jacobians
+from ..io.geometry import GeometryModel
+from ..spatial._validate import as_scalar
+from ._check import finite_vector, friction_coefficient
+from .contacts import compute_contacts
+from .delassus import DelassusDense
+from .solvers import FORMULATIONS, ADMMSolver, PGSSolver
+
+SOLVERS = {"admm": ADMMSolver, "pgs": PGSSolver}
+
+
+def _skew(p):
+    return np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
+
+
+def kinematics(sim, q, v, tau, fext):
+    """Stage 1: fills ``sim.data`` (placements, ``J``, ``M`` factored) and returns ``v_free (nv,)``."""
+    model, data, dt = sim.model, sim.data, sim.dt
+    compute_joint_jacobians(model, data, q)
+    crba(model, data, q)
+    data.M[np.diag_indices(model.nv)] += dt * model.damping
+    cholesky.decompose(model, data)
+    force = tau - nonlinear_effects(model, data, q, v) - model.damping * v
+    if fext is not None:
+        force = force + fext
+    return v + dt * cholesky.solve(model, data, force)
+
+
+def contacts(sim):
+    """Stage 2: the :class:`ContactSet` of the current placements."""
+    data = sim.data
+    placements = []
+    for g in sim.collision_model.geometry_objects:
+        oM = data.oMi[g.parent_joint]
+        R, p = np.asarray(oM.rotation), np.asarray(oM.translation)
+        placements.append((R @ g.placement.rotation, R @ g.placement.translation + p))
+    return compute_contacts(sim.collision_model, placements, sim.friction, sim.margin)
+
+
+def _point_jacobian(sim, joint, point):
+    """``(3, nv)``: the world velocity of the point ``point`` (world) rigidly attached to joint ``joint``."""
+    J = sim.data.J
+    out = (J[:3] - _skew(point) @ J[3:]) * sim.support_mask[joint]
+    return out
+
+
+def delassus(sim, cs):
+    """Stage 3: ``(J (3k, nv), M^-1 J^T (nv, 3k), G (3k, 3k))`` for the contacts ``cs``."""
+    nv, k = sim.model.nv, cs.size
+    J = np.zeros((3 * k, nv))
+    joints = [g.parent_joint for g in sim.collision_model.geometry_objects]
+    for c in range(k):
+        i, j = cs.pairs[c]
+        relative = _point_jacobian(sim, joints[j], cs.points[c]) - _point_jacobian(sim, joints[i], cs.points[c])
+        J[3 * c:3 * c + 3] = cs.frames[c].T @ relative
+    MinvJt = cholesky.solve(sim.model, sim.data, J.T) if k else np.zeros((nv, 0))
+    G = J @ MinvJt
+    return J, MinvJt, 0.5 * (G + G.T)
+
+
+def solve(sim, cs, J, G, v_free):
+    """Stage 4: the contact impulses ``lambda (3k,)`` (contact frames, normal last)."""
+    g = J @ v_free
+    d = cs.distances
+    g[2::3] += np.where(d > 0.0, d, sim.baumgarte * d) / sim.dt  # close a gap in one step, a penetration in 1/b
+    guess = np.zeros(3 * cs.size)
+    for c, key in enumerate(cs.keys):
+        if key in sim._previous:
+            guess[3 * c:3 * c + 3] = sim._previous[key]
+    lam = sim.solver.solve(DelassusDense(G), g, cs.mu, guess if sim.warm_start and cs.size else None)
+    sim._previous = {key: lam[3 * c:3 * c + 3].copy() for c, key in enumerate(cs.keys)}
+    sim.contact_velocities = G @ lam + g
+    return lam
+
+
+class Simulator:
+    """A contact simulator for ``model`` and its ``collision_model`` (geometry objects and the collision pairs to
+    check), stepping by ``dt`` seconds.
+
+    Parameters: ``model`` (an :class:`rbda.Model`); ``collision_model`` (an :class:`rbda.io.GeometryModel`;
+    ground planes are :class:`rbda.io.Halfspace` objects on joint 0); ``dt > 0``; ``solver`` ``"admm" | "pgs"``;
+    ``formulation`` ``"ncp" | "ccp" | "lcp"``; ``mu``: the friction coefficient of every geometry object whose
+    ``friction`` is None, or a dict ``{name: mu}`` (overriding the objects' own) with ``default`` for the others
+    (a pair uses the larger of its two); ``default``: see ``mu``; ``baumgarte`` in ``[0, 1]``: the fraction of a penetration corrected per step; ``margin >= 0``:
+    contacts kept within this distance (a gap closes in one step at most); ``warm_start``: start each solve from
+    the previous step's impulses of the same contacts; ``solver_options``: keyword arguments of the solver
+    (:class:`ADMMSolver`, :class:`PGSSolver`). The joint damping ``model.damping`` is applied implicitly.
+
+    After :meth:`step`: ``contacts`` (the :class:`ContactSet`), ``impulses (3k,)`` (contact frames, normal last),
+    ``forces (3k,)`` (``impulses / dt``), ``contact_velocities (3k,)`` (``G lambda + g``), ``stats`` (the
+    solver's :class:`SolverStats`).
+
+    Raises ``ValueError`` for ``dt <= 0``, ``mu < 0``, an unknown solver or formulation, ``TypeError`` for a
+    collision model that is not a ``GeometryModel``.
+    """
+
+    def __init__(self, model, collision_model, dt: float, solver: str = "admm", formulation: str = "ncp",
+                 mu=0.5, default: float = 0.5, baumgarte: float = 0.2, margin: float = 1e-3,
+                 warm_start: bool = True, solver_options: dict | None = None):
+        if not isinstance(collision_model, GeometryModel):
+            raise TypeError(f"collision_model: expected a GeometryModel, got {type(collision_model).__name__}")
+        self.dt = as_scalar(dt, "dt")
+        if self.dt <= 0.0:
+            raise ValueError(f"dt: must be > 0, got {self.dt}")
+        if solver not in SOLVERS:
+            raise ValueError(f"solver: expected one of {sorted(SOLVERS)}, got {solver!r}")
+        if formulation not in FORMULATIONS:
+            raise ValueError(f"formulation: expected one of {sorted(FORMULATIONS)}, got {formulation!r}")
+        self.model, self.collision_model = model, collision_model
+        self.data = model.create_data()
+        names = [g.name for g in collision_model.geometry_objects]
+        if isinstance(mu, dict):
+            unknown = set(mu) - set(names)
+            if unknown:
+                raise ValueError(f"mu: no geometry object named {sorted(unknown)}")
+            default = friction_coefficient(default, "default")
+        else:
+            default, mu = friction_coefficient(mu, "mu"), {}
+        own = {g.name: g.friction for g in collision_model.geometry_objects if g.friction is not None}
+        self.friction = np.array([friction_coefficient(mu.get(n, own.get(n, default)), f"mu[{n!r}]")
+                                  for n in names])
+        self.baumgarte = as_scalar(baumgarte, "baumgarte")
+        if not 0.0 <= self.baumgarte <= 1.0:
+            raise ValueError(f"baumgarte: must lie in [0, 1], got {self.baumgarte}")
+        self.margin = as_scalar(margin, "margin")
+        if self.margin < 0.0:
+            raise ValueError(f"margin: must be >= 0, got {self.margin}")
+        self.warm_start = bool(warm_start)
+        self.solver = SOLVERS[solver](formulation=formulation, **(solver_options or {}))
+        self.support_mask = np.zeros((model.njoints, model.nv))
+        for j in range(1, model.njoints):
+            for s in model.supports[j][1:]:
+                self.support_mask[j, model.idx_v[s]:model.idx_v[s] + model.nvs[s]] = 1.0
+        self._previous = {}
+        self.contacts = None
+        self.impulses = np.zeros(0)
+        self.contact_velocities = np.zeros(0)
+
+    @property
+    def stats(self):
+        """The solver's statistics of the last step (:class:`SolverStats`)."""
+        return self.solver.stats
+
+    @property
+    def forces(self) -> np.ndarray:
+        """The last step's contact forces ``(3k,)`` (``impulses / dt``)."""
+        return self.impulses / self.dt
+
+    def step(self, q, v, tau, fext=None, _step: int | None = None):
+        """One time step from ``q (nq,)``, ``v (nv,)`` under joint torques ``tau (nv,)`` and an optional generalized
+        external force ``fext (nv,)``; returns ``(q_next, v_next)``. Fills ``contacts``, ``impulses``,
+        ``contact_velocities`` and the solver's ``stats``. Raises ``ValueError`` naming the argument for a wrong
+        size or a non-finite value."""
+        where = "" if _step is None else f"step {_step}: "
+        model = self.model
+        q = finite_vector(q, model.nq, where + "q")
+        v = finite_vector(v, model.nv, where + "v")
+        tau = finite_vector(tau, model.nv, where + "tau")
+        if fext is not None:
+            fext = finite_vector(fext, model.nv, where + "fext")
+        v_free = kinematics(self, q, v, tau, fext)
+        cs = contacts(self)
+        J, MinvJt, G = delassus(self, cs)
+        lam = solve(self, cs, J, G, v_free)
+        self.contacts, self.impulses = cs, lam
+        v_next = v_free + MinvJt @ lam
+        return _integrate(model, q, self.dt * v_next), v_next
+
+    def rollout(self, q0, v0, taus, fext=None):
+        """``T`` steps from ``(q0, v0)`` under the torques ``taus (T, nv)`` (and ``fext (T, nv)`` if given); returns
+        ``(Q (T + 1, nq), V (T + 1, nv))``, the first rows ``q0``, ``v0``. A bad row raises ``ValueError`` naming
+        the step and the argument."""
+        taus = np.asarray(taus, dtype=float)
+        if taus.ndim != 2 or taus.shape[1] != self.model.nv:
+            raise ValueError(f"taus: expected shape (T, {self.model.nv}), got {taus.shape}")
+        T = taus.shape[0]
+        Q, V = np.empty((T + 1, self.model.nq)), np.empty((T + 1, self.model.nv))
+        Q[0] = finite_vector(q0, self.model.nq, "q0")
+        V[0] = finite_vector(v0, self.model.nv, "v0")
+        for t in range(T):
+            Q[t + 1], V[t + 1] = self.step(Q[t], V[t], taus[t], None if fext is None else fext[t], _step=t)
+        return Q, V
