@@ -19,7 +19,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from ..io.geometry import Box, Capsule, Cylinder, Mesh, Sphere
+from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
 
 NPARAMS = 4  # parameters per shape
 
@@ -52,14 +52,6 @@ class Ellipsoid:
     """An ellipsoid of semi-axes ``radii = (a, b, c)`` along x, y, z, centred on its frame."""
 
     radii: tuple
-
-
-@dataclass(frozen=True)
-class Halfspace:
-    """The half-space ``{x : normal . x <= offset}``; ``normal`` ``(3,)`` is normalised when packed."""
-
-    normal: tuple
-    offset: float = 0.0
 
 
 @dataclass(frozen=True)
