@@ -129,6 +129,86 @@ def view(name: str, floating_base: bool = False, srdf: str | None = None, config
     return viewer
 
 
+def simulate(name: str, duration: float = 2.0, dt: float = 1e-3, floating_base: bool = False,
+             controller: str = "pd", record: str | None = None, plot: str | None = None, srdf: str | None = None,
+             config: str | None = None, package_dirs=None, solver: str = "admm", formulation: str = "ncp",
+             progress: bool = True):
+    """``rbda simulate``: the robot file ``name`` (see :func:`load`; ``floating_base`` gives it a free flyer) on a
+    ground plane, started at its SRDF reference configuration ``config`` (the SRDF ``srdf``, else the one found
+    by :func:`find_srdf`; the neutral configuration without one) with a floating base lowered or raised until its
+    lowest collision geometry touches the ground, simulated for ``duration`` seconds in steps of ``dt`` by
+    :class:`rbda.Simulator` (``solver``, ``formulation``). ``controller``: ``"pd"`` holds the start configuration
+    with joint-space PD gains scaled by the diagonal of ``M`` (20 rad/s, critically damped) plus the joints'
+    share of the generalized gravity ``g(q)`` (the free flyer is not actuated), ``"none"`` applies no torque.
+    ``record``: an HTML animation file to write (:func:`rbda.viewer.save_animation`); ``plot``: an image of q, v
+    and tau (:func:`rbda.viewer.plots.plot_trajectory`); ``progress``: a progress line on
+    stderr. Returns ``(t, Q, V, TAU)``. Exits with a message for an unknown controller, a file it cannot read or
+    a missing extra."""
+    import numpy as np
+
+    from .algorithms import compute_generalized_gravity, crba, difference, neutral
+    from .collision import GeometryData, compute_distances
+    from .io import GeometryType, ModelFileError, build_geom_from_urdf
+    from .simulation import Simulator, add_ground_plane
+
+    if controller not in ("pd", "none"):
+        raise SystemExit(f"rbda: --controller: expected 'pd' or 'none', got {controller!r}")
+    model = load(name, floating_base)
+    try:
+        collision = build_geom_from_urdf(model, name, GeometryType.COLLISION, package_dirs)
+        visual = build_geom_from_urdf(model, name, GeometryType.VISUAL, package_dirs, missing_meshes="keep")
+    except ModelFileError as exc:
+        raise SystemExit(f"rbda: {exc}") from None
+    ground = add_ground_plane(model, collision)
+    q0 = neutral(model)
+    srdf = srdf or find_srdf(name)
+    if srdf is not None:
+        from .io import load_reference_configurations
+
+        load_reference_configurations(model, srdf)
+    if model.reference_configurations:
+        q0 = model.reference_configurations[config or next(iter(model.reference_configurations))].copy()
+    data = model.create_data()
+    if model.nqs[1] == 7:  # a floating base: put the lowest collision geometry on the ground
+        geom_data = GeometryData(collision)
+        compute_distances(model, data, collision, geom_data, q0)
+        q0[2] -= float(np.min(geom_data.distances)) - 1e-4
+    nv, steps = model.nv, int(round(duration / dt))
+    actuated = np.ones(nv)
+    if model.nqs[1] == 7:
+        actuated[:6] = 0.0
+    diag = np.diag(crba(model, data, q0)).copy()
+    kp, kd = actuated * 400.0 * diag, actuated * 40.0 * diag
+    sim = Simulator(model, collision, dt, solver=solver, formulation=formulation)
+    Q, V, TAU = np.empty((steps + 1, model.nq)), np.empty((steps + 1, nv)), np.zeros((steps + 1, nv))
+    Q[0], V[0] = q0, 0.0
+    forces = []
+    for k in range(steps):
+        if controller == "pd":
+            gravity = compute_generalized_gravity(model, data, Q[k])
+            TAU[k] = actuated * gravity + kp * difference(model, Q[k], q0) - kd * V[k]
+        Q[k + 1], V[k + 1] = sim.step(Q[k], V[k], TAU[k])
+        forces.append(sim.forces.copy())
+        if progress and (k + 1) % max(1, steps // 50) == 0:
+            print(f"\rrbda: simulating {model.name}: {100 * (k + 1) // steps:3d}% ({(k + 1) * dt:.2f} s)", end="",
+                  file=sys.stderr)
+    if progress:
+        print(file=sys.stderr)
+    t = dt * np.arange(steps + 1)
+    if record:
+        from .viewer import save_animation
+
+        stride = max(1, int(round(1.0 / (60.0 * dt))))
+        save_animation(model, visual, Q[::stride], stride * dt, record, title=f"{model.name}: rbda simulate",
+                       description=f"{duration} s, dt {dt}, {solver.upper()} on the {formulation.upper()}, "
+                                   f"controller {controller}")
+    if plot:
+        from .viewer.plots import plot_trajectory
+
+        plot_trajectory(model, t, Q, V, TAU, path=plot, title=f"{model.name}: rbda simulate")
+    return t, Q, V, TAU
+
+
 def _version() -> str:
     import numba
     import numpy
@@ -157,6 +237,20 @@ def main(argv: list[str] | None = None) -> int:
                        help=f"one of {', '.join(SAMPLES)}, or a URDF/MJCF/SDF file")
         p.add_argument("--floating-base", action="store_true", help="a free-flyer root joint for a model file")
     p_bench.add_argument("--number", type=int, default=2000, help="calls per timing run")
+    p_sim = sub.add_parser("simulate", help="simulate a robot file on the ground (rbda.Simulator), record and plot it")
+    p_sim.add_argument("model", help="a robot file (URDF)")
+    p_sim.add_argument("--floating-base", action="store_true", help="a free-flyer root joint")
+    p_sim.add_argument("--time", type=float, default=2.0, help="simulated time in seconds (default 2)")
+    p_sim.add_argument("--dt", type=float, default=1e-3, help="time step in seconds (default 1e-3)")
+    p_sim.add_argument("--controller", default="pd", choices=("pd", "none"),
+                       help="pd: hold the start configuration (default); none: no torque")
+    p_sim.add_argument("--solver", default="admm", choices=("admm", "pgs"))
+    p_sim.add_argument("--formulation", default="ncp", choices=("ncp", "ccp", "lcp"))
+    p_sim.add_argument("--record", help="write the motion as a self-contained HTML animation (rbda[viewer])")
+    p_sim.add_argument("--plot", help="write a figure of q, v and tau (rbda[viewer], matplotlib)")
+    p_sim.add_argument("--srdf", help="the SRDF file of its reference configurations (default: found beside it)")
+    p_sim.add_argument("--config", help="the SRDF reference configuration to start from (default: its first)")
+    p_sim.add_argument("--package-dir", action="append", dest="package_dirs", help="where package:// meshes are")
     args = parser.parse_args(argv)
     if args.command == "view":
         import time
@@ -167,6 +261,13 @@ def main(argv: list[str] | None = None) -> int:
                 time.sleep(1.0)
         except KeyboardInterrupt:
             viewer.close()
+        return 0
+    if args.command == "simulate":
+        t, Q, V, TAU = simulate(args.model, args.time, args.dt, args.floating_base, args.controller, args.record,
+                                args.plot, args.srdf, args.config, args.package_dirs, args.solver, args.formulation)
+        base = f", base height {Q[0, 2]:.3f} -> {Q[-1, 2]:.3f} m" if args.floating_base else ""
+        print(f"rbda: simulated {t[-1]:.3f} s in {len(t) - 1} steps{base}"
+              + (f"; animation: {args.record}" if args.record else "") + (f"; plot: {args.plot}" if args.plot else ""))
         return 0
     model = load(args.model, args.floating_base)
     if args.command == "info":
