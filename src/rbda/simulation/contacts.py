@@ -9,7 +9,7 @@ convex-convex function (GJK/EPA) plugs in as one more entry. Closed forms here:
 
 - a half-space against a sphere, a capsule (its two end spheres), a box (every corner below the plane: a face on
   the floor is a patch of four points), a cylinder (the lowest rim point of each cap, or four rim points of a cap
-  lying flat) and a convex set of vertices (every vertex below the plane);
+  lying flat), a mesh through its convex hull and a convex set of vertices (every vertex below the plane);
 - a sphere against a sphere.
 
 Only points within ``margin`` of touching are kept.
@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Sphere
+from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
+from ..io.meshes import load_convex_hull
 
 FLAT_CAP = 1e-9  # a cylinder's cap lies flat on the plane when its axis is this close to the plane's normal
 
@@ -91,6 +92,17 @@ def _box_corners(half):
                      for sx in (-1.0, 1.0) for sy in (-1.0, 1.0) for sz in (-1.0, 1.0)])
 
 
+_HULLS: dict = {}
+
+
+def hull_vertices(mesh: Mesh) -> np.ndarray:
+    """The vertices ``(m, 3)`` of the convex hull of a mesh file (scaled), read once and kept."""
+    key = (mesh.path, tuple(mesh.scale))
+    if key not in _HULLS:
+        _HULLS[key] = np.ascontiguousarray(load_convex_hull(mesh.path, mesh.scale).vertices, dtype=float)
+    return _HULLS[key]
+
+
 def _world_plane(shape: Halfspace, M):
     """The plane ``n . x = offset`` in the world of a half-space placed at ``M = (R, p)``."""
     R, p = M
@@ -101,8 +113,8 @@ def _world_plane(shape: Halfspace, M):
 
 
 def halfspace_shape(plane: Halfspace, M1, shape, M2, margin):
-    """Contacts between a half-space (first) and a sphere, capsule, box, cylinder or ``(m, 3)`` vertex array
-    (second); the normal is the plane's (from the half-space to the shape)."""
+    """Contacts between a half-space (first) and a sphere, capsule, box, cylinder, mesh (the vertices of its
+    convex hull) or ``(m, 3)`` vertex array (second); the normal is the plane's (from the half-space to the shape)."""
     n, offset = _world_plane(plane, M1)
     R, p = M2
     if isinstance(shape, Sphere):
@@ -119,7 +131,7 @@ def halfspace_shape(plane: Halfspace, M1, shape, M2, margin):
         out = np.empty((8, 4))
         count = plane_cylinder(n, offset, R, p, float(shape.radius), float(shape.half_length), margin, out)
     else:
-        vertices = np.ascontiguousarray(shape, dtype=float)
+        vertices = hull_vertices(shape) if isinstance(shape, Mesh) else np.ascontiguousarray(shape, dtype=float)
         out = np.empty((vertices.shape[0], 4))
         count = plane_vertices(n, offset, R, p, vertices, margin, out)
     contacts = []
@@ -143,6 +155,7 @@ def sphere_sphere(s1: Sphere, M1, s2: Sphere, M2, margin):
 
 PAIR_FUNCTIONS = {(Halfspace, Sphere): halfspace_shape, (Halfspace, Capsule): halfspace_shape,
                   (Halfspace, Box): halfspace_shape, (Halfspace, Cylinder): halfspace_shape,
+                  (Halfspace, Mesh): halfspace_shape,
                   (Sphere, Sphere): sphere_sphere}
 
 
