@@ -97,7 +97,8 @@ class GeometryObject:
     ``mesh_path`` is the mesh file, or ``"BOX"``, ``"CYLINDER"``, ``"SPHERE"``, ``"CAPSULE"`` for primitives (as
     Pinocchio writes it); ``mesh_scale`` ``(3,)``; ``mesh_color`` ``(4,)`` RGBA, used if ``override_material``;
     ``mesh_texture_path`` a texture file (kept, not drawn); ``disable_collision`` leaves the object out of
-    collision checks.
+    collision checks; ``friction``: its Coulomb coefficient for the simulator's contacts (None: the simulator's
+    default).
     """
 
     name: str

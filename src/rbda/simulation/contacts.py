@@ -208,7 +208,8 @@ def pair_contacts(shape1, M1, shape2, M2, margin):
 def compute_contacts(collision_model, placements, friction, margin: float = 0.0) -> ContactSet:
     """The contacts of every collision pair of ``collision_model`` whose objects are placed at ``placements`` (a
     list of world ``(R, p)``, one per geometry object); ``friction`` ``(ngeoms,)``: each object's coefficient (a
-    pair uses the larger of its two). Returns a :class:`ContactSet`."""
+    pair uses the larger of its two); ``margin``: pairs closer than this distance (not only touching ones) give
+    contacts. Returns a :class:`ContactSet`."""
     rows = []
     for index, (i, j) in enumerate(collision_model.collision_pairs):
         g1, g2 = collision_model.geometry_objects[i], collision_model.geometry_objects[j]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import dataclasses
 import warnings
 
@@ -11,7 +13,7 @@ from ..io.mjcf_geometry import PLANE, _compile, build_geom_from_mjcf
 from .contacts import PAIR_FUNCTIONS
 
 
-def load_scene(path):
+def load_scene(path: str | os.PathLike):
     """Read the MJCF scene ``path`` (through MuJoCo, ``pip install 'rbda[mjcf]'``) into ``(model, collision_model)``.
 
     Free bodies become free-flyer joints (MuJoCo's ``qpos`` converts with :func:`rbda.io.mjcf.qpos_to_q`), the
