@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
 
 from . import cholesky
 from ._check import check_data, vector
@@ -86,6 +85,8 @@ class DelassusOperator:
     def solve(self, b: ArrayLike, damping=0.0) -> np.ndarray:
         """``(G + diag(damping))^-1 b``; raises if ``G + diag(damping)`` is singular (``damping = 0`` on a
         redundant set)."""
+        from scipy.linalg import cho_factor, cho_solve  # here, not at import: scipy.linalg costs import rbda ~0.1 s
+
         d = _damping_vector(damping, self.size)
         b = np.asarray(b, dtype=np.float64)
         if b.shape[:1] != (self.size,) or b.ndim > 2 or not np.isfinite(b).all():
