@@ -32,16 +32,8 @@ FLAT_CAP = 1e-9  # a cylinder's cap lies flat on the plane when its axis is this
 def plane_vertices(n, offset, R, p, vertices, margin, out):
     """The vertices ``(m, 3)`` (shape frame) of a shape placed at ``(R, p)`` within ``margin`` of the plane
     ``n . x = offset`` (world): writes rows ``[distance, x, y, z]`` (the vertex, world) into ``out (m, 4)``;
-    returns how many."""
-    count = 0
-    for i in range(vertices.shape[0]):
-        x = R @ vertices[i] + p
-        d = n @ x - offset
-        if d <= margin:
-            out[count, 0] = d
-            out[count, 1:] = x
-            count += 1
-    return count
+    returns how many. Vertices are spheres of radius 0."""
+    return plane_spheres(n, offset, R, p, vertices, 0.0, margin, out)
 
 
 @njit(cache=True)
