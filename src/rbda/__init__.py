@@ -33,7 +33,7 @@ def __getattr__(name):  # the file readers (rbda.io) load on first use, so that 
         import importlib
 
         return importlib.import_module(".warmup", __name__)
-    if name in ("jax", "casadi"):  # the framework bridges, with their optional dependencies
+    if name in ("jax", "casadi", "collision", "viewer", "featherstone"):  # loaded on first use
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

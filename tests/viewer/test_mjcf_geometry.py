@@ -24,6 +24,7 @@ XML = """<mujoco><compiler meshdir="assets"/>
         <geom name="box" type="box" size="0.1 0.05 0.02" pos="0.1 0 0" euler="0 30 0" material="steel"/>
         <geom name="can" type="cylinder" size="0.03 0.1" pos="0 0.1 0"/>
         <geom name="ball" type="sphere" size="0.04" pos="0.2 0 0"/>
+        <geom name="egg" type="ellipsoid" size="0.03 0.05 0.07" pos="0 -0.1 0" euler="10 0 0"/>
         <geom name="hidden" type="sphere" size="0.04" group="4"/>
         <body name="hand" pos="0.25 0 0"><joint name="wrist" type="slide" axis="1 0 0"/>
           <geom name="part" type="mesh" mesh="part" pos="0.1 0 0"/></body>
@@ -47,7 +48,8 @@ def test_geoms_are_where_mujoco_puts_them(robot):
     model = rbda.load_model(robot)
     geometry = build_geom_from_mjcf(model, robot)
     names = [o.name for o in geometry.geometry_objects]
-    assert names == ["floor", "arm", "box", "can", "ball", "part"]  # "hidden" is in group 4
+    assert names == ["floor", "arm", "box", "can", "ball", "egg", "part"]  # "hidden" is in group 4
+    assert geometry.geometry_objects[5].geometry == rbda.collision.Ellipsoid((0.03, 0.05, 0.07))
     steel = geometry.geometry_objects[2]
     np.testing.assert_allclose(steel.mesh_color, [0.2, 0.3, 0.4, 1.0], atol=1e-7)
     parts = parts_of(model, geometry)
@@ -89,6 +91,6 @@ def test_rbda_view_draws_an_mjcf_file_with_its_geoms(robot):
 
     viewer = cli.view(str(robot), port=0)
     try:
-        assert [p.name for p in viewer.parts] == ["floor", "arm", "box", "can", "ball", "part"]
+        assert [p.name for p in viewer.parts] == ["floor", "arm", "box", "can", "ball", "egg", "part"]
     finally:
         viewer.close()

@@ -12,7 +12,8 @@ import pytest
 import rbda
 from rbda.io import Box, Capsule, Cylinder, GeometryModel, GeometryObject, Mesh, Sphere
 from rbda.viewer import MeshFileWarning, part_placements, parts_of, save_animation
-from rbda.viewer.scene import box_mesh, capsule_mesh, cylinder_mesh, inertia_box, sphere_mesh
+from rbda.viewer.scene import (box_mesh, capsule_mesh, cone_mesh, cylinder_mesh, ellipsoid_mesh, halfspace_mesh,
+                               hull_mesh, inertia_box, sphere_mesh)
 from viewer_browser import red_arm
 
 N = 32  # segments around an axis (rbda.viewer.scene.SEGMENTS)
@@ -37,6 +38,31 @@ def test_primitives_are_closed_outward_meshes_of_the_right_size():
     v, f = capsule_mesh(0.1, 0.5)
     assert v[:, 2].min() == pytest.approx(-0.35) and v[:, 2].max() == pytest.approx(0.35)
     assert 0.95 * np.pi * 0.01 * (0.5 + 4 / 3 * 0.1) < volume_and_area(v, f)[0] < np.pi * 0.01 * (0.5 + 4 / 3 * 0.1)
+
+
+def test_ellipsoids_cones_hulls_and_half_spaces_are_drawn_as_their_shapes():
+    polygon = N / (2 * np.pi) * np.sin(2 * np.pi / N)
+    radii = np.array([0.1, 0.2, 0.3])
+    v, f = ellipsoid_mesh(radii)
+    np.testing.assert_allclose(np.sum((v / radii) ** 2, axis=1), 1.0, rtol=1e-12)  # on the surface
+    assert 0.9 * 4 / 3 * np.pi * radii.prod() < volume_and_area(v, f)[0] < 4 / 3 * np.pi * radii.prod()
+    v, f = cone_mesh(0.1, 0.3)
+    assert volume_and_area(v, f)[0] == pytest.approx(np.pi * 0.01 * 0.3 / 3 * polygon, rel=1e-12)
+    assert v[:, 2].min() == pytest.approx(-0.15) and v[:, 2].max() == pytest.approx(0.15)
+    cube = np.array([[x, y, z] for x in (0, 1) for y in (0, 2) for z in (0, 3)], dtype=float)
+    points = np.vstack([cube, [[0.5, 1.0, 1.5], [0.2, 0.3, 0.4]]])  # inner points are not drawn
+    v, f = hull_mesh(points)
+    assert volume_and_area(v, f) == pytest.approx((6.0, 2 * (2 + 3 + 6)), rel=1e-12)
+    assert set(f.ravel()) == set(range(8))
+    normal = np.array([0.0, 0.6, 0.8])
+    v, f = halfspace_mesh(normal, 0.5)
+    assert v @ normal == pytest.approx(np.where(v @ normal > 0.499, 0.5, 0.498), abs=1e-12)  # a slab just below
+    assert volume_and_area(v, f)[0] == pytest.approx(10 * 10 * 0.002, rel=1e-12)
+    visual = GeometryModel()
+    for k, shape in enumerate([rbda.collision.Ellipsoid(tuple(radii)), rbda.collision.Cone(0.1, 0.3),
+                               rbda.collision.Convex(points), rbda.io.Halfspace()]):
+        visual.add_geometry_object(GeometryObject(f"g{k}", 0, 0, rbda.SE3.Identity(), shape))
+    assert len(parts_of(rbda.sample_models.manipulator(), visual)) == 4
 
 
 def test_inertia_box_has_the_body_inertia():

@@ -11,6 +11,7 @@ import rbda
 pytest.importorskip("viser", reason="the viewer needs viser: pip install 'rbda[viewer]'")
 
 from rbda.viewer import Viewer  # noqa: E402
+from rbda.spatial import quat_to_matrix  # noqa: E402
 from rbda.viewer.viewer import PortInUseError  # noqa: E402
 from viewer_browser import browser, is_red, page, project, red_arm, screenshot  # noqa: E402,F401 (fixtures)
 
@@ -112,6 +113,25 @@ def test_display_draws_frames_com_and_contacts_where_the_algorithms_say():
             viewer.play(np.zeros((4, 7)), 0.01)
         viewer.play(np.zeros((3, 6)), 0.001)
         np.testing.assert_allclose(viewer.q, 0.0)
+
+
+def test_every_model_frame_or_a_chosen_few_are_drawn_where_the_algorithms_say():
+    model, visual = red_arm()
+    q = rbda.random_configuration(model, rng=np.random.default_rng(4))
+    data = model.create_data()
+    rbda.frames_forward_kinematics(model, data, q)
+    chosen = [model.frames[-1].name, model.frames[2].name]
+    for frames, ids in (("all", range(model.nframes)), (chosen, [model.nframes - 1, 2])):
+        with Viewer(model, visual, q, port=0, frames=frames) as viewer:
+            assert len(viewer._frames) == len(ids)
+            for handle, k in zip(viewer._frames, ids):
+                np.testing.assert_allclose(handle.position, data.oMf[k].translation, atol=1e-12)
+                w, x, y, z = handle.wxyz
+                np.testing.assert_allclose(quat_to_matrix(np.array([x, y, z, w])), data.oMf[k].rotation, atol=1e-9)
+    with pytest.raises(ValueError, match="frames: the model has no frame named 'nope'"):
+        Viewer(model, visual, port=0, frames=["nope"])
+    with pytest.raises(ValueError, match="frames: expected False, True, 'all'"):
+        Viewer(model, visual, port=0, frames="some")
 
 
 def test_a_port_in_use_is_named():

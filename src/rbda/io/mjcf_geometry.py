@@ -3,7 +3,7 @@ MuJoCo's compiler (``pip install 'rbda[mjcf]'``) for a model built by :func:`rbd
 
 Each geom is attached to the BODY frame of its body (world geoms to the universe), at its MuJoCo placement, in its
 material's or its own ``rgba``. Boxes, spheres, capsules and cylinders keep their shape; a plane becomes a thin
-box (10 m wide where its size is 0), an ellipsoid its bounding box; a mesh geom is its file (the path MuJoCo
+box (10 m wide where its size is 0), an ellipsoid an :class:`rbda.collision.Ellipsoid`; a mesh geom is its file (the path MuJoCo
 resolved, with its ``scale``), placed so that the file's vertices land where MuJoCo's re-centred ones are.
 Height fields and SDF geoms are left out, as are invisible geoms (alpha 0) and those of groups 3-5, which MuJoCo's
 viewer hides by default.
@@ -48,8 +48,12 @@ def _shape(mj, g: int, file: str):
         return Capsule(size[0], 2 * size[1]), SE3.Identity()
     if kind == CYLINDER:
         return Cylinder(size[0], 2 * size[1]), SE3.Identity()
-    if kind in (BOX, ELLIPSOID):
+    if kind == BOX:
         return Box(tuple(2 * size)), SE3.Identity()
+    if kind == ELLIPSOID:
+        from ..collision.shapes import Ellipsoid
+
+        return Ellipsoid(tuple(float(r) for r in size)), SE3.Identity()
     if kind == PLANE:
         sides = [2 * s if s > 0 else PLANE_SIDE for s in size[:2]]
         return Box((*sides, PLANE_THICKNESS)), SE3(np.eye(3), [0.0, 0.0, -PLANE_THICKNESS / 2])

@@ -2,7 +2,8 @@
 are in each configuration.
 
 A :class:`Part` is one triangle mesh rigidly attached to a joint. :func:`parts_of` turns a
-:class:`~rbda.io.GeometryModel` into parts: boxes, cylinders, spheres and capsules are tessellated here, mesh
+:class:`~rbda.io.GeometryModel` into parts: boxes, cylinders, spheres, capsules, ellipsoids, cones and convex
+hulls are tessellated here, half-spaces and planes drawn as a thin 10 m slab under their plane, mesh
 files are read through :func:`rbda.io.meshes.load_mesh`, in the robot file's colour or else in the mesh file's
 own material colours (:func:`file_colours`). A mesh file that is missing or unreadable is drawn as the box of its
 body's inertia, with one warning naming the file. :func:`part_placements` gives every part's
@@ -18,12 +19,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..io.errors import ModelFileError
-from ..io.geometry import Box, Capsule, Cylinder, GeometryModel, Mesh, Sphere
+from ..io.geometry import Box, Capsule, Cylinder, GeometryModel, Halfspace, Mesh, Sphere
 from ..model import Model
 from ..spatial import SE3
 
 SEGMENTS = 32  # around a cylinder, a capsule or a sphere
 FALLBACK_SIDE = 0.05  # side of the cube drawn for a missing mesh on a massless body (m)
+PLANE_SIDE, PLANE_THICKNESS = 10.0, 0.002  # the slab drawn for a half-space or a plane (m)
 PALETTE = ((0.85, 0.33, 0.2), (0.2, 0.47, 0.75), (0.35, 0.65, 0.3), (0.85, 0.65, 0.15), (0.55, 0.35, 0.7))  # bodies
 
 
@@ -130,7 +132,57 @@ def inertia_geometry(model: Model) -> GeometryModel:
     return geometry
 
 
+def ellipsoid_mesh(radii) -> tuple[np.ndarray, np.ndarray]:
+    """An ellipsoid of semi-axes ``radii`` ``(3,)`` along x, y, z, centred on the origin."""
+    vertices, faces = sphere_mesh(1.0)
+    return vertices * np.asarray(radii, dtype=float), faces
+
+
+def cone_mesh(radius: float, length: float) -> tuple[np.ndarray, np.ndarray]:
+    """A cone along z, centred on the origin: base of ``radius`` at ``z = -length / 2``, apex at ``+length / 2``."""
+    h = 0.5 * length
+    return revolution_mesh([(0.0, -h), (radius, -h), (0.0, h)])
+
+
+def hull_mesh(points) -> tuple[np.ndarray, np.ndarray]:
+    """The convex hull of ``points`` ``(n, 3)``: its vertices and its triangles, counter-clockwise seen from
+    outside."""
+    from scipy.spatial import ConvexHull
+
+    points = np.asarray(points, dtype=float)
+    hull = ConvexHull(points)
+    faces = hull.simplices.copy()
+    # each facet's outward normal is hull.equations[:, :3]: flip the triangles whose winding disagrees
+    a, b, c = (points[faces[:, k]] for k in range(3))
+    inward = np.einsum("ij,ij->i", np.cross(b - a, c - a), hull.equations[:, :3]) < 0
+    faces[inward] = faces[inward][:, ::-1]
+    return points, faces
+
+
+def halfspace_mesh(normal, offset: float) -> tuple[np.ndarray, np.ndarray]:
+    """A half-space ``{x : normal . x <= offset}`` drawn as a ``PLANE_SIDE`` square slab of thickness
+    ``PLANE_THICKNESS`` just below its boundary plane."""
+    n = np.asarray(normal, dtype=float)
+    n = n / np.linalg.norm(n)
+    vertices, faces = box_mesh((PLANE_SIDE, PLANE_SIDE, PLANE_THICKNESS))
+    z = n
+    x = np.cross([0.0, 1.0, 0.0] if abs(z[1]) < 0.9 else [1.0, 0.0, 0.0], z)
+    x /= np.linalg.norm(x)
+    R = np.column_stack([x, np.cross(z, x), z])
+    return (vertices - [0.0, 0.0, 0.5 * PLANE_THICKNESS]) @ R.T + offset * n, faces
+
+
 def _shape_mesh(shape) -> tuple[np.ndarray, np.ndarray]:
+    from ..collision.shapes import Cone, Convex, Ellipsoid, Plane
+
+    if isinstance(shape, Ellipsoid):
+        return ellipsoid_mesh(shape.radii)
+    if isinstance(shape, Cone):
+        return cone_mesh(shape.radius, shape.length)
+    if isinstance(shape, Convex):
+        return hull_mesh(shape.vertices)
+    if isinstance(shape, (Halfspace, Plane)):
+        return halfspace_mesh(shape.normal, shape.offset)
     if isinstance(shape, Box):
         return box_mesh(shape.size)
     if isinstance(shape, Cylinder):

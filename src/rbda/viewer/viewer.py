@@ -92,7 +92,9 @@ class Viewer:
     - ``host``, ``port``: where to serve (default ``127.0.0.1:8080``; ``port=0`` takes any free port).
     - ``sliders``: a slider per joint (one per degree of freedom; an angle for an unbounded revolute joint; for
       multi-dof joints, offsets in the tangent space of ``q``).
-    - ``frames``: draw every joint's frame (x red, y green, z blue).
+    - ``frames``: which frames to draw (x red, y green, z blue): ``False`` none, ``True`` every joint's frame,
+      ``"all"`` every frame of ``model.frames`` (bodies, joints, operational frames, sensors), or a list of
+      frame names. Raises ``ValueError`` naming an unknown frame.
     - ``com``: draw the centre of mass as a yellow sphere.
 
     Raises ``ImportError`` naming the extra if viser is missing, :class:`PortInUseError` if the port is taken,
@@ -100,7 +102,7 @@ class Viewer:
     """
 
     def __init__(self, model: Model, visual_model: GeometryModel, q=None, *, host: str = "127.0.0.1",
-                 port: int = 8080, sliders: bool = True, frames: bool = False, com: bool = False):
+                 port: int = 8080, sliders: bool = True, frames: bool | str | list = False, com: bool = False):
         viser = _viser()
         from ..algorithms import neutral
 
@@ -110,6 +112,7 @@ class Viewer:
         if q is not None and np.ndim(q) != 1:
             raise ValueError(f"q: expected one configuration (nq,) = ({model.nq},), got shape {np.shape(q)}")
         self.q = trajectory(model, neutral(model) if q is None else q, "q")[0].copy()
+        self._frame_ids = _frame_ids(model, frames)
         check_port(host, port)
         self.server = viser.ViserServer(host=host, port=int(port), verbose=False)
         self.host = host
@@ -119,7 +122,7 @@ class Viewer:
             self.server.stop()  # no server left running behind an error
             raise
 
-    def _build_scene(self, frames: bool, com: bool, sliders: bool) -> None:
+    def _build_scene(self, frames, com: bool, sliders: bool) -> None:
         model = self.model
         self.server.gui.configure_theme(show_logo=False, show_share_button=False)
         self.server.scene.set_up_direction("+z")
@@ -140,8 +143,9 @@ class Viewer:
                 f"/robot/{k}_{part.name}", part.vertices.astype(np.float32), part.faces.astype(np.uint32),
                 color=_rgb255(part.color), opacity=None if part.color[3] >= 1 else float(part.color[3]),
                 side="double", cast_shadow=False, receive_shadow=False))
-        self._frames = [self.server.scene.add_frame(f"/frames/{name}", axes_length=0.1, axes_radius=0.004,
-                                                    visible=frames) for name in model.names]
+        names = model.names if self._frame_ids is None else [model.frames[k].name for k in self._frame_ids]
+        self._frames = [self.server.scene.add_frame(f"/frames/{k}_{name}", axes_length=0.1, axes_radius=0.004,
+                                                    visible=bool(frames)) for k, name in enumerate(names)]
         self._com = self.server.scene.add_icosphere("/com", radius=0.025, color=(240, 200, 0), visible=com)
         self._contacts = None
         self._lock = threading.Lock()
@@ -177,7 +181,9 @@ class Viewer:
             if any(f.visible for f in self._frames):
                 from .. import batch
 
-                for handle, M in zip(self._frames, batch.forward_kinematics(self.model, q[None])[0]):
+                placements = (batch.forward_kinematics(self.model, q[None])[0] if self._frame_ids is None else
+                              batch.frames_forward_kinematics(self.model, q[None])[0][self._frame_ids])
+                for handle, M in zip(self._frames, placements):
                     handle.position, handle.wxyz = M[:, 3], _wxyz(M[:, :3])
             if self._com.visible:
                 self._com.position = center_of_mass(self.model, self.data, q)
@@ -187,7 +193,8 @@ class Viewer:
             slider.value = value
 
     def show_frames(self, visible: bool = True) -> None:
-        """Draw every joint's frame (``visible``) or hide them."""
+        """Draw the frames chosen by the constructor's ``frames`` (every joint's if it was ``False`` or ``True``)
+        (``visible``) or hide them."""
         for handle in self._frames:
             handle.visible = bool(visible)
         self.display(self.q)
@@ -308,3 +315,19 @@ class Viewer:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _frame_ids(model, frames) -> list[int] | None:
+    """The ids of the model frames ``frames`` asks to draw, or None for the joints' frames."""
+    if isinstance(frames, bool):
+        return None
+    if isinstance(frames, str):
+        if frames != "all":
+            raise ValueError(f"frames: expected False, True, 'all' or a list of frame names, got {frames!r}")
+        return list(range(model.nframes))
+    ids = []
+    for name in frames:
+        if not model.exist_frame(name):
+            raise ValueError(f"frames: the model has no frame named {name!r}")
+        ids.append(model.get_frame_id(name))
+    return ids
