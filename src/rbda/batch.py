@@ -425,3 +425,9 @@ def compute_collisions(model: Model, geom_model: GeometryModel, Q: ArrayLike, re
     from .collision import batch as collision_batch
 
     return collision_batch.compute_collisions(model, geom_model, Q, request, security_margin, out)
+
+
+# -------------------------------------------------------------------------------- simulation (rbda.Simulator)
+from .simulation.rollout import rollout  # noqa: E402
+
+__all__ += ["rollout"]

@@ -29,8 +29,9 @@ from ..spatial._validate import as_scalar
 from ._check import finite_vector, friction_coefficient
 from .constraints import ConstraintRows, augment, check_bilateral, constraint_rows, limited_dofs
 from .contacts import compute_contacts
+from .progress import progress_bar
 from .delassus import DelassusDense
-from .solvers import FORMULATIONS, ADMMSolver, PGSSolver
+from .solvers import FORMULATIONS, ADMMSolver, PGSSolver, SolverStats
 
 SOLVERS = {"admm": ADMMSolver, "pgs": PGSSolver}
 
@@ -208,6 +209,12 @@ class Simulator:
         """The last step's contact forces ``(3k,)`` (``impulses / dt``)."""
         return self.impulses / self.dt
 
+    def reset(self) -> None:
+        """Forget the previous step's impulses (the warm start) and the solver's penalty: the next step starts as
+        on a new simulator."""
+        self._previous = {}
+        self.solver.stats = SolverStats()
+
     def step(self, q, v, tau, fext=None, _step: int | None = None):
         """One time step from ``q (nq,)``, ``v (nv,)`` under joint torques ``tau (nv,)`` and an optional generalized
         external force ``fext (nv,)``; returns ``(q_next, v_next)``. Fills ``contacts``, ``impulses``,
@@ -232,10 +239,11 @@ class Simulator:
         v_next = v_free + MinvJt @ lam
         return _integrate(model, q, self.dt * v_next), v_next
 
-    def rollout(self, q0, v0, taus, fext=None):
+    def rollout(self, q0, v0, taus, fext=None, progress: bool | None = None):
         """``T`` steps from ``(q0, v0)`` under the torques ``taus (T, nv)`` (and ``fext (T, nv)`` if given); returns
-        ``(Q (T + 1, nq), V (T + 1, nv))``, the first rows ``q0``, ``v0``. A bad row raises ``ValueError`` naming
-        the step and the argument."""
+        ``(Q (T + 1, nq), V (T + 1, nv))``, the first rows ``q0``, ``v0``. ``progress``: a tqdm bar (None: when
+        stderr is a terminal and ``T`` is long, see :func:`rbda.simulation.progress.progress_bar`). A bad row
+        raises ``ValueError`` naming the step and the argument."""
         taus = np.asarray(taus, dtype=float)
         if taus.ndim != 2 or taus.shape[1] != self.model.nv:
             raise ValueError(f"taus: expected shape (T, {self.model.nv}), got {taus.shape}")
@@ -243,6 +251,8 @@ class Simulator:
         Q, V = np.empty((T + 1, self.model.nq)), np.empty((T + 1, self.model.nv))
         Q[0] = finite_vector(q0, self.model.nq, "q0")
         V[0] = finite_vector(v0, self.model.nv, "v0")
-        for t in range(T):
-            Q[t + 1], V[t + 1] = self.step(Q[t], V[t], taus[t], None if fext is None else fext[t], _step=t)
+        with progress_bar(T, "rbda: rollout", progress) as bar:
+            for t in range(T):
+                Q[t + 1], V[t + 1] = self.step(Q[t], V[t], taus[t], None if fext is None else fext[t], _step=t)
+                bar.update()
         return Q, V
