@@ -78,3 +78,28 @@ def test_progress_bar_only_when_asked_or_on_a_terminal(capsys):
     assert "rollouts" in capsys.readouterr().err
     Simulator(model, cm, 1e-3).rollout(Q0[0], V0[0], TAUS[0], progress=True)
     assert "rollout" in capsys.readouterr().err
+
+
+def test_progress_bar_shows_on_a_terminal_and_is_silent_without_tqdm(monkeypatch):
+    pytest.importorskip("tqdm")
+    import io
+    import sys
+
+    from rbda.simulation.progress import LONG, progress_bar
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    with progress_bar(LONG, "long run") as bar:
+        bar.update(LONG)
+    assert "long run" in sys.stderr.getvalue()
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    with progress_bar(LONG - 1, "short run") as bar:  # a short run shows none by default
+        bar.update(1)
+    assert sys.stderr.getvalue() == ""
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # tqdm missing: silent, no error
+    with progress_bar(LONG, "no tqdm", enabled=True) as bar:
+        bar.update(LONG)
+    assert sys.stderr.getvalue() == ""

@@ -25,14 +25,14 @@ class _Silent:
 LONG = 20_000  # steps: below this a run takes about a second or less and shows no bar by default
 
 
-def progress_bar(total: int, description: str, enabled: bool | None = None, unit: str = "step"):
+def progress_bar(total: int, description: str, enabled: bool | None = None, unit: str = "step", long: int = LONG):
     """A bar counting to ``total`` ``unit`` s, with ``update(n)`` and ``close()`` (also a context manager).
 
     ``enabled``: True shows it whenever tqdm is installed, False never; None (default) shows it only when stderr
-    is a terminal and ``total >= LONG``. Without tqdm (``pip install rbda[progress]``) the bar is silent."""
+    is a terminal and ``total >= long``. Without tqdm (``pip install rbda[progress]``) the bar is silent."""
     if enabled is None:
         isatty = getattr(sys.stderr, "isatty", None)
-        enabled = bool(isatty and isatty()) and total >= LONG
+        enabled = bool(isatty and isatty()) and total >= long
     if not enabled:
         return _Silent()
     try:

@@ -122,3 +122,13 @@ def rollout(model, collision_model, Q0, V0, TAUS, dt: float, workers: int | None
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
     return Q, V
+
+
+def _dask_shapes(model, collision_model, Q0, V0, TAUS, *args, **kwargs):
+    """The trailing shapes and dtypes of ``rollout``'s two outputs for a batch ``TAUS`` of shape ``(B, T, nv)``."""
+    T = TAUS[1]
+    return [((T + 1, model.nq), np.dtype(np.float64)), ((T + 1, model.nv), np.dtype(np.float64))]
+
+
+rollout.dask_shapes = _dask_shapes
+rollout.dask_defaults = {"backend": "serial"}  # on Dask, the blocks are the parallel tasks
