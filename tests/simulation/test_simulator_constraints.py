@@ -216,3 +216,33 @@ def test_box_rows_bad_bounds():
         s.solve(DelassusDense(G), np.zeros(4), 0.5, lower=[0.0])
     with pytest.raises(ValueError, match="multiple of 3"):
         s.solve(DelassusDense(G), np.zeros(4), 0.5, lower=[0.0, 0.0], upper=[1.0, 1.0])
+
+
+@pytest.mark.parametrize("solver", ["admm", "pgs"])
+def test_welded_box_on_the_ground_holds_a_push_with_contacts_and_weld_together(solver):
+    """A 10 kg box resting on the ground, welded (6D) to the world where it stands, pushed at 2 mu m g: it does
+    not move, and the weld's and the contacts' impulses together balance the push and gravity over the step."""
+    from rbda.io import Box
+    m, mu, dt = 10.0, 0.4, 1e-3
+    model, cm = rbda.Model(), GeometryModel()
+    add_free_body(model, cm, "box", Box((0.2, 0.2, 0.2)), m)
+    add_ground_plane(model, cm)
+    q = rbda.neutral(model)
+    q[2] = 0.1
+    data = model.create_data()
+    rbda.forward_kinematics(model, data, q)
+    weld = rbda.RigidConstraintModel(rbda.CONTACT_6D, model, model.njoints - 1, rbda.SE3.Identity(), 0,
+                                     data.oMi[model.njoints - 1].copy(), rbda.ReferenceFrame.LOCAL)
+    sim = Simulator(model, cm, dt, solver=solver, mu=mu, constraints=[weld], solver_options=TIGHT)
+    tau = np.zeros(6)
+    tau[0] = 2 * mu * m * G0
+    Q, V = sim.rollout(q, np.zeros(6), np.tile(tau, (50, 1)))
+    assert np.abs(V).max() < 1e-8 and np.abs(Q - q).max() < 1e-9
+    assert sim.contacts.size == 4 and sim.rows.size == 6
+    # momentum over the step: contact impulses (world) + the weld's (world, at the box's origin) = -(push + gravity) dt
+    cs = sim.contacts  # an impulse acts on the pair's second object, its opposite on the first (the box: object 0)
+    contact = sum((1.0 if cs.pairs[c][1] == 0 else -1.0) * cs.frames[c] @ sim.impulses[3 * c:3 * c + 3]
+                  for c in range(4))
+    weld = sim.rows.J.T @ sim.row_impulses  # the weld rows' generalized impulse (free flyer: [linear; angular])
+    total = contact + weld[:3]  # (the box's frame is the world's)
+    np.testing.assert_allclose(total, [-tau[0] * dt, 0.0, m * G0 * dt], atol=1e-7)
