@@ -87,8 +87,8 @@ def delassus(sim, cs):
 
 def normal_bias(sim, d, vn):
     """The bias of the normal rows for the distances ``d (k,)`` and the normal velocities ``vn (k,)`` before the
-    step: Baumgarte's ``d / dt`` for a gap (it closes in one step at most) and ``b d / dt`` for a penetration.
-    With restitution ``e``, a contact that the step reaches (``d + dt min(vn, 0) <= 0``) obeys Newton's impact law
+    step (read with restitution only): Baumgarte's ``d / dt`` for a gap (it closes in one step at most) and
+    ``b d / dt`` for a penetration. With restitution ``e``, a contact that the step reaches (``d + dt min(vn, 0) <= 0``) obeys Newton's impact law
     ``v_n,next >= -e min(vn, 0)`` instead (plus Baumgarte on a penetration)."""
     dt = sim.dt
     bias = np.where(d > 0.0, d, sim.baumgarte * d) / dt
@@ -103,7 +103,7 @@ def solve(sim, cs, J, G, v_free, rows, v):
     """Stage 4: the impulses ``lambda (3k + r,)``: the contacts' (contact frames, normal last), then the rows'."""
     g = J @ v_free
     k3 = 3 * cs.size
-    g[2:k3:3] += normal_bias(sim, cs.distances, J[2:k3:3] @ v)
+    g[2:k3:3] += normal_bias(sim, cs.distances, None if sim.restitution is None else J[2:k3:3] @ v)
     g[k3:] += rows.bias
     guess = np.zeros(k3 + rows.size)
     for c, key in enumerate(cs.keys):
