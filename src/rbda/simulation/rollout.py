@@ -71,9 +71,9 @@ def rollout(model, collision_model, Q0, V0, TAUS, dt: float, workers: int | None
     Parameters: ``model`` (an :class:`rbda.Model`) and ``collision_model`` (an :class:`rbda.io.GeometryModel`),
     the scene; ``Q0 (B, nq)``, ``V0 (B, nv)`` the initial states; ``TAUS (B, T, nv)`` the joint torques of each
     step; ``dt > 0`` the time step; ``workers``: how many workers (default: the number of cores, at most ``B``);
-    ``backend``: ``"process"`` (default: worker processes, each given the scene once; a step holds the GIL, so on
-    2 cores processes run about 1.9 times as fast as one core where threads run about 1.0 times), ``"thread"``
-    (a thread pool: no start-up cost, for short batches) or ``"serial"`` (this process); ``progress``: a tqdm
+    ``backend``: ``"process"`` (default: worker processes, each given the scene once; a step is Python glue
+    between compiled kernels that do not release the GIL, so only processes run steps at the same time),
+    ``"thread"`` (a thread pool: no start-up cost, but the steps take turns) or ``"serial"`` (this process); ``progress``: a tqdm
     bar over the states (None: shown when stderr is a terminal and the run is long, :func:`progress_bar`);
     ``options``: the :class:`Simulator`'s keyword arguments (``solver``, ``formulation``, ``mu``, ``baumgarte``,
     ``constraints``, ...).
