@@ -103,3 +103,16 @@ def test_dask_errors():
         rbda.batch.crba(model, dQ, out=np.empty((B, model.nv, model.nv)))
     with pytest.raises(ValueError, match="rows"):
         rbda.batch.rnea(model, dQ, da.from_array(V[:3], chunks=3), da.from_array(A, chunks=3))
+
+
+def test_the_model_is_one_key_of_the_graph_not_one_copy_per_block():
+    import cloudpickle
+
+    model, Q, V, A = arm_states()
+    Q, V, A = (np.repeat(x, 40, axis=0) for x in (Q, V, A))  # 280 states
+    size = {}
+    for blocks in (4, 140):
+        lazy = rbda.batch.rnea(model, *(da.from_array(x, chunks=len(Q) // blocks) for x in (Q, V, A)))
+        size[blocks] = len(cloudpickle.dumps(dict(lazy.__dask_graph__())))
+    # 136 more blocks cost much less than 136 more copies of the model
+    assert size[140] - size[4] < 0.25 * 136 * len(cloudpickle.dumps(model))
