@@ -1,5 +1,6 @@
 """Batched algorithms: the same names and arguments as the single-state ones, minus ``data``, over a leading
-batch axis, running on every core (``numba.prange``) with no Python work per state.
+batch axis, running on every core (``numba.prange``) with no Python work per state. Each also takes Dask arrays
+of states (the extra ``rbda[dask]``) and returns lazy Dask arrays, mapped block by block.
 
 >>> import numpy as np, rbda
 >>> model = rbda.sample_models.manipulator()
@@ -425,3 +426,15 @@ def compute_collisions(model: Model, geom_model: GeometryModel, Q: ArrayLike, re
     from .collision import batch as collision_batch
 
     return collision_batch.compute_collisions(model, geom_model, Q, request, security_margin, out)
+
+
+# -------------------------------------------------------------------------------- simulation (rbda.Simulator)
+from .simulation.rollout import rollout  # noqa: E402
+
+__all__ += ["rollout"]
+
+# ----------------------------------------------------------------------- Dask arrays of states (rbda[dask])
+from ._dask import accepts_dask as _accepts_dask  # noqa: E402
+
+for _name in __all__:  # each function maps itself block by block over Dask arrays (rbda/_dask.py)
+    globals()[_name] = _accepts_dask(globals()[_name])

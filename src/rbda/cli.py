@@ -141,8 +141,8 @@ def simulate(name: str, duration: float = 2.0, dt: float = 1e-3, floating_base: 
     with joint-space PD gains scaled by the diagonal of ``M`` (20 rad/s, critically damped) plus the joints'
     share of the generalized gravity ``g(q)`` (the free flyer is not actuated), ``"none"`` applies no torque.
     ``record``: an HTML animation file to write (:func:`rbda.viewer.save_animation`); ``plot``: an image of q, v
-    and tau (:func:`rbda.viewer.plots.plot_trajectory`); ``progress``: a progress line on
-    stderr. Returns ``(t, Q, V, TAU)``. Exits with a message for an unknown controller, a file it cannot read or
+    and tau (:func:`rbda.viewer.plots.plot_trajectory`); ``progress``: a tqdm progress bar on
+    stderr when it is a terminal (silent without the extra ``rbda[progress]``). Returns ``(t, Q, V, TAU)``. Exits with a message for an unknown controller, a file it cannot read or
     a missing extra."""
     import numpy as np
 
@@ -150,6 +150,7 @@ def simulate(name: str, duration: float = 2.0, dt: float = 1e-3, floating_base: 
     from .collision import GeometryData, compute_distances
     from .io import GeometryType, ModelFileError, build_geom_from_urdf
     from .simulation import Simulator, add_ground_plane
+    from .simulation.progress import progress_bar
 
     if controller not in ("pd", "none"):
         raise SystemExit(f"rbda: --controller: expected 'pd' or 'none', got {controller!r}")
@@ -183,17 +184,14 @@ def simulate(name: str, duration: float = 2.0, dt: float = 1e-3, floating_base: 
     Q, V, TAU = np.empty((steps + 1, model.nq)), np.empty((steps + 1, nv)), np.zeros((steps + 1, nv))
     Q[0], V[0] = q0, 0.0
     forces = []
-    for k in range(steps):
-        if controller == "pd":
-            gravity = compute_generalized_gravity(model, data, Q[k])
-            TAU[k] = actuated * gravity + kp * difference(model, Q[k], q0) - kd * V[k]
-        Q[k + 1], V[k + 1] = sim.step(Q[k], V[k], TAU[k])
-        forces.append(sim.forces.copy())
-        if progress and (k + 1) % max(1, steps // 50) == 0:
-            print(f"\rrbda: simulating {model.name}: {100 * (k + 1) // steps:3d}% ({(k + 1) * dt:.2f} s)", end="",
-                  file=sys.stderr)
-    if progress:
-        print(file=sys.stderr)
+    with progress_bar(steps, f"rbda: simulating {model.name}", None if progress else False, long=0) as bar:
+        for k in range(steps):
+            if controller == "pd":
+                gravity = compute_generalized_gravity(model, data, Q[k])
+                TAU[k] = actuated * gravity + kp * difference(model, Q[k], q0) - kd * V[k]
+            Q[k + 1], V[k + 1] = sim.step(Q[k], V[k], TAU[k])
+            forces.append(sim.forces.copy())
+            bar.update()
     t = dt * np.arange(steps + 1)
     if record:
         from .viewer import save_animation

@@ -1,6 +1,12 @@
-"""Compiled contact solvers on a dense Delassus matrix ``G (m, m)``, ``m = 3k``: projected Gauss-Seidel and ADMM,
-each a whole solve in one call (the loops, the dense Cholesky factorisation of ``G + damping I`` and the stopping
-tests), for the formulations of ``kernels/cones.py`` (NCP, CCP, LCP).
+"""Compiled contact solvers on a dense Delassus matrix ``G (m, m)``, ``m = 3k + r``: projected Gauss-Seidel and
+ADMM, each a whole solve in one call (the loops, the dense Cholesky factorisation of ``G + damping I`` and the
+stopping tests), for the formulations of ``kernels/cones.py`` (NCP, CCP, LCP).
+
+The first ``3k`` rows are ``k`` frictional contacts (``mu (k,)``); the last ``r`` rows are one-dimensional box
+constraints ``lower_j <= lambda_j <= upper_j`` (``lower, upper (r,)``, infinite bounds allowed) whose velocity obeys
+the box's complementarity ``lambda_j = clip(lambda_j - v_j, lower_j, upper_j)``: a joint limit is ``[0, inf)``
+(Signorini's condition on one row), dry joint friction ``[-F, F]``, a bilateral constraint ``(-inf, inf)``
+(``v_j = 0``). Their shift is zero in every formulation.
 
 Settings come packed in one float array (layouts ``PGS_SETTINGS`` and ``ADMM_SETTINGS``); each solve returns its
 statistics as a tuple and writes the impulses into ``lam``, which holds the warm start on entry.
@@ -118,14 +124,15 @@ def _row_velocity(G, g, lam, r):
 
 
 @njit(cache=True)
-def pgs_sweep(formulation, G, g, mu, lam, omega):
+def pgs_sweep(formulation, G, g, mu, lam, omega, lower, upper):
     """One projected Gauss-Seidel sweep over the contacts, in place on ``lam``, with over-relaxation ``omega``;
     returns the largest change of an impulse component.
 
     NCP and LCP update the normal impulse first (Signorini: ``lam_n = max(0, lam_n - omega v_n / G_nn)``), then
     the tangent impulse with the new normal one: NCP a gradient step on the tangent block followed by the radial
     projection on the disc ``||lam_t|| <= mu lam_n`` (sliding then meets friction opposed to it, at the bound);
-    LCP each axis clipped to ``[-mu lam_n, mu lam_n]``. CCP takes a projected gradient step on the whole block."""
+    LCP each axis clipped to ``[-mu lam_n, mu lam_n]``. CCP takes a projected gradient step on the whole block.
+    Then each box row: ``lam_j = clip(lam_j - omega v_j / G_jj, lower_j, upper_j)``."""
     tiny = 1e-300
     change = 0.0
     for i in range(mu.shape[0]):
@@ -156,52 +163,82 @@ def pgs_sweep(formulation, G, g, mu, lam, omega):
                     else:
                         lam[a] = min(bound, max(-bound, lam[a]))
         change = max(change, abs(lam[k] - old1), abs(lam[k + 1] - old2), abs(lam[k + 2] - oldn))
+    first = 3 * mu.shape[0]
+    for j in range(lower.shape[0]):
+        a = first + j
+        old = lam[a]
+        t = old - omega * _row_velocity(G, g, lam, a) / G[a, a] if G[a, a] > tiny else old
+        lam[a] = min(upper[j], max(lower[j], t))
+        change = max(change, abs(lam[a] - old))
     return change
 
 
 @njit(cache=True)
-def admm_update(formulation, mu, g, x, x_prev, y, z, rhs, penalty, mu_prox):
+def box_residuals(first, lower, upper, lam, v, dual, compl):
+    """``(dual feasibility, complementarity)`` updated with the box rows from ``first``: each row's natural-map
+    residual ``|lam_j - clip(lam_j - v_j, lower_j, upper_j)|`` (zero if and only if the row's complementarity
+    holds) counts in both."""
+    for j in range(lower.shape[0]):
+        a = first + j
+        r = abs(lam[a] - min(upper[j], max(lower[j], lam[a] - v[a])))
+        dual, compl = max(dual, r), max(compl, r)
+    return dual, compl
+
+
+@njit(cache=True)
+def admm_update(formulation, mu, lower, upper, g, x, x_prev, y, z, rhs, penalty, mu_prox, p):
     """The projection and dual steps of one ADMM iteration, after the linear step gave ``x``; in place on ``y``,
     ``z`` and ``rhs``, returns ``(primal, dual, complementarity, ||y||_inf, ||z||_inf)``.
 
     ``y = proj_K(x - z / r)``, ``z <- z - r (x - y)`` (``r = tau rho``, the penalty), then the right-hand side
     of the next linear step (:func:`admm_rhs`). Residuals: primal
-    ``||x - y||``, dual ``||r (y - y_prev) + mu_prox (x - x_prev)||``, complementarity ``max_i |y_i . z_i|``."""
+    ``||x - y||``, dual ``||r (y - y_prev) + mu_prox (x - x_prev)||``, complementarity ``max_i |y_i . z_i|`` over
+    the contacts and the natural-map residual ``|y_j - clip(y_j - z_j)|`` over the box rows (the box's projection
+    is a clip). ``p (m,)``: work space."""
     cone = PYRAMID if formulation == LCP else COULOMB
     primal, dual, compl, y_max, z_max = 0.0, 0.0, 0.0, 0.0, 0.0
+    m, first = x.shape[0], 3 * mu.shape[0]
     for i in range(mu.shape[0]):
         k = 3 * i
-        p1, p2, pn = project(cone, x[k] - z[k] / penalty, x[k + 1] - z[k + 1] / penalty,
-                             x[k + 2] - z[k + 2] / penalty, mu[i])
-        dot = 0.0
-        for a, p in ((k, p1), (k + 1, p2), (k + 2, pn)):
-            dy = p - y[a]
-            y[a] = p
-            z[a] -= penalty * (x[a] - p)
-            primal = max(primal, abs(x[a] - p))
-            dual = max(dual, abs(penalty * dy + mu_prox * (x[a] - x_prev[a])))
-            y_max = max(y_max, abs(p))
-            z_max = max(z_max, abs(z[a]))
-            dot += p * z[a]
-        compl = max(compl, abs(dot))
+        p[k], p[k + 1], p[k + 2] = project(cone, x[k] - z[k] / penalty, x[k + 1] - z[k + 1] / penalty,
+                                           x[k + 2] - z[k + 2] / penalty, mu[i])
+    for j in range(lower.shape[0]):
+        a = first + j
+        p[a] = min(upper[j], max(lower[j], x[a] - z[a] / penalty))
+    for a in range(m):
+        dy = p[a] - y[a]
+        y[a] = p[a]
+        z[a] -= penalty * (x[a] - p[a])
+        primal = max(primal, abs(x[a] - p[a]))
+        dual = max(dual, abs(penalty * dy + mu_prox * (x[a] - x_prev[a])))
+        y_max = max(y_max, abs(p[a]))
+        z_max = max(z_max, abs(z[a]))
+    for i in range(mu.shape[0]):
+        k = 3 * i
+        compl = max(compl, abs(y[k] * z[k] + y[k + 1] * z[k + 1] + y[k + 2] * z[k + 2]))
+    for j in range(lower.shape[0]):
+        a = first + j
+        compl = max(compl, abs(y[a] - min(upper[j], max(lower[j], y[a] - z[a]))))
     admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs)
     return primal, dual, compl, y_max, z_max
 
 
 @njit(cache=True)
 def admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs):
-    """The right-hand side of ADMM's linear step, ``rhs = r y + mu_prox x - g - s(z) + z``."""
+    """The right-hand side of ADMM's linear step, ``rhs = r y + mu_prox x - g - s(z) + z`` (no shift on the box
+    rows after the contacts)."""
+    for a in range(x.shape[0]):
+        rhs[a] = penalty * y[a] + mu_prox * x[a] - g[a] + z[a]
     for i in range(mu.shape[0]):
         k = 3 * i
-        for a in range(k, k + 3):
-            rhs[a] = penalty * y[a] + mu_prox * x[a] - g[a] + z[a]
         rhs[k + 2] -= shift(formulation, z[k], z[k + 1], mu[i])
 
 
 @njit(cache=True)
-def pgs_solve(formulation, G, g, mu, lam, settings):
+def pgs_solve(formulation, G, g, mu, lower, upper, lam, settings):
     """Projected Gauss-Seidel sweeps (:func:`pgs_sweep`) until the dual feasibility and the complementarity
-    (``complementarity_residuals``) are within tolerance, or ``max_iter`` sweeps. ``lam (m,)``: the warm start
+    (``complementarity_residuals``, :func:`box_residuals`) are within tolerance, or ``max_iter`` sweeps. ``lam
+    (m,)``: the warm start
     in, the impulses out. Returns ``(iterations, converged, dual feasibility, complementarity)``; a sweep that
     would leave a non-finite impulse is undone and ends the solve."""
     omega, max_iter = settings[0], int(settings[1])
@@ -211,13 +248,14 @@ def pgs_solve(formulation, G, g, mu, lam, settings):
     dual, compl, converged, it = np.inf, np.inf, False, 0
     for it in range(1, max_iter + 1):
         previous[:] = lam
-        pgs_sweep(formulation, G, g, mu, lam, omega)
+        pgs_sweep(formulation, G, g, mu, lam, omega, lower, upper)
         if not all_finite(lam):
             lam[:] = previous
             break
         for r in range(m):
             v[r] = _row_velocity(G, g, lam, r)  # v = G lam + g
         dual, compl = complementarity_residuals(formulation, mu, lam, v)
+        dual, compl = box_residuals(3 * mu.shape[0], lower, upper, lam, v, dual, compl)
         v_max, lam_max = np.abs(v).max(), np.abs(lam).max()
         if dual <= abs_f + rel_f * v_max and compl <= abs_c + rel_c * lam_max * v_max:
             converged = True
@@ -240,7 +278,21 @@ def updated_rho(rule, rho, primal, dual, ratio, increment, rho_min, rho_max):
 
 
 @njit(cache=True)
-def admm_solve(formulation, G, g, mu, lam, warm, settings):
+def box_dual(lower, upper, c):
+    """``c`` projected on the dual of a box row's recession cone: ``R`` for a bounded box, ``[0, inf)`` for
+    ``[lower, inf)``, ``(-inf, 0]`` for ``(-inf, upper]``, ``{0}`` for a bilateral row."""
+    low, up = np.isfinite(lower), np.isfinite(upper)
+    if low and up:
+        return c
+    if low:
+        return max(c, 0.0)
+    if up:
+        return min(c, 0.0)
+    return 0.0
+
+
+@njit(cache=True)
+def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
     """ADMM on ``G``, De Saxcé's shift updated at each iteration (see ``rbda.simulation.ADMMSolver`` for the
     iteration). ``lam (m,)``: the warm start in (used if ``warm``), the projected impulses ``y`` out. Returns
     ``(iterations, converged, primal, dual, complementarity, rho, factorisations)``; ``factorisations = -1`` if
@@ -253,7 +305,7 @@ def admm_solve(formulation, G, g, mu, lam, warm, settings):
     m = g.shape[0]
     cone = PYRAMID if formulation == LCP else COULOMB
     x = lam.copy() if warm else np.zeros(m)
-    y, z, rhs, x_prev, y_prev, z_prev = (np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m),
+    y, z, rhs, x_prev, y_prev, work = (np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m),
                                          np.empty(m))
     factor, diagonal = np.empty((m, m)), np.empty(m)
     # start: y = proj_K(x), z = proj_K*(c + s(c)) with c = G y + g the velocity at y (g without a warm start);
@@ -261,11 +313,16 @@ def admm_solve(formulation, G, g, mu, lam, warm, settings):
     for i in range(mu.shape[0]):
         k = 3 * i
         y[k], y[k + 1], y[k + 2] = project(cone, x[k], x[k + 1], x[k + 2], mu[i])
+    first = 3 * mu.shape[0]
+    for j in range(lower.shape[0]):
+        y[first + j] = min(upper[j], max(lower[j], x[first + j]))
     c = G @ y + g if warm else g.copy()
     for i in range(mu.shape[0]):
         k = 3 * i
         cn = c[k + 2] + shift(formulation, c[k], c[k + 1], mu[i])
         z[k], z[k + 1], z[k + 2] = project(cone + 1, c[k], c[k + 1], cn, mu[i])
+    for j in range(lower.shape[0]):
+        z[first + j] = box_dual(lower[j], upper[j], c[first + j])
     penalty = tau * rho
     admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs)
     damping, factorizations, it, converged = -1.0, 0, 0, False
@@ -289,9 +346,8 @@ def admm_solve(formulation, G, g, mu, lam, warm, settings):
         x[:] = rhs
         dense_cholesky_solve(factor, x, x.shape[0])  # x = (G + (mu_prox + r) I)^-1 rhs
         y_prev[:] = y
-        z_prev[:] = z
-        primal, dual, compl, y_max, z_max = admm_update(formulation, mu, g, x, x_prev, y, z, rhs, penalty,
-                                                         mu_prox)
+        primal, dual, compl, y_max, z_max = admm_update(formulation, mu, lower, upper, g, x, x_prev, y, z, rhs,
+                                                         penalty, mu_prox, work)
         if not (all_finite(y) and all_finite(rhs)):
             y[:] = y_prev
             break

@@ -42,3 +42,25 @@ def friction_coefficients(mu, k: int) -> np.ndarray:
     out = np.empty(k)
     out.fill(friction_coefficient(mu))
     return out
+
+
+_NO_BOX = np.zeros(0)
+
+
+def box_bounds(lower, upper) -> tuple[np.ndarray, np.ndarray]:
+    """The bounds ``(lower (r,), upper (r,))`` of ``r`` box rows (both None: none), not NaN (infinite allowed) and
+    ``lower <= upper``, else a ``ValueError``/``TypeError`` naming the argument."""
+    if lower is None and upper is None:
+        return _NO_BOX, _NO_BOX
+    if lower is None or upper is None:
+        raise ValueError("lower, upper: give both bounds of the box rows, or neither")
+    r = np.shape(lower)[0] if np.ndim(lower) == 1 else -1
+    if r < 0:
+        raise ValueError(f"lower: expected a vector (r,), got shape {np.shape(lower)}")
+    lower, upper = vector(lower, r, "lower"), vector(upper, r, "upper")
+    if np.isnan(lower).any() or np.isnan(upper).any():
+        raise ValueError("lower, upper: contain NaN")
+    if (lower > upper).any():
+        raise ValueError(f"lower, upper: need lower <= upper, got {lower} > {upper} at rows "
+                         f"{np.flatnonzero(lower > upper).tolist()}")
+    return lower, upper

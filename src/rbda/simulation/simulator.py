@@ -8,8 +8,11 @@ One step reads as its stages, each a function of the simulator and the step's st
 2. ``contacts``: the contact points of the collision pairs (:mod:`rbda.simulation.contacts`);
 3. ``delassus``: the contact Jacobian ``J (3k, nv)`` (rows ``[t1, t2, n]`` of the relative velocity of the second
    object with respect to the first), ``M^-1 J^T`` by the sparse factorisation and ``G = J M^-1 J^T``;
-4. ``solve``: the contact problem ``v_c = G lambda + g`` with ``g = J v_free`` plus the Baumgarte term on the
-   normal rows, solved by PGS or ADMM warm-started from the previous step's impulses of the same contacts;
+4. ``solve``: the contact problem ``v_c = G lambda + g`` with ``g = J v_free`` plus the Baumgarte term (or, with
+   restitution, Newton's impact law) on the normal rows, extended by the one-dimensional rows of
+   :mod:`rbda.simulation.constraints` (joint limits, dry joint friction, bilateral constraints) after the contacts
+   (``constraint_rows``, ``augment``), solved by PGS or ADMM warm-started from the previous step's impulses of the
+   same contacts and rows;
 5. ``integrate``: ``v_next = v_free + M^-1 J^T lambda`` and ``q_next = integrate(q, dt v_next)``.
 """
 
@@ -24,9 +27,11 @@ from ..algorithms.jacobian import compute_joint_jacobians
 from ..io.geometry import GeometryModel
 from ..spatial._validate import as_scalar
 from ._check import finite_vector, friction_coefficient
+from .constraints import ConstraintRows, augment, check_bilateral, constraint_rows, limited_dofs
 from .contacts import compute_contacts
+from .progress import progress_bar
 from .delassus import DelassusDense
-from .solvers import FORMULATIONS, ADMMSolver, PGSSolver
+from .solvers import FORMULATIONS, ADMMSolver, PGSSolver, SolverStats
 
 SOLVERS = {"admm": ADMMSolver, "pgs": PGSSolver}
 
@@ -80,18 +85,38 @@ def delassus(sim, cs):
     return J, MinvJt, 0.5 * (G + G.T)
 
 
-def solve(sim, cs, J, G, v_free):
-    """Stage 4: the contact impulses ``lambda (3k,)`` (contact frames, normal last)."""
+def normal_bias(sim, d, vn):
+    """The bias of the normal rows for the distances ``d (k,)`` and the normal velocities ``vn (k,)`` before the
+    step (read with restitution only): Baumgarte's ``d / dt`` for a gap (it closes in one step at most) and
+    ``b d / dt`` for a penetration. With restitution ``e``, a contact that the step reaches (``d + dt min(vn, 0) <= 0``) obeys Newton's impact law
+    ``v_n,next >= -e min(vn, 0)`` instead (plus Baumgarte on a penetration)."""
+    dt = sim.dt
+    bias = np.where(d > 0.0, d, sim.baumgarte * d) / dt
+    if sim.restitution is None:
+        return bias
+    approach = np.minimum(vn, 0.0)
+    newton = sim.restitution * approach + sim.baumgarte * np.minimum(d, 0.0) / dt
+    return np.where(d + dt * approach <= 0.0, newton, bias)
+
+
+def solve(sim, cs, J, G, v_free, rows, v):
+    """Stage 4: the impulses ``lambda (3k + r,)``: the contacts' (contact frames, normal last), then the rows'."""
     g = J @ v_free
-    d = cs.distances
-    g[2::3] += np.where(d > 0.0, d, sim.baumgarte * d) / sim.dt  # close a gap in one step, a penetration in 1/b
-    guess = np.zeros(3 * cs.size)
+    k3 = 3 * cs.size
+    g[2:k3:3] += normal_bias(sim, cs.distances, None if sim.restitution is None else J[2:k3:3] @ v)
+    g[k3:] += rows.bias
+    guess = np.zeros(k3 + rows.size)
     for c, key in enumerate(cs.keys):
         if key in sim._previous:
             guess[3 * c:3 * c + 3] = sim._previous[key]
-    lam = sim.solver.solve(DelassusDense(G), g, cs.mu, guess if sim.warm_start and cs.size else None)
+    for r, key in enumerate(rows.keys):
+        guess[k3 + r] = sim._previous.get(key, 0.0)
+    lam = sim.solver.solve(DelassusDense(G), g, cs.mu, guess if sim.warm_start and g.size else None,
+                           rows.lower, rows.upper)
     sim._previous = {key: lam[3 * c:3 * c + 3].copy() for c, key in enumerate(cs.keys)}
-    sim.contact_velocities = G @ lam + g
+    sim._previous.update((key, lam[k3 + r]) for r, key in enumerate(rows.keys))
+    sim.contact_velocities = G[:k3] @ lam + g[:k3]
+    sim.row_velocities = G[k3:] @ lam + g[k3:]
     return lam
 
 
@@ -106,19 +131,28 @@ class Simulator:
     (a pair uses the larger of its two); ``default``: see ``mu``; ``baumgarte`` in ``[0, 1]``: the fraction of a penetration corrected per step; ``margin >= 0``:
     contacts kept within this distance (a gap closes in one step at most); ``warm_start``: start each solve from
     the previous step's impulses of the same contacts; ``solver_options``: keyword arguments of the solver
-    (:class:`ADMMSolver`, :class:`PGSSolver`). The joint damping ``model.damping`` is applied implicitly.
+    (:class:`ADMMSolver`, :class:`PGSSolver`); ``constraints``: bilateral constraints (a sequence of
+    :class:`rbda.RigidConstraintModel`: loop closures, welds) kept by the step, their placement error corrected by
+    ``baumgarte`` per step; ``restitution``: None (Baumgarte on the normal rows) or ``e`` in ``[0, 1]``, Newton's
+    impact law ``v_n+ >= -e v_n-`` on the contacts that a step reaches. The joint damping ``model.damping`` is
+    applied implicitly; the position limits of one-dof joints (``model.lower_position_limit``,
+    ``model.upper_position_limit``) are unilateral constraints within ``margin``, and ``model.friction`` is dry
+    joint friction (:mod:`rbda.simulation.constraints`).
 
     After :meth:`step`: ``contacts`` (the :class:`ContactSet`), ``impulses (3k,)`` (contact frames, normal last),
     ``forces (3k,)`` (``impulses / dt``), ``contact_velocities (3k,)`` (``G lambda + g``), ``stats`` (the
-    solver's :class:`SolverStats`).
+    solver's :class:`SolverStats`); ``rows`` (the :class:`ConstraintRows` of limits, friction and bilateral
+    constraints), ``row_impulses (r,)`` and ``row_velocities (r,)``.
 
-    Raises ``ValueError`` for ``dt <= 0``, ``mu < 0``, an unknown solver or formulation, ``TypeError`` for a
-    collision model that is not a ``GeometryModel``.
+    Raises ``ValueError`` for ``dt <= 0``, ``mu < 0``, an unknown solver or formulation, a restitution outside
+    ``[0, 1]``, ``TypeError`` for a collision model that is not a ``GeometryModel`` or a constraint that is not a
+    ``RigidConstraintModel``.
     """
 
     def __init__(self, model, collision_model, dt: float, solver: str = "admm", formulation: str = "ncp",
                  mu=0.5, default: float = 0.5, baumgarte: float = 0.2, margin: float = 1e-3,
-                 warm_start: bool = True, solver_options: dict | None = None):
+                 warm_start: bool = True, solver_options: dict | None = None, constraints=(),
+                 restitution: float | None = None):
         if not isinstance(collision_model, GeometryModel):
             raise TypeError(f"collision_model: expected a GeometryModel, got {type(collision_model).__name__}")
         self.dt = as_scalar(dt, "dt")
@@ -148,6 +182,11 @@ class Simulator:
         if self.margin < 0.0:
             raise ValueError(f"margin: must be >= 0, got {self.margin}")
         self.warm_start = bool(warm_start)
+        self.restitution = None if restitution is None else as_scalar(restitution, "restitution")
+        if self.restitution is not None and not 0.0 <= self.restitution <= 1.0:
+            raise ValueError(f"restitution: must lie in [0, 1], got {self.restitution}")
+        self.constraints, self.constraint_datas = check_bilateral(model, constraints)
+        self.limited_dofs = limited_dofs(model)
         self.solver = SOLVERS[solver](formulation=formulation, **(solver_options or {}))
         self.support_mask = np.zeros((model.njoints, model.nv))
         for j in range(1, model.njoints):
@@ -157,6 +196,8 @@ class Simulator:
         self.contacts = None
         self.impulses = np.zeros(0)
         self.contact_velocities = np.zeros(0)
+        self.rows = ConstraintRows(np.zeros((0, model.nv)), np.zeros(0), np.zeros(0), np.zeros(0))
+        self.row_impulses, self.row_velocities = np.zeros(0), np.zeros(0)
 
     @property
     def stats(self):
@@ -167,6 +208,12 @@ class Simulator:
     def forces(self) -> np.ndarray:
         """The last step's contact forces ``(3k,)`` (``impulses / dt``)."""
         return self.impulses / self.dt
+
+    def reset(self) -> None:
+        """Forget the previous step's impulses (the warm start) and the solver's penalty: the next step starts as
+        on a new simulator."""
+        self._previous = {}
+        self.solver.stats = SolverStats()
 
     def step(self, q, v, tau, fext=None, _step: int | None = None):
         """One time step from ``q (nq,)``, ``v (nv,)`` under joint torques ``tau (nv,)`` and an optional generalized
@@ -183,15 +230,20 @@ class Simulator:
         v_free = kinematics(self, q, v, tau, fext)
         cs = contacts(self)
         J, MinvJt, G = delassus(self, cs)
-        lam = solve(self, cs, J, G, v_free)
-        self.contacts, self.impulses = cs, lam
+        rows = constraint_rows(self, q, v_free)
+        J, MinvJt, G = augment(self, J, MinvJt, G, rows)
+        lam = solve(self, cs, J, G, v_free, rows, v)
+        k3 = 3 * cs.size
+        self.contacts, self.impulses = cs, lam[:k3]
+        self.rows, self.row_impulses = rows, lam[k3:]
         v_next = v_free + MinvJt @ lam
         return _integrate(model, q, self.dt * v_next), v_next
 
-    def rollout(self, q0, v0, taus, fext=None):
+    def rollout(self, q0, v0, taus, fext=None, progress: bool | None = None):
         """``T`` steps from ``(q0, v0)`` under the torques ``taus (T, nv)`` (and ``fext (T, nv)`` if given); returns
-        ``(Q (T + 1, nq), V (T + 1, nv))``, the first rows ``q0``, ``v0``. A bad row raises ``ValueError`` naming
-        the step and the argument."""
+        ``(Q (T + 1, nq), V (T + 1, nv))``, the first rows ``q0``, ``v0``. ``progress``: a tqdm bar (None: when
+        stderr is a terminal and ``T`` is long, see :func:`rbda.simulation.progress.progress_bar`). A bad row
+        raises ``ValueError`` naming the step and the argument."""
         taus = np.asarray(taus, dtype=float)
         if taus.ndim != 2 or taus.shape[1] != self.model.nv:
             raise ValueError(f"taus: expected shape (T, {self.model.nv}), got {taus.shape}")
@@ -199,6 +251,8 @@ class Simulator:
         Q, V = np.empty((T + 1, self.model.nq)), np.empty((T + 1, self.model.nv))
         Q[0] = finite_vector(q0, self.model.nq, "q0")
         V[0] = finite_vector(v0, self.model.nv, "v0")
-        for t in range(T):
-            Q[t + 1], V[t + 1] = self.step(Q[t], V[t], taus[t], None if fext is None else fext[t], _step=t)
+        with progress_bar(T, "rbda: rollout", progress) as bar:
+            for t in range(T):
+                Q[t + 1], V[t + 1] = self.step(Q[t], V[t], taus[t], None if fext is None else fext[t], _step=t)
+                bar.update()
         return Q, V

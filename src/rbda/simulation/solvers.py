@@ -16,6 +16,11 @@ with, by ``formulation``:
 - ``"lcp"``: ``K`` the four-facet pyramids, ``s(v) = [0, 0, mu (|v_t1| + |v_t2|)]``: Signorini's condition and
   box friction on each tangent axis (the linear complementarity problem of the pyramid).
 
+After the ``k`` contacts, a problem may carry ``r`` one-dimensional box rows ``lower_j <= lambda_j <= upper_j``
+(arguments ``lower``, ``upper`` of ``solve``) with the box's complementarity: ``v_j >= 0`` at the lower bound,
+``v_j <= 0`` at the upper one, ``v_j = 0`` strictly inside. A joint limit is ``[0, inf)``, dry joint friction
+``[-F, F]``, a bilateral constraint ``(-inf, inf)``; no shift applies to them in any formulation.
+
 Both solvers keep their last statistics in ``solver.stats`` (a :class:`SolverStats`); a solver that stops at
 ``max_iter`` says ``converged = False`` and returns its last iterate, which is finite.
 """
@@ -31,7 +36,7 @@ from ..kernels import cones as _cones
 from ..kernels import contact_solvers as _solvers
 from ..kernels.direct import direct
 from ..spatial._validate import as_scalar
-from ._check import finite_vector, friction_coefficients
+from ._check import box_bounds, finite_vector, friction_coefficients
 
 _k = direct(_solvers)
 
@@ -93,20 +98,23 @@ class _ContactSolver:
         self.relative_complementarity_tol = _tolerance(relative_complementarity_tol, "relative_complementarity_tol")
         self.stats = SolverStats()
 
-    def _problem(self, delassus, g, mu, lambda_guess):
-        """Check the arguments of ``solve``: returns ``(m, g, mu (k,), guess or None)``."""
+    def _problem(self, delassus, g, mu, lambda_guess, lower=None, upper=None):
+        """Check the arguments of ``solve``: returns ``(m, g, mu (k,), guess or None, lower (r,), upper (r,))``."""
         for member in ("size", "matrix", "apply", "solve", "max_eigenvalue"):
             if not hasattr(delassus, member):
                 raise TypeError(f"delassus: expected a Delassus operator (DelassusDense, ...), it has no {member!r}; "
                                 f"got {type(delassus).__name__}")
         m = int(delassus.size)
-        if m % 3:
-            raise ValueError(f"delassus: size {m} is not a multiple of 3 (three rows per frictional contact)")
+        lower, upper = box_bounds(lower, upper)
+        r = lower.shape[0]
+        if (m - r) % 3 or r > m:
+            raise ValueError(f"delassus: size {m} minus the {r} box rows is not a multiple of 3 (three rows per "
+                             "frictional contact)")
         g = finite_vector(g, m, "g")
-        mu = friction_coefficients(mu, m // 3)
+        mu = friction_coefficients(mu, (m - r) // 3)
         if lambda_guess is not None:
             lambda_guess = finite_vector(lambda_guess, m, "lambda_guess").copy()
-        return m, g, mu, lambda_guess
+        return m, g, mu, lambda_guess, lower, upper
 
     @staticmethod
     def _matrix(delassus, m: int) -> np.ndarray:
@@ -142,12 +150,14 @@ class PGSSolver(_ContactSolver):
             raise ValueError(f"over_relaxation: must lie in (0, 2), got {omega}")
         self.over_relaxation = omega
 
-    def solve(self, delassus, g, mu, lambda_guess=None) -> np.ndarray:
-        """The contact impulses ``lambda (3k,)`` for the Delassus operator ``delassus`` (size ``3k``; PGS reads its
-        ``matrix()``), the free velocity ``g (3k,)``, the friction coefficients ``mu`` (a float or ``(k,)``) and an
-        optional warm start ``lambda_guess (3k,)`` (zero otherwise). Fills ``self.stats``. Raises ``ValueError``
-        or ``TypeError`` naming the argument for a wrong size, a non-finite value or ``mu < 0``."""
-        m, g, mu, lam = self._problem(delassus, g, mu, lambda_guess)
+    def solve(self, delassus, g, mu, lambda_guess=None, lower=None, upper=None) -> np.ndarray:
+        """The impulses ``lambda (m,)``, ``m = 3k + r``, for the Delassus operator ``delassus`` (size ``m``; PGS
+        reads its ``matrix()``), the free velocity ``g (m,)``, the friction coefficients ``mu`` (a float or
+        ``(k,)``), an optional warm start ``lambda_guess (m,)`` (zero otherwise) and the bounds ``lower, upper
+        (r,)`` of the ``r`` box rows after the contacts (none by default). Fills ``self.stats``. Raises
+        ``ValueError`` or ``TypeError`` naming the argument for a wrong size, a non-finite value, ``mu < 0`` or
+        ``lower > upper``."""
+        m, g, mu, lam, lower, upper = self._problem(delassus, g, mu, lambda_guess, lower, upper)
         lam = np.zeros(m) if lam is None else lam
         if m == 0:
             self._finish(0, True, 0.0, 0.0, 0.0)
@@ -156,7 +166,8 @@ class PGSSolver(_ContactSolver):
         settings = np.array([self.over_relaxation, self.max_iter, self.absolute_feasibility_tol,
                              self.relative_feasibility_tol, self.absolute_complementarity_tol,
                              self.relative_complementarity_tol])
-        iterations, converged, dual, compl = _k.pgs_solve(FORMULATIONS[self.formulation], G, g, mu, lam, settings)
+        iterations, converged, dual, compl = _k.pgs_solve(FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam,
+                                                               settings)
         self._finish(iterations, converged, 0.0, dual, compl)
         return lam
 
@@ -232,16 +243,17 @@ class ADMMSolver(_ContactSolver):
         rho = math.sqrt(L * m) * (L / m) ** self.spectral_rho_power_init
         return min(self.rho_max, max(self.rho_min, rho))
 
-    def solve(self, delassus, g, mu, lambda_guess=None) -> np.ndarray:
-        """The contact impulses ``lambda (3k,)`` for the Delassus operator ``delassus`` (size ``3k``; ADMM reads its
-        ``matrix()`` and ``max_eigenvalue()`` and factors ``G + (mu_prox + tau rho) I`` itself, compiled), the
-        free velocity ``g (3k,)``, the friction coefficients ``mu`` (a float or ``(k,)``) and an optional warm
-        start ``lambda_guess (3k,)`` (zero otherwise). Returns
-        the projected iterate ``y``, in the cones. Fills ``self.stats``. Raises ``ValueError`` or ``TypeError``
-        naming the argument for a wrong size, a non-finite value or ``mu < 0``. If ``G + (mu_prox + tau rho) I``
+    def solve(self, delassus, g, mu, lambda_guess=None, lower=None, upper=None) -> np.ndarray:
+        """The impulses ``lambda (m,)``, ``m = 3k + r``, for the Delassus operator ``delassus`` (size ``m``; ADMM
+        reads its ``matrix()`` and ``max_eigenvalue()`` and factors ``G + (mu_prox + tau rho) I`` itself,
+        compiled), the free velocity ``g (m,)``, the friction coefficients ``mu`` (a float or ``(k,)``), an
+        optional warm start ``lambda_guess (m,)`` (zero otherwise) and the bounds ``lower, upper (r,)`` of the
+        ``r`` box rows after the contacts (none by default). Returns the projected iterate ``y``, in the cones and
+        boxes. Fills ``self.stats``. Raises ``ValueError`` or ``TypeError`` naming the argument for a wrong size, a
+        non-finite value, ``mu < 0`` or ``lower > upper``. If ``G + (mu_prox + tau rho) I``
         cannot be factored (``G`` not positive semi-definite), the solve stops with ``converged = False`` and says
         why in ``stats.message``."""
-        m, g, mu, guess = self._problem(delassus, g, mu, lambda_guess)
+        m, g, mu, guess, lower, upper = self._problem(delassus, g, mu, lambda_guess, lower, upper)
         if m == 0:
             self._finish(0, True, 0.0, 0.0, 0.0, rho=math.nan)
             return np.zeros(0)
@@ -255,7 +267,7 @@ class ADMMSolver(_ContactSolver):
                              self.relative_complementarity_tol, self.max_iter, RHO_UPDATES[self.rho_update]])
         lam = np.zeros(m) if guess is None else guess
         iterations, converged, primal, dual, compl, rho, factorizations = _k.admm_solve(
-            FORMULATIONS[self.formulation], G, g, mu, lam, guess is not None, settings)
+            FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam, guess is not None, settings)
         message = ("" if factorizations >= 0 else "G + (mu_prox + tau rho) I is not positive definite up to rho_max: "
                    "G is not positive semi-definite, or too large for mu_prox and rho_max")
         self._finish(iterations, converged, primal, dual, compl, rho=rho, factorizations=max(factorizations, 0),

@@ -1,0 +1,105 @@
+"""``rbda.batch.rollout`` against a loop of ``Simulator.rollout`` on fresh simulators, on each backend; its errors;
+the progress bar."""
+
+import numpy as np
+import pytest
+
+import rbda
+from rbda.io import GeometryModel, Sphere
+from rbda.simulation import Simulator, add_free_body, add_ground_plane
+
+
+def scene():
+    """Two balls on the ground: the first rolls (various speeds), the second falls from various heights."""
+    model, cm = rbda.Model(), GeometryModel()
+    add_free_body(model, cm, "roller", Sphere(0.05), 1.0)
+    add_free_body(model, cm, "ball", Sphere(0.05), 0.5)
+    add_ground_plane(model, cm)
+    return model, cm
+
+
+def states(model, B, T, seed=0):
+    rng = np.random.default_rng(seed)
+    Q0 = np.tile(rbda.neutral(model), (B, 1))
+    Q0[:, 2] = 0.05 + 0.02 * rng.random(B)
+    Q0[:, 7] = 0.3
+    Q0[:, 9] = 0.05 + 0.2 * rng.random(B)
+    V0 = np.zeros((B, model.nv))
+    V0[:, 0] = rng.random(B)
+    TAUS = 0.5 * rng.standard_normal((B, T, model.nv))
+    return Q0, V0, TAUS
+
+
+@pytest.mark.parametrize("backend", ["serial", "thread", "process"])
+def test_rollout_equals_a_loop_of_simulator_rollouts(backend):
+    model, cm = scene()
+    B, T, dt = 5, 60, 1e-3
+    Q0, V0, TAUS = states(model, B, T)
+    options = dict(mu=0.4, solver="pgs" if backend == "thread" else "admm")
+    Q, V = rbda.batch.rollout(model, cm, Q0, V0, TAUS, dt, workers=2, backend=backend, **options)
+    assert Q.shape == (B, T + 1, model.nq) and V.shape == (B, T + 1, model.nv)
+    for b in range(B):
+        Qb, Vb = Simulator(model, cm, dt, **options).rollout(Q0[b], V0[b], TAUS[b])
+        np.testing.assert_array_equal(Q[b], Qb)
+        np.testing.assert_array_equal(V[b], Vb)
+    assert (Q[:, -1, 9] < Q0[:, 9]).all()  # the balls fell: the states did move
+
+
+def test_rollout_errors():
+    model, cm = scene()
+    Q0, V0, TAUS = states(model, 2, 3)
+    with pytest.raises(ValueError, match=r"TAUS: expected shape \(B, T, 12\)"):
+        rbda.batch.rollout(model, cm, Q0, V0, TAUS[0], 1e-3)
+    with pytest.raises(ValueError, match=r"Q0: expected shape \(2, 14\)"):
+        rbda.batch.rollout(model, cm, Q0[:1], V0, TAUS, 1e-3)
+    bad = TAUS.copy()
+    bad[1, 2, 3] = np.nan
+    with pytest.raises(ValueError, match="TAUS: state 1 contains non-finite"):
+        rbda.batch.rollout(model, cm, Q0, V0, bad, 1e-3)
+    with pytest.raises(ValueError, match="backend"):
+        rbda.batch.rollout(model, cm, Q0, V0, TAUS, 1e-3, backend="gpu")
+    with pytest.raises(ValueError, match="workers"):
+        rbda.batch.rollout(model, cm, Q0, V0, TAUS, 1e-3, workers=0)
+    with pytest.raises(ValueError, match="dt"):
+        rbda.batch.rollout(model, cm, Q0, V0, TAUS, -1e-3)
+    with pytest.raises(ValueError, match="solver"):
+        rbda.batch.rollout(model, cm, Q0, V0, TAUS, 1e-3, solver="newton")
+    with pytest.raises(TypeError, match="TAUS"):
+        rbda.batch.rollout(model, cm, Q0, V0, "taus", 1e-3)
+
+
+def test_progress_bar_only_when_asked_or_on_a_terminal(capsys):
+    pytest.importorskip("tqdm")
+    model, cm = scene()
+    Q0, V0, TAUS = states(model, 2, 5)
+    rbda.batch.rollout(model, cm, Q0, V0, TAUS, 1e-3, backend="serial")
+    assert capsys.readouterr().err == ""  # stderr is not a terminal here
+    rbda.batch.rollout(model, cm, Q0, V0, TAUS, 1e-3, backend="serial", progress=True)
+    assert "rollouts" in capsys.readouterr().err
+    Simulator(model, cm, 1e-3).rollout(Q0[0], V0[0], TAUS[0], progress=True)
+    assert "rollout" in capsys.readouterr().err
+
+
+def test_progress_bar_shows_on_a_terminal_and_is_silent_without_tqdm(monkeypatch):
+    pytest.importorskip("tqdm")
+    import io
+    import sys
+
+    from rbda.simulation.progress import LONG, progress_bar
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    with progress_bar(LONG, "long run") as bar:
+        bar.update(LONG)
+    assert "long run" in sys.stderr.getvalue()
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    with progress_bar(LONG - 1, "short run") as bar:  # a short run shows none by default
+        bar.update(1)
+    assert sys.stderr.getvalue() == ""
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # tqdm missing: silent, no error
+    with progress_bar(LONG, "no tqdm", enabled=True) as bar:
+        bar.update(LONG)
+    assert sys.stderr.getvalue() == ""
