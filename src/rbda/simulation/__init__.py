@@ -14,6 +14,7 @@ from .contacts import ContactSet, compute_contacts
 from .simulator import Simulator
 from .world import add_free_body, add_ground_plane
 from .scene import load_scene
+from .control import StandingPD
 
 __all__ = [
     "ADMMSolver", "ContactMetrics", "CoulombFrictionCone", "DelassusDense", "DualCoulombFrictionCone",
@@ -21,4 +22,5 @@ __all__ = [
     "contact_metrics", "dual_feasibility", "maximum_dissipation_gap", "ncp_complementarity", "primal_feasibility",
     "signorini",
     "ContactSet", "Simulator", "add_free_body", "add_ground_plane", "compute_contacts", "load_scene",
+    "StandingPD",
 ]

@@ -12,7 +12,10 @@ convex-convex function (GJK/EPA) plugs in as one more entry. Closed forms here:
   lying flat), a mesh through its convex hull and a convex set of vertices (every vertex below the plane);
 - a sphere against a sphere.
 
-Only points within ``margin`` of touching are kept.
+Only points within ``margin`` of touching are kept. A patch of more than :data:`PATCH_POINTS` vertices against a
+half-space (a mesh's hull lying on the floor has hundreds of vertices within the margin) is reduced to its deepest
+point and four extreme points (:func:`reduce_patch`), as MuJoCo and Bullet reduce their manifolds: the support
+polygon, hence the contact wrench cone, is kept, and the Delassus matrix stays small and better conditioned.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
 from ..io.meshes import load_convex_hull
 
 FLAT_CAP = 1e-9  # a cylinder's cap lies flat on the plane when its axis is this close to the plane's normal
+PATCH_POINTS = 5  # a half-space patch keeps at most its deepest point and four extreme ones
 
 
 @njit(cache=True)
@@ -49,6 +53,57 @@ def plane_spheres(n, offset, R, p, centres, radius, margin, out):
             out[count, 1:] = c - radius * n
             count += 1
     return count
+
+
+@njit(cache=True)
+def _farthest(points, count, n, a, b, side):
+    """The row of ``points[:count, 1:]`` farthest, in the plane of normal ``n``, from the point ``a`` (when
+    ``b == a``) or from the line ``a b`` on its ``side`` (+1 or -1). Returns ``(row, distance)``; row -1 when no
+    row lies at a positive distance."""
+    best, best_d = -1, 0.0
+    u = b - a
+    u = u - (n @ u) * n
+    length = np.sqrt(u @ u)
+    for i in range(count):
+        w = points[i, 1:] - a
+        w = w - (n @ w) * n
+        d = np.sqrt(w @ w) if length == 0.0 else side * (n @ np.cross(u, w)) / length
+        if d > best_d:
+            best, best_d = i, d
+    return best, best_d
+
+
+@njit(cache=True)
+def reduce_patch(n, points, count, keep):
+    """Reduce a patch of ``count`` rows ``[distance, point]`` of ``points`` against a plane of normal ``n`` to
+    at most :data:`PATCH_POINTS`: the deepest row, then the two rows ``a``, ``b`` farthest apart (``a`` farthest
+    from the deepest, ``b`` farthest from ``a``) and the row farthest from the line ``a b`` on each side of it, all
+    measured in the plane. Writes the kept rows' indices into ``keep (5,)`` and returns how many (repeats and
+    rows on the line dropped)."""
+    deepest = 0
+    for i in range(count):
+        if points[i, 0] < points[deepest, 0]:
+            deepest = i
+    keep[0] = deepest
+    kept = 1
+    origin = points[deepest, 1:]
+    a, _ = _farthest(points, count, n, origin, origin, 1.0)
+    if a < 0:
+        return kept
+    b, _ = _farthest(points, count, n, points[a, 1:], points[a, 1:], 1.0)
+    candidates = np.array([a, b, -1, -1])
+    if b >= 0:
+        candidates[2], _ = _farthest(points, count, n, points[a, 1:], points[b, 1:], 1.0)
+        candidates[3], _ = _farthest(points, count, n, points[a, 1:], points[b, 1:], -1.0)
+    for c in candidates:
+        new = c >= 0
+        for k in range(kept):
+            if keep[k] == c:
+                new = False
+        if new:
+            keep[kept] = c
+            kept += 1
+    return kept
 
 
 @njit(cache=True)
@@ -106,7 +161,8 @@ def _world_plane(shape: Halfspace, M):
 
 def halfspace_shape(plane: Halfspace, M1, shape, M2, margin):
     """Contacts between a half-space (first) and a sphere, capsule, box, cylinder, mesh (the vertices of its
-    convex hull) or ``(m, 3)`` vertex array (second); the normal is the plane's (from the half-space to the shape)."""
+    convex hull) or ``(m, 3)`` vertex array (second); the normal is the plane's (from the half-space to the shape).
+    A mesh's or vertex array's patch of more than :data:`PATCH_POINTS` points is reduced by :func:`reduce_patch`."""
     n, offset = _world_plane(plane, M1)
     R, p = M2
     if isinstance(shape, Sphere):
@@ -126,6 +182,10 @@ def halfspace_shape(plane: Halfspace, M1, shape, M2, margin):
         vertices = hull_vertices(shape) if isinstance(shape, Mesh) else np.ascontiguousarray(shape, dtype=float)
         out = np.empty((vertices.shape[0], 4))
         count = plane_vertices(n, offset, R, p, vertices, margin, out)
+        if count > PATCH_POINTS:
+            keep = np.empty(PATCH_POINTS, dtype=np.int64)
+            out = out[keep[:reduce_patch(n, out, count, keep)]]
+            count = out.shape[0]
     contacts = []
     for d, *x in out[:count]:
         x = np.array(x)
