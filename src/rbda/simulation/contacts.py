@@ -44,13 +44,16 @@ def plane_vertices(n, offset, R, p, vertices, margin, out):
 def plane_spheres(n, offset, R, p, centres, radius, margin, out):
     """Spheres of ``radius`` centred at ``centres (m, 3)`` (shape frame) against the plane: rows ``[distance,
     lowest point of the sphere]``; returns how many."""
+    height = n @ p - offset - radius
+    a = n @ R  # n . (R x + p) = a . x + n . p
     count = 0
     for i in range(centres.shape[0]):
-        c = R @ centres[i] + p
-        d = n @ c - offset - radius
+        d = a[0] * centres[i, 0] + a[1] * centres[i, 1] + a[2] * centres[i, 2] + height
         if d <= margin:
             out[count, 0] = d
-            out[count, 1:] = c - radius * n
+            for r in range(3):
+                out[count, 1 + r] = (R[r, 0] * centres[i, 0] + R[r, 1] * centres[i, 1] + R[r, 2] * centres[i, 2]
+                                     + p[r] - radius * n[r])
             count += 1
     return count
 
@@ -144,9 +147,15 @@ _HULLS: dict = {}
 
 def hull_vertices(mesh: Mesh) -> np.ndarray:
     """The vertices ``(m, 3)`` of the convex hull of a mesh file (scaled), read once and kept."""
+    return _hull(mesh)[0]
+
+
+def _hull(mesh: Mesh):
+    """The hull's vertices and the radius of the ball about the mesh frame's origin that holds them."""
     key = (mesh.path, tuple(mesh.scale))
     if key not in _HULLS:
-        _HULLS[key] = np.ascontiguousarray(load_convex_hull(mesh.path, mesh.scale).vertices, dtype=float)
+        vertices = np.ascontiguousarray(load_convex_hull(mesh.path, mesh.scale).vertices, dtype=float)
+        _HULLS[key] = vertices, float(np.sqrt((vertices ** 2).sum(axis=1).max()))
     return _HULLS[key]
 
 
@@ -179,7 +188,12 @@ def halfspace_shape(plane: Halfspace, M1, shape, M2, margin):
         out = np.empty((8, 4))
         count = plane_cylinder(n, offset, R, p, float(shape.radius), float(shape.half_length), margin, out)
     else:
-        vertices = hull_vertices(shape) if isinstance(shape, Mesh) else np.ascontiguousarray(shape, dtype=float)
+        if isinstance(shape, Mesh):
+            vertices, reach = _hull(shape)
+            if n @ p - offset - reach > margin:  # the hull's bounding ball is clear of the plane
+                return []
+        else:
+            vertices = np.ascontiguousarray(shape, dtype=float)
         out = np.empty((vertices.shape[0], 4))
         count = plane_vertices(n, offset, R, p, vertices, margin, out)
         if count > PATCH_POINTS:
@@ -240,7 +254,8 @@ def contact_frame(n: np.ndarray) -> np.ndarray:
     a = np.array([1.0, 0.0, 0.0]) if abs(n[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
     t1 = a - (a @ n) * n
     t1 /= np.linalg.norm(t1)
-    return np.column_stack([t1, np.cross(n, t1), n])
+    t2 = [n[1] * t1[2] - n[2] * t1[1], n[2] * t1[0] - n[0] * t1[2], n[0] * t1[1] - n[1] * t1[0]]  # n x t1
+    return np.array([t1, t2, n]).T
 
 
 def pair_contacts(shape1, M1, shape2, M2, margin):

@@ -1,0 +1,161 @@
+"""Real robots on the ground (example-robot-data's solo12 and talos, their collision meshes): solo12 standing under
+StandingPD for 5 s, talos falling from half-sitting without control; the contact patch reduction and the standing
+controller's static equilibrium checked on their own."""
+
+import os
+
+import numpy as np
+import pytest
+from scipy.spatial import ConvexHull
+
+import rbda
+from rbda.collision import GeometryData, compute_distances
+from rbda.io import GeometryType, build_geom_from_urdf, load_reference_configurations
+from rbda.simulation import Simulator, StandingPD, add_ground_plane
+from rbda.simulation import simulator as stages
+from rbda.simulation.contacts import PATCH_POINTS, halfspace_shape, reduce_patch
+from rbda.io import Halfspace
+
+G0 = 9.81
+
+
+def robots_dir():
+    pin = pytest.importorskip("pinocchio")
+    path = os.path.join(os.path.dirname(pin.__file__), *[".."] * 4, "share", "example-robot-data", "robots")
+    if not os.path.isdir(path):
+        pytest.skip("example-robot-data is not installed")
+    return os.path.normpath(path)
+
+
+def standing_robot(urdf, srdf, config):
+    """The robot with its collision meshes on the ground plane, at the SRDF configuration ``config`` lowered until
+    its lowest geometry is 0.1 mm above the ground; returns ``(model, collision_model, q0)``."""
+    root = robots_dir()
+    model = rbda.load_model(os.path.join(root, urdf), floating_base=True)
+    collision = build_geom_from_urdf(model, os.path.join(root, urdf), GeometryType.COLLISION,
+                                     [os.path.dirname(root)])
+    add_ground_plane(model, collision)
+    load_reference_configurations(model, os.path.join(root, srdf))
+    q0 = model.reference_configurations[config].copy()
+    geom_data = GeometryData(collision)
+    compute_distances(model, model.create_data(), collision, geom_data, q0)
+    q0[2] -= float(np.min(geom_data.distances)) - 1e-4
+    return model, collision, q0
+
+
+def solo12():
+    return standing_robot("solo_description/robots/solo12.urdf", "solo_description/srdf/solo.srdf", "standing")
+
+
+def total_mass(model):
+    return sum(model.inertias[j].mass for j in range(model.njoints))
+
+
+def test_reduce_patch_keeps_the_support_polygon():
+    """A flat 11 x 7 grid of vertices, one slightly deeper: the deepest point and the four corners are kept, so the
+    kept points span the whole patch (the area of their hull equals the grid's)."""
+    x, y = np.meshgrid(np.linspace(-0.05, 0.05, 11), np.linspace(-0.02, 0.02, 7))
+    vertices = np.column_stack([x.ravel(), y.ravel(), np.zeros(x.size)])
+    vertices[40, 2] = -2e-4  # an inner point, the deepest
+    contacts = halfspace_shape(Halfspace(), (np.eye(3), np.zeros(3)), vertices, (np.eye(3), np.array([0, 0, 1e-4])),
+                             1e-3)
+    assert len(contacts) == PATCH_POINTS
+    kept = np.array([p2 for _, _, p2, _ in contacts])
+    assert kept[0] == pytest.approx(vertices[40] + [0, 0, 1e-4])
+    assert min(d for d, *_ in contacts) == pytest.approx(-1e-4)
+    assert ConvexHull(kept[1:, :2]).volume == pytest.approx(0.1 * 0.04, rel=1e-12)
+    corners = {(sx * 0.05, sy * 0.02) for sx in (-1, 1) for sy in (-1, 1)}
+    assert {(round(a, 12), round(b, 12)) for a, b in kept[1:, :2]} == {(round(a, 12), round(b, 12))
+                                                                        for a, b in corners}
+
+
+def test_reduce_patch_random_patches():
+    """Random convex patches: the kept rows are distinct rows of the patch, the deepest first, and their hull
+    covers most of the patch's (a quadrilateral through the diameter and the widest points on each side of it:
+    at least half the area of any convex polygon)."""
+    rng = np.random.default_rng(0)
+    n = np.array([0.0, 0.0, 1.0])
+    for _ in range(50):
+        m = int(rng.integers(6, 60))
+        points = np.column_stack([rng.uniform(-1e-3, 0.0, m), rng.normal(size=(m, 2)), np.zeros(m)])
+        keep = np.empty(PATCH_POINTS, dtype=np.int64)
+        count = reduce_patch(n, points, m, keep)
+        kept = keep[:count]
+        assert len(set(kept)) == count and kept[0] == np.argmin(points[:, 0])
+        assert ConvexHull(points[kept, 1:3]).volume >= 0.5 * ConvexHull(points[:, 1:3]).volume
+
+
+def test_standing_pd_is_a_static_equilibrium():
+    """At q0, tau_ff and the contact forces balance gravity on every row (g = tau + J^T f, J from the simulator's
+    contact stage), the free flyer gets no torque, the normal forces carry m g and each foot gets a quarter."""
+    model, collision, q0 = solo12()
+    sim = Simulator(model, collision, 1e-3)
+    pd = StandingPD(sim, q0)
+    stages.kinematics(sim, q0, np.zeros(model.nv), np.zeros(model.nv), None)
+    cs = stages.contacts(sim)
+    J = stages.delassus(sim, cs)[0]
+    gravity = rbda.compute_generalized_gravity(model, model.create_data(), q0)
+    np.testing.assert_allclose(pd.tau_ff + J.T @ pd.contact_forces, gravity, atol=1e-10)
+    assert np.all(pd.tau_ff[:6] == 0.0) and np.all(pd.kp[:6] == 0.0)
+    assert pd.contact_forces[2::3].sum() == pytest.approx(total_mass(model) * G0, rel=1e-10)
+    joints = np.array([[collision.geometry_objects[i].parent_joint for i in pair] for pair in cs.pairs])
+    feet = joints.max(axis=1)  # the robot's side of each (robot, ground) pair
+    for joint in set(feet):
+        assert pd.contact_forces[2::3][feet == joint].sum() == pytest.approx(total_mass(model) * G0 / 4, rel=1e-6)
+    assert np.all(pd(q0, np.zeros(model.nv)) == pd.tau_ff)
+    with pytest.raises(ValueError, match="omega"):
+        StandingPD(sim, q0, omega=0.0)
+    with pytest.raises(ValueError, match="q_ref"):
+        StandingPD(sim, q0[:5])
+
+
+def test_solo12_stands_for_5_seconds():
+    """solo12 (2.5 kg, its collision meshes) under StandingPD at dt = 1e-3 for 5 s: the base height stays within
+    1 cm of its start (in fact 0.1 mm), the four feet carry m g, each foot's hull gives at most PATCH_POINTS
+    contacts, the solver converges at (nearly) every step and the penetration stays under 1 mm."""
+    model, collision, q0 = solo12()
+    dt = 1e-3
+    sim = Simulator(model, collision, dt)
+    pd = StandingPD(sim, q0)
+    q, v = q0.copy(), np.zeros(model.nv)
+    heights, unconverged, deepest = [], 0, 0.0
+    for _ in range(5000):
+        q, v = sim.step(q, v, pd(q, v))
+        heights.append(q[2])
+        unconverged += not sim.stats.converged
+        deepest = min(deepest, sim.contacts.distances.min())
+        assert sim.contacts.size <= 4 * PATCH_POINTS
+    heights = np.array(heights)
+    assert np.abs(heights - q0[2]).max() < 1e-2
+    assert np.abs(heights - q0[2]).max() < 1e-3  # what it does: within a millimetre
+    assert unconverged <= 5
+    assert deepest > -1e-3
+    assert sim.forces[2::3].sum() == pytest.approx(total_mass(model) * G0, rel=1e-2)
+    assert np.abs(v).max() < 1e-2
+
+
+def test_talos_falls_and_comes_to_rest():
+    """talos (93 kg, 52 collision geometries) dropped from half-sitting without control at dt = 1e-3: it collapses
+    onto the ground with no blow-up (finite state, penetration under 1 cm, every joint velocity bounded: the light
+    grippers spin up to about 30 rad/s for a few steps when the arms hit the ground at 3 m/s, then slow down) and
+    its base nearly comes to rest within 2 s: it moves less than 1 cm in the last 0.5 s (7.6 mm: a creep of
+    1.5 cm/s). Its head, a frictionless pendulum (no joint damping nor limits in the model), keeps swinging at
+    about 1 rad/s and rocks the body by about 0.1 rad/s, which drives the creep: neither the joints nor the base's
+    rotation are required to rest."""
+    model, collision, q0 = standing_robot("talos_data/robots/talos_reduced.urdf", "talos_data/srdf/talos.srdf",
+                                          "half_sitting")
+    sim = Simulator(model, collision, 1e-3)
+    q, v, tau = q0.copy(), np.zeros(model.nv), np.zeros(model.nv)
+    deepest, fastest, base = 0.0, 0.0, []
+    for _ in range(2000):
+        q, v = sim.step(q, v, tau)
+        base.append(q[:3])
+        deepest = min(deepest, sim.contacts.distances.min(initial=0.0))
+        fastest = max(fastest, np.abs(v).max())
+    assert np.all(np.isfinite(q)) and np.all(np.isfinite(v))
+    assert deepest > -1e-2
+    assert q[2] < q0[2] - 0.5  # it fell
+    assert fastest < 50.0
+    last = np.array(base[-500:])
+    assert np.linalg.norm(last - last[-1], axis=1).max() < 1e-2
+    assert np.linalg.norm(v[:3]) < 2e-2
