@@ -182,7 +182,7 @@ def simulate(name: str, duration: float = 2.0, dt: float = 1e-3, floating_base: 
     forces = []
     for k in range(steps):
         if pd is not None:
-            TAU[k] = pd(Q[k], V[k])
+            TAU[k] = pd(Q[k])
         Q[k + 1], V[k + 1] = sim.step(Q[k], V[k], TAU[k])
         forces.append(sim.forces.copy())
         if progress and (k + 1) % max(1, steps // 50) == 0:

@@ -1,7 +1,8 @@
 """The same standing robot for rbda and MuJoCo: example-robot-data's URDF compiled by MuJoCo (its collision meshes
 by absolute path, a free joint on the root body, a ground plane), only robot-ground contacts (as rbda's
 add_ground_plane), friction 0.5, elliptic cones, Euler integration at the same dt, and the joint torques of one
-StandingPD (computed by rbda) applied to both through their joint names. Used by the tests and by
+StandingPD (computed by rbda) applied to both through their joint names, its damping as both engines' implicit
+joint damping. Used by the tests and by
 benchmarks/bench_simulator.py (example-robot-data is installed with pin)."""
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def mujoco_robot(name: str, dt: float = 1e-3):
 
 class JointMap:
     """rbda's ``q (nq,)``, ``v (nv,)``, ``tau (nv,)`` to and from MuJoCo's ``qpos``, ``qvel``, ``qfrc`` through the
-    joint names (the free flyer: rbda ``[p, x y z w]``, MuJoCo ``[p, w x y z]``; velocities of the joints only)."""
+    joint names (the free flyer: rbda ``[p, x y z w]``, MuJoCo ``[p, w x y z]``)."""
 
     def __init__(self, model, mj_model):
         import mujoco
@@ -100,12 +101,6 @@ class JointMap:
         q[self.q_rbda] = qpos[self.q_mj]
         return q
 
-    def joint_velocities(self, qvel, nv):
-        """rbda's ``v`` with MuJoCo's joint velocities (the free flyer's zero: StandingPD does not use them)."""
-        v = np.zeros(nv)
-        v[self.v_rbda] = qvel[self.v_mj]
-        return v
-
     def qfrc(self, tau):
         """MuJoCo's generalized force of rbda's joint torques ``tau`` (the free flyer gets none)."""
         out = np.zeros(6 + len(self.v_mj))
@@ -122,16 +117,16 @@ def stand_both(name: str, seconds: float, dt: float = 1e-3):
     pd = StandingPD(sim, q0)
     mj_model, mj_data = mujoco_robot(name, dt)
     joints = JointMap(model, mj_model)
+    mj_model.dof_damping[joints.v_mj] += pd.kd[joints.v_rbda]  # implicit in MuJoCo's Euler step, as in rbda's
     mj_data.qpos[:] = joints.qpos(q0)
     mujoco.mj_forward(mj_model, mj_data)
     steps = int(round(seconds / dt))
     z_rbda, z_mj, depth_mj = np.empty(steps), np.empty(steps), np.empty(steps)
     q, v = q0.copy(), np.zeros(model.nv)
     for k in range(steps):
-        q, v = sim.step(q, v, pd(q, v))
+        q, v = sim.step(q, v, pd(q))
         z_rbda[k] = q[2]
-        mj_data.qfrc_applied[:] = joints.qfrc(pd(joints.q(mj_data.qpos), joints.joint_velocities(mj_data.qvel,
-                                                                                                  model.nv)))
+        mj_data.qfrc_applied[:] = joints.qfrc(pd(joints.q(mj_data.qpos)))
         mujoco.mj_step(mj_model, mj_data)
         z_mj[k] = mj_data.qpos[2]
         depth_mj[k] = -min((mj_data.contact[i].dist for i in range(mj_data.ncon)), default=0.0)

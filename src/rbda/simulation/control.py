@@ -26,12 +26,17 @@ from ._check import finite_vector
 
 class StandingPD:
     """Hold the configuration ``q_ref (nq,)`` of a robot simulated by ``sim`` (a :class:`Simulator`):
-    ``tau(q, v) = tau_ff + kp (q_ref - q) - kd v`` on the actuated joints (every joint but a free flyer).
+    ``tau = tau_ff + kp (q_ref - q) - kd v`` on the actuated joints (every joint but a free flyer), the derivative
+    term implicit.
 
     ``tau_ff (nv,)`` is the gravity compensation at ``q_ref`` through the contact points that ``sim`` finds there
     (the module's docstring; the plain ``g(q_ref)`` for a fixed base or without contacts), and the gains are
     critically damped at ``omega`` rad/s on the standing inertia ``I_j = diag(N^T M N)``: ``kp = omega^2 I_j``,
-    ``kd = 2 omega I_j``. The derivative term is explicit: keep ``kd dt / M_jj`` below 2 (``omega dt`` small).
+    ``kd = 2 omega I_j``. The derivative term is applied implicitly, as a joint damping: the constructor adds
+    ``kd`` to ``sim.model.damping``, which the simulator integrates implicitly (MuJoCo's Euler integrator treats a
+    joint's damping the same way), and a call returns ``tau_ff + kp (q_ref - q)``. Explicit, ``kd`` would be
+    unstable on a light link that carries a heavy load standing (talos's ankle: ``kd dt / M_jj`` in the
+    hundreds). Build one per simulator: each adds its ``kd`` to the model.
 
     Attributes: ``q_ref``, ``tau_ff (nv,)``, ``kp (nv,)``, ``kd (nv,)`` (zero on the free flyer), ``contact_forces
     (3k,)`` (the forces of ``tau_ff`` in the contact frames, normal last). Raises ``ValueError`` for a ``q_ref`` of
@@ -65,8 +70,9 @@ class StandingPD:
         self.tau_ff = actuated * (gravity - J.T @ self.contact_forces)
         standing = np.r_[np.zeros(base), np.diag(N.T @ M @ N)]
         self.kp, self.kd = omega ** 2 * standing, 2.0 * omega * standing
+        model.damping[:] = model.damping + self.kd  # - kd v, implicit in the simulator's step
         self.model = model
 
-    def __call__(self, q, v) -> np.ndarray:
-        """The joint torques ``(nv,)`` at ``q (nq,)``, ``v (nv,)``."""
-        return self.tau_ff + self.kp * difference(self.model, q, self.q_ref) - self.kd * v
+    def __call__(self, q) -> np.ndarray:
+        """The joint torques ``(nv,)`` at ``q (nq,)`` but the damping's (``- kd v``, the model's now)."""
+        return self.tau_ff + self.kp * difference(self.model, q, self.q_ref)
