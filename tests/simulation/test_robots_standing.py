@@ -152,3 +152,28 @@ def test_solo12_stance_height_against_mujoco():
     gap = z_rbda[settled].mean() - z_mj[settled].mean()
     assert 0.0 < gap < depth_mj[settled].mean() + 5e-4
     assert gap < 2e-3
+
+
+def test_solo12_stand_example(tmp_path, monkeypatch):
+    """examples/solo12_stand.py (the README's picture): pushed by 10 N for 0.1 s, solo12 sways (by about 2 cm)
+    and settles: its base height stays within 1 cm of the start, the four feet carry m g at the end (each about a
+    quarter: the impulse balance on the base, independent of the solver's own stopping test) and the image is
+    written."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    sys.path.insert(0, str(examples))
+    spec = importlib.util.spec_from_file_location("solo12_stand", examples / "solo12_stand.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "IMAGE", tmp_path / "solo12_stand.png")
+    r = module.main(verbose=False)
+    assert np.abs(r["height"] - r["height"][0]).max() < 1e-2
+    assert 5e-3 < np.abs(r["lateral"]).max() < 5e-2  # it was pushed, and did not fall
+    assert r["foot_forces"][-1].sum() == pytest.approx(r["weight"], rel=1e-2)
+    np.testing.assert_allclose(r["foot_forces"][-1], r["weight"] / 4, rtol=0.05)
+    assert np.ptp(r["height"][-300:]) < 1e-4  # at rest again
+    pytest.importorskip("matplotlib")
+    assert (tmp_path / "solo12_stand.png").stat().st_size > 10_000
