@@ -163,8 +163,7 @@ def _world_plane(shape: Halfspace, M):
     """The plane ``n . x = offset`` in the world of a half-space placed at ``M = (R, p)``."""
     R, p = M
     n_local = np.asarray(shape.normal, dtype=float)
-    n_local = n_local / np.linalg.norm(n_local)
-    n = R @ n_local
+    n = R @ (n_local / np.sqrt(n_local @ n_local))
     return n, float(shape.offset + n @ p)
 
 
@@ -251,11 +250,18 @@ class ContactSet:
 
 def contact_frame(n: np.ndarray) -> np.ndarray:
     """A rotation ``[t1, t2, n]`` (columns) with the unit normal ``n`` last."""
-    a = np.array([1.0, 0.0, 0.0]) if abs(n[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
-    t1 = a - (a @ n) * n
-    t1 /= np.linalg.norm(t1)
-    t2 = [n[1] * t1[2] - n[2] * t1[1], n[2] * t1[0] - n[0] * t1[2], n[0] * t1[1] - n[1] * t1[0]]  # n x t1
-    return np.array([t1, t2, n]).T
+    return contact_frames(np.asarray(n, dtype=float).reshape(1, 3))[0]
+
+
+def contact_frames(normals: np.ndarray) -> np.ndarray:
+    """The rotations ``(k, 3, 3)`` ``[t1, t2, n]`` (columns) of the unit normals ``normals (k, 3)``: ``t1`` is the
+    x axis (the y axis for a normal within 26 degrees of x) made orthogonal to ``n``, ``t2 = n x t1``."""
+    a = np.zeros_like(normals)
+    along_x = np.abs(normals[:, 0]) >= 0.9
+    a[~along_x, 0], a[along_x, 1] = 1.0, 1.0
+    t1 = a - np.sum(a * normals, axis=1)[:, None] * normals
+    t1 /= np.sqrt(np.sum(t1 * t1, axis=1))[:, None]
+    return np.stack([t1, np.cross(normals, t1), normals], axis=2)
 
 
 def pair_contacts(shape1, M1, shape2, M2, margin):
@@ -286,9 +292,9 @@ def compute_contacts(collision_model, placements, friction, margin: float = 0.0)
                                                              placements[j], margin)):
             rows.append((d, 0.5 * (p1 + p2), n, i, j, max(friction[i], friction[j]), (index, point)))
     k = len(rows)
+    normals = np.array([r[2] for r in rows], dtype=float).reshape(k, 3)
     return ContactSet(
-        points=np.array([r[1] for r in rows]).reshape(k, 3), normals=np.array([r[2] for r in rows]).reshape(k, 3),
-        distances=np.array([r[0] for r in rows], dtype=float), frames=np.array([contact_frame(r[2]) for r in rows]
-                                                                                ).reshape(k, 3, 3),
+        points=np.array([r[1] for r in rows]).reshape(k, 3), normals=normals,
+        distances=np.array([r[0] for r in rows], dtype=float), frames=contact_frames(normals),
         pairs=np.array([(r[3], r[4]) for r in rows], dtype=int).reshape(k, 2),
         mu=np.array([r[5] for r in rows], dtype=float), keys=[r[6] for r in rows])
