@@ -177,3 +177,20 @@ def test_solo12_stand_example(tmp_path, monkeypatch):
     assert np.ptp(r["height"][-300:]) < 1e-4  # at rest again
     pytest.importorskip("matplotlib")
     assert (tmp_path / "solo12_stand.png").stat().st_size > 10_000
+
+
+def test_bounding_radius_holds_the_shape():
+    """The ball that lets compute_contacts skip a pair far from a half-space holds every point of the shape: box
+    corners, cylinder rims, capsule ends and every hull vertex of solo12's meshes lie within it (tight to 1e-12
+    for the box and at a hull vertex for a mesh)."""
+    from rbda.io import Box, Capsule, Cylinder, Mesh
+    from rbda.simulation.contacts import bounding_radius, hull_vertices
+
+    assert bounding_radius(Box((0.2, 0.4, 0.6))) == pytest.approx(np.linalg.norm([0.1, 0.2, 0.3]), abs=1e-12)
+    assert bounding_radius(Cylinder(0.1, 0.6)) == pytest.approx(np.hypot(0.1, 0.3), abs=1e-12)
+    assert bounding_radius(Capsule(0.1, 0.6)) == pytest.approx(0.4, abs=1e-12)
+    _, collision, _ = solo12()
+    for g in collision.geometry_objects:
+        if isinstance(g.geometry, Mesh):
+            reach = np.linalg.norm(hull_vertices(g.geometry), axis=1)
+            assert bounding_radius(g.geometry) == pytest.approx(reach.max(), abs=1e-15)

@@ -188,9 +188,7 @@ def halfspace_shape(plane: Halfspace, M1, shape, M2, margin):
         count = plane_cylinder(n, offset, R, p, float(shape.radius), float(shape.half_length), margin, out)
     else:
         if isinstance(shape, Mesh):
-            vertices, reach = _hull(shape)
-            if n @ p - offset - reach > margin:  # the hull's bounding ball is clear of the plane
-                return []
+            vertices = hull_vertices(shape)
         else:
             vertices = np.ascontiguousarray(shape, dtype=float)
         out = np.empty((vertices.shape[0], 4))
@@ -278,15 +276,69 @@ def pair_contacts(shape1, M1, shape2, M2, margin):
     return [(d, p1, p2, -n) for d, p2, p1, n in f(shape2, M2, shape1, M1, margin)]
 
 
+def bounding_radius(shape) -> float:
+    """The radius of a ball about the shape frame's origin that holds ``shape`` (inf for a half-space or a shape
+    without a bound here)."""
+    if isinstance(shape, Sphere):
+        return float(shape.radius)
+    if isinstance(shape, Capsule):
+        return float(shape.radius + shape.half_length)
+    if isinstance(shape, Cylinder):
+        return float(np.hypot(shape.radius, shape.half_length))
+    if isinstance(shape, Box):
+        return float(np.linalg.norm(shape.half_side))
+    if isinstance(shape, Mesh):
+        return _hull(shape)[1]
+    return np.inf
+
+
+_TABLES: dict = {}
+
+
+def _shape_table(geoms):
+    """Per geometry object: whether it is a half-space, its bounding radius, its unit normal and offset (zero for
+    the others); kept for the same list of shapes (frozen; the entry holds them, so that their ids stay theirs)."""
+    key = tuple(id(g.geometry) for g in geoms)
+    if key not in _TABLES:
+        if len(_TABLES) > 64:
+            _TABLES.clear()
+        plane = np.array([isinstance(g.geometry, Halfspace) for g in geoms])
+        radius = np.array([np.inf if plane[k] else bounding_radius(g.geometry) for k, g in enumerate(geoms)])
+        normal = np.array([np.asarray(g.geometry.normal, dtype=float) if plane[k] else np.zeros(3)
+                           for k, g in enumerate(geoms)]).reshape(-1, 3)
+        normal /= np.maximum(np.linalg.norm(normal, axis=1), 1e-300)[:, None]
+        offset = np.array([float(g.geometry.offset) if plane[k] else 0.0 for k, g in enumerate(geoms)])
+        _TABLES[key] = plane, radius, normal, offset, [g.geometry for g in geoms]
+    return _TABLES[key][:4]
+
+
+def _near_plane(geoms, pairs, placements, margin: float) -> np.ndarray:
+    """``(npairs,)`` booleans: False for a pair of a half-space and a shape whose bounding ball lies farther than
+    ``margin`` from it (the pair can have no contact), True otherwise. One vectorized test over every pair."""
+    if not len(pairs):
+        return np.zeros(0, dtype=bool)
+    R = np.array([M[0] for M in placements])
+    p = np.array([M[1] for M in placements])
+    plane, radius, normal, offset = _shape_table(geoms)
+    h = np.where(plane[pairs[:, 0]], pairs[:, 0], pairs[:, 1])  # the half-space of each pair (if any)
+    other = np.where(plane[pairs[:, 0]], pairs[:, 1], pairs[:, 0])
+    n = np.einsum("kij,kj->ki", R[h], normal[h])
+    height = np.sum(n * (p[other] - p[h]), axis=1) - offset[h] - radius[other]
+    return ~(plane[h] & ~(height <= margin))
+
+
 def compute_contacts(collision_model, placements, friction, margin: float = 0.0) -> ContactSet:
     """The contacts of every collision pair of ``collision_model`` whose objects are placed at ``placements`` (a
     list of world ``(R, p)``, one per geometry object); ``friction`` ``(ngeoms,)``: each object's coefficient (a
     pair uses the larger of its two); ``margin``: pairs closer than this distance (not only touching ones) give
     contacts. Returns a :class:`ContactSet`."""
     rows = []
+    geoms = collision_model.geometry_objects
+    pairs = np.array(collision_model.collision_pairs, dtype=np.int64).reshape(-1, 2)
+    near = _near_plane(geoms, pairs, placements, margin)
     for index, (i, j) in enumerate(collision_model.collision_pairs):
-        g1, g2 = collision_model.geometry_objects[i], collision_model.geometry_objects[j]
-        if g1.disable_collision or g2.disable_collision:
+        g1, g2 = geoms[i], geoms[j]
+        if g1.disable_collision or g2.disable_collision or not near[index]:
             continue
         for point, (d, p1, p2, n) in enumerate(pair_contacts(g1.geometry, placements[i], g2.geometry,
                                                              placements[j], margin)):
