@@ -46,7 +46,9 @@ def main(verbose: bool = True) -> dict:
             fext[:3] = quat_to_matrix(q[3:7]).T @ [0.0, PUSH, 0.0]  # a world force at the base's origin, its frame
         q, v = sim.step(q, v, pd(q), fext)
         base[k] = q[:3]
-        joints = [max(collision.geometry_objects[i].parent_joint for i in pair) for pair in sim.contacts.pairs]
+        contacts = sim.contacts
+        assert contacts is not None  # set by every step
+        joints = [max(collision.geometry_objects[i].parent_joint for i in pair) for pair in contacts.pairs]
         forces.append({j: float(sim.forces[2::3][np.array(joints) == j].sum()) for j in set(joints)})
     feet = sorted({j for f in forces for j in f})
     F = np.array([[f.get(j, 0.0) for j in feet] for f in forces])
