@@ -38,7 +38,8 @@ def main(verbose: bool = True) -> dict:
     sim = Simulator(model, collision, DT)
     pd = StandingPD(sim, q)
     steps = int(round(DURATION / DT))
-    t, base, forces = DT * np.arange(1, steps + 1), np.empty((steps, 3)), []
+    t, base = DT * np.arange(1, steps + 1), np.empty((steps, 3))
+    forces: list[dict[int, float]] = []
     v = np.zeros(model.nv)
     for k in range(steps):
         fext = np.zeros(model.nv)
