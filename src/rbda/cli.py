@@ -138,18 +138,19 @@ def simulate(name: str, duration: float = 2.0, dt: float = 1e-3, floating_base: 
     by :func:`find_srdf`; the neutral configuration without one) with a floating base lowered or raised until its
     lowest collision geometry touches the ground, simulated for ``duration`` seconds in steps of ``dt`` by
     :class:`rbda.Simulator` (``solver``, ``formulation``). ``controller``: ``"pd"`` holds the start configuration
-    with joint-space PD gains scaled by the diagonal of ``M`` (20 rad/s, critically damped) plus the joints'
-    share of the generalized gravity ``g(q)`` (the free flyer is not actuated), ``"none"`` applies no torque.
+    with :class:`rbda.simulation.StandingPD` (20 rad/s, critically damped on the inertia each joint moves when
+    standing, plus the gravity compensation that carries the weight through the contact points of the start;
+    the free flyer is not actuated), ``"none"`` applies no torque.
     ``record``: an HTML animation file to write (:func:`rbda.viewer.save_animation`); ``plot``: an image of q, v
     and tau (:func:`rbda.viewer.plots.plot_trajectory`); ``progress``: a tqdm progress bar on
     stderr when it is a terminal (silent without the extra ``rbda[progress]``). Returns ``(t, Q, V, TAU)``. Exits with a message for an unknown controller, a file it cannot read or
     a missing extra."""
     import numpy as np
 
-    from .algorithms import compute_generalized_gravity, crba, difference, neutral
+    from .algorithms import neutral
     from .collision import GeometryData, compute_distances
     from .io import GeometryType, ModelFileError, build_geom_from_urdf
-    from .simulation import Simulator, add_ground_plane
+    from .simulation import Simulator, StandingPD, add_ground_plane
     from .simulation.progress import progress_bar
 
     if controller not in ("pd", "none"):
@@ -175,20 +176,18 @@ def simulate(name: str, duration: float = 2.0, dt: float = 1e-3, floating_base: 
         compute_distances(model, data, collision, geom_data, q0)
         q0[2] -= float(np.min(geom_data.distances)) - 1e-4
     nv, steps = model.nv, int(round(duration / dt))
-    actuated = np.ones(nv)
-    if model.nqs[1] == 7:
-        actuated[:6] = 0.0
-    diag = np.diag(crba(model, data, q0)).copy()
-    kp, kd = actuated * 400.0 * diag, actuated * 40.0 * diag
-    sim = Simulator(model, collision, dt, solver=solver, formulation=formulation)
+    # ADMM's proximal term 1e-5 (not 1e-6): a mesh's contact patch puts five points on one rigid foot, G is then
+    # rank-deficient and the solves stall just above tolerance with less (the converged impulses are the same)
+    sim = Simulator(model, collision, dt, solver=solver, formulation=formulation,
+                    solver_options=dict(mu_prox=1e-5) if solver == "admm" else None)
+    pd = StandingPD(sim, q0) if controller == "pd" else None
     Q, V, TAU = np.empty((steps + 1, model.nq)), np.empty((steps + 1, nv)), np.zeros((steps + 1, nv))
     Q[0], V[0] = q0, 0.0
     forces = []
     with progress_bar(steps, f"rbda: simulating {model.name}", None if progress else False, long=0) as bar:
         for k in range(steps):
-            if controller == "pd":
-                gravity = compute_generalized_gravity(model, data, Q[k])
-                TAU[k] = actuated * gravity + kp * difference(model, Q[k], q0) - kd * V[k]
+            if pd is not None:
+                TAU[k] = pd(Q[k])
             Q[k + 1], V[k + 1] = sim.step(Q[k], V[k], TAU[k])
             forces.append(sim.forces.copy())
             bar.update()

@@ -15,6 +15,7 @@ from .simulator import Simulator
 from .world import add_free_body, add_ground_plane
 from .scene import load_scene
 from .constraints import ConstraintRows
+from .control import StandingPD
 
 __all__ = [
     "ADMMSolver", "ContactMetrics", "CoulombFrictionCone", "DelassusDense", "DualCoulombFrictionCone",
@@ -23,4 +24,5 @@ __all__ = [
     "signorini",
     "ContactSet", "Simulator", "add_free_body", "add_ground_plane", "compute_contacts", "load_scene",
     "ConstraintRows",
+    "StandingPD",
 ]

@@ -12,7 +12,10 @@ convex-convex function (GJK/EPA) plugs in as one more entry. Closed forms here:
   lying flat), a mesh through its convex hull and a convex set of vertices (every vertex below the plane);
 - a sphere against a sphere.
 
-Only points within ``margin`` of touching are kept.
+Only points within ``margin`` of touching are kept. A patch of more than :data:`PATCH_POINTS` vertices against a
+half-space (a mesh's hull lying on the floor has hundreds of vertices within the margin) is reduced to its deepest
+point and four extreme points (:func:`reduce_patch`), as MuJoCo and Bullet reduce their manifolds: the support
+polygon, hence the contact wrench cone, is kept, and the Delassus matrix stays small and better conditioned.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
 from ..io.meshes import load_convex_hull
 
 FLAT_CAP = 1e-9  # a cylinder's cap lies flat on the plane when its axis is this close to the plane's normal
+PATCH_POINTS = 5  # a half-space patch keeps at most its deepest point and four extreme ones
 
 
 @njit(cache=True)
@@ -40,15 +44,69 @@ def plane_vertices(n, offset, R, p, vertices, margin, out):
 def plane_spheres(n, offset, R, p, centres, radius, margin, out):
     """Spheres of ``radius`` centred at ``centres (m, 3)`` (shape frame) against the plane: rows ``[distance,
     lowest point of the sphere]``; returns how many."""
+    height = n @ p - offset - radius
+    a = n @ R  # n . (R x + p) = a . x + n . p
     count = 0
     for i in range(centres.shape[0]):
-        c = R @ centres[i] + p
-        d = n @ c - offset - radius
+        d = a[0] * centres[i, 0] + a[1] * centres[i, 1] + a[2] * centres[i, 2] + height
         if d <= margin:
             out[count, 0] = d
-            out[count, 1:] = c - radius * n
+            for r in range(3):
+                out[count, 1 + r] = (R[r, 0] * centres[i, 0] + R[r, 1] * centres[i, 1] + R[r, 2] * centres[i, 2]
+                                     + p[r] - radius * n[r])
             count += 1
     return count
+
+
+@njit(cache=True)
+def _farthest(points, count, n, a, b, side):
+    """The row of ``points[:count, 1:]`` farthest, in the plane of normal ``n``, from the point ``a`` (when
+    ``b == a``) or from the line ``a b`` on its ``side`` (+1 or -1). Returns ``(row, distance)``; row -1 when no
+    row lies at a positive distance."""
+    best, best_d = -1, 0.0
+    u = b - a
+    u = u - (n @ u) * n
+    length = np.sqrt(u @ u)
+    for i in range(count):
+        w = points[i, 1:] - a
+        w = w - (n @ w) * n
+        d = np.sqrt(w @ w) if length == 0.0 else side * (n @ np.cross(u, w)) / length
+        if d > best_d:
+            best, best_d = i, d
+    return best, best_d
+
+
+@njit(cache=True)
+def reduce_patch(n, points, count, keep):
+    """Reduce a patch of ``count`` rows ``[distance, point]`` of ``points`` against a plane of normal ``n`` to
+    at most :data:`PATCH_POINTS`: the deepest row, then the two rows ``a``, ``b`` farthest apart (``a`` farthest
+    from the deepest, ``b`` farthest from ``a``) and the row farthest from the line ``a b`` on each side of it, all
+    measured in the plane. Writes the kept rows' indices into ``keep (5,)`` and returns how many (repeats and
+    rows on the line dropped)."""
+    deepest = 0
+    for i in range(count):
+        if points[i, 0] < points[deepest, 0]:
+            deepest = i
+    keep[0] = deepest
+    kept = 1
+    origin = points[deepest, 1:]
+    a, _ = _farthest(points, count, n, origin, origin, 1.0)
+    if a < 0:
+        return kept
+    b, _ = _farthest(points, count, n, points[a, 1:], points[a, 1:], 1.0)
+    candidates = np.array([a, b, -1, -1])
+    if b >= 0:
+        candidates[2], _ = _farthest(points, count, n, points[a, 1:], points[b, 1:], 1.0)
+        candidates[3], _ = _farthest(points, count, n, points[a, 1:], points[b, 1:], -1.0)
+    for c in candidates:
+        new = c >= 0
+        for k in range(kept):
+            if keep[k] == c:
+                new = False
+        if new:
+            keep[kept] = c
+            kept += 1
+    return kept
 
 
 @njit(cache=True)
@@ -89,9 +147,15 @@ _HULLS: dict = {}
 
 def hull_vertices(mesh: Mesh) -> np.ndarray:
     """The vertices ``(m, 3)`` of the convex hull of a mesh file (scaled), read once and kept."""
+    return _hull(mesh)[0]
+
+
+def _hull(mesh: Mesh):
+    """The hull's vertices and the radius of the ball about the mesh frame's origin that holds them."""
     key = (mesh.path, tuple(mesh.scale))
     if key not in _HULLS:
-        _HULLS[key] = np.ascontiguousarray(load_convex_hull(mesh.path, mesh.scale).vertices, dtype=float)
+        vertices = np.ascontiguousarray(load_convex_hull(mesh.path, mesh.scale).vertices, dtype=float)
+        _HULLS[key] = vertices, float(np.sqrt((vertices ** 2).sum(axis=1).max()))
     return _HULLS[key]
 
 
@@ -99,14 +163,14 @@ def _world_plane(shape: Halfspace, M):
     """The plane ``n . x = offset`` in the world of a half-space placed at ``M = (R, p)``."""
     R, p = M
     n_local = np.asarray(shape.normal, dtype=float)
-    n_local = n_local / np.linalg.norm(n_local)
-    n = R @ n_local
+    n = R @ (n_local / np.sqrt(n_local @ n_local))
     return n, float(shape.offset + n @ p)
 
 
 def halfspace_shape(plane: Halfspace, M1, shape, M2, margin):
     """Contacts between a half-space (first) and a sphere, capsule, box, cylinder, mesh (the vertices of its
-    convex hull) or ``(m, 3)`` vertex array (second); the normal is the plane's (from the half-space to the shape)."""
+    convex hull) or ``(m, 3)`` vertex array (second); the normal is the plane's (from the half-space to the shape).
+    A mesh's or vertex array's patch of more than :data:`PATCH_POINTS` points is reduced by :func:`reduce_patch`."""
     n, offset = _world_plane(plane, M1)
     R, p = M2
     if isinstance(shape, Sphere):
@@ -123,9 +187,16 @@ def halfspace_shape(plane: Halfspace, M1, shape, M2, margin):
         out = np.empty((8, 4))
         count = plane_cylinder(n, offset, R, p, float(shape.radius), float(shape.half_length), margin, out)
     else:
-        vertices = hull_vertices(shape) if isinstance(shape, Mesh) else np.ascontiguousarray(shape, dtype=float)
+        if isinstance(shape, Mesh):
+            vertices = hull_vertices(shape)
+        else:
+            vertices = np.ascontiguousarray(shape, dtype=float)
         out = np.empty((vertices.shape[0], 4))
         count = plane_vertices(n, offset, R, p, vertices, margin, out)
+        if count > PATCH_POINTS:
+            keep = np.empty(PATCH_POINTS, dtype=np.int64)
+            out = out[keep[:reduce_patch(n, out, count, keep)]]
+            count = out.shape[0]
     contacts = []
     for d, *x in out[:count]:
         x = np.array(x)
@@ -177,10 +248,18 @@ class ContactSet:
 
 def contact_frame(n: np.ndarray) -> np.ndarray:
     """A rotation ``[t1, t2, n]`` (columns) with the unit normal ``n`` last."""
-    a = np.array([1.0, 0.0, 0.0]) if abs(n[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
-    t1 = a - (a @ n) * n
-    t1 /= np.linalg.norm(t1)
-    return np.column_stack([t1, np.cross(n, t1), n])
+    return contact_frames(np.asarray(n, dtype=float).reshape(1, 3))[0]
+
+
+def contact_frames(normals: np.ndarray) -> np.ndarray:
+    """The rotations ``(k, 3, 3)`` ``[t1, t2, n]`` (columns) of the unit normals ``normals (k, 3)``: ``t1`` is the
+    x axis (the y axis for a normal within 26 degrees of x) made orthogonal to ``n``, ``t2 = n x t1``."""
+    a = np.zeros_like(normals)
+    along_x = np.abs(normals[:, 0]) >= 0.9
+    a[~along_x, 0], a[along_x, 1] = 1.0, 1.0
+    t1 = a - np.sum(a * normals, axis=1)[:, None] * normals
+    t1 /= np.sqrt(np.sum(t1 * t1, axis=1))[:, None]
+    return np.stack([t1, np.cross(normals, t1), normals], axis=2)
 
 
 def pair_contacts(shape1, M1, shape2, M2, margin):
@@ -197,23 +276,77 @@ def pair_contacts(shape1, M1, shape2, M2, margin):
     return [(d, p1, p2, -n) for d, p2, p1, n in f(shape2, M2, shape1, M1, margin)]
 
 
+def bounding_radius(shape) -> float:
+    """The radius of a ball about the shape frame's origin that holds ``shape`` (inf for a half-space or a shape
+    without a bound here)."""
+    if isinstance(shape, Sphere):
+        return float(shape.radius)
+    if isinstance(shape, Capsule):
+        return float(shape.radius + shape.half_length)
+    if isinstance(shape, Cylinder):
+        return float(np.hypot(shape.radius, shape.half_length))
+    if isinstance(shape, Box):
+        return float(np.linalg.norm(shape.half_side))
+    if isinstance(shape, Mesh):
+        return _hull(shape)[1]
+    return np.inf
+
+
+_TABLES: dict = {}
+
+
+def _shape_table(geoms):
+    """Per geometry object: whether it is a half-space, its bounding radius, its unit normal and offset (zero for
+    the others); kept for the same list of shapes (frozen; the entry holds them, so that their ids stay theirs)."""
+    key = tuple(id(g.geometry) for g in geoms)
+    if key not in _TABLES:
+        if len(_TABLES) > 64:
+            _TABLES.clear()
+        plane = np.array([isinstance(g.geometry, Halfspace) for g in geoms])
+        radius = np.array([np.inf if plane[k] else bounding_radius(g.geometry) for k, g in enumerate(geoms)])
+        normal = np.array([np.asarray(g.geometry.normal, dtype=float) if plane[k] else np.zeros(3)
+                           for k, g in enumerate(geoms)]).reshape(-1, 3)
+        normal /= np.maximum(np.linalg.norm(normal, axis=1), 1e-300)[:, None]
+        offset = np.array([float(g.geometry.offset) if plane[k] else 0.0 for k, g in enumerate(geoms)])
+        _TABLES[key] = plane, radius, normal, offset, [g.geometry for g in geoms]
+    return _TABLES[key][:4]
+
+
+def _near_plane(geoms, pairs, placements, margin: float) -> np.ndarray:
+    """``(npairs,)`` booleans: False for a pair of a half-space and a shape whose bounding ball lies farther than
+    ``margin`` from it (the pair can have no contact), True otherwise. One vectorized test over every pair."""
+    if not len(pairs):
+        return np.zeros(0, dtype=bool)
+    R = np.array([M[0] for M in placements])
+    p = np.array([M[1] for M in placements])
+    plane, radius, normal, offset = _shape_table(geoms)
+    h = np.where(plane[pairs[:, 0]], pairs[:, 0], pairs[:, 1])  # the half-space of each pair (if any)
+    other = np.where(plane[pairs[:, 0]], pairs[:, 1], pairs[:, 0])
+    n = np.einsum("kij,kj->ki", R[h], normal[h])
+    height = np.sum(n * (p[other] - p[h]), axis=1) - offset[h] - radius[other]
+    return ~(plane[h] & ~(height <= margin))
+
+
 def compute_contacts(collision_model, placements, friction, margin: float = 0.0) -> ContactSet:
     """The contacts of every collision pair of ``collision_model`` whose objects are placed at ``placements`` (a
     list of world ``(R, p)``, one per geometry object); ``friction`` ``(ngeoms,)``: each object's coefficient (a
     pair uses the larger of its two); ``margin``: pairs closer than this distance (not only touching ones) give
     contacts. Returns a :class:`ContactSet`."""
     rows = []
+    geoms = collision_model.geometry_objects
+    pairs = np.array(collision_model.collision_pairs, dtype=np.int64).reshape(-1, 2)
+    near = _near_plane(geoms, pairs, placements, margin)
     for index, (i, j) in enumerate(collision_model.collision_pairs):
-        g1, g2 = collision_model.geometry_objects[i], collision_model.geometry_objects[j]
-        if g1.disable_collision or g2.disable_collision:
+        g1, g2 = geoms[i], geoms[j]
+        if g1.disable_collision or g2.disable_collision or not near[index]:
             continue
         for point, (d, p1, p2, n) in enumerate(pair_contacts(g1.geometry, placements[i], g2.geometry,
                                                              placements[j], margin)):
             rows.append((d, 0.5 * (p1 + p2), n, i, j, max(friction[i], friction[j]), (index, point)))
     k = len(rows)
+    normals = np.array([r[2] for r in rows], dtype=float).reshape(k, 3)
     return ContactSet(
-        points=np.array([r[1] for r in rows]).reshape(k, 3), normals=np.array([r[2] for r in rows]).reshape(k, 3),
-        distances=np.array([r[0] for r in rows], dtype=float), frames=np.array([contact_frame(r[2]) for r in rows]
-                                                                                ).reshape(k, 3, 3),
+        points=np.array([r[1] for r in rows]).reshape(k, 3), normals=normals,
+        distances=np.array([r[0] for r in rows], dtype=float), frames=contact_frames(normals),
         pairs=np.array([(r[3], r[4]) for r in rows], dtype=int).reshape(k, 2),
         mu=np.array([r[5] for r in rows], dtype=float), keys=[r[6] for r in rows])

@@ -8,7 +8,8 @@ interchangeable:
 - ``apply(x) -> (m,)``: ``G x``;
 - ``diagonal() -> (m,)``: the diagonal of ``G``;
 - ``solve(b, damping) -> (m,)``: ``(G + diag(damping))^-1 b``, ``damping`` a float or an ``(m,)`` array;
-- ``max_eigenvalue() -> float``: the largest eigenvalue of ``G`` (power iteration; an estimate is enough).
+- ``max_eigenvalue(tol=...) -> float``: the largest eigenvalue of ``G`` to the relative tolerance ``tol`` (power
+  iteration; ADMM asks for 1e-3: its penalty needs the scale only).
 
 :class:`DelassusDense` implements it on a dense symmetric positive semi-definite matrix. The solvers of
 ``rbda.simulation`` run compiled on ``matrix()`` (with ``max_eigenvalue()`` for ADMM's penalty): for the contact

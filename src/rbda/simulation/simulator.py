@@ -36,10 +36,6 @@ from .solvers import FORMULATIONS, ADMMSolver, PGSSolver, SolverStats
 SOLVERS = {"admm": ADMMSolver, "pgs": PGSSolver}
 
 
-def _skew(p):
-    return np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
-
-
 def kinematics(sim, q, v, tau, fext):
     """Stage 1: fills ``sim.data`` (placements, ``J``, ``M`` factored) and returns ``v_free (nv,)``."""
     model, data, dt = sim.model, sim.data, sim.dt
@@ -55,31 +51,22 @@ def kinematics(sim, q, v, tau, fext):
 
 def contacts(sim):
     """Stage 2: the :class:`ContactSet` of the current placements."""
-    data = sim.data
-    placements = []
-    for g in sim.collision_model.geometry_objects:
-        oM = data.oMi[g.parent_joint]
-        R, p = np.asarray(oM.rotation), np.asarray(oM.translation)
-        placements.append((R @ g.placement.rotation, R @ g.placement.translation + p))
-    return compute_contacts(sim.collision_model, placements, sim.friction, sim.margin)
-
-
-def _point_jacobian(sim, joint, point):
-    """``(3, nv)``: the world velocity of the point ``point`` (world) rigidly attached to joint ``joint``."""
-    J = sim.data.J
-    out = (J[:3] - _skew(point) @ J[3:]) * sim.support_mask[joint]
-    return out
+    geoms = sim.collision_model.geometry_objects
+    oM = sim.data.oMi.array[[g.parent_joint for g in geoms]]  # (ngeoms, 3, 4): [R | p] of each parent joint
+    R = oM[:, :, :3] @ np.array([g.placement.rotation for g in geoms])
+    p = np.einsum("gij,gj->gi", oM[:, :, :3], np.array([g.placement.translation for g in geoms])) + oM[:, :, 3]
+    return compute_contacts(sim.collision_model, list(zip(R, p)), sim.friction, sim.margin)
 
 
 def delassus(sim, cs):
-    """Stage 3: ``(J (3k, nv), M^-1 J^T (nv, 3k), G (3k, 3k))`` for the contacts ``cs``."""
+    """Stage 3: ``(J (3k, nv), M^-1 J^T (nv, 3k), G (3k, 3k))`` for the contacts ``cs``: each contact's rows are
+    ``frame^T (v_second - v_first)``, a point's world velocity ``J_lin - p x J_ang`` on its joint's supports."""
     nv, k = sim.model.nv, cs.size
-    J = np.zeros((3 * k, nv))
-    joints = [g.parent_joint for g in sim.collision_model.geometry_objects]
-    for c in range(k):
-        i, j = cs.pairs[c]
-        relative = _point_jacobian(sim, joints[j], cs.points[c]) - _point_jacobian(sim, joints[i], cs.points[c])
-        J[3 * c:3 * c + 3] = cs.frames[c].T @ relative
+    joints = np.array([g.parent_joint for g in sim.collision_model.geometry_objects])[cs.pairs]  # (k, 2)
+    J_lin, J_ang = sim.data.J[:3], sim.data.J[3:]
+    point = J_lin[None] - np.cross(cs.points[:, :, None], J_ang[None], axis=1)  # (k, 3, nv)
+    relative = point * (sim.support_mask[joints[:, 1]] - sim.support_mask[joints[:, 0]])[:, None, :]
+    J = np.einsum("kji,kjn->kin", cs.frames, relative).reshape(3 * k, nv)
     MinvJt = cholesky.solve(sim.model, sim.data, J.T) if k else np.zeros((nv, 0))
     G = J @ MinvJt
     return J, MinvJt, 0.5 * (G + G.T)

@@ -258,7 +258,7 @@ class ADMMSolver(_ContactSolver):
             self._finish(0, True, 0.0, 0.0, 0.0, rho=math.nan)
             return np.zeros(0)
         G = self._matrix(delassus, m)
-        L = max(float(delassus.max_eigenvalue()), self.mu_prox)  # (an indefinite G gives L < 0)
+        L = max(float(delassus.max_eigenvalue(tol=1e-3)), self.mu_prox)  # the scale of G (an indefinite G gives L < 0)
         increment = ((L / self.mu_prox) ** self.spectral_rho_power_factor if self.rho_update == "spectral"
                      else self.linear_update_rule_factor)
         settings = np.array([self.mu_prox, self.tau, self._initial_rho(L), self.rho_min, self.rho_max,
