@@ -80,7 +80,9 @@ def test_standing_pd_is_a_static_equilibrium():
     for joint in set(feet):
         assert pd.contact_forces[2::3][feet == joint].sum() == pytest.approx(total_mass(model) * G0 / 4, rel=1e-6)
     assert np.all(pd(q0) == pd.tau_ff)
-    assert np.all(model.damping == pd.kd)  # the derivative term, implicit in the step
+    damping = model.damping.copy()
+    assert np.all(sim.damping == damping + pd.kd)  # the derivative term, implicit in the step
+    assert np.all(model.damping == damping) and np.all(damping == 0.0)  # the model is not changed
     with pytest.raises(ValueError, match="omega"):
         StandingPD(sim, q0, omega=0.0)
     with pytest.raises(ValueError, match="q_ref"):

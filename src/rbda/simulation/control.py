@@ -33,10 +33,10 @@ class StandingPD:
     (the module's docstring; the plain ``g(q_ref)`` for a fixed base or without contacts), and the gains are
     critically damped at ``omega`` rad/s on the standing inertia ``I_j = diag(N^T M N)``: ``kp = omega^2 I_j``,
     ``kd = 2 omega I_j``. The derivative term is applied implicitly, as a joint damping: the constructor adds
-    ``kd`` to ``sim.model.damping``, which the simulator integrates implicitly (MuJoCo's Euler integrator treats a
-    joint's damping the same way), and a call returns ``tau_ff + kp (q_ref - q)``. Explicit, ``kd`` would be
+    ``kd`` to ``sim.damping`` (the model is not changed), which the simulator integrates implicitly (MuJoCo's
+    Euler integrator treats a joint's damping the same way), and a call returns ``tau_ff + kp (q_ref - q)``. Explicit, ``kd`` would be
     unstable on a light link that carries a heavy load standing (talos's ankle: ``kd dt / M_jj`` in the
-    hundreds). Build one per simulator: each adds its ``kd`` to the model.
+    hundreds). Build one per simulator: each adds its ``kd`` to the simulator's damping.
 
     Attributes: ``q_ref``, ``tau_ff (nv,)``, ``kp (nv,)``, ``kd (nv,)`` (zero on the free flyer), ``contact_forces
     (3k,)`` (the forces of ``tau_ff`` in the contact frames, normal last). Raises ``ValueError`` for a ``q_ref`` of
@@ -70,9 +70,9 @@ class StandingPD:
         self.tau_ff = actuated * (gravity - J.T @ self.contact_forces)
         standing = np.r_[np.zeros(base), np.diag(N.T @ M @ N)]
         self.kp, self.kd = omega ** 2 * standing, 2.0 * omega * standing
-        model.damping[:] = model.damping + self.kd  # - kd v, implicit in the simulator's step
+        sim.damping += self.kd  # - kd v, implicit in the simulator's step
         self.model = model
 
     def __call__(self, q) -> np.ndarray:
-        """The joint torques ``(nv,)`` at ``q (nq,)`` but the damping's (``- kd v``, the model's now)."""
+        """The joint torques ``(nv,)`` at ``q (nq,)`` but the damping's (``- kd v``, in the simulator's damping now)."""
         return self.tau_ff + self.kp * difference(self.model, q, self.q_ref)

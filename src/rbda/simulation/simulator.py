@@ -41,9 +41,9 @@ def kinematics(sim, q, v, tau, fext):
     model, data, dt = sim.model, sim.data, sim.dt
     compute_joint_jacobians(model, data, q)
     crba(model, data, q)
-    data.M[np.diag_indices(model.nv)] += dt * model.damping
+    data.M[np.diag_indices(model.nv)] += dt * sim.damping
     cholesky.decompose(model, data)
-    force = tau - nonlinear_effects(model, data, q, v) - model.damping * v
+    force = tau - nonlinear_effects(model, data, q, v) - sim.damping * v
     if fext is not None:
         force = force + fext
     return v + dt * cholesky.solve(model, data, force)
@@ -53,8 +53,9 @@ def contacts(sim):
     """Stage 2: the :class:`ContactSet` of the current placements."""
     geoms = sim.collision_model.geometry_objects
     oM = sim.data.oMi.array[[g.parent_joint for g in geoms]]  # (ngeoms, 3, 4): [R | p] of each parent joint
-    R = oM[:, :, :3] @ np.array([g.placement.rotation for g in geoms])
-    p = np.einsum("gij,gj->gi", oM[:, :, :3], np.array([g.placement.translation for g in geoms])) + oM[:, :, 3]
+    R = oM[:, :, :3] @ np.array([g.placement.rotation for g in geoms]).reshape(-1, 3, 3)
+    p = np.einsum("gij,gj->gi", oM[:, :, :3], np.array([g.placement.translation for g in geoms]).reshape(-1, 3))
+    p += oM[:, :, 3]
     return compute_contacts(sim.collision_model, list(zip(R, p)), sim.friction, sim.margin)
 
 
@@ -62,7 +63,7 @@ def delassus(sim, cs):
     """Stage 3: ``(J (3k, nv), M^-1 J^T (nv, 3k), G (3k, 3k))`` for the contacts ``cs``: each contact's rows are
     ``frame^T (v_second - v_first)``, a point's world velocity ``J_lin - p x J_ang`` on its joint's supports."""
     nv, k = sim.model.nv, cs.size
-    joints = np.array([g.parent_joint for g in sim.collision_model.geometry_objects])[cs.pairs]  # (k, 2)
+    joints = np.array([g.parent_joint for g in sim.collision_model.geometry_objects], dtype=np.int64)[cs.pairs]
     J_lin, J_ang = sim.data.J[:3], sim.data.J[3:]
     point = J_lin[None] - np.cross(cs.points[:, :, None], J_ang[None], axis=1)  # (k, 3, nv)
     relative = point * (sim.support_mask[joints[:, 1]] - sim.support_mask[joints[:, 0]])[:, None, :]
@@ -121,8 +122,9 @@ class Simulator:
     (:class:`ADMMSolver`, :class:`PGSSolver`); ``constraints``: bilateral constraints (a sequence of
     :class:`rbda.RigidConstraintModel`: loop closures, welds) kept by the step, their placement error corrected by
     ``baumgarte`` per step; ``restitution``: None (Baumgarte on the normal rows) or ``e`` in ``[0, 1]``, Newton's
-    impact law ``v_n+ >= -e v_n-`` on the contacts that a step reaches. The joint damping ``model.damping`` is
-    applied implicitly; the position limits of one-dof joints (``model.lower_position_limit``,
+    impact law ``v_n+ >= -e v_n-`` on the contacts that a step reaches. The joint damping ``damping (nv,)``, a
+    copy of ``model.damping`` that a controller may add its derivative gains to (:class:`StandingPD` does), is
+    applied implicitly (the model is never changed); the position limits of one-dof joints (``model.lower_position_limit``,
     ``model.upper_position_limit``) are unilateral constraints within ``margin``, and ``model.friction`` is dry
     joint friction (:mod:`rbda.simulation.constraints`).
 
@@ -151,6 +153,7 @@ class Simulator:
             raise ValueError(f"formulation: expected one of {sorted(FORMULATIONS)}, got {formulation!r}")
         self.model, self.collision_model = model, collision_model
         self.data = model.create_data()
+        self.damping = np.array(model.damping, dtype=float)  # implicit in the step; controllers may add to it
         names = [g.name for g in collision_model.geometry_objects]
         if isinstance(mu, dict):
             unknown = set(mu) - set(names)
