@@ -27,10 +27,11 @@ each body (the second term where dof ``c`` supports dof ``r``'s joint).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..spatial.compiled import force_act, force_cross, matvec6, motion_act, motion_act_inv, motion_cross
 from .configuration import DIFFERENCE_Q1, se3_jacobian
+from .constrained import constraint_dynamics as constrained_dynamics
 from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, constraint_set, delassus,
                           dense_cholesky, dense_cholesky_solve, point_velocity, se3_compose_inverse, se3_log)
 from .derivatives import derivative_views, rnea_derivatives
@@ -146,29 +147,30 @@ def support_columns(m, j1, j2, cols):
 
 
 @njit(cache=True)
-def force_terms(m, d, joint, sign, W, dW, r1q, t, cols):
+def force_terms(m, d, joint, sign, W, dW, r1q, Y, cols):
     """``r1q -= sign d(J_joint^T W)/dq`` for the world wrench ``sign W`` on body ``joint`` with q-partials
-    ``sign dW (nv, 6)``: row ``r`` (a dof supporting the body) gets ``s_r . dW_c - s_r . (s_c x* W)`` (the
-    second term when dof ``c`` supports dof ``r``'s joint)."""
+    ``sign dW (nv, 6)`` (zero outside ``cols``): row ``r`` (a dof supporting the body) gets ``s_r . dW_c`` minus
+    ``s_r . (s_c x* W)`` when dof ``c`` supports dof ``r``'s joint. ``Y (nv, 6)``: scratch."""
+    for c in cols:
+        Y[c, :] = dW[c]
+    i = joint
+    while i > 0:  # Y_c = dW_c - s_c x* W on the body's supporting dofs, dW_c elsewhere
+        for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            force_cross(d.J[c], W, Y[c])
+            for k in range(6):
+                Y[c, k] = dW[c, k] - Y[c, k]
+        i = m.parents[i]
     a = joint
     while a > 0:
-        end = m.idx_v[a] + m.nvs[a]
+        end = m.idx_v[a] + m.nvs[a]  # the dofs supporting a's are below end on this chain
         for r in range(m.idx_v[a], end):
-            s_r = d.J[r]
-            for c in cols:  # dW is zero on the other columns
-                acc = 0.0
-                for k in range(6):
-                    acc += s_r[k] * dW[c, k]
-                r1q[r, c] -= sign * acc
-            b = a  # the dofs c supporting dof r's joint: a and its ancestors
-            while b > 0:
-                for c in range(m.idx_v[b], m.idx_v[b] + m.nvs[b]):
-                    force_cross(d.J[c], W, t)
-                    acc = 0.0
-                    for k in range(6):
-                        acc += s_r[k] * t[k]
-                    r1q[r, c] += sign * acc
-                b = m.parents[b]
+            s0, s1, s2, s3, s4, s5 = d.J[r, 0], d.J[r, 1], d.J[r, 2], d.J[r, 3], d.J[r, 4], d.J[r, 5]
+            row = r1q[r]
+            for c in cols:
+                x = dW[c]
+                if c < end:  # a dof below end supports a's joint if it supports the body
+                    x = Y[c]
+                row[c] -= sign * (s0 * x[0] + s1 * x[1] + s2 * x[2] + s3 * x[3] + s4 * x[4] + s5 * x[5])
         a = m.parents[a]
 
 
@@ -252,7 +254,7 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2q, r2v, r1q, S, e, a
                     for k in range(3):
                         dW[c, k] += z[k]
                     add_cross3(p, z, dW[c, 3:], 1.0)
-            force_terms(m, d, joint, sign, W, dW, r1q, t6[5], cols)
+            force_terms(m, d, joint, sign, W, dW, r1q, S[9], cols)
     else:
         dV, dA, dAv, Sv, V1, S1 = S[0], S[1], S[2], S[3], S[10], S[11]
         if j1 > 0:
@@ -340,7 +342,7 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2q, r2v, r1q, S, e, a
                 add_cross3(z, lam[:3], dW[c, 3:], 1.0)
         for joint, sign in ((j1, 1.0), (j2, -1.0)):
             if joint > 0:
-                force_terms(m, d, joint, sign, W, dW, r1q, t6[5], cols)
+                force_terms(m, d, joint, sign, W, dW, r1q, S[9], cols)
     for c in range(nv):  # r2 = c - a_c with a_c = a_des - Kp e_p - Kd (e_v - v_des), de_v/dv = J
         for k in range(n):
             r2q[k, c] = dc_q[c, k] + Kp * dep[c, k] + Kd * dev[c, k]
@@ -454,12 +456,14 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, lam, C
             d.v6[0, k] = d.oa_gf[i, k] + m.gravity[k]
         motion_act_inv(d.oMi[i], d.v6[0], d.a[i])
     constraint_set(m, d, CI, CF, R, Jc, rhs, w)
-    r1q = g.dtau_dq
+    for i in range(nv):  # r1 = [dr1/dq, dr1/dv] side by side: the RNEA partials, then the force terms
+        for c in range(nv):
+            T[i, c], T[i, nv + c] = g.dtau_dq[i, c], g.dtau_dv[i, c]
     r = 0
     for k in range(nc):
         s = 3 if CI[k, 0] == CONTACT_3D else 6
         constraint_partials(m, d, g, CI[k], CF[k], R[k], lam[r:r + s], Jc[r:r + s], r2[r:r + s, :nv],
-                            r2[r:r + s, nv:], r1q, S, e, cols)
+                            r2[r:r + s, nv:], T[:, :nv], S, e, cols)
         r += s
     if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
         return 97
@@ -472,8 +476,6 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, lam, C
     # [[M, -J^T], [J, 0]] [dddq; dlambda] = -[r1; r2]: dlambda = G^-1 (J M^-1 r1 - r2), dddq = M^-1 J^T dlambda
     # - M^-1 r1, for r1 = [dr1/dq, dr1/dv] side by side; and ddq_dtau = M^-1 - M^-1 J^T Z, Z = G^-1 J M^-1
     for i in range(nv):
-        for c in range(nv):
-            T[i, c], T[i, nv + c] = r1q[i, c], g.dtau_dv[i, c]
         for r in range(n):
             JT[i, r] = P[i, r] = Jc[r, i]
     sparse_solve_rows(L, Dinv, m.dof_parents, T)  # M^-1 r1
@@ -497,3 +499,35 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, lam, C
         for c in range(nv):
             dlam_dq[r, c], dlam_dv[r, c], dlam_dtau[r, c] = U[r, c], U[r, nv + c], -Z[r, c]
     return 0
+
+
+@njit(cache=True)
+def derivatives_into(I, F, ws, dws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc, rhs, work, stats, dwork, ddq_dq,
+                     ddq_dv, ddq_dtau, dlam_dq, dlam_dv, dlam_dtau):
+    """:func:`kernels.constrained.constraint_dynamics` then :func:`constraint_dynamics_derivatives` at one state,
+    every partial written into the given arrays; returns the status of the first that fails, else 0."""
+    status = constrained_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc, rhs, work, stats)
+    if status:
+        return status
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    status = constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, d.ddq, work[:rhs.shape[0]], CI, CF,
+                                             settings[0], dwork, ddq_dtau, dlam_dq, dlam_dv, dlam_dtau)
+    g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
+    for i in range(m.nv):
+        for k in range(m.nv):
+            ddq_dq[i, k], ddq_dv[i, k] = g.ddq_dq[i, k], g.ddq_dv[i, k]
+    return status
+
+
+@njit(cache=True, parallel=True)
+def batch_constraint_dynamics_derivatives(I, F, WS, DWS, L, D, Dinv, Q, V, TAU, CI, CF, settings, R, Jc, rhs, work,
+                                          stats, dwork, DDQ_DQ, DDQ_DV, DDQ_DTAU, DLAM_DQ, DLAM_DV, DLAM_DTAU, STATUS):
+    """:func:`derivatives_into` at each state of ``Q, V, TAU (B, .)``, ``prange`` over chunks with one set of
+    buffers (leading axis) per chunk, into ``DDQ_* (B, nv, nv)`` and ``DLAM_* (B, m, nv)``."""
+    nchunks, B = WS.shape[0], Q.shape[0]
+    for c in prange(nchunks):
+        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+            STATUS[b] = derivatives_into(I, F, WS[c], DWS[c], L[c], D[c], Dinv[c], Q[b], V[b], TAU[b], CI, CF,
+                                         settings, R[c], Jc[c], rhs[c], work[c], stats[c], dwork[c], DDQ_DQ[b],
+                                         DDQ_DV[b], DDQ_DTAU[b], DLAM_DQ[b], DLAM_DV[b], DLAM_DTAU[b])
