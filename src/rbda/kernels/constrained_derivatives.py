@@ -175,22 +175,22 @@ def force_terms(m, d, joint, sign, W, dW, r1q, Y, cols):
 
 
 @njit(cache=True)
-def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2q, r2v, r1q, S, e, all_cols):
-    """One constraint's rows of ``r2 = J ddq + gamma - a_c`` partials (``r2q``, ``r2v``) and its force term in
-    ``r1q``; ``rec`` its record (placements) at the state; ``S (SCRATCH, nv, 6)`` and ``e (84,)`` scratch."""
+def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_cols):
+    """One constraint's rows of the partials of ``r2 = J ddq + gamma - a_c``, ``r2 = [dr2/dq, dr2/dv]`` side by
+    side, and its force term in ``r1q`` (the first ``nv`` columns of each row); ``rec`` its record (placements) at the state; ``S (SCRATCH, nv, 6)`` and ``e (84,)`` scratch."""
     kind, rf, j1, j2 = ci[0], ci[1], ci[2], ci[3]
-    n, nv = r2q.shape[0], m.nv
+    n, nv = r2.shape[0], m.nv
     oMc1, oMc2, X = view(rec, OMC1, (3, 4)), view(rec, OMC2, (3, 4)), view(rec, C1MC2, (3, 4))
     R1, p1, p2 = oMc1[:, :3], oMc1[:, 3], oMc2[:, 3]
     Kp, Kd = cf[F_GAINS], cf[F_GAINS + 1]
     cols = all_cols[:support_columns(m, j1, j2, all_cols)]  # the other columns of every partial are zero
     for k in range(SCRATCH):
         S[k, :, :] = 0.0
-    dc_q, dc_v, dev, dep = S[4, :, :n], S[5, :, :n], S[6, :, :n], S[7, :, :n]
+    dc_q, dc_v, dev, dep = S[4], S[5], S[6], S[7]  # (nv, 6), the first n columns used
     dW, t6 = S[8], view(e, 0, (6, 6))  # the wrench's q-partials; six 6-vectors of scratch
     x, y, z, W = d.v6[0], d.v6[1], d.v6[2], d.v6[3]
     if kind == CONTACT_3D:
-        Pv, Pq, Cq, Cv = S[0, :, :3], S[1, :, :3], S[2, :, :3], S[3, :, :3]
+        Pv, Pq, Cq, Cv = S[0], S[1], S[2], S[3]  # (nv, 6), the first 3 columns used
         cw, ev, ep, f = x[:3], x[3:], y[:3], y[3:]
         pv, pa = t6[0, :3], t6[0, 3:]
         S1 = S[10]
@@ -343,10 +343,11 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2q, r2v, r1q, S, e, a
         for joint, sign in ((j1, 1.0), (j2, -1.0)):
             if joint > 0:
                 force_terms(m, d, joint, sign, W, dW, r1q, S[9], cols)
-    for c in range(nv):  # r2 = c - a_c with a_c = a_des - Kp e_p - Kd (e_v - v_des), de_v/dv = J
-        for k in range(n):
-            r2q[k, c] = dc_q[c, k] + Kp * dep[c, k] + Kd * dev[c, k]
-            r2v[k, c] = dc_v[c, k] + Kd * Jrows[k, c]
+    for k in range(n):  # r2 = c - a_c with a_c = a_des - Kp e_p - Kd (e_v - v_des), de_v/dv = J
+        row = r2[k]
+        for c in range(nv):
+            row[c] = dc_q[c, k] + Kp * dep[c, k] + Kd * dev[c, k]
+            row[nv + c] = dc_v[c, k] + Kd * Jrows[k, c]
 
 
 @njit(cache=True)
@@ -462,8 +463,7 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, lam, C
     r = 0
     for k in range(nc):
         s = 3 if CI[k, 0] == CONTACT_3D else 6
-        constraint_partials(m, d, g, CI[k], CF[k], R[k], lam[r:r + s], Jc[r:r + s], r2[r:r + s, :nv],
-                            r2[r:r + s, nv:], T[:, :nv], S, e, cols)
+        constraint_partials(m, d, g, CI[k], CF[k], R[k], lam[r:r + s], Jc[r:r + s], r2[r:r + s], T, S, e, cols)
         r += s
     if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
         return 97
