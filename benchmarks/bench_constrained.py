@@ -1,7 +1,8 @@
 """Constrained dynamics, rbda against Pinocchio 4.1 in one process, interleaved, on the same states: one call of
 ``constraint_dynamics``, of its derivatives and of ``impulse_dynamics`` on a quadruped standing on four 3D feet
 (solo12, LOCAL_WORLD_ALIGNED) and a humanoid on two 6D feet (talos), and a batch of states
-(``rbda.batch.constraint_dynamics``) against a loop of Pinocchio calls. Prints ratios rbda / Pinocchio (lower is
+(``rbda.batch.constraint_dynamics``, ``rbda.batch.compute_constraint_dynamics_derivatives``) against a loop of
+Pinocchio calls. Prints ratios rbda / Pinocchio (lower is
 better). Needs ``pin`` (it also provides the example-robot-data files).
 
     python benchmarks/bench_constrained.py [--number 500] [--batch 2000]
@@ -101,9 +102,21 @@ def batch_line(model, cms, batch: int) -> str:
             pin.constraintDynamics(pm, pd, Q[b], V[b], TAU[b], pcms, pcds, s)
 
     t_theirs = best_time(loop, 1, 5)
+    rbda.batch.compute_constraint_dynamics_derivatives(model, Q[:2], V[:2], TAU[:2], cms)
+    t_ours_d = best_time(lambda: rbda.batch.compute_constraint_dynamics_derivatives(model, Q, V, TAU, cms), 1, 5)
+
+    def loop_derivatives():
+        for b in range(batch):
+            pin.constraintDynamics(pm, pd, Q[b], V[b], TAU[b], pcms, pcds, s)
+            pin.computeConstraintDynamicsDerivatives(pm, pd, pcms, pcds, s)
+
+    t_theirs_d = best_time(loop_derivatives, 1, 5)
+    threads = rbda.batch.numba.get_num_threads()
     return (f"  batch of {batch}, per state: rbda.batch.constraint_dynamics {t_ours / batch * 1e6:.2f}us "
-            f"({rbda.batch.numba.get_num_threads()} threads), a loop of pin.constraintDynamics "
-            f"{t_theirs / batch * 1e6:.2f}us; ratio {t_ours / t_theirs:.2f}")
+            f"({threads} threads), a loop of pin.constraintDynamics {t_theirs / batch * 1e6:.2f}us; ratio "
+            f"{t_ours / t_theirs:.2f}\n  batch of {batch}, per state: rbda.batch.compute_constraint_dynamics_derivatives "
+            f"{t_ours_d / batch * 1e6:.2f}us, a loop of pin.constraintDynamics + computeConstraintDynamicsDerivatives "
+            f"{t_theirs_d / batch * 1e6:.2f}us; ratio {t_ours_d / t_theirs_d:.2f}")
 
 
 def main() -> None:

@@ -15,7 +15,8 @@ __all__ = ["aba", "ccrba", "center_of_mass", "compute_aba_derivatives", "compute
            "compute_frame_jacobian", "compute_joint_jacobians", "compute_minverse", "compute_rnea_derivatives",
            "compute_rnea_second_order_derivatives", "crba", "d_difference", "d_integrate", "difference",
            "forward_kinematics", "frames_forward_kinematics", "integrate", "jacobian_center_of_mass", "rnea",
-           "constraint_dynamics", "compute_distances", "compute_collisions"]
+           "constraint_dynamics", "compute_distances", "compute_collisions",
+           "compute_constraint_dynamics_derivatives"]
 
 from typing import TYPE_CHECKING
 
@@ -405,6 +406,60 @@ def constraint_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike
         raise ValueError(f"state {bad[0]}: {SINGULAR_SET}")
     _report_states(status, ("Q", "V", "TAU"))
     return ddq, lam
+
+
+def compute_constraint_dynamics_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike,
+                                            contact_models: Sequence[RigidConstraintModel],
+                                            prox_settings: ProximalSettings | None = None, out: tuple | None = None):
+    """:func:`rbda.constraint_dynamics` then :func:`rbda.compute_constraint_dynamics_derivatives` at each state of
+    ``Q: (B, nq)``, ``V, TAU: (B, nv)``, in parallel, with the same ``contact_models`` (``m`` rows in all) for every
+    state. Returns ``(ddq_dq, ddq_dv, ddq_dtau)`` ``(B, nv, nv)`` and ``(dlambda_dq, dlambda_dv, dlambda_dtau)``
+    ``(B, m, nv)`` as the single call (``q`` in the tangent space, the forces in each constraint's frame);
+    ``out``: a tuple of six such arrays to write into. ``prox_settings``: its ``mu`` as for the single call.
+    Raises for a bad state, naming it, or a redundant set with ``mu = 0``; models with mimic joints are refused
+    (loop over the single calls)."""
+    from .algorithms.constrained import SINGULAR_SET, _settings, check_constraints
+    from .kernels import constrained as kc
+    from .kernels import constrained_derivatives as kd
+    from .kernels.derivatives import derivative_size
+    from .model.elementary import sync_elementary
+
+    if model.mimicking_joints:
+        raise ValueError("model: the batched constrained derivatives do not take mimic joints; loop over "
+                         "rbda.compute_constraint_dynamics_derivatives")
+    settings = _settings(prox_settings)
+    if isinstance(contact_models, RigidConstraintModel) or not isinstance(contact_models, (list, tuple)):
+        raise TypeError("contact_models: expected a list of RigidConstraintModel")
+    for k, cm in enumerate(contact_models):  # before create_data(), so that a wrong item is named
+        if not isinstance(cm, RigidConstraintModel):
+            raise TypeError(f"contact_models[{k}]: expected a RigidConstraintModel, got {type(cm).__name__}")
+    m = check_constraints(model, contact_models, [cm.create_data() for cm in contact_models])
+    me, last = sync_elementary(model)  # the derivatives need constant motion subspaces
+    I, F = me.packed
+    Q = _stack(Q, model.nq, "Q")
+    B, nv, nc = Q.shape[0], model.nv, len(contact_models)
+    V, TAU = _stack(V, nv, "V", B), _stack(TAU, nv, "TAU", B)
+    if out is not None and not (isinstance(out, (tuple, list)) and len(out) == 6):
+        raise ValueError(f"out: expected a tuple of six arrays, three of shape ({B}, {nv}, {nv}) and three of "
+                         f"shape ({B}, {m}, {nv})")
+    outs = ([_output(None if out is None else o, (B, nv, nv)) for o in (out or (None,) * 6)[:3]]
+            + [_output(None if out is None else o, (B, m, nv)) for o in (out or (None,) * 6)[3:]])
+    CI = np.array([cm.ints for cm in contact_models], dtype=np.int64).reshape(nc, kc.CONSTRAINT_INTS)
+    CI[:, 2:] = np.asarray(last)[CI[:, 2:]]  # the joints on the elementary twin
+    CF = np.array([cm.params for cm in contact_models]).reshape(nc, kc.CONSTRAINT_FLOATS)
+    WS = _workspaces(me, B)
+    n = WS.shape[0]
+    status = np.zeros(B, dtype=np.int64)
+    kernel = announced(kd).batch_constraint_dynamics_derivatives
+    kernel(I, F, WS, np.zeros((n, derivative_size(me.njoints, me.nv))), np.zeros((n, nv, nv)), np.zeros((n, nv)),
+           np.zeros((n, nv)), Q, V, TAU, CI, CF, np.array([settings.mu, settings.absolute_accuracy, settings.max_iter]),
+           np.zeros((n, nc, kc.RECORD)), np.zeros((n, m, nv)), np.zeros((n, m)), np.zeros((n, kc.work_size(m, nv))),
+           np.zeros((n, kc.STATS)), np.zeros((n, kd.work_size(m, nv, nc))), *outs, status)
+    bad = np.flatnonzero(status == kc.SINGULAR_SET)
+    if bad.size:
+        raise ValueError(f"state {bad[0]}: {SINGULAR_SET}")
+    _report_states(status, ("Q", "V", "TAU"))
+    return tuple(outs)
 
 
 # collision (rbda.collision.batch, imported on first use): distances and collision flags of a GeometryModel

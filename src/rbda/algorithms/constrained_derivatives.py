@@ -9,6 +9,10 @@ at the solution gives, for each input x, ``[[M, -J^T], [J, 0]] [dddq; dlambda] =
 ``dr1/dq`` is the RNEA derivative with the constraint wrenches as external forces plus the change of those
 wrenches' directions; ``dr2`` is the derivative of the constraint acceleration (frame or point accelerations
 from :func:`rbda.compute_forward_kinematics_derivatives`) minus that of the Baumgarte corrector.
+
+:func:`compute_constraint_dynamics_derivatives` runs as one compiled kernel (``kernels/constrained_derivatives.py``,
+world-frame columns and a row-wise solve of the KKT system through the sparse factor of ``M``); the step-by-step
+numpy form below serves models with mimic joints, and the impulse derivatives.
 """
 
 from __future__ import annotations
@@ -23,8 +27,12 @@ from ..model.constraints import CONTACT_3D, ProximalSettings, RigidConstraintDat
 from ..spatial import SE3, Jlog6, log6, motion_cross_matrix
 from . import cholesky
 from ._check import check_data
-from .constrained import (LOCAL, WORLD, _cholesky, _cho_solve, _settings, _world_jacobian, check_constraints,
-                          constraint_kinematics)
+from ..kernels import constrained_derivatives as kd
+from ..kernels.direct import direct
+from ._check import report
+from ._elementary import workspaces
+from .constrained import (LOCAL, SINGULAR_SET, WORLD, _bind, _cholesky, _cho_solve, _settings, _world_jacobian,
+                          check_constraints, constraint_kinematics)
 from .delassus import delassus_factors
 from .derivatives import (compute_forward_kinematics_derivatives, compute_generalized_gravity_derivatives,
                           compute_rnea_derivatives, get_joint_acceleration_derivatives)
@@ -34,6 +42,7 @@ if TYPE_CHECKING:
     from ..model import Model
 
 LWA = 2
+_kd = direct(kd)  # the kernel, past numba's per-call dispatch
 
 
 def _hat(u) -> np.ndarray:
@@ -200,14 +209,27 @@ def _derivatives(model, data, contact_models, contact_datas, q, v, acc, lam, set
 
 
 def _last_call(model, data, contact_models, contact_datas, prox_settings, kind: str, call: str):
-    """Checked arguments and ``(settings, inputs)`` of the last constrained call of ``kind`` on ``data``."""
+    """Checked arguments, ``(settings, inputs, packed)`` of the last constrained call of ``kind`` on ``data``
+    (``packed``: the constraint set bound to ``data``, ``(CI, CF, ...)`` as ``constrained._bind``)."""
     check_data(model, data)
     settings = _settings(prox_settings)
-    check_constraints(model, contact_models, contact_datas)
     state = data.constraint_state
+    if _same_set(data, contact_models, contact_datas):
+        packed = data.constraint_binding[2]
+    else:
+        check_constraints(model, contact_models, contact_datas)
+        packed = _bind(model, data, contact_models, contact_datas)
     if state is None or state[0] != kind:
         raise ValueError(f"data: call {call} first")
-    return settings, state[1:]
+    return settings, state[1:], packed
+
+
+def _same_set(data, contact_models, contact_datas) -> bool:
+    """Whether these lists are those that ``data``'s last constrained call bound (so already checked)."""
+    b = data.constraint_binding
+    return (b is not None and type(contact_models) in (list, tuple) and type(contact_datas) in (list, tuple)
+            and b[0] == (tuple(map(id, contact_models)), tuple(map(id, contact_datas)))
+            and all(cd.record is r for cd, r in zip(contact_datas, b[1])))
 
 
 def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_models: Sequence[RigidConstraintModel],
@@ -224,8 +246,40 @@ def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_mo
     ``contact_models``, ``contact_datas``: the constraint set of that call. Raises ValueError if
     :func:`rbda.constraint_dynamics` was not called first with this data.
     """
-    settings, (q, v, _) = _last_call(model, data, contact_models, contact_datas, prox_settings, "dynamics",
+    settings, (q, v, _), packed = _last_call(model, data, contact_models, contact_datas, prox_settings, "dynamics",
                                      "constraint_dynamics(model, data, q, v, tau, contact_models, contact_datas)")
+    if model.mimicking_joints:
+        return _constraint_dynamics_derivatives_python(model, data, contact_models, contact_datas, q, v, settings)
+    I, F, ws, dws, elementary = workspaces(model, data)
+    CI, CF = packed[:2]
+    if elementary is not None:  # the constraints' joints on the elementary twin
+        CI = CI.copy()
+        CI[:, 2:] = elementary[1][CI[:, 2:]]
+    nv, m = model.nv, len(data.lambda_c)
+    key = ("constraint derivatives", m, len(CI))
+    buffers = data.constraint_derivative_buffers
+    if buffers is None or buffers[0] != key:
+        buffers = (key, np.zeros(kd.work_size(m, nv, len(CI))), np.zeros((m, nv)), np.zeros((m, nv)),
+                   np.zeros((m, nv)))
+        data.constraint_derivative_buffers = buffers
+    _, work, dlam_dq, dlam_dv, dlam_dtau = buffers
+    if data.ddq_dtau.shape != (nv, nv):
+        data.ddq_dtau = np.zeros((nv, nv))
+    data.kinematics_derivatives = False  # the derivative workspace now holds the dynamics' columns
+    status = _kd.constraint_dynamics_derivatives(I, F, ws, dws, data._cholesky_L, data.D, data.Dinv, q, v,
+                                                 data.ddq, data.lambda_c, CI, CF, float(settings.mu), work,
+                                                 data.ddq_dtau, dlam_dq, dlam_dv, dlam_dtau)
+    if status:
+        if status == 96:
+            raise ValueError(SINGULAR_SET)
+        report(status, ("q", "v", "ddq"), model, (q, v, data.ddq))
+    data.dlambda_dq, data.dlambda_dv, data.dlambda_dtau = dlam_dq, dlam_dv, dlam_dtau
+    return data.ddq_dq, data.ddq_dv, data.ddq_dtau, dlam_dq, dlam_dv, dlam_dtau
+
+
+def _constraint_dynamics_derivatives_python(model, data, contact_models, contact_datas, q, v, settings):
+    """:func:`compute_constraint_dynamics_derivatives` step by step through the public algorithms (models with
+    mimic joints, whose Jacobian columns come from their extended twin)."""
     ddq, lam = data.ddq.copy(), data.lambda_c.copy()
     J, factor, r1_q, r1_v, r2_q, r2_v = _derivatives(model, data, contact_models, contact_datas, q, v, ddq, lam,
                                                      settings)
@@ -260,7 +314,7 @@ def compute_impulse_dynamics_derivatives(model: Model, data: Data, contact_model
     ``data.dimpulse_dq``, ``data.dimpulse_dv``. ``contact_models``, ``contact_datas`` and ``prox_settings`` are
     those of that call. Raises ValueError if :func:`rbda.impulse_dynamics` was not called first with this data.
     """
-    settings, (q, v, e) = _last_call(model, data, contact_models, contact_datas, prox_settings, "impulse",
+    settings, (q, v, e), _ = _last_call(model, data, contact_models, contact_datas, prox_settings, "impulse",
                                      "impulse_dynamics(model, data, q, v, contact_models, contact_datas, r_coeff)")
     v_after, P = data.dq_after.copy(), data.impulse_c.copy()
     # r1 = M(q) (v+ - v) - J^T P = ID(q, 0, v+ - v) - g(q) - J^T P;  r2 = J(q) (v+ + e v)

@@ -19,6 +19,7 @@ from .urdf import (
 )
 from .urdf_writer import write_urdf
 from .constraints import constraints_from_mjcf  # MJCF connect/weld equalities as RigidConstraintModel
+from .constraints import constraints_from_sdf  # SDFormat loop-closing joints as RigidConstraintModel
 
 __all__ = [
     "ModelFileError", "load_model", "load_model_from_string",
@@ -27,4 +28,5 @@ __all__ = [
     "Srdf", "read_srdf", "load_reference_configurations", "load_rotor_parameters", "remove_collision_pairs",
     "GeometryModel", "GeometryObject", "GeometryType", "Box", "Cylinder", "Sphere", "Capsule", "Mesh", "Halfspace",
     "constraints_from_mjcf",
+    "constraints_from_sdf",
 ]

@@ -9,6 +9,13 @@ MJCF ``<equality>`` elements, which :func:`rbda.load_model` keeps in ``model.mjc
 
 The world body (``world``) is joint 0. Equalities between sites use the sites' frames. ``joint``, ``tendon`` and
 ``flex`` equalities are not rigid frame constraints: they are left out with a warning, as are inactive ones.
+
+SDFormat joints that close a loop, which the SDF reader keeps in ``model.sdf_loop_joints``:
+
+* ``fixed`` -> a ``CONTACT_6D`` constraint between the joint frame on the child link and on the parent link;
+* ``ball``, ``revolute``, ``continuous``, ``universal`` -> a ``CONTACT_3D`` constraint that keeps the joint
+  origin common to both links (the rotations it allows are not restricted: on a planar mechanism the third,
+  out-of-plane row is redundant and needs proximal damping, ``ProximalSettings(mu > 0)``).
 """
 
 from __future__ import annotations
@@ -65,3 +72,20 @@ def constraints_from_mjcf(model, reference_frame: ReferenceFrame | int = Referen
             j1, P1, j2, P2 = j2, P2, j1, P1
         out.append(RigidConstraintModel(kind, model, j1, P1, j2, P2, reference_frame, name=name))
     return out
+
+
+def constraints_from_sdf(model, reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> list:
+    """The rigid constraints of the loop-closing joints of ``model`` (read by :func:`rbda.load_model` from an
+    SDFormat file, ``model.sdf_loop_joints``; see the module docstring), in file order, each named after its joint,
+    with joint 1 moving the joint's child link and joint 2 its parent link (0 for the world), rows expressed in
+    ``reference_frame``.
+
+    Returns a list of :class:`rbda.RigidConstraintModel` (empty for a tree) to pass to
+    :func:`rbda.constraint_dynamics` with ``[cm.create_data() for cm in constraints]``. Raises ValueError if
+    ``model`` was not read from SDFormat.
+    """
+    loops = getattr(model, "sdf_loop_joints", None)
+    if loops is None:
+        raise ValueError("model: has no SDFormat loop joints (model.sdf_loop_joints); load it from an SDFormat file")
+    return [RigidConstraintModel(CONTACT_6D if j.type == "fixed" else CONTACT_3D, model, j.joint1, j.P1, j.joint2,
+                                 j.P2, reference_frame, name=j.name) for j in loops]

@@ -19,15 +19,18 @@ its child to the universe; a root link (no parent joint) is welded to the world 
 link (``canonical_link`` attribute, else the first link).
 
 Joints are numbered depth first from the root, children in file order; frames as Pinocchio's URDF reader makes
-them (per joint a JOINT frame, then the child's BODY frame), ``<frame>`` elements last. Closed loops (a link that
-is the child of two joints), cycles, nested models, unknown joint types, negative masses and malformed numbers
-raise :class:`ModelFileError` naming the file, the element and the reason.
+them (per joint a JOINT frame, then the child's BODY frame), ``<frame>`` elements last. A joint whose child link
+already has a parent joint (in file order) closes a loop: the tree leaves it out and keeps it in
+``model.sdf_loop_joints`` (:class:`SDFLoopJoint`), which :func:`rbda.io.constraints_from_sdf` turns into rigid
+constraints. Cycles, nested models, unknown joint types, prismatic loop joints, negative masses and malformed
+numbers raise :class:`ModelFileError` naming the file, the element and the reason.
 """
 
 from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
+from typing import NamedTuple
 
 import numpy as np
 
@@ -44,6 +47,20 @@ MODEL_FRAME = "__model__"
 _NO_LIMIT = 1e16
 _AXIS_JOINTS = {"revolute": "revolute", "continuous": "revolute_unbounded", "prismatic": "prismatic"}
 JOINT_TYPES = (*_AXIS_JOINTS, "ball", "universal", "fixed")
+LOOP_JOINTS = ("ball", "revolute", "continuous", "universal", "fixed")  # as rigid constraints (io/constraints.py)
+
+
+class SDFLoopJoint(NamedTuple):
+    """A joint of an SDFormat file that closes a loop, kept in ``model.sdf_loop_joints``: its ``name``, SDFormat
+    ``type``, and its frame as placements ``P1``, ``P2`` in the frames of the rbda joints ``joint1``, ``joint2``
+    that move its child and its parent link (``joint2 = 0``: the world). The two frames coincide at the file's
+    pose."""
+    name: str
+    type: str
+    joint1: int
+    P1: SE3
+    joint2: int
+    P2: SE3
 
 
 def build_model_from_sdf(path, root_joint=None, root_joint_name: str = "root_joint") -> Model:
@@ -210,17 +227,22 @@ class _SdfModel:
     def build(self, root_joint, root_joint_name: str) -> Model:
         parent_joint_of = {}  # child link -> joint name
         children = {link: [] for link in (*self.links, "world")}
+        loops = []  # joints whose child already has a parent joint: they close a loop
         for name, e in self.joints.items():
             parent, child = self.joint_end(name, "parent"), self.joint_child(name)
             kind = e.get("type", "")
             if kind not in JOINT_TYPES:
                 raise self.r.error(f"joint '{name}'", f"unknown or unsupported joint type {kind!r} "
                                                       f"(supported: {', '.join(JOINT_TYPES)})")
-            if child in parent_joint_of:
-                raise self.r.error(f"joint '{name}'", f"link '{child}' is already the child of joint "
-                                                      f"'{parent_joint_of[child]}' (closed loops are not supported)")
             if parent == child:
                 raise self.r.error(f"joint '{name}'", f"link '{child}' cannot be its own parent")
+            if child in parent_joint_of:
+                if kind not in LOOP_JOINTS:
+                    raise self.r.error(f"joint '{name}'", f"closes a loop (link '{child}' is already the child of "
+                                                          f"joint '{parent_joint_of[child]}'), which a {kind} joint "
+                                                          f"cannot (loop joints: {', '.join(LOOP_JOINTS)})")
+                loops.append(name)
+                continue
             parent_joint_of[child] = name
             children[parent].append(name)
         roots = [link for link in self.links if link not in parent_joint_of]
@@ -252,7 +274,23 @@ class _SdfModel:
         for name in self.frames:
             joint, X_MJ = self.attach[self.link_of(name)]
             model.add_frame(Frame(name, joint, 0, X_MJ.inverse() * self.pose_in_model(name), FrameType.OP_FRAME))
+        model.sdf_loop_joints = [self.loop_joint(name) for name in loops]
         return model
+
+    def loop_joint(self, name: str) -> SDFLoopJoint:
+        """The loop-closing joint ``name``: its frame on the rbda joints of its child and parent links."""
+        X_MJ = self.pose_in_model(name)
+        ends = []
+        for link in (self.joint_child(name), self.joint_end(name, "parent")):
+            joint, X_MB = self.attach[link] if link != "world" else (0, self._resolved["world"])
+            ends.append((joint, X_MB.inverse() * X_MJ))
+        if ends[0][0] == ends[1][0]:
+            raise self.r.error(f"joint '{name}'", "closes a loop within one rigid body (both links move with the "
+                                                  "same joint)")
+        if ends[0][0] == 0:  # the world as the second end
+            ends.reverse()
+        (j1, P1), (j2, P2) = ends
+        return SDFLoopJoint(name, self.joints[name].get("type"), j1, P1, j2, P2)
 
     def _depth_first(self, children, roots) -> list[str]:
         """Joint names in depth-first order: world's joints, then each root link's subtree, children in file order."""

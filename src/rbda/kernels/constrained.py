@@ -277,16 +277,33 @@ def dense_cholesky_solve_rows(Lc, X):
 
 @njit(cache=True)
 def delassus(L, Dinv, lam, Jc, Y, G):
-    """``G = J M^-1 J^T = Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (rows of ``Y`` are the columns, sparse)."""
+    """``G = J M^-1 J^T = Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (rows of ``Y`` are the columns). A row of ``J`` is
+    nonzero on the dofs that support the constrained bodies only, and so is that row of ``Y`` (``U^-1`` pushes
+    each entry to the dof's ancestors): both steps run over those entries."""
     nc, nv = Jc.shape
+    nz = np.empty((nc, nv), dtype=np.int64)  # the nonzero entries of each row of Y, from the last dof
+    count = np.zeros(nc, dtype=np.int64)
     for r in range(nc):
-        mpy_lit(L, lam, Jc[r], Y[r])  # L^-T = U^-1 on each row
+        y = Y[r]
+        for k in range(nv):
+            y[k] = Jc[r, k]
+        for k in range(nv - 1, -1, -1):  # L^-T (unit diagonal): y[k] is final here; push it up if nonzero
+            yk = y[k]
+            if yk != 0.0:
+                nz[r, count[r]] = k
+                count[r] += 1
+                j = lam[k]
+                while j >= 0:
+                    y[j] -= L[k, j] * yk
+                    j = lam[j]
     for r in range(nc):
+        yr = Y[r]
         for s in range(r + 1):
+            ys = Y[s]
             acc = 0.0
-            for k in range(nv):
-                if Y[r, k] != 0.0:  # Y's columns are nonzero on the constrained bodies' ancestors only
-                    acc += Y[r, k] * Dinv[k] * Y[s, k]
+            for i in range(count[r]):
+                k = nz[r, i]
+                acc += yr[k] * Dinv[k] * ys[k]
             G[r, s] = G[s, r] = acc
 
 

@@ -185,7 +185,8 @@ class Data:
         ``dlambda_dq``, ``dlambda_dv``, ``dlambda_dtau`` ``(m, nv)``, ``dvafter_dq``, ``dvafter_dv`` ``(nv, nv)``,
         ``dimpulse_dq``, ``dimpulse_dv`` ``(m, nv)`` (set by the calls that compute them); ``constraint_state``:
         the kind and inputs of the last constrained call, which the derivative functions differentiate;
-        ``constraint_binding``: the packed constraint set and result buffers of the last constrained call."""
+        ``constraint_binding``: the packed constraint set and result buffers of the last constrained call;
+        ``constraint_derivative_buffers``: the workspace and results of the compiled constrained derivatives."""
         nv = model.nv
         self.lambda_c, self.impulse_c, self.dq_after = np.zeros(0), np.zeros(0), np.zeros(nv)
         self.constraint_jacobian, self.kkt_inverse = np.zeros((0, nv)), np.zeros((nv, nv))
@@ -194,6 +195,7 @@ class Data:
         self.ddq_dtau, self.dvafter_dq, self.dvafter_dv = (np.zeros((nv, nv)) for _ in range(3))
         self.dimpulse_dq, self.dimpulse_dv = np.zeros((0, nv)), np.zeros((0, nv))
         self.constraint_state = self.constraint_binding = None
+        self.constraint_derivative_buffers = None
 
     def __getattr__(self, name):  # only reached for a missing attribute: a Data passed where a Model belongs
         if name in _MODEL_ATTRIBUTES:
