@@ -69,11 +69,16 @@ def new_workspace(nj: int, nv: int, nf: int, nq_mimic: int = 0) -> np.ndarray:
     return ws
 
 
+def leading(X: np.ndarray, shape: tuple) -> np.ndarray:
+    """The C-contiguous array of ``shape`` stored in the first entries of the C-contiguous ``X``: with mimic
+    joints, where the kernels leave a result of the model's size after computing it over the ``nv_extended``
+    columns (``kernels/mimic.py``); ``X`` itself when it has that shape."""
+    return X if X.shape == tuple(shape) else X.reshape(-1)[: int(np.prod(shape))].reshape(shape)
+
+
 def leading_block(X: np.ndarray, n: int) -> np.ndarray:
-    """The C-contiguous ``(n, n)`` matrix stored in the first ``n * n`` entries of the C-contiguous square ``X``:
-    with mimic joints, where the kernels leave a joint-space matrix of the model's size after computing it over
-    the ``nv_extended`` columns (``kernels/mimic.py``); ``X`` itself otherwise."""
-    return X if X.shape[0] == n else X.reshape(-1)[: n * n].reshape(n, n)
+    """:func:`leading` ``(n, n)`` of the square ``X``: a joint-space matrix of the model."""
+    return leading(X, (n, n))
 
 
 def workspace_sizes(model) -> tuple[int, int, int, int]:
@@ -167,14 +172,20 @@ class Data:
         and the workspaces the derivative kernels take, as laid out by the first derivative call;
         ``kinematics_derivatives``: True while ``dws`` holds :func:`compute_forward_kinematics_derivatives`' columns.
         ``d2tau_dqdq``, ``d2tau_dvdv``, ``d2tau_dqdv``, ``d2tau_dadq`` ``(nv, nv, nv)``: the second-order derivatives,
-        allocated on the first call; ``kinematic_hessians`` ``(6, nv, nv)``; ``dvcom_dq`` ``(3, nv)``, set by
+        views of ``d2tau_extended`` ``(4, nv_extended, nv_extended, nv_extended)``, the kernel's output (with mimic
+        joints it leaves the model's tensors in their first entries), both allocated on the first call;
+        ``kinematic_hessians`` ``(6, nv, nv)`` and ``kinematic_hessians_extended`` ``(6, nv_extended,
+        nv_extended)``, the derivatives of the Jacobian's columns in the model's dofs and in ``data.J``'s columns
+        (the same array without mimic joints); ``dvcom_dq`` ``(3, nv)``, set by
         :func:`compute_centroidal_dynamics_derivatives` (``None`` before).
         """
+        nv, nx = model.nv, model.nv_extended
         self.dws = self.elementary_data = self.derivatives_layout = None
         self.dtau_dq = self.dtau_dv = self.ddq_dq = self.ddq_dv = None
         self.kinematics_derivatives = False
-        self.d2tau_dqdq = self.d2tau_dvdv = self.d2tau_dqdv = self.d2tau_dadq = None
-        self.kinematic_hessians = np.zeros((6, model.nv, model.nv))
+        self.d2tau_extended = self.d2tau_dqdq = self.d2tau_dvdv = self.d2tau_dqdv = self.d2tau_dadq = None
+        self.kinematic_hessians_extended = np.zeros((6, nx, nx))
+        self.kinematic_hessians = self.kinematic_hessians_extended if nx == nv else np.zeros((6, nv, nv))
         self.dvcom_dq = None
 
     def _init_constrained(self, model) -> None:

@@ -344,10 +344,6 @@ class Model:
         """A new :class:`~rbda.model.Data` workspace for this model."""
         from .data import Data
 
-        if self.mimicking_joints:
-            from .mimic import MimicData
-
-            return MimicData(self)
         return Data(self)
 
     def check(self, data=None) -> bool:
