@@ -29,7 +29,7 @@ class ArgumentOrderError(TypeError, AttributeError):
 
 _MODEL_ATTRIBUTES = frozenset({"packed", "mimicking_joints", "nq", "nv", "njoints", "nframes", "joints", "parents",
                                "names", "frames", "idx_q", "idx_v", "nqs", "nvs", "inertias", "gravity", "elementary",
-                               "extended", "get_frame_id", "get_joint_id", "create_data"})
+                               "get_frame_id", "get_joint_id", "create_data"})
 DATA_ATTRIBUTES = frozenset({"ws", "wb", "dws", "model_sizes", "oMi", "oMf", "liMi", "tau", "M", "J", "ddq",
                              "derivatives_layout", "elementary_data", "kinematics_derivatives"})
 
@@ -113,11 +113,11 @@ class Data:
     Whole body (:meth:`_init_whole_body`), derivatives (:meth:`_init_derivatives`): see those methods.
     """
 
-    def __init__(self, model, _share=None):
+    def __init__(self, model):
         nj, nx, nf, nq_mimic = workspace_sizes(model)
         nv = model.nv
         self.model_sizes = (nj, nv, nf)
-        self.ws = new_workspace(nj, nx, nf, nq_mimic) if _share is None else _share.ws[: data_size(nj, nx, nf)]
+        self.ws = new_workspace(nj, nx, nf, nq_mimic)
         d = data_views(self.ws, nj, nx, nf, nq_mimic)[0]
         self._views = d
         self.liMi, self.oMi, self.oMf = SE3Views(d.liMi), SE3Views(d.oMi), SE3Views(d.oMf)
@@ -131,11 +131,11 @@ class Data:
         self.J = d.J.T  # (6, nv_extended) view of the row-per-column storage
         self.dJ = d.dJ.T
         self.S = d.S.T
-        self._init_whole_body(model, _share)
+        self._init_whole_body(model)
         self._init_derivatives(model)
         self._init_constrained(model)
 
-    def _init_whole_body(self, model, share=None) -> None:
+    def _init_whole_body(self, model) -> None:
         """Whole-body quantities (Pinocchio's names): ``mass (njoints,)``, ``com``, ``vcom``, ``acom``
         ``(njoints, 3)`` (subtrees, world frame; entry 0 is the whole model), ``Jcom (3, nv)``, ``Ag``, ``dAg``
         ``(6, nv)``, ``Ig (6, 6)``, ``hg``, ``dhg (6,)``, the factor ``U (nv, nv)``, ``D``, ``Dinv (nv,)`` of
@@ -146,7 +146,7 @@ class Data:
         from ..kernels.whole_body import whole_body_views_py as whole_body_views
 
         nj, nv, nx = model.njoints, model.nv, model.nv_extended
-        self.wb = np.zeros(whole_body_size(nj, nx)) if share is None else share.wb
+        self.wb = np.zeros(whole_body_size(nj, nx))
         w = whole_body_views(self.wb, nj, nx)[0]
         for name in ("mass", "com", "vcom", "acom", "Ig", "hg", "dhg"):
             setattr(self, name, getattr(w, name))
