@@ -142,8 +142,9 @@ def compute_forward_kinematics_derivatives(model: Model, data: Data, q: ArrayLik
 def _extended_outputs(model, count: int, rows: int = 6):
     """``count`` zeroed outputs ``(rows, nv_extended)`` for a kernel, and their model-sized results ``(rows, nv)``
     (the same arrays without mimic joints; with, the kernel leaves them in the first entries)."""
-    outs = [np.zeros((rows, model.nv_extended)) for _ in range(count)]
-    return outs, [leading(x, (rows, model.nv)) for x in outs]
+    nx, shape = model.nv_extended, (rows, model.nv)
+    outs = [np.zeros((rows, nx)) for _ in range(count)]
+    return outs, [leading(x, shape) for x in outs]
 
 
 def _motion_derivatives(model, data, joint_id, placement, rf, accel):

@@ -14,6 +14,7 @@ copy a result that must outlive the next call.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -73,7 +74,7 @@ def leading(X: np.ndarray, shape: tuple) -> np.ndarray:
     """The C-contiguous array of ``shape`` stored in the first entries of the C-contiguous ``X``: with mimic
     joints, where the kernels leave a result of the model's size after computing it over the ``nv_extended``
     columns (``kernels/mimic.py``); ``X`` itself when it has that shape."""
-    return X if X.shape == tuple(shape) else X.reshape(-1)[: int(np.prod(shape))].reshape(shape)
+    return X if X.shape == shape else X.reshape(-1)[: math.prod(shape)].reshape(shape)
 
 
 def leading_block(X: np.ndarray, n: int) -> np.ndarray:
