@@ -401,6 +401,13 @@ def test_batched_forms_agree_with_the_single_state_ones(case):
         for batched, single in zip(rbda.batch.compute_aba_derivatives(model, Q, V, tau),
                                    rbda.compute_aba_derivatives(model, d, Q[b], V[b], tau[b])):
             assert_close(batched[b], single, 1e-8)
+        for batched, single in zip(rbda.batch.compute_rnea_derivatives(model, Q, V, A),
+                                   rbda.compute_rnea_derivatives(model, d, Q[b], V[b], A[b])):
+            assert_close(batched[b], single)
+        for batched, single in zip(rbda.batch.compute_rnea_second_order_derivatives(model, Q, V, A),
+                                   rbda.compute_rnea_second_order_derivatives(model, d, Q[b], V[b], A[b])):
+            assert batched.shape == (3,) + (model.nv,) * 3
+            assert_close(batched[b], single)
 
 
 def test_in_place_gravity_and_armature_edits_reach_the_algorithms():
