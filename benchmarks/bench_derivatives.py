@@ -183,6 +183,43 @@ def rows(model, number: int, batch: int, rng) -> list[str]:
     return lines + second + [jax_row(model, number, rng)] + batch_lines + second_batch
 
 
+def mimic_rows(plain, model, number: int, rng) -> list[str]:
+    """The derivatives of ``model`` (``plain`` with a mimic joint): Pinocchio 4.1 computes none on a model with
+    mimic joints, so its column is the same call on ``plain`` (the mimic joint free, one dof more)."""
+    try:
+        import pinocchio as pin
+
+        from rbda.interop.pinocchio import to_pinocchio
+
+        pm = to_pinocchio(plain)
+        pd = pm.createData()
+    except ImportError:
+        pin = None
+    data = model.create_data()
+    q = rbda.random_configuration(model, rng=rng)
+    v, a = rng.normal(size=model.nv), rng.normal(size=model.nv)
+    tau = rbda.rnea(model, data, q, v, a).copy()
+    qp = rbda.random_configuration(plain, rng=rng)
+    vp, ap = rng.normal(size=plain.nv), rng.normal(size=plain.nv)
+    cases = [("compute_rnea_derivatives", lambda: rbda.compute_rnea_derivatives(model, data, q, v, a),
+              pin and (lambda: pin.computeRNEADerivatives(pm, pd, qp, vp, ap))),
+             ("compute_aba_derivatives", lambda: rbda.compute_aba_derivatives(model, data, q, v, tau),
+              pin and (lambda: pin.computeABADerivatives(pm, pd, qp, vp, ap))),
+             ("compute_centroidal_dynamics_derivatives",
+              lambda: rbda.compute_centroidal_dynamics_derivatives(model, data, q, v, a),
+              pin and (lambda: pin.computeCentroidalDynamicsDerivatives(pm, pd, qp, vp, ap))),
+             ("compute_rnea_second_order_derivatives",
+              lambda: rbda.compute_rnea_second_order_derivatives(model, data, q, v, a), None)]
+    lines = [f"{model.name} with a mimic joint (nv={model.nv}): pinocchio on the tree with the joint free (nv={plain.nv})"]
+    for name, ours, theirs in cases:
+        ours()
+        t_ours = min(best_time(ours, number, 1) for _ in range(5))
+        t_theirs = min(best_time(theirs, number, 1) for _ in range(5)) if theirs else np.inf
+        p = f"{t_theirs * 1e6:8.2f}us {t_ours / t_theirs:6.2f}" if theirs else f"{'-':>10s} {'-':>6s}"
+        lines.append(f"  {name:26s} {t_ours * 1e6:8.2f}us {p}")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--batch", type=int, default=10000)
@@ -192,6 +229,9 @@ def main() -> None:
     rng = np.random.default_rng(0)
     for model in (rbda.sample_models.manipulator(), rbda.sample_models.humanoid()):
         print("\n".join(rows(model, args.number, args.batch, rng)))
+    arm = rbda.sample_models.manipulator()  # its last joint follows the one before it (as in bench_core.py)
+    gripper = rbda.transform_joint_into_mimic(arm, arm.njoints - 2, arm.njoints - 1, -1.0, 0.1)
+    print("\n".join(mimic_rows(arm, gripper, args.number, rng)))
 
 
 if __name__ == "__main__":

@@ -33,10 +33,10 @@ import numpy as np
 
 from . import algorithms as alg
 from . import batch
+from .algorithms.jacobian import _model_columns
 from .joints.base import JointType
 from .model import Model
 from .model.constraints import RigidConstraintModel
-from .model.mimic import sync_extended
 from .spatial import ReferenceFrame
 
 _free = {}  # id(model) -> (weak reference to the model, [Data not in use]); no threading.local: the callbacks
@@ -179,11 +179,13 @@ def tangent_map(model: Model, Q: np.ndarray) -> np.ndarray:
 
 # ------------------------------------------------------------------------------- placements and their Jacobian
 def _support_mask(model: Model) -> np.ndarray:
-    """``(njoints, nv)``: 1 in the columns of the joints that support joint i (the columns of its Jacobian)."""
-    mask = np.zeros((model.njoints, model.nv))
+    """``(njoints, nv_extended)``: 1 in the columns of ``data.J`` (one per joint dof, mimic joints included) of the
+    joints that support joint i (the columns of its Jacobian)."""
+    idx_v, nvs = model.columns[:2]
+    mask = np.zeros((model.njoints, model.nv_extended))
     for i in range(1, model.njoints):
         for j in model.supports[i][1:]:
-            mask[i, model.idx_v[j]:model.idx_v[j] + model.nvs[j]] = 1.0
+            mask[i, idx_v[j]:idx_v[j] + nvs[j]] = 1.0
     return mask
 
 
@@ -212,21 +214,15 @@ def placement_jacobian(P: np.ndarray, J: np.ndarray, mask: np.ndarray) -> np.nda
     return placement_rate(P, V + np.einsum("ijk,bnjs,bnk->bnis", _EPS, W, P[..., 3]), W)
 
 
-def _on_extended_twin(jacobians):
-    """``jacobians(model, *x)`` for a model with mimic joints: run on its extended twin (each mimic joint with its
-    own coordinate, ``q_ext = E(q)``) and map the columns back, ``dP/dq = dP/dq_ext G``."""
+def _in_model_columns(jacobians):
+    """``jacobians(model, *x)``, whose ``dP (..., nv_extended)`` runs over the columns of ``data.J`` (one per joint
+    dof, mimic joints included), with ``dP`` in the model's dofs: ``dP G``, a mimic column added, scaled, to its
+    mimicked dof's."""
     def run(model, *x):
+        P, dP = jacobians(model, *x)
         if not model.mimicking_joints:
-            return jacobians(model, *x)
-        ext = sync_extended(model)
-        mm = ext.mimic_map
-        if len(x) == 2:  # (data, q): one state, on a data of the twin
-            with _data(ext) as data:
-                P, dP = jacobians(ext, data, mm.expand(x[1]))
-                P = P.copy()
-        else:
-            P, dP = jacobians(ext, mm.expand(x[0]))
-        return P, dP @ mm.G
+            return P, dP
+        return P, _model_columns(model, np.arange(model.nv_extended), dP)
     return run
 
 
@@ -237,7 +233,7 @@ def _placements_jacobians(frames: bool) -> tuple:
         support = _support_mask(model)
         return support[[f.parent_joint for f in model.frames]] if frames else support
 
-    @_on_extended_twin
+    @_in_model_columns
     def one(model, data, q):
         J = alg.compute_joint_jacobians(model, data, q)
         if frames:
@@ -245,7 +241,7 @@ def _placements_jacobians(frames: bool) -> tuple:
         P = (data.oMf if frames else data.oMi).array
         return P, placement_jacobian(P[None], J[None], mask(model))[0]
 
-    @_on_extended_twin
+    @_in_model_columns
     def batched(model, Q):
         P = (batch.frames_forward_kinematics if frames else batch.forward_kinematics)(model, Q)
         return P, placement_jacobian(P, batch.compute_joint_jacobians(model, Q), mask(model))

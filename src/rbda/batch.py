@@ -207,7 +207,9 @@ def compute_centroidal_momentum(model: Model, Q: ArrayLike, V: ArrayLike, out: n
 def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1, out=None):
     """Run a batched derivative kernel on the model's elementary twin (``algorithms/derivatives.py``), with one
     data and one derivative workspace per thread; returns its ``outputs`` arrays ``(B, nv, nv)`` (``order`` 1) or
-    ``(B, nv, nv, nv)`` (``order`` 2), written into the tuple ``out`` if given."""
+    ``(B, nv, nv, nv)`` (``order`` 2), written into the tuple ``out`` if given. Mimic joints are handled in the
+    kernels (``kernels/mimic.py``); the second order then takes per thread scratch tensors over the extended
+    columns."""
     from .kernels.derivatives import derivative_size
     from .model.elementary import sync_elementary
 
@@ -217,11 +219,16 @@ def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1, out=None
     B = Q.shape[0]
     X, Y = _stack(X, model.nv, names[1], B), _stack(Y, model.nv, names[2], B)
     WS = _workspaces(me, B)
-    DWS = np.zeros((WS.shape[0], derivative_size(me.njoints, me.nv)))
+    nx = me.nv_extended
+    DWS = np.zeros((WS.shape[0], derivative_size(me.njoints, nx)))
     outs = _outputs(out, outputs, (B,) + (model.nv,) * (order + 1))
     status = np.zeros(B, dtype=np.int64)
     announce_compilation(kernel)
-    kernel(I, F, WS, DWS, Q, X, Y, *outs, status)
+    if order == 2:
+        scratch = (WS.shape[0], 4) + ((nx,) * 3 if me.mimicking_joints else (0, 0, 0))
+        kernel(I, F, WS, DWS, np.zeros(scratch), Q, X, Y, *outs, status)
+    else:
+        kernel(I, F, WS, DWS, Q, X, Y, *outs, status)
     _report_states(status, names)
     return tuple(outs)
 
@@ -230,8 +237,6 @@ def compute_rnea_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayL
     """``(dtau_dq, dtau_dv, dtau_da)`` ``(B, nv, nv)`` each, :func:`rbda.compute_rnea_derivatives` at each state of
     ``Q: (B, nq)``, ``V, A: (B, nv)``; ``out``: a tuple of three such arrays to write into (a stream of batches in
     fixed memory)."""
-    if model.mimicking_joints:
-        return _mimic(compute_rnea_derivatives, model, Q, {"V": V, "A": A}, ("both",) * 3, out)
     from .kernels.derivatives import batch_rnea_derivatives
 
     return _run_derivatives(batch_rnea_derivatives, model, Q, V, A, ("Q", "V", "A"), out=out)
@@ -240,8 +245,6 @@ def compute_rnea_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayL
 def compute_aba_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: tuple | None = None):
     """``(ddq_dq, ddq_dv, ddq_dtau)`` ``(B, nv, nv)`` each, :func:`rbda.compute_aba_derivatives` at each state of
     ``Q: (B, nq)``, ``V, TAU: (B, nv)``; ``out``: a tuple of three such arrays to write into."""
-    if model.mimicking_joints:
-        return _mimic_aba_derivatives(model, Q, V, TAU, out)
     from .kernels.derivatives import batch_aba_derivatives
 
     return _run_derivatives(batch_aba_derivatives, model, Q, V, TAU, ("Q", "V", "TAU"), out=out)
@@ -252,50 +255,9 @@ def compute_rnea_second_order_derivatives(model: Model, Q: ArrayLike, V: ArrayLi
     """``(d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)`` ``(B, nv, nv, nv)`` each,
     :func:`rbda.compute_rnea_second_order_derivatives` at each state of ``Q: (B, nq)``, ``V, A: (B, nv)`` (``4 B
     nv^3`` floats: mind the batch size); ``out``: a tuple of four such arrays to write into."""
-    if model.mimicking_joints:
-        return _mimic(compute_rnea_second_order_derivatives, model, Q, {"V": V, "A": A}, ("tensor",) * 4, out)
     from .kernels.derivatives import batch_rnea_second_order_derivatives
 
     return _run_derivatives(batch_rnea_second_order_derivatives, model, Q, V, A, ("Q", "V", "A"), 4, 2, out)
-
-
-# ---------------------------------------------------------------------------------------------- mimic joints
-def _store(out, result):
-    """``result`` (an array or a tuple of arrays of one shape) copied into ``out`` (the same structure), or
-    ``result`` itself if ``out`` is None."""
-    if out is None:
-        return result
-    if isinstance(result, tuple):
-        outs = _outputs(out, len(result), result[0].shape)
-        for o, r in zip(outs, result):
-            o[...] = r
-        return tuple(outs)
-    out = _output(out, result.shape)
-    out[...] = result
-    return out
-
-
-def _mimic(fn, model, Q, tangents: dict, kinds, out=None):
-    """``fn`` on the extended twin of a model with mimic joints (``algorithms/mimic.py``), state by state through
-    ``Q_ext = Q[:, q_src] * q_scale + q_offset`` and ``V_ext = V G^T``, the results mapped back by ``kinds``."""
-    from .algorithms.mimic import map_out
-    from .model.mimic import sync_extended
-
-    ext = sync_extended(model)
-    mm = ext.mimic_map
-    Q = _stack(Q, model.nq, "Q")
-    args = [_stack(x, model.nv, name, Q.shape[0]) @ mm.G.T for name, x in tangents.items()]
-    result = fn(ext, mm.expand(Q), *args)
-    if isinstance(kinds, tuple):
-        return _store(out, tuple(map_out(k, r, mm.G, batched=True) for k, r in zip(kinds, result)))
-    return _store(out, map_out(kinds, result, mm.G, batched=True))
-
-
-def _mimic_aba_derivatives(model, Q, V, TAU, out=None):
-    ddq = aba(model, Q, V, TAU)
-    dq, dv, M = compute_rnea_derivatives(model, Q, V, ddq)
-    Minv = np.linalg.inv(M)
-    return _store(out, (-Minv @ dq, -Minv @ dv, Minv))
 
 
 # ---------------------------------------------------------------------------------------------- configuration space

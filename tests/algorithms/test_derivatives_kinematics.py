@@ -3,7 +3,7 @@
 
 import numpy as np
 import pytest
-from conftest import SEEDS, assert_close, jacobian_along_basis, random_model, random_state
+from conftest import MIMIC_CASES, SEEDS, assert_close, jacobian_along_basis, random_model, random_state
 
 import rbda
 from rbda import LOCAL, LOCAL_WORLD_ALIGNED, WORLD
@@ -12,15 +12,17 @@ FD_TOL = 2e-6
 FRAMES = (LOCAL, WORLD, LOCAL_WORLD_ALIGNED)
 
 
-def model_with_point(seed, floating):
-    """A random model of every joint type with an extra operational frame at a random placement on a deep joint."""
-    model = random_model(seed, floating)
+def model_with_point(seed, floating, mimic=False):
+    """A random model of every joint type (``mimic``: two of its joints mimic others) with an extra operational
+    frame at a random placement on a deep joint."""
+    model = random_model(seed, floating, mimic=mimic)
     joint = model.njoints - 1
     model.add_frame(rbda.Frame("point", joint, 0, rbda.SE3.Random(np.random.default_rng(seed)), rbda.FrameType.OP_FRAME))
     return model
 
 
-@pytest.fixture(params=[(s, f) for s in SEEDS for f in (False, True)], ids=lambda p: f"seed{p[0]}-{p[1]}")
+@pytest.fixture(params=[(s, f) for s in SEEDS for f in (False, True)] + MIMIC_CASES,
+                ids=lambda p: f"seed{p[0]}-{p[1]}" + ("-mimic" if len(p) > 2 else ""))
 def case(request):
     model = model_with_point(*request.param)
     return model, model.create_data(), model.create_data(), random_state(model, seed=request.param[0])

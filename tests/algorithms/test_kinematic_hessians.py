@@ -9,10 +9,11 @@ import rbda
 FRAMES = [rbda.WORLD, rbda.LOCAL, rbda.LOCAL_WORLD_ALIGNED]
 
 
-@pytest.mark.parametrize("floating", [False, True])
+@pytest.mark.parametrize("floating, mimic", [(False, False), (True, False), (False, True), (True, True)],
+                         ids=["fixed", "floating", "fixed-mimic", "floating-mimic"])
 @pytest.mark.parametrize("reference_frame", FRAMES, ids=lambda rf: rf.name)
-def test_hessians_match_finite_differences(floating, reference_frame):
-    model = random_model(1, floating)
+def test_hessians_match_finite_differences(floating, mimic, reference_frame):
+    model = random_model(1, floating, mimic=mimic)
     data = model.create_data()
     q, _, _ = random_state(model, 4)
 
@@ -27,6 +28,7 @@ def test_hessians_match_finite_differences(floating, reference_frame):
         expected = jacobian_along_basis(integrate, jacobian(joint_id), q, model.nv)
         rbda.compute_joint_kinematic_hessians(model, data, q)
         H = rbda.get_joint_kinematic_hessian(model, data, joint_id, reference_frame)
+        assert H.shape == (6, model.nv, model.nv)
         np.testing.assert_allclose(H, expected, atol=1e-7, err_msg=f"joint {joint_id} ({model.joints[joint_id]})")
 
 

@@ -401,6 +401,13 @@ def test_batched_forms_agree_with_the_single_state_ones(case):
         for batched, single in zip(rbda.batch.compute_aba_derivatives(model, Q, V, tau),
                                    rbda.compute_aba_derivatives(model, d, Q[b], V[b], tau[b])):
             assert_close(batched[b], single, 1e-8)
+        for batched, single in zip(rbda.batch.compute_rnea_derivatives(model, Q, V, A),
+                                   rbda.compute_rnea_derivatives(model, d, Q[b], V[b], A[b])):
+            assert_close(batched[b], single)
+        for batched, single in zip(rbda.batch.compute_rnea_second_order_derivatives(model, Q, V, A),
+                                   rbda.compute_rnea_second_order_derivatives(model, d, Q[b], V[b], A[b])):
+            assert batched.shape == (3,) + (model.nv,) * 3
+            assert_close(batched[b], single)
 
 
 def test_in_place_gravity_and_armature_edits_reach_the_algorithms():
@@ -413,3 +420,51 @@ def test_in_place_gravity_and_armature_edits_reach_the_algorithms():
     M0, armature = rbda.crba(model, d, q).copy(), model.armature.copy()
     model.armature[:] = 0.5
     assert_close(rbda.crba(model, d, q), M0 + np.diag(0.5 - armature), 1e-12)
+
+
+def test_derivatives_against_pinocchio_on_the_driven_tree(case):
+    """Pinocchio 4.1 computes no derivative on a model with mimic joints: its derivatives of the plain tree at the
+    driven state, mapped by the chain rule with ``v_plain = G v`` (``G`` built here from :func:`expand`), are the
+    mimic model's: ``G^T X G`` for inverse dynamics, ``X G`` for the kinematics and centroidal derivatives,
+    ``H G G`` for the kinematic Hessians, ``-M^-1 dID/dx`` at the forward dynamics for ABA's."""
+    pin = pytest.importorskip("pinocchio")
+    from rbda.interop.pinocchio import to_pinocchio
+
+    plain, model, pairs, q, v, a = case
+    pm = to_pinocchio(plain)
+    pd, d = pm.createData(), model.create_data()
+    G = np.stack([expand(plain, model, pairs, q, e)[1] for e in np.eye(model.nv)], axis=1)
+    qp, vp = expand(plain, model, pairs, q, v)
+    upper = lambda X: np.triu(X) + np.triu(X, 1).T  # noqa: E731  (Pinocchio fills M's upper triangle)
+    dq, dv, da = pin.computeRNEADerivatives(pm, pd, qp, vp, G @ a)
+    expected = G.T @ dq @ G, G.T @ dv @ G, G.T @ upper(da) @ G
+    for x, y in zip(rbda.compute_rnea_derivatives(model, d, q, v, a), expected):
+        assert x.shape == (model.nv, model.nv)
+        assert_close(x, y, 1e-9)
+    tau = rbda.rnea(model, d, q, v, a).copy()
+    ddq = rbda.aba(model, d, q, v, tau).copy()
+    dq, dv, da = pin.computeRNEADerivatives(pm, pd, qp, vp, G @ ddq)
+    Minv = np.linalg.inv(G.T @ upper(da) @ G)
+    for x, y in zip(rbda.compute_aba_derivatives(model, d, q, v, tau), (-Minv @ G.T @ dq @ G, -Minv @ G.T @ dv @ G, Minv)):
+        assert_close(x, y, 1e-8)
+    pin.computeForwardKinematicsDerivatives(pm, pd, qp, vp, G @ a)
+    rbda.compute_forward_kinematics_derivatives(model, d, q, v, a)
+    for j in (pairs[0][0], pairs[2][0], model.njoints - 1):
+        for rf, prf in ((rbda.WORLD, pin.WORLD), (rbda.LOCAL, pin.LOCAL)):  # LWA: ours moves the origin too
+            ours = rbda.get_joint_acceleration_derivatives(model, d, j, rf)
+            theirs = pin.getJointAccelerationDerivatives(pm, pd, j, prf)
+            for x, y in zip(ours, theirs):
+                assert_close(x, y @ G, 1e-9)
+    pin.computeJointJacobians(pm, pd, qp)
+    pin.computeJointKinematicHessians(pm, pd, qp)
+    rbda.compute_joint_kinematic_hessians(model, d, q)
+    n = plain.nv
+    for j in (pairs[0][0], pairs[2][0], model.njoints - 1):
+        for rf, prf in ((rbda.WORLD, pin.WORLD), (rbda.LOCAL, pin.LOCAL), (rbda.LOCAL_WORLD_ALIGNED, pin.LOCAL_WORLD_ALIGNED)):
+            # the binding returns the column-major Eigen tensor (6, nv, nv) read as a C-ordered array
+            Hp = np.asarray(pin.getJointKinematicHessian(pm, pd, j, prf)).ravel(order="C").reshape((6, n, n), order="F")
+            H = rbda.get_joint_kinematic_hessian(model, d, j, rf)
+            assert_close(H, np.einsum("xab,ai,bj->xij", Hp, G, G), 1e-9)
+    for x, y in zip(rbda.compute_centroidal_dynamics_derivatives(model, d, q, v, a),
+                    pin.computeCentroidalDynamicsDerivatives(pm, pd, qp, vp, G @ a)):
+        assert_close(x, y @ G, 1e-9)

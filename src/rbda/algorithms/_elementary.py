@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels.derivatives import derivative_size, derivative_views
+from ..model.data import leading_block
 from ..model.elementary import sync_elementary
 from ._check import check_data
 
@@ -27,8 +28,9 @@ def workspaces(model, data):
     size = derivative_size(me.njoints, me.nv_extended)  # the kernels run over one column per joint dof
     if data.dws is None or data.dws.shape[0] != size:
         data.dws = np.zeros(size)
-        views = derivative_views(data.dws, me.njoints, me.nv_extended)[0]
-        data.dtau_dq, data.dtau_dv, data.ddq_dq, data.ddq_dv = views.dtau_dq, views.dtau_dv, views.ddq_dq, views.ddq_dv
+        views = derivative_views(data.dws, me.njoints, me.nv_extended)[0]  # the model's blocks in front (mimic)
+        data.dtau_dq, data.dtau_dv, data.ddq_dq, data.ddq_dv = (leading_block(x, model.nv) for x in
+                                                                (views.dtau_dq, views.dtau_dv, views.ddq_dq, views.ddq_dv))
     ws = data.ws if me is model else data.elementary_data.ws
     data.derivatives_layout = (I, F, ws, data.dws, (me, last) if me is not model else None)
     return data.derivatives_layout

@@ -100,7 +100,7 @@ def init_constraint_dynamics(model: Model, data: Data, contact_models: Sequence[
 # ------------------------------------------------------------------------------------------------ kinematics
 def _world_jacobian(model, data, joint_id: int, cols) -> np.ndarray:
     """World-frame Jacobian ``(6, nv)`` of joint ``joint_id`` (``cols``: its supporting dofs) from the columns
-    ``data.J`` of the last :func:`rbda.crba`; through the extended twin for a model with mimic joints."""
+    ``data.J`` of the last :func:`rbda.crba`; through :func:`rbda.get_joint_jacobian` for a model with mimic joints."""
     if model.mimicking_joints:
         return get_joint_jacobian(model, data, joint_id, WORLD) if joint_id else np.zeros((6, model.nv))
     out = np.zeros((6, model.nv))
@@ -129,7 +129,7 @@ def _classical(vel: Motion, acc: Motion) -> np.ndarray:
 
 def constraint_kinematics(model, data, cm: RigidConstraintModel, cd: RigidConstraintData):
     """The readable form of the compiled ``kernels/constrained.py: constraint_rows``, used for models with mimic
-    joints (whose Jacobian columns come from their extended twin). Fill ``cd`` (placements, velocities, errors, ``jacobian``, drift ``gamma`` and corrector ``a_c``) from
+    joints (whose ``data.J`` has a column per joint dof, mimic joints included). Fill ``cd`` (placements, velocities, errors, ``jacobian``, drift ``gamma`` and corrector ``a_c``) from
     ``data.oMi``, ``data.v``, ``data.a`` (the forward kinematics at ``ddq = 0``) and ``data.J`` (world columns).
 
     6D, c1's frame: ``J = Ad(oMc1)^-1 (J_1 - J_2)`` (world columns), ``e_v = v1 - X v2``, ``gamma = a1 - X a2 +
@@ -366,7 +366,7 @@ def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
         J, _ = _stack(model, data, contact_models, contact_datas)
         _, G = delassus_factors(model, data, J)
         P = _proximal_solve(G, (1.0 + r_coeff) * (J @ v), settings)
-        data.dq_after = v + cholesky.solve(model, data, J.T @ P)  # a data of a mimic model is sized for its twin
+        data.dq_after = v + cholesky.solve(model, data, J.T @ P)
         _scatter_forces(contact_models, contact_datas, P)
     else:
         q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")

@@ -4,7 +4,10 @@ Derivatives with respect to ``q`` are taken in the tangent space, through ``inte
 ``dtau/dq`` is ``d/de tau(integrate(q, e e_k), v, a)`` at ``e = 0``, as Pinocchio's. The compiled kernels
 (``kernels/derivatives.py``) need joints whose motion subspace is constant in their own frame; a model with
 universal, spherical-ZYX or composite joints is evaluated on its elementary twin (``model/elementary.py``), which
-has the same q, v, dynamics and tangent space.
+has the same q, v, dynamics and tangent space. Mimic joints are handled inside the kernels (``kernels/mimic.py``):
+the recursions run over one column per joint dof and compress their results by the chain rule, ``G^T X G`` on
+joint-space matrices, ``X G`` on ``(6, nv)`` derivatives, each dof axis of the second-order tensors; the
+kernels' outputs are then sized ``nv_extended`` with the model's result in their first entries (:func:`leading`).
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ import numpy as np
 
 from ..kernels import derivatives
 from ..kernels.direct import direct
+from ..model.data import leading
 from ..spatial import SE3, Motion, ReferenceFrame
-from . import mimic
 from ._check import report, vector
 from ._elementary import copy_back, workspaces
 from .dynamics import NO_FEXT, _fext
@@ -47,9 +50,6 @@ def compute_rnea_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLik
     """``(dtau_dq, dtau_dv, dtau_da)`` ``(nv, nv)`` each, the partial derivatives of ``rnea(q, v, a, fext)``;
     ``dtau_da = M``. Also fills ``data.tau``, ``data.M``, ``data.J`` and ``data.oMi``; the results are
     ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``."""
-    if model.mimicking_joints:
-        return mimic.route(compute_rnea_derivatives, model, data, ("both", "both", "both"), ("dtau_dq", "dtau_dv", "M"),
-                           (("tau", "rows"),), q=q, v=v, a=a, fext=fext)
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
@@ -71,19 +71,17 @@ def compute_rnea_second_order_derivatives(model: Model, data: Data, q: ArrayLike
     ``integrate``). Pinocchio's has no ``fext`` (and no Python binding in 4.1). The results are stored as
     ``data.d2tau_dqdq``, ``data.d2tau_dvdv``, ``data.d2tau_dqdv`` and ``data.d2tau_dadq`` (Pinocchio's names);
     the first-order results are left as :func:`compute_rnea_derivatives` leaves them."""
-    if model.mimicking_joints:
-        return mimic.route(compute_rnea_second_order_derivatives, model, data, ("tensor",) * 4,
-                           ("d2tau_dqdq", "d2tau_dvdv", "d2tau_dqdv", "d2tau_dadq"), (("tau", "rows"), ("M", "both")),
-                           q=q, v=v, a=a, fext=fext)
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
-    nv = model.nv
-    if data.d2tau_dqdq is None or data.d2tau_dqdq.shape != (nv, nv, nv):
-        data.d2tau_dqdq, data.d2tau_dvdv, data.d2tau_dqdv, data.d2tau_dadq = np.zeros((4, nv, nv, nv))
+    nv, nx = model.nv, model.nv_extended
+    if data.d2tau_extended is None:
+        data.d2tau_extended = np.zeros((4, nx, nx, nx))
+        data.d2tau_dqdq, data.d2tau_dvdv, data.d2tau_dqdv, data.d2tau_dadq = (
+            leading(T, (nv, nv, nv)) for T in data.d2tau_extended)
     out = (data.d2tau_dqdq, data.d2tau_dvdv, data.d2tau_dqdv, data.d2tau_dadq)
     status = _k.rnea_second_order_derivatives(I, F, ws, dws, q, v, a, _elementary_fext(model, fext, elementary),
-                                              *out)
+                                              *data.d2tau_extended)
     if status:
         report(status, ("q", "v", "a"), model, (q, v, a))
     if elementary is not None:
@@ -111,8 +109,6 @@ def compute_aba_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike
     ``dFD/dx = -M^-1 dID/dx`` at ``(q, v, FD(q, v, tau))``, and ``ddq_dtau = M^-1``. Also fills ``data.ddq``,
     ``data.M``, ``data.Minv``, ``data.dtau_dq``, ``data.dtau_dv``; the results are ``data.ddq_dq``,
     ``data.ddq_dv`` and ``data.Minv``."""
-    if model.mimicking_joints:
-        return mimic.compute_aba_derivatives(model, data, q, v, tau, fext)
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
@@ -130,8 +126,6 @@ def compute_forward_kinematics_derivatives(model: Model, data: Data, q: ArrayLik
     ``get_*_derivatives`` functions assemble the partial derivatives of joint, frame and point velocities and
     accelerations. Fills ``data.oMi``, ``data.v``, ``data.a`` (local), ``data.ov``, ``data.oa`` (world) and
     ``data.J``; returns None."""
-    if model.mimicking_joints:
-        return mimic.route(compute_forward_kinematics_derivatives, model, data, None, q=q, v=v, a=a)
     I, F, ws, dws, elementary = workspaces(model, data)
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.forward_kinematics_derivatives(I, F, ws, dws, q, v, a)
@@ -145,6 +139,14 @@ def compute_forward_kinematics_derivatives(model: Model, data: Data, q: ArrayLik
     data.kinematics_derivatives = True
 
 
+def _extended_outputs(model, count: int, rows: int = 6):
+    """``count`` zeroed outputs ``(rows, nv_extended)`` for a kernel, and their model-sized results ``(rows, nv)``
+    (the same arrays without mimic joints; with, the kernel leaves them in the first entries)."""
+    nx, shape = model.nv_extended, (rows, model.nv)
+    outs = [np.zeros((rows, nx)) for _ in range(count)]
+    return outs, [leading(x, shape) for x in outs]
+
+
 def _motion_derivatives(model, data, joint_id, placement, rf, accel):
     """``(v_dq, v_dv, a_dq, a_dv, a_da)`` ``(6, nv)`` each of the frame at ``placement`` (SE3) on ``joint_id``."""
     if not data.kinematics_derivatives:
@@ -154,9 +156,9 @@ def _motion_derivatives(model, data, joint_id, placement, rf, accel):
     joint = joint_id if elementary is None else int(elementary[1][joint_id])
     P = np.empty((3, 4))
     P[:, :3], P[:, 3] = placement.rotation, placement.translation
-    out = [np.zeros((6, model.nv)) for _ in range(5 if accel else 2)]
-    v_dq, v_dv = out[0], out[1]
-    a_dq, a_dv, a_da = (out[2], out[3], out[4]) if accel else (v_dq, v_dq, v_dq)
+    buffers, out = _extended_outputs(model, 5 if accel else 2)
+    v_dq, v_dv = buffers[0], buffers[1]
+    a_dq, a_dv, a_da = (buffers[2], buffers[3], buffers[4]) if accel else (v_dq, v_dq, v_dq)
     _k.motion_derivatives(I, F, ws, dws, joint, P, int(rf), accel, v_dq, v_dv, a_dq, a_dv, a_da)
     return out
 
@@ -165,8 +167,6 @@ def get_joint_velocity_derivatives(model: Model, data: Data, joint_id: int,
                                    reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of joint ``joint_id`` in
     ``reference_frame``, after :func:`compute_forward_kinematics_derivatives`."""
-    if model.mimicking_joints:
-        return mimic.route(get_joint_velocity_derivatives, model, data, ("cols", "cols"), joint_id=joint_id, reference_frame=reference_frame)
     joint_id = _joint_id(model, data, joint_id)
     return tuple(_motion_derivatives(model, data, joint_id, SE3(), reference_frame, False))
 
@@ -175,8 +175,6 @@ def get_joint_acceleration_derivatives(model: Model, data: Data, joint_id: int,
                                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)``: derivatives of the spatial
     velocity and spatial acceleration of joint ``joint_id`` in ``reference_frame``."""
-    if model.mimicking_joints:
-        return mimic.route(get_joint_acceleration_derivatives, model, data, ("cols", "cols", "cols", "cols"), joint_id=joint_id, reference_frame=reference_frame)
     joint_id = _joint_id(model, data, joint_id)
     v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, SE3(), reference_frame, True)
     return v_dq, a_dq, a_dv, a_da
@@ -187,8 +185,6 @@ def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int,
     """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of frame ``frame_id`` in
     ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``), after
     :func:`compute_forward_kinematics_derivatives`."""
-    if model.mimicking_joints:
-        return mimic.route(get_frame_velocity_derivatives, model, data, ("cols", "cols"), frame_id=frame_id, reference_frame=reference_frame)
     frame = model.frames[_frame_id(model, data, frame_id)]
     return tuple(_motion_derivatives(model, data, frame.parent_joint, frame.placement, reference_frame, False))
 
@@ -198,8 +194,6 @@ def get_frame_acceleration_derivatives(model: Model, data: Data, frame_id: int,
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)``: derivatives of the spatial velocity
     and acceleration of frame ``frame_id`` in ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``),
     after :func:`compute_forward_kinematics_derivatives`."""
-    if model.mimicking_joints:
-        return mimic.route(get_frame_acceleration_derivatives, model, data, ("cols", "cols", "cols", "cols"), frame_id=frame_id, reference_frame=reference_frame)
     frame = model.frames[_frame_id(model, data, frame_id)]
     v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, frame.parent_joint, frame.placement,
                                                     reference_frame, True)
@@ -220,8 +214,6 @@ def get_point_velocity_derivatives(model: Model, data: Data, joint_id: int, plac
     """``(v_partial_dq, v_partial_dv)`` ``(3, nv)``: derivatives of the linear velocity of the point at ``placement``
     (an SE3 in the frame of joint ``joint_id``), expressed as ``reference_frame`` says: the point's frame (``LOCAL``)
     or world axes (``LOCAL_WORLD_ALIGNED``). After :func:`compute_forward_kinematics_derivatives`."""
-    if model.mimicking_joints:
-        return mimic.route(get_point_velocity_derivatives, model, data, ("cols", "cols"), joint_id=joint_id, placement=placement, reference_frame=reference_frame)
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
     v_dq, v_dv = _motion_derivatives(model, data, joint_id, placement, reference_frame, False)
     return v_dq[:3], v_dv[:3]
@@ -233,8 +225,6 @@ def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_i
     and of the classical acceleration ``a + w x v`` of the point at ``placement`` on joint ``joint_id``, in
     ``reference_frame`` ``LOCAL`` or ``LOCAL_WORLD_ALIGNED``, by the product rule on the frame's spatial quantities.
     After :func:`compute_forward_kinematics_derivatives`."""
-    if model.mimicking_joints:
-        return mimic.route(get_point_classic_acceleration_derivatives, model, data, ("cols", "cols", "cols", "cols"), joint_id=joint_id, placement=placement, reference_frame=reference_frame)
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
     v_dq, v_dv, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, placement, reference_frame, True)
     rf = reference_frame_arg(reference_frame)
@@ -256,14 +246,12 @@ def compute_centroidal_dynamics_derivatives(model: Model, data: Data, q: ArrayLi
     derivatives of the centroidal momentum ``hg = Ag v`` and of its rate ``dhg = Ag a + dAg v`` (``dhdot_da = Ag``).
     Also fills ``data.hg``, ``data.dhg``, ``data.com[0]`` and ``data.dvcom_dq`` (see
     :func:`get_center_of_mass_velocity_derivatives`)."""
-    if model.mimicking_joints:
-        return mimic.route(compute_centroidal_dynamics_derivatives, model, data, ("cols", "cols", "cols", "cols"), q=q, v=v, a=a)
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
-    outs = [np.zeros((6, model.nv)) for _ in range(4)]
+    buffers, outs = _extended_outputs(model, 4)
     com_mass = np.zeros(4)
-    status = _k.centroidal_derivatives(I, F, ws, dws, q, v, a, *outs, data.hg, data.dhg, com_mass)
+    status = _k.centroidal_derivatives(I, F, ws, dws, q, v, a, *buffers, data.hg, data.dhg, com_mass)
     if status:
         report(status, ("q", "v", "a"), model, (q, v, a))
     if not com_mass[3] > 0.0:
@@ -276,8 +264,6 @@ def compute_centroidal_dynamics_derivatives(model: Model, data: Data, q: ArrayLi
 def get_center_of_mass_velocity_derivatives(model: Model, data: Data) -> np.ndarray:
     """``dvcom/dq`` ``(3, nv)``, the derivative of the CoM velocity with respect to ``q`` (the velocity held
     fixed), from the last :func:`compute_centroidal_dynamics_derivatives` (``vcom = p / m``)."""
-    if model.mimicking_joints:
-        return mimic.route(get_center_of_mass_velocity_derivatives, model, data, "cols")
     dv = data.dvcom_dq
     if dv is None or dv.shape != (3, model.nv):
         raise ValueError("data: call compute_centroidal_dynamics_derivatives(model, data, q, v, a) first")

@@ -11,7 +11,6 @@ import numpy as np
 from ..kernels import kinematics as kinematic_kernels
 from ..kernels.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame, skew
-from . import mimic
 from ._check import report, vector
 from ._elementary import workspaces
 from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
@@ -171,13 +170,12 @@ def compute_joint_kinematic_hessians(model: Model, data: Data, q: ArrayLike) -> 
     Moving ``q_k`` moves every frame below its joint with the twist ``J_k``, so a column of a joint whose motion
     subspace is constant varies as ``J_k x J_j`` (``k`` a dof of the same joint or of an ancestor), and is
     constant otherwise. A model with universal, spherical-ZYX or composite joints is evaluated on its elementary
-    twin, where every subspace is constant.
+    twin, where every subspace is constant. With mimic joints the kernel works over ``data.J``'s columns (one per
+    joint dof, ``data.kinematic_hessians_extended``) and compresses on both dof axes, ``H_ext G G``.
     """
-    if model.mimicking_joints:
-        return mimic.route(compute_joint_kinematic_hessians, model, data, "hessian", q=q)
     q = vector(q, model.nq, "q")
     I, F, ws, _, elementary = workspaces(model, data)
-    status = _k.kinematic_hessians(I, F, ws, q, data.kinematic_hessians)
+    status = _k.kinematic_hessians(I, F, ws, q, data.kinematic_hessians_extended, data.kinematic_hessians)
     if status:
         report(status, ("q",), model, (q,))
     if elementary is not None:
@@ -189,15 +187,14 @@ def get_joint_kinematic_hessian(model: Model, data: Data, joint_id: int,
                                 reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL_WORLD_ALIGNED) -> np.ndarray:
     """``d J / d q`` ``(6, nv, nv)`` of joint ``joint_id``'s Jacobian in ``reference_frame``, ``H[:, j, k] =
     dJ[:, j] / dq_k`` (after ``compute_joint_kinematic_hessians``)."""
-    if model.mimicking_joints:
-        return mimic.route(get_joint_kinematic_hessian, model, data, "hessian", joint_id=joint_id, reference_frame=reference_frame)
     joint_id = _joint_id(model, data, joint_id)
     cols = _support_columns(model, joint_id)
-    Hw = np.zeros((6, model.nv, model.nv))
-    Hw[:, cols[:, None], cols[None, :]] = data.kinematic_hessians[:, cols[:, None], cols[None, :]]
+    nx = model.nv_extended
+    Hw = np.zeros((6, nx, nx))
+    Hw[:, cols[:, None], cols[None, :]] = data.kinematic_hessians_extended[:, cols[:, None], cols[None, :]]
     rf = reference_frame_arg(reference_frame)
     if rf == ReferenceFrame.WORLD:
-        return Hw
+        return _model_hessian(model, Hw)
     oM = data.oMi[joint_id]
     J = data.J
     out = np.zeros_like(Hw)
@@ -213,7 +210,17 @@ def get_joint_kinematic_hessian(model: Model, data: Data, joint_id: int,
                 J_lwa = _express_columns(J[:, j][:, None], oM, ReferenceFrame.LOCAL_WORLD_ALIGNED)[:, 0]
                 out[:3, j, k] = oM.rotation.T @ (d_lwa[:3] - np.cross(Jk.angular, J_lwa[:3]))
                 out[3:, j, k] = oM.rotation.T @ (d_lwa[3:] - np.cross(Jk.angular, J_lwa[3:]))
-    return out
+    return _model_hessian(model, out)
+
+
+def _model_hessian(model, H: np.ndarray) -> np.ndarray:
+    """``H`` ``(6, nv_extended, nv_extended)`` over ``data.J``'s columns in the model's dofs, ``H G G`` on both
+    axes (:func:`_model_columns` twice); ``H`` itself without mimic joints."""
+    if not model.mimicking_joints:
+        return H
+    cols = np.arange(model.nv_extended)
+    H = _model_columns(model, cols, H)  # the last axis, then the middle one
+    return np.swapaxes(_model_columns(model, cols, np.swapaxes(H, 1, 2)), 1, 2).copy()
 
 
 def body_jacobians_and_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike):

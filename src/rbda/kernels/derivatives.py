@@ -49,6 +49,8 @@ from .dynamics import aba
 from .sparse import ltdl, minverse_from_factor
 from .kinematics import calc_joint, world_jacobian_columns
 from .layout import data_views, model_views
+from .mimic import (add_armature, add_armature_diagonal, compress_columns, compress_matrix, compress_tensor,
+                    compress_vector, extended, model_block)
 from .views import borrowed, view
 
 DerivativeViews = namedtuple(
@@ -83,6 +85,7 @@ def forward_derivatives(I, F, ws, dws, q, v, a, fext, gravity, dynamics):
     m, d, jt, status = begin(I, F, ws, q, v, a)
     if status:
         return status
+    q, v, a = extended(m, q, d.qx), extended(m, v, d.vx), extended(m, a, d.ax)  # mimic joints: q_ext, G v, G a
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     ovJ, tmp, h, Y13 = d.v6[0], d.v6[1], d.v6[2], d.y13
     for k in range(6):
@@ -130,13 +133,19 @@ def forward_derivatives(I, F, ws, dws, q, v, a, fext, gravity, dynamics):
 @njit(cache=True)
 def rnea_derivatives(I, F, ws, dws, q, v, a, fext):
     """``tau`` into ``d.tau``, ``dtau/dq``, ``dtau/dv`` into the derivative workspace and ``dtau/da = M`` into
-    ``d.M`` (see the module docstring for the formulas)."""
+    ``d.M`` (see the module docstring for the formulas). With mimic joints the recursion runs over the extended
+    columns and the epilogue compresses: ``tau = G^T tau_ext``, ``dtau/dx = G^T (dtau_ext/dx_ext) G`` (``G``
+    constant: the chain rule in the tangent space), ``M = G^T M_ext G``, then adds the model's armature."""
     status = forward_derivatives(I, F, ws, dws, q, v, a, fext, True, True)
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
+    a_model, a = a, extended(m, a, d.ax)
+    if m.nq_mimic:  # the compressed matrices of the last call overlap entries that the loops below leave alone
+        for X in (g.dtau_dq, g.dtau_dv, d.M):
+            X[:, :] = 0.0
     Yc, Bc, Fc = g.Yo, g.Bc, d.of  # become the subtree sums, from the leaves up
     G = d.v6[0]
     for i in range(m.nj - 1, 0, -1):
@@ -174,13 +183,21 @@ def rnea_derivatives(I, F, ws, dws, q, v, a, fext):
             add6(Fc[parent], Fc[i])
             add6x6(Yc[parent], Yc[i])
             add6x6(Bc[parent], Bc[i])
+    compress_vector(m, d.tau)  # mimic joints: tau = G^T tau_ext, X = G^T X_ext G (+ armature)
+    add_armature(m, a_model, d.tau)
+    compress_matrix(m, g.dtau_dq)
+    compress_matrix(m, g.dtau_dv)
+    compress_matrix(m, d.M)
+    add_armature_diagonal(m, d.M)
     return 0
 
 
 @njit(cache=True)
 def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     """``ddq = FD(q, v, tau)`` into ``d.ddq``; ``dddq/dq = -M^-1 dtau/dq``, ``dddq/dv = -M^-1 dtau/dv`` at
-    ``(q, v, ddq)`` into the derivative workspace and ``dddq/dtau = M^-1`` into ``d.Minv``."""
+    ``(q, v, ddq)`` into the derivative workspace and ``dddq/dtau = M^-1`` into ``d.Minv``, through the sparse
+    factor of ``M``; with mimic joints these are the model's compressed ``(nv_red, nv_red)`` blocks (``aba`` is
+    then its declared fallback, ``forward_dynamics_through_factor``)."""
     status = aba(I, F, ws, q, v, tau, fext)
     if status:
         return status
@@ -190,22 +207,24 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     if status:
         return status
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
-    lam = m.dof_parents
-    nv = m.nv
+    lam, nv = m.dof_parents, m.nv_red
+    M, H, Minv = model_block(m, d.M), model_block(m, d.D), model_block(m, d.Minv)  # the model's (nv, nv)
+    dtau_dq, dtau_dv = model_block(m, g.dtau_dq), model_block(m, g.dtau_dv)
+    ddq_dq, ddq_dv = model_block(m, g.ddq_dq), model_block(m, g.ddq_dv)
     for r in range(nv):
         for c in range(nv):
-            d.D[r, c] = d.M[r, c]
-    if not ltdl(d.D, lam):
+            H[r, c] = M[r, c]
+    if not ltdl(H, lam):
         return SINGULAR
-    minverse_from_factor(d.D, lam, d.Minv)
+    minverse_from_factor(H, lam, Minv)
     for r in range(nv):  # row r of -M^-1 dtau/dq and -M^-1 dtau/dv, the inner loop running along rows
-        row_q, row_v = g.ddq_dq[r], g.ddq_dv[r]
+        row_q, row_v = ddq_dq[r], ddq_dv[r]
         for c in range(nv):
             row_q[c] = 0.0
             row_v[c] = 0.0
         for k in range(nv):
-            w = -d.Minv[r, k]
-            dq_k, dv_k = g.dtau_dq[k], g.dtau_dv[k]
+            w = -Minv[r, k]
+            dq_k, dv_k = dtau_dq[k], dtau_dv[k]
             for c in range(nv):
                 row_q[c] += w * dq_k[c]
                 row_v[c] += w * dv_k[c]
@@ -266,7 +285,9 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
         d ov/dq_c = s x ov + dVdq_c,   d ov/dv_c = s,
         d oa/dq_c = s x oa + dAdq_c + dVdq_c x ov,   d oa/dv_c = dAdv_c + s x ov,   d oa/da_c = s
 
-    for the columns ``c`` (world twist ``s``) of the joints that support ``joint``; the other columns are 0."""
+    for the columns ``c`` (world twist ``s``) of the joints that support ``joint``; the other columns are 0. The
+    outputs are ``(6, nv_extended)``; with mimic joints the model's ``X G`` ``(6, nv_red)`` is left in their first
+    entries."""
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
@@ -305,6 +326,12 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
                 express(x, False, s, oa, oMf, rf, out, tmp)
                 a_dv[:, c] = out
         j = m.parents[j]
+    compress_columns(m, v_dq)  # mimic joints: X = X_ext G
+    compress_columns(m, v_dv)
+    if accel:
+        compress_columns(m, a_dq)
+        compress_columns(m, a_dv)
+        compress_columns(m, a_da)
 
 
 # ------------------------------------------------------------------------------------ centroidal derivatives
@@ -326,7 +353,8 @@ def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dh
     ``dh_o/dq_c = s x* Hc + Yc dVdq_c``, ``dhdot_o/dq_c = s x* Fc + Yc dAdq_c + Bc dVdq_c``,
     ``dhdot_o/dv_c = Yc dAdv_c + Bc s``, ``dhdot_o/da_c = Yc s``, and the CoM moves by ``(Yc s)_lin / m``.
     Then ``hg = [p; L_o - c x p]`` and ``dhg = [f; n_o - c x f]`` (``dc/dt x p = 0``). ``com_mass`` (4,) receives
-    the CoM and the total mass; nothing else is written for a massless model."""
+    the CoM and the total mass; nothing else is written for a massless model. The outputs are ``(6, nv_extended)``;
+    with mimic joints the model's ``X G`` ``(6, nv_red)`` is left in their first entries."""
     status = forward_derivatives(I, F, ws, dws, q, v, a, None, False, True)
     if status:
         return status
@@ -388,6 +416,8 @@ def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dh
         sub_cross(dhdot_dq[3:, c], com, dhdot_dq[:3, c], dhdot_dq[3:, c])
         sub_cross(dhdot_dv[3:, c], com, dhdot_dv[:3, c], dhdot_dv[3:, c])
         sub_cross(dhdot_da[3:, c], com, dhdot_da[:3, c], dhdot_da[3:, c])
+    for X in (dh_dq, dhdot_dq, dhdot_dv, dhdot_da):  # mimic joints: X = X_ext G
+        compress_columns(m, X)
     return 0
 
 
@@ -644,7 +674,9 @@ def rnea_second_order_derivatives(I, F, ws, dws, q, v, a, fext, d2tau_dqdq, d2ta
     a frozen or ``r``'s column, and its vectors vary as a rigid transport plus a shift, ``d(Yc J) = sigma x*
     (Yc J)``, ``d(Bc^T J) = sigma x* (Bc^T J) + B(Yc, nu)^T J``; above ``r`` only the composites vary. Each
     direction costs O(d) per dof of its path and O(1) per entry: O(N d^2) in all. ``fext`` (world, moving with
-    its body) enters through ``F``. Also leaves the first-order results as :func:`rnea_derivatives` does."""
+    its body) enters through ``F``. Also leaves the first-order results as :func:`rnea_derivatives` does. The
+    outputs are ``(nv_extended,) * 3``; with mimic joints each is compressed on its three dof axes, the model's
+    ``(nv_red,) * 3`` tensor left in its first entries."""
     status = rnea_derivatives(I, F, ws, dws, q, v, a, fext)
     if status:
         return status
@@ -663,6 +695,8 @@ def rnea_second_order_derivatives(I, F, ws, dws, q, v, a, fext, d2tau_dqdq, d2ta
         for k in range(m.idx_v[r], m.idx_v[r] + m.nvs[r]):
             vary_direction(m, d, g, w, r, end, k, True, T_qq, T_vv, T_qv, T_aq)
             vary_direction(m, d, g, w, r, end, k, False, T_qq, T_vv, T_qv, T_aq)
+    for T in (T_qq, T_vv, T_qv, T_aq):  # mimic joints: T_ijk G_ia G_jb G_kc
+        compress_tensor(m, T)
     return 0
 
 
@@ -674,9 +708,9 @@ def rnea_derivatives_into(I, F, ws, dws, q, v, a, out_q, out_v, out_a):
     status = rnea_derivatives(I, F, ws, dws, q, v, a, None)
     m = model_views(borrowed(I), borrowed(F))
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
-    out_q[:, :] = g.dtau_dq
-    out_v[:, :] = g.dtau_dv
-    out_a[:, :] = data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0].M
+    out_q[:, :] = model_block(m, g.dtau_dq)
+    out_v[:, :] = model_block(m, g.dtau_dv)
+    out_a[:, :] = model_block(m, data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0].M)
     return status
 
 
@@ -686,9 +720,9 @@ def aba_derivatives_into(I, F, ws, dws, q, v, tau, out_q, out_v, out_tau):
     status = aba_derivatives(I, F, ws, dws, q, v, tau, None)
     m = model_views(borrowed(I), borrowed(F))
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
-    out_q[:, :] = g.ddq_dq
-    out_v[:, :] = g.ddq_dv
-    out_tau[:, :] = data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0].Minv
+    out_q[:, :] = model_block(m, g.ddq_dq)
+    out_v[:, :] = model_block(m, g.ddq_dv)
+    out_tau[:, :] = model_block(m, data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0].Minv)
     return status
 
 
@@ -710,11 +744,26 @@ def batch_aba_derivatives(I, F, WS, DWS, Q, V, TAU, OUT_Q, OUT_V, OUT_TAU, STATU
             STATUS[b] = aba_derivatives_into(I, F, WS[c], DWS[c], Q[b], V[b], TAU[b], OUT_Q[b], OUT_V[b], OUT_TAU[b])
 
 
+@njit(cache=True)
+def rnea_second_order_derivatives_into(I, F, ws, dws, q, v, a, T, out_qq, out_vv, out_qv, out_aq):
+    """:func:`rnea_second_order_derivatives` straight into the outputs, or with mimic joints into the scratch
+    tensors ``T`` ``(4, nv_extended, nv_extended, nv_extended)`` and their compressed blocks copied out."""
+    m = model_views(borrowed(I), borrowed(F))
+    if not m.nq_mimic:
+        return rnea_second_order_derivatives(I, F, ws, dws, q, v, a, None, out_qq, out_vv, out_qv, out_aq)
+    status = rnea_second_order_derivatives(I, F, ws, dws, q, v, a, None, T[0], T[1], T[2], T[3])
+    n = out_qq.size
+    for t, out in enumerate((out_qq, out_vv, out_qv, out_aq)):
+        out.reshape(n)[:] = T[t].reshape(T[t].size)[:n]
+    return status
+
+
 @njit(cache=True, parallel=True)
-def batch_rnea_second_order_derivatives(I, F, WS, DWS, Q, V, A, OUT_QQ, OUT_VV, OUT_QV, OUT_AQ, STATUS):
-    """``compute_rnea_second_order_derivatives`` over a batch (the kernel writes straight into the outputs)."""
+def batch_rnea_second_order_derivatives(I, F, WS, DWS, T, Q, V, A, OUT_QQ, OUT_VV, OUT_QV, OUT_AQ, STATUS):
+    """``compute_rnea_second_order_derivatives`` over a batch (``T``: per chunk the scratch tensors of a model
+    with mimic joints, empty without)."""
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = rnea_second_order_derivatives(I, F, WS[c], DWS[c], Q[b], V[b], A[b], None,
-                                                      OUT_QQ[b], OUT_VV[b], OUT_QV[b], OUT_AQ[b])
+            STATUS[b] = rnea_second_order_derivatives_into(I, F, WS[c], DWS[c], Q[b], V[b], A[b], T[c],
+                                                           OUT_QQ[b], OUT_VV[b], OUT_QV[b], OUT_AQ[b])

@@ -12,7 +12,7 @@ from ..joints import composite
 from ..joints.dispatch import COMPOSITE, joint_calc
 from ..spatial.compiled import motion_act, motion_act_inv, motion_cross, se3_compose
 from .checks import begin
-from .mimic import extended
+from .mimic import compress_hessian, extended
 from .views import borrowed
 
 
@@ -168,9 +168,10 @@ def jacobians_time_variation(I, F, ws, q, v):
 
 
 @njit(cache=True)
-def kinematic_hessians(I, F, ws, q, H):
-    """``H[:, c, k] = dJ_c/dq_k`` ``(6, nv, nv)``: ``J_k x J_c`` when dof ``k`` belongs to the joint of dof ``c``
-    or to one of its ancestors, 0 otherwise."""
+def kinematic_hessians(I, F, ws, q, H, out):
+    """``H[:, c, k] = dJ_c/dq_k`` ``(6, nv_extended, nv_extended)`` over ``data.J``'s columns: ``J_k x J_c`` when
+    dof ``k`` belongs to the joint of dof ``c`` or to one of its ancestors, 0 otherwise; with mimic joints ``out``
+    ``(6, nv_red, nv_red)`` receives the model's ``H G`` on both dof axes (``out`` is ``H`` without)."""
     status = compute_joint_jacobians(I, F, ws, q)
     if status:
         return status
@@ -188,4 +189,5 @@ def kinematic_hessians(I, F, ws, q, H):
                     for x in range(6):
                         H[x, c, k] = col[x]
                 j = m.parents[j]
+    compress_hessian(m, H, out)
     return 0

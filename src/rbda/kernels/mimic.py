@@ -8,9 +8,9 @@ and what a mimic column contributes to a per-dof result accumulates onto the mim
     tau = G^T tau_ext  (rows),    J = J_ext G  (columns),    M = G^T M_ext G  (both).
 
 ``begin`` (``checks.py``) expands the inputs into the workspace's ``qx``, ``vx``, ``ax``; a kernel reads them
-through :func:`extended`, and its epilogue compresses its per-dof outputs in place: the model's ``nv`` entries
-are left in front of each buffer (a joint-space matrix as a C-contiguous ``(nv, nv)`` block in the first
-``nv * nv`` entries). Without mimic joints (``m.nq_mimic == 0``) each helper is one comparison.
+through :func:`extended`, and its epilogue compresses its per-dof outputs in place (:func:`compress_axis`, once
+per dof axis): the model's ``nv`` entries are left in front of each buffer (a joint-space matrix as a
+C-contiguous ``(nv, nv)`` block in the first ``nv * nv`` entries, a second-order tensor as ``(nv, nv, nv)``). Without mimic joints (``m.nq_mimic == 0``) each helper is one comparison.
 """
 
 from __future__ import annotations
@@ -49,49 +49,79 @@ def expand_inputs(m, q, v, a, qx, vx, ax):
 
 
 @njit(cache=True, forceinline=True)
+def compress_axis(m, x, outer, inner):
+    """``G^T`` along the middle axis of ``x[: outer * nv_extended * inner]`` read as ``(outer, nv_extended,
+    inner)``, in place: each mimic slice is added, scaled, onto its mimicked dof's slice, then the model's slices
+    move to the front, leaving ``(outer, nv_red, inner)`` C-contiguous in the first entries of ``x`` (flat)."""
+    n, nr = m.nv, m.nv_red
+    for o in range(outer):
+        for k in range(n):
+            e = m.v_keep[m.v_col[k]]
+            if e != k:  # a mimic column: onto its mimicked dof's
+                s, src, dst = m.v_scale[k], (o * n + k) * inner, (o * n + e) * inner
+                for b in range(inner):
+                    x[dst + b] += s * x[src + b]
+    for o in range(outer):  # entry (o, j, b) moves from (o n + v_keep[j]) inner + b >= (o nr + j) inner + b:
+        for j in range(nr):  # the reads stay ahead of the writes
+            src, dst = (o * n + m.v_keep[j]) * inner, (o * nr + j) * inner
+            for b in range(inner):
+                x[dst + b] = x[src + b]
+
+
+@njit(cache=True, forceinline=True)
 def compress_rows(m, X):
-    """``X[:nv_red] = G^T X`` for ``X`` ``(nv_extended, w)`` (one row per extended column) in place: each mimic
-    row is added, scaled, to the row of its mimicked dof, then the model's rows move to the front."""
-    if not m.nq_mimic:
-        return
-    for k in range(m.nv):
-        e = m.v_keep[m.v_col[k]]
-        if e != k:  # a mimic column: onto its mimicked dof's column
-            for c in range(X.shape[1]):
-                X[e, c] += m.v_scale[k] * X[k, c]
-    for j in range(m.nv_red):  # v_keep is increasing, v_keep[j] >= j: the moves never overwrite a row still to read
-        for c in range(X.shape[1]):
-            X[j, c] = X[m.v_keep[j], c]
+    """``X[:nv_red] = G^T X`` for ``X`` ``(nv_extended, w)`` (one row per extended column), in place."""
+    if m.nq_mimic:
+        compress_axis(m, X.reshape(X.size), 1, X.shape[1])
 
 
 @njit(cache=True, forceinline=True)
 def compress_vector(m, x):
     """``x[:nv_red] = G^T x`` in place, for ``x`` ``(nv_extended,)``."""
     if m.nq_mimic:
-        compress_rows(m, x.reshape((x.shape[0], 1)))
+        compress_axis(m, x, 1, 1)
+
+
+@njit(cache=True, forceinline=True)
+def compress_columns(m, X):
+    """``X G`` ``(w, nv_red)``, C-contiguous, into the first entries of ``X`` ``(w, nv_extended)``, in place."""
+    if m.nq_mimic:
+        compress_axis(m, X.reshape(X.size), X.shape[0], 1)
 
 
 @njit(cache=True, forceinline=True)
 def compress_matrix(m, X):
     """``G^T X G`` ``(nv_red, nv_red)``, C-contiguous, into the first ``nv_red^2`` entries of ``X``
     ``(nv_extended, nv_extended)``, in place."""
+    if m.nq_mimic:
+        flat, n = X.reshape(X.size), m.nv
+        compress_axis(m, flat, n, 1)  # columns: (n, nr)
+        compress_axis(m, flat, 1, m.nv_red)  # rows: (nr, nr)
+
+
+@njit(cache=True, forceinline=True)
+def compress_tensor(m, T):
+    """``T`` ``(nv_extended,) * 3`` compressed on each dof axis (``T_ijk G_ia G_jb G_kc``), ``(nv_red,) * 3``
+    C-contiguous in its first entries, in place."""
+    if m.nq_mimic:
+        flat, n, nr = T.reshape(T.size), m.nv, m.nv_red
+        compress_axis(m, flat, n * n, 1)
+        compress_axis(m, flat, n, nr)
+        compress_axis(m, flat, 1, nr * nr)
+
+
+@njit(cache=True, forceinline=True)
+def compress_hessian(m, H, out):
+    """``out[x, i, j] = sum_ab H[x, a, b] G_ai G_bj`` ``(6, nv_red, nv_red)`` from ``H`` ``(6, nv_extended,
+    nv_extended)`` (``H`` is ``out`` itself without mimic joints: nothing to do)."""
     if not m.nq_mimic:
         return
-    n, nr = m.nv, m.nv_red
-    for k in range(n):  # columns, then rows
-        e = m.v_keep[m.v_col[k]]
-        if e != k:
-            for r in range(n):
-                X[r, e] += m.v_scale[k] * X[r, k]
-    for k in range(n):
-        e = m.v_keep[m.v_col[k]]
-        if e != k:
-            for c in range(n):
-                X[e, c] += m.v_scale[k] * X[k, c]
-    flat = X.reshape(n * n)
-    for i in range(nr):  # entry (i, j) moves from v_keep[i] n + v_keep[j] >= i nr + j: reads stay ahead of writes
-        for j in range(nr):
-            flat[i * nr + j] = X[m.v_keep[i], m.v_keep[j]]
+    out[:, :, :] = 0.0
+    for a in range(m.nv):
+        for b in range(m.nv):
+            s, i, j = m.v_scale[a] * m.v_scale[b], m.v_col[a], m.v_col[b]
+            for x in range(6):
+                out[x, i, j] += s * H[x, a, b]
 
 
 @njit(cache=True, forceinline=True)

@@ -14,6 +14,7 @@ copy a result that must outlive the next call.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -29,7 +30,7 @@ class ArgumentOrderError(TypeError, AttributeError):
 
 _MODEL_ATTRIBUTES = frozenset({"packed", "mimicking_joints", "nq", "nv", "njoints", "nframes", "joints", "parents",
                                "names", "frames", "idx_q", "idx_v", "nqs", "nvs", "inertias", "gravity", "elementary",
-                               "extended", "get_frame_id", "get_joint_id", "create_data"})
+                               "get_frame_id", "get_joint_id", "create_data"})
 DATA_ATTRIBUTES = frozenset({"ws", "wb", "dws", "model_sizes", "oMi", "oMf", "liMi", "tau", "M", "J", "ddq",
                              "derivatives_layout", "elementary_data", "kinematics_derivatives"})
 
@@ -69,11 +70,16 @@ def new_workspace(nj: int, nv: int, nf: int, nq_mimic: int = 0) -> np.ndarray:
     return ws
 
 
+def leading(X: np.ndarray, shape: tuple) -> np.ndarray:
+    """The C-contiguous array of ``shape`` stored in the first entries of the C-contiguous ``X``: with mimic
+    joints, where the kernels leave a result of the model's size after computing it over the ``nv_extended``
+    columns (``kernels/mimic.py``); ``X`` itself when it has that shape."""
+    return X if X.shape == shape else X.reshape(-1)[: math.prod(shape)].reshape(shape)
+
+
 def leading_block(X: np.ndarray, n: int) -> np.ndarray:
-    """The C-contiguous ``(n, n)`` matrix stored in the first ``n * n`` entries of the C-contiguous square ``X``:
-    with mimic joints, where the kernels leave a joint-space matrix of the model's size after computing it over
-    the ``nv_extended`` columns (``kernels/mimic.py``); ``X`` itself otherwise."""
-    return X if X.shape[0] == n else X.reshape(-1)[: n * n].reshape(n, n)
+    """:func:`leading` ``(n, n)`` of the square ``X``: a joint-space matrix of the model."""
+    return leading(X, (n, n))
 
 
 def workspace_sizes(model) -> tuple[int, int, int, int]:
@@ -108,11 +114,11 @@ class Data:
     Whole body (:meth:`_init_whole_body`), derivatives (:meth:`_init_derivatives`): see those methods.
     """
 
-    def __init__(self, model, _share=None):
+    def __init__(self, model):
         nj, nx, nf, nq_mimic = workspace_sizes(model)
         nv = model.nv
         self.model_sizes = (nj, nv, nf)
-        self.ws = new_workspace(nj, nx, nf, nq_mimic) if _share is None else _share.ws[: data_size(nj, nx, nf)]
+        self.ws = new_workspace(nj, nx, nf, nq_mimic)
         d = data_views(self.ws, nj, nx, nf, nq_mimic)[0]
         self._views = d
         self.liMi, self.oMi, self.oMf = SE3Views(d.liMi), SE3Views(d.oMi), SE3Views(d.oMf)
@@ -126,11 +132,11 @@ class Data:
         self.J = d.J.T  # (6, nv_extended) view of the row-per-column storage
         self.dJ = d.dJ.T
         self.S = d.S.T
-        self._init_whole_body(model, _share)
+        self._init_whole_body(model)
         self._init_derivatives(model)
         self._init_constrained(model)
 
-    def _init_whole_body(self, model, share=None) -> None:
+    def _init_whole_body(self, model) -> None:
         """Whole-body quantities (Pinocchio's names): ``mass (njoints,)``, ``com``, ``vcom``, ``acom``
         ``(njoints, 3)`` (subtrees, world frame; entry 0 is the whole model), ``Jcom (3, nv)``, ``Ag``, ``dAg``
         ``(6, nv)``, ``Ig (6, 6)``, ``hg``, ``dhg (6,)``, the factor ``U (nv, nv)``, ``D``, ``Dinv (nv,)`` of
@@ -141,7 +147,7 @@ class Data:
         from ..kernels.whole_body import whole_body_views_py as whole_body_views
 
         nj, nv, nx = model.njoints, model.nv, model.nv_extended
-        self.wb = np.zeros(whole_body_size(nj, nx)) if share is None else share.wb
+        self.wb = np.zeros(whole_body_size(nj, nx))
         w = whole_body_views(self.wb, nj, nx)[0]
         for name in ("mass", "com", "vcom", "acom", "Ig", "hg", "dhg"):
             setattr(self, name, getattr(w, name))
@@ -167,14 +173,20 @@ class Data:
         and the workspaces the derivative kernels take, as laid out by the first derivative call;
         ``kinematics_derivatives``: True while ``dws`` holds :func:`compute_forward_kinematics_derivatives`' columns.
         ``d2tau_dqdq``, ``d2tau_dvdv``, ``d2tau_dqdv``, ``d2tau_dadq`` ``(nv, nv, nv)``: the second-order derivatives,
-        allocated on the first call; ``kinematic_hessians`` ``(6, nv, nv)``; ``dvcom_dq`` ``(3, nv)``, set by
+        views of ``d2tau_extended`` ``(4, nv_extended, nv_extended, nv_extended)``, the kernel's output (with mimic
+        joints it leaves the model's tensors in their first entries), both allocated on the first call;
+        ``kinematic_hessians`` ``(6, nv, nv)`` and ``kinematic_hessians_extended`` ``(6, nv_extended,
+        nv_extended)``, the derivatives of the Jacobian's columns in the model's dofs and in ``data.J``'s columns
+        (the same array without mimic joints); ``dvcom_dq`` ``(3, nv)``, set by
         :func:`compute_centroidal_dynamics_derivatives` (``None`` before).
         """
+        nv, nx = model.nv, model.nv_extended
         self.dws = self.elementary_data = self.derivatives_layout = None
         self.dtau_dq = self.dtau_dv = self.ddq_dq = self.ddq_dv = None
         self.kinematics_derivatives = False
-        self.d2tau_dqdq = self.d2tau_dvdv = self.d2tau_dqdv = self.d2tau_dadq = None
-        self.kinematic_hessians = np.zeros((6, model.nv, model.nv))
+        self.d2tau_extended = self.d2tau_dqdq = self.d2tau_dvdv = self.d2tau_dqdv = self.d2tau_dadq = None
+        self.kinematic_hessians_extended = np.zeros((6, nx, nx))
+        self.kinematic_hessians = self.kinematic_hessians_extended if nx == nv else np.zeros((6, nv, nv))
         self.dvcom_dq = None
 
     def _init_constrained(self, model) -> None:

@@ -37,11 +37,11 @@ def elementary_model(model) -> tuple:
     ``model.elementary``, which builds it once per change of the model."""
     if not any(j is not None and j.type in MOVING_SUBSPACE for j in model.joints):
         return model, np.arange(model.njoints)
-    if model.mimicking_joints:  # the twin of the tree with the mimic joints free, whose mimic joints are set again
-        from .mimic import extended_model
+    if model.mimicking_joints:  # the twin of the tree with the mimic joints freed, whose mimic joints are set again
+        from .mimic import free_mimic_joints
         from .surgery import transform_joint_into_mimic
 
-        me, last = elementary_model(extended_model(model))
+        me, last = elementary_model(free_mimic_joints(model)[0])
         for i, ref in zip(model.mimicking_joints, model.mimicked_joints):
             me = transform_joint_into_mimic(me, int(last[ref]), int(last[i]), model.joints[i].scaling,
                                             model.joints[i].offset)

@@ -42,7 +42,7 @@ class _TrackedList(list):
 
 
 class _Derived:
-    """A form derived from the model (its packed arrays, its twins), built on first access by ``build(model)`` and
+    """A form derived from the model (its packed arrays, its elementary twin), built on first access by ``build(model)`` and
     then kept in the instance's ``__dict__``, where a plain attribute read finds it (about 20 ns, against 90 for a
     property); any edit of the model drops every derived form (``Model._invalidate``)."""
 
@@ -344,10 +344,6 @@ class Model:
         """A new :class:`~rbda.model.Data` workspace for this model."""
         from .data import Data
 
-        if self.mimicking_joints:
-            from .mimic import MimicData
-
-            return MimicData(self)
         return Data(self)
 
     def check(self, data=None) -> bool:
@@ -403,11 +399,6 @@ class Model:
 
         return elementary_model(self)
 
-    def _extended(self):
-        from .mimic import extended_model
-
-        return extended_model(self)
-
     def _columns(self):
         from ..kernels.layout import model_views_py
 
@@ -424,8 +415,6 @@ class Model:
     packed = _Derived(lambda model: model._pack())
     #: ``(model_e, last)``: the elementary twin, whose joints all have constant motion subspaces (``model/elementary.py``)
     elementary = _Derived(_elementary)
-    #: the extended twin of a model with mimic joints, every mimic joint with its own coordinate (``model/mimic.py``)
-    extended = _Derived(_extended)
 
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
         self.check()
@@ -475,19 +464,18 @@ class Model:
         return I, F
 
     def _pack_mimic(self) -> tuple[np.ndarray, np.ndarray]:
-        """The packed arrays of a model with mimic joints: the tree with one coordinate per joint dof (its
-        extended twin's tables: the kernels' recursion runs over ``nv_extended`` columns, as Pinocchio's), the
-        model's sizes in the header, then the map from the model's ``q``, ``v`` to the extended ones
-        (``kernels/layout.py``) and the model's armature, which the kernels add to the model's dofs."""
-        from .mimic import extended_model
+        """The packed arrays of a model with mimic joints: the tree with one coordinate per joint dof (the tables of
+        the tree with its mimic joints freed, ``model/mimic.py``: the kernels' recursion runs over ``nv_extended``
+        columns, as Pinocchio's), the model's sizes in the header, then the map from the model's ``q``, ``v`` to the
+        extended ones (``kernels/layout.py``) and the model's armature, which the kernels add to the model's dofs."""
+        from .mimic import free_mimic_joints
 
-        ext = extended_model(self)
-        mm = ext.mimic_map
+        ext, mm = free_mimic_joints(self)
         Ie, Fe = ext._pack()
         col = np.argmax(mm.G != 0.0, axis=1)  # the model dof of each extended column, and its scale
         I = np.concatenate([Ie, mm.q_src, col, mm.keep_v]).astype(np.int64)
         I[5], I[6] = self.nq, self.nv
-        dof_parents = len(Ie) - ext.nv  # the twin's packed ints end with its dof_parents: the model's M's instead
+        dof_parents = len(Ie) - ext.nv  # the freed tree's packed ints end with its dof_parents: the model's M's instead
         I[dof_parents : dof_parents + self.nv] = self.dof_parents
         F = np.concatenate([Fe, mm.q_scale, mm.q_offset, mm.G[np.arange(len(col)), col], self._armature])
         F[6 : 6 + ext.nv] = 0.0  # the armature acts on the model's dofs, after the mimic joints' accumulate

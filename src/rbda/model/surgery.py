@@ -237,13 +237,13 @@ def build_reduced_model(model: Model, joints_to_lock: Sequence[int | str], refer
     if 0 in locked:
         raise ValueError("joints_to_lock: the universe (joint 0) cannot be locked")
     if model.mimicking_joints:  # a locked joint locks its mimic joints; the others stay mimic joints
-        from .mimic import expand_configuration
+        from .mimic import free_mimic_joints
 
         plain, pairs = _without_mimic(model)
         names = {model.names[i] for i in locked}
         names |= {mimicking for mimicking, mimicked, _, _ in pairs if mimicked in names}
         locked = {model.get_joint_id(name) for name in names}
-        result = build_reduced_model(plain, [model.names[i] for i in locked], expand_configuration(model, q_ref),
+        result = build_reduced_model(plain, [model.names[i] for i in locked], free_mimic_joints(model)[1].expand(q_ref, "q_ref"),
                                      geom_models)
         out = result[0] if isinstance(result, tuple) else result
         out = _with_mimic(out, [p for p in pairs if p[0] not in names and p[1] not in names])
@@ -334,15 +334,14 @@ def transform_joint_into_mimic(model: Model, mimicked: int | str, mimicking: int
 
 
 def _without_mimic(model: Model) -> tuple[Model, list]:
-    """``(plain, pairs)``: ``model`` with its mimic joints as free joints (its extended twin, with the reference
+    """``(plain, pairs)``: ``model`` with its mimic joints as free joints (``model/mimic.py``, with the reference
     configurations expanded) and ``(mimicking, mimicked, scaling, offset)`` by joint name, to make them again."""
     if not model.mimicking_joints:
         return model, []
-    from .mimic import expand_configuration, sync_extended
+    from .mimic import free_mimic_joints
 
-    plain = pickle.loads(pickle.dumps(sync_extended(model)))
-    plain.__dict__.pop("mimic_map", None)
-    plain.reference_configurations = {k: expand_configuration(model, q, "reference_configurations")
+    plain, mimic_map = free_mimic_joints(model)
+    plain.reference_configurations = {k: mimic_map.expand(q, "reference_configurations")
                                       for k, q in model.reference_configurations.items()}
     pairs = [(model.names[i], model.names[j], model.joints[i].scaling, model.joints[i].offset)
              for i, j in zip(model.mimicking_joints, model.mimicked_joints)]
