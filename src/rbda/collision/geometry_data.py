@@ -41,7 +41,7 @@ class PackedGeometry:
     @property
     def arrays(self) -> tuple:
         s = self.shapes
-        return s.types, s.params, s.vertex_ranges, s.vertices
+        return s.types, s.params, s.vertex_ranges, s.vertices, s.graph_ranges, s.graph
 
 
 _PACKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
