@@ -55,14 +55,11 @@ def _collisions(I, F, WS, Q, types, params, ranges, vertices, graph_ranges, grap
 def _prepare(model, geom_model, Q, request):
     from ..batch import _report_states, _stack
 
-    if model.mimicking_joints:
-        raise ValueError("model: has mimic joints; the batched collision functions take models without them "
-                         "(use rbda.collision.compute_distances state by state)")
     packed = pack_geometry(geom_model)
     Q = _stack(Q, model.nq, "Q")
     B = Q.shape[0]
     nchunks = max(1, min(numba.get_num_threads(), B))
-    WS = np.stack([_data.new_workspace(model.njoints, model.nv, model.nframes) for _ in range(nchunks)])
+    WS = np.stack([_data.new_workspace(*_data.workspace_sizes(model)) for _ in range(nchunks)])  # mimic: qx too
     settings = np.array((request or DistanceRequest()).codes(), dtype=float)
     return packed, Q, B, nchunks, WS, settings, _report_states
 
