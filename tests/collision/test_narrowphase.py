@@ -6,6 +6,7 @@ import zlib
 
 import numpy as np
 import pytest
+from numba import njit
 from scipy.optimize import minimize
 
 from rbda.collision.distance import DistanceRequest, distance
@@ -21,20 +22,52 @@ PER_PAIR = 132  # 77 ordered pairs x 132 = 10,164 configurations
 REL, ABS = 1e-6, 1e-9
 
 
-def _signed_distance_by_definition(a, M1, M2, normal):
-    """max over unit n of -(support of A - B along n): the signed distance of two convex shapes (the separating
-    axis form, for overlapping and separated shapes alike), maximised numerically (Nelder-Mead) from
-    ``normal`` and from 8 random directions."""
-    def h(n):
-        n = n / np.linalg.norm(n)
-        x, y = np.zeros(3), np.zeros(3)
+@njit(cache=True)
+def _support_gaps(a, M1, M2, N, h):
+    """``h[k]``: the support function of ``A - B`` (inflated) along the unit direction ``N[k]``."""
+    x, y = np.zeros(3), np.zeros(3)
+    for k in range(N.shape[0]):
+        n = (N[k, 0], N[k, 1], N[k, 2])
         support_world(a[0], a[1], a[2], a[3], 0, M1, n, x)
-        support_world(a[4], a[5], a[6], a[7], 0, M2, -n, y)
-        return n @ (x - y) + radius(a[0], a[1]) + radius(a[4], a[5])
+        support_world(a[4], a[5], a[6], a[7], 0, M2, (-n[0], -n[1], -n[2]), y)
+        h[k] = n[0] * (x[0] - y[0]) + n[1] * (x[1] - y[1]) + n[2] * (x[2] - y[2]) + radius(a[0], a[1]) + radius(
+            a[4], a[5])
 
-    opts, rng = dict(xatol=1e-11, fatol=1e-14, maxiter=6000), np.random.default_rng(0)
-    starts = [normal] + [rng.normal(size=3) for _ in range(8)]
-    return -min(minimize(h, n0, method="Nelder-Mead", options=opts).fun for n0 in starts)
+
+def _fibonacci_sphere(n):
+    k = np.arange(n) + 0.5
+    z, phi = 1 - 2 * k / n, np.pi * (1 + 5**0.5) * k
+    r = np.sqrt(1 - z * z)
+    return np.stack([r * np.cos(phi), r * np.sin(phi), z], axis=1)
+
+
+GRID = _fibonacci_sphere(4000)
+
+
+def _signed_distance_by_definition(a, M1, M2, normal):
+    """-min over unit n of the support function of A - B along n: the signed distance of two convex shapes (the
+    separating-axis form, for overlapping and separated shapes alike). The minimum is searched on 4,000
+    directions, then refined by Nelder-Mead in the tangent plane of the 3 best of them and of ``normal``."""
+    h = np.empty(len(GRID))
+    _support_gaps(a, M1, M2, GRID, h)
+    one = np.empty(1)
+
+    def refine(n0):
+        n0 = n0 / np.linalg.norm(n0)
+        e1 = np.cross(n0, np.eye(3)[np.argmin(np.abs(n0))])
+        e1 /= np.linalg.norm(e1)
+        e2 = np.cross(n0, e1)
+
+        def f(u):
+            n = n0 + u[0] * e1 + u[1] * e2
+            _support_gaps(a, M1, M2, (n / np.linalg.norm(n))[None], one)
+            return one[0]
+
+        simplex = np.array([[0.0, 0.0], [0.05, 0.0], [0.0, 0.05]])
+        opts = dict(xatol=1e-12, fatol=1e-15, maxiter=4000, initial_simplex=simplex)
+        return minimize(f, np.zeros(2), method="Nelder-Mead", options=opts).fun
+
+    return -min(refine(n0) for n0 in [normal, *GRID[np.argsort(h)[:3]]])
 
 
 def _placements(a, rng, regime):
