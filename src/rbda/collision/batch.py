@@ -56,6 +56,11 @@ def _prepare(model, geom_model, Q, request):
     from ..batch import _report_states, _stack
 
     packed = pack_geometry(geom_model)
+    if len(packed.nonconvex_pairs):
+        k = packed.pairs[packed.nonconvex_pairs[0]]
+        names = [geom_model.geometry_objects[i].name for i in k]
+        raise ValueError(f"geom_model: collision pair {names} has a NonConvexMesh, which only coal handles; the "
+                         "batched kernels take convex shapes (use compute_distances state by state)")
     Q = _stack(Q, model.nq, "Q")
     B = Q.shape[0]
     nchunks = max(1, min(numba.get_num_threads(), B))

@@ -21,6 +21,7 @@ from enum import IntEnum
 import numpy as np
 
 from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
+from .nonconvex import NonConvexMesh
 
 NPARAMS = 4  # parameters per shape
 CLIMB_MIN_VERTICES = 96  # hulls with fewer vertices are scanned: below this, a scan beats hill climbing
@@ -174,7 +175,7 @@ def shape_row(shape, name: str = "shape") -> tuple[int, np.ndarray, np.ndarray, 
         if not np.all(np.isfinite(hull.vertices)):
             raise ValueError(f"{name}: the vertices must be finite")
         return (ShapeType.CONVEX, p, *_hull_row(hull))
-    if isinstance(shape, Mesh):
+    if isinstance(shape, (Mesh, NonConvexMesh)):  # a non-convex mesh's hull bounds it (its pairs go to coal)
         from ..io.meshes import load_convex_hull
 
         return (ShapeType.CONVEX, p, *_hull_row(load_convex_hull(os.fspath(shape.path), shape.scale)))
