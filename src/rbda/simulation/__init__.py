@@ -22,3 +22,5 @@ __all__ = [
     "signorini",
     "ContactSet", "Simulator", "add_free_body", "add_ground_plane", "compute_contacts", "load_scene",
 ]
+
+from . import convex_contacts  # noqa: E402, F401 (registers the convex pair functions in contacts.PAIR_FUNCTIONS)
