@@ -127,7 +127,7 @@ def _weight(m, i, j, k, u, v, w):
 FACES = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))  # a face and the opposite vertex
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def project_origin(S, n, lam):
     """Closest point of the simplex ``S[0:n]`` to the origin: keeps only the vertices of the feature it lies on
     (in ``S``, weights in ``lam``) and returns ``(new n, inside)``, ``inside`` when the origin is inside the
@@ -177,7 +177,7 @@ def _polytope_like(t):
     return t == BOX or t == CONVEX or t == CYLINDER or t == CONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a call with this many arrays costs more than the iterations
 def gjk(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, max_iterations, exit_above, S, lam, H):
     """Distance between the cores of shapes 1 and 2 (types ``t``, parameters ``P`` ``(4,)``, vertices ``V`` ``(n,
     3)``, vertex graphs ``G``, placements ``M`` ``(3, 4)``). Returns ``(n, |v|, iterations, converged)``: the final

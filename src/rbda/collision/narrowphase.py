@@ -129,7 +129,7 @@ def _size(M1, M2, S, n):
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shape_distance(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, max_iterations, out, iterations,
                    exit_above=math.inf):
     """Signed distance between shape 1 (type code ``t1``, parameters ``P1`` ``(4,)``, convex vertices ``V1``

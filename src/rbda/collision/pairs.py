@@ -33,7 +33,7 @@ def placements_status(oMi, parent_joints, placements, oMg):
     return bad
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pair_distance(types, params, vertex_ranges, vertices, graph_ranges, graph, oMg, pairs, p, settings, out,
                   iterations, exit_above=np.inf):
     """Signed distance of pair ``p`` (witness points and normal into ``out`` ``(3, 3)``); with a finite
