@@ -38,35 +38,10 @@ def random_rotation(rng):
 
 
 def to_coal(shape, packed_vertices):
-    import coal
+    """coal's twin of ``shape`` (a polytope: the hull of its packed vertices)."""
+    from rbda.collision.nonconvex import coal_geometry
 
-    if isinstance(shape, Sphere):
-        return coal.Sphere(shape.radius)
-    if isinstance(shape, Capsule):
-        return coal.Capsule(shape.radius, shape.length)
-    if isinstance(shape, Box):
-        return coal.Box(*shape.size)
-    if isinstance(shape, Cylinder):
-        return coal.Cylinder(shape.radius, shape.length)
-    if isinstance(shape, Cone):
-        return coal.Cone(shape.radius, shape.length)
-    if isinstance(shape, Ellipsoid):
-        return coal.Ellipsoid(*shape.radii)
-    if isinstance(shape, Halfspace):
-        return coal.Halfspace(np.array(shape.normal), shape.offset)
-    if isinstance(shape, Plane):
-        return coal.Plane(np.array(shape.normal), shape.offset)
-    if isinstance(shape, Convex):
-        return _coal_convex(np.asarray(packed_vertices, dtype=float))
-    raise TypeError(shape)
-
-
-def _coal_convex(v):
-    import coal
-
-    points = coal.StdVec_Vec3s()
-    points.extend([np.array(x) for x in v])
-    return coal.Convex.convexHull(points, False, "")
+    return coal_geometry(shape, packed_vertices)
 
 
 def coal_distance(g1, M1, g2, M2, epa_tolerance=1e-8, gjk_tolerance=1e-12):

@@ -33,12 +33,12 @@ def test_sweep_and_prune_equals_all_pairs():
         V = pk.vertices_of(k)
         for r in range(3):
             e = np.eye(3)[r]
-            support_world(pk.types[k], pk.params[k], V, oMg[k], e, point)
+            support_world(pk.types[k], pk.params[k], V, pk.graph_of(k), 0, oMg[k], e, point)
             assert point[r] + radius(pk.types[k], pk.params[k]) <= hi[k, r] + 1e-12
-            support_world(pk.types[k], pk.params[k], V, oMg[k], -e, point)
+            support_world(pk.types[k], pk.params[k], V, pk.graph_of(k), 0, oMg[k], -e, point)
             assert point[r] - radius(pk.types[k], pk.params[k]) >= lo[k, r] - 1e-12
     for p in np.flatnonzero(~candidate):  # the pairs ruled out are apart
         i, j = pairs[p]
-        d = shape_distance(pk.types[i], pk.params[i], pk.vertices_of(i), oMg[i], pk.types[j], pk.params[j],
-                           pk.vertices_of(j), oMg[j], 0, 1e-10, 256, out, its)
+        d = shape_distance(pk.types[i], pk.params[i], pk.vertices_of(i), pk.graph_of(i), oMg[i], pk.types[j],
+                           pk.params[j], pk.vertices_of(j), pk.graph_of(j), oMg[j], 0, 1e-10, 256, out, its)
         assert d > 0, (i, j)

@@ -14,8 +14,7 @@ SCENE = os.path.join(os.path.dirname(__file__), "data", "scene_cube_ball.xml")
 
 
 def _scene():
-    with pytest.warns(UserWarning, match="cube_geom-ball_geom"):
-        return rbda.load_scene(SCENE)
+    return rbda.load_scene(SCENE)  # every pair has a contact function (box-sphere: simulation/convex_contacts.py)
 
 
 def test_load_scene_reads_bodies_obstacles_and_friction():
@@ -24,7 +23,7 @@ def test_load_scene_reads_bodies_obstacles_and_friction():
     floor, cube, ball = (cm.geometry_objects[cm.get_geometry_id(n)] for n in ("floor", "cube_geom", "ball_geom"))
     assert isinstance(floor.geometry, Halfspace) and floor.parent_joint == 0
     assert (floor.friction, cube.friction, ball.friction) == (0.5, 0.3, 0.5)
-    assert cm.collision_pairs == [(0, 1), (0, 2)]
+    assert cm.collision_pairs == [(0, 1), (0, 2), (1, 2)]
     sim = rbda.Simulator(model, cm, 1e-3)
     assert sim.friction.tolist() == [0.5, 0.3, 0.5]
 

@@ -17,8 +17,8 @@ from .geometry_data import pack_geometry
 
 
 @njit(cache=True, parallel=True)
-def _distances(I, F, WS, Q, types, params, ranges, vertices, parent_joints, placements, pairs, settings, OMG, OUT,
-               STATUS):
+def _distances(I, F, WS, Q, types, params, ranges, vertices, graph_ranges, graph, parent_joints, placements, pairs,
+               settings, OMG, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):
         m = model_views(I, F)
@@ -30,13 +30,13 @@ def _distances(I, F, WS, Q, types, params, ranges, vertices, parent_joints, plac
                 STATUS[b] = max(STATUS[b], -1)
                 continue
             for p in range(pairs.shape[0]):
-                OUT[b, p] = _pairs.pair_distance(types, params, ranges, vertices, OMG[c], pairs, p, settings, out,
-                                                 iterations)
+                OUT[b, p] = _pairs.pair_distance(types, params, ranges, vertices, graph_ranges, graph, OMG[c], pairs,
+                                                 p, settings, out, iterations)
 
 
 @njit(cache=True, parallel=True)
-def _collisions(I, F, WS, Q, types, params, ranges, vertices, local_boxes, parent_joints, placements, pairs,
-                pair_index, margin, settings, OMG, BOXES, CANDIDATE, DIST, COLLIDING, OUT, STATUS):
+def _collisions(I, F, WS, Q, types, params, ranges, vertices, graph_ranges, graph, local_boxes, parent_joints,
+                placements, pairs, pair_index, margin, settings, OMG, BOXES, CANDIDATE, DIST, COLLIDING, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     active = np.ones(pairs.shape[0], dtype=np.bool_)
     for c in prange(nchunks):
@@ -47,22 +47,24 @@ def _collisions(I, F, WS, Q, types, params, ranges, vertices, local_boxes, paren
             if STATUS[b] or _pairs.placements_status(d.oMi, parent_joints, placements, OMG[c]) >= 0:
                 STATUS[b] = max(STATUS[b], -1)
                 continue
-            OUT[b] = _pairs.collisions(types, params, ranges, vertices, local_boxes, OMG[c], pairs, pair_index,
-                                       active, margin, settings, True, BOXES[c], CANDIDATE[c], DIST[c],
-                                       COLLIDING[c])
+            OUT[b] = _pairs.collisions(types, params, ranges, vertices, graph_ranges, graph, local_boxes, OMG[c],
+                                       pairs, pair_index, active, margin, settings, True, BOXES[c], CANDIDATE[c],
+                                       DIST[c], COLLIDING[c])
 
 
 def _prepare(model, geom_model, Q, request):
     from ..batch import _report_states, _stack
 
-    if model.mimicking_joints:
-        raise ValueError("model: has mimic joints; the batched collision functions take models without them "
-                         "(use rbda.collision.compute_distances state by state)")
     packed = pack_geometry(geom_model)
+    if len(packed.nonconvex_pairs):
+        k = packed.pairs[packed.nonconvex_pairs[0]]
+        names = [geom_model.geometry_objects[i].name for i in k]
+        raise ValueError(f"geom_model: collision pair {names} has a NonConvexMesh, which only coal handles; the "
+                         "batched kernels take convex shapes (use compute_distances state by state)")
     Q = _stack(Q, model.nq, "Q")
     B = Q.shape[0]
     nchunks = max(1, min(numba.get_num_threads(), B))
-    WS = np.stack([_data.new_workspace(model.njoints, model.nv, model.nframes) for _ in range(nchunks)])
+    WS = np.stack([_data.new_workspace(*_data.workspace_sizes(model)) for _ in range(nchunks)])  # mimic: qx too
     settings = np.array((request or DistanceRequest()).codes(), dtype=float)
     return packed, Q, B, nchunks, WS, settings, _report_states
 

@@ -21,7 +21,7 @@ from .support import HALFSPACE, PLANE, radius, support_local
 def local_boxes(types, params, vertex_ranges, vertices, boxes):
     """``boxes[k] = [centre (3), half-extents (3)]`` of shape ``k`` in its own frame, exact: the support points
     along ``+e`` and ``-e`` of each axis, grown by the radius (zeros for half-spaces and planes)."""
-    point, axis = np.empty(3), np.zeros(3)
+    point, axis, scan = np.empty(3), np.zeros(3), np.zeros(0, dtype=np.int64)
     for k in range(types.shape[0]):
         t = types[k]
         for r in range(6):
@@ -32,10 +32,10 @@ def local_boxes(types, params, vertex_ranges, vertices, boxes):
         rad = radius(t, params[k])
         for r in range(3):
             axis[r] = 1.0
-            support_local(t, params[k], V, axis, point)
+            support_local(t, params[k], V, scan, 0, axis, point)
             upper = point[r] + rad
             axis[r] = -1.0
-            support_local(t, params[k], V, axis, point)
+            support_local(t, params[k], V, scan, 0, axis, point)
             lower = point[r] - rad
             axis[r] = 0.0
             boxes[k, r], boxes[k, 3 + r] = 0.5 * (upper + lower), 0.5 * (upper - lower)

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..spatial import SE3
 from .narrowphase import NESTEROV, VANILLA, shape_distance
+from .nonconvex import coal_geometry, is_nonconvex, nonconvex_distance
 from .shapes import ShapeType, shape_row
 
 GJK_VARIANTS = {"default": VANILLA, "nesterov": NESTEROV}
@@ -81,24 +82,28 @@ def _row(shape, name: str) -> tuple:
         ref = weakref.ref(shape, lambda _, key=id(shape): _ROWS.pop(key, None))
     except TypeError:  # a shape that cannot be referenced weakly is packed at each call
         return row
-    _ROWS[id(shape)] = (ref, (int(row[0]), row[1], row[2]))
+    _ROWS[id(shape)] = (ref, (int(row[0]), *row[1:]))
     return _ROWS[id(shape)][1]
 
 
 def distance(shape1, placement1, shape2, placement2, request: DistanceRequest | None = None) -> DistanceResult:
     """Signed distance between ``shape1`` at ``placement1`` and ``shape2`` at ``placement2`` (world frame), with
     witness points and normal (see :class:`DistanceResult`). Shapes are those of :mod:`rbda.collision.shapes`
-    and :mod:`rbda.io.geometry` (a mesh through its convex hull); ``request`` (a :class:`DistanceRequest`) chooses
+    and :mod:`rbda.io.geometry` (a mesh through its convex hull, a
+    :class:`~rbda.collision.nonconvex.NonConvexMesh` through coal); ``request`` (a :class:`DistanceRequest`) chooses
     the GJK variant and tolerances (defaults when None). Raises ``ValueError`` for a bad size or
     placement, or two unbounded shapes (half-spaces, planes)."""
-    t1, p1, v1 = _row(shape1, "shape1")
-    t2, p2, v2 = _row(shape2, "shape2")
+    t1, p1, v1, g1 = _row(shape1, "shape1")
+    t2, p2, v2, g2 = _row(shape2, "shape2")
     unbounded = (ShapeType.HALFSPACE, ShapeType.PLANE)
     if t1 in unbounded and t2 in unbounded:
         raise ValueError("shape1, shape2: the distance between two unbounded shapes (half-spaces, planes) is not "
                          "defined")
     M1, M2 = placement_array(placement1, "placement1"), placement_array(placement2, "placement2")
     variant, tolerance, max_iterations = (request or DistanceRequest()).codes()
+    if is_nonconvex(shape1) or is_nonconvex(shape2):  # coal, on the triangles
+        d, out = nonconvex_distance(coal_geometry(shape1, v1), M1, coal_geometry(shape2, v2), M2)
+        return DistanceResult(d, out[:2].copy(), out[2].copy())
     out, iterations = np.empty((3, 3)), np.zeros(2, dtype=np.int64)
-    d = shape_distance(t1, p1, v1, M1, t2, p2, v2, M2, variant, tolerance, max_iterations, out, iterations)
+    d = shape_distance(t1, p1, v1, g1, M1, t2, p2, v2, g2, M2, variant, tolerance, max_iterations, out, iterations)
     return DistanceResult(float(d), out[:2].copy(), out[2].copy(), int(iterations[0]), int(iterations[1]))

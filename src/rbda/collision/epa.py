@@ -49,9 +49,9 @@ def _set_face(P, faces, plane, f, i, j, k):
 
 
 @njit(cache=True)
-def _push(t1, P1, V1, M1, t2, P2, V2, M2, d, S, P, nv):
+def _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, d, S, H, P, nv):
     """Support point of ``A - B`` along ``d`` into polytope row ``nv``: ``[w | a | b]``."""
-    minkowski_support(t1, P1, V1, M1, t2, P2, V2, M2, d, S, 3)
+    minkowski_support(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, d, S, 3, H)
     for r in range(3):
         P[nv, r], P[nv, 3 + r], P[nv, 6 + r] = S[3, r], S[7, r], S[11, r]
 
@@ -99,15 +99,16 @@ def _flat(P, i, j, k, m, eps):
 
 
 @njit(cache=True)
-def epa(t1, P1, V1, M1, t2, P2, V2, M2, S, lam, n, tolerance, max_iterations, out):
-    """Penetration of the cores whose GJK simplex (``S``, ``lam``, ``n`` vertices) touches or contains the
-    origin. Writes ``out[0]`` the point of A, ``out[1]`` the point of B, ``out[2]`` the unit normal ``n`` (moving
-    B by ``depth n`` separates the shapes) and returns ``(depth, iterations)``; a negative depth (an origin just
-    outside the simplex, when GJK stalled near contact) is a separation.
+def epa(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, max_iterations, out):
+    """Penetration of the cores whose GJK simplex (``S``, ``lam``, ``n`` vertices) touches or contains the origin
+    (``H``: the hull search starts, as GJK left them). Writes ``out[0]`` the point of A, ``out[1]`` the point of B,
+    ``out[2]`` the unit normal ``n`` (moving B by ``depth n`` separates the shapes) and returns ``(depth,
+    iterations)``; a negative depth (an origin just outside the simplex, when GJK stalled near contact) is a
+    separation.
 
-    A simplex of fewer than four points has the origin on it: it is completed to a polytope around the origin
-    with support points along its normals (a segment: one normal ``d`` and ``-d``, then the triangle's two
-    normals); if one of them adds no volume, the origin is on the boundary of ``A - B`` and the depth is 0."""
+    A simplex of fewer than four points has the origin on it: it is completed to a polytope around the origin with
+    support points along its normals (a segment: one normal ``d`` and ``-d``, then the triangle's two normals); if
+    one of them adds no volume, the origin is on the boundary of ``A - B`` and the depth is 0."""
     P = np.empty((MAX_VERTICES, 9))  # rows [w | a | b]
     faces = np.empty((MAX_FACES, 3), dtype=np.int64)
     plane = np.empty((MAX_FACES, 4))  # unit outward normal, distance of the origin to the face plane
@@ -127,8 +128,8 @@ def epa(t1, P1, V1, M1, t2, P2, V2, M2, S, lam, n, tolerance, max_iterations, ou
         k = 0 if abs(e[0]) <= abs(e[1]) and abs(e[0]) <= abs(e[2]) else (1 if abs(e[1]) <= abs(e[2]) else 2)
         axis = (1.0 if k == 0 else 0.0, 1.0 if k == 1 else 0.0, 1.0 if k == 2 else 0.0)
         d = _cross(e, axis)
-        _push(t1, P1, V1, M1, t2, P2, V2, M2, d, S, P, 2)
-        _push(t1, P1, V1, M1, t2, P2, V2, M2, (-d[0], -d[1], -d[2]), S, P, 5)
+        _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, d, S, H, P, 2)
+        _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, (-d[0], -d[1], -d[2]), S, H, P, 5)
         for m, sign in ((2, 1.0), (5, -1.0)):
             c = _cross(e, _sub(P[m, 0:3], P[0, 0:3]))
             if c[0] * c[0] + c[1] * c[1] + c[2] * c[2] <= (eps * eps) * (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]):
@@ -136,8 +137,8 @@ def epa(t1, P1, V1, M1, t2, P2, V2, M2, S, lam, n, tolerance, max_iterations, ou
         n, extra = 3, 1
     if n == 3:  # the triangle's two normals
         nrm = _cross(_sub(P[1, 0:3], P[0, 0:3]), _sub(P[2, 0:3], P[0, 0:3]))
-        _push(t1, P1, V1, M1, t2, P2, V2, M2, nrm, S, P, 3)
-        _push(t1, P1, V1, M1, t2, P2, V2, M2, (-nrm[0], -nrm[1], -nrm[2]), S, P, 4)
+        _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, nrm, S, H, P, 3)
+        _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, (-nrm[0], -nrm[1], -nrm[2]), S, H, P, 4)
         for m, sign in ((3, 1.0), (4, -1.0)):
             if _flat(P, 0, 1, 2, m, eps):
                 return _touching(S, lam, n_gjk, (sign * nrm[0], sign * nrm[1], sign * nrm[2]), P[m, 0:3], out)
@@ -168,7 +169,7 @@ def epa(t1, P1, V1, M1, t2, P2, V2, M2, S, lam, n, tolerance, max_iterations, ou
         if it >= max_iterations or nv == MAX_VERTICES:
             break
         nrm = (plane[best, 0], plane[best, 1], plane[best, 2])
-        _push(t1, P1, V1, M1, t2, P2, V2, M2, nrm, S, P, nv)
+        _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, nrm, S, H, P, nv)
         it += 1
         if nrm[0] * P[nv, 0] + nrm[1] * P[nv, 1] + nrm[2] * P[nv, 2] - dist <= tolerance * max(1.0, dist):
             break

@@ -20,6 +20,7 @@ from ..model.data import SE3Views
 from . import pairs as _pairs
 from .broadphase import local_boxes
 from .distance import DistanceRequest, DistanceResult
+from .nonconvex import coal_geometry, is_nonconvex, nonconvex_distance
 from .shapes import PackedShapes, ShapeType, pack_shapes
 
 _UNBOUNDED = (ShapeType.HALFSPACE, ShapeType.PLANE)
@@ -29,7 +30,8 @@ _UNBOUNDED = (ShapeType.HALFSPACE, ShapeType.PLANE)
 class PackedGeometry:
     """A geometry model as the kernels take it: ``shapes`` (:class:`PackedShapes`), ``parent_joints`` ``(ng,)``,
     joint-frame ``placements`` ``(ng, 3, 4)``, ``pairs`` ``(npairs, 2)``, ``pair_index`` ``(ng, ng)`` (-1
-    where no pair) and the shapes' ``local_boxes`` ``(ng, 6)`` (centre, half-extents in their frames)."""
+    where no pair) and the shapes' ``local_boxes`` ``(ng, 6)`` (centre, half-extents in their frames);
+    ``nonconvex_pairs``: the pairs with a :class:`~rbda.collision.nonconvex.NonConvexMesh`, which coal finishes."""
 
     shapes: PackedShapes
     parent_joints: np.ndarray
@@ -37,11 +39,12 @@ class PackedGeometry:
     pairs: np.ndarray
     pair_index: np.ndarray
     local_boxes: np.ndarray
+    nonconvex_pairs: np.ndarray
 
     @property
     def arrays(self) -> tuple:
         s = self.shapes
-        return s.types, s.params, s.vertex_ranges, s.vertices
+        return s.types, s.params, s.vertex_ranges, s.vertices, s.graph_ranges, s.graph
 
 
 _PACKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -77,8 +80,10 @@ def pack_geometry(geom_model: GeometryModel) -> PackedGeometry:
         placements[k, :, :3], placements[k, :, 3] = o.placement.rotation, o.placement.translation
     boxes = np.zeros((len(objects), 6))
     local_boxes(shapes.types, shapes.params, shapes.vertex_ranges, shapes.vertices, boxes)
+    nonconvex = [p for p, (i, j) in enumerate(pairs) if is_nonconvex(objects[i].geometry)
+                 or is_nonconvex(objects[j].geometry)]
     packed = PackedGeometry(shapes, np.array([o.parent_joint for o in objects], dtype=np.int64), placements,
-                            np.ascontiguousarray(pairs), index, boxes)
+                            np.ascontiguousarray(pairs), index, boxes, np.array(nonconvex, dtype=np.int64))
     _PACKED[geom_model] = (sig, packed)
     return packed
 
@@ -120,6 +125,7 @@ class GeometryData:
         self.security_margins = np.zeros(npairs)
         self.request = request or DistanceRequest()
         self._boxes, self._candidate = np.zeros((ng, 6)), np.zeros(npairs, dtype=bool)
+        self._coal: dict = {}  # object index -> coal geometry, for the objects of non-convex pairs
 
     @property
     def request(self) -> DistanceRequest:
@@ -156,6 +162,20 @@ def _check(geom_model: GeometryModel, geom_data: GeometryData) -> PackedGeometry
     return geom_data.packed
 
 
+def _nonconvex_pair(geom_model: GeometryModel, geom_data: GeometryData, p: int) -> tuple[float, np.ndarray]:
+    """coal's distance of pair ``p`` (with a non-convex mesh) at ``geom_data.oMg``: ``(d, (p1, p2, normal))``."""
+    packed, objects = geom_data.packed, geom_model.geometry_objects
+    i, j = packed.pairs[p]
+    for k in (i, j):
+        if k not in geom_data._coal:
+            geom_data._coal[k] = coal_geometry(objects[k].geometry, packed.shapes.vertices_of(k))
+    return nonconvex_distance(geom_data._coal[i], geom_data._oMg[i], geom_data._coal[j], geom_data._oMg[j])
+
+
+def _store(geom_data: GeometryData, p: int, d: float, out: np.ndarray) -> None:
+    geom_data.distances[p], geom_data.nearest_points[p], geom_data.normals[p] = d, out[:2], out[2]
+
+
 def update_geometry_placements(model, data, geom_model: GeometryModel, geom_data: GeometryData, q=None):
     """``geom_data.oMg[k] = data.oMi[parent_joint_k] * placement_k`` for every object, after
     ``forward_kinematics(model, data, q)`` if ``q`` ``(nq,)`` is given (else from the current ``data.oMi``).
@@ -173,12 +193,20 @@ def update_geometry_placements(model, data, geom_model: GeometryModel, geom_data
 def compute_distances(model, data, geom_model: GeometryModel, geom_data: GeometryData, q=None) -> int:
     """Signed distance, witness points and normal of every active collision pair into ``geom_data.distances``,
     ``nearest_points``, ``normals`` (world frame; placements updated first, from ``q`` ``(nq,)`` if given).
-    Returns the index of the pair of smallest distance (-1 if no pair is active)."""
+    Returns the index of the pair of smallest distance (-1 if no pair is active). Pairs with a
+    :class:`~rbda.collision.nonconvex.NonConvexMesh` are computed by coal (``ImportError`` naming the extra when
+    it is missing)."""
     packed = _check(geom_model, geom_data)
     update_geometry_placements(model, data, geom_model, geom_data, q)
-    return int(_pairs.distances(*packed.arrays, geom_data._oMg, packed.pairs, geom_data.active_collision_pairs,
+    best = int(_pairs.distances(*packed.arrays, geom_data._oMg, packed.pairs, geom_data.active_collision_pairs,
                                 geom_data._settings, geom_data.distances, geom_data.nearest_points,
                                 geom_data.normals))
+    active = geom_data.active_collision_pairs
+    for p in packed.nonconvex_pairs[active[packed.nonconvex_pairs]]:
+        _store(geom_data, p, *_nonconvex_pair(geom_model, geom_data, p))
+    if len(packed.nonconvex_pairs) and active.any():
+        best = int(np.flatnonzero(active)[np.argmin(geom_data.distances[active])])
+    return best
 
 
 def compute_collisions(model, data, geom_model: GeometryModel, geom_data: GeometryData, q=None,
@@ -188,13 +216,25 @@ def compute_collisions(model, data, geom_model: GeometryModel, geom_data: Geomet
     ``geom_data.collisions`` and ``geom_data.distances`` (the signed distance of a colliding pair; for the
     others a positive lower bound, or ``inf`` when not tested); with
     ``stop_at_first_collision`` the pairs after the first collision are not tested. Placements are updated
-    first, from ``q`` ``(nq,)`` if given."""
+    first, from ``q`` ``(nq,)`` if given. A pair with a :class:`~rbda.collision.nonconvex.NonConvexMesh` goes to
+    coal when the mesh's convex hull is within the margin (the hull bounds the mesh)."""
     packed = _check(geom_model, geom_data)
     update_geometry_placements(model, data, geom_model, geom_data, q)
-    return bool(_pairs.collisions(*packed.arrays, packed.local_boxes, geom_data._oMg, packed.pairs, packed.pair_index,
-                                  geom_data.active_collision_pairs, geom_data.security_margins, geom_data._settings,
-                                  bool(stop_at_first_collision), geom_data._boxes, geom_data._candidate,
-                                  geom_data.distances, geom_data.collisions))
+    stop_first = bool(stop_at_first_collision) and not len(packed.nonconvex_pairs)
+    hit = bool(_pairs.collisions(*packed.arrays, packed.local_boxes, geom_data._oMg, packed.pairs, packed.pair_index,
+                                 geom_data.active_collision_pairs, geom_data.security_margins, geom_data._settings,
+                                 stop_first, geom_data._boxes, geom_data._candidate, geom_data.distances,
+                                 geom_data.collisions))
+    if not len(packed.nonconvex_pairs):
+        return hit
+    for p in packed.nonconvex_pairs[geom_data.collisions[packed.nonconvex_pairs]]:  # the hulls are within margin
+        geom_data.distances[p] = _nonconvex_pair(geom_model, geom_data, p)[0]
+        geom_data.collisions[p] = geom_data.distances[p] < geom_data.security_margins[p]
+    colliding = np.flatnonzero(geom_data.collisions)
+    if stop_at_first_collision and len(colliding):  # as if the pairs after the first collision were not tested
+        geom_data.collisions[colliding[0] + 1 :] = False
+        geom_data.distances[colliding[0] + 1 :] = np.inf
+    return bool(len(colliding))
 
 
 def _pair(geom_model: GeometryModel, pair_index) -> int:
@@ -209,6 +249,10 @@ def compute_distance(geom_model: GeometryModel, geom_data: GeometryData, pair_in
     :func:`update_geometry_placements` first); stores it in ``geom_data`` and returns it."""
     packed = _check(geom_model, geom_data)
     p = _pair(geom_model, pair_index)
+    if p in packed.nonconvex_pairs:  # coal's, on the triangles
+        d, out = _nonconvex_pair(geom_model, geom_data, p)
+        _store(geom_data, p, d, out)
+        return DistanceResult(float(d), out[:2].copy(), out[2].copy())
     out, iterations = np.empty((3, 3)), np.zeros(2, dtype=np.int64)
     d = _pairs.pair_distance(*packed.arrays, geom_data._oMg, packed.pairs, p, geom_data._settings, out, iterations)
     geom_data.distances[p], geom_data.nearest_points[p], geom_data.normals[p] = d, out[:2], out[2]

@@ -14,7 +14,9 @@ for the support along ``-v``, once the gap test passes it falls back to vanilla 
 stops.
 
 The scratch array ``S`` ``(16, 3)`` holds the simplex: rows 0-3 ``w_i``, 4-7 ``a_i``, 8-11 ``b_i``; ``lam``
-``(4,)`` its barycentric coordinates.
+``(4,)`` its barycentric coordinates; ``H`` ``(2,)`` int the last support vertices of two convex hulls, where
+the next support search starts (0 at first). A shape is its type ``t``, parameters ``P`` ``(4,)``, hull vertices
+``V`` ``(n, 3)`` and vertex graph ``G`` (see ``support``), and world placement ``M`` ``(3, 4)``.
 """
 
 from __future__ import annotations
@@ -116,10 +118,16 @@ def _plane_side(a, b, c, p):
     return n0 * (p[0] - a[0]) + n1 * (p[1] - a[1]) + n2 * (p[2] - a[2])
 
 
+@njit(cache=True, forceinline=True)
+def _weight(m, i, j, k, u, v, w):
+    """The weight of vertex ``m`` when vertices ``i, j, k`` have weights ``u, v, w`` and the fourth has none."""
+    return u if m == i else (v if m == j else (w if m == k else 0.0))
+
+
 FACES = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))  # a face and the opposite vertex
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def project_origin(S, n, lam):
     """Closest point of the simplex ``S[0:n]`` to the origin: keeps only the vertices of the feature it lies on
     (in ``S``, weights in ``lam``) and returns ``(new n, inside)``, ``inside`` when the origin is inside the
@@ -146,21 +154,20 @@ def project_origin(S, n, lam):
         d2 = _norm2_combination(S, (i, j, k), u, v, w)
         if d2 < best:
             best = d2
-            full = [0.0, 0.0, 0.0, 0.0]
-            full[i], full[j], full[k] = u, v, w
-            weights = (full[0], full[1], full[2], full[3])
+            weights = (_weight(0, i, j, k, u, v, w), _weight(1, i, j, k, u, v, w), _weight(2, i, j, k, u, v, w),
+                       _weight(3, i, j, k, u, v, w))
     if best == math.inf:
         lam[0] = lam[1] = lam[2] = lam[3] = 0.25
         return 4, True
     return _reduce(S, 4, weights, lam), False
 
 
-@njit(cache=True)
-def minkowski_support(t1, P1, V1, M1, t2, P2, V2, M2, d, S, row):
+@njit(cache=True, inline="always")
+def minkowski_support(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, d, S, row, H):
     """``S[4 + row] = a = sup_A(d)``, ``S[8 + row] = b = sup_B(-d)``, ``S[row] = w = a - b``: the support point of
-    ``A - B`` along ``d`` (world frame)."""
-    support_world(t1, P1, V1, M1, d, S[4 + row])
-    support_world(t2, P2, V2, M2, (-d[0], -d[1], -d[2]), S[8 + row])
+    ``A - B`` along ``d`` (world frame); hull searches start from and update ``H``."""
+    H[0] = support_world(t1, P1, V1, G1, H[0], M1, d, S[4 + row])
+    H[1] = support_world(t2, P2, V2, G2, H[1], M2, (-d[0], -d[1], -d[2]), S[8 + row])
     for r in range(3):
         S[row, r] = S[4 + row, r] - S[8 + row, r]
 
@@ -170,37 +177,37 @@ def _polytope_like(t):
     return t == BOX or t == CONVEX or t == CYLINDER or t == CONE
 
 
-@njit(cache=True)
-def gjk(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance, max_iterations, exit_above, S, lam):
-    """Distance between the cores of shapes 1 and 2 (types ``t``, parameters ``P`` ``(4,)``, vertices ``V``
-    ``(n, 3)``, placements ``M`` ``(3, 4)``). Returns ``(n, |v|, iterations, converged)``: the final simplex is
-    ``S[0:n]`` with weights ``lam[0:n]``, so that the closest points are ``sum lam_i S[4 + i]`` on A and
-    ``sum lam_i S[8 + i]`` on B; ``|v| = 0`` when the cores touch or overlap (then ``n = 4`` if the origin is
-    inside the simplex); ``converged`` is False when GJK stopped without closing the gap (rounding stalled it
-    near contact, or ``max_iterations``). Once the lower bound ``v . w / |v|`` on the distance exceeds
-    ``exit_above`` (``inf``: never), it stops and returns that bound as ``|v|`` with ``converged`` False (a
-    collision check needs no more)."""
-    v = [M1[0, 3] - M2[0, 3], M1[1, 3] - M2[1, 3], M1[2, 3] - M2[2, 3]]  # a point of A - B, roughly
+@njit(cache=True, inline="always")  # a call with this many arrays costs more than the iterations
+def gjk(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, max_iterations, exit_above, S, lam, H):
+    """Distance between the cores of shapes 1 and 2 (types ``t``, parameters ``P`` ``(4,)``, vertices ``V`` ``(n,
+    3)``, vertex graphs ``G``, placements ``M`` ``(3, 4)``). Returns ``(n, |v|, iterations, converged)``: the final
+    simplex is ``S[0:n]`` with weights ``lam[0:n]``, so that the closest points are ``sum lam_i S[4 + i]`` on A and
+    ``sum lam_i S[8 + i]`` on B; ``|v| = 0`` when the cores touch or overlap (then ``n = 4`` if the origin is inside
+    the simplex); ``converged`` is False when GJK stopped without closing the gap (rounding stalled it near contact,
+    or ``max_iterations``). Once the lower bound ``v . w / |v|`` on the distance exceeds ``exit_above`` (``inf``:
+    never), it stops and returns that bound as ``|v|`` with ``converged`` False (a collision check needs no more)."""
+    v = (M1[0, 3] - M2[0, 3], M1[1, 3] - M2[1, 3], M1[2, 3] - M2[2, 3])  # a point of A - B, roughly
     if v[0] * v[0] + v[1] * v[1] + v[2] * v[2] == 0.0:
-        v[0] = 1.0
-    direction = [v[0], v[1], v[2]]
+        v = (1.0, 0.0, 0.0)
+    direction = v
     normalize = _polytope_like(t1) or _polytope_like(t2)
     momentum = variant == NESTEROV
     n, vv, it, stalls, converged = 0, math.inf, 0, 0, False
     while it < max_iterations:
-        if momentum and it > 0:  # d_k = delta d_{k-1} + (1 - delta) y_k, y_k = delta v_k + (1 - delta) w_{k-1}
-            delta = (it + 2.0) / (it + 3.0) if normalize else (it + 1.0) / (it + 3.0)
-            y = [delta * v[r] + (1.0 - delta) * S[15, r] for r in range(3)]
-            if normalize:
-                ny = math.sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2])
-                nd = math.sqrt(direction[0] ** 2 + direction[1] ** 2 + direction[2] ** 2)
-                direction = [delta * direction[r] / nd + (1.0 - delta) * y[r] / ny for r in range(3)]
-            else:
-                direction = [delta * direction[r] + (1.0 - delta) * y[r] for r in range(3)]
         along_v = not (momentum and it > 0)
         if along_v:
-            direction = [v[0], v[1], v[2]]
-        minkowski_support(t1, P1, V1, M1, t2, P2, V2, M2, (-direction[0], -direction[1], -direction[2]), S, n)
+            direction = v
+        else:  # d_k = delta d_{k-1} + (1 - delta) y_k, y_k = delta v_k + (1 - delta) w_{k-1}
+            delta = (it + 2.0) / (it + 3.0) if normalize else (it + 1.0) / (it + 3.0)
+            y = (delta * v[0] + (1.0 - delta) * S[15, 0], delta * v[1] + (1.0 - delta) * S[15, 1],
+                 delta * v[2] + (1.0 - delta) * S[15, 2])
+            if normalize:
+                a, b = delta / math.sqrt(_dot(direction, direction)), (1.0 - delta) / math.sqrt(_dot(y, y))
+            else:
+                a, b = delta, 1.0 - delta
+            direction = (a * direction[0] + b * y[0], a * direction[1] + b * y[1], a * direction[2] + b * y[2])
+        minkowski_support(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, (-direction[0], -direction[1], -direction[2]), S,
+                          n, H)
         it += 1
         for r in range(3):
             S[15, r] = S[n, r]  # w_k, kept for the next momentum step
@@ -214,16 +221,15 @@ def gjk(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance, max_iterations, exit
             momentum = False  # the gap only bounds vanilla steps: finish without momentum
             continue
         n, inside = project_origin(S, n + 1, lam)
-        v_new = [0.0, 0.0, 0.0]
+        x0, x1, x2 = 0.0, 0.0, 0.0
         for i in range(n):
-            for r in range(3):
-                v_new[r] += lam[i] * S[i, r]
-        vv_new = v_new[0] * v_new[0] + v_new[1] * v_new[1] + v_new[2] * v_new[2]
+            x0, x1, x2 = x0 + lam[i] * S[i, 0], x1 + lam[i] * S[i, 1], x2 + lam[i] * S[i, 2]
+        vv_new = x0 * x0 + x1 * x1 + x2 * x2
         if inside or vv_new <= INTERSECTION_NORM**2:
             vv, converged = 0.0, True
             break
         stalls = stalls + 1 if vv_new >= vv else 0  # no progress: rounding in a flat simplex, or converged
-        v, vv = v_new, vv_new
+        v, vv = (x0, x1, x2), vv_new
         if stalls > 0:
             if stalls == MAX_STALLS:
                 break

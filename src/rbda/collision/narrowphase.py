@@ -94,7 +94,7 @@ def _segments(t1, P1, M1, t2, P2, M2, out):
 
 
 @njit(cache=True)
-def _against_plane(t, P, V, M, plane_type, plane_params, oMp, out):
+def _against_plane(t, P, V, G, M, plane_type, plane_params, oMp, out):
     """A bounded shape (row 0 of ``out``) against a half-space or plane (row 1) placed at ``oMp``: the support
     points along the world normal ``m`` give ``lo = min m . x - d`` and ``hi = max m . x - d``."""
     m = (oMp[0, 0] * plane_params[0] + oMp[0, 1] * plane_params[1] + oMp[0, 2] * plane_params[2],
@@ -102,11 +102,11 @@ def _against_plane(t, P, V, M, plane_type, plane_params, oMp, out):
          oMp[2, 0] * plane_params[0] + oMp[2, 1] * plane_params[1] + oMp[2, 2] * plane_params[2])
     off = plane_params[3] + m[0] * oMp[0, 3] + m[1] * oMp[1, 3] + m[2] * oMp[2, 3]
     r = radius(t, P)
-    support_world(t, P, V, M, (-m[0], -m[1], -m[2]), out[0])
+    support_world(t, P, V, G, 0, M, (-m[0], -m[1], -m[2]), out[0])
     lo = m[0] * out[0, 0] + m[1] * out[0, 1] + m[2] * out[0, 2] - r - off
     sign = -1.0  # normal from the shape to the plane: -m when the shape is on the positive side
     if plane_type == PLANE:
-        support_world(t, P, V, M, m, out[1])
+        support_world(t, P, V, G, 0, M, m, out[1])
         hi = m[0] * out[1, 0] + m[1] * out[1, 1] + m[2] * out[1, 2] + r - off
         if hi < -lo:  # the shape is mostly below the plane: push it down
             for k in range(3):
@@ -129,11 +129,12 @@ def _size(M1, M2, S, n):
     return size
 
 
-@njit(cache=True)
-def shape_distance(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance, max_iterations, out, iterations,
+@njit(cache=True, inline="always")
+def shape_distance(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, max_iterations, out, iterations,
                    exit_above=math.inf):
     """Signed distance between shape 1 (type code ``t1``, parameters ``P1`` ``(4,)``, convex vertices ``V1``
-    ``(n1, 3)``, world placement ``M1`` ``(3, 4)``) and shape 2. Writes ``out`` ``(3, 3)``: ``p1``, ``p2`` and the
+    ``(n1, 3)``, their vertex graph ``G1`` (empty: no hill climbing), world placement ``M1`` ``(3, 4)``) and
+    shape 2. Writes ``out`` ``(3, 3)``: ``p1``, ``p2`` and the
     normal from 1 to 2, and ``iterations`` ``(2,)``: GJK's and EPA's. At most one shape may be unbounded (a
     half-space or a plane); two unbounded shapes give ``-inf`` with zero points. With a finite ``exit_above``,
     GJK may stop as soon as it proves the distance above it, and returns that lower bound (``out`` zeroed)."""
@@ -143,9 +144,9 @@ def shape_distance(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance, max_itera
         out[:] = 0.0
         return -math.inf
     if u2:
-        return _against_plane(t1, P1, V1, M1, t2, P2, M2, out)
+        return _against_plane(t1, P1, V1, G1, M1, t2, P2, M2, out)
     if u1:
-        dist = _against_plane(t2, P2, V2, M2, t1, P1, M1, out)
+        dist = _against_plane(t2, P2, V2, G2, M2, t1, P1, M1, out)
         for k in range(3):
             out[0, k], out[1, k], out[2, k] = out[1, k], out[0, k], -out[2, k]
         return dist
@@ -153,9 +154,9 @@ def shape_distance(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance, max_itera
     if (t1 == SPHERE or t1 == CAPSULE) and (t2 == SPHERE or t2 == CAPSULE):
         dc = _segments(t1, P1, M1, t2, P2, M2, out)
     else:
-        S, lam = np.empty((16, 3)), np.empty(4)
-        n, norm_v, iterations[0], converged = gjk(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance,
-                                                  max_iterations, exit_above + r1 + r2, S, lam)
+        S, lam, H = np.empty((16, 3)), np.empty(4), np.zeros(2, dtype=np.int64)
+        n, norm_v, iterations[0], converged = gjk(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance,
+                                                  max_iterations, exit_above + r1 + r2, S, lam, H)
         if not converged and norm_v > exit_above + r1 + r2:
             out[:] = 0.0
             return norm_v - r1 - r2
@@ -171,7 +172,8 @@ def shape_distance(t1, P1, V1, M1, t2, P2, V2, M2, variant, tolerance, max_itera
             for r in range(3):
                 out[2, r] /= dc
         else:  # overlapping, or GJK stalled close to contact (parallel faces): EPA gives the signed distance
-            depth, iterations[1] = epa(t1, P1, V1, M1, t2, P2, V2, M2, S, lam, n, tolerance, 255, out)
+            depth, iterations[1] = epa(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, 255,
+                                      out)
             dc = -depth
             if out[2, 0] == 0.0 and out[2, 1] == 0.0 and out[2, 2] == 0.0:  # touching at a point
                 _fallback_normal(M1, M2, out)

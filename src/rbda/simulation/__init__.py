@@ -26,3 +26,5 @@ __all__ = [
     "ConstraintRows",
     "StandingPD",
 ]
+
+from . import convex_contacts  # noqa: E402, F401 (registers the convex pair functions in contacts.PAIR_FUNCTIONS)
