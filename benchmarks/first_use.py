@@ -1,12 +1,14 @@
 """The first minute of a new user: the first call of each function in a fresh process with an empty compile cache,
 the same with the cache filled, ``import rbda``, and a batch of one state.
 
-    python benchmarks/first_use.py [--only rnea,aba] [--warm]
+    python benchmarks/first_use.py [--only rnea,aba] [--warm] [--batch]
 
 Each row runs in its own subprocess with ``NUMBA_CACHE_DIR`` pointed at a new empty folder (``--warm``: the
 same folder a second time, so the row measures loading from the cache). Times are CPU seconds of the first call alone
 (``time.process_time``, so that other work on the machine does not count; ``import rbda`` and building the
 inputs are not counted); the cached rows also give ``import rbda`` and the first ``create_data()`` (wall time).
+``--batch`` times ``rbda.batch.rnea`` on 1, 10, 100 and 10,000 states (the small ones run serially below
+``rbda.batch.SERIAL_BELOW``) against a loop of ``rbda.rnea``, in this process with the cache as it is.
 """
 
 from __future__ import annotations
@@ -70,11 +72,43 @@ def first_call(name: str, cache: str) -> tuple[float, float, float]:
     return tuple(float(x) for x in out.stdout.split())
 
 
+def small_batches() -> None:
+    """Per call of ``rbda.batch.rnea`` on B states of the manipulator, and a Python loop of ``rbda.rnea``."""
+    import time
+
+    import numpy as np
+
+    import rbda
+
+    model = rbda.sample_models.manipulator()
+    data, rng = model.create_data(), np.random.default_rng(0)
+    for B in (1, 10, 100, 10000):
+        Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(B)])
+        V, A = rng.normal(size=(B, model.nv)), rng.normal(size=(B, model.nv))
+        rbda.batch.rnea(model, Q, V, A)
+        n = max(3, 2000 // B)
+        best = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                rbda.batch.rnea(model, Q, V, A)
+            best.append((time.perf_counter() - t0) / n)
+        t0 = time.perf_counter()
+        for b in range(B):
+            rbda.rnea(model, data, Q[b], V[b], A[b])
+        loop = time.perf_counter() - t0
+        print(f"batch.rnea B={B:5d}: {min(best) * 1e6:9.1f} us ({min(best) / B * 1e6:.2f} us/state); "
+              f"loop of rbda.rnea {loop * 1e6:9.1f} us", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", default="", help="comma-separated row names (default: every row)")
     parser.add_argument("--warm", action="store_true", help="also time the call again with the cache filled")
+    parser.add_argument("--batch", action="store_true", help="time small and large batches instead")
     args = parser.parse_args()
+    if args.batch:
+        return small_batches()
     names = [n for n in args.only.split(",") if n] or list(ROWS)
     total = 0.0
     for name in names:

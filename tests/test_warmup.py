@@ -77,3 +77,11 @@ def test_after_warmup_a_new_process_compiles_nothing():
     assert run.returncode == 0, run.stderr
     assert "compiled: []" in run.stdout, run.stdout
     assert "rbda: compiling" not in run.stderr, run.stderr
+
+
+def test_rbda_warmup_command(capsys):
+    from rbda import cli
+
+    assert cli.main(["warmup"]) == 0
+    err = capsys.readouterr().err
+    assert "simulator" in err and "every kernel is compiled and cached" in err
