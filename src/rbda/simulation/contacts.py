@@ -46,7 +46,8 @@ def plane_spheres(n, offset, R, p, centres, radius, margin, out):
         d = n @ c - offset - radius
         if d <= margin:
             out[count, 0] = d
-            out[count, 1:] = c - radius * n
+            for k in range(3):  # element by element: a slice assignment compiles numba's shape-error path (~2 s)
+                out[count, 1 + k] = c[k] - radius * n[k]
             count += 1
     return count
 
@@ -74,7 +75,8 @@ def plane_cylinder(n, offset, R, p, radius, half_length, margin, out):
             d = n @ x - offset
             if d <= margin:
                 out[count, 0] = d
-                out[count, 1:] = x
+                for j in range(3):
+                    out[count, 1 + j] = x[j]
                 count += 1
     return count
 
