@@ -12,8 +12,6 @@ from .model import sample_models
 from .model import append_model, build_reduced_model, find_common_ancestor, load_model_file, save_model
 from .model import transform_joint_into_mimic
 from . import batch
-from . import simulation  # contact solvers: friction cones, PGS and ADMM, physical criteria
-from .simulation import Simulator, load_scene  # contact simulation
 from .spatial import SE3, ArticulatedBodyInertia, Force, Inertia, Motion, ReferenceFrame
 
 LOCAL, WORLD, LOCAL_WORLD_ALIGNED = ReferenceFrame.LOCAL, ReferenceFrame.WORLD, ReferenceFrame.LOCAL_WORLD_ALIGNED
@@ -37,6 +35,11 @@ def __getattr__(name):  # the file readers (rbda.io) load on first use, so that 
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
+    if name in ("simulation", "Simulator", "load_scene"):  # contact simulation, loaded on first use
+        import importlib
+
+        simulation = importlib.import_module(".simulation", __name__)
+        return simulation if name == "simulation" else getattr(simulation, name)
     if name in ("io", "load_model", "load_model_from_string"):
         import importlib
 

@@ -18,6 +18,7 @@ __all__ = ["aba", "ccrba", "center_of_mass", "compute_aba_derivatives", "compute
            "constraint_dynamics", "compute_distances", "compute_collisions",
            "compute_constraint_dynamics_derivatives"]
 
+import threading
 from typing import TYPE_CHECKING
 
 import numba
@@ -97,9 +98,43 @@ def _report_states(status: np.ndarray, names: tuple) -> None:
             raise ValueError(f"state {bad[0]}: {exc}") from None
 
 
-def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple) -> np.ndarray:
+#: Batches smaller than this run state after state in the calling thread, through the single-state kernels'
+#: compiled entry points and one workspace kept per thread and model: starting a parallel region (waking the
+#: worker threads) costs more than a few states (``benchmarks/first_use.py --batch``).
+SERIAL_BELOW = 32
+_serial_data = threading.local()
+
+
+def _thread_data(model) -> _Data:
+    """A Data of ``model`` kept for this thread (rebuilt when the model's packed arrays change)."""
+    kept = getattr(_serial_data, "kept", None)
+    I = model.packed[0]
+    if kept is None or kept[0] is not I:
+        kept = _serial_data.kept = (I, model.create_data())
+    return kept[1]
+
+
+def _serial(name: str, field: str, model, Q, arrays, out, status) -> None:
+    """``out[b] = data.<field>`` after the single-state kernel ``name`` of ``kernels/dynamics.py`` at state ``b``,
+    for each state, stopping at the first bad one (its status); what the batched kernel of that name computes."""
+    from .algorithms.dynamics import NO_FEXT, _k as single
+
+    data = _thread_data(model)
+    I, F = model.packed
+    kernel, result = getattr(single, name), getattr(data, field)
+    extra = (NO_FEXT,) if name in ("rnea", "aba") else ()
+    for b in range(Q.shape[0]):
+        status[b] = kernel(I, F, data.ws, Q[b], *(x[b] for x in arrays), *extra)
+        if status[b]:
+            return
+        out[b] = result
+
+
+def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple, serial: tuple | None = None) -> np.ndarray:
     """Check the batch ``Q: (B, nq)`` and the ``(B, nv)`` arrays ``velocities`` (name -> array), run ``kernel``
-    over them into ``out`` (allocated with ``out_shape[1:]`` per state if None) and raise on a bad state."""
+    over them into ``out`` (allocated with ``out_shape[1:]`` per state if None) and raise on a bad state.
+    ``serial``: ``(kernel name, data field)`` of the single-state kernel that runs a batch of fewer than
+    ``SERIAL_BELOW`` states (:func:`_serial`)."""
     I, F = model.packed
     Q = _stack(Q, model.nq, "Q")
     B = Q.shape[0]
@@ -107,7 +142,10 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple) -> np.ndarra
     shape = (B, *out_shape)
     out = _output(out, shape)
     status = np.zeros(B, dtype=np.int64)
-    kernel(I, F, _workspaces(model, B), Q, *arrays, out, status)
+    if serial is not None and B < SERIAL_BELOW:
+        _serial(*serial, model, Q, arrays, out, status)
+    else:
+        kernel(I, F, _workspaces(model, B), Q, *arrays, out, status)
     _report_states(status, ("Q", *velocities))
     return out
 
@@ -115,25 +153,25 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple) -> np.ndarra
 def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``tau[b] = rnea(Q[b], V[b], A[b])``; ``Q: (B, nq)``, ``V, A: (B, nv)``, returns ``(B, nv)``; ``out``: an array
     of that shape to write into and return (a stream of batches in fixed memory)."""
-    return _run(_k.rnea, model, Q, {"V": V, "A": A}, out, (model.nv,))
+    return _run(_k.rnea, model, Q, {"V": V, "A": A}, out, (model.nv,), ("rnea", "tau"))
 
 
 def aba(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``ddq[b] = aba(Q[b], V[b], TAU[b])``; ``Q: (B, nq)``, ``V, TAU: (B, nv)``, returns ``(B, nv)``; ``out``: an
     array of that shape to write into and return (a stream of batches in fixed memory)."""
-    return _run(_k.aba, model, Q, {"V": V, "TAU": TAU}, out, (model.nv,))
+    return _run(_k.aba, model, Q, {"V": V, "TAU": TAU}, out, (model.nv,), ("aba", "ddq"))
 
 
 def crba(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``M[b] = crba(Q[b])`` for ``Q: (B, nq)``, returns ``(B, nv, nv)``; ``out``: an array of that shape to write
     into and return (a stream of batches in fixed memory)."""
-    return _run(_k.crba, model, Q, {}, out, (model.nv, model.nv))
+    return _run(_k.crba, model, Q, {}, out, (model.nv, model.nv), ("crba", "M"))
 
 
 def compute_minverse(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``Minv[b] = M(Q[b])^-1`` for ``Q: (B, nq)``, returns ``(B, nv, nv)``; ``out``: an array of that shape to write
     into and return (a stream of batches in fixed memory)."""
-    return _run(_k.minverse, model, Q, {}, out, (model.nv, model.nv))
+    return _run(_k.minverse, model, Q, {}, out, (model.nv, model.nv), ("minverse", "Minv"))
 
 
 def forward_kinematics(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:

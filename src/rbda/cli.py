@@ -248,7 +248,13 @@ def main(argv: list[str] | None = None) -> int:
     p_sim.add_argument("--srdf", help="the SRDF file of its reference configurations (default: found beside it)")
     p_sim.add_argument("--config", help="the SRDF reference configuration to start from (default: its first)")
     p_sim.add_argument("--package-dir", action="append", dest="package_dirs", help="where package:// meshes are")
+    sub.add_parser("warmup", help="compile every kernel ahead of time, with a progress bar (for images and CI)")
     args = parser.parse_args(argv)
+    if args.command == "warmup":
+        from .warmup import warmup
+
+        warmup(sys.stderr)
+        return 0
     if args.command == "view":
         import time
 

@@ -54,7 +54,101 @@ def _steps(model, data, q, v, a):
                                          rbda.batch.compute_aba_derivatives(model, Q, V, A))),
         ("batched configuration space", lambda: (rbda.batch.integrate(model, Q, V), rbda.batch.difference(model, Q, Q),
                                                  rbda.batch.d_integrate(model, Q, V, rbda.ARG0))),
+        *_constrained_steps(q, v, a),
+        *_contact_steps(),
     ]
+
+
+def _constrained_steps(q, v, tau):
+    """Constrained dynamics on the every-joint model: a 6D contact on joint 6 and a 3D loop between two
+    joints, in the proximal and the exact solve; its derivatives, the Delassus forms and the batched twin."""
+    import rbda
+
+    model = rbda.sample_models.every_joint()
+    data = model.create_data()
+    cms = [rbda.RigidConstraintModel(rbda.CONTACT_6D, model, 6, rbda.SE3.Identity()),  # 6 dof below joint 6
+           rbda.RigidConstraintModel(rbda.CONTACT_3D, model, 2, rbda.SE3.Identity(), 1, rbda.SE3.Identity())]
+    cds = [cm.create_data() for cm in cms]
+    prox = rbda.ProximalSettings(1e-12, 1e-8, 20)
+    J = np.zeros((6, model.nv))
+    J[:, :6] = np.eye(6)
+    B = 2
+
+    def dynamics():
+        rbda.init_constraint_dynamics(model, data, cms, cds)
+        rbda.constraint_dynamics(model, data, q, v, tau, cms, cds, prox)
+        rbda.compute_constraint_dynamics_derivatives(model, data, cms, cds, prox)
+        rbda.impulse_dynamics(model, data, q, v, cms, cds, 0.5, prox)
+        rbda.compute_impulse_dynamics_derivatives(model, data, cms, cds, prox)
+        rbda.constraint_dynamics(model, data, q, v, tau, cms[:1], [cms[0].create_data()])  # exact (mu = 0)
+
+    def delassus():
+        rbda.compute_delassus_matrix(model, data, q, cms, cds, 1e-8)
+        rbda.compute_damped_delassus_matrix_inverse(model, data, q, cms, cds, 1e-8)
+        rbda.forward_dynamics(model, data, q, v, tau, J, np.zeros(6), 1e-8)
+        rbda.impulse_dynamics(model, data, q, v, J, 0.5, 1e-8)
+        rbda.compute_kkt_contact_dynamic_matrix_inverse(model, data, q, J, 1e-8)
+        rbda.DelassusOperator(model, data, q, J).solve(np.ones(6), 1e-8)
+
+    return [
+        ("constrained dynamics", dynamics),
+        ("Delassus and KKT forms", delassus),
+        ("batched constrained dynamics", lambda: rbda.batch.constraint_dynamics(
+            model, np.stack([q] * B), np.stack([v] * B), np.stack([tau] * B), cms, prox)),
+    ]
+
+
+def _contact_steps():
+    """Collision (one object of each shape type on a free body, against each other and the ground), the contact
+    solvers (PGS and ADMM on the NCP, the CCP and the LCP) and the simulator's step."""
+    import rbda
+    from rbda import collision
+    from rbda.io import Box, Capsule, Cylinder, GeometryModel, GeometryObject, Sphere
+    from rbda.collision import Ellipsoid
+    from rbda.simulation import (ADMMSolver, CoulombFrictionCone, DelassusDense, PGSSolver, Simulator,
+                                 add_free_body, add_ground_plane, contact_metrics)
+
+    model, geometry = rbda.Model(), GeometryModel()
+    add_free_body(model, geometry, "box", Box((0.2, 0.2, 0.2)), 1.0)
+    for k, shape in enumerate((Capsule(0.05, 0.2), Cylinder(0.05, 0.2), Ellipsoid((0.1, 0.05, 0.08)))):
+        geometry.add_geometry_object(GeometryObject(f"shape{k}", 1, 0, rbda.SE3.Random(), shape))
+    add_free_body(model, geometry, "ball", Sphere(0.1), 1.0)
+    add_free_body(model, geometry, "ball2", Sphere(0.1), 1.0)
+    ground = add_ground_plane(model, geometry)
+    geometry.add_all_collision_pairs()
+    q = rbda.neutral(model)
+    q[2], q[7:10], q[14:17] = 0.099, (0.05, 0.1, 0.12), (0.05, 0.25, 0.12)
+    data, geom_data = model.create_data(), collision.GeometryData(geometry)
+    Q = np.stack([q, q])
+
+    def collide():
+        collision.compute_distances(model, data, geometry, geom_data, q)
+        collision.compute_collisions(model, data, geometry, geom_data, q)
+        collision.compute_distance(geometry, geom_data, 0)
+        collision.compute_collision(geometry, geom_data, 0)
+        rbda.batch.compute_distances(model, geometry, Q)
+        rbda.batch.compute_collisions(model, geometry, Q)
+
+    G = np.eye(6) + 0.1
+    g = np.array([0.1, 0.0, -0.5, 0.0, 0.2, -0.5])
+
+    def solve():
+        for Solver in (PGSSolver, ADMMSolver):
+            for formulation in ("ncp", "ccp", "lcp"):
+                lam = Solver(formulation, max_iter=20).solve(DelassusDense(G), g, 0.4)
+        contact_metrics(lam, G @ lam + g, 0.4)
+        CoulombFrictionCone(0.4).project(np.ones(3))
+
+    def simulate():  # the pairs that have a contact function: the ground against the box, the balls, the capsule
+        geometry.remove_all_collision_pairs()  # and the cylinder; ball against ball
+        for name in ("box", "shape0", "shape1", "ball", "ball2"):
+            geometry.add_collision_pair(ground, geometry.get_geometry_id(name))
+        geometry.add_collision_pair(geometry.get_geometry_id("ball"), geometry.get_geometry_id("ball2"))
+        for solver in ("admm", "pgs"):
+            sim = Simulator(model, geometry, 1e-3, solver=solver)
+            sim.step(*sim.step(q, np.zeros(model.nv), np.zeros(model.nv)), np.zeros(model.nv))
+
+    return [("collision", collide), ("contact solvers", solve), ("simulator", simulate)]
 
 
 def warmup(stream=sys.stderr) -> float:

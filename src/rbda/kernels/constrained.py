@@ -198,9 +198,11 @@ def constraint_rows(m, d, ci, cf, rec, rows, rhs, w):
             for k in range(6):
                 drift[k] = x1[k] - x2[k]
             motion_act(oMc1, ev, tmp)
-            ev[:] = tmp
+            for k in range(6):  # element by element: a slice assignment compiles numba's shape-error path (~2 s)
+                ev[k] = tmp[k]
             motion_act(oMc1, ep, tmp)
-            ep[:] = tmp
+            for k in range(6):
+                ep[k] = tmp[k]
         else:  # LOCAL_WORLD_ALIGNED: each 3-block rotated by R1
             for x in (drift, ev, ep):
                 rotate(R1, x[0:3], x[0:3], False)
@@ -382,7 +384,8 @@ def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work):
     status = rnea(I, F, ws, q, v, d.zeros, np.zeros((0, 6)))  # nle = ID(q, v, 0)
     if status:
         return status
-    d.nle[:] = d.tau
+    for k in range(d.nle.shape[0]):
+        d.nle[k] = d.tau[k]
     crba(I, F, ws, q)
     g = d.v6[0]
     for i in range(1, m.nj):  # the drift a_i (ddq = 0, no gravity): a_gf_i = a_i + oMi^-1 (-g)

@@ -30,6 +30,14 @@ RHO_SPECTRAL, RHO_OSQP, RHO_LINEAR, RHO_CONSTANT = 0, 1, 2, 3
 
 
 @njit(cache=True)
+def copy_vector(src, out):
+    """``out[:] = src``, element by element: numba's slice assignment compiles a shape-mismatch error path (string
+    formatting, about 2 s of the first compile)."""
+    for k in range(out.shape[0]):
+        out[k] = src[k]
+
+
+@njit(cache=True)
 def power_iteration(G, max_iter, tol):
     """The largest eigenvalue of a symmetric positive semi-definite ``G`` by power iteration from a fixed start
     (ones plus a ramp, not orthogonal to a leading eigenvector by symmetry), stopped when the Rayleigh quotient
@@ -247,10 +255,10 @@ def pgs_solve(formulation, G, g, mu, lower, upper, lam, settings):
     v, previous = np.empty(m), np.empty(m)
     dual, compl, converged, it = np.inf, np.inf, False, 0
     for it in range(1, max_iter + 1):
-        previous[:] = lam
+        copy_vector(lam, previous)
         pgs_sweep(formulation, G, g, mu, lam, omega, lower, upper)
         if not all_finite(lam):
-            lam[:] = previous
+            copy_vector(previous, lam)
             break
         for r in range(m):
             v[r] = _row_velocity(G, g, lam, r)  # v = G lam + g
@@ -342,14 +350,14 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
                 factorizations = -1
                 break
             factorizations += 1
-        x_prev[:] = x
-        x[:] = rhs
+        copy_vector(x, x_prev)
+        copy_vector(rhs, x)
         dense_cholesky_solve(factor, x, x.shape[0])  # x = (G + (mu_prox + r) I)^-1 rhs
-        y_prev[:] = y
+        copy_vector(y, y_prev)
         primal, dual, compl, y_max, z_max = admm_update(formulation, mu, lower, upper, g, x, x_prev, y, z, rhs,
                                                          penalty, mu_prox, work)
         if not (all_finite(y) and all_finite(rhs)):
-            y[:] = y_prev
+            copy_vector(y_prev, y)
             break
         if (primal <= abs_f + rel_f * y_max and dual <= abs_f + rel_f * z_max
                 and compl <= abs_c + rel_c * y_max * z_max):
@@ -359,5 +367,5 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
         if new_rho != rho:
             rho, penalty = new_rho, tau * new_rho
             admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs)
-    lam[:] = y
+    copy_vector(y, lam)
     return it, converged, primal, dual, compl, rho, factorizations

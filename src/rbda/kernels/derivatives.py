@@ -112,8 +112,9 @@ def forward_derivatives(I, F, ws, dws, q, v, a, fext, gravity, dynamics):
             for k in range(6):
                 g.dAdq[c, k] += tmp[k]
                 g.dAdv[c, k] += g.dVdq[c, k]
-        if not gravity:
-            d.oa[i, :] = d.oa_gf[i]
+        if not gravity:  # element by element: a slice assignment compiles numba's shape-error path (~3 s)
+            for k in range(6):
+                d.oa[i, k] = d.oa_gf[i, k]
         if dynamics:  # Y_i, h_i = Y_i ov_i, f_i = Y_i oa_i + ov_i x* h_i - fext, B_i
             inertia_act(d.oMi[i], m.inertias[i], Y13)
             inertia_to_matrix(Y13, g.Yo[i])

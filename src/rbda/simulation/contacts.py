@@ -132,7 +132,8 @@ def plane_cylinder(n, offset, R, p, radius, half_length, margin, out):
             d = n @ x - offset
             if d <= margin:
                 out[count, 0] = d
-                out[count, 1:] = x
+                for j in range(3):
+                    out[count, 1 + j] = x[j]
                 count += 1
     return count
 

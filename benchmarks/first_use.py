@@ -1,0 +1,127 @@
+"""The first minute of a new user: the first call of each function in a fresh process with an empty compile cache,
+the same with the cache filled, ``import rbda``, and a batch of one state.
+
+    python benchmarks/first_use.py [--only rnea,aba] [--warm] [--batch]
+
+Each row runs in its own subprocess with ``NUMBA_CACHE_DIR`` pointed at a new empty folder (``--warm``: the
+same folder a second time, so the row measures loading from the cache). Times are CPU seconds of the first call alone
+(``time.process_time``, so that other work on the machine does not count; ``import rbda`` and building the
+inputs are not counted); the cached rows also give ``import rbda`` and the first ``create_data()`` (wall time).
+``--batch`` times ``rbda.batch.rnea`` on 1, 10, 100 and 10,000 states (the small ones run serially below
+``rbda.batch.SERIAL_BELOW``) against a loop of ``rbda.rnea``, in this process with the cache as it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+SETUP = """
+import time, numpy as np
+t0 = time.perf_counter(); import rbda; t_import = time.perf_counter() - t0
+m = rbda.sample_models.manipulator(); rng = np.random.default_rng(0)
+q = rbda.random_configuration(m, rng=rng); v, a = rng.normal(size=m.nv), rng.normal(size=m.nv)
+t0 = time.perf_counter(); d = m.create_data(); t_data = time.perf_counter() - t0
+Q, V, A = q[None].repeat(2, 0), v[None].repeat(2, 0), a[None].repeat(2, 0)
+"""
+
+SCENE = """
+from rbda.io import Box, GeometryModel, Sphere
+from rbda.simulation import Simulator, add_free_body, add_ground_plane
+wm, wg = rbda.Model(), GeometryModel()
+add_free_body(wm, wg, "box", Box((0.2, 0.2, 0.2)), 1.0)
+add_ground_plane(wm, wg)
+wq = rbda.neutral(wm); wq[2] = 0.099
+"""
+
+CONSTRAINT = """
+f = m.frames[m.nframes - 1]
+cms = [rbda.RigidConstraintModel(rbda.CONTACT_3D, m, f.parent_joint, f.placement)]
+cds = [cm.create_data() for cm in cms]
+"""
+
+ROWS = {
+    "rnea": ("", "rbda.rnea(m, d, q, v, a)"),
+    "crba": ("", "rbda.crba(m, d, q)"),
+    "aba": ("", "rbda.aba(m, d, q, v, a)"),
+    "frames_forward_kinematics": ("", "rbda.frames_forward_kinematics(m, d, q)"),
+    "integrate": ("", "rbda.integrate(m, q, v)"),
+    "compute_aba_derivatives": ("", "rbda.compute_aba_derivatives(m, d, q, v, a)"),
+    "batch.rnea": ("", "rbda.batch.rnea(m, Q, V, A)"),
+    "batch.aba": ("", "rbda.batch.aba(m, Q, V, A)"),
+    "batch.compute_aba_derivatives": ("", "rbda.batch.compute_aba_derivatives(m, Q, V, A)"),
+    "constraint_dynamics": (CONSTRAINT, "rbda.constraint_dynamics(m, d, q, v, a, cms, cds)"),
+    "compute_distances": (SCENE + "wd = wm.create_data(); from rbda.collision import GeometryData, compute_distances\n"
+                          "gd = GeometryData(wg)\n", "compute_distances(wm, wd, wg, gd, wq)"),
+    "Simulator.step": (SCENE + "sim = Simulator(wm, wg, 1e-3)\n", "sim.step(wq, np.zeros(6), np.zeros(6))"),
+}
+
+
+def first_call(name: str, cache: str) -> tuple[float, float, float]:
+    """(import rbda, create_data, first call) seconds of row ``name`` in a new process using ``cache``."""
+    prepare, call = ROWS[name]
+    code = (SETUP + prepare + f"t0 = time.process_time(); {call}; t = time.process_time() - t0\n"
+            "print(t_import, t_data, t)")
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, RBDA_COMPILE_NOTICE="0")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(f"{name}: {out.stderr}")
+    return tuple(float(x) for x in out.stdout.split())
+
+
+def small_batches() -> None:
+    """Per call of ``rbda.batch.rnea`` on B states of the manipulator, and a Python loop of ``rbda.rnea``."""
+    import time
+
+    import numpy as np
+
+    import rbda
+
+    model = rbda.sample_models.manipulator()
+    data, rng = model.create_data(), np.random.default_rng(0)
+    for B in (1, 10, 100, 10000):
+        Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(B)])
+        V, A = rng.normal(size=(B, model.nv)), rng.normal(size=(B, model.nv))
+        rbda.batch.rnea(model, Q, V, A)
+        n = max(3, 2000 // B)
+        best = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                rbda.batch.rnea(model, Q, V, A)
+            best.append((time.perf_counter() - t0) / n)
+        t0 = time.perf_counter()
+        for b in range(B):
+            rbda.rnea(model, data, Q[b], V[b], A[b])
+        loop = time.perf_counter() - t0
+        print(f"batch.rnea B={B:5d}: {min(best) * 1e6:9.1f} us ({min(best) / B * 1e6:.2f} us/state); "
+              f"loop of rbda.rnea {loop * 1e6:9.1f} us", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--only", default="", help="comma-separated row names (default: every row)")
+    parser.add_argument("--warm", action="store_true", help="also time the call again with the cache filled")
+    parser.add_argument("--batch", action="store_true", help="time small and large batches instead")
+    args = parser.parse_args()
+    if args.batch:
+        return small_batches()
+    names = [n for n in args.only.split(",") if n] or list(ROWS)
+    total = 0.0
+    for name in names:
+        with tempfile.TemporaryDirectory() as cache:
+            _, _, cold = first_call(name, cache)
+            line = f"{name:32s} empty cache {cold:6.2f} s"
+            if args.warm:
+                t_import, t_data, warm = first_call(name, cache)
+                line += f"   cached {warm * 1e3:7.1f} ms (import {t_import:.2f} s, create_data {t_data * 1e3:.1f} ms)"
+        total += cold
+        print(line, flush=True)
+    print(f"sum of the first calls: {total:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
