@@ -43,6 +43,7 @@ import numpy as np
 
 from .. import _primitives
 from .._primitives import PRIMITIVES
+from . import _compiled
 
 __all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
            "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
@@ -123,6 +124,8 @@ def _call(name: str, model, *xs, static: tuple = ()):
         arrays = [np.broadcast_to(np.asarray(x), lead + x.shape[-1:]) for x in arrays]
         return jnp.asarray(_host(p, model, _primitives.evaluate, dtype, static)(*arrays))
     arrays = [jnp.broadcast_to(jnp.asarray(x, dtype), lead + x.shape[-1:]) for x in arrays]
+    if name in _compiled.ALGORITHMS and not lead and _compiled.eligible(model, dtype):  # one state: in XLA
+        return _compiled.function(name, model)(*arrays)
     return _primitive(p, model, static)(*arrays)
 
 
