@@ -25,6 +25,7 @@ from ..model.elementary import sync_elementary
 from . import _ffi
 
 ALGORITHMS = ("rnea", "aba")
+enabled = True  # False: every call takes the host callback (for comparisons: benchmarks/bench_bridges.py)
 _AMBIENT = (JointType.FREE_FLYER, JointType.SPHERICAL, JointType.PLANAR, JointType.REVOLUTE_UNBOUNDED)
 
 
@@ -70,7 +71,7 @@ def _constants(model) -> _Constants:
 
 def eligible(model, dtype) -> bool:
     """Whether the compiled path serves ``model`` at ``dtype``."""
-    if dtype != jnp.float64 or model.mimicking_joints:
+    if not enabled or dtype != jnp.float64 or model.mimicking_joints:
         return False
     me = sync_elementary(model)[0]
     if (me.nq, me.nv) != (model.nq, model.nv):
