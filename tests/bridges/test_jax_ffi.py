@@ -138,15 +138,35 @@ def test_jit_value_and_jacobians_run_in_xla(compiled_model, name):
         assert_close(np.asarray(Jq) @ K, dq, 1e-12)
 
 
-def test_tangent_velocity_is_the_tangent_map():
-    """The jnp tangent map of the JVP equals _primitives.tangent_map (the callback path's) on a model with free
-    flyer, spherical, planar and unbounded revolute joints, also off the unit sphere."""
+def test_integrate_runs_in_xla(compiled_model):
+    """jit(integrate) has no host callback and equals rbda.integrate; its ambient Jacobians equal K(y) times
+    rbda's d_integrate (times T(q) for q, checked as J_q K(q) = K(y) d_integrate_q, T K = I)."""
+    model = compiled_model
+    q, v, _ = random_state(model, 15)
+    f = lambda q, v: rj.integrate(model, q, v)  # noqa: E731
+    text = _primitive_names(f, q, v) + _primitive_names(jax.jacfwd(f, argnums=(0, 1)), q, v)
+    assert "ffi_call" in text and "pure_callback" not in text
+    y = rbda.integrate(model, q, v)
+    assert_close(jax.jit(f)(q, v), y, 1e-12)
+    Dq, Dv = rbda.d_integrate(model, q, v)
+    Ky, Kq = (_primitives.configuration_map(model, x[None])[0] for x in (y, q))
+    for jac in (jax.jacfwd, jax.jacrev):
+        Jq, Jv = jax.jit(jac(f, argnums=(0, 1)))(q, v)
+        assert_close(Jv, Ky @ Dv, 1e-12)
+        assert_close(np.asarray(Jq) @ Kq, Ky @ Dq, 1e-12)
+
+
+def test_tangent_and_ambient_maps_are_the_primitives_ones():
+    """The jnp maps of the JVP equal _primitives.tangent_map and configuration_map (the callback path's) on a
+    model with free flyer, spherical, planar and unbounded revolute joints, also slightly off the unit sphere."""
     model = random_model(3, True)
     rng = np.random.default_rng(12)
     q = rbda.random_configuration(model, rng=rng) * (1 + 1e-7)
-    dq = rng.normal(size=model.nq)
-    T = _primitives.tangent_map(model, q[None])[0]
+    dq, v = rng.normal(size=model.nq), rng.normal(size=model.nv)
+    T, K = _primitives.tangent_map(model, q[None])[0], _primitives.configuration_map(model, q[None])[0]
+    assert model.nq > model.nv
     assert_close(jax.jit(lambda q, dq: _compiled.tangent_velocity(model, q, dq))(q, dq), T @ dq, 1e-12)
+    assert_close(jax.jit(lambda q, v: _compiled.ambient_rate(model, q, v))(q, v), K @ v, 1e-12)
 
 
 def test_vmap_of_the_compiled_path_is_one_batched_host_call(monkeypatch):

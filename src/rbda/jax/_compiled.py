@@ -1,5 +1,5 @@
 """The compiled path of :mod:`rbda.jax`: under ``jax.jit`` (not ``vmap``), :func:`rbda.jax.rnea` and
-:func:`rbda.jax.aba` are XLA FFI custom calls that run rbda's kernels inside the XLA executable
+:func:`rbda.jax.aba` and :func:`rbda.jax.integrate` are XLA FFI custom calls that run rbda's kernels inside the XLA executable
 (:mod:`rbda.jax._ffi`), their value and, for the JVP, their analytical Jacobians. ``vmap`` maps them onto the
 host callback of the batched algorithms (one ``rbda.batch`` call, ``jax.custom_batching.custom_vmap``).
 
@@ -24,7 +24,7 @@ from ..kernels.derivatives import derivative_size
 from ..model.elementary import sync_elementary
 from . import _ffi
 
-ALGORITHMS = ("rnea", "aba")
+ALGORITHMS = ("rnea", "aba", "integrate")
 enabled = True  # False: every call takes the host callback (for comparisons: benchmarks/bench_bridges.py)
 _AMBIENT = (JointType.FREE_FLYER, JointType.SPHERICAL, JointType.PLANAR, JointType.REVOLUTE_UNBOUNDED)
 
@@ -87,12 +87,16 @@ def _rotation_jnp(Q):
                       [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
 
 
-def _quaternion_velocity(Q, dQ):
-    """``w = T dQ`` for a quaternion rate: ``(K^T K)^-1 K^T dQ`` with ``K = Q (x) [. / 2; 0]``, whose columns are
-    orthogonal of norm ``|Q| / 2``: ``w = 2 L(Q)^T dQ / |Q|^2``."""
+def _quaternion_left(Q):
+    """``L(Q) (4, 3)``: ``Q (x) [w; 0] = L(Q) w`` for quaternions ``[x, y, z, w]``."""
     x, y, z, w = Q[0], Q[1], Q[2], Q[3]
-    L = jnp.array([[w, -z, y], [z, w, -x], [-y, x, w], [-x, -y, -z]])
-    return 2.0 * (L.T @ dQ) / (Q @ Q)
+    return jnp.array([[w, -z, y], [z, w, -x], [-y, x, w], [-x, -y, -z]])
+
+
+def _quaternion_velocity(Q, dQ):
+    """``w = T dQ`` for a quaternion rate: ``(K^T K)^-1 K^T dQ`` with ``K = L(Q) / 2``, whose columns are
+    orthogonal of norm ``|Q| / 2``: ``w = 2 L(Q)^T dQ / |Q|^2``."""
+    return 2.0 * (_quaternion_left(Q).T @ dQ) / (Q @ Q)
 
 
 def _angle_velocity(C, dC):
@@ -122,27 +126,53 @@ def tangent_velocity(model, q, dq):
     return jnp.concatenate(parts) if parts else dq
 
 
-def _ffi_value(name, model, q, x1, x2):
-    c = _constants(model)
-    nv = model.nv
-    msg = messages(name, _primitives.PRIMITIVES[name].args)
-    y, _ = jax.ffi.ffi_call(_ffi.target(f"rbda_{name}"),
-                            (jax.ShapeDtypeStruct((nv,), jnp.float64),
-                             jax.ShapeDtypeStruct(c.value[2].shape, jnp.float64)))(*c.value, msg, q, x1, x2)
-    return y
+def ambient_rate(model, q, v):
+    """``K(q) v (nq,)``: the ambient rate of configurations ``q`` moving at the tangent velocity ``v (nv,)``, as
+    :func:`rbda._primitives.configuration_map` defines it, joint by joint in jnp (linear in ``v``)."""
+    parts = []
+    for i in range(1, model.njoints):
+        joint, iq, iv, nq, nv = model.joints[i], model.idx_q[i], model.idx_v[i], model.nqs[i], model.nvs[i]
+        qi, vi = q[iq:iq + nq], v[iv:iv + nv]
+        if nq == nv:
+            parts.append(vi)
+        elif joint.type == JointType.FREE_FLYER:  # K = diag(R, q (x) [. / 2; 0])
+            parts += [_rotation_jnp(qi[3:]) @ vi[:3], 0.5 * _quaternion_left(qi[3:]) @ vi[3:]]
+        elif joint.type == JointType.SPHERICAL:
+            parts.append(0.5 * _quaternion_left(qi) @ vi)
+        elif joint.type == JointType.PLANAR:
+            c, s = qi[2], qi[3]
+            parts += [jnp.array([[c, -s], [s, c]]) @ vi[:2], jnp.stack([-s, c]) * vi[2]]
+        else:  # REVOLUTE_UNBOUNDED
+            parts.append(jnp.stack([-qi[1], qi[0]]) * vi[0])
+    return jnp.concatenate(parts) if parts else v
 
 
-def _ffi_jacobians(name, model, q, x1, x2):
+def _operands(name, model) -> tuple:
+    """The constant operands ``(I, F, ws0, messages)`` of the value and of the Jacobian targets of ``name``."""
     c = _constants(model)
-    nv = model.nv
     msg = messages(name, _primitives.PRIMITIVES[name].args)
-    square = jax.ShapeDtypeStruct((nv, nv), jnp.float64)
-    y, Jq, J1, J2, _, _ = jax.ffi.ffi_call(
-        _ffi.target(f"rbda_{name}_jac"),
-        (jax.ShapeDtypeStruct((nv,), jnp.float64), square, square, square,
-         jax.ShapeDtypeStruct(c.jacobian[2].shape, jnp.float64),
-         jax.ShapeDtypeStruct((c.dws,), jnp.float64)))(*c.jacobian, msg, q, x1, x2)
-    return y, Jq, J1, J2
+    if name == "integrate":  # no workspace: a one-entry placeholder keeps the operand layout
+        return (*c.packed, np.zeros(1), msg), (*c.packed, np.zeros(1), msg)
+    return (*c.value, msg), (*c.jacobian, msg)
+
+
+def _ffi_value(name, model, *xs):
+    (value, _), c = _operands(name, model), _constants(model)
+    n = model.nq if name == "integrate" else model.nv
+    results = [jax.ShapeDtypeStruct((n,), jnp.float64)]
+    if name != "integrate":
+        results.append(jax.ShapeDtypeStruct(c.value[2].shape, jnp.float64))
+    return jax.ffi.ffi_call(_ffi.target(f"rbda_{name}"), results)(*value, *xs)[0]
+
+
+def _ffi_jacobians(name, model, *xs):
+    (_, jacobian), c = _operands(name, model), _constants(model)
+    nv = model.nv
+    n = model.nq if name == "integrate" else nv
+    results = [jax.ShapeDtypeStruct((n,), jnp.float64)] + [jax.ShapeDtypeStruct((nv, nv), jnp.float64)] * len(xs)
+    if name != "integrate":
+        results += [jax.ShapeDtypeStruct(c.jacobian[2].shape, jnp.float64), jax.ShapeDtypeStruct((c.dws,), jnp.float64)]
+    return tuple(jax.ffi.ffi_call(_ffi.target(f"rbda_{name}_jac"), results)(*jacobian, *xs)[:1 + len(xs)])
 
 
 def _host_batched(name, model, fn, results, xs, in_batched, axis_size):
@@ -158,42 +188,44 @@ def _tangent_jacobians(p, model, *X, static=()):
 
 
 def function(name: str, model):
-    """``f(q, x1, x2) -> y`` (one state, float64): the compiled primitive ``name`` (``rnea`` or ``aba``) as a
-    ``jax.custom_jvp`` whose JVP is ``dy = J_q T(q) dq + J_1 dx1 + J_2 dx2`` with the Jacobians of a second
-    custom call; under ``vmap`` both run as one batched host callback."""
-    nv = model.nv
+    """``f(*x) -> y`` (one state, float64): the compiled primitive ``name`` (one of :data:`ALGORITHMS`) as a
+    ``jax.custom_jvp`` whose JVP is ``dy = sum_k J_k dx_k`` with rbda's tangent Jacobians from a second custom
+    call, ``dx_q = T(q) dq`` for the configuration and ``dy = K(y) dy_tangent`` for a configuration result
+    (integrate); under ``vmap`` both run as one batched host callback."""
+    p = _primitives.PRIMITIVES[name]
+    nv, ambient = model.nv, model.nq != model.nv
+    n = model.nq if p.configuration_output else nv
 
     @jax.custom_batching.custom_vmap
-    def value(q, x1, x2):
-        return _ffi_value(name, model, q, x1, x2)
+    def value(*xs):
+        return _ffi_value(name, model, *xs)
 
     @value.def_vmap
-    def value_vmap(axis_size, in_batched, q, x1, x2):
-        out = jax.ShapeDtypeStruct((axis_size, nv), jnp.float64)
-        return _host_batched(name, model, _primitives.evaluate, out, (q, x1, x2), in_batched, axis_size), True
+    def value_vmap(axis_size, in_batched, *xs):
+        out = jax.ShapeDtypeStruct((axis_size, n), jnp.float64)
+        return _host_batched(name, model, _primitives.evaluate, out, xs, in_batched, axis_size), True
 
     @jax.custom_batching.custom_vmap
-    def jacobians(q, x1, x2):
-        return _ffi_jacobians(name, model, q, x1, x2)
+    def jacobians(*xs):
+        return _ffi_jacobians(name, model, *xs)
 
     @jacobians.def_vmap
-    def jacobians_vmap(axis_size, in_batched, q, x1, x2):
-        square = jax.ShapeDtypeStruct((axis_size, nv, nv), jnp.float64)
-        out = (jax.ShapeDtypeStruct((axis_size, nv), jnp.float64), square, square, square)
-        return (_host_batched(name, model, _tangent_jacobians, out, (q, x1, x2), in_batched, axis_size),
-                (True,) * 4)
+    def jacobians_vmap(axis_size, in_batched, *xs):
+        out = (jax.ShapeDtypeStruct((axis_size, n), jnp.float64),
+               *[jax.ShapeDtypeStruct((axis_size, nv, nv), jnp.float64)] * len(xs))
+        return (_host_batched(name, model, _tangent_jacobians, out, xs, in_batched, axis_size),
+                (True,) * (1 + len(xs)))
 
     @jax.custom_jvp
-    def f(q, x1, x2):
-        return value(q, x1, x2)
+    def f(*xs):
+        return value(*xs)
 
     @f.defjvp
     def f_jvp(xs, dxs):
-        q, x1, x2 = xs
-        dq, d1, d2 = dxs
-        y, Jq, J1, J2 = jacobians(q, x1, x2)
-        if model.nq != model.nv:
-            dq = tangent_velocity(model, q, dq)
-        return y, Jq @ dq + J1 @ d1 + J2 @ d2
+        y, *J = jacobians(*xs)
+        dxs = [tangent_velocity(model, x, dx) if arg == "q" and ambient else dx
+               for arg, x, dx in zip(p.args, xs, dxs)]
+        dy = sum(Jk @ dx for Jk, dx in zip(J, dxs))  # dy = sum_k J_k dx_k, in the tangent space
+        return y, ambient_rate(model, y, dy) if p.configuration_output and ambient else dy
 
     return f

@@ -21,8 +21,11 @@ Targets (operands -> results; ``x1, x2`` are ``(v, a)`` or ``(v, tau)``)::
     rbda_rnea, rbda_aba                 (I, F, ws0, msg, q, x1, x2) -> (y (nv,), ws)
     rbda_rnea_jac, rbda_aba_jac         (I, F, ws0, msg, q, x1, x2) -> (y, J_q, J_x1, J_x2 (nv, nv), ws, dws)
 
+    rbda_integrate                      (I, F, ws0, msg, q, v) -> (q_next (nq,))       (ws0 unused)
+    rbda_integrate_jac                  (I, F, ws0, msg, q, v) -> (q_next, J_q, J_v (nv, nv))
+
 with the tangent-space Jacobians of ``compute_rnea_derivatives`` / ``compute_aba_derivatives`` (the derivative
-targets run on the model's elementary twin, as those functions do).
+targets run on the model's elementary twin, as those functions do) and ``d_integrate``.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from llvmlite import ir
 from numba import carray, cfunc, njit, types
 from numba.extending import intrinsic
 
+from ..kernels import configuration as _configuration
 from ..kernels import derivatives as _derivatives
 from ..kernels import dynamics as _dynamics
 from ..kernels.layout import data_views, model_views
@@ -212,6 +216,25 @@ def _run(call_frame, algorithm, jacobians):
     return 0
 
 
+@njit(cache=True)
+def _run_integrate(call_frame, jacobians):
+    """The handler of ``integrate`` (``q (+) v``), value or ``jacobians`` (``d_integrate``, both arguments)."""
+    frame = _words(call_frame, 22)
+    if _metadata(frame):
+        return 0
+    args, rets, na, nr = _lists(frame)
+    I, F, ws0, msg, nw = _sizes(args)
+    m = model_views(I, F)
+    q = _buffer(args, 4, np.float64, m.nq)
+    v = _buffer(args, 5, np.float64, m.nv)
+    status = _configuration.integrate(I, F, q, v, _buffer(rets, 0, np.float64, m.nq))
+    if status == 0 and jacobians:
+        status = _configuration.d_integrate(I, F, q, v, 2, _matrix(rets, 1, m.nv), _matrix(rets, 2, m.nv))
+    if status:
+        return _error(frame, msg, status)
+    return 0
+
+
 # ----------------------------------------------------------------------------------------------- handlers
 def _rnea(call_frame):
     return _pointer(_run(_address(call_frame), 0, False))
@@ -229,7 +252,16 @@ def _aba_jac(call_frame):
     return _pointer(_run(_address(call_frame), 1, True))
 
 
-HANDLERS = {"rbda_rnea": _rnea, "rbda_aba": _aba, "rbda_rnea_jac": _rnea_jac, "rbda_aba_jac": _aba_jac}
+def _integrate(call_frame):
+    return _pointer(_run_integrate(_address(call_frame), False))
+
+
+def _integrate_jac(call_frame):
+    return _pointer(_run_integrate(_address(call_frame), True))
+
+
+HANDLERS = {"rbda_rnea": _rnea, "rbda_aba": _aba, "rbda_rnea_jac": _rnea_jac, "rbda_aba_jac": _aba_jac,
+            "rbda_integrate": _integrate, "rbda_integrate_jac": _integrate_jac}
 _compiled = {}  # target name -> numba cfunc (kept alive: XLA holds its address)
 
 
