@@ -31,13 +31,15 @@ _AMBIENT = (JointType.FREE_FLYER, JointType.SPHERICAL, JointType.PLANAR, JointTy
 
 def messages(name: str, args: tuple) -> np.ndarray:
     """The message table of a target: row ``status`` is the NUL-terminated error of that kernel status, naming
-    ``rbda.jax.<name>`` and the argument, as rbda's own checks do."""
+    ``rbda.jax.<name>`` and the argument, as rbda's own checks do (``ValueError: rbda.jax.rnea: q: ...``, the
+    line that ends JAX's error from the host callback too)."""
     rows = {0: f"rbda.jax.{name}: the compiled kernel failed",
             WRONG_DATA: f"rbda.jax.{name}: workspace of the wrong size", SINGULAR: f"rbda.jax.{name}: {SINGULAR_INERTIA}"}
     for k, arg in enumerate(args):
         rows[1 + 2 * k] = f"rbda.jax.{name}: {arg}: contains non-finite values (NaN or inf)"
         rows[2 + 2 * k] = (f"rbda.jax.{name}: {arg}: is not a valid configuration: a quaternion or (cos, sin) pair "
                            "is not of unit norm; use rbda.normalize(model, q)")
+    rows = {status: f"ValueError: {text}" for status, text in rows.items()}  # as the host callback's error ends
     table = np.zeros((max(rows) + 1, max(len(r) for r in rows.values()) + 1), np.uint8)
     for status, text in rows.items():
         table[status, :len(text)] = np.frombuffer(text.encode(), np.uint8)

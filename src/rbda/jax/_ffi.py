@@ -14,7 +14,7 @@ template into the data workspace and zeroes the derivative workspace before the 
 ``Data`` would hold them. A nonzero kernel status (a NaN, a quaternion off the
 unit sphere, a singular inertia) becomes an FFI error (``XLA_FFI_Error_Create``) whose message is one row of a
 message table, also an operand, that names the function and the argument: JAX raises it as
-``jax.errors.JaxRuntimeError: INVALID_ARGUMENT: rbda.jax.rnea: q: ...``.
+``jax.errors.JaxRuntimeError: INVALID_ARGUMENT: ValueError: rbda.jax.rnea: q: ...``.
 
 Targets (operands -> results; ``x1, x2`` are ``(v, a)`` or ``(v, tau)``)::
 
@@ -157,23 +157,19 @@ def _error(frame, messages, status):
 
 
 @njit(cache=True, inline="always")
-def _lists(frame):
-    """``(argument addresses, result addresses, number of arguments, number of results)``."""
+def _operands(frame):
+    """``(argument addresses, result addresses, I, F, ws0, messages, ws0's size)``: the call's buffer lists, the
+    model's packed arrays, the template workspace and the message table (the first four operands)."""
     a, r = FRAME_ARGS // 8, FRAME_RETS // 8
-    na, nr = frame[a + LIST_SIZE // 8], frame[r + LIST_SIZE // 8]
-    return _words(frame[a + LIST_ITEMS // 8], na), _words(frame[r + LIST_ITEMS // 8], nr), na, nr
-
-
-@njit(cache=True, inline="always")
-def _sizes(args):
-    """``(I, F, ws0, messages)``: the model's packed arrays, the template workspace and the message table."""
+    args = _words(frame[a + LIST_ITEMS // 8], frame[a + LIST_SIZE // 8])
+    rets = _words(frame[r + LIST_ITEMS // 8], frame[r + LIST_SIZE // 8])
     nw = _length(args, 2)
     md = _words(_words(args[3], 6)[BUFFER_DIMS // 8], 2)
     I = _buffer(args, 0, np.int64, _length(args, 0))
     F = _buffer(args, 1, np.float64, _length(args, 1))
     ws0 = _buffer(args, 2, np.float64, nw)
     msg = carray(_pointer(_words(args[3], 6)[BUFFER_DATA // 8]), (md[0], md[1]), np.uint8)
-    return I, F, ws0, msg, nw
+    return args, rets, I, F, ws0, msg, nw
 
 
 @njit(cache=True)
@@ -182,8 +178,7 @@ def _run(call_frame, algorithm, jacobians):
     frame = _words(call_frame, 22)
     if _metadata(frame):
         return 0
-    args, rets, na, nr = _lists(frame)
-    I, F, ws0, msg, nw = _sizes(args)
+    args, rets, I, F, ws0, msg, nw = _operands(frame)
     m = model_views(I, F)
     nq, nv = m.nq, m.nv
     q = _buffer(args, 4, np.float64, nq)
@@ -222,8 +217,7 @@ def _run_integrate(call_frame, jacobians):
     frame = _words(call_frame, 22)
     if _metadata(frame):
         return 0
-    args, rets, na, nr = _lists(frame)
-    I, F, ws0, msg, nw = _sizes(args)
+    args, rets, I, F, _, msg, _ = _operands(frame)
     m = model_views(I, F)
     q = _buffer(args, 4, np.float64, m.nq)
     v = _buffer(args, 5, np.float64, m.nv)
