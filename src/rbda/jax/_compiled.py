@@ -1,7 +1,8 @@
-"""The compiled path of :mod:`rbda.jax`: under ``jax.jit`` (not ``vmap``), :func:`rbda.jax.rnea` and
-:func:`rbda.jax.aba` and :func:`rbda.jax.integrate` are XLA FFI custom calls that run rbda's kernels inside the XLA executable
-(:mod:`rbda.jax._ffi`), their value and, for the JVP, their analytical Jacobians. ``vmap`` maps them onto the
-host callback of the batched algorithms (one ``rbda.batch`` call, ``jax.custom_batching.custom_vmap``).
+"""The compiled path of :mod:`rbda.jax`: under ``jax.jit`` (not ``vmap``), :func:`rbda.jax.rnea`,
+:func:`rbda.jax.aba` and :func:`rbda.jax.integrate` are XLA FFI custom calls that run rbda's kernels inside
+the XLA executable (:mod:`rbda.jax._ffi`), their value and, for the JVP, their analytical Jacobians. ``vmap``
+maps them onto the host callback of the batched algorithms (one ``rbda.batch`` call, through
+``jax.custom_batching.custom_vmap``).
 
 Used for float64 arguments of models without mimic joints whose joints with ``nq != nv`` are free flyers,
 spherical, planar or unbounded revolute joints; anything else stays on the host callback.
@@ -33,13 +34,12 @@ def messages(name: str, args: tuple) -> np.ndarray:
     """The message table of a target: row ``status`` is the NUL-terminated error of that kernel status, naming
     ``rbda.jax.<name>`` and the argument, as rbda's own checks do (``ValueError: rbda.jax.rnea: q: ...``, the
     line that ends JAX's error from the host callback too)."""
-    rows = {0: f"rbda.jax.{name}: the compiled kernel failed",
-            WRONG_DATA: f"rbda.jax.{name}: workspace of the wrong size", SINGULAR: f"rbda.jax.{name}: {SINGULAR_INERTIA}"}
+    rows = {0: "the compiled kernel failed", WRONG_DATA: "workspace of the wrong size", SINGULAR: SINGULAR_INERTIA}
     for k, arg in enumerate(args):
-        rows[1 + 2 * k] = f"rbda.jax.{name}: {arg}: contains non-finite values (NaN or inf)"
-        rows[2 + 2 * k] = (f"rbda.jax.{name}: {arg}: is not a valid configuration: a quaternion or (cos, sin) pair "
-                           "is not of unit norm; use rbda.normalize(model, q)")
-    rows = {status: f"ValueError: {text}" for status, text in rows.items()}  # as the host callback's error ends
+        rows[1 + 2 * k] = f"{arg}: contains non-finite values (NaN or inf)"
+        rows[2 + 2 * k] = (f"{arg}: is not a valid configuration: a quaternion or (cos, sin) pair is not of unit "
+                           "norm; use rbda.normalize(model, q)")
+    rows = {status: f"ValueError: rbda.jax.{name}: {text}" for status, text in rows.items()}  # as the callback's
     table = np.zeros((max(rows) + 1, max(len(r) for r in rows.values()) + 1), np.uint8)
     for status, text in rows.items():
         table[status, :len(text)] = np.frombuffer(text.encode(), np.uint8)

@@ -30,8 +30,6 @@ targets run on the model's elementary twin, as those functions do) and ``d_integ
 
 from __future__ import annotations
 
-import ctypes
-
 import numpy as np
 from llvmlite import ir
 from numba import carray, cfunc, njit, types
