@@ -156,6 +156,21 @@ def test_integrate_runs_in_xla(compiled_model):
         assert_close(np.asarray(Jq) @ Kq, Ky @ Dq, 1e-12)
 
 
+def test_center_of_mass_runs_in_xla(compiled_model):
+    """jit(center_of_mass) has no host callback and equals rbda.center_of_mass; its ambient Jacobian times K(q)
+    equals rbda's jacobian_center_of_mass."""
+    model = compiled_model
+    data = model.create_data()
+    q = random_state(model, 16)[0]
+    f = lambda q: rj.center_of_mass(model, q)  # noqa: E731
+    text = _primitive_names(f, q) + _primitive_names(jax.jacfwd(f), q)
+    assert "ffi_call" in text and "pure_callback" not in text
+    assert_close(jax.jit(f)(q), rbda.center_of_mass(model, data, q), 1e-12)
+    K = _primitives.configuration_map(model, q[None])[0]
+    for jac in (jax.jacfwd, jax.jacrev):
+        assert_close(np.asarray(jax.jit(jac(f))(q)) @ K, rbda.jacobian_center_of_mass(model, data, q), 1e-12)
+
+
 def test_tangent_and_ambient_maps_are_the_primitives_ones():
     """The jnp maps of the JVP equal _primitives.tangent_map and configuration_map (the callback path's) on a
     model with free flyer, spherical, planar and unbounded revolute joints, also slightly off the unit sphere."""

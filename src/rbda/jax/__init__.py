@@ -15,10 +15,11 @@ whose JVP is ``dy = sum_i J_i dx_i`` with the Jacobians ``J_i`` from a second ca
 functions; reverse mode transposes that linear map. Under ``jax.vmap`` the callbacks receive the whole batch
 (``vmap_method="broadcast_all"``) and run the ``rbda.batch`` twin in one call. Concrete (not traced) arguments
 skip the callback and call rbda directly. Under ``jit`` (one float64 state, a model without mimic joints),
-:func:`rnea`, :func:`aba` and :func:`integrate` skip the callback too: their value and Jacobians are XLA FFI custom
-calls of rbda's compiled kernels (:mod:`rbda.jax._compiled`), about 5 us a call instead of 100+ us. Their
-model enters the compiled program as constants when it is traced: after editing the model (masses, gravity),
-trace again (a new ``jax.jit``), as for any constant a jitted function closes over.
+:func:`rnea`, :func:`aba`, :func:`integrate` and :func:`center_of_mass` skip the callback too: their value
+and Jacobians are XLA FFI custom calls of rbda's compiled kernels (:mod:`rbda.jax._compiled`), about 5 us a
+call instead of 100+ us. Their model enters the compiled program as constants when it is traced: after
+editing the model (masses, gravity), trace again (a new ``jax.jit``), as for any constant a jitted function
+closes over.
 
 Arguments take the shapes of the plain functions, ``q: (nq,)`` and ``v, a, tau: (nv,)``, with optional leading
 batch axes (broadcast against each other). Results have the arguments' float dtype (float32 unless

@@ -1,8 +1,8 @@
 """The compiled path of :mod:`rbda.jax`: under ``jax.jit`` (not ``vmap``), :func:`rbda.jax.rnea`,
-:func:`rbda.jax.aba` and :func:`rbda.jax.integrate` are XLA FFI custom calls that run rbda's kernels inside
-the XLA executable (:mod:`rbda.jax._ffi`), their value and, for the JVP, their analytical Jacobians. ``vmap``
-maps them onto the host callback of the batched algorithms (one ``rbda.batch`` call, through
-``jax.custom_batching.custom_vmap``).
+:func:`rbda.jax.aba`, :func:`rbda.jax.integrate` and :func:`rbda.jax.center_of_mass` are XLA FFI custom calls
+that run rbda's kernels inside the XLA executable (:mod:`rbda.jax._ffi`), their value and, for the JVP, their
+analytical Jacobians. ``vmap`` maps them onto the host callback of the batched algorithms (one ``rbda.batch``
+call, through ``jax.custom_batching.custom_vmap``).
 
 Used for float64 arguments of models without mimic joints whose joints with ``nq != nv`` are free flyers,
 spherical, planar or unbounded revolute joints; anything else stays on the host callback.
@@ -22,10 +22,11 @@ from ..algorithms._check import SINGULAR_INERTIA
 from ..joints.base import JointType
 from ..kernels.checks import SINGULAR, WRONG_DATA
 from ..kernels.derivatives import derivative_size
+from ..kernels.whole_body import whole_body_size
 from ..model.elementary import sync_elementary
 from . import _ffi
 
-ALGORITHMS = ("rnea", "aba", "integrate")
+ALGORITHMS = ("rnea", "aba", "integrate", "center_of_mass")
 enabled = True  # False: every call takes the host callback (for comparisons: benchmarks/bench_bridges.py)
 _AMBIENT = (JointType.FREE_FLYER, JointType.SPHERICAL, JointType.PLANAR, JointType.REVOLUTE_UNBOUNDED)
 
@@ -153,27 +154,42 @@ def _operands(name, model) -> tuple:
     """The constant operands ``(I, F, ws0, messages)`` of the value and of the Jacobian targets of ``name``."""
     c = _constants(model)
     msg = messages(name, _primitives.PRIMITIVES[name].args)
-    if name == "integrate":  # no workspace: a one-entry placeholder keeps the operand layout
-        return (*c.packed, np.zeros(1), msg), (*c.packed, np.zeros(1), msg)
+    if name in ("integrate", "center_of_mass"):  # the model's own arrays (c.value); integrate has no
+        value = (*c.value[:2], np.zeros(1), msg) if name == "integrate" else (*c.value, msg)  # workspace: a
+        return value, value  # one-entry placeholder keeps the operand layout
     return (*c.value, msg), (*c.jacobian, msg)
 
 
+def _sizes(name, model) -> tuple:
+    """``(n, rows)``: the result's length and its Jacobians' rows (tangent rows for a configuration)."""
+    if name == "integrate":
+        return model.nq, model.nv
+    n = 3 if name == "center_of_mass" else model.nv
+    return n, n
+
+
+def _workspaces(name, model, jacobians: bool) -> list:
+    """The extra results of a target that only serve as its workspaces (dropped)."""
+    c = _constants(model)
+    if name == "integrate":
+        return []
+    if name == "center_of_mass":
+        return [c.value[2].shape, (whole_body_size(model.njoints, model.nv_extended),)]
+    return [c.jacobian[2].shape, (c.dws,)] if jacobians else [c.value[2].shape]
+
+
 def _ffi_value(name, model, *xs):
-    (value, _), c = _operands(name, model), _constants(model)
-    n = model.nq if name == "integrate" else model.nv
-    results = [jax.ShapeDtypeStruct((n,), jnp.float64)]
-    if name != "integrate":
-        results.append(jax.ShapeDtypeStruct(c.value[2].shape, jnp.float64))
+    value, _ = _operands(name, model)
+    results = [(_sizes(name, model)[0],)] + _workspaces(name, model, False)
+    results = [jax.ShapeDtypeStruct(shape, jnp.float64) for shape in results]
     return jax.ffi.ffi_call(_ffi.target(f"rbda_{name}"), results)(*value, *xs)[0]
 
 
 def _ffi_jacobians(name, model, *xs):
-    (_, jacobian), c = _operands(name, model), _constants(model)
-    nv = model.nv
-    n = model.nq if name == "integrate" else nv
-    results = [jax.ShapeDtypeStruct((n,), jnp.float64)] + [jax.ShapeDtypeStruct((nv, nv), jnp.float64)] * len(xs)
-    if name != "integrate":
-        results += [jax.ShapeDtypeStruct(c.jacobian[2].shape, jnp.float64), jax.ShapeDtypeStruct((c.dws,), jnp.float64)]
+    _, jacobian = _operands(name, model)
+    n, rows = _sizes(name, model)
+    results = [(n,)] + [(rows, model.nv)] * len(xs) + _workspaces(name, model, True)
+    results = [jax.ShapeDtypeStruct(shape, jnp.float64) for shape in results]
     return tuple(jax.ffi.ffi_call(_ffi.target(f"rbda_{name}_jac"), results)(*jacobian, *xs)[:1 + len(xs)])
 
 
@@ -196,7 +212,7 @@ def function(name: str, model):
     (integrate); under ``vmap`` both run as one batched host callback."""
     p = _primitives.PRIMITIVES[name]
     nv, ambient = model.nv, model.nq != model.nv
-    n = model.nq if p.configuration_output else nv
+    n, rows = _sizes(name, model)
 
     @jax.custom_batching.custom_vmap
     def value(*xs):
@@ -214,7 +230,7 @@ def function(name: str, model):
     @jacobians.def_vmap
     def jacobians_vmap(axis_size, in_batched, *xs):
         out = (jax.ShapeDtypeStruct((axis_size, n), jnp.float64),
-               *[jax.ShapeDtypeStruct((axis_size, nv, nv), jnp.float64)] * len(xs))
+               *[jax.ShapeDtypeStruct((axis_size, rows, nv), jnp.float64)] * len(xs))
         return (_host_batched(name, model, _tangent_jacobians, out, xs, in_batched, axis_size),
                 (True,) * (1 + len(xs)))
 

@@ -23,9 +23,12 @@ Targets (operands -> results; ``x1, x2`` are ``(v, a)`` or ``(v, tau)``)::
 
     rbda_integrate                      (I, F, ws0, msg, q, v) -> (q_next (nq,))       (ws0 unused)
     rbda_integrate_jac                  (I, F, ws0, msg, q, v) -> (q_next, J_q, J_v (nv, nv))
+    rbda_center_of_mass                 (I, F, ws0, msg, q) -> (com (3,), ws, wb)
+    rbda_center_of_mass_jac             (I, F, ws0, msg, q) -> (com, J_q (3, nv), ws, wb)
 
 with the tangent-space Jacobians of ``compute_rnea_derivatives`` / ``compute_aba_derivatives`` (the derivative
-targets run on the model's elementary twin, as those functions do) and ``d_integrate``.
+targets run on the model's elementary twin, as those functions do), ``d_integrate`` and
+``jacobian_center_of_mass`` (whose whole-body workspace ``wb`` starts at zero).
 """
 
 from __future__ import annotations
@@ -35,10 +38,12 @@ from llvmlite import ir
 from numba import carray, cfunc, njit, types
 from numba.extending import intrinsic
 
+from ..kernels import center_of_mass as _com_kernels
 from ..kernels import configuration as _configuration
 from ..kernels import derivatives as _derivatives
-from ..kernels import dynamics as _dynamics
+from ..kernels import dynamics as _dynamics_kernels
 from ..kernels.layout import data_views, model_views
+from ..kernels.whole_body import whole_body_views
 
 API_MAJOR, API_MINOR = 0, 3  # XLA_FFI_API_MAJOR / MINOR of the c_api.h this handler follows
 EXTENSION_METADATA = 1  # XLA_FFI_Extension_Metadata
@@ -170,90 +175,123 @@ def _operands(frame):
     return args, rets, I, F, ws0, msg, nw
 
 
-@njit(cache=True)
-def _run(call_frame, algorithm, jacobians):
-    """The handler of ``algorithm`` (0 rnea, 1 aba), value or ``jacobians``; returns the error as an integer."""
-    frame = _words(call_frame, 22)
-    if _metadata(frame):
-        return 0
-    args, rets, I, F, ws0, msg, nw = _operands(frame)
-    m = model_views(I, F)
-    nq, nv = m.nq, m.nv
-    q = _buffer(args, 4, np.float64, nq)
-    x1 = _buffer(args, 5, np.float64, nv)
-    x2 = _buffer(args, 6, np.float64, nv)
-    y = _buffer(rets, 0, np.float64, nv)
-    k = 4 if jacobians else 1
-    ws = _buffer(rets, k, np.float64, nw)
+RNEA, ABA, INTEGRATE, CENTER_OF_MASS = 0, 1, 2, 3  # the algorithm codes of _run
+
+
+@njit(cache=True, inline="always")
+def _dynamics(args, rets, I, F, ws0, nw, m, algorithm, jacobians):
+    """rnea or aba (value, or with its Jacobians) on the call's buffers; returns the kernel's status."""
+    nv = m.nv
+    q, x1, x2 = _buffer(args, 4, np.float64, m.nq), _buffer(args, 5, np.float64, nv), _buffer(args, 6, np.float64, nv)
+    ws = _buffer(rets, 4 if jacobians else 1, np.float64, nw)
     ws[:] = ws0
     if jacobians:
         dws = _buffer(rets, 5, np.float64, _length(rets, 5))
         dws[:] = 0.0  # a new derivative workspace: the kernels leave the entries of unrelated dofs at 0
         Jq, J1, J2 = _matrix(rets, 1, nv), _matrix(rets, 2, nv), _matrix(rets, 3, nv)
-        if algorithm == 0:
+        if algorithm == RNEA:
             status = _derivatives.rnea_derivatives_into(I, F, ws, dws, q, x1, x2, Jq, J1, J2)
         else:
             status = _derivatives.aba_derivatives_into(I, F, ws, dws, q, x1, x2, Jq, J1, J2)
     else:
         no_fext = np.zeros((0, 6))
-        if algorithm == 0:
-            status = _dynamics.rnea(I, F, ws, q, x1, x2, no_fext)
+        if algorithm == RNEA:
+            status = _dynamics_kernels.rnea(I, F, ws, q, x1, x2, no_fext)
         else:
-            status = _dynamics.aba(I, F, ws, q, x1, x2, no_fext)
-    if status:
-        return _error(frame, msg, status)
-    d = data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0]
-    out = d.tau if algorithm == 0 else d.ddq
-    for i in range(nv):
-        y[i] = out[i]
-    return 0
+            status = _dynamics_kernels.aba(I, F, ws, q, x1, x2, no_fext)
+    if status == 0:
+        d = data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0]
+        out, y = d.tau if algorithm == RNEA else d.ddq, _buffer(rets, 0, np.float64, nv)
+        for i in range(nv):
+            y[i] = out[i]
+    return status
 
 
-@njit(cache=True)
-def _run_integrate(call_frame, jacobians):
-    """The handler of ``integrate`` (``q (+) v``), value or ``jacobians`` (``d_integrate``, both arguments)."""
-    frame = _words(call_frame, 22)
-    if _metadata(frame):
-        return 0
-    args, rets, I, F, _, msg, _ = _operands(frame)
-    m = model_views(I, F)
-    q = _buffer(args, 4, np.float64, m.nq)
-    v = _buffer(args, 5, np.float64, m.nv)
+@njit(cache=True, inline="always")
+def _integrate(args, rets, I, F, m, jacobians):
+    """``q (+) v``, with ``d_integrate`` (both arguments) for ``jacobians``; returns the kernel's status."""
+    q, v = _buffer(args, 4, np.float64, m.nq), _buffer(args, 5, np.float64, m.nv)
     status = _configuration.integrate(I, F, q, v, _buffer(rets, 0, np.float64, m.nq))
     if status == 0 and jacobians:
         status = _configuration.d_integrate(I, F, q, v, 2, _matrix(rets, 1, m.nv), _matrix(rets, 2, m.nv))
-    if status:
-        return _error(frame, msg, status)
-    return 0
+    return status
+
+
+@njit(cache=True, inline="always")
+def _center_of_mass(args, rets, I, F, ws0, nw, m, jacobians):
+    """The CoM, and its Jacobian ``(3, nv)`` for ``jacobians`` (``jacobian_center_of_mass`` gives both)."""
+    k = 2 if jacobians else 1
+    ws, wb = _buffer(rets, k, np.float64, nw), _buffer(rets, k + 1, np.float64, _length(rets, k + 1))
+    ws[:] = ws0
+    wb[:] = 0.0
+    status = _com_kernels.jacobian_center_of_mass(I, F, ws, wb, _buffer(args, 4, np.float64, m.nq))
+    if status == 0:
+        w = whole_body_views(wb, m.nj, m.nv)[0]
+        com = _buffer(rets, 0, np.float64, 3)
+        for r in range(3):
+            com[r] = w.com[0, r]
+        if jacobians:
+            J = carray(_pointer(_words(rets[1], 6)[BUFFER_DATA // 8]), (3, m.nv), np.float64)
+            for r in range(3):
+                for c in range(m.nv):
+                    J[r, c] = w.Jcom[c, r]
+    return status
+
+
+@njit(cache=True)
+def _run(call_frame, algorithm, jacobians):
+    """The handler of ``algorithm`` (:data:`RNEA`, ...), value or ``jacobians``: answers a metadata query, or
+    runs the kernel on the call's buffers; returns the error (an ``XLA_FFI_Error*``, 0 for none) as an integer."""
+    frame = _words(call_frame, 22)
+    if _metadata(frame):
+        return 0
+    args, rets, I, F, ws0, msg, nw = _operands(frame)
+    m = model_views(I, F)
+    if algorithm == INTEGRATE:
+        status = _integrate(args, rets, I, F, m, jacobians)
+    elif algorithm == CENTER_OF_MASS:
+        status = _center_of_mass(args, rets, I, F, ws0, nw, m, jacobians)
+    else:
+        status = _dynamics(args, rets, I, F, ws0, nw, m, algorithm, jacobians)
+    return _error(frame, msg, status) if status else 0
 
 
 # ----------------------------------------------------------------------------------------------- handlers
-def _rnea(call_frame):
-    return _pointer(_run(_address(call_frame), 0, False))
-
-
-def _aba(call_frame):
-    return _pointer(_run(_address(call_frame), 1, False))
+def _rnea_value(call_frame):
+    return _pointer(_run(_address(call_frame), RNEA, False))
 
 
 def _rnea_jac(call_frame):
-    return _pointer(_run(_address(call_frame), 0, True))
+    return _pointer(_run(_address(call_frame), RNEA, True))
+
+
+def _aba_value(call_frame):
+    return _pointer(_run(_address(call_frame), ABA, False))
 
 
 def _aba_jac(call_frame):
-    return _pointer(_run(_address(call_frame), 1, True))
+    return _pointer(_run(_address(call_frame), ABA, True))
 
 
-def _integrate(call_frame):
-    return _pointer(_run_integrate(_address(call_frame), False))
+def _integrate_value(call_frame):
+    return _pointer(_run(_address(call_frame), INTEGRATE, False))
 
 
 def _integrate_jac(call_frame):
-    return _pointer(_run_integrate(_address(call_frame), True))
+    return _pointer(_run(_address(call_frame), INTEGRATE, True))
 
 
-HANDLERS = {"rbda_rnea": _rnea, "rbda_aba": _aba, "rbda_rnea_jac": _rnea_jac, "rbda_aba_jac": _aba_jac,
-            "rbda_integrate": _integrate, "rbda_integrate_jac": _integrate_jac}
+def _center_of_mass_value(call_frame):
+    return _pointer(_run(_address(call_frame), CENTER_OF_MASS, False))
+
+
+def _center_of_mass_jac(call_frame):
+    return _pointer(_run(_address(call_frame), CENTER_OF_MASS, True))
+
+
+HANDLERS = {"rbda_rnea": _rnea_value, "rbda_aba": _aba_value, "rbda_rnea_jac": _rnea_jac, "rbda_aba_jac": _aba_jac,
+            "rbda_integrate": _integrate_value, "rbda_integrate_jac": _integrate_jac,
+            "rbda_center_of_mass": _center_of_mass_value, "rbda_center_of_mass_jac": _center_of_mass_jac}
 _compiled = {}  # target name -> numba cfunc (kept alive: XLA holds its address)
 
 
