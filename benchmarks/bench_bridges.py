@@ -4,7 +4,8 @@
 
 Rows, per model (best of 5 repeats, one state unless a batch is named):
 - ``rbda.rnea`` plain: the reference call on a Data;
-- ``rbda.jax.rnea`` on concrete arrays (no trace), under ``jax.jit`` (one host callback), and the same for the
+- ``rbda.jax.rnea`` on concrete arrays (no trace), under ``jax.jit`` (one XLA FFI custom call; before it, one
+  host callback: the "host callback" rows, also for the derivatives), and the same for the
   plain JAX RNEA of ``benchmarks/jax_rnea.py`` (the algorithm traced and compiled by XLA); JAX's own cost of
   a jitted host callback of three arrays that returns one of them;
 - derivatives: ``jax.jit(jax.grad(w . tau))`` with respect to ``(q, v)`` and ``jax.jit(jax.jacfwd(tau))`` (the
@@ -61,6 +62,15 @@ def rows(model, number: int, batch: int, rng) -> list[str]:
     ref = rbda.compute_rnea_derivatives(model, data, q, v, a)
 
     f = jax.jit(lambda q, v, a: rbda.jax.rnea(model, q, v, a))
+    from rbda.jax import _compiled  # the host callback path, for the before/after rows
+    tau_ffi = f(qj, vj, aj)  # traced on the custom call
+    _compiled.enabled = False
+    f_host = jax.jit(lambda q, v, a: rbda.jax.rnea(model, q, v, a))
+    grad_host = jax.jit(jax.grad(lambda q, v: jnp.dot(w, rbda.jax.rnea(model, q, v, aj)), argnums=(0, 1)))
+    jac_host = jax.jit(jax.jacfwd(lambda q, v: rbda.jax.rnea(model, q, v, aj), argnums=(0, 1)))
+    assert np.array_equal(f_host(qj, vj, aj), tau_ffi)  # traced (and compiled) now, on the callback
+    assert np.array_equal(jac_host(qj, vj)[1], ref[1]) and np.allclose(grad_host(qj, vj)[1], ref[1].T @ w)
+    _compiled.enabled = True
     floor = jax.jit(lambda q, v, a: jax.pure_callback(lambda q, v, a: np.asarray(q[:model.nv]),
                                                       jax.ShapeDtypeStruct((model.nv,), q.dtype), q, v, a))
     g = jax.jit(jr.rnea)
@@ -89,12 +99,15 @@ def rows(model, number: int, batch: int, rng) -> list[str]:
         "rbda.rnea (plain)": (lambda: rbda.rnea(model, data, q, v, a), 10),
         "rbda.jax.rnea, concrete arrays": (lambda: rbda.jax.rnea(model, qj, vj, aj).block_until_ready(), 1),
         "jit(rbda.jax.rnea)": (lambda: f(qj, vj, aj).block_until_ready(), 1),
+        "jit(rbda.jax.rnea), host callback (before)": (lambda: f_host(qj, vj, aj).block_until_ready(), 1),
         "jit(pure_callback of 3 arrays): JAX's floor": (lambda: floor(qj, vj, aj).block_until_ready(), 1),
         "jit(JAX RNEA)": (lambda: g(qj, vj, aj).block_until_ready(), 1),
         "rbda.compute_rnea_derivatives (plain)": (lambda: rbda.compute_rnea_derivatives(model, data, q, v, a), 10),
         "jit(grad(w . rbda.jax.rnea)) in q, v": (lambda: grad_ours(qj, vj)[0].block_until_ready(), 1),
+        "jit(grad(w . rbda.jax.rnea)), host callback": (lambda: grad_host(qj, vj)[0].block_until_ready(), 1),
         "jit(grad(w . JAX RNEA)) in q, v": (lambda: grad_jax(jnp.zeros(model.nv), vj)[0].block_until_ready(), 1),
         "jit(jacfwd(rbda.jax.rnea)) dq, dv": (lambda: jac_ours(qj, vj)[0].block_until_ready(), 1),
+        "jit(jacfwd(rbda.jax.rnea)), host callback": (lambda: jac_host(qj, vj)[0].block_until_ready(), 1),
         "jit(jacfwd(JAX RNEA)) dq, dv": (lambda: jac_jax(qj, vj, aj)[0].block_until_ready(), 1),
         "rbda.casadi.rnea(model)(q, v, a)": (lambda: fc(q, v, a), 1),
         "rbda.casadi.rnea(model).jacobian()(...)": (lambda: jc(q, v, a, z), 1),
@@ -106,6 +119,14 @@ def rows(model, number: int, batch: int, rng) -> list[str]:
     notes = {
         "rbda.jax.rnea, concrete arrays": f"overhead {(t['rbda.jax.rnea, concrete arrays'] - plain) * 1e6:.1f} us",
         "jit(rbda.jax.rnea)": f"overhead {(t['jit(rbda.jax.rnea)'] - plain) * 1e6:.1f} us",
+        "jit(rbda.jax.rnea), host callback (before)":
+            f"{t['jit(rbda.jax.rnea), host callback (before)'] / t['jit(rbda.jax.rnea)']:.1f}x the custom call",
+        "jit(grad(w . rbda.jax.rnea)), host callback":
+            f"{t['jit(grad(w . rbda.jax.rnea)), host callback'] / t['jit(grad(w . rbda.jax.rnea)) in q, v']:.1f}x "
+            "the custom call",
+        "jit(jacfwd(rbda.jax.rnea)), host callback":
+            f"{t['jit(jacfwd(rbda.jax.rnea)), host callback'] / t['jit(jacfwd(rbda.jax.rnea)) dq, dv']:.1f}x "
+            "the custom call",
         "jit(grad(w . JAX RNEA)) in q, v":
             f"{t['jit(grad(w . JAX RNEA)) in q, v'] / t['jit(grad(w . rbda.jax.rnea)) in q, v']:.1f}x the bridge",
         "jit(jacfwd(rbda.jax.rnea)) dq, dv": f"{t['jit(jacfwd(rbda.jax.rnea)) dq, dv'] / derivatives:.1f}x plain",

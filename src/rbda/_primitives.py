@@ -95,9 +95,10 @@ def evaluate(p: Primitive, model: Model, *X: np.ndarray, static: tuple = ()) -> 
     return np.asarray(p.value_batch(model, *X, *static))
 
 
-def jacobians(p: Primitive, model: Model, *X: np.ndarray, static: tuple = ()) -> tuple:
+def jacobians(p: Primitive, model: Model, *X: np.ndarray, static: tuple = (), ambient: bool = True) -> tuple:
     """``(value (B, *shape), J_1, ..., J_k)``: ``p``'s result and its Jacobian ``(B, size, n_i)`` with respect to
-    each argument, the one of ``q`` in ambient coordinates (``J_q T(q)``, :func:`tangent_map`)."""
+    each argument, the one of ``q`` in ambient coordinates (``J_q T(q)``, :func:`tangent_map`), or with
+    ``ambient=False`` rbda's tangent ones (``nv`` columns, ``nv`` rows for a configuration result)."""
     B = X[0].shape[0]
     if B == 1:
         with _data(model) as data:
@@ -107,7 +108,7 @@ def jacobians(p: Primitive, model: Model, *X: np.ndarray, static: tuple = ()) ->
         y, *J = p.jacobians_batch(model, *X, *static)
     size = model.nv if p.configuration_output else int(np.prod(p.shape(model, *static)))
     J = [j.reshape(B, size, -1) for j in J]
-    if model.nq != model.nv:
+    if model.nq != model.nv and ambient:
         if "q" in p.args:
             k = p.args.index("q")
             J[k] = J[k] @ tangent_map(model, X[k])

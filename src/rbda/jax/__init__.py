@@ -14,7 +14,12 @@ How: each function is a ``jax.custom_jvp`` whose value is a ``jax.pure_callback`
 whose JVP is ``dy = sum_i J_i dx_i`` with the Jacobians ``J_i`` from a second callback to rbda's derivative
 functions; reverse mode transposes that linear map. Under ``jax.vmap`` the callbacks receive the whole batch
 (``vmap_method="broadcast_all"``) and run the ``rbda.batch`` twin in one call. Concrete (not traced) arguments
-skip the callback and call rbda directly.
+skip the callback and call rbda directly. Under ``jit`` (one float64 state, a model without mimic joints),
+:func:`rnea`, :func:`aba`, :func:`integrate` and :func:`center_of_mass` skip the callback too: their value
+and Jacobians are XLA FFI custom calls of rbda's compiled kernels (:mod:`rbda.jax._compiled`), about 5 us a
+call instead of 100+ us. Their model enters the compiled program as constants when it is traced: after
+editing the model (masses, gravity), trace again (a new ``jax.jit``), as for any constant a jitted function
+closes over.
 
 Arguments take the shapes of the plain functions, ``q: (nq,)`` and ``v, a, tau: (nv,)``, with optional leading
 batch axes (broadcast against each other). Results have the arguments' float dtype (float32 unless
@@ -28,7 +33,8 @@ tangent derivatives to ambient rates at the result (``dq = K(q) v``, ``K = d(q (
 Errors: a wrong shape or dtype raises ``ValueError``/``TypeError`` naming the argument when the function is
 called (also while tracing). A bad value (NaN, a non-unit quaternion) is only known when the computation runs:
 on concrete arguments it raises rbda's ``ValueError``; under ``jit``/``grad``/``vmap`` JAX re-raises it as a
-``jax.errors.JaxRuntimeError`` whose message ends with rbda's ``ValueError: rbda.jax.<name>: q: ...`` line.
+``jax.errors.JaxRuntimeError`` whose message ends with rbda's ``ValueError: rbda.jax.<name>: q: ...`` line (from
+a custom call: ``INVALID_ARGUMENT: ValueError: rbda.jax.<name>: q: ...``, without the joint's name).
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ import numpy as np
 
 from .. import _primitives
 from .._primitives import PRIMITIVES
+from . import _compiled
 
 __all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
            "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
@@ -123,6 +130,8 @@ def _call(name: str, model, *xs, static: tuple = ()):
         arrays = [np.broadcast_to(np.asarray(x), lead + x.shape[-1:]) for x in arrays]
         return jnp.asarray(_host(p, model, _primitives.evaluate, dtype, static)(*arrays))
     arrays = [jnp.broadcast_to(jnp.asarray(x, dtype), lead + x.shape[-1:]) for x in arrays]
+    if name in _compiled.ALGORITHMS and not lead and _compiled.eligible(model, dtype):  # one state: in XLA
+        return _compiled.function(name, model)(*arrays)
     return _primitive(p, model, static)(*arrays)
 
 

@@ -1,0 +1,249 @@
+"""The compiled path of :mod:`rbda.jax`: under ``jax.jit`` (not ``vmap``), :func:`rbda.jax.rnea`,
+:func:`rbda.jax.aba`, :func:`rbda.jax.integrate` and :func:`rbda.jax.center_of_mass` are XLA FFI custom calls
+that run rbda's kernels inside the XLA executable (:mod:`rbda.jax._ffi`), their value and, for the JVP, their
+analytical Jacobians. ``vmap`` maps them onto the host callback of the batched algorithms (one ``rbda.batch``
+call, through ``jax.custom_batching.custom_vmap``).
+
+Used for float64 arguments of models without mimic joints whose joints with ``nq != nv`` are free flyers,
+spherical, planar or unbounded revolute joints; anything else stays on the host callback.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .. import _primitives
+from ..algorithms._check import SINGULAR_INERTIA
+from ..joints.base import JointType
+from ..kernels.checks import SINGULAR, WRONG_DATA
+from ..kernels.derivatives import derivative_size
+from ..kernels.whole_body import whole_body_size
+from ..model.elementary import sync_elementary
+from . import _ffi
+
+ALGORITHMS = ("rnea", "aba", "integrate", "center_of_mass")
+enabled = True  # False: every call takes the host callback (for comparisons: benchmarks/bench_bridges.py)
+_AMBIENT = (JointType.FREE_FLYER, JointType.SPHERICAL, JointType.PLANAR, JointType.REVOLUTE_UNBOUNDED)
+
+
+def messages(name: str, args: tuple) -> np.ndarray:
+    """The message table of a target: row ``status`` is the NUL-terminated error of that kernel status, naming
+    ``rbda.jax.<name>`` and the argument, as rbda's own checks do (``ValueError: rbda.jax.rnea: q: ...``, the
+    line that ends JAX's error from the host callback too)."""
+    rows = {0: "the compiled kernel failed", WRONG_DATA: "workspace of the wrong size", SINGULAR: SINGULAR_INERTIA}
+    for k, arg in enumerate(args):
+        rows[1 + 2 * k] = f"{arg}: contains non-finite values (NaN or inf)"
+        rows[2 + 2 * k] = (f"{arg}: is not a valid configuration: a quaternion or (cos, sin) pair is not of unit "
+                           "norm; use rbda.normalize(model, q)")
+    rows = {status: f"ValueError: rbda.jax.{name}: {text}" for status, text in rows.items()}  # as the callback's
+    table = np.zeros((max(rows) + 1, max(len(r) for r in rows.values()) + 1), np.uint8)
+    for status, text in rows.items():
+        table[status, :len(text)] = np.frombuffer(text.encode(), np.uint8)
+    return table
+
+
+@dataclass
+class _Constants:
+    """The operands of a model's targets: packed arrays and template workspaces (of the model, and of its
+    elementary twin for the derivatives), the derivative workspace's size, the message tables."""
+    packed: tuple
+    value: tuple
+    jacobian: tuple
+    dws: int
+
+
+_cache: dict = {}  # id(model) -> (weak reference, packed I at build time, _Constants)
+
+
+def _constants(model) -> _Constants:
+    entry = _cache.get(id(model))
+    if entry is not None and entry[0]() is model and entry[1] is model.packed[0]:
+        return entry[2]
+    me, _ = sync_elementary(model)
+    c = _Constants(model.packed, (*model.packed, model.create_data().ws),
+                   (*me.packed, me.create_data().ws), derivative_size(me.njoints, me.nv_extended))
+    _cache[id(model)] = (weakref.ref(model), model.packed[0], c)
+    weakref.finalize(model, _cache.pop, id(model), None)
+    return c
+
+
+def eligible(model, dtype) -> bool:
+    """Whether the compiled path serves ``model`` at ``dtype``."""
+    if not enabled or dtype != jnp.float64 or model.mimicking_joints:
+        return False
+    me = sync_elementary(model)[0]
+    if (me.nq, me.nv) != (model.nq, model.nv):
+        return False
+    return all(model.nqs[i] == model.nvs[i] or model.joints[i].type in _AMBIENT for i in range(1, model.njoints))
+
+
+def _rotation_jnp(Q):
+    """The rotation of a quaternion ``[x, y, z, w]`` (the formula of ``_primitives._rotation``, in jnp)."""
+    x, y, z, w = Q[0], Q[1], Q[2], Q[3]
+    return jnp.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+
+
+def _quaternion_left(Q):
+    """``L(Q) (4, 3)``: ``Q (x) [w; 0] = L(Q) w`` for quaternions ``[x, y, z, w]``."""
+    x, y, z, w = Q[0], Q[1], Q[2], Q[3]
+    return jnp.array([[w, -z, y], [z, w, -x], [-y, x, w], [-x, -y, -z]])
+
+
+def _quaternion_velocity(Q, dQ):
+    """``w = T dQ`` for a quaternion rate: ``(K^T K)^-1 K^T dQ`` with ``K = L(Q) / 2``, whose columns are
+    orthogonal of norm ``|Q| / 2``: ``w = 2 L(Q)^T dQ / |Q|^2``."""
+    return 2.0 * (_quaternion_left(Q).T @ dQ) / (Q @ Q)
+
+
+def _angle_velocity(C, dC):
+    """``w = T dC`` for a ``[cos, sin]`` rate: ``[-s, c] . dC / (c^2 + s^2)``."""
+    return jnp.reshape((C[0] * dC[1] - C[1] * dC[0]) / (C @ C), (1,))
+
+
+def tangent_velocity(model, q, dq):
+    """``T(q) dq (nv,)``: the tangent velocity of the ambient rate ``dq (nq,)`` at ``q``, as
+    :func:`rbda._primitives.tangent_map` defines it, joint by joint in jnp (linear in ``dq``)."""
+    parts = []
+    for i in range(1, model.njoints):
+        joint, iq, nq, nv = model.joints[i], model.idx_q[i], model.nqs[i], model.nvs[i]
+        qi, di = q[iq:iq + nq], dq[iq:iq + nq]
+        if nq == nv:
+            parts.append(di)
+        elif joint.type == JointType.FREE_FLYER:  # K = diag(R, quaternion block)
+            parts += [jnp.linalg.solve(_rotation_jnp(qi[3:]), di[:3]), _quaternion_velocity(qi[3:], di[3:])]
+        elif joint.type == JointType.SPHERICAL:
+            parts.append(_quaternion_velocity(qi, di))
+        elif joint.type == JointType.PLANAR:  # K = diag([[c, -s], [s, c]], [-s, c]^T)
+            c, s = qi[2], qi[3]
+            R2 = jnp.array([[c, -s], [s, c]])
+            parts += [jnp.linalg.solve(R2, di[:2]), _angle_velocity(qi[2:], di[2:])]
+        else:  # REVOLUTE_UNBOUNDED
+            parts.append(_angle_velocity(qi, di))
+    return jnp.concatenate(parts) if parts else dq
+
+
+def ambient_rate(model, q, v):
+    """``K(q) v (nq,)``: the ambient rate of configurations ``q`` moving at the tangent velocity ``v (nv,)``, as
+    :func:`rbda._primitives.configuration_map` defines it, joint by joint in jnp (linear in ``v``)."""
+    parts = []
+    for i in range(1, model.njoints):
+        joint, iq, iv, nq, nv = model.joints[i], model.idx_q[i], model.idx_v[i], model.nqs[i], model.nvs[i]
+        qi, vi = q[iq:iq + nq], v[iv:iv + nv]
+        if nq == nv:
+            parts.append(vi)
+        elif joint.type == JointType.FREE_FLYER:  # K = diag(R, q (x) [. / 2; 0])
+            parts += [_rotation_jnp(qi[3:]) @ vi[:3], 0.5 * _quaternion_left(qi[3:]) @ vi[3:]]
+        elif joint.type == JointType.SPHERICAL:
+            parts.append(0.5 * _quaternion_left(qi) @ vi)
+        elif joint.type == JointType.PLANAR:
+            c, s = qi[2], qi[3]
+            parts += [jnp.array([[c, -s], [s, c]]) @ vi[:2], jnp.stack([-s, c]) * vi[2]]
+        else:  # REVOLUTE_UNBOUNDED
+            parts.append(jnp.stack([-qi[1], qi[0]]) * vi[0])
+    return jnp.concatenate(parts) if parts else v
+
+
+def _operands(name, model) -> tuple:
+    """The constant operands ``(I, F, ws0, messages)`` of the value and of the Jacobian targets of ``name``."""
+    c = _constants(model)
+    msg = messages(name, _primitives.PRIMITIVES[name].args)
+    if name in ("integrate", "center_of_mass"):  # the model's own arrays (c.value); integrate has no
+        value = (*c.value[:2], np.zeros(1), msg) if name == "integrate" else (*c.value, msg)  # workspace: a
+        return value, value  # one-entry placeholder keeps the operand layout
+    return (*c.value, msg), (*c.jacobian, msg)
+
+
+def _sizes(name, model) -> tuple:
+    """``(n, rows)``: the result's length and its Jacobians' rows (tangent rows for a configuration)."""
+    if name == "integrate":
+        return model.nq, model.nv
+    n = 3 if name == "center_of_mass" else model.nv
+    return n, n
+
+
+def _workspaces(name, model, jacobians: bool) -> list:
+    """The extra results of a target that only serve as its workspaces (dropped)."""
+    c = _constants(model)
+    if name == "integrate":
+        return []
+    if name == "center_of_mass":
+        return [c.value[2].shape, (whole_body_size(model.njoints, model.nv_extended),)]
+    return [c.jacobian[2].shape, (c.dws,)] if jacobians else [c.value[2].shape]
+
+
+def _ffi_value(name, model, *xs):
+    value, _ = _operands(name, model)
+    results = [(_sizes(name, model)[0],)] + _workspaces(name, model, False)
+    results = [jax.ShapeDtypeStruct(shape, jnp.float64) for shape in results]
+    return jax.ffi.ffi_call(_ffi.target(f"rbda_{name}"), results)(*value, *xs)[0]
+
+
+def _ffi_jacobians(name, model, *xs):
+    _, jacobian = _operands(name, model)
+    n, rows = _sizes(name, model)
+    results = [(n,)] + [(rows, model.nv)] * len(xs) + _workspaces(name, model, True)
+    results = [jax.ShapeDtypeStruct(shape, jnp.float64) for shape in results]
+    return tuple(jax.ffi.ffi_call(_ffi.target(f"rbda_{name}_jac"), results)(*jacobian, *xs)[:1 + len(xs)])
+
+
+def _host_batched(name, model, fn, results, xs, in_batched, axis_size):
+    """The batched host callback (``rbda.batch``) on the vmapped arguments, ``xs`` moved to a leading axis."""
+    from . import _host
+    xs = [x if b else jnp.broadcast_to(x, (axis_size,) + x.shape) for x, b in zip(xs, in_batched)]
+    return jax.pure_callback(_host(_primitives.PRIMITIVES[name], model, fn, jnp.float64, ()), results, *xs,
+                             vmap_method="broadcast_all")
+
+
+def _tangent_jacobians(p, model, *X, static=()):
+    return _primitives.jacobians(p, model, *X, static=static, ambient=False)
+
+
+def function(name: str, model):
+    """``f(*x) -> y`` (one state, float64): the compiled primitive ``name`` (one of :data:`ALGORITHMS`) as a
+    ``jax.custom_jvp`` whose JVP is ``dy = sum_k J_k dx_k`` with rbda's tangent Jacobians from a second custom
+    call, ``dx_q = T(q) dq`` for the configuration and ``dy = K(y) dy_tangent`` for a configuration result
+    (integrate); under ``vmap`` both run as one batched host callback."""
+    p = _primitives.PRIMITIVES[name]
+    nv, ambient = model.nv, model.nq != model.nv
+    n, rows = _sizes(name, model)
+
+    @jax.custom_batching.custom_vmap
+    def value(*xs):
+        return _ffi_value(name, model, *xs)
+
+    @value.def_vmap
+    def value_vmap(axis_size, in_batched, *xs):
+        out = jax.ShapeDtypeStruct((axis_size, n), jnp.float64)
+        return _host_batched(name, model, _primitives.evaluate, out, xs, in_batched, axis_size), True
+
+    @jax.custom_batching.custom_vmap
+    def jacobians(*xs):
+        return _ffi_jacobians(name, model, *xs)
+
+    @jacobians.def_vmap
+    def jacobians_vmap(axis_size, in_batched, *xs):
+        out = (jax.ShapeDtypeStruct((axis_size, n), jnp.float64),
+               *[jax.ShapeDtypeStruct((axis_size, rows, nv), jnp.float64)] * len(xs))
+        return (_host_batched(name, model, _tangent_jacobians, out, xs, in_batched, axis_size),
+                (True,) * (1 + len(xs)))
+
+    @jax.custom_jvp
+    def f(*xs):
+        return value(*xs)
+
+    @f.defjvp
+    def f_jvp(xs, dxs):
+        y, *J = jacobians(*xs)
+        dxs = [tangent_velocity(model, x, dx) if arg == "q" and ambient else dx
+               for arg, x, dx in zip(p.args, xs, dxs)]
+        dy = sum(Jk @ dx for Jk, dx in zip(J, dxs))  # dy = sum_k J_k dx_k, in the tangent space
+        return y, ambient_rate(model, y, dy) if p.configuration_output and ambient else dy
+
+    return f

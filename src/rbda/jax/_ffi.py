@@ -1,0 +1,306 @@
+"""rbda's kernels as XLA FFI custom calls on the CPU: a jitted :func:`rbda.jax.rnea` runs the compiled kernel
+inside the XLA executable, without re-entering Python (``jax.pure_callback`` costs 100+ us a call).
+
+Each target is a numba ``@cfunc`` handler of XLA's typed FFI (``XLA_FFI_Error* handler(XLA_FFI_CallFrame*)``,
+``xla/ffi/api/c_api.h`` in ``jax.ffi.include_dir()``), exported to XLA as a PyCapsule. The handler reads the
+call frame's C structs by their byte offsets (:data:`OFFSETS`, checked against ``ctypes`` mirrors
+of the header in the tests), answers XLA's metadata query (the API version the handler was built for), runs
+the kernel on the operand buffers and writes the results into the result buffers.
+
+One handler per algorithm serves every model: the model's packed arrays ``I, F`` (``model.packed``) and a
+template workspace (``model.create_data().ws``: zeros, identity placements) are operands, constants of the
+jitted program. XLA allocates the workspaces (extra results that the wrappers drop); the handler copies the
+template into the data workspace and zeroes the derivative workspace before the kernel runs, as a new
+``Data`` would hold them. A nonzero kernel status (a NaN, a quaternion off the
+unit sphere, a singular inertia) becomes an FFI error (``XLA_FFI_Error_Create``) whose message is one row of a
+message table, also an operand, that names the function and the argument: JAX raises it as
+``jax.errors.JaxRuntimeError: INVALID_ARGUMENT: ValueError: rbda.jax.rnea: q: ...``.
+
+Targets (operands -> results; ``x1, x2`` are ``(v, a)`` or ``(v, tau)``)::
+
+    rbda_rnea, rbda_aba                 (I, F, ws0, msg, q, x1, x2) -> (y (nv,), ws)
+    rbda_rnea_jac, rbda_aba_jac         (I, F, ws0, msg, q, x1, x2) -> (y, J_q, J_x1, J_x2 (nv, nv), ws, dws)
+
+    rbda_integrate                      (I, F, ws0, msg, q, v) -> (q_next (nq,))       (ws0 unused)
+    rbda_integrate_jac                  (I, F, ws0, msg, q, v) -> (q_next, J_q, J_v (nv, nv))
+    rbda_center_of_mass                 (I, F, ws0, msg, q) -> (com (3,), ws, wb)
+    rbda_center_of_mass_jac             (I, F, ws0, msg, q) -> (com, J_q (3, nv), ws, wb)
+
+with the tangent-space Jacobians of ``compute_rnea_derivatives`` / ``compute_aba_derivatives`` (the derivative
+targets run on the model's elementary twin, as those functions do), ``d_integrate`` and
+``jacobian_center_of_mass`` (whose whole-body workspace ``wb`` starts at zero).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import carray, cfunc, njit, types
+from numba.extending import intrinsic
+
+from ..kernels import center_of_mass as _com_kernels
+from ..kernels import configuration as _configuration
+from ..kernels import derivatives as _derivatives
+from ..kernels import dynamics as _dynamics_kernels
+from ..kernels.layout import data_views, model_views
+from ..kernels.whole_body import whole_body_views
+
+API_MAJOR, API_MINOR = 0, 3  # XLA_FFI_API_MAJOR / MINOR of the c_api.h this handler follows
+EXTENSION_METADATA = 1  # XLA_FFI_Extension_Metadata
+INVALID_ARGUMENT = 3  # XLA_FFI_Error_Code_INVALID_ARGUMENT
+# byte offsets (LP64: x86-64, aarch64) of the fields read or written, from c_api.h (OFFSETS: struct.field)
+FRAME_EXTENSION, FRAME_API, FRAME_ARGS, FRAME_RETS = 8, 16, 40, 80  # XLA_FFI_CallFrame
+LIST_SIZE, LIST_ITEMS = 16, 32  # XLA_FFI_Args / XLA_FFI_Rets: size, args / rets
+BUFFER_DATA, BUFFER_DIMS = 24, 40  # XLA_FFI_Buffer
+EXTENSION_TYPE, EXTENSION_METADATA_POINTER = 8, 24  # XLA_FFI_Extension_Base.type, XLA_FFI_Metadata_Extension.metadata
+METADATA_VERSION, METADATA_TRAITS, METADATA_STATE = 8, 32, 40  # XLA_FFI_Metadata
+VERSION_MAJOR, VERSION_MINOR = 16, 20  # XLA_FFI_Api_Version
+API_ERROR_CREATE = 48  # XLA_FFI_Api.XLA_FFI_Error_Create
+ERROR_MESSAGE, ERROR_CODE = 16, 24  # XLA_FFI_Error_Create_Args
+API_VERSION_SIZE = 24  # XLA_FFI_Api_Version_STRUCT_SIZE
+OFFSETS = {
+    "XLA_FFI_CallFrame.extension_start": FRAME_EXTENSION, "XLA_FFI_CallFrame.api": FRAME_API,
+    "XLA_FFI_CallFrame.args": FRAME_ARGS, "XLA_FFI_CallFrame.rets": FRAME_RETS,
+    "XLA_FFI_Args.size": LIST_SIZE, "XLA_FFI_Args.args": LIST_ITEMS,
+    "XLA_FFI_Rets.size": LIST_SIZE, "XLA_FFI_Rets.rets": LIST_ITEMS,
+    "XLA_FFI_Buffer.data": BUFFER_DATA, "XLA_FFI_Buffer.dims": BUFFER_DIMS,
+    "XLA_FFI_Extension_Base.type": EXTENSION_TYPE, "XLA_FFI_Metadata_Extension.metadata": EXTENSION_METADATA_POINTER,
+    "XLA_FFI_Metadata.api_version": METADATA_VERSION, "XLA_FFI_Metadata.traits": METADATA_TRAITS,
+    "XLA_FFI_Metadata.state_type_id": METADATA_STATE,
+    "XLA_FFI_Api_Version.major_version": VERSION_MAJOR, "XLA_FFI_Api_Version.minor_version": VERSION_MINOR,
+    "XLA_FFI_Api.XLA_FFI_Error_Create": API_ERROR_CREATE,
+    "XLA_FFI_Error_Create_Args.message": ERROR_MESSAGE, "XLA_FFI_Error_Create_Args.errc": ERROR_CODE,
+}
+ERROR_ARGS_SIZE = 28  # XLA_FFI_Error_Create_Args_STRUCT_SIZE: struct_size, extension_start, message, errc
+
+
+# ------------------------------------------------------------------------------------- raw memory in numba
+@intrinsic
+def _pointer(typingctx, address):
+    """The ``void*`` at the integer ``address``."""
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(types.voidptr))
+    return types.voidptr(types.int64), codegen
+
+
+@intrinsic
+def _address(typingctx, pointer):
+    """The integer address of the ``void*`` ``pointer``."""
+    def codegen(context, builder, signature, args):
+        return builder.ptrtoint(args[0], ir.IntType(64))
+    return types.int64(types.voidptr), codegen
+
+
+@intrinsic
+def _call_pointer(typingctx, function, argument):
+    """``((void* (*)(void*)) function)(argument)`` as an integer: a call of a C function pointer."""
+    def codegen(context, builder, signature, args):
+        p = ir.IntType(8).as_pointer()
+        fn = builder.inttoptr(args[0], ir.FunctionType(p, [p]).as_pointer())
+        return builder.ptrtoint(builder.call(fn, [builder.inttoptr(args[1], p)]), ir.IntType(64))
+    return types.int64(types.int64, types.int64), codegen
+
+
+@njit(cache=True, inline="always")
+def _words(address, n):
+    """``n`` int64 words at ``address``."""
+    return carray(_pointer(address), (n,), np.int64)
+
+
+@njit(cache=True, inline="always")
+def _buffer(items, k, dtype, n):
+    """The data of the ``k``-th buffer of an argument or result list, as a flat array of ``n`` entries."""
+    b = _words(items[k], 6)
+    return carray(_pointer(b[BUFFER_DATA // 8]), (n,), dtype)
+
+
+@njit(cache=True, inline="always")
+def _length(items, k):
+    """The first dimension of the ``k``-th buffer of an argument or result list."""
+    return _words(_words(items[k], 6)[BUFFER_DIMS // 8], 1)[0]
+
+
+@njit(cache=True, inline="always")
+def _matrix(items, k, n):
+    """The ``k``-th buffer of a list as an ``(n, n)`` matrix."""
+    return carray(_pointer(_words(items[k], 6)[BUFFER_DATA // 8]), (n, n), np.float64)
+
+
+@njit(cache=True)
+def _metadata(frame):
+    """Answer XLA's metadata query if the call frame carries one (then return True): the API version, no
+    traits, no state."""
+    ext = frame[FRAME_EXTENSION // 8]
+    if ext == 0:
+        return False
+    if carray(_pointer(ext), (4,), np.int32)[EXTENSION_TYPE // 4] != EXTENSION_METADATA:
+        return False
+    md = _words(ext, 4)[EXTENSION_METADATA_POINTER // 8]
+    words, halves = _words(md, 6), carray(_pointer(md), (12,), np.int32)
+    words[METADATA_VERSION // 8] = API_VERSION_SIZE
+    words[METADATA_VERSION // 8 + 1] = 0  # extension_start
+    halves[(METADATA_VERSION + VERSION_MAJOR) // 4] = API_MAJOR
+    halves[(METADATA_VERSION + VERSION_MINOR) // 4] = API_MINOR
+    halves[METADATA_TRAITS // 4] = 0
+    words[METADATA_STATE // 8] = 0  # XLA_FFI_UNKNOWN_TYPE_ID
+    return True
+
+
+@njit(cache=True)
+def _error(frame, messages, status):
+    """An ``XLA_FFI_Error*`` (as an integer) whose message is row ``status`` of ``messages`` (NUL-terminated
+    rows; row 0 for a status without a row of its own)."""
+    row = status if 0 < status < messages.shape[0] and messages[status, 0] != 0 else 0
+    args = np.zeros(4, np.int64)
+    args[0] = ERROR_ARGS_SIZE
+    args[ERROR_MESSAGE // 8] = messages[row].ctypes.data
+    args[ERROR_CODE // 8] = INVALID_ARGUMENT
+    create = _words(frame[FRAME_API // 8], 7)[API_ERROR_CREATE // 8]
+    return _call_pointer(create, args.ctypes.data)
+
+
+@njit(cache=True, inline="always")
+def _operands(frame):
+    """``(argument addresses, result addresses, I, F, ws0, messages, ws0's size)``: the call's buffer lists, the
+    model's packed arrays, the template workspace and the message table (the first four operands)."""
+    a, r = FRAME_ARGS // 8, FRAME_RETS // 8
+    args = _words(frame[a + LIST_ITEMS // 8], frame[a + LIST_SIZE // 8])
+    rets = _words(frame[r + LIST_ITEMS // 8], frame[r + LIST_SIZE // 8])
+    nw = _length(args, 2)
+    md = _words(_words(args[3], 6)[BUFFER_DIMS // 8], 2)
+    I = _buffer(args, 0, np.int64, _length(args, 0))
+    F = _buffer(args, 1, np.float64, _length(args, 1))
+    ws0 = _buffer(args, 2, np.float64, nw)
+    msg = carray(_pointer(_words(args[3], 6)[BUFFER_DATA // 8]), (md[0], md[1]), np.uint8)
+    return args, rets, I, F, ws0, msg, nw
+
+
+RNEA, ABA, INTEGRATE, CENTER_OF_MASS = 0, 1, 2, 3  # the algorithm codes of _run
+
+
+@njit(cache=True, inline="always")
+def _dynamics(args, rets, I, F, ws0, nw, m, algorithm, jacobians):
+    """rnea or aba (value, or with its Jacobians) on the call's buffers; returns the kernel's status."""
+    nv = m.nv
+    q, x1, x2 = _buffer(args, 4, np.float64, m.nq), _buffer(args, 5, np.float64, nv), _buffer(args, 6, np.float64, nv)
+    ws = _buffer(rets, 4 if jacobians else 1, np.float64, nw)
+    ws[:] = ws0
+    if jacobians:
+        dws = _buffer(rets, 5, np.float64, _length(rets, 5))
+        dws[:] = 0.0  # a new derivative workspace: the kernels leave the entries of unrelated dofs at 0
+        Jq, J1, J2 = _matrix(rets, 1, nv), _matrix(rets, 2, nv), _matrix(rets, 3, nv)
+        if algorithm == RNEA:
+            status = _derivatives.rnea_derivatives_into(I, F, ws, dws, q, x1, x2, Jq, J1, J2)
+        else:
+            status = _derivatives.aba_derivatives_into(I, F, ws, dws, q, x1, x2, Jq, J1, J2)
+    else:
+        no_fext = np.zeros((0, 6))
+        if algorithm == RNEA:
+            status = _dynamics_kernels.rnea(I, F, ws, q, x1, x2, no_fext)
+        else:
+            status = _dynamics_kernels.aba(I, F, ws, q, x1, x2, no_fext)
+    if status == 0:
+        d = data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0]
+        out, y = d.tau if algorithm == RNEA else d.ddq, _buffer(rets, 0, np.float64, nv)
+        for i in range(nv):
+            y[i] = out[i]
+    return status
+
+
+@njit(cache=True, inline="always")
+def _integrate(args, rets, I, F, m, jacobians):
+    """``q (+) v``, with ``d_integrate`` (both arguments) for ``jacobians``; returns the kernel's status."""
+    q, v = _buffer(args, 4, np.float64, m.nq), _buffer(args, 5, np.float64, m.nv)
+    status = _configuration.integrate(I, F, q, v, _buffer(rets, 0, np.float64, m.nq))
+    if status == 0 and jacobians:
+        status = _configuration.d_integrate(I, F, q, v, 2, _matrix(rets, 1, m.nv), _matrix(rets, 2, m.nv))
+    return status
+
+
+@njit(cache=True, inline="always")
+def _center_of_mass(args, rets, I, F, ws0, nw, m, jacobians):
+    """The CoM, and its Jacobian ``(3, nv)`` for ``jacobians`` (``jacobian_center_of_mass`` gives both)."""
+    k = 2 if jacobians else 1
+    ws, wb = _buffer(rets, k, np.float64, nw), _buffer(rets, k + 1, np.float64, _length(rets, k + 1))
+    ws[:] = ws0
+    wb[:] = 0.0
+    status = _com_kernels.jacobian_center_of_mass(I, F, ws, wb, _buffer(args, 4, np.float64, m.nq))
+    if status == 0:
+        w = whole_body_views(wb, m.nj, m.nv)[0]
+        com = _buffer(rets, 0, np.float64, 3)
+        for r in range(3):
+            com[r] = w.com[0, r]
+        if jacobians:
+            J = carray(_pointer(_words(rets[1], 6)[BUFFER_DATA // 8]), (3, m.nv), np.float64)
+            for r in range(3):
+                for c in range(m.nv):
+                    J[r, c] = w.Jcom[c, r]
+    return status
+
+
+@njit(cache=True)
+def _run(call_frame, algorithm, jacobians):
+    """The handler of ``algorithm`` (:data:`RNEA`, ...), value or ``jacobians``: answers a metadata query, or
+    runs the kernel on the call's buffers; returns the error (an ``XLA_FFI_Error*``, 0 for none) as an integer."""
+    frame = _words(call_frame, 22)
+    if _metadata(frame):
+        return 0
+    args, rets, I, F, ws0, msg, nw = _operands(frame)
+    m = model_views(I, F)
+    if algorithm == INTEGRATE:
+        status = _integrate(args, rets, I, F, m, jacobians)
+    elif algorithm == CENTER_OF_MASS:
+        status = _center_of_mass(args, rets, I, F, ws0, nw, m, jacobians)
+    else:
+        status = _dynamics(args, rets, I, F, ws0, nw, m, algorithm, jacobians)
+    return _error(frame, msg, status) if status else 0
+
+
+# ----------------------------------------------------------------------------------------------- handlers
+def _rnea_value(call_frame):
+    return _pointer(_run(_address(call_frame), RNEA, False))
+
+
+def _rnea_jac(call_frame):
+    return _pointer(_run(_address(call_frame), RNEA, True))
+
+
+def _aba_value(call_frame):
+    return _pointer(_run(_address(call_frame), ABA, False))
+
+
+def _aba_jac(call_frame):
+    return _pointer(_run(_address(call_frame), ABA, True))
+
+
+def _integrate_value(call_frame):
+    return _pointer(_run(_address(call_frame), INTEGRATE, False))
+
+
+def _integrate_jac(call_frame):
+    return _pointer(_run(_address(call_frame), INTEGRATE, True))
+
+
+def _center_of_mass_value(call_frame):
+    return _pointer(_run(_address(call_frame), CENTER_OF_MASS, False))
+
+
+def _center_of_mass_jac(call_frame):
+    return _pointer(_run(_address(call_frame), CENTER_OF_MASS, True))
+
+
+HANDLERS = {"rbda_rnea": _rnea_value, "rbda_aba": _aba_value, "rbda_rnea_jac": _rnea_jac, "rbda_aba_jac": _aba_jac,
+            "rbda_integrate": _integrate_value, "rbda_integrate_jac": _integrate_jac,
+            "rbda_center_of_mass": _center_of_mass_value, "rbda_center_of_mass_jac": _center_of_mass_jac}
+_compiled = {}  # target name -> numba cfunc (kept alive: XLA holds its address)
+
+
+def target(name: str) -> str:
+    """Compile (or load from numba's cache) and register the handler ``name`` with XLA, once; returns ``name``."""
+    if name not in _compiled:
+        import jax
+
+        handler = cfunc(types.voidptr(types.voidptr), cache=True)(HANDLERS[name])
+        jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(handler.address), platform="cpu")
+        _compiled[name] = handler
+    return name

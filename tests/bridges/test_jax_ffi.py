@@ -1,0 +1,229 @@
+"""rbda.jax's compiled path (XLA FFI custom calls of rbda's kernels): the byte offsets the handler reads equal the
+C header's layout (ctypes mirrors, field names parsed from the header); jitted rnea/aba and their Jacobians run
+without a host callback and equal plain rbda and its derivatives; vmap maps onto one batched host call; bad
+values raise rbda's message naming the argument. The values and derivatives are also checked, on every random
+model, by tests/bridges/test_jax.py, which now runs through this path."""
+
+import ctypes
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+import jax.numpy as jnp  # noqa: E402
+
+import rbda  # noqa: E402
+import rbda.jax as rj  # noqa: E402
+from rbda import _primitives  # noqa: E402
+from rbda.jax import _compiled, _ffi  # noqa: E402
+from tests.conftest import assert_close, random_model, random_state  # noqa: E402
+
+jax.config.update("jax_enable_x64", True)
+HEADER = Path(jax.ffi.include_dir()) / "xla" / "ffi" / "api" / "c_api.h"
+P, I64, I32, U32 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_uint32
+
+
+class Version(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", P), ("major_version", ctypes.c_int),
+                ("minor_version", ctypes.c_int)]
+
+
+class Lst(ctypes.Structure):  # XLA_FFI_Args and XLA_FFI_Rets share their layout
+    _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", P), ("size", I64), ("types", P),
+                ("items", P)]
+
+
+class Attrs(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", P), ("size", I64), ("types", P),
+                ("names", P), ("attrs", P)]
+
+
+MIRRORS = {
+    "XLA_FFI_CallFrame": [("struct_size", ctypes.c_size_t), ("extension_start", P), ("api", P), ("ctx", P),
+                          ("stage", I32), ("args", Lst), ("rets", Lst), ("attrs", Attrs), ("future", P)],
+    "XLA_FFI_Args": [("struct_size", ctypes.c_size_t), ("extension_start", P), ("size", I64), ("types", P),
+                     ("args", P)],
+    "XLA_FFI_Rets": [("struct_size", ctypes.c_size_t), ("extension_start", P), ("size", I64), ("types", P),
+                     ("rets", P)],
+    "XLA_FFI_Buffer": [("struct_size", ctypes.c_size_t), ("extension_start", P), ("dtype", I32), ("data", P),
+                       ("rank", I64), ("dims", P)],
+    "XLA_FFI_Extension_Base": [("struct_size", ctypes.c_size_t), ("type", I32), ("next", P)],
+    "XLA_FFI_Metadata_Extension": [("extension_base", ctypes.c_byte * 24), ("metadata", P)],
+    "XLA_FFI_Metadata": [("struct_size", ctypes.c_size_t), ("api_version", Version), ("traits", U32),
+                         ("state_type_id", I64)],
+    "XLA_FFI_Api_Version": Version._fields_,
+    "XLA_FFI_Error_Create_Args": [("struct_size", ctypes.c_size_t), ("extension_start", P), ("message", P),
+                                  ("errc", I32)],
+}
+
+
+def _header_fields(struct: str) -> list[str]:
+    """The field names of ``struct XLA_FFI_...`` in the installed c_api.h, in order."""
+    text = HEADER.read_text()
+    body = re.search(r"struct %s \{(.*?)\n\}[ \w]*;" % struct, text, re.S)
+    fields = []
+    for line in body.group(1).splitlines():
+        line = line.split("//")[0].strip()
+        if line.endswith(";"):
+            fields.append(re.findall(r"(\w+)\)?;$", line)[0])
+    return fields
+
+
+def test_offsets_match_the_header():
+    """Every byte offset the handler uses equals the offset that ctypes lays out for a mirror of the struct
+    whose field names and order are those of the installed header; the API version constants are the
+    header's."""
+    structs = {}
+    for name, fields in MIRRORS.items():
+        assert [f for f, _ in fields] == _header_fields(name), name
+        structs[name] = type(name, (ctypes.Structure,), {"_fields_": fields})
+    assert len(_header_fields("XLA_FFI_Api")) > 5 and _header_fields("XLA_FFI_Api")[4] == "XLA_FFI_Error_Create"
+    api = type("Api", (ctypes.Structure,), {"_fields_": [("struct_size", ctypes.c_size_t), ("extension_start", P),
+                                                         ("api_version", Version), ("internal_api", P),
+                                                         ("XLA_FFI_Error_Create", P)]})
+    assert _header_fields("XLA_FFI_Api")[:4] == [f for f, _ in api._fields_[:4]]
+    structs["XLA_FFI_Api"] = api
+    for key, offset in _ffi.OFFSETS.items():
+        struct, field = key.split(".")
+        assert getattr(structs[struct], field).offset == offset, key
+    frame = structs["XLA_FFI_CallFrame"]
+    assert frame.args.offset + Lst.size.offset == _ffi.FRAME_ARGS + _ffi.LIST_SIZE
+    assert _ffi.API_VERSION_SIZE == Version.minor_version.offset + 4  # XLA_FFI_STRUCT_SIZE(.., minor_version)
+    errc = structs["XLA_FFI_Error_Create_Args"].errc.offset
+    assert _ffi.ERROR_ARGS_SIZE == errc + 4
+    assert ctypes.sizeof(frame) <= 22 * 8  # the handler reads the frame as 22 words
+    text = HEADER.read_text()
+    assert int(re.search(r"#define XLA_FFI_API_MAJOR (\d+)", text).group(1)) == _ffi.API_MAJOR
+    assert int(re.search(r"#define XLA_FFI_API_MINOR (\d+)", text).group(1)) == _ffi.API_MINOR
+    assert re.search(r"XLA_FFI_Extension_Metadata = (\d+)", text).group(1) == str(_ffi.EXTENSION_METADATA)
+    assert re.search(r"XLA_FFI_Error_Code_INVALID_ARGUMENT = (\d+)", text).group(1) == str(_ffi.INVALID_ARGUMENT)
+
+
+MODELS = {"manipulator": rbda.sample_models.manipulator, "humanoid": rbda.sample_models.humanoid,
+          "random free flyer": lambda: random_model(1, True), "random tree": lambda: random_model(2, False)}
+
+
+@pytest.fixture(params=list(MODELS), scope="module")
+def compiled_model(request):
+    return MODELS[request.param]()
+
+
+def _primitive_names(fn, *x) -> str:
+    return str(jax.make_jaxpr(fn)(*x))
+
+
+@pytest.mark.parametrize("name", ["rnea", "aba"])
+def test_jit_value_and_jacobians_run_in_xla(compiled_model, name):
+    """On a model of every kind of joint (random trees, a free flyer), jit(rnea/aba) has an ffi_call and no host
+    callback, equals plain rbda to 1e-12, and jacfwd/jacrev equal rbda's derivatives: exactly in v, a/tau;
+    in q, the ambient Jacobian times K(q) = d(q (+) v)/dv (the configuration map) equals rbda's tangent one."""
+    model = compiled_model
+    assert _compiled.eligible(model, jnp.float64)
+    data = model.create_data()
+    q, v, a = random_state(model, 11)
+    f = lambda q, v, a: getattr(rj, name)(model, q, v, a)  # noqa: E731
+    text = _primitive_names(f, q, v, a) + _primitive_names(jax.jacfwd(f, argnums=(0, 1, 2)), q, v, a)
+    assert "ffi_call" in text and "pure_callback" not in text
+    expected = np.array(getattr(rbda, name)(model, data, q, v, a))
+    assert_close(jax.jit(f)(q, v, a), expected, 1e-12)
+    derivatives = rbda.compute_rnea_derivatives if name == "rnea" else rbda.compute_aba_derivatives
+    dq, dv, da = [np.array(x) for x in derivatives(model, data, q, v, a)]
+    K = _primitives.configuration_map(model, q[None])[0]
+    for jac in (jax.jacfwd, jax.jacrev):
+        Jq, Jv, Ja = jax.jit(jac(f, argnums=(0, 1, 2)))(q, v, a)
+        np.testing.assert_array_equal(Jv, dv)
+        np.testing.assert_array_equal(Ja, da)
+        assert_close(np.asarray(Jq) @ K, dq, 1e-12)
+
+
+def test_integrate_runs_in_xla(compiled_model):
+    """jit(integrate) has no host callback and equals rbda.integrate; its ambient Jacobians equal K(y) times
+    rbda's d_integrate (times T(q) for q, checked as J_q K(q) = K(y) d_integrate_q, T K = I)."""
+    model = compiled_model
+    q, v, _ = random_state(model, 15)
+    f = lambda q, v: rj.integrate(model, q, v)  # noqa: E731
+    text = _primitive_names(f, q, v) + _primitive_names(jax.jacfwd(f, argnums=(0, 1)), q, v)
+    assert "ffi_call" in text and "pure_callback" not in text
+    y = rbda.integrate(model, q, v)
+    assert_close(jax.jit(f)(q, v), y, 1e-12)
+    Dq, Dv = rbda.d_integrate(model, q, v)
+    Ky, Kq = (_primitives.configuration_map(model, x[None])[0] for x in (y, q))
+    for jac in (jax.jacfwd, jax.jacrev):
+        Jq, Jv = jax.jit(jac(f, argnums=(0, 1)))(q, v)
+        assert_close(Jv, Ky @ Dv, 1e-12)
+        assert_close(np.asarray(Jq) @ Kq, Ky @ Dq, 1e-12)
+
+
+def test_center_of_mass_runs_in_xla(compiled_model):
+    """jit(center_of_mass) has no host callback and equals rbda.center_of_mass; its ambient Jacobian times K(q)
+    equals rbda's jacobian_center_of_mass."""
+    model = compiled_model
+    data = model.create_data()
+    q = random_state(model, 16)[0]
+    f = lambda q: rj.center_of_mass(model, q)  # noqa: E731
+    text = _primitive_names(f, q) + _primitive_names(jax.jacfwd(f), q)
+    assert "ffi_call" in text and "pure_callback" not in text
+    assert_close(jax.jit(f)(q), rbda.center_of_mass(model, data, q), 1e-12)
+    K = _primitives.configuration_map(model, q[None])[0]
+    for jac in (jax.jacfwd, jax.jacrev):
+        assert_close(np.asarray(jax.jit(jac(f))(q)) @ K, rbda.jacobian_center_of_mass(model, data, q), 1e-12)
+
+
+def test_tangent_and_ambient_maps_are_the_primitives_ones():
+    """The jnp maps of the JVP equal _primitives.tangent_map and configuration_map (the callback path's) on a
+    model with free flyer, spherical, planar and unbounded revolute joints, also slightly off the unit sphere."""
+    model = random_model(3, True)
+    rng = np.random.default_rng(12)
+    q = rbda.random_configuration(model, rng=rng) * (1 + 1e-7)
+    dq, v = rng.normal(size=model.nq), rng.normal(size=model.nv)
+    T, K = _primitives.tangent_map(model, q[None])[0], _primitives.configuration_map(model, q[None])[0]
+    assert model.nq > model.nv
+    assert_close(jax.jit(lambda q, dq: _compiled.tangent_velocity(model, q, dq))(q, dq), T @ dq, 1e-12)
+    assert_close(jax.jit(lambda q, v: _compiled.ambient_rate(model, q, v))(q, v), K @ v, 1e-12)
+
+
+def test_vmap_of_the_compiled_path_is_one_batched_host_call(monkeypatch):
+    """vmap outside jit (the custom call's batching rule) runs rbda.batch once for the value and once for the
+    Jacobians, and equals it."""
+    model = random_model(1, True)
+    B, rng = 4, np.random.default_rng(13)
+    Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(B)])
+    V, A = rng.normal(size=(2, B, model.nv))
+    calls = []
+    for fn_name in ("evaluate", "jacobians"):
+        original = getattr(_primitives, fn_name)
+        monkeypatch.setattr(_primitives, fn_name,
+                            lambda p, m, *X, _f=original, **kw: calls.append(X[0].shape[0]) or _f(p, m, *X, **kw))
+    f = jax.jit(lambda q, v, a: rj.rnea(model, q, v, a))
+    assert_close(jax.vmap(f)(Q, V, A), rbda.batch.rnea(model, Q, V, A), 1e-12)
+    assert calls == [B]
+    calls.clear()
+    J = jax.vmap(jax.jacfwd(f, argnums=1))(Q, V, A)
+    assert calls == [B]
+    assert_close(J, rbda.batch.compute_rnea_derivatives(model, Q, V, A)[1], 1e-12)
+
+
+@pytest.mark.parametrize("name", ["rnea", "aba"])
+def test_bad_values_raise_rbdas_message(name):
+    """A NaN (in each argument) or a non-unit quaternion under jit, in the value and in the Jacobians' custom
+    call, raises rbda's message naming the function and the argument."""
+    model = random_model(1, True)
+    q, v, a = random_state(model, 14)
+    third = "a" if name == "rnea" else "tau"
+    f = jax.jit(lambda q, v, a: getattr(rj, name)(model, q, v, a))
+    g = jax.jit(jax.jacfwd(lambda q, v, a: getattr(rj, name)(model, q, v, a), argnums=1))
+    for fn in (f, g):
+        for k, arg in enumerate(("q", "v", third)):
+            x = [q, v, a]
+            x[k] = x[k].copy()
+            x[k][0] = np.nan
+            with pytest.raises(jax.errors.JaxRuntimeError,
+                               match=rf"INVALID_ARGUMENT: ValueError: rbda\.jax\.{name}: {arg}: contains non-finite"):
+                np.asarray(fn(*x))
+        bad = q.copy()
+        bad[3:7] *= 1.1  # the free flyer's quaternion
+        with pytest.raises(jax.errors.JaxRuntimeError, match=rf"rbda\.jax\.{name}: q: is not a valid configuration"):
+            np.asarray(fn(bad, v, a))
+    assert np.all(np.isfinite(f(q, v, a)))  # the target still serves good calls
