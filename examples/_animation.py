@@ -12,13 +12,15 @@ def showmotion(model, t, q, name: str, description: str = "") -> str:
     return path
 
 
-def save_robot_animation(model, urdf, Q, dt, path, title: str, description: str = "") -> str:
+def save_robot_animation(model, urdf, Q, dt, path, title: str, description: str = "", package_dirs=None,
+                         verbose: bool = True) -> str:
     """Write ``path``: ``model`` (read from the URDF file ``urdf``) moving through ``Q`` ``(T, nq)``, ``dt`` apart,
-    drawn with the URDF's visual meshes."""
+    drawn with the URDF's visual meshes (``package://`` paths searched in ``package_dirs``)."""
     from rbda.io import GeometryType, build_geom_from_urdf
     from rbda.viewer import save_animation
 
-    visual = build_geom_from_urdf(model, urdf, GeometryType.VISUAL)
+    visual = build_geom_from_urdf(model, urdf, GeometryType.VISUAL, package_dirs)
     save_animation(model, visual, Q, dt, path, title=title, author="rbda examples", description=description)
-    print(f"saved {path}")
+    if verbose:
+        print(f"saved {path}")
     return str(path)

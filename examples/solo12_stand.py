@@ -1,7 +1,8 @@
 """solo12 (example-robot-data, its collision meshes) standing on the ground under rbda.simulation.StandingPD for
 2 s at dt = 1 ms, pushed sideways by 10 N on its base for 0.1 s at t = 0.5 s: it sways and settles back, its four
 feet sharing its weight. Saves docs/images/solo12_stand.png (the README's picture): the base's height and lateral
-position, and each foot's normal force against a quarter of m g.
+position, and each foot's normal force against a quarter of m g; and ``solo12_stand.html``, the motion as an
+animation that plays in any browser (``rbda.viewer.save_animation``, the robot's visual meshes).
 
     python examples/solo12_stand.py
 """
@@ -23,6 +24,7 @@ from _robots import robot_file
 
 DT, DURATION, PUSH, PUSH_START, PUSH_LENGTH = 1e-3, 2.0, 10.0, 0.5, 0.1
 IMAGE = Path(__file__).resolve().parents[1] / "docs" / "images" / "solo12_stand.png"
+ANIMATION = Path("solo12_stand.html")  # in the working directory
 
 
 def main(verbose: bool = True) -> dict:
@@ -39,7 +41,8 @@ def main(verbose: bool = True) -> dict:
     # each foot's patch on one rigid body make the Delassus matrix rank-deficient; 1e-5 keeps every solve converging
     pd = StandingPD(sim, q)
     steps = int(round(DURATION / DT))
-    t, base = DT * np.arange(1, steps + 1), np.empty((steps, 3))
+    t, base, Q = DT * np.arange(1, steps + 1), np.empty((steps, 3)), np.empty((steps + 1, model.nq))
+    Q[0] = q
     forces: list[dict[int, float]] = []
     v = np.zeros(model.nv)
     for k in range(steps):
@@ -47,7 +50,7 @@ def main(verbose: bool = True) -> dict:
         if PUSH_START <= k * DT < PUSH_START + PUSH_LENGTH:
             fext[:3] = quat_to_matrix(q[3:7]).T @ [0.0, PUSH, 0.0]  # a world force at the base's origin, its frame
         q, v = sim.step(q, v, pd(q), fext)
-        base[k] = q[:3]
+        base[k], Q[k + 1] = q[:3], q
         contacts = sim.contacts
         assert contacts is not None  # set by every step
         joints = [max(collision.geometry_objects[i].parent_joint for i in pair) for pair in contacts.pairs]
@@ -55,7 +58,7 @@ def main(verbose: bool = True) -> dict:
     feet = sorted({j for f in forces for j in f})
     F = np.array([[f.get(j, 0.0) for j in feet] for f in forces])
     weight = sum(model.inertias[j].mass for j in range(model.njoints)) * 9.81
-    result = {"height": base[:, 2], "lateral": base[:, 1], "foot_forces": F, "weight": weight}
+    result = {"height": base[:, 2], "lateral": base[:, 1], "foot_forces": F, "weight": weight, "Q": Q}
     if verbose:
         print(f"base height {base[0, 2]:.5f} -> {base[-1, 2]:.5f} m (extremes {base[:, 2].min():.5f}, "
               f"{base[:, 2].max():.5f}); lateral sway up to {1e3 * np.abs(base[:, 1]).max():.2f} mm; "
@@ -79,6 +82,16 @@ def main(verbose: bool = True) -> dict:
         fig.savefig(IMAGE, dpi=100)
         if verbose:
             print(f"saved {IMAGE}")
+    try:
+        from _animation import save_robot_animation  # examples/_animation.py, next to this script
+    except ImportError:
+        return result
+    try:
+        save_robot_animation(model, str(urdf), Q[::10], 10 * DT, ANIMATION, "solo12 standing, pushed by 10 N",
+                             f"rbda.Simulator, dt = {DT} s, StandingPD; a {PUSH:.0f} N push at t = {PUSH_START} s",
+                             package_dirs=[str(urdf.parents[4])], verbose=verbose)
+    except ImportError:  # the viewer extra (trimesh) is missing
+        pass
     return result
 
 

@@ -3,7 +3,9 @@ example-robot-data, playwright and a Chromium: ``apt-get install chromium``).
 
 - ``viewer_talos.png``: ``rbda view`` on Talos (example-robot-data) at its SRDF ``half_sitting`` posture, as the
   browser shows it, joint sliders included;
-- ``animation_rolling_disc.png``: the saved animation of examples/featherstone_rolling_disc.py at t = 1.2 s.
+- ``animation_rolling_disc.png``: the saved animation of examples/featherstone_rolling_disc.py at t = 1.2 s;
+- ``simulation_solo12.png``: the animation that examples/solo12_stand.py saves (rbda.Simulator, solo12 standing
+  and pushed by 10 N) at t = 0.65 s, while it sways (the example also writes ``solo12_stand.png``, its plot).
 """
 
 import importlib.metadata
@@ -48,16 +50,18 @@ def viewer_talos(browser) -> None:
         viewer.close()
 
 
-def animation_rolling_disc(browser) -> None:
+def example_animation(browser, example: str, html: str, t: float, image: str) -> None:
+    """Run ``examples/<example>`` in a temporary directory and save the frame at time ``t`` of the animation
+    ``html`` it writes as ``image``."""
     with tempfile.TemporaryDirectory() as out:
-        example = HERE.parents[1] / "examples" / "featherstone_rolling_disc.py"
+        script = HERE.parents[1] / "examples" / example
         path = os.pathsep.join(filter(None, [str(HERE.parents[1] / "src"), os.environ.get("PYTHONPATH")]))
-        subprocess.run([sys.executable, str(example)], cwd=out, check=True, env={**os.environ, "PYTHONPATH": path})
+        subprocess.run([sys.executable, str(script)], cwd=out, check=True, env={**os.environ, "PYTHONPATH": path})
         page = browser.new_page(viewport={"width": 900, "height": 560})
-        page.goto((Path(out) / "featherstone_rolling_disc.html").as_uri())
+        page.goto((Path(out) / html).as_uri())
         page.wait_for_function("window.rbdaAnimation && window.rbdaAnimation.ready")
-        page.evaluate("rbdaAnimation.pause(); rbdaAnimation.seek(1.2)")
-        page.screenshot(path=str(HERE / "animation_rolling_disc.png"))
+        page.evaluate(f"rbdaAnimation.pause(); rbdaAnimation.seek({t})")
+        page.screenshot(path=str(HERE / image))
         page.close()
 
 
@@ -70,9 +74,12 @@ def main() -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=FLAGS, headless=True)
         viewer_talos(browser)
-        animation_rolling_disc(browser)
+        example_animation(browser, "featherstone_rolling_disc.py", "featherstone_rolling_disc.html", 1.2,
+                          "animation_rolling_disc.png")
+        example_animation(browser, "solo12_stand.py", "solo12_stand.html", 0.65, "simulation_solo12.png")
         browser.close()
-    print("saved", HERE / "viewer_talos.png", "and", HERE / "animation_rolling_disc.png")
+    print("saved", HERE / "viewer_talos.png", HERE / "animation_rolling_disc.png", "and",
+          HERE / "simulation_solo12.png")
 
 
 if __name__ == "__main__":

@@ -171,7 +171,11 @@ def test_solo12_stand_example(tmp_path, monkeypatch):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     monkeypatch.setattr(module, "IMAGE", tmp_path / "solo12_stand.png")
+    monkeypatch.setattr(module, "ANIMATION", tmp_path / "solo12_stand.html")
     r = module.main(verbose=False)
+    if importlib.util.find_spec("trimesh") is not None:  # the animation shows the motion simulated
+        html = (tmp_path / "solo12_stand.html").read_text()
+        assert "solo12 standing, pushed by 10 N" in html and len(html) > 100_000  # the meshes are embedded
     assert np.abs(r["height"] - r["height"][0]).max() < 1e-2
     assert 5e-3 < np.abs(r["lateral"]).max() < 5e-2  # it was pushed, and did not fall
     assert r["foot_forces"][-1].sum() == pytest.approx(r["weight"], rel=1e-2)
