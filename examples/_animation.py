@@ -24,3 +24,18 @@ def save_robot_animation(model, urdf, Q, dt, path, title: str, description: str 
     if verbose:
         print(f"saved {path}")
     return str(path)
+
+
+def save_model_animation(model, Q, dt, path, title: str, description: str = "", verbose: bool = True):
+    """Write ``path``: ``model`` (built in code, without a visual model) moving through ``Q`` ``(T, nq)``, ``dt``
+    apart, each body drawn as the box of its inertia. Returns the path, or None without the viewer extra."""
+    try:
+        from rbda.viewer import save_animation
+        from rbda.viewer.scene import inertia_geometry
+    except ImportError:
+        return None
+    save_animation(model, inertia_geometry(model), Q, dt, path, title=title, author="rbda examples",
+                   description=description)
+    if verbose:
+        print(f"saved {path}")
+    return str(path)

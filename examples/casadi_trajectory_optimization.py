@@ -117,8 +117,21 @@ def reach(N: int = 30, T: float = 1.5, margin: float = 0.2) -> dict:
     return result
 
 
-def main(verbose: bool = True, plot: str | None = "casadi_trajectory_optimization.png") -> dict:
+def main(verbose: bool = True, plot: str | None = "casadi_trajectory_optimization.png",
+         animations: str | None = ".") -> dict:
+    """Solve both problems; save the plot ``plot`` and, in the folder ``animations``, ``cart_pole_swing_up.html``
+    and ``manipulator_reaching.html`` (the optimal motions, each body drawn as its inertia box); None skips each."""
     up, arm = swing_up(), reach()
+    if animations is not None:
+        from pathlib import Path
+
+        from _animation import save_model_animation  # examples/_animation.py, next to this script
+
+        for r, name, title in ((up, "cart_pole_swing_up", "cart-pole swing-up"),
+                               (arm, "manipulator_reaching", "manipulator reaching inside its joint limits")):
+            r["animation"] = save_model_animation(r["model"], r["q"].T, r["t"], Path(animations) / f"{name}.html",
+                                                  title, "direct collocation in CasADi with rbda's dynamics",
+                                                  verbose)
     if verbose:
         print(f"swing-up: {up['iterations']} IPOPT iterations, rnea residual {up['residual']:.1e} N, "
               f"final q {up['q'][:, -1].round(8)}")

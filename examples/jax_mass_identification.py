@@ -99,7 +99,10 @@ def identify(Phi: np.ndarray, target: np.ndarray, m0: np.ndarray, iterations: in
     return np.asarray(x) / scale, np.asarray(losses)
 
 
-def main(verbose: bool = True, plot: str | None = "jax_mass_identification.png") -> dict:
+def main(verbose: bool = True, plot: str | None = "jax_mass_identification.png",
+         animation: str | None = "jax_mass_identification.html") -> dict:
+    """Simulate, identify the masses; save the plot ``plot`` and the simulated motion ``animation`` (each body
+    drawn as its inertia box); None skips each."""
     model = rbda.sample_models.manipulator()
     true_masses = np.array([model.inertias[i].mass for i in range(1, model.njoints)])
     data = simulate(model)
@@ -122,6 +125,11 @@ def main(verbose: bool = True, plot: str | None = "jax_mass_identification.png")
         fig.savefig(plot, dpi=100)
         if verbose:
             print(f"plot saved to {plot}")
+    if animation is not None:
+        from _animation import save_model_animation  # examples/_animation.py, next to this script
+
+        save_model_animation(model, data["q"], data["t"], animation, "the manipulator's simulated motion",
+                             "the data of the mass identification (rbda.jax.aba, jitted)", verbose)
     return {"masses": masses, "true_masses": true_masses, "relative_error": error, "losses": losses,
             "data": data, "Phi": Phi, "model": model}
 

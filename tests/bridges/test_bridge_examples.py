@@ -12,7 +12,8 @@ from tests.conftest import load_example
 
 def test_swing_up_and_reaching_satisfy_the_dynamics(tmp_path):
     pytest.importorskip("casadi")
-    result = load_example("casadi_trajectory_optimization").main(verbose=False, plot=str(tmp_path / "plot.png"))
+    result = load_example("casadi_trajectory_optimization").main(verbose=False, plot=str(tmp_path / "plot.png"),
+                                                                 animations=str(tmp_path))
     up, arm = result["swing_up"], result["reach"]
     for r, S in ((up, np.array([[1.0], [0.0]])), (arm, np.eye(6))):
         assert r["residual"] <= 1e-6  # rnea(q_k, v_k, a_k) = S u_k at every knot, by plain rbda
@@ -28,11 +29,15 @@ def test_swing_up_and_reaching_satisfy_the_dynamics(tmp_path):
     assert abs(arm["q"][2].max() - arm["upper"][2]) <= 1e-6  # the elbow ends on its narrowed limit
     if importlib.util.find_spec("matplotlib"):
         assert (tmp_path / "plot.png").stat().st_size > 0
+    if importlib.util.find_spec("trimesh"):  # the viewer extra: the motions as animations
+        for name in ("cart_pole_swing_up", "manipulator_reaching"):
+            assert "rbda examples" in (tmp_path / f"{name}.html").read_text()
 
 
 def test_mass_identification_recovers_the_masses(tmp_path):
     pytest.importorskip("jax")
-    result = load_example("jax_mass_identification").main(verbose=False, plot=str(tmp_path / "plot.png"))
+    result = load_example("jax_mass_identification").main(verbose=False, plot=str(tmp_path / "plot.png"),
+                                                          animation=str(tmp_path / "motion.html"))
     assert result["relative_error"].max() <= 1e-6
     model, data, Phi = result["model"], result["data"], result["Phi"]
     d = model.create_data()
