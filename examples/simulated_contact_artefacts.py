@@ -52,7 +52,7 @@ def launch(formulation: str, phi: float, steps: int) -> dict:
     for t in range(steps):
         Q[t + 1], V[t + 1] = sim.step(Q[t], V[t], np.zeros(model.nv))
         assert sim.stats.converged, sim.stats
-        if sim.contacts.size:
+        if sim.impulses.size:
             contact[t], impulse[t] = sim.contact_velocities[:3], sim.impulses[:3]
     return {"Q": Q, "V": V, "contact": contact, "impulse": impulse}
 

@@ -9,24 +9,14 @@ each tangent component alone, so sliding off an axis both sit at ``mu l_n`` and 
 ``||(mu g, mu g)|| = sqrt(2) mu g``; along an axis, and under the NCP in every direction, it is ``mu g``.
 """
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 
 from rbda.simulation import CoulombFrictionCone, PyramidalFrictionCone
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+from tests.conftest import load_example
 
 
 def _example():
-    sys.path.insert(0, str(EXAMPLES))
-    spec = importlib.util.spec_from_file_location("simulated_contact_artefacts",
-                                                  EXAMPLES / "simulated_contact_artefacts.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_example("simulated_contact_artefacts")
 
 
 def test_ccp_levitates_where_ncp_stays_on_the_ground():
