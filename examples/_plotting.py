@@ -12,3 +12,13 @@ def pyplot():
         print("matplotlib is not installed: no plot (pip install matplotlib)")
         return None
     return plt
+
+
+def save(fig, axes, path: str) -> None:
+    """Grid and legend on each of ``axes``, then ``fig`` laid out and saved to ``path`` (110 dpi)."""
+    for ax in axes:
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print("saved", path)

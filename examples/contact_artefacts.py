@@ -60,7 +60,7 @@ def main(verbose: bool = True) -> dict:
 
 
 def _plot(result: dict) -> None:
-    from _plotting import pyplot
+    from _plotting import pyplot, save
 
     plt = pyplot()
     if plt is None:
@@ -76,12 +76,7 @@ def _plot(result: dict) -> None:
     for formulation, label in (("ncp", "NCP"), ("ccp", "CCP")):
         ax3.plot(result["speeds"], result["lift"][formulation], "o-", ms=3, label=label)
     ax3.set(xlabel="sliding speed (m/s)", ylabel="normal velocity after the step (m/s)", title="CCP levitation")
-    for ax in (ax1, ax2, ax3):
-        ax.grid(True, alpha=0.3)
-        ax.legend()
-    fig.tight_layout()
-    fig.savefig("contact_artefacts.png", dpi=110)
-    print("saved contact_artefacts.png")
+    save(fig, (ax1, ax2, ax3), "contact_artefacts.png")
 
 
 if __name__ == "__main__":
