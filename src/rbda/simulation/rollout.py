@@ -14,7 +14,10 @@ import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from ..io.geometry import GeometryModel
+from ..model import Model
 from .progress import progress_bar
 from .simulator import Simulator
 
@@ -62,7 +65,8 @@ def _batch(x, shape: tuple, name: str) -> np.ndarray:
     return a
 
 
-def rollout(model, collision_model, Q0, V0, TAUS, dt: float, workers: int | None = None,
+def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: ArrayLike, TAUS: ArrayLike, dt: float,
+            workers: int | None = None,
             backend: str = "process", progress: bool | None = None, **options):
     """Simulate ``B`` states for ``T`` steps each: ``(Q (B, T + 1, nq), V (B, T + 1, nv))``, row ``[b, t]`` the
     state of rollout ``b`` after ``t`` steps (``Q[:, 0] = Q0``), equal state by state to
