@@ -34,7 +34,7 @@ from .configuration import DIFFERENCE_Q1, se3_jacobian
 from .constrained import constraint_dynamics as constrained_dynamics
 from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, constraint_set, delassus,
                           dense_cholesky, dense_cholesky_solve, point_velocity, se3_compose_inverse, se3_log)
-from .derivatives import derivative_views, rnea_derivatives
+from .derivatives import derivative_views, forward_derivatives, rnea_derivatives
 from .layout import data_views, model_views
 from .sparse import cholesky_decompose, cholesky_minv, cholesky_solve
 from .views import borrowed, view
@@ -178,7 +178,7 @@ def force_terms(m, d, joint, sign, W, dW, r1q, Y, cols):
 def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_cols, wc, Kp, Kd):
     """One constraint's rows of the partials of ``r2 = wc c - a_c`` (``c = J ddq + gamma``, ``a_c = a_des - Kp e_p
     - Kd (e_v - v_des)``), ``r2 = [dr2/dq, dr2/dv]`` side by side, and its force term in ``r1q`` (the first ``nv``
-    columns of each row); ``rec`` its record (placements) at the state; ``S (SCRATCH, nv, 6)`` and ``e (84,)``
+    columns of each row, none when ``lam = 0``); ``rec`` its record (placements) at the state; ``S (SCRATCH, nv, 6)`` and ``e (84,)``
     scratch. The dynamics take ``(wc, Kp, Kd) = (1, corrector gains)``; the impulses ``(0, 0, 1)``, the partials
     of the velocity error ``J w`` at the kinematics' velocity ``w``."""
     kind, rf, j1, j2 = ci[0], ci[1], ci[2], ci[3]
@@ -186,6 +186,9 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
     oMc1, oMc2, X = view(rec, OMC1, (3, 4)), view(rec, OMC2, (3, 4)), view(rec, C1MC2, (3, 4))
     R1, p1, p2 = oMc1[:, :3], oMc1[:, 3], oMc2[:, 3]
     cols = all_cols[:support_columns(m, j1, j2, all_cols)]  # the other columns of every partial are zero
+    forced = False  # no force term for lam = 0
+    for k in range(n):
+        forced |= lam[k] != 0.0
     for k in range(SCRATCH):
         S[k, :, :] = 0.0
     dc_q, dc_v, dev, dep = S[4], S[5], S[6], S[7]  # (nv, 6), the first n columns used
@@ -239,7 +242,7 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
             for k in range(3):
                 dc_q[c, k], dc_v[c, k], dev[c, k] = Cq[c, k], Cv[c, k], Pq[c, k]
         for joint, sign, p in ((j1, 1.0, p1), (j2, -1.0, p2)):  # the wrench [f; p x f] on each body
-            if joint == 0:
+            if joint == 0 or not forced:
                 continue
             W[:3] = f
             cross3(p, f, W[3:])
@@ -343,7 +346,7 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
                 point_velocity(S1[c], p1, z)
                 add_cross3(z, lam[:3], dW[c, 3:], 1.0)
         for joint, sign in ((j1, 1.0), (j2, -1.0)):
-            if joint > 0:
+            if joint > 0 and forced:
                 force_terms(m, d, joint, sign, W, dW, r1q, S[9], cols)
     for k in range(n):  # r2 = c - a_c with a_c = a_des - Kp e_p - Kd (e_v - v_des), de_v/dv = J
         row = r2[k]
@@ -539,7 +542,8 @@ def impulse_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, r_coeff, v_aft
     """The partials of :func:`kernels.constrained.impulse_dynamics` at its solution ``(v+, P)`` (``r_coeff`` the
     restitution ``e``): the KKT system ``r1 = M(q) (v+ - v) - J^T P``, ``r2 = J (v+ + e v)`` with
     ``dr1/dq = d(M (v+ - v))/dq - d(J^T P)/dq`` (the RNEA partials at ``(q, 0, v+ - v)`` without gravity),
-    ``dr1/dv = -M``, ``dr2/dq`` the velocity-error partials at ``w = v+ + e v`` and ``dr2/dv = e J``. Into
+    ``dr1/dv = -M``, ``dr2/dq`` the velocity-error partials at ``w = v+ + e v`` (the forward derivative pass at
+``(q, w, 0)``) and ``dr2/dv = e J``. Into
     ``dv_* (nv, nv)`` and ``dP_* (m, nv)``; ``work`` of :func:`work_size`. Statuses as
     :func:`constraint_dynamics_derivatives`."""
     nv, nc, n = v.shape[0], CI.shape[0], impulse.shape[0]
@@ -571,7 +575,7 @@ def impulse_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, r_coeff, v_aft
         r += s
     for k in range(nv):
         x[k] = v_after[k] + r_coeff * v[k]
-    status = rnea_derivatives(I, F0, ws, dws, q, x, zero, np.zeros((0, 6)))
+    status = forward_derivatives(I, F0, ws, dws, q, x, zero, np.zeros((0, 6)), False, False)  # M stays
     if status:
         return status
     r = 0
