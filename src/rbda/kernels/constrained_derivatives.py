@@ -1,5 +1,6 @@
-"""Compiled derivatives of constrained forward dynamics (``algorithms/constrained_derivatives.py`` states the
-implicit-function-theorem formulas; this module evaluates them in one kernel per call).
+"""Compiled derivatives of constrained forward dynamics and of impulse dynamics
+(``algorithms/constrained_derivatives.py`` states the implicit-function-theorem formulas; this module evaluates
+them in one kernel per call, the impulses with the same constraint partials and KKT row solve).
 
 After the RNEA derivatives at ``(q, v, ddq)`` (``kernels/derivatives.py``, no external forces) every quantity is
 in the world frame: body twists ``ov``, accelerations ``oa_gf`` (gravity included: it cancels in every
