@@ -1,5 +1,5 @@
 """Constrained dynamics, rbda against Pinocchio 4.1 in one process, interleaved, on the same states: one call of
-``constraint_dynamics``, of its derivatives and of ``impulse_dynamics`` on a quadruped standing on four 3D feet
+``constraint_dynamics``, of ``impulse_dynamics`` and of their derivatives on a quadruped standing on four 3D feet
 (solo12, LOCAL_WORLD_ALIGNED) and a humanoid on two 6D feet (talos), and a batch of states
 (``rbda.batch.constraint_dynamics``, ``rbda.batch.compute_constraint_dynamics_derivatives``) against a loop of
 Pinocchio calls. Prints ratios rbda / Pinocchio (lower is
@@ -68,11 +68,20 @@ def single_calls(model, cms, number: int, repeat: int = 5):
         pin.constraintDynamics(pm, pd, q, v, tau, pcms, pcds, theirs_s)
         pin.computeConstraintDynamicsDerivatives(pm, pd, pcms, pcds, theirs_s)
 
+    def ours_impulse_derivatives():
+        rbda.impulse_dynamics(model, data, q, v, cms, cds, 0.0, ours_s)
+        rbda.compute_impulse_dynamics_derivatives(model, data, cms, cds, ours_s)
+
+    def theirs_impulse_derivatives():
+        pin.impulseDynamics(pm, pd, q, v, pcms, pcds, 0.0, theirs_s)
+        pin.computeImpulseDynamicsDerivatives(pm, pd, pcms, pcds, 0.0, theirs_s)
+
     pairs = [("constraint_dynamics", lambda: rbda.constraint_dynamics(model, data, q, v, tau, cms, cds, ours_s),
               lambda: pin.constraintDynamics(pm, pd, q, v, tau, pcms, pcds, theirs_s)),
              ("  + its derivatives", ours_derivatives, theirs_derivatives),
              ("impulse_dynamics", lambda: rbda.impulse_dynamics(model, data, q, v, cms, cds, 0.0, ours_s),
-              lambda: pin.impulseDynamics(pm, pd, q, v, pcms, pcds, 0.0, theirs_s))]
+              lambda: pin.impulseDynamics(pm, pd, q, v, pcms, pcds, 0.0, theirs_s)),
+             ("  + its derivatives ", ours_impulse_derivatives, theirs_impulse_derivatives)]
     rows = []
     for name, ours, theirs in pairs:
         ours(), theirs()

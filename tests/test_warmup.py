@@ -45,6 +45,7 @@ CALLS = textwrap.dedent("""
     cds = [cm.create_data() for cm in cms]
     rbda.constraint_dynamics(m, d, q, v, a, cms, cds)
     rbda.compute_constraint_dynamics_derivatives(m, d, cms, cds)
+    rbda.impulse_dynamics(m, d, q, v, cms, cds, 0.5); rbda.compute_impulse_dynamics_derivatives(m, d, cms, cds)
     rbda.compute_delassus_matrix(m, d, q, cms, cds)
     rbda.batch.constraint_dynamics(m, Q, V, A, cms)
 

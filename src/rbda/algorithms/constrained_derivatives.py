@@ -12,7 +12,8 @@ from :func:`rbda.compute_forward_kinematics_derivatives`) minus that of the Baum
 
 :func:`compute_constraint_dynamics_derivatives` runs as one compiled kernel (``kernels/constrained_derivatives.py``,
 world-frame columns and a row-wise solve of the KKT system through the sparse factor of ``M``); the step-by-step
-numpy form below serves models with mimic joints, and the impulse derivatives.
+numpy form below serves models with mimic joints. :func:`compute_impulse_dynamics_derivatives` likewise (the same
+kernel pieces and KKT row solve, on ``r1 = M(q) (v+ - v) - J^T P``, ``r2 = J(q) (v+ + e v)``).
 """
 
 from __future__ import annotations
@@ -250,19 +251,9 @@ def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_mo
                                      "constraint_dynamics(model, data, q, v, tau, contact_models, contact_datas)")
     if model.mimicking_joints:
         return _constraint_dynamics_derivatives_python(model, data, contact_models, contact_datas, q, v, settings)
-    I, F, ws, dws, elementary = workspaces(model, data)
-    CI, CF = packed[:2]
-    if elementary is not None:  # the constraints' joints on the elementary twin
-        CI = CI.copy()
-        CI[:, 2:] = elementary[1][CI[:, 2:]]
+    I, F, ws, dws, CI, CF = _compiled_inputs(model, data, packed)
     nv, m = model.nv, len(data.lambda_c)
-    key = ("constraint derivatives", m, len(CI))
-    buffers = data.constraint_derivative_buffers
-    if buffers is None or buffers[0] != key:
-        buffers = (key, np.zeros(kd.work_size(m, nv, len(CI))), np.zeros((m, nv)), np.zeros((m, nv)),
-                   np.zeros((m, nv)))
-        data.constraint_derivative_buffers = buffers
-    _, work, dlam_dq, dlam_dv, dlam_dtau = buffers
+    _, work, dlam_dq, dlam_dv, dlam_dtau = _buffers(data, "constraint derivatives", m, nv, len(CI), 3)
     if data.ddq_dtau.shape != (nv, nv):
         data.ddq_dtau = np.zeros((nv, nv))
     data.kinematics_derivatives = False  # the derivative workspace now holds the dynamics' columns
@@ -275,6 +266,28 @@ def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_mo
         report(status, ("q", "v", "ddq"), model, (q, v, data.ddq))
     data.dlambda_dq, data.dlambda_dv, data.dlambda_dtau = dlam_dq, dlam_dv, dlam_dtau
     return data.ddq_dq, data.ddq_dv, data.ddq_dtau, dlam_dq, dlam_dv, dlam_dtau
+
+
+def _compiled_inputs(model, data, packed):
+    """``(I, F, ws, dws, CI, CF)`` for the compiled derivatives: the model's packed arrays (its elementary twin's
+    where it has one, with the constraints' joint ids mapped onto it)."""
+    I, F, ws, dws, elementary = workspaces(model, data)
+    CI, CF = packed[:2]
+    if elementary is not None:  # the constraints' joints on the elementary twin
+        CI = CI.copy()
+        CI[:, 2:] = elementary[1][CI[:, 2:]]
+    return I, F, ws, dws, CI, CF
+
+
+def _buffers(data, kind: str, m: int, nv: int, nc: int, results: int) -> tuple:
+    """``data``'s derivative workspace for ``kind``: ``(key, work, *results (m, nv) arrays)``, kept while the
+    sizes stay."""
+    key = (kind, m, nc)
+    buffers = data.constraint_derivative_buffers
+    if buffers is None or buffers[0] != key:
+        buffers = (key, np.zeros(kd.work_size(m, nv, nc)), *(np.zeros((m, nv)) for _ in range(results)))
+        data.constraint_derivative_buffers = buffers
+    return buffers
 
 
 def _constraint_dynamics_derivatives_python(model, data, contact_models, contact_datas, q, v, settings):
@@ -314,8 +327,31 @@ def compute_impulse_dynamics_derivatives(model: Model, data: Data, contact_model
     ``data.dimpulse_dq``, ``data.dimpulse_dv``. ``contact_models``, ``contact_datas`` and ``prox_settings`` are
     those of that call. Raises ValueError if :func:`rbda.impulse_dynamics` was not called first with this data.
     """
-    settings, (q, v, e), _ = _last_call(model, data, contact_models, contact_datas, prox_settings, "impulse",
+    settings, (q, v, e), packed = _last_call(model, data, contact_models, contact_datas, prox_settings, "impulse",
                                      "impulse_dynamics(model, data, q, v, contact_models, contact_datas, r_coeff)")
+    if model.mimicking_joints:
+        return _impulse_dynamics_derivatives_python(model, data, contact_models, contact_datas, q, v, e, settings)
+    I, F, ws, dws, CI, CF = _compiled_inputs(model, data, packed)
+    nv, m = model.nv, len(data.impulse_c)
+    _, work, dP_dq, dP_dv = _buffers(data, "impulse derivatives", m, nv, len(CI), 2)
+    for name in ("dvafter_dq", "dvafter_dv"):
+        if getattr(data, name).shape != (nv, nv):
+            setattr(data, name, np.zeros((nv, nv)))
+    data.kinematics_derivatives = False  # the derivative workspace now holds the impulses' columns
+    status = _kd.impulse_dynamics_derivatives(I, F, ws, dws, data._cholesky_L, data.D, data.Dinv, q, v, float(e),
+                                              data.dq_after, data.impulse_c, CI, CF, float(settings.mu), work,
+                                              data.dvafter_dq, data.dvafter_dv, dP_dq, dP_dv)
+    if status:
+        if status == 96:
+            raise ValueError(SINGULAR_SET)
+        report(status, ("q", "v", "dq_after"), model, (q, v, data.dq_after))
+    data.dimpulse_dq, data.dimpulse_dv = dP_dq, dP_dv
+    return data.dvafter_dq, data.dvafter_dv, dP_dq, dP_dv
+
+
+def _impulse_dynamics_derivatives_python(model, data, contact_models, contact_datas, q, v, e, settings):
+    """:func:`compute_impulse_dynamics_derivatives` step by step through the public algorithms (models with
+    mimic joints)."""
     v_after, P = data.dq_after.copy(), data.impulse_c.copy()
     # r1 = M(q) (v+ - v) - J^T P = ID(q, 0, v+ - v) - g(q) - J^T P;  r2 = J(q) (v+ + e v)
     J, factor, r1_q, _, _, _ = _derivatives(model, data, contact_models, contact_datas, q, np.zeros(model.nv),

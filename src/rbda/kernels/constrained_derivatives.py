@@ -1,5 +1,6 @@
-"""Compiled derivatives of constrained forward dynamics (``algorithms/constrained_derivatives.py`` states the
-implicit-function-theorem formulas; this module evaluates them in one kernel per call).
+"""Compiled derivatives of constrained forward dynamics and of impulse dynamics
+(``algorithms/constrained_derivatives.py`` states the implicit-function-theorem formulas; this module evaluates
+them in one kernel per call, the impulses with the same constraint partials and KKT row solve).
 
 After the RNEA derivatives at ``(q, v, ddq)`` (``kernels/derivatives.py``, no external forces) every quantity is
 in the world frame: body twists ``ov``, accelerations ``oa_gf`` (gravity included: it cancels in every
@@ -34,7 +35,7 @@ from .configuration import DIFFERENCE_Q1, se3_jacobian
 from .constrained import constraint_dynamics as constrained_dynamics
 from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, constraint_set, delassus,
                           dense_cholesky, dense_cholesky_solve, point_velocity, se3_compose_inverse, se3_log)
-from .derivatives import derivative_views, rnea_derivatives
+from .derivatives import derivative_views, forward_derivatives, rnea_derivatives
 from .layout import data_views, model_views
 from .sparse import cholesky_decompose, cholesky_minv, cholesky_solve
 from .views import borrowed, view
@@ -175,15 +176,20 @@ def force_terms(m, d, joint, sign, W, dW, r1q, Y, cols):
 
 
 @njit(cache=True)
-def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_cols):
-    """One constraint's rows of the partials of ``r2 = J ddq + gamma - a_c``, ``r2 = [dr2/dq, dr2/dv]`` side by
-    side, and its force term in ``r1q`` (the first ``nv`` columns of each row); ``rec`` its record (placements) at the state; ``S (SCRATCH, nv, 6)`` and ``e (84,)`` scratch."""
+def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_cols, wc, Kp, Kd):
+    """One constraint's rows of the partials of ``r2 = wc c - a_c`` (``c = J ddq + gamma``, ``a_c = a_des - Kp e_p
+    - Kd (e_v - v_des)``), ``r2 = [dr2/dq, dr2/dv]`` side by side, and its force term in ``r1q`` (the first ``nv``
+    columns of each row, none when ``lam = 0``); ``rec`` its record (placements) at the state; ``S (SCRATCH, nv, 6)`` and ``e (84,)``
+    scratch. The dynamics take ``(wc, Kp, Kd) = (1, corrector gains)``; the impulses ``(0, 0, 1)``, the partials
+    of the velocity error ``J w`` at the kinematics' velocity ``w``."""
     kind, rf, j1, j2 = ci[0], ci[1], ci[2], ci[3]
     n, nv = r2.shape[0], m.nv
     oMc1, oMc2, X = view(rec, OMC1, (3, 4)), view(rec, OMC2, (3, 4)), view(rec, C1MC2, (3, 4))
     R1, p1, p2 = oMc1[:, :3], oMc1[:, 3], oMc2[:, 3]
-    Kp, Kd = cf[F_GAINS], cf[F_GAINS + 1]
     cols = all_cols[:support_columns(m, j1, j2, all_cols)]  # the other columns of every partial are zero
+    forced = False  # no force term for lam = 0
+    for k in range(n):
+        forced |= lam[k] != 0.0
     for k in range(SCRATCH):
         S[k, :, :] = 0.0
     dc_q, dc_v, dev, dep = S[4], S[5], S[6], S[7]  # (nv, 6), the first n columns used
@@ -237,7 +243,7 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
             for k in range(3):
                 dc_q[c, k], dc_v[c, k], dev[c, k] = Cq[c, k], Cv[c, k], Pq[c, k]
         for joint, sign, p in ((j1, 1.0, p1), (j2, -1.0, p2)):  # the wrench [f; p x f] on each body
-            if joint == 0:
+            if joint == 0 or not forced:
                 continue
             W[:3] = f
             cross3(p, f, W[3:])
@@ -341,13 +347,13 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
                 point_velocity(S1[c], p1, z)
                 add_cross3(z, lam[:3], dW[c, 3:], 1.0)
         for joint, sign in ((j1, 1.0), (j2, -1.0)):
-            if joint > 0:
+            if joint > 0 and forced:
                 force_terms(m, d, joint, sign, W, dW, r1q, S[9], cols)
     for k in range(n):  # r2 = c - a_c with a_c = a_des - Kp e_p - Kd (e_v - v_des), de_v/dv = J
         row = r2[k]
         for c in range(nv):
-            row[c] = dc_q[c, k] + Kp * dep[c, k] + Kd * dev[c, k]
-            row[nv + c] = dc_v[c, k] + Kd * Jrows[k, c]
+            row[c] = wc * dc_q[c, k] + Kp * dep[c, k] + Kd * dev[c, k]
+            row[nv + c] = wc * dc_v[c, k] + Kd * Jrows[k, c]
 
 
 @njit(cache=True)
@@ -414,6 +420,72 @@ def add_products(A, B, out, sign):
 
 
 @njit(cache=True)
+def layout(work, n, nv, nc):
+    """The views of ``work`` (:func:`work_size`) for ``n`` rows of ``nc`` constraints: ``Jc (n, nv)``,
+    ``P (nv, n)``, ``Z``, ``Yk (n, nv)``, ``r2``, ``U (n, 2 nv)``, ``T (nv, 2 nv)``, ``G``, ``Gf (n, n)``,
+    ``Minv (nv, nv)``, ``S (SCRATCH, nv, 6)``, the records ``R (nc, 78)``, ``rhs (n,)``, ``w (16, 6)``, ``e (E,)``."""
+    w2 = 2 * nv  # the q and v partials side by side
+    P = view(work, 2 * n * nv, (nv, n))
+    Jc, Z, Yk = view(work, 0, (n, nv)), view(work, 3 * n * nv, (n, nv)), view(work, 4 * n * nv, (n, nv))
+    o = 5 * n * nv
+    r2, U = view(work, o, (n, w2)), view(work, o + n * w2, (n, w2))
+    o += 2 * n * w2
+    T = view(work, o, (nv, w2))
+    o += nv * w2
+    G, Gf = view(work, o, (n, n)), view(work, o + n * n, (n, n))
+    o += 2 * n * n
+    Minv = view(work, o, (nv, nv))
+    o += nv * nv
+    S = view(work, o, (SCRATCH, nv, 6))
+    o += SCRATCH * 6 * nv
+    R = view(work, o, (nc, 78))
+    o += nc * 78
+    rhs, w = work[o:o + n], view(work, o + n, (16, 6))
+    e = work[o + n + 96:o + n + 96 + E]
+    return Jc, P, Z, Yk, r2, U, T, G, Gf, Minv, S, R, rhs, w, e
+
+
+@njit(cache=True)
+def local_kinematics(m, d):
+    """The local twists and accelerations ``d.v``, ``d.a`` (gravity removed) from the world ones of the
+    derivative recursion, which the constraint rows read."""
+    for i in range(1, m.nj):
+        motion_act_inv(d.oMi[i], d.ov[i], d.v[i])
+        for k in range(6):
+            d.v6[0, k] = d.oa_gf[i, k] + m.gravity[k]
+        motion_act_inv(d.oMi[i], d.v6[0], d.a[i])
+
+
+@njit(cache=True)
+def solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu):
+    """The implicit-function step for the partials ``T = [dr1/dq, dr1/dv] (nv, 2 nv)``, ``r2 (n, 2 nv)``:
+    ``[[M, -J^T], [J, 0]] [dx; dlambda] = -[r1; r2]`` gives ``U = dlambda = G^-1 (J M^-1 r1 - r2)`` and
+    ``T = -dx = M^-1 r1 - M^-1 J^T dlambda``, with ``P = M^-1 J^T`` and ``Gf`` the factor of ``G + mu I``.
+    Returns 97 for a singular M, 96 for a singular set with ``mu = 0``, else 0."""
+    n, nv = Jc.shape
+    if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
+        return 97
+    delassus(L, Dinv, m.dof_parents, Jc, Yk, G)
+    for i in range(n):
+        for j in range(n):
+            Gf[i, j] = G[i, j] + (mu if i == j else 0.0)
+    if not dense_cholesky(Gf, n):
+        return 96
+    for i in range(nv):
+        for r in range(n):
+            P[i, r] = Jc[r, i]
+    sparse_solve_rows(L, Dinv, m.dof_parents, T)  # M^-1 r1
+    sparse_solve_rows(L, Dinv, m.dof_parents, P)  # M^-1 J^T
+    for r in range(n):
+        for c in range(T.shape[1]):
+            U[r, c] = -r2[r, c]
+    add_products(Jc, T, U, 1.0)
+    dense_solve_rows(Gf, U)  # dlambda
+    add_products(P, U, T, -1.0)
+    return 0
+
+
+@njit(cache=True)
 def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, lam, CI, CF, mu, work,
                                     ddq_dtau, dlam_dq, dlam_dv, dlam_dtau):
     """The partials of :func:`kernels.constrained.constraint_dynamics` at its solution ``(ddq, lam)``:
@@ -432,30 +504,9 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, lam, C
         borrowed(dlam_dtau)
     nv, nc = m.nv, CI.shape[0]
     n = lam.shape[0]
-    w2 = 2 * nv  # the q and v partials side by side
-    Jc, JT, P = view(work, 0, (n, nv)), view(work, n * nv, (nv, n)), view(work, 2 * n * nv, (nv, n))
-    Z, Yk = view(work, 3 * n * nv, (n, nv)), view(work, 4 * n * nv, (n, nv))
-    o = 5 * n * nv
-    r2, U = view(work, o, (n, w2)), view(work, o + n * w2, (n, w2))
-    o += 2 * n * w2
-    T = view(work, o, (nv, w2))
-    o += nv * w2
-    G, Gf = view(work, o, (n, n)), view(work, o + n * n, (n, n))
-    o += 2 * n * n
-    Minv = view(work, o, (nv, nv))
-    o += nv * nv
-    S = view(work, o, (SCRATCH, nv, 6))
-    o += SCRATCH * 6 * nv
-    R = view(work, o, (nc, 78))
-    o += nc * 78
-    rhs, w = work[o:o + n], view(work, o + n, (16, 6))
-    e = work[o + n + 96:o + n + 96 + E]
+    Jc, P, Z, Yk, r2, U, T, G, Gf, Minv, S, R, rhs, w, e = layout(work, n, nv, nc)
     cols = np.empty(nv, dtype=np.int64)
-    for i in range(1, m.nj):  # the local kinematics that the constraint rows read
-        motion_act_inv(d.oMi[i], d.ov[i], d.v[i])
-        for k in range(6):
-            d.v6[0, k] = d.oa_gf[i, k] + m.gravity[k]
-        motion_act_inv(d.oMi[i], d.v6[0], d.a[i])
+    local_kinematics(m, d)
     constraint_set(m, d, CI, CF, R, Jc, rhs, w)
     for i in range(nv):  # r1 = [dr1/dq, dr1/dv] side by side: the RNEA partials, then the force terms
         for c in range(nv):
@@ -463,32 +514,17 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, lam, C
     r = 0
     for k in range(nc):
         s = 3 if CI[k, 0] == CONTACT_3D else 6
-        constraint_partials(m, d, g, CI[k], CF[k], R[k], lam[r:r + s], Jc[r:r + s], r2[r:r + s], T, S, e, cols)
+        constraint_partials(m, d, g, CI[k], CF[k], R[k], lam[r:r + s], Jc[r:r + s], r2[r:r + s], T, S, e, cols,
+                            1.0, CF[k, F_GAINS], CF[k, F_GAINS + 1])
         r += s
-    if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
-        return 97
-    delassus(L, Dinv, m.dof_parents, Jc, Yk, G)
-    for i in range(n):
-        for j in range(n):
-            Gf[i, j] = G[i, j] + (mu if i == j else 0.0)
-    if not dense_cholesky(Gf, n):
-        return 96
-    # [[M, -J^T], [J, 0]] [dddq; dlambda] = -[r1; r2]: dlambda = G^-1 (J M^-1 r1 - r2), dddq = M^-1 J^T dlambda
-    # - M^-1 r1, for r1 = [dr1/dq, dr1/dv] side by side; and ddq_dtau = M^-1 - M^-1 J^T Z, Z = G^-1 J M^-1
-    for i in range(nv):
-        for r in range(n):
-            JT[i, r] = P[i, r] = Jc[r, i]
-    sparse_solve_rows(L, Dinv, m.dof_parents, T)  # M^-1 r1
-    sparse_solve_rows(L, Dinv, m.dof_parents, P)  # M^-1 J^T
+    status = solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu)
+    if status:
+        return status
+    # ddq_dtau = M^-1 - M^-1 J^T Z with Z = G^-1 J M^-1
     for r in range(n):
-        for c in range(w2):
-            U[r, c] = -r2[r, c]
         for k in range(nv):
             Z[r, k] = P[k, r]
-    add_products(Jc, T, U, 1.0)
-    dense_solve_rows(Gf, U)  # dlambda
     dense_solve_rows(Gf, Z)
-    add_products(P, U, T, -1.0)  # T = M^-1 r1 - M^-1 J^T dlambda = -dddq
     cholesky_minv(L, D, m.dof_parents, Minv)
     add_products(P, Z, Minv, -1.0)
     for i in range(nv):
@@ -498,6 +534,69 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, lam, C
     for r in range(n):
         for c in range(nv):
             dlam_dq[r, c], dlam_dv[r, c], dlam_dtau[r, c] = U[r, c], U[r, nv + c], -Z[r, c]
+    return 0
+
+
+@njit(cache=True)
+def impulse_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, r_coeff, v_after, impulse, CI, CF, mu, work,
+                                 dv_dq, dv_dv, dP_dq, dP_dv):
+    """The partials of :func:`kernels.constrained.impulse_dynamics` at its solution ``(v+, P)`` (``r_coeff`` the
+    restitution ``e``): the KKT system ``r1 = M(q) (v+ - v) - J^T P``, ``r2 = J (v+ + e v)`` with
+    ``dr1/dq = d(M (v+ - v))/dq - d(J^T P)/dq`` (the RNEA partials at ``(q, 0, v+ - v)`` without gravity),
+    ``dr1/dv = -M``, ``dr2/dq`` the velocity-error partials at ``w = v+ + e v`` (the forward derivative pass at
+``(q, w, 0)``) and ``dr2/dv = e J``. Into
+    ``dv_* (nv, nv)`` and ``dP_* (m, nv)``; ``work`` of :func:`work_size`. Statuses as
+    :func:`constraint_dynamics_derivatives`."""
+    nv, nc, n = v.shape[0], CI.shape[0], impulse.shape[0]
+    F0 = F.copy()
+    F0[:6] = 0.0  # the model without gravity: ID(q, 0, x) = M(q) x
+    m = model_views(borrowed(I), borrowed(F0))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
+    work = borrowed(work)
+    Jc, P, Z, Yk, r2, U, T, G, Gf, Minv, S, R, rhs, w, e = layout(work, n, nv, nc)
+    x, zero, no_force = Z[0], Z[1], w[15]  # scratch unused here (Z has n >= 3 rows, w 16)
+    no_force[:] = 0.0
+    for k in range(nv):
+        x[k], zero[k] = v_after[k] - v[k], 0.0
+    status = rnea_derivatives(I, F0, ws, dws, q, zero, x, np.zeros((0, 6)))
+    if status:
+        return status
+    cols = np.empty(nv, dtype=np.int64)
+    local_kinematics(m, d)
+    constraint_set(m, d, CI, CF, R, Jc, rhs, w)
+    for i in range(nv):  # r1 = [dr1/dq, -M]: the RNEA partials and the impulses' force terms
+        for c in range(nv):
+            T[i, c], T[i, nv + c] = g.dtau_dq[i, c], -d.M[i, c]
+    r = 0
+    for k in range(nc):
+        s = 3 if CI[k, 0] == CONTACT_3D else 6
+        constraint_partials(m, d, g, CI[k], CF[k], R[k], impulse[r:r + s], Jc[r:r + s], r2[r:r + s], T, S, e,
+                            cols, 0.0, 0.0, 0.0)
+        r += s
+    for k in range(nv):
+        x[k] = v_after[k] + r_coeff * v[k]
+    status = forward_derivatives(I, F0, ws, dws, q, x, zero, np.zeros((0, 6)), False, False)  # M stays
+    if status:
+        return status
+    r = 0
+    for k in range(nc):  # r2 = [d(J w)/dq, J], no force (the kinematics differ from r1's)
+        s = 3 if CI[k, 0] == CONTACT_3D else 6
+        constraint_partials(m, d, g, CI[k], CF[k], R[k], no_force[:s], Jc[r:r + s], r2[r:r + s], T, S, e, cols,
+                            0.0, 0.0, 1.0)
+        r += s
+    for r in range(n):
+        for c in range(nv):
+            r2[r, nv + c] *= r_coeff
+    status = solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu)
+    if status:
+        return status
+    for i in range(nv):
+        for c in range(nv):
+            dv_dq[i, c], dv_dv[i, c] = -T[i, c], -T[i, nv + c]
+    for r in range(n):
+        for c in range(nv):
+            dP_dq[r, c], dP_dv[r, c] = U[r, c], U[r, nv + c]
     return 0
 
 
