@@ -62,6 +62,7 @@ def calls():
         "frames_forward_kinematics": (model, [Q], {}), "integrate": (model, [Q, V], {}),
         "jacobian_center_of_mass": (model, [Q], {}), "rnea": (model, [Q, V, A], {}),
         "constraint_dynamics": (model, [Q, V, A, [cm]], {}),
+        "compute_constraint_dynamics_derivatives": (model, [Q, V, A, [cm]], {}),
         "compute_distances": (bmodel, [geom, QB], {}), "compute_collisions": (bmodel, [geom, QB], {}),
         "rollout": (bmodel, [geom, QB, np.zeros((B, bmodel.nv)), taus, 1e-3], {"mu": 0.4}),
     }

@@ -484,8 +484,39 @@ def compute_collisions(model: Model, geom_model: GeometryModel, Q: ArrayLike, re
 
 
 # -------------------------------------------------------------------------------- simulation (rbda.Simulator)
-from .simulation.rollout import rollout  # noqa: E402
+def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: ArrayLike, TAUS: ArrayLike, dt: float,
+            workers: int | None = None, backend: str = "process", progress: bool | None = None, **options):
+    """Simulate ``B`` states for ``T`` steps each: ``(Q (B, T + 1, nq), V (B, T + 1, nv))``, row ``[b, t]`` the
+    state of rollout ``b`` after ``t`` steps (``Q[:, 0] = Q0``), equal state by state to
+    ``Simulator(model, collision_model, dt, **options).rollout(Q0[b], V0[b], TAUS[b])`` from a fresh simulator.
 
+    Parameters: ``model`` (an :class:`rbda.Model`) and ``collision_model`` (an :class:`rbda.io.GeometryModel`),
+    the scene; ``Q0 (B, nq)``, ``V0 (B, nv)`` the initial states; ``TAUS (B, T, nv)`` the joint torques of each
+    step; ``dt > 0`` the time step; ``workers``: how many workers (default: the number of cores, at most ``B``);
+    ``backend``: ``"process"`` (default: worker processes, each given the scene once; a step is Python glue
+    between compiled kernels that do not release the GIL, so only processes run steps at the same time),
+    ``"thread"`` (a thread pool: no start-up cost, but the steps take turns) or ``"serial"`` (this process); ``progress``: a tqdm
+    bar over the states (None: shown when stderr is a terminal and the run is long, :func:`rbda.simulation.progress.progress_bar`);
+    ``options``: the :class:`rbda.Simulator`'s keyword arguments (``solver``, ``formulation``, ``mu``, ``baumgarte``,
+    ``constraints``, ...).
+
+    Raises ``ValueError`` for a wrong shape, a non-finite entry (naming the argument and the state), an unknown
+    backend, ``workers < 1``, or a step's error prefixed with ``state b:``; the Simulator's own errors for bad
+    options.
+    """
+    from .simulation.rollout import rollout as run  # rbda.simulation loads on first use
+
+    return run(model, collision_model, Q0, V0, TAUS, dt, workers, backend, progress, **options)
+
+
+def _rollout_dask_shapes(*args, **kwargs):
+    from .simulation.rollout import _dask_shapes
+
+    return _dask_shapes(*args, **kwargs)
+
+
+rollout.dask_shapes = _rollout_dask_shapes  # type: ignore[attr-defined]
+rollout.dask_defaults = {"backend": "serial"}  # type: ignore[attr-defined]  # on Dask, blocks are the tasks
 __all__ += ["rollout"]
 
 # ----------------------------------------------------------------------- Dask arrays of states (rbda[dask])

@@ -68,24 +68,7 @@ def _batch(x, shape: tuple, name: str) -> np.ndarray:
 def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: ArrayLike, TAUS: ArrayLike, dt: float,
             workers: int | None = None,
             backend: str = "process", progress: bool | None = None, **options):
-    """Simulate ``B`` states for ``T`` steps each: ``(Q (B, T + 1, nq), V (B, T + 1, nv))``, row ``[b, t]`` the
-    state of rollout ``b`` after ``t`` steps (``Q[:, 0] = Q0``), equal state by state to
-    ``Simulator(model, collision_model, dt, **options).rollout(Q0[b], V0[b], TAUS[b])`` from a fresh simulator.
-
-    Parameters: ``model`` (an :class:`rbda.Model`) and ``collision_model`` (an :class:`rbda.io.GeometryModel`),
-    the scene; ``Q0 (B, nq)``, ``V0 (B, nv)`` the initial states; ``TAUS (B, T, nv)`` the joint torques of each
-    step; ``dt > 0`` the time step; ``workers``: how many workers (default: the number of cores, at most ``B``);
-    ``backend``: ``"process"`` (default: worker processes, each given the scene once; a step is Python glue
-    between compiled kernels that do not release the GIL, so only processes run steps at the same time),
-    ``"thread"`` (a thread pool: no start-up cost, but the steps take turns) or ``"serial"`` (this process); ``progress``: a tqdm
-    bar over the states (None: shown when stderr is a terminal and the run is long, :func:`progress_bar`);
-    ``options``: the :class:`Simulator`'s keyword arguments (``solver``, ``formulation``, ``mu``, ``baumgarte``,
-    ``constraints``, ...).
-
-    Raises ``ValueError`` for a wrong shape, a non-finite entry (naming the argument and the state), an unknown
-    backend, ``workers < 1``, or a step's error prefixed with ``state b:``; the Simulator's own errors for bad
-    options.
-    """
+    """:func:`rbda.batch.rollout` (its documentation is there)."""
     if backend not in BACKENDS:
         raise ValueError(f"backend: expected one of {BACKENDS}, got {backend!r}")
     TAUS = _batch(TAUS, (-1, -1, model.nv), "TAUS")
@@ -134,5 +117,3 @@ def _dask_shapes(model, collision_model, Q0, V0, TAUS, *args, **kwargs):
     return [((T + 1, model.nq), np.dtype(np.float64)), ((T + 1, model.nv), np.dtype(np.float64))]
 
 
-rollout.dask_shapes = _dask_shapes
-rollout.dask_defaults = {"backend": "serial"}  # on Dask, the blocks are the parallel tasks
