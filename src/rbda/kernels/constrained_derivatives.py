@@ -37,7 +37,7 @@ from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, 
                           dense_cholesky, dense_cholesky_solve, point_velocity, se3_compose_inverse, se3_log)
 from .derivatives import derivative_views, forward_derivatives, rnea_derivatives
 from .layout import data_views, model_views
-from .sparse import cholesky_decompose, cholesky_minv, cholesky_solve
+from .sparse import cholesky_decompose, cholesky_minv, cholesky_solve, cholesky_solve_block
 from .views import borrowed, view
 
 SCRATCH = 12
@@ -357,32 +357,6 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
 
 
 @njit(cache=True)
-def sparse_solve_rows(L, Dinv, lam, T):
-    """In place ``T = M^-1 T`` for ``T (nv, k)`` with ``M = L^T D L`` the sparse factor of
-    :func:`kernels.sparse.cholesky_decompose`: its solve with every step a row operation over the k columns."""
-    nv = T.shape[0]
-    for k in range(nv - 1, -1, -1):  # L^-T
-        tk = T[k]
-        j = lam[k]
-        while j >= 0:
-            w, tj = L[k, j], T[j]
-            for c in range(tk.shape[0]):
-                tj[c] -= w * tk[c]
-            j = lam[j]
-    for k in range(nv):  # D^-1, then L^-1
-        tk = T[k]
-        w = Dinv[k]
-        for c in range(tk.shape[0]):
-            tk[c] *= w
-        j = lam[k]
-        while j >= 0:
-            w, tj = L[k, j], T[j]
-            for c in range(tk.shape[0]):
-                tk[c] -= w * tj[c]
-            j = lam[j]
-
-
-@njit(cache=True)
 def dense_solve_rows(Lc, U):
     """In place ``U = (Lc Lc^T)^-1 U`` for ``U (n, k)``, each step a row operation over the k columns."""
     n = U.shape[0]
@@ -474,8 +448,8 @@ def solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu):
     for i in range(nv):
         for r in range(n):
             P[i, r] = Jc[r, i]
-    sparse_solve_rows(L, Dinv, m.dof_parents, T)  # M^-1 r1
-    sparse_solve_rows(L, Dinv, m.dof_parents, P)  # M^-1 J^T
+    cholesky_solve_block(L, Dinv, m.dof_parents, T)  # M^-1 r1
+    cholesky_solve_block(L, Dinv, m.dof_parents, P)  # M^-1 J^T
     for r in range(n):
         for c in range(T.shape[1]):
             U[r, c] = -r2[r, c]

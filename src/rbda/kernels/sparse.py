@@ -188,6 +188,32 @@ def cholesky_solve_columns(L, Dinv, lam, X):
 
 
 @njit(cache=True)
+def cholesky_solve_block(L, Dinv, lam, T):
+    """In place ``T = M^-1 T`` for ``T (nv, k)`` with ``M = L^T D L`` the sparse factor of
+    :func:`cholesky_decompose`: its solve with every step a row operation over the k columns."""
+    nv = T.shape[0]
+    for k in range(nv - 1, -1, -1):  # L^-T
+        tk = T[k]
+        j = lam[k]
+        while j >= 0:
+            w, tj = L[k, j], T[j]
+            for c in range(tk.shape[0]):
+                tj[c] -= w * tk[c]
+            j = lam[j]
+    for k in range(nv):  # D^-1, then L^-1
+        tk = T[k]
+        w = Dinv[k]
+        for c in range(tk.shape[0]):
+            tk[c] *= w
+        j = lam[k]
+        while j >= 0:
+            w, tj = L[k, j], T[j]
+            for c in range(tk.shape[0]):
+                tk[c] -= w * tj[c]
+            j = lam[j]
+
+
+@njit(cache=True)
 def cholesky_minv(L, D, lam, Minv):
     """``Minv = M^-1`` from the unit factor ``L`` and ``D`` of :func:`cholesky_decompose`: the diagonal of ``L`` is
     set to ``D`` for :func:`minverse_from_factor`, then restored."""
