@@ -485,7 +485,8 @@ def compute_collisions(model: Model, geom_model: GeometryModel, Q: ArrayLike, re
 
 # -------------------------------------------------------------------------------- simulation (rbda.Simulator)
 def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: ArrayLike, TAUS: ArrayLike, dt: float,
-            workers: int | None = None, backend: str = "process", progress: bool | None = None, **options):
+            workers: int | None = None, backend: str = "process", progress: bool | None = None,
+            out: tuple | None = None, **options):
     """Simulate ``B`` states for ``T`` steps each: ``(Q (B, T + 1, nq), V (B, T + 1, nv))``, row ``[b, t]`` the
     state of rollout ``b`` after ``t`` steps (``Q[:, 0] = Q0``), equal state by state to
     ``Simulator(model, collision_model, dt, **options).rollout(Q0[b], V0[b], TAUS[b])`` from a fresh simulator.
@@ -497,16 +498,17 @@ def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: Arr
     between compiled kernels that do not release the GIL, so only processes run steps at the same time),
     ``"thread"`` (a thread pool: no start-up cost, but the steps take turns) or ``"serial"`` (this process); ``progress``: a tqdm
     bar over the states (None: shown when stderr is a terminal and the run is long, :func:`rbda.simulation.progress.progress_bar`);
-    ``options``: the :class:`rbda.Simulator`'s keyword arguments (``solver``, ``formulation``, ``mu``, ``baumgarte``,
+    ``out``: a tuple ``(Q, V)`` of C-contiguous float64 arrays of those shapes to write into (a stream of batches
+    in fixed memory), or None; ``options``: the :class:`rbda.Simulator`'s keyword arguments (``solver``, ``formulation``, ``mu``, ``baumgarte``,
     ``constraints``, ...).
 
-    Raises ``ValueError`` for a wrong shape, a non-finite entry (naming the argument and the state), an unknown
-    backend, ``workers < 1``, or a step's error prefixed with ``state b:``; the Simulator's own errors for bad
+    Raises ``ValueError`` for a wrong shape (of an argument or of ``out``), a non-finite entry (naming the argument
+    and the state), an unknown backend, ``workers < 1``, or a step's error prefixed with ``state b:``; the Simulator's own errors for bad
     options.
     """
     from .simulation.rollout import rollout as run  # rbda.simulation loads on first use
 
-    return run(model, collision_model, Q0, V0, TAUS, dt, workers, backend, progress, **options)
+    return run(model, collision_model, Q0, V0, TAUS, dt, workers, backend, progress, out, **options)
 
 
 def _rollout_dask_shapes(*args, **kwargs):

@@ -45,6 +45,19 @@ def test_rollout_equals_a_loop_of_simulator_rollouts(backend):
     assert (Q[:, -1, 9] < Q0[:, 9]).all()  # the balls fell: the states did move
 
 
+def test_rollout_writes_into_out():
+    model, cm = scene()
+    Q0, V0, TAUS = states(model, 3, 20, seed=2)
+    expected = rbda.batch.rollout(model, cm, Q0, V0, TAUS, 1e-3, backend="serial")
+    out = (np.full((3, 21, model.nq), np.nan), np.full((3, 21, model.nv), np.nan))
+    got = rbda.batch.rollout(model, cm, Q0, V0, TAUS, 1e-3, backend="serial", out=out)
+    assert got[0] is out[0] and got[1] is out[1]
+    np.testing.assert_array_equal(got[0], expected[0])
+    np.testing.assert_array_equal(got[1], expected[1])
+    with pytest.raises(ValueError, match=r"out: expected a tuple of C-contiguous float64 arrays of shapes"):
+        rbda.batch.rollout(model, cm, Q0, V0, TAUS, 1e-3, out=(out[0][:, :20], out[1]))
+
+
 def test_rollout_errors():
     model, cm = scene()
     Q0, V0, TAUS = states(model, 2, 3)

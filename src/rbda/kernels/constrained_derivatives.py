@@ -37,7 +37,7 @@ from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, 
                           dense_cholesky, dense_cholesky_solve, point_velocity, se3_compose_inverse, se3_log)
 from .derivatives import derivative_views, forward_derivatives, rnea_derivatives
 from .layout import data_views, model_views
-from .sparse import cholesky_decompose, cholesky_minv, cholesky_solve, cholesky_solve_block
+from .sparse import cholesky_decompose, cholesky_minv, cholesky_solve_block
 from .views import borrowed, view
 
 SCRATCH = 12

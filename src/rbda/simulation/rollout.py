@@ -50,6 +50,18 @@ def _run_threaded(args):
     return _run(first, Q0, V0, TAUS)
 
 
+def _outputs(out, *shapes: tuple) -> list:
+    """The arrays of the tuple ``out``, each checked to be C-contiguous float64 of its shape in ``shapes``, or new
+    ones if None."""
+    if out is None:
+        return [np.empty(shape) for shape in shapes]
+    if not (isinstance(out, (tuple, list)) and len(out) == len(shapes) and all(
+            isinstance(o, np.ndarray) and o.shape == shape and o.dtype == np.float64 and o.flags.c_contiguous
+            for o, shape in zip(out, shapes))):
+        raise ValueError(f"out: expected a tuple of C-contiguous float64 arrays of shapes {list(shapes)}")
+    return list(out)
+
+
 def _batch(x, shape: tuple, name: str) -> np.ndarray:
     """``x`` as a float64 array of ``shape`` (``-1``: any size), finite, else a ``ValueError``/``TypeError``."""
     try:
@@ -67,7 +79,7 @@ def _batch(x, shape: tuple, name: str) -> np.ndarray:
 
 def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: ArrayLike, TAUS: ArrayLike, dt: float,
             workers: int | None = None,
-            backend: str = "process", progress: bool | None = None, **options):
+            backend: str = "process", progress: bool | None = None, out: tuple | None = None, **options):
     """:func:`rbda.batch.rollout` (its documentation is there)."""
     if backend not in BACKENDS:
         raise ValueError(f"backend: expected one of {BACKENDS}, got {backend!r}")
@@ -80,7 +92,7 @@ def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: Arr
     if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
         raise ValueError(f"workers: expected an integer >= 1, got {workers!r}")
     workers = min(int(workers), max(B, 1))
-    Q, V = np.empty((B, T + 1, model.nq)), np.empty((B, T + 1, model.nv))
+    Q, V = _outputs(out, (B, T + 1, model.nq), (B, T + 1, model.nv))
     if B == 0:
         return Q, V
     chunk = max(1, math.ceil(B / (4 * workers)))  # a few chunks per worker: balance and a moving progress bar
