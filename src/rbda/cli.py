@@ -161,7 +161,7 @@ def simulate(name: str, duration: float = 2.0, dt: float = 1e-3, floating_base: 
         visual = build_geom_from_urdf(model, name, GeometryType.VISUAL, package_dirs, missing_meshes="keep")
     except ModelFileError as exc:
         raise SystemExit(f"rbda: {exc}") from None
-    ground = add_ground_plane(model, collision)
+    add_ground_plane(model, collision)
     q0 = neutral(model)
     srdf = srdf or find_srdf(name)
     if srdf is not None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..model.constraints import CONTACT_3D, ProximalSettings, RigidConstraintData, RigidConstraintModel
-from ..spatial import SE3, Motion, ReferenceFrame, log6
+from ..spatial import Motion, ReferenceFrame, log6
 from . import cholesky
 from ..kernels import constrained as kc
 from ..kernels.direct import direct

@@ -104,7 +104,7 @@ def _constraint_terms(model, data, cm, cd, lam):
     """For one constraint at the current state: ``(dc_dq, dc_dv, dev_dq, dep_dq)`` ``(size, nv)``, the partials
     of the constraint acceleration ``c = J ddq + gamma`` and of the velocity and placement errors, and the bodies'
     world wrenches with their q derivatives ``[(Jw, W, dW_dq)]`` for joint 1 and joint 2."""
-    is3d, rf, n = cm.type == CONTACT_3D, cm.reference_frame, cm.size
+    is3d, rf = cm.type == CONTACT_3D, cm.reference_frame
     f1 = _Frame(model, data, cm.joint1_id, cm.joint1_placement, cm.columns1, is3d, rf == WORLD)
     f2 = _Frame(model, data, cm.joint2_id, cm.joint2_placement, cm.columns2, is3d, rf == WORLD)
     J = cd.jacobian

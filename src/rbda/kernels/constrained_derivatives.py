@@ -34,7 +34,7 @@ from ..spatial.compiled import force_act, force_cross, matvec6, motion_act, moti
 from .configuration import DIFFERENCE_Q1, se3_jacobian
 from .constrained import constraint_dynamics as constrained_dynamics
 from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, constraint_set, delassus,
-                          dense_cholesky, dense_cholesky_solve, point_velocity, se3_compose_inverse, se3_log)
+                          dense_cholesky, point_velocity, se3_compose_inverse, se3_log)
 from .derivatives import derivative_views, forward_derivatives, rnea_derivatives
 from .layout import data_views, model_views
 from .sparse import cholesky_decompose, cholesky_minv, cholesky_solve_block

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..io.geometry import Box, GeometryModel, GeometryObject, Halfspace, Sphere
 from ..joints import JointModelFreeFlyer
 from ..spatial import SE3, Inertia
