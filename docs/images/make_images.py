@@ -5,7 +5,9 @@ example-robot-data, playwright and a Chromium: ``apt-get install chromium``).
   browser shows it, joint sliders included;
 - ``animation_rolling_disc.png``: the saved animation of examples/featherstone_rolling_disc.py at t = 1.2 s;
 - ``simulation_solo12.png``: the animation that examples/solo12_stand.py saves (rbda.Simulator, solo12 standing
-  and pushed by 10 N) at t = 0.65 s, while it sways (the example also writes ``solo12_stand.png``, its plot).
+  and pushed by 10 N) at t = 0.65 s, while it sways, and ``solo12_stand.png``, the plot the example writes;
+- ``contact_artefacts.png`` and ``simulated_contact_artefacts.png``: the plots of examples/contact_artefacts.py
+  (one solver step) and examples/simulated_contact_artefacts.py (rbda.Simulator).
 """
 
 import importlib.metadata
@@ -50,13 +52,26 @@ def viewer_talos(browser) -> None:
         viewer.close()
 
 
-def example_animation(browser, example: str, html: str, t: float, image: str) -> None:
-    """Run ``examples/<example>`` in a temporary directory and save the frame at time ``t`` of the animation
-    ``html`` it writes as ``image``."""
+def run_example(example: str, out: str, plots: tuple = ()) -> None:
+    """Run ``examples/<example>`` in the directory ``out`` and copy the plots ``plots`` it writes here."""
+    script = HERE.parents[1] / "examples" / example
+    path = os.pathsep.join(filter(None, [str(HERE.parents[1] / "src"), os.environ.get("PYTHONPATH")]))
+    subprocess.run([sys.executable, str(script)], cwd=out, check=True, env={**os.environ, "PYTHONPATH": path})
+    for plot in plots:
+        shutil.copy(Path(out) / plot, HERE / plot)
+
+
+def example_plots(example: str, *plots: str) -> None:
+    """Run ``examples/<example>`` in a temporary directory and copy its plots ``plots`` here."""
     with tempfile.TemporaryDirectory() as out:
-        script = HERE.parents[1] / "examples" / example
-        path = os.pathsep.join(filter(None, [str(HERE.parents[1] / "src"), os.environ.get("PYTHONPATH")]))
-        subprocess.run([sys.executable, str(script)], cwd=out, check=True, env={**os.environ, "PYTHONPATH": path})
+        run_example(example, out, plots)
+
+
+def example_animation(browser, example: str, html: str, t: float, image: str, plots: tuple = ()) -> None:
+    """Run ``examples/<example>`` in a temporary directory, save the frame at time ``t`` of the animation ``html``
+    it writes as ``image`` and copy its plots ``plots`` here."""
+    with tempfile.TemporaryDirectory() as out:
+        run_example(example, out, plots)
         page = browser.new_page(viewport={"width": 900, "height": 560})
         page.goto((Path(out) / html).as_uri())
         page.wait_for_function("window.rbdaAnimation && window.rbdaAnimation.ready")
@@ -76,10 +91,12 @@ def main() -> None:
         viewer_talos(browser)
         example_animation(browser, "featherstone_rolling_disc.py", "featherstone_rolling_disc.html", 1.2,
                           "animation_rolling_disc.png")
-        example_animation(browser, "solo12_stand.py", "solo12_stand.html", 0.65, "simulation_solo12.png")
+        example_animation(browser, "solo12_stand.py", "solo12_stand.html", 0.65, "simulation_solo12.png",
+                          plots=("solo12_stand.png",))
         browser.close()
-    print("saved", HERE / "viewer_talos.png", HERE / "animation_rolling_disc.png", "and",
-          HERE / "simulation_solo12.png")
+    example_plots("contact_artefacts.py", "contact_artefacts.png")
+    example_plots("simulated_contact_artefacts.py", "simulated_contact_artefacts.png")
+    print("saved every picture in", HERE)
 
 
 if __name__ == "__main__":
