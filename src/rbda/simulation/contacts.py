@@ -332,17 +332,18 @@ def compute_contacts(collision_model, placements, friction, margin: float = 0.0)
     """The contacts of every collision pair of ``collision_model`` whose objects are placed at ``placements`` (a
     list of world ``(R, p)``, one per geometry object); ``friction`` ``(ngeoms,)``: each object's coefficient (a
     pair uses the larger of its two); ``margin``: pairs closer than this distance (not only touching ones) give
-    contacts. Returns a :class:`ContactSet`."""
+    contacts, a float or one per collision pair ``(npairs,)``. Returns a :class:`ContactSet`."""
     rows = []
     geoms = collision_model.geometry_objects
     pairs = np.array(collision_model.collision_pairs, dtype=np.int64).reshape(-1, 2)
+    margin = np.broadcast_to(np.asarray(margin, dtype=float), (len(pairs),))
     near = _near_plane(geoms, pairs, placements, margin)
     for index, (i, j) in enumerate(collision_model.collision_pairs):
         g1, g2 = geoms[i], geoms[j]
         if g1.disable_collision or g2.disable_collision or not near[index]:
             continue
         for point, (d, p1, p2, n) in enumerate(pair_contacts(g1.geometry, placements[i], g2.geometry,
-                                                             placements[j], margin)):
+                                                             placements[j], float(margin[index]))):
             rows.append((d, 0.5 * (p1 + p2), n, i, j, max(friction[i], friction[j]), (index, point)))
     k = len(rows)
     normals = np.array([r[2] for r in rows], dtype=float).reshape(k, 3)
