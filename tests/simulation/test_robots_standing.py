@@ -13,7 +13,7 @@ from rbda.simulation import simulator as stages
 from rbda.simulation.contacts import PATCH_POINTS, halfspace_shape, reduce_patch
 
 pytest.importorskip("pinocchio")  # example-robot-data's files are installed with it
-from robot_scenes import SOLVER_OPTIONS, rbda_robot, stand_both  # noqa: E402
+from robot_scenes import rbda_robot, stand_both  # noqa: E402
 
 G0 = 9.81
 
@@ -95,7 +95,7 @@ def test_solo12_stands_for_5_seconds():
     contacts, the solver converges at every step and the penetration stays under 1 mm."""
     model, collision, q0 = solo12()
     dt = 1e-3
-    sim = Simulator(model, collision, dt, solver_options=SOLVER_OPTIONS)
+    sim = Simulator(model, collision, dt)
     pd = StandingPD(sim, q0)
     q, v = q0.copy(), np.zeros(model.nv)
     heights, unconverged, deepest = [], 0, 0.0
@@ -108,7 +108,7 @@ def test_solo12_stands_for_5_seconds():
     heights = np.array(heights)
     assert np.abs(heights - q0[2]).max() < 1e-2
     assert np.abs(heights - q0[2]).max() < 1e-3  # what it does: within a millimetre
-    assert unconverged == 0  # with mu_prox 1e-5 (robot_scenes.SOLVER_OPTIONS); 9 of 5000 stall with 1e-6
+    assert unconverged == 0  # ADMM's default mu_prox 1e-5; 9 of 5000 stalled with Pinocchio's 1e-6
     assert deepest > -1e-3
     assert sim.forces[2::3].sum() == pytest.approx(total_mass(model) * G0, rel=1e-2)
     assert np.abs(v).max() < 1e-2
