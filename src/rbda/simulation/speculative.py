@@ -21,8 +21,48 @@ object ``a``), the distance of ``x`` changes at ``n . u(x)``, so the pair closes
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from .contacts import _shape_table
+
+
+@njit(cache=True)
+def closing_speed_bounds(pairs, joints, plane, radius, normal, rotations, centres, support_mask, velocities, J,
+                         out):
+    """Compiled core of :func:`pair_speed_bounds`: writes into ``out (npairs,)`` the bound of each pair ``pairs
+    (npairs, 2)`` of geometry ids, the largest over the rows of ``velocities (m, nv)``. Per geometry object:
+    ``joints`` its parent joint, ``plane`` whether it is a half-space, ``radius`` its bounding radius (inf for a
+    half-space), ``normal (ngeoms, 3)`` its half-space normal (shape frame), ``rotations (ngeoms, 3, 3)`` and
+    ``centres (ngeoms, 3)`` its world placement; ``support_mask (njoints, nv)`` the columns of each joint's
+    supports; ``J (6, nv)`` the world joint Jacobians (linear part at the world origin)."""
+    m, nv = velocities.shape
+    twists = np.zeros((m, support_mask.shape[0], 6))
+    for s in range(m):
+        for j in range(support_mask.shape[0]):
+            for c in range(nv):
+                if support_mask[j, c] != 0.0:
+                    for i in range(6):
+                        twists[s, j, i] += J[i, c] * velocities[s, c]
+    for k in range(pairs.shape[0]):
+        a, b = pairs[k, 0], pairs[k, 1]
+        if plane[b]:
+            a, b = b, a  # a: the half-space, if any; b: the bounded object
+        if plane[b]:
+            out[k] = np.inf
+            continue
+        n = rotations[a] @ normal[a] if plane[a] else np.zeros(3)
+        c, r = centres[b], radius[b]
+        out[k] = 0.0
+        for s in range(m):
+            dv = twists[s, joints[b], :3] - twists[s, joints[a], :3]
+            dw = twists[s, joints[b], 3:] - twists[s, joints[a], 3:]
+            u = dv + np.cross(dw, c)  # the relative velocity at the ball's centre
+            if plane[a]:
+                bound = max(0.0, -(n @ u) + np.sqrt(np.sum(np.cross(n, dw) ** 2)) * r)
+            else:
+                bound = np.sqrt(u @ u) + np.sqrt(dw @ dw) * r
+            out[k] = max(out[k], bound)
+    return out
 
 
 def pair_speed_bounds(sim, velocities, rotations, centres) -> np.ndarray:
@@ -33,26 +73,12 @@ def pair_speed_bounds(sim, velocities, rotations, centres) -> np.ndarray:
     (ngeoms, 3)``. A pair of two unbounded objects (two half-spaces) gets ``inf``."""
     geoms = sim.collision_model.geometry_objects
     pairs = np.array(sim.collision_model.collision_pairs, dtype=np.int64).reshape(-1, 2)
-    if not len(pairs):
-        return np.zeros(0)
     plane, radius, normal, _ = _shape_table(geoms)
     joints = np.array([g.parent_joint for g in geoms], dtype=np.int64)
-    velocities = np.asarray(velocities, dtype=float).reshape(-1, sim.model.nv)
-    # (m, ngeoms, 6): each object's joint twist [v at the world origin; w], through its supports' columns of J
-    twists = np.einsum("gn,mn,in->mgi", sim.support_mask[joints], velocities, sim.data.J)
-    flat = plane[pairs[:, 0]] | plane[pairs[:, 1]]
-    a = np.where(plane[pairs[:, 1]], pairs[:, 1], pairs[:, 0])  # the half-space of the pair, if any
-    b = np.where(plane[pairs[:, 1]], pairs[:, 0], pairs[:, 1])  # the bounded object (the ball's)
-    dv = twists[:, b, :3] - twists[:, a, :3]
-    dw = twists[:, b, 3:] - twists[:, a, 3:]
-    u = dv + np.cross(dw, centres[b])  # (m, npairs, 3): the relative velocity at the ball's centre
-    r = np.where(np.isinf(radius[b]), 0.0, radius[b])
-    n = np.einsum("kij,kj->ki", rotations[a], normal[a])  # the half-space's world normal (zero for the others)
-    closing = np.maximum(0.0, -np.sum(n * u, axis=2) + np.linalg.norm(np.cross(n, dw), axis=2) * r)
-    speed = np.linalg.norm(u, axis=2) + np.linalg.norm(dw, axis=2) * r
-    bound = np.where(flat, closing, speed).max(axis=0)
-    bound[np.isinf(radius[b])] = np.inf  # two half-spaces (no contact function: pair_contacts says so)
-    return bound
+    velocities = np.ascontiguousarray(velocities, dtype=float).reshape(-1, sim.model.nv)
+    return closing_speed_bounds(pairs, joints, plane, radius, normal, np.ascontiguousarray(rotations, dtype=float),
+                                np.ascontiguousarray(centres, dtype=float), sim.support_mask, velocities,
+                                np.ascontiguousarray(sim.data.J), np.empty(len(pairs)))
 
 
 def speculative_margins(sim, velocities, rotations, centres) -> np.ndarray:
