@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ..collision.shapes import Cone, Convex, Ellipsoid
 from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
 from ..io.meshes import load_convex_hull
 
@@ -290,6 +291,12 @@ def bounding_radius(shape) -> float:
         return float(np.linalg.norm(shape.half_side))
     if isinstance(shape, Mesh):
         return _hull(shape)[1]
+    if isinstance(shape, Cone):  # its base rim (apex at length / 2 from the centre, nearer)
+        return float(np.hypot(shape.radius, 0.5 * shape.length))
+    if isinstance(shape, Ellipsoid):
+        return float(max(shape.radii))
+    if isinstance(shape, Convex):
+        return float(np.sqrt((np.asarray(shape.vertices, dtype=float) ** 2).sum(axis=1).max()))
     return np.inf
 
 

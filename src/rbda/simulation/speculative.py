@@ -47,7 +47,7 @@ def closing_speed_bounds(pairs, joints, plane, radius, normal, rotations, centre
         a, b = pairs[k, 0], pairs[k, 1]
         if plane[b]:
             a, b = b, a  # a: the half-space, if any; b: the bounded object
-        if plane[b]:
+        if plane[b] or not np.isfinite(radius[b]):  # two half-spaces, or a shape without a bounding ball
             out[k] = np.inf
             continue
         n = rotations[a] @ normal[a] if plane[a] else np.zeros(3)
@@ -70,7 +70,8 @@ def pair_speed_bounds(sim, velocities, rotations, centres) -> np.ndarray:
     largest over the generalized velocities ``velocities (m, nv)`` (e.g. a step's start and free velocities),
     from ``sim.data.J`` (the world joint Jacobians of the current configuration, filled by the simulator's
     kinematics stage) and the geometry objects' world placements ``rotations (ngeoms, 3, 3)``, ``centres
-    (ngeoms, 3)``. A pair of two unbounded objects (two half-spaces) gets ``inf``."""
+    (ngeoms, 3)``. A pair of two unbounded objects (two half-spaces), or with a shape that has no bounding ball
+    (:func:`rbda.simulation.contacts.bounding_radius`), gets ``inf``."""
     geoms = sim.collision_model.geometry_objects
     pairs = np.array(sim.collision_model.collision_pairs, dtype=np.int64).reshape(-1, 2)
     plane, radius, normal, _ = _shape_table(geoms)
