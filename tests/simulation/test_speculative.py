@@ -143,3 +143,25 @@ def test_speed_bound_holds_every_point():
             if trial == 0:
                 assert bound[index] == pytest.approx(speed.max(), rel=1e-6, abs=1e-12)
     assert approaching > 60  # most draws approach the ground
+
+
+def test_compute_contacts_takes_one_margin_per_pair():
+    """compute_contacts with one margin per pair keeps each pair's contacts within its own margin (a sphere 5 mm
+    above the ground: kept at 6 mm, not at 4 mm), and rejects a margin of another size, negative or NaN."""
+    from rbda.simulation import compute_contacts
+
+    model, cm = rbda.Model(), GeometryModel()
+    add_free_body(model, cm, "a", Sphere(0.1), 1.0)
+    add_free_body(model, cm, "b", Sphere(0.1), 1.0)
+    add_ground_plane(model, cm)
+    placements = [(np.eye(3), np.array([0.0, 0.0, 0.105])), (np.eye(3), np.array([1.0, 0.0, 0.105])),
+                  (np.eye(3), np.zeros(3))]
+    friction = np.full(3, 0.5)
+    pairs = [tuple(p) for p in cm.collision_pairs]
+    margins = np.array([6e-3 if pairs[k] in ((2, 0), (0, 2)) else 4e-3 for k in range(len(pairs))])
+    cs = compute_contacts(cm, placements, friction, margins)
+    assert cs.size == 1 and set(cs.pairs[0]) == {0, 2} and cs.distances[0] == pytest.approx(5e-3, abs=1e-15)
+    assert compute_contacts(cm, placements, friction, 4e-3).size == 0
+    for bad in (np.zeros(len(pairs) + 1), -1e-3, np.nan):
+        with pytest.raises(ValueError, match="margin"):
+            compute_contacts(cm, placements, friction, bad)

@@ -339,11 +339,15 @@ def compute_contacts(collision_model, placements, friction, margin: float = 0.0)
     """The contacts of every collision pair of ``collision_model`` whose objects are placed at ``placements`` (a
     list of world ``(R, p)``, one per geometry object); ``friction`` ``(ngeoms,)``: each object's coefficient (a
     pair uses the larger of its two); ``margin``: pairs closer than this distance (not only touching ones) give
-    contacts, a float or one per collision pair ``(npairs,)``. Returns a :class:`ContactSet`."""
+    contacts, a float or one per collision pair ``(npairs,)``. Returns a :class:`ContactSet`. Raises
+    ``ValueError`` for a margin of another size, negative or NaN."""
     rows = []
     geoms = collision_model.geometry_objects
     pairs = np.array(collision_model.collision_pairs, dtype=np.int64).reshape(-1, 2)
-    margin = np.broadcast_to(np.asarray(margin, dtype=float), (len(pairs),))
+    margin = np.asarray(margin, dtype=float)
+    if margin.ndim > 1 or margin.size not in (1, len(pairs)) or not np.all(margin >= 0.0):
+        raise ValueError(f"margin: expected a float >= 0 or one per collision pair ({len(pairs)},), got {margin}")
+    margin = np.broadcast_to(margin.reshape(-1), (len(pairs),))
     near = _near_plane(geoms, pairs, placements, margin)
     for index, (i, j) in enumerate(collision_model.collision_pairs):
         g1, g2 = geoms[i], geoms[j]
