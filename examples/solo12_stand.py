@@ -37,8 +37,7 @@ def main(verbose: bool = True) -> dict:
     geom_data = GeometryData(collision)
     compute_distances(model, model.create_data(), collision, geom_data, q)
     q[2] -= float(np.min(geom_data.distances)) - 1e-4  # the feet 0.1 mm above the ground
-    sim = Simulator(model, collision, DT, solver_options=dict(mu_prox=1e-5))  # ADMM's proximal term: five points of
-    # each foot's patch on one rigid body make the Delassus matrix rank-deficient; 1e-5 keeps every solve converging
+    sim = Simulator(model, collision, DT)
     pd = StandingPD(sim, q)
     steps = int(round(DURATION / DT))
     t, base, Q = DT * np.arange(1, steps + 1), np.empty((steps, 3)), np.empty((steps + 1, model.nq))

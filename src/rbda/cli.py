@@ -176,10 +176,7 @@ def simulate(name: str, duration: float = 2.0, dt: float = 1e-3, floating_base: 
         compute_distances(model, data, collision, geom_data, q0)
         q0[2] -= float(np.min(geom_data.distances)) - 1e-4
     nv, steps = model.nv, int(round(duration / dt))
-    # ADMM's proximal term 1e-5 (not 1e-6): a mesh's contact patch puts five points on one rigid foot, G is then
-    # rank-deficient and the solves stall just above tolerance with less (the converged impulses are the same)
-    sim = Simulator(model, collision, dt, solver=solver, formulation=formulation,
-                    solver_options=dict(mu_prox=1e-5) if solver == "admm" else None)
+    sim = Simulator(model, collision, dt, solver=solver, formulation=formulation)
     pd = StandingPD(sim, q0) if controller == "pd" else None
     Q, V, TAU = np.empty((steps + 1, model.nq)), np.empty((steps + 1, nv)), np.zeros((steps + 1, nv))
     Q[0], V[0] = q0, 0.0

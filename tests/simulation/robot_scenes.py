@@ -20,8 +20,6 @@ from rbda.simulation import Simulator, StandingPD, add_ground_plane
 ROBOTS = {"solo12": ("solo_description/robots/solo12.urdf", "solo_description/srdf/solo.srdf", "standing"),
           "talos": ("talos_data/robots/talos_reduced.urdf", "talos_data/srdf/talos.srdf", "half_sitting")}
 MU = 0.5
-SOLVER_OPTIONS = dict(mu_prox=1e-5)  # ADMM's proximal term: five points of a foot's patch on one rigid body make G
-# rank-deficient, and with Pinocchio's 1e-6 about 1 solve in 500 stalls just above the tolerance (1e-6)
 
 
 def robots_share() -> str:
@@ -33,8 +31,7 @@ def robots_share() -> str:
 
 def rbda_robot(name: str, dt: float = 1e-3, **simulator_options):
     """``(model, collision_model, sim, q0)``: the robot on the ground plane at its SRDF configuration, lowered until
-    its lowest collision geometry is 0.1 mm above the ground; ``simulator_options`` go to the Simulator (ADMM's
-    ``SOLVER_OPTIONS`` unless given)."""
+    its lowest collision geometry is 0.1 mm above the ground; ``simulator_options`` go to the Simulator."""
     urdf, srdf, config = ROBOTS[name]
     robots = os.path.join(robots_share(), "example-robot-data", "robots")
     urdf, srdf = os.path.join(robots, urdf), os.path.join(robots, srdf)
@@ -46,7 +43,6 @@ def rbda_robot(name: str, dt: float = 1e-3, **simulator_options):
     geom_data = GeometryData(collision)
     compute_distances(model, model.create_data(), collision, geom_data, q0)
     q0[2] -= float(np.min(geom_data.distances)) - 1e-4
-    simulator_options.setdefault("solver_options", SOLVER_OPTIONS)
     return model, collision, Simulator(model, collision, dt, mu=MU, **simulator_options), q0
 
 

@@ -11,7 +11,7 @@ from contact_scenes import GRAVITY, box, particle, sphere
 
 from rbda.simulation import ADMMSolver, DelassusDense, PGSSolver, contact_metrics
 
-TIGHT = dict(absolute_feasibility_tol=1e-11, relative_feasibility_tol=0.0, absolute_complementarity_tol=1e-13,
+TIGHT = dict(absolute_feasibility_tol=1e-12, relative_feasibility_tol=0.0, absolute_complementarity_tol=1e-13,
              relative_complementarity_tol=0.0, max_iter=20000)
 SOLVERS = [PGSSolver, ADMMSolver]
 FORMULATIONS = ["ncp", "ccp", "lcp"]

@@ -28,3 +28,4 @@ __all__ = [
 ]
 
 from . import convex_contacts  # noqa: E402, F401 (registers the convex pair functions in contacts.PAIR_FUNCTIONS)
+from . import halfspace_contacts  # noqa: E402, F401 (a half-space against a cone, an ellipsoid, a convex polytope)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ..collision.shapes import Cone, Convex, Ellipsoid
 from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
 from ..io.meshes import load_convex_hull
 
@@ -290,6 +291,12 @@ def bounding_radius(shape) -> float:
         return float(np.linalg.norm(shape.half_side))
     if isinstance(shape, Mesh):
         return _hull(shape)[1]
+    if isinstance(shape, Cone):  # its base rim (apex at length / 2 from the centre, nearer)
+        return float(np.hypot(shape.radius, 0.5 * shape.length))
+    if isinstance(shape, Ellipsoid):
+        return float(max(shape.radii))
+    if isinstance(shape, Convex):
+        return float(np.sqrt((np.asarray(shape.vertices, dtype=float) ** 2).sum(axis=1).max()))
     return np.inf
 
 
@@ -332,17 +339,22 @@ def compute_contacts(collision_model, placements, friction, margin: float = 0.0)
     """The contacts of every collision pair of ``collision_model`` whose objects are placed at ``placements`` (a
     list of world ``(R, p)``, one per geometry object); ``friction`` ``(ngeoms,)``: each object's coefficient (a
     pair uses the larger of its two); ``margin``: pairs closer than this distance (not only touching ones) give
-    contacts. Returns a :class:`ContactSet`."""
+    contacts, a float or one per collision pair ``(npairs,)``. Returns a :class:`ContactSet`. Raises
+    ``ValueError`` for a margin of another size, negative or NaN."""
     rows = []
     geoms = collision_model.geometry_objects
     pairs = np.array(collision_model.collision_pairs, dtype=np.int64).reshape(-1, 2)
+    margin = np.asarray(margin, dtype=float)
+    if margin.ndim > 1 or margin.size not in (1, len(pairs)) or not np.all(margin >= 0.0):
+        raise ValueError(f"margin: expected a float >= 0 or one per collision pair ({len(pairs)},), got {margin}")
+    margin = np.broadcast_to(margin.reshape(-1), (len(pairs),))
     near = _near_plane(geoms, pairs, placements, margin)
     for index, (i, j) in enumerate(collision_model.collision_pairs):
         g1, g2 = geoms[i], geoms[j]
         if g1.disable_collision or g2.disable_collision or not near[index]:
             continue
         for point, (d, p1, p2, n) in enumerate(pair_contacts(g1.geometry, placements[i], g2.geometry,
-                                                             placements[j], margin)):
+                                                             placements[j], float(margin[index]))):
             rows.append((d, 0.5 * (p1 + p2), n, i, j, max(friction[i], friction[j]), (index, point)))
     k = len(rows)
     normals = np.array([r[2] for r in rows], dtype=float).reshape(k, 3)

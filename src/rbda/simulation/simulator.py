@@ -30,6 +30,7 @@ from ._check import finite_vector, friction_coefficient
 from .constraints import ConstraintRows, augment, check_bilateral, constraint_rows, limited_dofs
 from .contacts import compute_contacts
 from .progress import progress_bar
+from .speculative import speculative_margins
 from .delassus import DelassusDense
 from .solvers import FORMULATIONS, ADMMSolver, PGSSolver, SolverStats
 
@@ -49,14 +50,17 @@ def kinematics(sim, q, v, tau, fext):
     return v + dt * cholesky.solve(model, data, force)
 
 
-def contacts(sim):
-    """Stage 2: the :class:`ContactSet` of the current placements."""
+def contacts(sim, *velocities):
+    """Stage 2: the :class:`ContactSet` of the current placements; given the step's ``velocities`` (start and free)
+    and ``sim.speculative``, each pair's margin grows to the distance it can close in the step, if larger
+    (:mod:`rbda.simulation.speculative`)."""
     geoms = sim.collision_model.geometry_objects
     oM = sim.data.oMi.array[[g.parent_joint for g in geoms]]  # (ngeoms, 3, 4): [R | p] of each parent joint
     R = oM[:, :, :3] @ np.array([g.placement.rotation for g in geoms]).reshape(-1, 3, 3)
     p = np.einsum("gij,gj->gi", oM[:, :, :3], np.array([g.placement.translation for g in geoms]).reshape(-1, 3))
     p += oM[:, :, 3]
-    return compute_contacts(sim.collision_model, list(zip(R, p)), sim.friction, sim.margin)
+    margin = speculative_margins(sim, velocities, R, p) if sim.speculative and velocities else sim.margin
+    return compute_contacts(sim.collision_model, list(zip(R, p)), sim.friction, margin)
 
 
 def delassus(sim, cs):
@@ -122,7 +126,10 @@ class Simulator:
     (:class:`ADMMSolver`, :class:`PGSSolver`); ``constraints``: bilateral constraints (a sequence of
     :class:`rbda.RigidConstraintModel`: loop closures, welds) kept by the step, their placement error corrected by
     ``baumgarte`` per step; ``restitution``: None (Baumgarte on the normal rows) or ``e`` in ``[0, 1]``, Newton's
-    impact law ``v_n+ >= -e v_n-`` on the contacts that a step reaches. The joint damping ``damping (nv,)``, a
+    impact law ``v_n+ >= -e v_n-`` on the contacts that a step reaches (from where the step finds them: a speculative
+    contact bounces, or stops for ``e = 0``, up to one step's travel above the surface); ``speculative``: widen each
+    pair's margin to ``dt`` times a bound on its closing speed where that is larger (:mod:`rbda.simulation.speculative`), so that a fast
+    body's contact is found the step before it would penetrate. The joint damping ``damping (nv,)``, a
     copy of ``model.damping`` that a controller may add its derivative gains to (:class:`StandingPD` does), is
     applied implicitly (the model is never changed); the position limits of one-dof joints (``model.lower_position_limit``,
     ``model.upper_position_limit``) are unilateral constraints within ``margin``, and ``model.friction`` is dry
@@ -141,7 +148,7 @@ class Simulator:
     def __init__(self, model, collision_model, dt: float, solver: str = "admm", formulation: str = "ncp",
                  mu=0.5, default: float = 0.5, baumgarte: float = 0.2, margin: float = 1e-3,
                  warm_start: bool = True, solver_options: dict | None = None, constraints=(),
-                 restitution: float | None = None):
+                 restitution: float | None = None, speculative: bool = True):
         if not isinstance(collision_model, GeometryModel):
             raise TypeError(f"collision_model: expected a GeometryModel, got {type(collision_model).__name__}")
         self.dt = as_scalar(dt, "dt")
@@ -172,6 +179,7 @@ class Simulator:
         if self.margin < 0.0:
             raise ValueError(f"margin: must be >= 0, got {self.margin}")
         self.warm_start = bool(warm_start)
+        self.speculative = bool(speculative)
         self.restitution = None if restitution is None else as_scalar(restitution, "restitution")
         if self.restitution is not None and not 0.0 <= self.restitution <= 1.0:
             raise ValueError(f"restitution: must lie in [0, 1], got {self.restitution}")
@@ -218,7 +226,7 @@ class Simulator:
         if fext is not None:
             fext = finite_vector(fext, model.nv, where + "fext")
         v_free = kinematics(self, q, v, tau, fext)
-        cs = contacts(self)
+        cs = contacts(self, v, v_free)
         J, MinvJt, G = delassus(self, cs)
         rows = constraint_rows(self, q, v_free)
         J, MinvJt, G = augment(self, J, MinvJt, G, rows)

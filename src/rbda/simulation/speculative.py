@@ -1,0 +1,88 @@
+"""Speculative contact margins: each collision pair keeps its contacts within ``max(margin, dt * closing speed bound)``.
+
+With a fixed margin, a body falling faster than ``margin / dt`` crosses the margin and the surface in one step: its
+contact is found a step late, already penetrating by up to one step's travel. Widening each pair's margin to the
+distance its two objects can close in one step finds the contact the step before. Below ``margin / dt`` (1 m/s
+for the default 1 mm at 1 ms) the margin is unchanged: a slow or resting scene is simulated bit for bit as with the
+fixed margin, and its contact set does not flicker with the velocity (a mesh's patch, reduced to a few points,
+would change its points from step to step). A gap row's bias ``d / dt``
+(:func:`rbda.simulation.simulator.normal_bias`) then lets the step close the gap exactly and no further (the
+contact impulse is zero while the gap stays open), so a speculative contact that the motion does not reach
+exerts no force.
+
+The bound: for a pair of objects on joints ``a`` and ``b`` with world spatial velocities ``(v_a, w_a)``,
+``(v_b, w_b)`` (linear part at the world origin), a point ``x`` of ``b`` moves relative to ``a`` at
+``u(x) = dv + dw x x`` (``dv = v_b - v_a``, ``dw = w_b - w_a``). Every contact point lies in the ball of centre
+``c`` and radius ``r`` that holds the pair's bounded object. Against a half-space of world normal ``n`` (the
+object ``a``), the distance of ``x`` changes at ``n . u(x)``, so the pair closes at most at
+``max(0, -n . (dv + dw x c) + |n x dw| r)``; between two bounded objects, at most at ``|dv + dw x c| + |dw| r``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .contacts import _shape_table
+
+
+@njit(cache=True)
+def closing_speed_bounds(pairs, joints, plane, radius, normal, rotations, centres, support_mask, velocities, J,
+                         out):
+    """Compiled core of :func:`pair_speed_bounds`: writes into ``out (npairs,)`` the bound of each pair ``pairs
+    (npairs, 2)`` of geometry ids, the largest over the rows of ``velocities (m, nv)``. Per geometry object:
+    ``joints`` its parent joint, ``plane`` whether it is a half-space, ``radius`` its bounding radius (inf for a
+    half-space), ``normal (ngeoms, 3)`` its half-space normal (shape frame), ``rotations (ngeoms, 3, 3)`` and
+    ``centres (ngeoms, 3)`` its world placement; ``support_mask (njoints, nv)`` the columns of each joint's
+    supports; ``J (6, nv)`` the world joint Jacobians (linear part at the world origin)."""
+    m, nv = velocities.shape
+    twists = np.zeros((m, support_mask.shape[0], 6))
+    for s in range(m):
+        for j in range(support_mask.shape[0]):
+            for c in range(nv):
+                if support_mask[j, c] != 0.0:
+                    for i in range(6):
+                        twists[s, j, i] += J[i, c] * velocities[s, c]
+    for k in range(pairs.shape[0]):
+        a, b = pairs[k, 0], pairs[k, 1]
+        if plane[b]:
+            a, b = b, a  # a: the half-space, if any; b: the bounded object
+        if plane[b] or not np.isfinite(radius[b]):  # two half-spaces, or a shape without a bounding ball
+            out[k] = np.inf
+            continue
+        n = rotations[a] @ normal[a] if plane[a] else np.zeros(3)
+        c, r = centres[b], radius[b]
+        out[k] = 0.0
+        for s in range(m):
+            dv = twists[s, joints[b], :3] - twists[s, joints[a], :3]
+            dw = twists[s, joints[b], 3:] - twists[s, joints[a], 3:]
+            u = dv + np.cross(dw, c)  # the relative velocity at the ball's centre
+            if plane[a]:
+                bound = max(0.0, -(n @ u) + np.sqrt(np.sum(np.cross(n, dw) ** 2)) * r)
+            else:
+                bound = np.sqrt(u @ u) + np.sqrt(dw @ dw) * r
+            out[k] = max(out[k], bound)
+    return out
+
+
+def pair_speed_bounds(sim, velocities, rotations, centres) -> np.ndarray:
+    """A bound ``(npairs,)`` (m/s) on the closing speed of each collision pair of ``sim.collision_model``, the
+    largest over the generalized velocities ``velocities (m, nv)`` (e.g. a step's start and free velocities),
+    from ``sim.data.J`` (the world joint Jacobians of the current configuration, filled by the simulator's
+    kinematics stage) and the geometry objects' world placements ``rotations (ngeoms, 3, 3)``, ``centres
+    (ngeoms, 3)``. A pair of two unbounded objects (two half-spaces), or with a shape that has no bounding ball
+    (:func:`rbda.simulation.contacts.bounding_radius`), gets ``inf``."""
+    geoms = sim.collision_model.geometry_objects
+    pairs = np.array(sim.collision_model.collision_pairs, dtype=np.int64).reshape(-1, 2)
+    plane, radius, normal, _ = _shape_table(geoms)
+    joints = np.array([g.parent_joint for g in geoms], dtype=np.int64)
+    velocities = np.ascontiguousarray(velocities, dtype=float).reshape(-1, sim.model.nv)
+    return closing_speed_bounds(pairs, joints, plane, radius, normal, np.ascontiguousarray(rotations, dtype=float),
+                                np.ascontiguousarray(centres, dtype=float), sim.support_mask, velocities,
+                                np.ascontiguousarray(sim.data.J), np.empty(len(pairs)))
+
+
+def speculative_margins(sim, velocities, rotations, centres) -> np.ndarray:
+    """The contact margin ``(npairs,)`` of each collision pair for one step of ``sim``: the larger of ``sim.margin``
+    and ``sim.dt`` times :func:`pair_speed_bounds` (same arguments)."""
+    return np.maximum(sim.margin, sim.dt * pair_speed_bounds(sim, velocities, rotations, centres))
