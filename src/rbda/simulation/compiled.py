@@ -86,9 +86,13 @@ def plane_shape(plane, shape, gint, gparam, vertices, R, p, margin, work, keep):
     """The contacts of the half-space ``plane`` with the object ``shape``: rows ``[distance, x, y, z]`` (the point
     of the shape nearest the plane) in ``work``, how many, and the plane's world normal; no contact when the
     shape's bounding ball lies farther than ``margin`` (see ``contacts._near_plane``)."""
-    n = R[plane] @ gparam[plane, 2:5]
-    offset = gparam[plane, 5] + n @ p[plane]
-    if n @ (p[shape] - p[plane]) - gparam[plane, 5] - gparam[shape, 6] > margin:
+    n = np.empty(3)
+    for r in range(3):
+        n[r] = R[plane, r, 0] * gparam[plane, 2] + R[plane, r, 1] * gparam[plane, 3] + R[plane, r, 2] * gparam[plane, 4]
+    offset = gparam[plane, 5] + (n[0] * p[plane, 0] + n[1] * p[plane, 1] + n[2] * p[plane, 2])
+    height = (n[0] * (p[shape, 0] - p[plane, 0]) + n[1] * (p[shape, 1] - p[plane, 1])
+              + n[2] * (p[shape, 2] - p[plane, 2]))
+    if height - gparam[plane, 5] - gparam[shape, 6] > margin:
         return 0, n
     code, first, count = gint[shape, 0], gint[shape, 2], gint[shape, 3]
     if code == CYLINDER:
@@ -115,11 +119,12 @@ def sphere_sphere(a, b, gparam, p, margin):
 
 
 @njit(cache=True)
-def pair_contacts(pairs, gint, gparam, vertices, R, p, margin, out, keys):
+def pair_contacts(pairs, gint, gparam, vertices, R, p, margin, work, out, keys):
     """Stage 2 on the compiled pairs: each contact as a row ``[distance, point (3), normal (3), mu]`` of ``out``
     and its key ``(pair, point index)`` and geometry ids in ``keys (cap, 4)``; returns how many. The point is
-    halfway between the surfaces, the normal from the pair's first object to its second."""
-    work, keep = np.empty((max(vertices.shape[0], 8), 4)), np.empty(PATCH_POINTS, dtype=np.int64)
+    halfway between the surfaces, the normal from the pair's first object to its second. ``work (n, 4)``: room
+    for the vertices of one shape (8 at least)."""
+    keep = np.empty(PATCH_POINTS, dtype=np.int64)
     k = 0
     for index in range(pairs.shape[0]):
         a, b, kind = pairs[index, 0], pairs[index, 1], pairs[index, 2]
@@ -152,15 +157,15 @@ def pair_contacts(pairs, gint, gparam, vertices, R, p, margin, out, keys):
 
 @njit(cache=True)
 def dynamics_and_contacts(I, F, ws, M, L, D, Dinv, lam, nle, oMi, q, v, tau, fext, damping, dt, zeros, no_fext,
-                          pairs, gint, gR, gp, gparam, vertices, margin, capacity, v_free, R, p):
+                          pairs, gint, gR, gp, gparam, vertices, margin, capacity, work, v_free, R, p):
     """Stages 1 and 2 (see the module): fills ``v_free (nv,)`` and the world placements ``R, p`` of the geometry
-    objects; returns ``(status, contacts (k, 8), keys (k, 4))`` (:func:`pair_contacts`)."""
+    objects; returns ``(status, contacts (k, 8), keys (k, 4))`` (:func:`pair_contacts`, ``work`` its room)."""
     out, keys = np.empty((capacity, 8)), np.empty((capacity, 4), dtype=np.int64)
     status = free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, dt, zeros, no_fext, v_free)
     if status:
         return status, out[:0], keys[:0]
     geometry_placements(oMi, gint, gR, gp, R, p)
-    k = pair_contacts(pairs, gint, gparam, vertices, R, p, margin, out, keys)
+    k = pair_contacts(pairs, gint, gparam, vertices, R, p, margin, work, out, keys)
     return 0, out[:k], keys[:k]
 
 

@@ -110,6 +110,7 @@ class PackedScene:
         self.friction = np.ascontiguousarray(model.friction, dtype=float)
         self.friction_dofs = np.flatnonzero(self.friction > 0.0).astype(np.int64)
         self.zeros = np.zeros(model.nv)
+        self.work = np.empty((max(8, int(self.gint[:, 3].max(initial=0))), 4))  # one shape's vertices
 
 
 def solver_options(solver) -> tuple[int, int, np.ndarray]:
@@ -174,7 +175,7 @@ def compiled_step(sim, q, v, tau, fext):
     status, contacts, keys = _k.dynamics_and_contacts(
         I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, q, v, tau,
         scene.zeros if fext is None else fext, sim.damping, sim.dt, scene.zeros, NO_FEXT, scene.pairs, scene.gint,
-        scene.gR, scene.gp, scene.gparam, scene.vertices, sim.margin, scene.capacity, v_free, R, p)
+        scene.gR, scene.gp, scene.gparam, scene.vertices, sim.margin, scene.capacity, scene.work, v_free, R, p)
     if status == compiled.NOT_SPD:
         raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0)")
     if status:
