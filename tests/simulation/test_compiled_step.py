@@ -55,7 +55,7 @@ def run_both(a, b, q, v, taus, check_every_step=True, impulse_tol=1e-6):
             np.testing.assert_allclose(a.contact_velocities, b.contact_velocities, atol=1e-7)
             assert a.rows.keys == b.rows.keys
             np.testing.assert_allclose(a.rows.J, b.rows.J, atol=TOL)
-            np.testing.assert_allclose(a.row_impulses, b.row_impulses, atol=impulse_tol)
+            np.testing.assert_allclose(a.row_impulses, b.row_impulses, atol=impulse_tol or 0.0)
             assert a.stats.converged == b.stats.converged  # (the iterations may differ by a few: rounding at
             # the stopping test)
     return worst
