@@ -61,7 +61,9 @@ def run_both(a, b, q, v, taus, check_every_step=True, impulse_tol=1e-6, wrench_t
     return worst
 
 
-def free_body(shape, mass, theta=0.0, solver="admm", formulation="ncp", v0=(), solver_options=TIGHT, **kw):
+def free_body(shape, mass, theta=0.0, solver="admm", formulation="ncp", v0=(), solver_options=TIGHT, drop=0.0,
+              **kw):
+    """A free body of ``shape`` resting on the ground (or ``drop`` above it), gravity tilted by ``theta``."""
     def make():
         model, cm = rbda.Model(), GeometryModel()
         add_free_body(model, cm, "body", shape if isinstance(shape, (Box, Sphere)) else Sphere(0.05), mass)
@@ -73,7 +75,7 @@ def free_body(shape, mass, theta=0.0, solver="admm", formulation="ncp", v0=(), s
         if isinstance(shape, Cylinder):  # lying on its side, its axis along y: it rolls down the slope
             q[3], q[6] = np.sin(np.pi / 4), np.cos(np.pi / 4)
         q[2] = {Box: lambda: shape.size[2] / 2, Sphere: lambda: shape.radius, Cylinder: lambda: shape.radius,
-                Capsule: lambda: shape.radius + shape.half_length}[type(shape)]()
+                Capsule: lambda: shape.radius + shape.half_length}[type(shape)]() + drop
         v = np.zeros(6)
         v[:len(v0)] = v0
         return sim, q, v
@@ -184,15 +186,7 @@ def test_four_bar_loop_closure():
 
 
 def test_bouncing_ball_with_restitution():
-    def make():
-        model, cm = rbda.Model(), GeometryModel()
-        add_free_body(model, cm, "ball", Sphere(0.05), 1.0)
-        add_ground_plane(model, cm)
-        q = rbda.neutral(model)
-        q[2] = 0.1
-        return Simulator(model, cm, 1e-3, restitution=0.7, solver_options=TIGHT), q, np.zeros(6)
-
-    a, b, q, v = twins(make)
+    a, b, q, v = twins(free_body(Sphere(0.05), 1.0, drop=0.05, restitution=0.7))
     assert run_both(a, b, q, v, np.zeros((400, 6))) < TOL
 
 
