@@ -15,6 +15,8 @@ packed arrays of :class:`PackedScene` (built once per :class:`rbda.Simulator`), 
   start matched by integer keys (:func:`warm_start`), PGS or ADMM (``kernels/contact_solvers.py``), then
   ``v_next = v_free + M^-1 J^T lambda`` and ``q_next = q (+) dt v_next``.
 
+Both kernels release the GIL (``nogil``): threads run the steps of different simulators at once.
+
 Keys: a contact's is ``(pair index, point index)``; a row's is ``(kind, a, b)`` with kinds :data:`LIMIT` (dof,
 +1 at the lower limit or -1 at the upper), :data:`FRICTION` (dof, 0) and :data:`BILATERAL` (constraint, row).
 """
@@ -155,7 +157,7 @@ def pair_contacts(pairs, gint, gparam, vertices, R, p, margin, work, out, keys):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dynamics_and_contacts(I, F, ws, M, L, D, Dinv, lam, nle, oMi, q, v, tau, fext, damping, dt, zeros, no_fext,
                           pairs, gint, gR, gp, gparam, vertices, margin, capacity, work, v_free, R, p):
     """Stages 1 and 2 (see the module): fills ``v_free (nv,)`` and the world placements ``R, p`` of the geometry
@@ -308,7 +310,7 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
 
 
 # ---------------------------------------------------------------------------------------------- stages 3-5
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baumgarte, restitution,
                  contacts, keys, gparent, limit_q, limit_v, lower_limit, upper_limit, friction_v, friction,
                  bilateral_J, bilateral_bias, bilateral_keys, previous_keys, previous_rows, previous, warm,
