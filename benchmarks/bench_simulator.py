@@ -50,21 +50,27 @@ def timed_kernels():
     return totals, lambda: [setattr(packed._k, n, f) for n, f in originals.items()]
 
 
-def solve_time(sim, number):
-    """The mean time of the last step's contact solve (compiled ``solve_contacts``), from the step's warm start."""
+def solve_time(sim, q, v, tau, number):
+    """The mean time of one step's contact solve (compiled ``solve_contacts``) from its own warm start (the
+    previous step's impulses by key), on the problem of a step from ``(q, v)``."""
     from rbda.simulation import compiled, packed
 
+    previous = sim._warm
+    sim.step(q, v, tau)
     contacts, keys, _, J, v_free, bias, lower, upper, rows = sim._step_arrays
     lam = np.concatenate([sim.impulses, sim.row_impulses])
     G = np.empty((len(lam), len(lam)))
     compiled.delassus(sim.data._cholesky_L, sim.data.Dinv, sim.data.dof_parents, J, np.empty(J.shape), G)
     g = np.concatenate([sim.contact_velocities, sim.row_velocities]) - G @ lam
+    guess = np.empty(len(lam))
+    compiled.warm_start(keys, rows, *previous, len(keys), guess)
     solver, formulation, options = packed.solver_options(sim.solver)
     mu = contacts[:, 7].copy()
+    compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True)  # compile
     t0 = time.perf_counter()
     for _ in range(number):
-        compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam.copy(), True)
-    return (time.perf_counter() - t0) / number
+        stats = compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True)
+    return (time.perf_counter() - t0) / number, int(stats[0]), sim.stats.iterations
 
 
 def bench(name: str, number: int, repeat: int) -> None:
@@ -109,11 +115,11 @@ def bench(name: str, number: int, repeat: int) -> None:
     total = (time.perf_counter() - t0) / number
     undo()
     kernels = [t / number for t in totals.values()]
-    solve = solve_time(sim, number)
+    solve, iterations, step_iterations = solve_time(sim, q, v, tau, number)
     print(f"{name:8s} nv {model.nv:3d}  contacts rbda {sim.contacts.size:3d} MuJoCo {mj_data.ncon:3d}  "
           f"rbda {best['rbda'] * 1e6:7.1f} us  MuJoCo {best['mujoco'] * 1e6:6.1f} us  "
           f"ratio {best['rbda'] / best['mujoco']:5.1f}  (kernels: dynamics and contacts {kernels[0] * 1e6:.0f}, "
-          f"Delassus-solve-integrate {kernels[1] * 1e6:.0f} of which the solve {solve * 1e6:.0f}, Python "
+          f"Delassus-solve-integrate {kernels[1] * 1e6:.0f} of which the solve {solve * 1e6:.0f} ({iterations} iterations, {step_iterations} in the step), Python "
           f"{(total - sum(kernels)) * 1e6:.0f} us; ADMM iterations {sim.stats.iterations}); the Python stages "
           f"{best['reference'] * 1e6:.0f} us")
 

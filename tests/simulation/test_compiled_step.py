@@ -199,3 +199,17 @@ def test_contacts_and_rows_are_built_when_read():
     cs = a.contacts
     assert a.contacts is cs and cs.size == 4 and cs.keys == [(0, k) for k in range(4)]
     assert a.rows.size == 0
+
+
+def test_errors_of_the_compiled_step_name_the_argument():
+    """A configuration off the manifold is found by the compiled kinematics and named, as by the Python stages; a
+    NaN torque before any kernel runs."""
+    a, b, q, v = twins(free_body(Box((0.2, 0.2, 0.2)), 10.0, mu=0.4))
+    bad = q.copy()
+    bad[3:7] = (0.0, 0.0, 0.0, 2.0)  # a quaternion of norm 2
+    for step in (a.step, lambda q, v, tau: reference_step(b, q, v, tau)):
+        with pytest.raises(ValueError, match="q: is not a valid configuration"):
+            step(bad, v, np.zeros(6))
+    with pytest.raises(ValueError, match="step 3: tau"):
+        a.step(q, v, np.full(6, np.nan), _step=3)
+    assert np.isfinite(a.step(q, v, np.zeros(6))[1]).all()  # and the simulator still steps
