@@ -23,7 +23,6 @@ from .contacts import PATCH_POINTS, ContactSet, bounding_radius, hull_vertices, 
 from .solvers import FORMULATIONS, RHO_UPDATES, ADMMSolver, SolverStats
 
 _k = direct(compiled)
-ROW_KINDS = {compiled.LIMIT: "limit", compiled.FRICTION: "friction", compiled.BILATERAL: "constraint"}
 
 
 def _shape_row(shape):
@@ -63,7 +62,8 @@ def _pair_code(g1, g2, code1, code2) -> tuple[int, int]:
 
 class PackedScene:
     """The packed arrays of ``collision_model`` and ``model``'s limits for the compiled step (see the module);
-    ``friction (ngeoms,)`` each object's coefficient."""
+    ``friction (ngeoms,)`` each object's coefficient. The collision model is read here, once: its objects'
+    shapes, placements, ``disable_collision`` flags and pairs as they are when the simulator is built."""
 
     def __init__(self, model, collision_model, friction):
         geoms = collision_model.geometry_objects
@@ -129,13 +129,13 @@ def solver_options(solver) -> tuple[int, int, np.ndarray]:
     return compiled.ADMM, formulation, np.array(options, dtype=float)
 
 
-def _python_contacts(sim, scene, R, p, contacts, keys):
+def _python_contacts(sim, scene, R, p, margin, contacts, keys):
     """The contacts of the pairs without a compiled function (:mod:`rbda.simulation.convex_contacts`), merged
     with the compiled ones in the pairs' order."""
     geoms = sim.collision_model.geometry_objects
     rows, extra = [], []
     for index, i, j in scene.python_pairs:
-        found = pair_contacts(geoms[i].geometry, (R[i], p[i]), geoms[j].geometry, (R[j], p[j]), sim.margin)
+        found = pair_contacts(geoms[i].geometry, (R[i], p[i]), geoms[j].geometry, (R[j], p[j]), margin)
         for point, (d, p1, p2, n) in enumerate(found):
             rows.append([d, *(0.5 * (p1 + p2)), *n, max(scene.gparam[i, 7], scene.gparam[j, 7])])
             extra.append([index, point, i, j])
@@ -160,14 +160,12 @@ def _bilateral_rows(sim):
             np.array(keys, dtype=np.int64).reshape(-1, 3))
 
 
-_NO_ROWS = (np.zeros((0, 0)), np.zeros(0), np.zeros((0, 3), dtype=np.int64))
-
-
 def compiled_step(sim, q, v, tau, fext):
     """One step of ``sim`` (a :class:`rbda.Simulator`) from checked ``q``, ``v``, ``tau`` and ``fext`` (None or
     ``(nv,)``) on its :class:`PackedScene`; returns ``(q_next, v_next)`` and keeps the step's arrays on ``sim``
     (read by its properties)."""
     model, data, scene = sim.model, sim.data, sim._scene
+    margin = sim.margin  # the step's contact margin: pairs closer than this give contacts
     I, F = model.packed
     d = data._views
     nv = model.nv
@@ -175,19 +173,20 @@ def compiled_step(sim, q, v, tau, fext):
     status, contacts, keys = _k.dynamics_and_contacts(
         I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, q, v, tau,
         scene.zeros if fext is None else fext, sim.damping, sim.dt, scene.zeros, NO_FEXT, scene.pairs, scene.gint,
-        scene.gR, scene.gp, scene.gparam, scene.vertices, sim.margin, scene.capacity, scene.work, v_free, R, p)
+        scene.gR, scene.gp, scene.gparam, scene.vertices, margin, scene.capacity, scene.work, v_free, R, p)
     if status == compiled.NOT_SPD:
         raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0)")
     if status:
         report(status, ("q", "v"), model, (q, v))
     if scene.python_pairs:
-        contacts, keys = _python_contacts(sim, scene, R, p, contacts, keys)
-    bilateral = _bilateral_rows(sim) if sim.constraints else (np.zeros((0, nv)), *_NO_ROWS[1:])
+        contacts, keys = _python_contacts(sim, scene, R, p, margin, contacts, keys)
+    bilateral = (_bilateral_rows(sim) if sim.constraints
+                 else (np.zeros((0, nv)), np.zeros(0), np.zeros((0, 3), dtype=np.int64)))
     solver, formulation, options = solver_options(sim.solver)
     previous_keys, previous_rows, previous = sim._warm
     q_next, v_next = np.empty(model.nq), np.empty(nv)
     impulses, velocities, J, frames, bias, lower, upper, rows, stats = _k.contact_step(
-        I, F, data._cholesky_L, data.Dinv, data.dof_parents, d.J, scene.support, q, v, v_free, sim.dt, sim.margin,
+        I, F, data._cholesky_L, data.Dinv, data.dof_parents, d.J, scene.support, q, v, v_free, sim.dt, margin,
         sim.baumgarte, np.nan if sim.restitution is None else sim.restitution, contacts, keys, scene.parents,
         sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit, scene.friction_dofs,
         scene.friction, *bilateral, previous_keys, previous_rows, previous, sim.warm_start, solver, formulation,
@@ -218,7 +217,7 @@ def contact_set(arrays) -> ContactSet:
 def constraint_rows(arrays) -> ConstraintRows:
     """The :class:`ConstraintRows` of a compiled step's arrays (``sim._step_arrays``)."""
     contacts, J, bias, lower, upper, rows = arrays[0], arrays[3], *arrays[5:]
-    keys = [(ROW_KINDS[kind], int(a), int(b)) if kind == compiled.LIMIT else
+    keys = [("limit", int(a), int(b)) if kind == compiled.LIMIT else
             ("friction", int(a)) if kind == compiled.FRICTION else ("constraint", int(a), int(b))
             for kind, a, b in rows]
     return ConstraintRows(J[3 * contacts.shape[0]:], bias, lower, upper, keys)

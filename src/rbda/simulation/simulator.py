@@ -147,6 +147,9 @@ class Simulator:
     ``model.upper_position_limit``) are unilateral constraints within ``margin``, and ``model.friction`` is dry
     joint friction (:mod:`rbda.simulation.constraints`).
 
+    The step is compiled (:mod:`rbda.simulation.compiled`) over arrays of the collision model packed here, once
+    (:class:`rbda.simulation.packed.PackedScene`): build a new simulator after changing the collision model.
+
     After :meth:`step`: ``contacts`` (the :class:`ContactSet`), ``impulses (3k,)`` (contact frames, normal last),
     ``forces (3k,)`` (``impulses / dt``), ``contact_velocities (3k,)`` (``G lambda + g``), ``stats`` (the
     solver's :class:`SolverStats`); ``rows`` (the :class:`ConstraintRows` of limits, friction and bilateral
