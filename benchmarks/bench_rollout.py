@@ -7,7 +7,11 @@ Each of ``B`` states starts the cube sliding at its own speed along x and the ba
 rbda / MuJoCo, the CPU time of rbda's workers over the wall time (the cores actually used), and the cube's final
 x and the ball's final y against MuJoCo's (the physics agree: the cube stops after v^2 / (2 mu g)).
 
-    python benchmarks/bench_rollout.py [--batch 16] [--steps 400] [--workers 2] [--repeat 2]   (needs mujoco)
+``--python-stages`` runs every step as its Python stages (``simulator.reference_step``, the step before it was
+compiled), for comparison.
+
+    python benchmarks/bench_rollout.py [--batch 16] [--steps 400] [--workers 2] [--repeat 2] [--python-stages]
+    (needs mujoco)
 """
 
 from __future__ import annotations
@@ -76,7 +80,12 @@ def main():
     parser.add_argument("--steps", type=int, default=400)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--python-stages", action="store_true")
     a = parser.parse_args()
+    if a.python_stages:  # (before the worker processes fork: they inherit it)
+        from rbda.simulation import simulator
+
+        simulator.compiled_step = lambda sim, q, v, tau, fext: simulator.reference_step(sim, q, v, tau, fext)
     model, geom = rbda.load_scene(SCENE)
     rng = np.random.default_rng(0)
     Q0, V0 = states(model, a.batch, rng)

@@ -6,10 +6,12 @@ meshes on a ground plane (rbda: its URDF reader and convex hulls; MuJoCo: the sa
 friction 0.5, dt = 1e-3, robot-ground contacts only; rbda's NCP ADMM, MuJoCo's elliptic cones and Newton solver
 with Euler integration. Each robot is first brought to a standing rest under one StandingPD (0.5 s), then both
 engines step from that state under the controller's torques; the time is the best mean over ``--number`` steps
-(the state runs on between steps, as in a simulation). Also printed: rbda's step split by stage (contacts,
-Delassus, solve, the rest) measured on the same steps.
+(the state runs on between steps, as in a simulation), the engines interleaved, best of ``--repeat``. Also
+printed: the compiled step split into its two kernels (dynamics and contacts; Delassus, solve and integration)
+and the Python between them, the solver's share of the second kernel (the same solve, timed on its own), and the
+step written as its Python stages (``simulator.reference_step``, the step before it was compiled).
 
-    python benchmarks/bench_simulator.py [--number 200]
+    python benchmarks/bench_simulator.py [--number 200] [--repeat 5]
 """
 
 from __future__ import annotations
@@ -31,23 +33,47 @@ from rbda.simulation import simulator as stages  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "simulation"))
 
 
-def timed_stages(sim):
-    """Wrap the simulator's contact, Delassus and solve stages to add up their times in a dict."""
-    totals = {"contacts": 0.0, "delassus": 0.0, "solve": 0.0}
-    for name in totals:
-        original = getattr(stages, name)
+def timed_kernels():
+    """Wrap the compiled step's two kernels to add up their times in a dict; returns it and an undo function."""
+    from rbda.simulation import packed
 
+    totals = {"dynamics_and_contacts": 0.0, "contact_step": 0.0}
+    originals = {name: getattr(packed._k, name) for name in totals}
+    for name, original in originals.items():
         def wrapper(*args, _f=original, _name=name):
             t0 = time.perf_counter()
             out = _f(*args)
             totals[_name] += time.perf_counter() - t0
             return out
 
-        setattr(stages, name, wrapper)
-    return totals
+        setattr(packed._k, name, wrapper)
+    return totals, lambda: [setattr(packed._k, n, f) for n, f in originals.items()]
 
 
-def bench(name: str, number: int) -> None:
+def solve_time(sim, q, v, tau, number):
+    """The mean time of one step's contact solve (compiled ``solve_contacts``) from its own warm start (the
+    previous step's impulses by key), on the problem of a step from ``(q, v)``."""
+    from rbda.simulation import compiled, packed
+
+    previous = sim._warm
+    sim.step(q, v, tau)
+    contacts, keys, _, J, v_free, bias, lower, upper, rows = sim._step_arrays
+    lam = np.concatenate([sim.impulses, sim.row_impulses])
+    G = np.empty((len(lam), len(lam)))
+    compiled.delassus(sim.data._cholesky_L, sim.data.Dinv, sim.data.dof_parents, J, np.empty(J.shape), G)
+    g = np.concatenate([sim.contact_velocities, sim.row_velocities]) - G @ lam
+    guess = np.empty(len(lam))
+    compiled.warm_start(keys, rows, *previous, len(keys), guess)
+    solver, formulation, options = packed.solver_options(sim.solver)
+    mu = contacts[:, 7].copy()
+    compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True)  # compile
+    t0 = time.perf_counter()
+    for _ in range(number):
+        stats = compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True)
+    return (time.perf_counter() - t0) / number, int(stats[0]), sim.stats.iterations
+
+
+def bench(name: str, number: int, repeat: int) -> None:
     import mujoco
 
     from robot_scenes import JointMap, mujoco_robot, rbda_robot
@@ -65,43 +91,48 @@ def bench(name: str, number: int) -> None:
         mujoco.mj_step(mj_model, mj_data)
     tau = pd(q)  # then held for the timed steps (a fraction of a second: it stays standing)
 
-    def rbda_steps():
+    def rbda_steps(step=sim.step):
         nonlocal q, v
         for _ in range(number):
-            q, v = sim.step(q, v, tau)
+            q, v = step(q, v, tau)
+
+    def reference_steps():
+        rbda_steps(lambda q, v, tau: stages.reference_step(sim, q, v, tau))
 
     def mujoco_steps():
         for _ in range(number):
             mujoco.mj_step(mj_model, mj_data)
 
-    best = {}
-    for label, fn in (("rbda", rbda_steps), ("mujoco", mujoco_steps)):
-        best[label] = np.inf
-        for _ in range(3):
+    best = dict.fromkeys(("rbda", "mujoco", "reference"), np.inf)
+    for _ in range(repeat):  # interleaved
+        for label, fn in (("rbda", rbda_steps), ("mujoco", mujoco_steps), ("reference", reference_steps)):
             t0 = time.perf_counter()
             fn()
             best[label] = min(best[label], (time.perf_counter() - t0) / number)
-    originals = {s: getattr(stages, s) for s in ("contacts", "delassus", "solve")}
-    totals = timed_stages(sim)
+    totals, undo = timed_kernels()
     t0 = time.perf_counter()
     rbda_steps()
     total = (time.perf_counter() - t0) / number
-    for s, f in originals.items():
-        setattr(stages, s, f)
-    split = ", ".join(f"{s} {t / number * 1e6:.0f}" for s, t in totals.items())
-    rest = total - sum(totals.values()) / number
+    undo()
+    kernels = [t / number for t in totals.values()]
+    solve, iterations, step_iterations = solve_time(sim, q, v, tau, number)
     print(f"{name:8s} nv {model.nv:3d}  contacts rbda {sim.contacts.size:3d} MuJoCo {mj_data.ncon:3d}  "
-          f"rbda {best['rbda'] * 1e6:8.1f} us  MuJoCo {best['mujoco'] * 1e6:7.1f} us  "
-          f"ratio {best['rbda'] / best['mujoco']:5.1f}  (rbda: {split}, the rest {rest * 1e6:.0f} us; "
-          f"ADMM iterations {sim.stats.iterations})")
+          f"rbda {best['rbda'] * 1e6:7.1f} us  MuJoCo {best['mujoco'] * 1e6:6.1f} us  "
+          f"ratio {best['rbda'] / best['mujoco']:5.1f}  (kernels: dynamics and contacts {kernels[0] * 1e6:.0f}, "
+          f"Delassus-solve-integrate {kernels[1] * 1e6:.0f} of which the solve {solve * 1e6:.0f} ({iterations} iterations, {step_iterations} in the step), Python "
+          f"{(total - sum(kernels)) * 1e6:.0f} us; ADMM iterations {sim.stats.iterations}); the Python stages "
+          f"{best['reference'] * 1e6:.0f} us")
 
 
-def main(number: int) -> None:
+def main(number: int, repeat: int) -> None:
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for name in ("solo12", "talos"):
-        bench(name, number)
+        bench(name, number, repeat)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--number", type=int, default=200)
-    main(parser.parse_args().number)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    main(args.number, args.repeat)

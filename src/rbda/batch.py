@@ -494,9 +494,9 @@ def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: Arr
     Parameters: ``model`` (an :class:`rbda.Model`) and ``collision_model`` (an :class:`rbda.io.GeometryModel`),
     the scene; ``Q0 (B, nq)``, ``V0 (B, nv)`` the initial states; ``TAUS (B, T, nv)`` the joint torques of each
     step; ``dt > 0`` the time step; ``workers``: how many workers (default: the number of cores, at most ``B``);
-    ``backend``: ``"process"`` (default: worker processes, each given the scene once; a step is Python glue
-    between compiled kernels that do not release the GIL, so only processes run steps at the same time),
-    ``"thread"`` (a thread pool: no start-up cost, but the steps take turns) or ``"serial"`` (this process); ``progress``: a tqdm
+    ``backend``: ``"process"`` (default: worker processes, each given the scene once), ``"thread"`` (a thread
+    pool, no start-up cost: a step's two compiled kernels release the GIL, its Python glue between them does not)
+    or ``"serial"`` (this process); ``progress``: a tqdm
     bar over the states (None: shown when stderr is a terminal and the run is long, :func:`rbda.simulation.progress.progress_bar`);
     ``out``: a tuple ``(Q, V)`` of C-contiguous float64 arrays of those shapes to write into (a stream of batches
     in fixed memory), or None; ``options``: the :class:`rbda.Simulator`'s keyword arguments (``solver``, ``formulation``, ``mu``, ``baumgarte``,

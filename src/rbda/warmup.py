@@ -107,6 +107,7 @@ def _contact_steps():
     from rbda.collision import Ellipsoid
     from rbda.simulation import (ADMMSolver, CoulombFrictionCone, DelassusDense, PGSSolver, Simulator,
                                  add_free_body, add_ground_plane, contact_metrics)
+    from rbda.simulation.simulator import reference_step
 
     model, geometry = rbda.Model(), GeometryModel()
     add_free_body(model, geometry, "box", Box((0.2, 0.2, 0.2)), 1.0)
@@ -147,6 +148,7 @@ def _contact_steps():
         for solver in ("admm", "pgs"):
             sim = Simulator(model, geometry, 1e-3, solver=solver)
             sim.step(*sim.step(q, np.zeros(model.nv), np.zeros(model.nv)), np.zeros(model.nv))
+        reference_step(sim, q, np.zeros(model.nv), np.zeros(model.nv))  # the stages in Python (StandingPD's)
 
     return [("collision", collide), ("contact solvers", solve), ("simulator", simulate)]
 

@@ -257,17 +257,19 @@ def dense_cholesky(A, n):
 
 @njit(cache=True)
 def dense_cholesky_solve(Lc, x, n):
-    """In place ``x = (Lc Lc^T)^-1 x``."""
+    """In place ``x = (Lc Lc^T)^-1 x``: forward substitution by rows of ``Lc``, back substitution with ``Lc^T``
+    column by column (each solved entry subtracted from the entries above it along a row of ``Lc``: contiguous,
+    independent updates that vectorise, where a dot product down a column of ``Lc`` waits on each addition)."""
     for i in range(n):
         s = x[i]
         for k in range(i):
             s -= Lc[i, k] * x[k]
         x[i] = s / Lc[i, i]
     for i in range(n - 1, -1, -1):
-        s = x[i]
-        for k in range(i + 1, n):
-            s -= Lc[k, i] * x[k]
-        x[i] = s / Lc[i, i]
+        xi = x[i] / Lc[i, i]
+        x[i] = xi
+        for k in range(i):
+            x[k] -= Lc[i, k] * xi
 
 
 @njit(cache=True)

@@ -63,15 +63,20 @@ def plane_spheres(n, offset, R, p, centres, radius, margin, out):
 def _farthest(points, count, n, a, b, side):
     """The row of ``points[:count, 1:]`` farthest, in the plane of normal ``n``, from the point ``a`` (when
     ``b == a``) or from the line ``a b`` on its ``side`` (+1 or -1). Returns ``(row, distance)``; row -1 when no
-    row lies at a positive distance."""
+    row lies at a positive distance. (Written out in scalars: no array is allocated per row.)"""
     best, best_d = -1, 0.0
-    u = b - a
-    u = u - (n @ u) * n
-    length = np.sqrt(u @ u)
+    u0, u1, u2 = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+    un = n[0] * u0 + n[1] * u1 + n[2] * u2
+    u0, u1, u2 = u0 - un * n[0], u1 - un * n[1], u2 - un * n[2]
+    length = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
     for i in range(count):
-        w = points[i, 1:] - a
-        w = w - (n @ w) * n
-        d = np.sqrt(w @ w) if length == 0.0 else side * (n @ np.cross(u, w)) / length
+        w0, w1, w2 = points[i, 1] - a[0], points[i, 2] - a[1], points[i, 3] - a[2]
+        wn = n[0] * w0 + n[1] * w1 + n[2] * w2
+        w0, w1, w2 = w0 - wn * n[0], w1 - wn * n[1], w2 - wn * n[2]
+        if length == 0.0:
+            d = np.sqrt(w0 * w0 + w1 * w1 + w2 * w2)
+        else:  # side * n . (u x w) / |u|
+            d = side * (n[0] * (u1 * w2 - u2 * w1) + n[1] * (u2 * w0 - u0 * w2) + n[2] * (u0 * w1 - u1 * w0)) / length
         if d > best_d:
             best, best_d = i, d
     return best, best_d
@@ -95,11 +100,11 @@ def reduce_patch(n, points, count, keep):
     if a < 0:
         return kept
     b, _ = _farthest(points, count, n, points[a, 1:], points[a, 1:], 1.0)
-    candidates = np.array([a, b, -1, -1])
+    c2, c3 = -1, -1
     if b >= 0:
-        candidates[2], _ = _farthest(points, count, n, points[a, 1:], points[b, 1:], 1.0)
-        candidates[3], _ = _farthest(points, count, n, points[a, 1:], points[b, 1:], -1.0)
-    for c in candidates:
+        c2, _ = _farthest(points, count, n, points[a, 1:], points[b, 1:], 1.0)
+        c3, _ = _farthest(points, count, n, points[a, 1:], points[b, 1:], -1.0)
+    for c in (a, b, c2, c3):
         new = c >= 0
         for k in range(kept):
             if keep[k] == c:

@@ -2,8 +2,8 @@
 
 Each worker builds one :class:`Simulator` of the scene (the model is shipped once per worker, not once per state)
 and runs its share of the states one after the other, each from a fresh warm start, exactly as a loop of
-:meth:`Simulator.rollout` would. A simulation step is mostly Python glue between compiled kernels and holds the
-GIL, so worker processes scale with the cores where threads do not (the measured choice, see ``backend``).
+:meth:`Simulator.rollout` would. A step is two compiled kernels that release the GIL (:mod:`rbda.simulation.compiled`)
+and a little Python between them, so threads can overlap steps as worker processes do.
 """
 
 from __future__ import annotations

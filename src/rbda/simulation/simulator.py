@@ -32,6 +32,7 @@ from .contacts import compute_contacts
 from .progress import progress_bar
 from .speculative import speculative_margins
 from .delassus import DelassusDense
+from .packed import PackedScene, compiled_step, constraint_rows as step_rows, contact_set
 from .solvers import FORMULATIONS, ADMMSolver, PGSSolver, SolverStats
 
 SOLVERS = {"admm": ADMMSolver, "pgs": PGSSolver}
@@ -112,6 +113,24 @@ def solve(sim, cs, J, G, v_free, rows, v):
     return lam
 
 
+def reference_step(sim, q, v, tau, fext=None):
+    """One step of ``sim`` by the stage functions above, in Python: the reference of the compiled step
+    (:mod:`rbda.simulation.compiled`), which gives the same result; ``q``, ``v``, ``tau``, ``fext`` checked.
+    Returns ``(q_next, v_next)`` and fills the simulator's ``contacts``, ``impulses``, ``rows``, ... as
+    :meth:`Simulator.step` does."""
+    v_free = kinematics(sim, q, v, tau, fext)
+    cs = contacts(sim, v, v_free)
+    J, MinvJt, G = delassus(sim, cs)
+    rows = constraint_rows(sim, q, v_free)
+    J, MinvJt, G = augment(sim, J, MinvJt, G, rows)
+    lam = solve(sim, cs, J, G, v_free, rows, v)
+    k3 = 3 * cs.size
+    sim.contacts, sim.impulses = cs, lam[:k3]
+    sim.rows, sim.row_impulses = rows, lam[k3:]
+    v_next = v_free + MinvJt @ lam
+    return _integrate(sim.model, q, sim.dt * v_next), v_next
+
+
 class Simulator:
     """A contact simulator for ``model`` and its ``collision_model`` (geometry objects and the collision pairs to
     check), stepping by ``dt`` seconds.
@@ -134,6 +153,9 @@ class Simulator:
     applied implicitly (the model is never changed); the position limits of one-dof joints (``model.lower_position_limit``,
     ``model.upper_position_limit``) are unilateral constraints within ``margin``, and ``model.friction`` is dry
     joint friction (:mod:`rbda.simulation.constraints`).
+
+    The step is compiled (:mod:`rbda.simulation.compiled`) over arrays of the collision model packed here, once
+    (:class:`rbda.simulation.packed.PackedScene`): build a new simulator after changing the collision model.
 
     After :meth:`step`: ``contacts`` (the :class:`ContactSet`), ``impulses (3k,)`` (contact frames, normal last),
     ``forces (3k,)`` (``impulses / dt``), ``contact_velocities (3k,)`` (``G lambda + g``), ``stats`` (the
@@ -186,16 +208,39 @@ class Simulator:
         self.constraints, self.constraint_datas = check_bilateral(model, constraints)
         self.limited_dofs = limited_dofs(model)
         self.solver = SOLVERS[solver](formulation=formulation, **(solver_options or {}))
-        self.support_mask = np.zeros((model.njoints, model.nv))
-        for j in range(1, model.njoints):
-            for s in model.supports[j][1:]:
-                self.support_mask[j, model.idx_v[s]:model.idx_v[s] + model.nvs[s]] = 1.0
-        self._previous = {}
-        self.contacts = None
+        self._previous = {}  # the warm start of reference_step
+        self._scene = PackedScene(model, collision_model, self.friction)
+        self.support_mask = self._scene.support  # (njoints, nv): 1 on the dofs supporting each joint
+        self._compiled = model.nv_extended == model.nv  # mimic joints: the reference step
+        self._warm = (np.zeros((0, 4), dtype=np.int64), np.zeros((0, 3), dtype=np.int64), np.zeros(0))
+        self._step_arrays = None  # the compiled step's arrays, from which contacts and rows are built when read
+        self._contacts = None
+        self._rows = ConstraintRows(np.zeros((0, model.nv)), np.zeros(0), np.zeros(0), np.zeros(0))
         self.impulses = np.zeros(0)
         self.contact_velocities = np.zeros(0)
-        self.rows = ConstraintRows(np.zeros((0, model.nv)), np.zeros(0), np.zeros(0), np.zeros(0))
         self.row_impulses, self.row_velocities = np.zeros(0), np.zeros(0)
+
+    @property
+    def contacts(self):
+        """The last step's :class:`ContactSet` (None before the first step)."""
+        if self._contacts is None and self._step_arrays is not None:
+            self._contacts = contact_set(self._step_arrays)
+        return self._contacts
+
+    @contacts.setter
+    def contacts(self, value) -> None:
+        self._contacts, self._step_arrays = value, None
+
+    @property
+    def rows(self) -> ConstraintRows:
+        """The last step's :class:`ConstraintRows` (joint limits, dry friction, bilateral constraints)."""
+        if self._rows is None:
+            self._rows = step_rows(self._step_arrays)
+        return self._rows
+
+    @rows.setter
+    def rows(self, value) -> None:
+        self._rows = value
 
     @property
     def stats(self):
@@ -211,6 +256,7 @@ class Simulator:
         """Forget the previous step's impulses (the warm start) and the solver's penalty: the next step starts as
         on a new simulator."""
         self._previous = {}
+        self._warm = tuple(x[:0] for x in self._warm)
         self.solver.stats = SolverStats()
 
     def step(self, q, v, tau, fext=None, _step: int | None = None):
@@ -225,17 +271,11 @@ class Simulator:
         tau = finite_vector(tau, model.nv, where + "tau")
         if fext is not None:
             fext = finite_vector(fext, model.nv, where + "fext")
-        v_free = kinematics(self, q, v, tau, fext)
-        cs = contacts(self, v, v_free)
-        J, MinvJt, G = delassus(self, cs)
-        rows = constraint_rows(self, q, v_free)
-        J, MinvJt, G = augment(self, J, MinvJt, G, rows)
-        lam = solve(self, cs, J, G, v_free, rows, v)
-        k3 = 3 * cs.size
-        self.contacts, self.impulses = cs, lam[:k3]
-        self.rows, self.row_impulses = rows, lam[k3:]
-        v_next = v_free + MinvJt @ lam
-        return _integrate(model, q, self.dt * v_next), v_next
+        if not self._compiled:
+            return reference_step(self, q, v, tau, fext)
+        q_next, v_next = compiled_step(self, q, v, tau, fext)
+        self._contacts = self._rows = None  # built from the step's arrays when read
+        return q_next, v_next
 
     def rollout(self, q0, v0, taus, fext=None, progress: bool | None = None):
         """``T`` steps from ``(q0, v0)`` under the torques ``taus (T, nv)`` (and ``fext (T, nv)`` if given); returns

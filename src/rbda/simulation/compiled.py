@@ -1,0 +1,382 @@
+"""The simulator's step compiled: the five stages of :mod:`rbda.simulation.simulator` as numba functions over the
+packed arrays of :class:`PackedScene` (built once per :class:`rbda.Simulator`), called as two kernels per step.
+
+- :func:`dynamics_and_contacts` runs stages 1 and 2: the joint Jacobians, ``M`` with ``dt`` times the damping on
+  its diagonal, its sparse factor ``U D U^T``, ``nle`` and the free velocity (:func:`free_velocity`), the world
+  placement of every geometry object, then every collision pair with a compiled contact function
+  (:func:`pair_contacts`: a half-space against a sphere, capsule, box, cylinder or convex set of vertices, with
+  the patch reduction of :func:`rbda.simulation.contacts.reduce_patch`, and two spheres).
+- Between the kernels, Python computes what has no compiled form: the pairs of two general convex shapes
+  (:mod:`rbda.simulation.convex_contacts`: GJK/EPA and the face clipping of two polyhedra) and the rows of
+  bilateral constraints. A scene without either runs no Python per pair or per row.
+- :func:`contact_step` runs stages 3 to 5: contact frames, the contact Jacobian on the joints' supports
+  (:func:`contact_jacobian`), the joint-limit and joint-friction rows (:func:`limit_and_friction_rows`),
+  ``G = J M^-1 J^T`` through the sparse factor (``kernels/constrained.py: delassus``), the biases, the warm
+  start matched by integer keys (:func:`warm_start`), PGS or ADMM (``kernels/contact_solvers.py``), then
+  ``v_next = v_free + M^-1 J^T lambda`` and ``q_next = q (+) dt v_next``.
+
+Both kernels release the GIL (``nogil``): threads run the steps of different simulators at once.
+
+Keys: a contact's is ``(pair index, point index)``; a row's is ``(kind, a, b)`` with kinds :data:`LIMIT` (dof,
++1 at the lower limit or -1 at the upper), :data:`FRICTION` (dof, 0) and :data:`BILATERAL` (constraint, row).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..kernels.checks import all_finite
+from ..kernels.configuration import integrate
+from ..kernels.constrained import delassus
+from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve, power_iteration
+from ..kernels.dynamics import crba, rnea
+from ..kernels.kinematics import compute_joint_jacobians
+from ..kernels.sparse import cholesky_decompose, cholesky_solve
+from .contacts import PATCH_POINTS, plane_cylinder, plane_spheres, reduce_patch
+from .speculative import closing_speed_bounds
+
+# geometry codes (PackedScene.gint[:, 0])
+HALFSPACE, SPHERES, VERTICES, HULL, CYLINDER, OTHER = 0, 1, 2, 3, 4, 5
+# pair codes (PackedScene.pairs[:, 2]): a half-space first or second, two spheres, Python's, disabled
+PLANE_FIRST, PLANE_SECOND, SPHERE_SPHERE, PYTHON_PAIR, DISABLED = 0, 1, 2, 3, 4
+LIMIT, FRICTION, BILATERAL = 0, 1, 2
+ADMM, PGS = 0, 1
+NOT_SPD = 1000  # status: M + dt diag(damping) has a pivot <= 0
+
+
+# ---------------------------------------------------------------------------------------------- stage 1
+@njit(cache=True)
+def free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, dt, zeros, no_fext, v_free):
+    """``v_free = v + dt M^-1 (tau - nle - damping v + fext)`` with ``M`` (CRBA, plus ``dt damping`` on its
+    diagonal: implicit damping) factored in ``L, D, Dinv``; ``fext (nv,)`` a generalized external force (zeros for
+    none). Returns a kernel status (0, or the input status of ``q``/``v``, or :data:`NOT_SPD`)."""
+    status = compute_joint_jacobians(I, F, ws, q)
+    if status == 0:
+        status = crba(I, F, ws, q)
+    if status:
+        return status
+    for i in range(M.shape[0]):
+        M[i, i] += dt * damping[i]
+    if cholesky_decompose(M, lam, L, D, Dinv):
+        return NOT_SPD
+    status = rnea(I, F, ws, q, v, zeros, no_fext)  # nle into d.tau, which `nle` views
+    if status:
+        return status
+    for i in range(v.shape[0]):
+        v_free[i] = tau[i] - nle[i] - damping[i] * v[i] + fext[i]
+    cholesky_solve(L, Dinv, lam, v_free)
+    for i in range(v.shape[0]):
+        v_free[i] = v[i] + dt * v_free[i]
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- stage 2
+@njit(cache=True)
+def geometry_placements(oMi, gint, gR, gp, R, p):
+    """World ``R (ng, 3, 3)``, ``p (ng, 3)`` of every geometry object: its parent joint's placement composed with
+    the object's placement ``gR, gp`` in the joint frame."""
+    for g in range(gint.shape[0]):
+        M = oMi[gint[g, 1]]
+        for r in range(3):
+            for c in range(3):
+                R[g, r, c] = M[r, 0] * gR[g, 0, c] + M[r, 1] * gR[g, 1, c] + M[r, 2] * gR[g, 2, c]
+            p[g, r] = M[r, 0] * gp[g, 0] + M[r, 1] * gp[g, 1] + M[r, 2] * gp[g, 2] + M[r, 3]
+
+
+@njit(cache=True)
+def plane_shape(plane, shape, gint, gparam, vertices, R, p, margin, work, keep):
+    """The contacts of the half-space ``plane`` with the object ``shape``: rows ``[distance, x, y, z]`` (the point
+    of the shape nearest the plane) in ``work``, how many, and the plane's world normal; no contact when the
+    shape's bounding ball lies farther than ``margin`` (see ``contacts._near_plane``)."""
+    n = np.empty(3)
+    for r in range(3):
+        n[r] = R[plane, r, 0] * gparam[plane, 2] + R[plane, r, 1] * gparam[plane, 3] + R[plane, r, 2] * gparam[plane, 4]
+    offset = gparam[plane, 5] + (n[0] * p[plane, 0] + n[1] * p[plane, 1] + n[2] * p[plane, 2])
+    height = (n[0] * (p[shape, 0] - p[plane, 0]) + n[1] * (p[shape, 1] - p[plane, 1])
+              + n[2] * (p[shape, 2] - p[plane, 2]))
+    if height - gparam[plane, 5] - gparam[shape, 6] > margin:
+        return 0, n
+    code, first, count = gint[shape, 0], gint[shape, 2], gint[shape, 3]
+    if code == CYLINDER:
+        return plane_cylinder(n, offset, R[shape], p[shape], gparam[shape, 0], gparam[shape, 1], margin, work), n
+    m = plane_spheres(n, offset, R[shape], p[shape], vertices[first:first + count], gparam[shape, 0], margin, work)
+    if code == HULL and m > PATCH_POINTS:
+        kept = reduce_patch(n, work, m, keep)
+        rows = work[keep[:kept]]
+        work[:kept] = rows
+        m = kept
+    return m, n
+
+
+@njit(cache=True)
+def sphere_sphere(a, b, gparam, p, margin):
+    """``(distance, point, normal)`` of two spheres (distance ``inf``: no contact, or coincident centres)."""
+    delta = p[b] - p[a]
+    length = np.sqrt(delta @ delta)
+    d = length - gparam[a, 0] - gparam[b, 0]
+    if d > margin or length == 0.0:
+        return np.inf, delta, delta
+    n = delta / length
+    return d, 0.5 * ((p[a] + gparam[a, 0] * n) + (p[b] - gparam[b, 0] * n)), n
+
+
+@njit(cache=True)
+def pair_contacts(pairs, gint, gparam, vertices, R, p, margins, work, out, keys):
+    """Stage 2 on the compiled pairs, each within its margin ``margins (npairs,)``: each contact as a row ``[distance, point (3), normal (3), mu]`` of ``out``
+    and its key ``(pair, point index)`` and geometry ids in ``keys (cap, 4)``; returns how many. The point is
+    halfway between the surfaces, the normal from the pair's first object to its second. ``work (n, 4)``: room
+    for the vertices of one shape (8 at least)."""
+    keep = np.empty(PATCH_POINTS, dtype=np.int64)
+    k = 0
+    for index in range(pairs.shape[0]):
+        a, b, kind = pairs[index, 0], pairs[index, 1], pairs[index, 2]
+        mu = max(gparam[a, 7], gparam[b, 7])
+        if kind == PLANE_FIRST or kind == PLANE_SECOND:
+            plane, shape = (a, b) if kind == PLANE_FIRST else (b, a)
+            m, n = plane_shape(plane, shape, gint, gparam, vertices, R, p, margins[index], work, keep)
+            sign = 1.0 if kind == PLANE_FIRST else -1.0
+            for c in range(m):
+                d = work[c, 0]
+                out[k, 0] = d
+                for r in range(3):
+                    x = work[c, 1 + r]
+                    out[k, 1 + r] = 0.5 * ((x - d * n[r]) + x)
+                    out[k, 4 + r] = sign * n[r]
+                out[k, 7] = mu
+                keys[k, 0], keys[k, 1], keys[k, 2], keys[k, 3] = index, c, a, b
+                k += 1
+        elif kind == SPHERE_SPHERE:
+            d, x, n = sphere_sphere(a, b, gparam, p, margins[index])
+            if d < np.inf:
+                out[k, 0] = d
+                out[k, 1:4] = x
+                out[k, 4:7] = n
+                out[k, 7] = mu
+                keys[k, 0], keys[k, 1], keys[k, 2], keys[k, 3] = index, 0, a, b
+                k += 1
+    return k
+
+
+@njit(cache=True)
+def pair_margins(pairs, gint, gparam, support, Jw, v, v_free, R, p, margin, dt, speculative, margins):
+    """Each pair's contact margin into ``margins (npairs,)``: ``margin``, or with ``speculative`` the larger of
+    ``margin`` and ``dt`` times the bound on the pair's closing speed over ``v`` and ``v_free``
+    (:func:`rbda.simulation.speculative.closing_speed_bounds`, ``Jw (nv, 6)`` the world joint Jacobian columns)."""
+    margins[:] = margin
+    if not speculative:
+        return
+    velocities = np.empty((2, v.shape[0]))
+    velocities[0], velocities[1] = v, v_free
+    bounds = closing_speed_bounds(pairs[:, :2], gint[:, 1], gint[:, 0] == HALFSPACE, gparam[:, 6], gparam[:, 2:5],
+                                  R, p, support, velocities, Jw.T, np.empty(pairs.shape[0]))
+    for k in range(pairs.shape[0]):
+        margins[k] = max(margin, dt * bounds[k])
+
+
+@njit(cache=True, nogil=True)
+def dynamics_and_contacts(I, F, ws, M, L, D, Dinv, lam, nle, oMi, Jw, q, v, tau, fext, damping, dt, zeros, no_fext,
+                          pairs, gint, gR, gp, gparam, vertices, support, margin, speculative, capacity, work, v_free,
+                          R, p, margins):
+    """Stages 1 and 2 (see the module): fills ``v_free (nv,)``, the world placements ``R, p`` of the geometry
+    objects and each pair's margin ``margins`` (:func:`pair_margins`); returns ``(status, contacts (k, 8), keys
+    (k, 4))`` (:func:`pair_contacts`, ``work`` its room)."""
+    out, keys = np.empty((capacity, 8)), np.empty((capacity, 4), dtype=np.int64)
+    status = free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, dt, zeros, no_fext, v_free)
+    if status:
+        return status, out[:0], keys[:0]
+    geometry_placements(oMi, gint, gR, gp, R, p)
+    pair_margins(pairs, gint, gparam, support, Jw, v, v_free, R, p, margin, dt, speculative, margins)
+    k = pair_contacts(pairs, gint, gparam, vertices, R, p, margins, work, out, keys)
+    return 0, out[:k], keys[:k]
+
+
+# ---------------------------------------------------------------------------------------------- stage 3
+@njit(cache=True)
+def contact_frames(normals, frames):
+    """Each contact's rotation ``[t1, t2, n]`` (columns): ``t1`` the x axis (y for a normal within 26 degrees of
+    x) made orthogonal to ``n``, ``t2 = n x t1`` (as ``contacts.contact_frames``)."""
+    for c in range(normals.shape[0]):
+        n = normals[c]
+        a = np.zeros(3)
+        a[1 if abs(n[0]) >= 0.9 else 0] = 1.0
+        an = a[0] * n[0] + a[1] * n[1] + a[2] * n[2]
+        t = a - an * n
+        t /= np.sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2])
+        frames[c, :, 0] = t
+        frames[c, 0, 1] = n[1] * t[2] - n[2] * t[1]
+        frames[c, 1, 1] = n[2] * t[0] - n[0] * t[2]
+        frames[c, 2, 1] = n[0] * t[1] - n[1] * t[0]
+        frames[c, :, 2] = n
+
+
+@njit(cache=True)
+def contact_jacobian(points, frames, joints, support, Jw, J):
+    """Rows ``[t1, t2, n]^T (v_second - v_first)`` of each contact into ``J (3k, nv)``: a point's world velocity
+    is ``J_lin - p x J_ang`` of the world Jacobian columns ``Jw (nv, 6)``, on the supports of the pair's joints
+    ``joints (k, 2)`` (``support (njoints, nv)``: 1 on the dofs supporting a joint)."""
+    for c in range(points.shape[0]):
+        x, Rc = points[c], frames[c]
+        for col in range(Jw.shape[0]):
+            s = support[joints[c, 1], col] - support[joints[c, 0], col]
+            if s == 0.0:
+                J[3 * c:3 * c + 3, col] = 0.0
+                continue
+            w = Jw[col]
+            u0 = (w[0] - (x[1] * w[5] - x[2] * w[4])) * s
+            u1 = (w[1] - (x[2] * w[3] - x[0] * w[5])) * s
+            u2 = (w[2] - (x[0] * w[4] - x[1] * w[3])) * s
+            for i in range(3):
+                J[3 * c + i, col] = Rc[0, i] * u0 + Rc[1, i] * u1 + Rc[2, i] * u2
+
+
+@njit(cache=True)
+def limit_and_friction_rows(q, v_free, limit_q, limit_v, lower_limit, upper_limit, friction_v, friction, dt,
+                            margin, baumgarte, J, bias, lower, upper, keys):
+    """The rows of the joint limits within ``margin`` (plus this step's travel) and of dry joint friction
+    (``constraints.constraint_rows``), written from row 0 of ``J``, ``bias``, ``lower``, ``upper``, ``keys``;
+    returns how many."""
+    r = 0
+    for k in range(limit_q.shape[0]):
+        a, i = limit_q[k], limit_v[k]
+        for sign in (1.0, -1.0):
+            d = sign * (q[a] - (lower_limit[a] if sign > 0.0 else upper_limit[a]))
+            if d < margin + dt * max(0.0, -sign * v_free[i]):
+                J[r, :] = 0.0
+                J[r, i] = sign
+                bias[r] = (d if d > 0.0 else baumgarte * d) / dt
+                lower[r], upper[r] = 0.0, np.inf
+                keys[r, 0], keys[r, 1], keys[r, 2] = LIMIT, i, int(sign)
+                r += 1
+    for i in friction_v:
+        J[r, :] = 0.0
+        J[r, i] = 1.0
+        bound = friction[i] * dt
+        bias[r], lower[r], upper[r] = 0.0, -bound, bound
+        keys[r, 0], keys[r, 1], keys[r, 2] = FRICTION, i, 0
+        r += 1
+    return r
+
+
+# ---------------------------------------------------------------------------------------------- stage 4
+@njit(cache=True)
+def normal_bias(d, vn, dt, baumgarte, restitution):
+    """A normal row's bias (``simulator.normal_bias``): Baumgarte's ``d / dt`` (gap) or ``b d / dt``
+    (penetration); with restitution (not NaN) Newton's ``e min(vn, 0)`` on a contact the step reaches."""
+    bias = (d if d > 0.0 else baumgarte * d) / dt
+    if np.isnan(restitution):
+        return bias
+    approach = min(vn, 0.0)
+    if d + dt * approach <= 0.0:
+        return restitution * approach + baumgarte * min(d, 0.0) / dt
+    return bias
+
+
+@njit(cache=True)
+def warm_start(keys, rows, previous_keys, previous_rows, previous, k, guess):
+    """``guess (3k + r,)``: each contact's (``keys (k, 4)``) and row's (``rows (r, 3)``) impulse of the previous
+    step with the same key (``previous_keys``, ``previous_rows``, ``previous`` its impulses), zero otherwise."""
+    guess[:] = 0.0
+    kp = previous_keys.shape[0]
+    for c in range(k):
+        for o in range(kp):
+            if previous_keys[o, 0] == keys[c, 0] and previous_keys[o, 1] == keys[c, 1]:
+                guess[3 * c:3 * c + 3] = previous[3 * o:3 * o + 3]
+                break
+    for j in range(rows.shape[0]):
+        for o in range(previous_rows.shape[0]):
+            if (previous_rows[o, 0] == rows[j, 0] and previous_rows[o, 1] == rows[j, 1]
+                    and previous_rows[o, 2] == rows[j, 2]):
+                guess[3 * k + j] = previous[3 * kp + o]
+                break
+
+
+@njit(cache=True)
+def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, warm):
+    """PGS or ADMM on ``G lambda + g`` (``lam`` the warm start in, the impulses out); returns the statistics
+    ``[iterations, converged, primal, dual, complementarity, rho, factorisations]``. ``options``: PGS's settings
+    (``PGS_SETTINGS``), or ADMM's ``[mu_prox, tau, rho (NaN: the spectral rule's), rho_min, rho_max, ratio,
+    spectral_rho_power_init, spectral_rho_power_factor, linear_update_rule_factor, 4 tolerances, max_iter,
+    rho_update, previous rho (NaN: none)]``, the penalty's start and increment from ``G``'s largest eigenvalue
+    as ``ADMMSolver.solve`` takes them."""
+    stats = np.zeros(7)
+    stats[5] = np.nan
+    if g.shape[0] == 0:
+        stats[1] = 1.0
+        return stats
+    if solver == PGS:
+        it, converged, dual, compl = pgs_solve(formulation, G, g, mu, lower, upper, lam, options)
+        stats[0], stats[1], stats[3], stats[4] = it, 1.0 if converged else 0.0, dual, compl
+        return stats
+    mu_prox, rule = options[0], int(options[14])
+    top = max(power_iteration(G, 10000, 1e-3), mu_prox)
+    increment = (top / mu_prox) ** options[7] if rule == RHO_SPECTRAL else options[8]
+    if not np.isnan(options[15]):
+        rho = options[15]
+    elif not np.isnan(options[2]):
+        rho = options[2]
+    else:
+        rho = min(options[4], max(options[3], np.sqrt(top * mu_prox) * (top / mu_prox) ** options[6]))
+    settings = np.empty(13)
+    settings[:6] = options[:6]
+    settings[2], settings[6] = rho, max(increment, 1.0 + 1e-12)
+    settings[7:12] = options[9:14]
+    settings[12] = rule
+    it, converged, primal, dual, compl, rho, factorizations = admm_solve(formulation, G, g, mu, lower, upper, lam,
+                                                                         warm, settings)
+    stats[0], stats[1], stats[2], stats[3] = it, 1.0 if converged else 0.0, primal, dual
+    stats[4], stats[5], stats[6] = compl, rho, factorizations
+    return stats
+
+
+# ---------------------------------------------------------------------------------------------- stages 3-5
+@njit(cache=True, nogil=True)
+def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baumgarte, restitution,
+                 contacts, keys, gparent, limit_q, limit_v, lower_limit, upper_limit, friction_v, friction,
+                 bilateral_J, bilateral_bias, bilateral_keys, previous_keys, previous_rows, previous, warm,
+                 solver, formulation, options, q_next, v_next):
+    """Stages 3 to 5 (see the module) for the contacts ``contacts (k, 8)``, ``keys (k, 4)`` of stage 2 and the
+    bilateral rows given; fills ``q_next``, ``v_next``. Returns ``(lambda (m,), velocities G lambda + g (m,),
+    J (m, nv), frames (k, 3, 3), row bias, lower, upper (r,), row keys (r, 3), statistics (7,))`` with
+    ``m = 3k + r``; the statistics' iterations are -1 if ``G`` is not finite."""
+    k, nv, rb = contacts.shape[0], v.shape[0], bilateral_bias.shape[0]
+    r_max = 2 * limit_q.shape[0] + friction_v.shape[0] + rb
+    J, frames = np.empty((3 * k + r_max, nv)), np.empty((k, 3, 3))
+    bias, lower, upper = np.empty(r_max), np.empty(r_max), np.empty(r_max)
+    rows = np.empty((r_max, 3), dtype=np.int64)
+    contact_frames(contacts[:, 4:7], frames)
+    joints = np.empty((k, 2), dtype=np.int64)
+    for c in range(k):
+        joints[c, 0], joints[c, 1] = gparent[keys[c, 2]], gparent[keys[c, 3]]
+    contact_jacobian(contacts[:, 1:4], frames, joints, support, Jw, J)
+    r = limit_and_friction_rows(q, v_free, limit_q, limit_v, lower_limit, upper_limit, friction_v, friction, dt,
+                                margin, baumgarte, J[3 * k:], bias, lower, upper, rows)
+    J[3 * k + r:3 * k + r + rb] = bilateral_J
+    bias[r:r + rb], rows[r:r + rb] = bilateral_bias, bilateral_keys
+    lower[r:r + rb], upper[r:r + rb] = -np.inf, np.inf
+    r += rb
+    m = 3 * k + r
+    J, bias, lower, upper, rows = J[:m].copy(), bias[:r].copy(), lower[:r].copy(), upper[:r].copy(), rows[:r].copy()
+    G, Y = np.empty((m, m)), np.empty((m, nv))
+    delassus(L, Dinv, lam, J, Y, G)  # G = J M^-1 J^T through the sparse factor
+    g = J @ v_free
+    for c in range(k):
+        g[3 * c + 2] += normal_bias(contacts[c, 0], J[3 * c + 2] @ v, dt, baumgarte, restitution)
+    for j in range(r):
+        g[3 * k + j] += bias[j]
+    impulses = np.empty(m)
+    warm_start(keys, rows, previous_keys, previous_rows, previous, k, impulses)
+    if not all_finite(G.reshape(-1)):
+        stats = np.zeros(7)
+        stats[0] = -1.0
+        return impulses, g, J, frames, bias, lower, upper, rows, stats
+    stats = solve_contacts(solver, formulation, options, G, g, contacts[:, 7].copy(), lower, upper, impulses,
+                           warm and m > 0)
+    velocities = G @ impulses + g
+    tau = J.T @ impulses
+    cholesky_solve(L, Dinv, lam, tau)  # M^-1 J^T lambda
+    for i in range(nv):
+        v_next[i] = v_free[i] + tau[i]
+        tau[i] = dt * v_next[i]
+    integrate(I, F, q, tau, q_next)
+    return impulses, velocities, J, frames, bias, lower, upper, rows, stats

@@ -1,0 +1,224 @@
+"""The arrays of a simulation scene for the compiled step (:mod:`rbda.simulation.compiled`), built once per
+:class:`rbda.Simulator`, and the step that calls its two kernels.
+
+:class:`PackedScene` holds, per geometry object, a shape code, its parent joint and placement, its radius, half
+length, half-space normal and offset, bounding radius and friction coefficient, and the vertices it is checked
+by (a sphere's centre, a capsule's two end centres, a box's corners, a mesh's convex hull); per collision pair,
+the pair's code (a half-space first or second, two spheres, a pair for Python's convex contacts, or disabled);
+the joint limits and dry-friction dofs of the model. :func:`compiled_step` runs one step on it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..algorithms._check import report
+from ..algorithms.constrained import constraint_kinematics
+from ..algorithms.dynamics import NO_FEXT
+from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
+from ..kernels.direct import direct
+from . import compiled
+from .constraints import ConstraintRows
+from .contacts import PATCH_POINTS, ContactSet, bounding_radius, hull_vertices, pair_contacts
+from .solvers import FORMULATIONS, RHO_UPDATES, ADMMSolver, SolverStats
+
+_k = direct(compiled)
+
+
+def _shape_row(shape):
+    """``(code, vertices (n, 3), [radius, half_length])`` of one shape."""
+    if isinstance(shape, Halfspace):
+        return compiled.HALFSPACE, np.zeros((0, 3)), [0.0, 0.0]
+    if isinstance(shape, Sphere):
+        return compiled.SPHERES, np.zeros((1, 3)), [float(shape.radius), 0.0]
+    if isinstance(shape, Capsule):
+        h = float(shape.half_length)
+        return compiled.SPHERES, np.array([[0.0, 0.0, -h], [0.0, 0.0, h]]), [float(shape.radius), h]
+    if isinstance(shape, Box):
+        half = shape.half_side
+        corners = [[sx * half[0], sy * half[1], sz * half[2]] for sx in (-1.0, 1.0) for sy in (-1.0, 1.0)
+                   for sz in (-1.0, 1.0)]
+        return compiled.VERTICES, np.array(corners), [0.0, 0.0]
+    if isinstance(shape, Cylinder):
+        return compiled.CYLINDER, np.zeros((0, 3)), [float(shape.radius), float(shape.half_length)]
+    if isinstance(shape, Mesh):
+        return compiled.HULL, hull_vertices(shape), [0.0, 0.0]
+    return compiled.OTHER, np.zeros((0, 3)), [0.0, 0.0]
+
+
+def _pair_code(g1, g2, code1, code2) -> tuple[int, int]:
+    """``(pair code, most contacts)`` of two geometry objects (:mod:`rbda.simulation.compiled`)."""
+    if g1.disable_collision or g2.disable_collision:
+        return compiled.DISABLED, 0
+    bounded = (compiled.SPHERES, compiled.VERTICES, compiled.HULL, compiled.CYLINDER)
+    if code1 == compiled.HALFSPACE and code2 in bounded:
+        return compiled.PLANE_FIRST, -1
+    if code2 == compiled.HALFSPACE and code1 in bounded:
+        return compiled.PLANE_SECOND, -1
+    if type(g1.geometry) is Sphere and type(g2.geometry) is Sphere:
+        return compiled.SPHERE_SPHERE, 1
+    return compiled.PYTHON_PAIR, 0
+
+
+class PackedScene:
+    """The packed arrays of ``collision_model`` and ``model``'s limits for the compiled step (see the module);
+    ``friction (ngeoms,)`` each object's coefficient. The collision model is read here, once: its objects'
+    shapes, placements, ``disable_collision`` flags and pairs as they are when the simulator is built."""
+
+    def __init__(self, model, collision_model, friction):
+        geoms = collision_model.geometry_objects
+        ng = len(geoms)
+        self.gint = np.zeros((ng, 4), dtype=np.int64)  # code, parent joint, first vertex, vertex count
+        self.gR, self.gp = np.zeros((ng, 3, 3)), np.zeros((ng, 3))
+        self.gparam = np.zeros((ng, 8))  # radius, half length, unit normal (3), offset, bounding radius, friction
+        vertices = []
+        for g, obj in enumerate(geoms):
+            code, V, (radius, half_length) = _shape_row(obj.geometry)
+            start = sum(len(x) for x in vertices)
+            self.gint[g] = code, obj.parent_joint, start, len(V)
+            vertices.append(np.asarray(V, dtype=float).reshape(-1, 3))
+            self.gR[g], self.gp[g] = obj.placement.rotation, obj.placement.translation
+            self.gparam[g, :2] = radius, half_length
+            if code == compiled.HALFSPACE:
+                n = np.asarray(obj.geometry.normal, dtype=float)
+                self.gparam[g, 2:5] = n / np.sqrt(n @ n)
+                self.gparam[g, 5] = float(obj.geometry.offset)
+            self.gparam[g, 6] = np.inf if code == compiled.HALFSPACE else bounding_radius(obj.geometry)
+            self.gparam[g, 7] = friction[g]
+        self.vertices = np.ascontiguousarray(np.concatenate(vertices) if vertices else np.zeros((0, 3)))
+        pairs = np.array(collision_model.collision_pairs, dtype=np.int64).reshape(-1, 2)
+        self.pairs = np.zeros((len(pairs), 3), dtype=np.int64)
+        self.capacity = 0
+        for index, (i, j) in enumerate(pairs):
+            code, most = _pair_code(geoms[i], geoms[j], self.gint[i, 0], self.gint[j, 0])
+            if most < 0:  # a half-space and a shape: its vertices (a mesh's patch reduced), a cylinder's 8
+                shape = j if code == compiled.PLANE_FIRST else i
+                most = {compiled.CYLINDER: 8, compiled.HULL: min(self.gint[shape, 3], PATCH_POINTS)}.get(
+                    self.gint[shape, 0], self.gint[shape, 3])
+            self.pairs[index] = i, j, code
+            self.capacity += most
+        self.python_pairs = [(index, int(i), int(j)) for index, (i, j, c) in enumerate(self.pairs)
+                             if c == compiled.PYTHON_PAIR]
+        self.parents = self.gint[:, 1].copy()
+        support = np.zeros((model.njoints, model.nv))
+        for j in range(1, model.njoints):
+            for s in model.supports[j][1:]:
+                support[j, model.idx_v[s]:model.idx_v[s] + model.nvs[s]] = 1.0
+        self.support = support
+        self.lower_limit = np.ascontiguousarray(model.lower_position_limit, dtype=float)
+        self.upper_limit = np.ascontiguousarray(model.upper_position_limit, dtype=float)
+        self.friction = np.ascontiguousarray(model.friction, dtype=float)
+        self.friction_dofs = np.flatnonzero(self.friction > 0.0).astype(np.int64)
+        self.zeros = np.zeros(model.nv)
+        self.work = np.empty((max(8, int(self.gint[:, 3].max(initial=0))), 4))  # one shape's vertices
+
+
+def solver_options(solver) -> tuple[int, int, np.ndarray]:
+    """``(solver code, formulation code, options)`` of a :class:`PGSSolver` or :class:`ADMMSolver` for
+    ``compiled.solve_contacts``, from its current settings."""
+    tolerances = [solver.absolute_feasibility_tol, solver.relative_feasibility_tol,
+                  solver.absolute_complementarity_tol, solver.relative_complementarity_tol]
+    formulation = FORMULATIONS[solver.formulation]
+    if not isinstance(solver, ADMMSolver):
+        return compiled.PGS, formulation, np.array([solver.over_relaxation, solver.max_iter, *tolerances])
+    previous = solver.stats.rho if solver.warm_start_rho else np.nan
+    options = [solver.mu_prox, solver.tau, np.nan if solver.rho is None else solver.rho, solver.rho_min,
+               solver.rho_max, solver.ratio_primal_dual, solver.spectral_rho_power_init,
+               solver.spectral_rho_power_factor, solver.linear_update_rule_factor, *tolerances, solver.max_iter,
+               RHO_UPDATES[solver.rho_update], previous]
+    return compiled.ADMM, formulation, np.array(options, dtype=float)
+
+
+def _python_contacts(sim, scene, R, p, margins, contacts, keys):
+    """The contacts of the pairs without a compiled function (:mod:`rbda.simulation.convex_contacts`), each within
+    its margin ``margins (npairs,)``, merged with the compiled ones in the pairs' order."""
+    geoms = sim.collision_model.geometry_objects
+    rows, extra = [], []
+    for index, i, j in scene.python_pairs:
+        found = pair_contacts(geoms[i].geometry, (R[i], p[i]), geoms[j].geometry, (R[j], p[j]), margins[index])
+        for point, (d, p1, p2, n) in enumerate(found):
+            rows.append([d, *(0.5 * (p1 + p2)), *n, max(scene.gparam[i, 7], scene.gparam[j, 7])])
+            extra.append([index, point, i, j])
+    if not rows:
+        return contacts, keys
+    keys = np.concatenate([keys, np.array(extra, dtype=np.int64)])
+    order = np.argsort(keys[:, 0], kind="stable")
+    return np.ascontiguousarray(np.concatenate([contacts, np.array(rows)])[order]), np.ascontiguousarray(keys[order])
+
+
+def _bilateral_rows(sim):
+    """``(J (r, nv), bias (r,), keys (r, 3))`` of the bilateral constraints (``constraints.constraint_rows``)."""
+    J, bias, keys = [], [], []
+    for c, (cm, cd) in enumerate(zip(sim.constraints, sim.constraint_datas)):
+        constraint_kinematics(sim.model, sim.data, cm, cd)
+        for r in range(cm.size):
+            J.append(cd.jacobian[r])
+            bias.append(sim.baumgarte * cd.contact_placement_error[r] / sim.dt)
+            keys.append((compiled.BILATERAL, c, r))
+    nv = sim.model.nv
+    return (np.array(J, dtype=float).reshape(-1, nv), np.array(bias, dtype=float),
+            np.array(keys, dtype=np.int64).reshape(-1, 3))
+
+
+def compiled_step(sim, q, v, tau, fext):
+    """One step of ``sim`` (a :class:`rbda.Simulator`) from checked ``q``, ``v``, ``tau`` and ``fext`` (None or
+    ``(nv,)``) on its :class:`PackedScene`; returns ``(q_next, v_next)`` and keeps the step's arrays on ``sim``
+    (read by its properties)."""
+    model, data, scene = sim.model, sim.data, sim._scene
+    margins = np.empty(len(scene.pairs))  # each pair's contact margin this step (compiled.pair_margins)
+    I, F = model.packed
+    d = data._views
+    nv = model.nv
+    v_free, R, p = np.empty(nv), np.empty((len(scene.gint), 3, 3)), np.empty((len(scene.gint), 3))
+    status, contacts, keys = _k.dynamics_and_contacts(
+        I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J, q, v, tau,
+        scene.zeros if fext is None else fext, sim.damping, sim.dt, scene.zeros, NO_FEXT, scene.pairs, scene.gint,
+        scene.gR, scene.gp, scene.gparam, scene.vertices, scene.support, sim.margin, sim.speculative, scene.capacity,
+        scene.work, v_free, R, p, margins)
+    if status == compiled.NOT_SPD:
+        raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0)")
+    if status:
+        report(status, ("q", "v"), model, (q, v))
+    if scene.python_pairs:
+        contacts, keys = _python_contacts(sim, scene, R, p, margins, contacts, keys)
+    bilateral = (_bilateral_rows(sim) if sim.constraints
+                 else (np.zeros((0, nv)), np.zeros(0), np.zeros((0, 3), dtype=np.int64)))
+    solver, formulation, options = solver_options(sim.solver)
+    previous_keys, previous_rows, previous = sim._warm
+    q_next, v_next = np.empty(model.nq), np.empty(nv)
+    impulses, velocities, J, frames, bias, lower, upper, rows, stats = _k.contact_step(
+        I, F, data._cholesky_L, data.Dinv, data.dof_parents, d.J, scene.support, q, v, v_free, sim.dt, sim.margin,
+        sim.baumgarte, np.nan if sim.restitution is None else sim.restitution, contacts, keys, scene.parents,
+        sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit, scene.friction_dofs,
+        scene.friction, *bilateral, previous_keys, previous_rows, previous, sim.warm_start, solver, formulation,
+        options, q_next, v_next)
+    if stats[0] < 0:
+        raise ValueError("D: contains non-finite values (NaN or inf)")
+    k3 = 3 * contacts.shape[0]
+    sim._warm = keys, rows, impulses
+    sim._step_arrays = contacts, keys, frames, J, v_free, bias, lower, upper, rows
+    sim.impulses, sim.row_impulses = impulses[:k3], impulses[k3:]
+    sim.contact_velocities, sim.row_velocities = velocities[:k3], velocities[k3:]
+    it, converged, primal, dual, compl, rho, factorizations = stats
+    message = ("" if factorizations >= 0 else "G + (mu_prox + tau rho) I is not positive definite up to rho_max: "
+               "G is not positive semi-definite, or too large for mu_prox and rho_max")
+    sim.solver.stats = SolverStats(int(it), bool(converged), float(primal), float(dual), float(compl), float(rho),
+                                   max(int(factorizations), 0), message)
+    return q_next, v_next
+
+
+def contact_set(arrays) -> ContactSet:
+    """The :class:`ContactSet` of a compiled step's arrays (``sim._step_arrays``)."""
+    contacts, keys, frames = arrays[:3]
+    return ContactSet(points=contacts[:, 1:4].copy(), normals=contacts[:, 4:7].copy(),
+                      distances=contacts[:, 0].copy(), frames=frames, pairs=keys[:, 2:4].copy(),
+                      mu=contacts[:, 7].copy(), keys=[(int(a), int(b)) for a, b in keys[:, :2]])
+
+
+def constraint_rows(arrays) -> ConstraintRows:
+    """The :class:`ConstraintRows` of a compiled step's arrays (``sim._step_arrays``)."""
+    contacts, J, bias, lower, upper, rows = arrays[0], arrays[3], *arrays[5:]
+    keys = [("limit", int(a), int(b)) if kind == compiled.LIMIT else
+            ("friction", int(a)) if kind == compiled.FRICTION else ("constraint", int(a), int(b))
+            for kind, a, b in rows]
+    return ConstraintRows(J[3 * contacts.shape[0]:], bias, lower, upper, keys)

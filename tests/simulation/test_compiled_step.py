@@ -1,0 +1,215 @@
+"""The compiled step (rbda.simulation.compiled, what Simulator.step runs) against the step written as its Python
+stages (simulator.reference_step: NumPy Jacobians, dense M^-1 J^T, the contact functions returning lists, the
+dict-keyed warm start): the same trajectories, contacts, impulses, rows and solver iterations, step by step, on the
+scenes of the physical tests (box at rest and pushed, sliding cube in each formulation, incline, rolling ball,
+solo12 standing, talos falling, a box on a box through the Python convex pair, a pendulum on its limit with dry
+friction, a four-bar's loop closure, a bouncing ball with restitution)."""
+
+import numpy as np
+import pytest
+
+import rbda
+from rbda.io import Box, Capsule, Cylinder, GeometryModel, GeometryObject, Sphere
+from rbda.simulation import Simulator, StandingPD, add_free_body, add_ground_plane
+from rbda.simulation.simulator import reference_step
+
+G0 = 9.81
+TOL = 1e-9
+TIGHT = dict(max_iter=5000, absolute_feasibility_tol=1e-12, relative_feasibility_tol=1e-12,
+             absolute_complementarity_tol=1e-14, relative_complementarity_tol=1e-12)  # as the physical tests
+
+
+def twins(make):
+    """Two simulators from ``make()`` (one stepped compiled, one by reference_step) and the initial state."""
+    (a, q, v), (b, _, _) = make(), make()
+    return a, b, q, v
+
+
+def wrench(sim):
+    """The contacts' total world force and moment about the origin (6,): what a redundant set of points (a box's
+    four corners) determines, while the split of its impulses among the points lies in ``G``'s null space."""
+    cs = sim.contacts
+    f = np.einsum("kij,kj->ki", cs.frames, sim.impulses.reshape(-1, 3))
+    return np.concatenate([f.sum(axis=0), np.cross(cs.points, f).sum(axis=0)])
+
+
+def run_both(a, b, q, v, taus, check_every_step=True, impulse_tol=1e-6, wrench_tol=TOL):
+    """Steps both simulators from ``(q, v)`` under ``taus``; returns the largest state difference and checks the
+    step's contacts, their total wrench (to ``wrench_tol``), impulses (to ``impulse_tol``), rows and convergence agree.
+    (Four points of a box, five of a foot, are redundant: the split of their impulses is left to the solver's
+    rounding, up to its tolerance, while their wrench and effect, the next velocity, agree to 1e-9.)"""
+    qa, va, qb, vb = q.copy(), v.copy(), q.copy(), v.copy()
+    worst = 0.0
+    for tau in taus:
+        qa, va = a.step(qa, va, tau)
+        qb, vb = reference_step(b, qb, vb, tau)
+        worst = max(worst, np.abs(qa - qb).max(), np.abs(va - vb).max())
+        if check_every_step:
+            assert a.contacts.keys == b.contacts.keys
+            np.testing.assert_array_equal(a.contacts.pairs, b.contacts.pairs)
+            np.testing.assert_allclose(a.contacts.points, b.contacts.points, atol=TOL)
+            np.testing.assert_allclose(a.contacts.frames, b.contacts.frames, atol=TOL)
+            np.testing.assert_allclose(wrench(a), wrench(b), atol=wrench_tol)
+            if impulse_tol is not None:
+                np.testing.assert_allclose(a.impulses, b.impulses, atol=impulse_tol)
+            np.testing.assert_allclose(a.contact_velocities, b.contact_velocities, atol=1e-7)
+            assert a.rows.keys == b.rows.keys
+            np.testing.assert_allclose(a.rows.J, b.rows.J, atol=TOL)
+            np.testing.assert_allclose(a.row_impulses, b.row_impulses, atol=impulse_tol or 0.0)
+            assert a.stats.converged == b.stats.converged  # (the iterations may differ by a few: rounding at
+            # the stopping test)
+    return worst
+
+
+def free_body(shape, mass, theta=0.0, solver="admm", formulation="ncp", v0=(), solver_options=TIGHT, drop=0.0,
+              **kw):
+    """A free body of ``shape`` resting on the ground (or ``drop`` above it), gravity tilted by ``theta``."""
+    def make():
+        model, cm = rbda.Model(), GeometryModel()
+        add_free_body(model, cm, "body", shape if isinstance(shape, (Box, Sphere)) else Sphere(0.05), mass)
+        cm.geometry_objects[-1].geometry = shape  # a capsule or a cylinder: a ball's inertia, its own surface
+        add_ground_plane(model, cm)
+        model.gravity = rbda.Motion([G0 * np.sin(theta), 0.0, -G0 * np.cos(theta)], [0.0, 0.0, 0.0])
+        sim = Simulator(model, cm, 1e-3, solver=solver, formulation=formulation, solver_options=solver_options, **kw)
+        q = rbda.neutral(model)
+        if isinstance(shape, Cylinder):  # lying on its side, its axis along y: it rolls down the slope
+            q[3], q[6] = np.sin(np.pi / 4), np.cos(np.pi / 4)
+        q[2] = {Box: lambda: shape.size[2] / 2, Sphere: lambda: shape.radius, Cylinder: lambda: shape.radius,
+                Capsule: lambda: shape.radius + shape.half_length}[type(shape)]() + drop
+        v = np.zeros(6)
+        v[:len(v0)] = v0
+        return sim, q, v
+    return make
+
+
+@pytest.mark.parametrize("solver", ["admm", "pgs"])
+def test_box_at_rest_then_pushed(solver):
+    a, b, q, v = twins(free_body(Box((0.2, 0.2, 0.2)), 10.0, solver=solver, mu=0.4))
+    taus = np.zeros((300, 6))
+    taus[100:, 0] = 1.1 * 0.4 * 10.0 * G0
+    taus[100:, 5] = 0.3  # and a twist
+    assert run_both(a, b, q, v, taus) < TOL
+    assert a.contacts.size == 4
+
+
+@pytest.mark.parametrize("formulation", ["ncp", "ccp", "lcp"])
+@pytest.mark.parametrize("solver", ["admm", "pgs"])
+def test_sliding_cube(formulation, solver):
+    slow = (solver, formulation) == ("admm", "lcp")
+    # ADMM on the pyramid stalls near 1e-12 in some step of either twin: 1e-10 there; its corners' split wanders
+    # in G's null space, warm-started step to step (3e-5 of impulses of 1e-3 after 300 steps: not checked), and
+    # the states agree to 1e-7 (the solver's tolerance carried over 300 steps), 1e-9 for the others
+    options = dict(TIGHT, absolute_feasibility_tol=1e-10) if slow else TIGHT
+    a, b, q, v = twins(free_body(Box((0.1, 0.1, 0.1)), 1.0, solver=solver, formulation=formulation, mu=0.5,
+                                 v0=(0.8, 0.6), solver_options=options))
+    worst = run_both(a, b, q, v, np.zeros((300, 6)), impulse_tol=None if slow else 1e-6, wrench_tol=1e-7 if slow else TOL)
+    assert worst < (1e-7 if slow else TOL)
+
+
+@pytest.mark.parametrize("shape", [Box((0.1, 0.1, 0.1)), Sphere(0.05), Capsule(0.05, 0.2), Cylinder(0.05, 0.1)],
+                         ids=["box", "sphere", "capsule", "cylinder"])
+def test_incline(shape):
+    a, b, q, v = twins(free_body(shape, 1.0, theta=0.3, mu=0.25, baumgarte=0.5))
+    assert run_both(a, b, q, v, np.zeros((300, 6))) < TOL
+    assert a.contacts.size > 0
+
+
+def test_solo12_standing():
+    pytest.importorskip("pinocchio")
+    from robot_scenes import rbda_robot
+
+    (model, _, a, q0), (_, _, b, _) = rbda_robot("solo12"), rbda_robot("solo12")
+    pd = StandingPD(a, q0)
+    b.damping[:] = a.damping
+    taus = [pd(q0)] * 300
+    assert run_both(a, b, q0, np.zeros(model.nv), taus) < TOL
+    assert a.contacts.size >= 4
+
+
+def test_talos_falling():
+    """talos falling without control for 0.2 s (the fall is chaotic: rounding differences, about 1e-16 per step,
+    grow by about ten every 20 steps after it; 1e-9 holds for 200 steps)."""
+    pytest.importorskip("pinocchio")
+    from robot_scenes import rbda_robot
+
+    (model, _, a, q0), (_, _, b, _) = rbda_robot("talos"), rbda_robot("talos")
+    assert run_both(a, b, q0, np.zeros(model.nv), np.zeros((200, model.nv))) < TOL
+
+
+def test_box_on_a_box_through_the_python_convex_pair():
+    """Two boxes: no compiled contact function, their face patch comes from convex_contacts (Python), merged in
+    the pairs' order with the compiled ground contacts of a sphere beside them."""
+    def make():
+        model, cm = rbda.Model(), GeometryModel()
+        cm.add_geometry_object(GeometryObject("table", 0, 0, rbda.SE3(np.eye(3), [0.0, 0.0, -0.25]),
+                                              Box((2.0, 2.0, 0.5))))
+        add_free_body(model, cm, "body", Box((0.1, 0.1, 0.1)), 1.0)
+        add_free_body(model, cm, "ball", Sphere(0.05), 1.0)
+        add_ground_plane(model, cm, height=-0.5)
+        sim = Simulator(model, cm, 1e-3, mu=0.4, solver_options=TIGHT)
+        q = rbda.neutral(model)
+        q[2], q[7], q[9] = 0.05, 1.5, -0.45
+        v = np.zeros(12)
+        v[0] = 0.3
+        return sim, q, v
+
+    a, b, q, v = twins(make)
+    assert run_both(a, b, q, v, np.zeros((200, 12))) < TOL
+    assert a.contacts.size >= 5 and a._scene.python_pairs
+
+
+@pytest.mark.parametrize("solver", ["admm", "pgs"])
+def test_pendulum_on_its_limit_with_dry_friction(solver):
+    from test_simulator_constraints import pendulum
+
+    def make():
+        return Simulator(pendulum(2.0, 0.5, upper=0.5, friction=0.5), GeometryModel(), 1e-3, solver=solver,
+                         solver_options=TIGHT), \
+            np.zeros(1), np.zeros(1)
+
+    a, b, q, v = twins(make)
+    assert run_both(a, b, q, v, np.zeros((600, 1))) < TOL
+    assert [key[0] for key in a.rows.keys] == ["limit", "friction"]
+
+
+def test_four_bar_loop_closure():
+    from test_simulator_constraints import four_bar
+
+    def make():
+        model, pin = four_bar()
+        return Simulator(model, GeometryModel(), 1e-3, constraints=[pin], baumgarte=1.0, solver_options=TIGHT), \
+            np.array([0.4, -0.4, 0.4]), np.zeros(3)
+
+    a, b, q, v = twins(make)
+    assert run_both(a, b, q, v, np.zeros((300, 3))) < TOL
+    assert a.rows.size == 3
+
+
+def test_bouncing_ball_with_restitution():
+    a, b, q, v = twins(free_body(Sphere(0.05), 1.0, drop=0.05, restitution=0.7))
+    assert run_both(a, b, q, v, np.zeros((400, 6))) < TOL
+
+
+def test_contacts_and_rows_are_built_when_read():
+    """The Python objects of a step (ContactSet, ConstraintRows) come from the step's arrays when read, once."""
+    a, _, q, v = twins(free_body(Box((0.2, 0.2, 0.2)), 10.0, mu=0.4))
+    assert a.contacts is None
+    a.step(q, v, np.zeros(6))
+    assert a._contacts is None
+    cs = a.contacts
+    assert a.contacts is cs and cs.size == 4 and cs.keys == [(0, k) for k in range(4)]
+    assert a.rows.size == 0
+
+
+def test_errors_of_the_compiled_step_name_the_argument():
+    """A configuration off the manifold is found by the compiled kinematics and named, as by the Python stages; a
+    NaN torque before any kernel runs."""
+    a, b, q, v = twins(free_body(Box((0.2, 0.2, 0.2)), 10.0, mu=0.4))
+    bad = q.copy()
+    bad[3:7] = (0.0, 0.0, 0.0, 2.0)  # a quaternion of norm 2
+    for step in (a.step, lambda q, v, tau: reference_step(b, q, v, tau)):
+        with pytest.raises(ValueError, match="q: is not a valid configuration"):
+            step(bad, v, np.zeros(6))
+    with pytest.raises(ValueError, match="step 3: tau"):
+        a.step(q, v, np.full(6, np.nan), _step=3)
+    assert np.isfinite(a.step(q, v, np.zeros(6))[1]).all()  # and the simulator still steps
