@@ -470,3 +470,18 @@ def batch_constraint_dynamics(I, F, WS, L, D, Dinv, Q, V, TAU, CI, CF, settings,
                 OUT[b, k] = d.ddq[k]
             for k in range(nc):
                 LAM[b, k] = work[c, k]
+
+
+@njit(cache=True, parallel=True)
+def batch_impulse_dynamics(I, F, WS, L, D, Dinv, Q, V, CI, CF, settings, R, Jc, rhs, work, stats, OUT, IMPULSES,
+                           STATUS):
+    """:func:`impulse_dynamics` over the states ``Q, V (B, .)`` with ``prange`` over chunks, one set of buffers
+    (leading axis) per chunk; ``OUT (B, nv)`` the velocities after the impact, ``IMPULSES (B, m)``."""
+    nchunks, B = WS.shape[0], Q.shape[0]
+    nc = rhs.shape[1]
+    for c in prange(nchunks):
+        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+            STATUS[b] = impulse_dynamics(I, F, WS[c], L[c], D[c], Dinv[c], Q[b], V[b], CI, CF, settings, R[c], Jc[c],
+                                         rhs[c], work[c], stats[c], OUT[b])
+            for k in range(nc):
+                IMPULSES[b, k] = work[c, k]

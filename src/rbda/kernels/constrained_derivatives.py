@@ -33,6 +33,7 @@ from numba import njit, prange
 from ..spatial.compiled import force_act, force_cross, matvec6, motion_act, motion_act_inv, motion_cross
 from .configuration import DIFFERENCE_Q1, se3_jacobian
 from .constrained import constraint_dynamics as constrained_dynamics
+from .constrained import impulse_dynamics
 from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, constraint_set, delassus,
                           dense_cholesky, point_velocity, se3_compose_inverse, se3_log)
 from .derivatives import derivative_views, forward_derivatives, rnea_derivatives
@@ -604,3 +605,29 @@ def batch_constraint_dynamics_derivatives(I, F, WS, DWS, L, D, Dinv, Q, V, TAU, 
             STATUS[b] = derivatives_into(I, F, WS[c], DWS[c], L[c], D[c], Dinv[c], Q[b], V[b], TAU[b], CI, CF,
                                          settings, R[c], Jc[c], rhs[c], work[c], stats[c], dwork[c], DDQ_DQ[b],
                                          DDQ_DV[b], DDQ_DTAU[b], DLAM_DQ[b], DLAM_DV[b], DLAM_DTAU[b])
+
+
+@njit(cache=True)
+def impulse_derivatives_into(I, F, ws, dws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, work, stats, dwork,
+                             v_after, dv_dq, dv_dv, dP_dq, dP_dv):
+    """:func:`kernels.constrained.impulse_dynamics` (``settings = [mu, accuracy, max_iter, e]``, the velocity after
+    the impact into ``v_after``) then :func:`impulse_dynamics_derivatives` at one state; returns the status of the
+    first that fails, else 0."""
+    status = impulse_dynamics(I, F, ws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, work, stats, v_after)
+    if status:
+        return status
+    return impulse_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, settings[3], v_after, work[:rhs.shape[0]],
+                                        CI, CF, settings[0], dwork, dv_dq, dv_dv, dP_dq, dP_dv)
+
+
+@njit(cache=True, parallel=True)
+def batch_impulse_dynamics_derivatives(I, F, WS, DWS, L, D, Dinv, Q, V, CI, CF, settings, R, Jc, rhs, work, stats,
+                                       dwork, V_AFTER, DV_DQ, DV_DV, DP_DQ, DP_DV, STATUS):
+    """:func:`impulse_derivatives_into` at each state of ``Q, V (B, .)``, ``prange`` over chunks with one set of
+    buffers (leading axis) per chunk, into ``V_AFTER (B, nv)``, ``DV_* (B, nv, nv)`` and ``DP_* (B, m, nv)``."""
+    nchunks, B = WS.shape[0], Q.shape[0]
+    for c in prange(nchunks):
+        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+            STATUS[b] = impulse_derivatives_into(I, F, WS[c], DWS[c], L[c], D[c], Dinv[c], Q[b], V[b], CI, CF,
+                                                 settings, R[c], Jc[c], rhs[c], work[c], stats[c], dwork[c],
+                                                 V_AFTER[b], DV_DQ[b], DV_DV[b], DP_DQ[b], DP_DV[b])
