@@ -36,7 +36,7 @@ from .constrained import constraint_dynamics as constrained_dynamics
 from .constrained import impulse_dynamics
 from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, constraint_set, delassus,
                           dense_cholesky, point_velocity, se3_compose_inverse, se3_log)
-from .derivatives import derivative_views, forward_derivatives, rnea_derivatives
+from .derivatives import column_partials, derivative_views, forward_derivatives, rnea_derivatives
 from .layout import data_views, model_views
 from .sparse import cholesky_decompose, cholesky_minv, cholesky_solve_block
 from .views import borrowed, view
@@ -72,22 +72,17 @@ def body_columns(m, d, g, joint, sign, dV, dA, dAv, Sv):
     ``dAv``: d/dv) and of its frames (``Sv``: the columns ``s``) to the ``(nv, 6)`` columns, over the dofs that
     support it (module docstring)."""
     ov, oa = d.ov[joint], d.oa_gf[joint]
-    t = d.v6[5]
+    x, y, z, t = d.v6[4], d.v6[5], d.v6[6], d.v6[7]
     i = joint
     while i > 0:
         for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
             s = d.J[c]
-            motion_cross(s, ov, t)
+            column_partials(s, ov, oa, g.dVdq[c], g.dAdq[c], g.dAdv[c], x, y, z, t)
             for k in range(6):
-                dV[c, k] += sign * (t[k] + g.dVdq[c, k])
-                dAv[c, k] += sign * (g.dAdv[c, k] + t[k])
+                dV[c, k] += sign * x[k]
+                dA[c, k] += sign * y[k]
+                dAv[c, k] += sign * z[k]
                 Sv[c, k] += sign * s[k]
-            motion_cross(s, oa, t)
-            for k in range(6):
-                dA[c, k] += sign * (t[k] + g.dAdq[c, k])
-            motion_cross(g.dVdq[c], ov, t)
-            for k in range(6):
-                dA[c, k] += sign * t[k]
         i = m.parents[i]
 
 
