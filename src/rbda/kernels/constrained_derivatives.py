@@ -89,7 +89,8 @@ def body_columns(m, d, g, joint, sign, dV, dA, dAv, Sv):
 @njit(cache=True)
 def point_columns(m, d, g, joint, sign, p, Pv, Pq, Cq, Cv, t6):
     """Add ``sign`` times the partials of the world velocity (``Pv``: d/dv, ``Pq``: d/dq) and classical
-    acceleration (``Cq``, ``Cv``) of the point ``p`` (world) fixed on body ``joint`` to the ``(nv, 3)`` columns."""
+    acceleration (``Cq``, ``Cv``) of the point ``p`` (world) fixed on body ``joint`` to the ``(nv, 3)`` columns;
+    ``t6 (7, 6)`` scratch."""
     ov, oa = d.ov[joint], d.oa_gf[joint]
     pv, dp, dov, doa, x = t6[0, :3], t6[0, 3:], t6[1, :3], t6[1, 3:], t6[2, :3]
     w, alpha = ov[3:], oa[3:]
@@ -99,21 +100,13 @@ def point_columns(m, d, g, joint, sign, p, Pv, Pq, Cq, Cv, t6):
         for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
             s = d.J[c]
             point_velocity(s, p, dp)  # the point's velocity along the column
-            motion_cross(s, ov, t6[3])
-            motion_cross(g.dVdq[c], ov, t6[4])
-            motion_cross(s, oa, t6[5])
-            for k in range(6):
-                t6[3, k] += g.dVdq[c, k]  # dov/dq_c
-                t6[5, k] += g.dAdq[c, k] + t6[4, k]  # doa/dq_c
-            point_velocity(t6[3], p, dov)
+            column_partials(s, ov, oa, g.dVdq[c], g.dAdq[c], g.dAdv[c], t6[3], t6[5], t6[4], t6[6])  # dov/dq_c,
+            point_velocity(t6[3], p, dov)  # doa/dq_c, doa/dv_c
             add_cross3(w, dp, dov, 1.0)  # dpv/dq = dov_lin + dov_ang x p + w x dp
             point_velocity(t6[5], p, doa)
             add_cross3(alpha, dp, doa, 1.0)
             add_cross3(t6[3, 3:], pv, doa, 1.0)
             add_cross3(w, dov, doa, 1.0)  # dpa/dq = doa_lin + doa_ang x p + alpha x dp + dw x pv + w x dpv
-            motion_cross(s, ov, t6[4])
-            for k in range(6):
-                t6[4, k] += g.dAdv[c, k]  # doa/dv_c
             point_velocity(t6[4], p, x)
             add_cross3(s[3:], pv, x, 1.0)
             add_cross3(w, dp, x, 1.0)  # dpa/dv = doa_lin + doa_ang x p + s_ang x pv + w x dp
@@ -205,7 +198,7 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
             cw[k] = ev[k] = 0.0
         for joint, sign, p in ((j1, 1.0, p1), (j2, -1.0, p2)):
             if joint > 0:
-                point_columns(m, d, g, joint, sign, p, Pv, Pq, Cq, Cv, t6)
+                point_columns(m, d, g, joint, sign, p, Pv, Pq, Cq, Cv, view(e, 0, (7, 6)))
             ov, oa = d.ov[joint], d.oa_gf[joint]
             point_velocity(ov, p, pv)
             point_velocity(oa, p, pa)
