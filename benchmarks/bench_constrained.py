@@ -1,11 +1,11 @@
 """Constrained dynamics, rbda against Pinocchio 4.1 in one process, interleaved, on the same states: one call of
 ``constraint_dynamics``, of ``impulse_dynamics`` and of their derivatives on a quadruped standing on four 3D feet
-(solo12, LOCAL_WORLD_ALIGNED) and a humanoid on two 6D feet (talos), and a batch of states
-(``rbda.batch.constraint_dynamics``, ``rbda.batch.compute_constraint_dynamics_derivatives``) against a loop of
-Pinocchio calls. Prints ratios rbda / Pinocchio (lower is
+(solo12, LOCAL_WORLD_ALIGNED) and a humanoid on two 6D feet (talos); and a batch of states through
+``rbda.batch`` (the same four calls) against a loop of Pinocchio calls and against that loop split over two
+processes (Pinocchio 4.1 has no parallel form of these calls). Prints ratios rbda / Pinocchio (lower is
 better). Needs ``pin`` (it also provides the example-robot-data files).
 
-    python benchmarks/bench_constrained.py [--number 500] [--batch 2000]
+    python benchmarks/bench_constrained.py [--number 2000] [--batch 2000]
 """
 
 from __future__ import annotations
@@ -85,57 +85,96 @@ def single_calls(model, cms, number: int, repeat: int = 5):
     rows = []
     for name, ours, theirs in pairs:
         ours(), theirs()
-        n = number if "deriv" not in name else max(1, number // 20)
         t_ours = t_theirs = np.inf
-        for _ in range(repeat):  # interleaved
-            t_ours = min(t_ours, best_time(ours, n, 1))
-            t_theirs = min(t_theirs, best_time(theirs, n, 1))
+        for _ in range(max(repeat, number // 10)):  # interleaved: the best of many 10-call means, which a busy
+            t_ours = min(t_ours, best_time(ours, 10, 1))  # machine's preemptions spoil less than a few long runs
+            t_theirs = min(t_theirs, best_time(theirs, 10, 1))
         rows.append((name, t_ours, t_theirs))
     return rows
 
 
-def batch_line(model, cms, batch: int) -> str:
+_POOL_STATE = {}  # what the worker processes of the 2-process loop inherit (fork)
+
+
+def _pinocchio_loop(kind, pm, pcms, Q, V, TAU):
+    """A loop of Pinocchio calls over the states: ``kind`` "cd", "cdd" (with the derivatives), "id", "idd"."""
+    pd, pcds = pm.createData(), [c.createData() for c in pcms]
+    pin.initConstraintDynamics(pm, pd, pcms, pcds)
+    s = pin.ProximalSettings(1e-12, 0.0, 1)
+    for b in range(Q.shape[0]):
+        if kind in ("cd", "cdd"):
+            pin.constraintDynamics(pm, pd, Q[b], V[b], TAU[b], pcms, pcds, s)
+            if kind == "cdd":
+                pin.computeConstraintDynamicsDerivatives(pm, pd, pcms, pcds, s)
+        else:
+            pin.impulseDynamics(pm, pd, Q[b], V[b], pcms, pcds, 0.0, s)
+            if kind == "idd":  # (Pinocchio 4.1 accumulates its q-partials on a reused data: timing only)
+                pin.computeImpulseDynamicsDerivatives(pm, pd, pcms, pcds, 0.0, s)
+
+
+def _worker(kind, lo, hi):
+    import time
+
+    pm, pcms, Q, V, TAU = _POOL_STATE["args"]
+    t0 = time.perf_counter()
+    _pinocchio_loop(kind, pm, pcms, Q[lo:hi], V[lo:hi], TAU[lo:hi])
+    return time.perf_counter() - t0
+
+
+def batch_table(name, model, cms, batch: int, repeat: int = 3) -> str:
+    """Per state: rbda.batch on the numba threads (wall and CPU time), a loop of Pinocchio calls, and that loop
+    split over two worker processes (Pinocchio has no parallel twin of these calls); the workers are started and
+    warm before the timing, which spans the two halves running side by side."""
+    import multiprocessing as mp
+    import time
+
     rng = np.random.default_rng(1)
     Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(batch)])
     V, TAU = rng.normal(size=(batch, model.nv)), rng.normal(size=(batch, model.nv))
-    rbda.batch.constraint_dynamics(model, Q, V, TAU, cms)
-    t_ours = best_time(lambda: rbda.batch.constraint_dynamics(model, Q, V, TAU, cms), 1, 5)
     pm = to_pinocchio(model)
-    pd = pm.createData()
-    pcms, pcds = pinocchio_twins(pm, cms)
-    pin.initConstraintDynamics(pm, pd, pcms, pcds)
-    s = pin.ProximalSettings(1e-12, 0.0, 1)
-
-    def loop():
-        for b in range(batch):
-            pin.constraintDynamics(pm, pd, Q[b], V[b], TAU[b], pcms, pcds, s)
-
-    t_theirs = best_time(loop, 1, 5)
-    rbda.batch.compute_constraint_dynamics_derivatives(model, Q[:2], V[:2], TAU[:2], cms)
-    t_ours_d = best_time(lambda: rbda.batch.compute_constraint_dynamics_derivatives(model, Q, V, TAU, cms), 1, 5)
-
-    def loop_derivatives():
-        for b in range(batch):
-            pin.constraintDynamics(pm, pd, Q[b], V[b], TAU[b], pcms, pcds, s)
-            pin.computeConstraintDynamicsDerivatives(pm, pd, pcms, pcds, s)
-
-    t_theirs_d = best_time(loop_derivatives, 1, 5)
+    pcms, _ = pinocchio_twins(pm, cms)
+    ours = {"cd": lambda: rbda.batch.constraint_dynamics(model, Q, V, TAU, cms),
+            "cdd": lambda: rbda.batch.compute_constraint_dynamics_derivatives(model, Q, V, TAU, cms),
+            "id": lambda: rbda.batch.impulse_dynamics(model, Q, V, cms),
+            "idd": lambda: rbda.batch.compute_impulse_dynamics_derivatives(model, Q, V, cms)}  # the dynamics too
+    labels = {"cd": "constraint_dynamics", "cdd": "  + its derivatives", "id": "impulse_dynamics",
+              "idd": "  + its derivatives"}
+    _POOL_STATE["args"] = (pm, pcms, Q, V, TAU)
+    half = batch // 2
     threads = rbda.batch.numba.get_num_threads()
-    return (f"  batch of {batch}, per state: rbda.batch.constraint_dynamics {t_ours / batch * 1e6:.2f}us "
-            f"({threads} threads), a loop of pin.constraintDynamics {t_theirs / batch * 1e6:.2f}us; ratio "
-            f"{t_ours / t_theirs:.2f}\n  batch of {batch}, per state: rbda.batch.compute_constraint_dynamics_derivatives "
-            f"{t_ours_d / batch * 1e6:.2f}us, a loop of pin.constraintDynamics + computeConstraintDynamicsDerivatives "
-            f"{t_theirs_d / batch * 1e6:.2f}us; ratio {t_ours_d / t_theirs_d:.2f}")
+    lines = [f"{name}: batch of {batch}, us per state; rbda.batch on {threads} threads (wall, and CPU time of all "
+             "threads), a loop of Pinocchio calls, that loop on 2 processes; ratios rbda wall / each",
+             f"  {'algorithm':24s}{'rbda':>9s}{'rbda cpu':>10s}{'pin loop':>10s}{'pin 2 proc':>11s}"
+             f"{'/loop':>7s}{'/2 proc':>8s}"]
+    with mp.get_context("fork").Pool(2) as pool:
+        pool.starmap(_worker, [("cd", 0, 2), ("cd", 0, 2)])  # warm
+        for kind, fn in ours.items():
+            fn()
+            wall = cpu = loop = two = np.inf
+            for _ in range(repeat):  # interleaved
+                t0, c0 = time.perf_counter(), time.process_time()
+                fn()
+                wall, cpu = min(wall, time.perf_counter() - t0), min(cpu, time.process_time() - c0)
+                t0 = time.perf_counter()
+                _pinocchio_loop(kind, pm, pcms, Q, V, TAU)
+                loop = min(loop, time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                pool.starmap(_worker, [(kind, 0, half), (kind, half, batch)])
+                two = min(two, time.perf_counter() - t0)
+            us = [x / batch * 1e6 for x in (wall, cpu, loop, two)]
+            lines.append(f"  {labels[kind]:24s}{us[0]:9.2f}{us[1]:10.2f}{us[2]:10.2f}{us[3]:11.2f}"
+                         f"{wall / loop:7.2f}{wall / two:8.2f}")
+    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--number", type=int, default=500)
+    parser.add_argument("--number", type=int, default=2000)
     parser.add_argument("--batch", type=int, default=2000)
     args = parser.parse_args()
     for name, model, cms in cases():
         print(format_table(name, single_calls(model, cms, args.number)))
-        print(batch_line(model, cms, args.batch))
+        print(batch_table(name, model, cms, args.batch))
 
 
 if __name__ == "__main__":

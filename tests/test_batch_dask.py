@@ -63,6 +63,8 @@ def calls():
         "jacobian_center_of_mass": (model, [Q], {}), "rnea": (model, [Q, V, A], {}),
         "constraint_dynamics": (model, [Q, V, A, [cm]], {}),
         "compute_constraint_dynamics_derivatives": (model, [Q, V, A, [cm]], {}),
+        "impulse_dynamics": (model, [Q, V, [cm], 0.5], {}),
+        "compute_impulse_dynamics_derivatives": (model, [Q, V, [cm]], {"r_coeff": 0.5}),
         "compute_distances": (bmodel, [geom, QB], {}), "compute_collisions": (bmodel, [geom, QB], {}),
         "rollout": (bmodel, [geom, QB, np.zeros((B, bmodel.nv)), taus, 1e-3], {"mu": 0.4}),
     }

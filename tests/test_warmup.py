@@ -48,6 +48,8 @@ CALLS = textwrap.dedent("""
     rbda.impulse_dynamics(m, d, q, v, cms, cds, 0.5); rbda.compute_impulse_dynamics_derivatives(m, d, cms, cds)
     rbda.compute_delassus_matrix(m, d, q, cms, cds)
     rbda.batch.constraint_dynamics(m, Q, V, A, cms)
+    rbda.batch.compute_constraint_dynamics_derivatives(m, Q, V, A, cms)
+    rbda.batch.impulse_dynamics(m, Q, V, cms, 0.5); rbda.batch.compute_impulse_dynamics_derivatives(m, Q, V, cms, 0.5)
 
     w, g = rbda.Model(), GeometryModel()
     add_free_body(w, g, "box", Box((0.3, 0.2, 0.1)), 2.0)

@@ -392,7 +392,7 @@ def _constrained_value(forces: bool):
         return (data.lambda_c if forces else data.ddq).copy()
 
     def batched(model, Q, V, TAU, contact_models, settings):
-        if model.mimicking_joints:  # rbda.batch refuses mimic models: one state after the other
+        if model.mimicking_joints:  # one state after the other (as rbda.batch does for mimic models), one data
             with _data(model) as data:
                 return np.array([one(model, data, *x, contact_models, settings) for x in zip(Q, V, TAU)])
         return batch.constraint_dynamics(model, Q, V, TAU, list(contact_models), copy.copy(settings))[forces]

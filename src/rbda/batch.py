@@ -362,48 +362,121 @@ def d_difference(model: Model, Q0: ArrayLike, Q1: ArrayLike, arg: ArgumentPositi
 
 
 # ------------------------------------------------------------------------------------------------ constrained
+def _constraint_inputs(model, contact_models, prox_settings, elementary: bool, r_coeff=None):
+    """Checked inputs of a batched constrained function: ``(I, F, settings array, CI, CF, m, ws_model)`` with the
+    model's packed arrays (its elementary twin's, the constraints' joints mapped onto it, for ``elementary``),
+    ``[mu, accuracy, max_iter]`` (plus ``r_coeff`` when given) and the packed constraints."""
+    from .algorithms.constrained import _restitution, _settings, check_constraints
+    from .kernels import constrained as kc
+    from .model.elementary import sync_elementary
+
+    settings = _settings(prox_settings)
+    if isinstance(contact_models, RigidConstraintModel) or not isinstance(contact_models, (list, tuple)):
+        raise TypeError("contact_models: expected a list of RigidConstraintModel")
+    for k, cm in enumerate(contact_models):  # before create_data(), so that a wrong item is named
+        if not isinstance(cm, RigidConstraintModel):
+            raise TypeError(f"contact_models[{k}]: expected a RigidConstraintModel, got {type(cm).__name__}")
+    m = check_constraints(model, contact_models, [cm.create_data() for cm in contact_models])
+    values = [settings.mu, settings.absolute_accuracy, settings.max_iter]
+    if r_coeff is not None:
+        values.append(_restitution(r_coeff))
+    nc = len(contact_models)
+    CI = np.array([cm.ints for cm in contact_models], dtype=np.int64).reshape(nc, kc.CONSTRAINT_INTS)
+    CF = np.array([cm.params for cm in contact_models]).reshape(nc, kc.CONSTRAINT_FLOATS)
+    target = model
+    if elementary:  # the derivatives need constant motion subspaces
+        target, last = sync_elementary(model)
+        CI[:, 2:] = np.asarray(last)[CI[:, 2:]]
+    I, F = target.packed
+    return I, F, np.array(values), CI, CF, m, target
+
+
+def _constrained_outputs(out, shapes: list, names: str) -> list:
+    """The arrays of the tuple ``out`` checked against ``shapes`` (new ones for None)."""
+    if out is None:
+        return [np.empty(s) for s in shapes]
+    if not (isinstance(out, (tuple, list)) and len(out) == len(shapes)):
+        count = {2: "two", 4: "four", 6: "six"}[len(shapes)]
+        raise ValueError(f"out: expected a tuple of {count} arrays ({names}) of shapes "
+                         + ", ".join(str(s) for s in shapes))
+    return [_output(o, s) for o, s in zip(out, shapes)]
+
+
+def _constrained_buffers(target, n: int, m: int, nc: int, derivatives: bool) -> list:
+    """Per chunk (leading axis ``n``) buffers of the constrained kernels: ``L, D, Dinv, R, Jc, rhs, work, stats``,
+    then the derivative workspace and work for ``derivatives``."""
+    from .kernels import constrained as kc
+
+    nv = target.nv
+    buffers = [np.zeros((n, nv, nv)), np.zeros((n, nv)), np.zeros((n, nv)), np.zeros((n, nc, kc.RECORD)),
+               np.zeros((n, m, nv)), np.zeros((n, m)), np.zeros((n, kc.work_size(m, nv, target.nq))), np.zeros((n, kc.STATS))]
+    if derivatives:
+        from .kernels import constrained_derivatives as kd
+        from .kernels.derivatives import derivative_size
+
+        buffers += [np.zeros((n, derivative_size(target.njoints, nv))), np.zeros((n, kd.work_size(m, nv, nc)))]
+    return buffers
+
+
+def _constrained_status(status) -> None:
+    from .algorithms.constrained import SINGULAR_SET
+    from .kernels import constrained as kc
+
+    bad = np.flatnonzero(status == kc.SINGULAR_SET)
+    if bad.size:
+        raise ValueError(f"state {bad[0]}: {SINGULAR_SET}")
+
+
+def _state_by_state(kind: str, model, arrays: list, contact_models, prox_settings, r_coeff, outs: list) -> None:
+    """Models with mimic joints, which the compiled constrained kernels do not take: the single call ``kind``
+    (``"dynamics"``, ``"dynamics derivatives"``, ``"impulse"``, ``"impulse derivatives"``) at each state of
+    ``arrays`` (``Q`` then the velocities), in this thread, into ``outs``; an error names its state."""
+    from .algorithms.constrained import constraint_dynamics as dynamics, impulse_dynamics as impulse
+    from .algorithms.constrained_derivatives import (compute_constraint_dynamics_derivatives,
+                                                      compute_impulse_dynamics_derivatives)
+
+    data, datas = model.create_data(), [cm.create_data() for cm in contact_models]
+    for b in range(arrays[0].shape[0]):
+        state = [x[b] for x in arrays]
+        try:
+            if kind.startswith("dynamics"):
+                results = (dynamics(model, data, *state, contact_models, datas, prox_settings), data.lambda_c)
+                if kind == "dynamics derivatives":
+                    results = compute_constraint_dynamics_derivatives(model, data, contact_models, datas,
+                                                                      prox_settings)
+            else:
+                results = (impulse(model, data, *state, contact_models, datas, r_coeff, prox_settings),
+                           data.impulse_c)
+                if kind == "impulse derivatives":
+                    results = compute_impulse_dynamics_derivatives(model, data, contact_models, datas, prox_settings)
+        except ValueError as exc:
+            raise ValueError(f"state {b}: {exc}") from None
+        for out, result in zip(outs, results):
+            out[b] = result
+
+
 def constraint_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike,
                         contact_models: Sequence[RigidConstraintModel], prox_settings: ProximalSettings | None = None,
                         out: tuple | None = None):
     """:func:`rbda.constraint_dynamics` per state, in parallel: ``Q: (B, nq)``, ``V, TAU: (B, nv)``, the same
     ``contact_models`` for every state. Returns ``(ddq (B, nv), lambda (B, m))`` (``out``: such a pair to write
     into). ``prox_settings`` as for the single call (its ``iter`` and residuals are not reported per state).
-    Raises for a bad state, naming it, or a redundant set with ``mu = 0``."""
-    from .algorithms.constrained import SINGULAR_SET, _settings, check_constraints
-    from .kernels import constrained as kc
-
-    if model.mimicking_joints:
-        raise ValueError("model: the batched constrained dynamics does not take mimic joints yet; loop over "
-                         "rbda.constraint_dynamics")
-    from .model.constraints import RigidConstraintModel
-
-    settings = _settings(prox_settings)
-    for k, cm in enumerate(contact_models):  # before create_data(), so that a wrong item is named
-        if not isinstance(cm, RigidConstraintModel):
-            raise TypeError(f"contact_models[{k}]: expected a RigidConstraintModel, got {type(cm).__name__}")
-    m = check_constraints(model, contact_models, [cm.create_data() for cm in contact_models])
-    I, F = model.packed
+    Raises for a bad state, naming it, or a redundant set with ``mu = 0``. Models with mimic joints run state
+    by state through the single calls, in this thread."""
+    I, F, settings, CI, CF, m, target = _constraint_inputs(model, contact_models, prox_settings, False)
     Q = _stack(Q, model.nq, "Q")
     B = Q.shape[0]
     V, TAU = _stack(V, model.nv, "V", B), _stack(TAU, model.nv, "TAU", B)
-    if out is None:
-        out = (np.empty((B, model.nv)), np.empty((B, m)))
-    if not (isinstance(out, (tuple, list)) and len(out) == 2):
-        raise ValueError(f"out: expected a pair of arrays of shapes ({B}, {model.nv}) and ({B}, {m})")
-    ddq, lam = _output(out[0], (B, model.nv)), _output(out[1], (B, m))
+    ddq, lam = _constrained_outputs(out, [(B, model.nv), (B, m)], "ddq, lambda")
+    if model.mimicking_joints:
+        _state_by_state("dynamics", model, [Q, V, TAU], contact_models, prox_settings, None, [ddq, lam])
+        return ddq, lam
     WS = _workspaces(model, B)
-    n, nv, nc = WS.shape[0], model.nv, len(contact_models)
-    CI = np.array([cm.ints for cm in contact_models], dtype=np.int64).reshape(nc, kc.CONSTRAINT_INTS)
-    CF = np.array([cm.params for cm in contact_models]).reshape(nc, kc.CONSTRAINT_FLOATS)
     status = np.zeros(B, dtype=np.int64)
-    _constrained_kernels.batch_constraint_dynamics(
-        I, F, WS, np.zeros((n, nv, nv)), np.zeros((n, nv)), np.zeros((n, nv)), Q, V, TAU, CI, CF,
-        np.array([settings.mu, settings.absolute_accuracy, settings.max_iter]), np.zeros((n, nc, kc.RECORD)),
-        np.zeros((n, m, nv)), np.zeros((n, m)), np.zeros((n, kc.work_size(m, nv))), np.zeros((n, kc.STATS)), ddq,
-        lam, status)
-    bad = np.flatnonzero(status == kc.SINGULAR_SET)
-    if bad.size:
-        raise ValueError(f"state {bad[0]}: {SINGULAR_SET}")
+    L, D, Dinv, *rest = _constrained_buffers(target, WS.shape[0], m, len(CI), False)
+    _constrained_kernels.batch_constraint_dynamics(I, F, WS, L, D, Dinv, Q, V, TAU, CI, CF, settings, *rest, ddq, lam,
+                                                   status)
+    _constrained_status(status)
     _report_states(status, ("Q", "V", "TAU"))
     return ddq, lam
 
@@ -416,51 +489,86 @@ def compute_constraint_dynamics_derivatives(model: Model, Q: ArrayLike, V: Array
     state. Returns ``(ddq_dq, ddq_dv, ddq_dtau)`` ``(B, nv, nv)`` and ``(dlambda_dq, dlambda_dv, dlambda_dtau)``
     ``(B, m, nv)`` as the single call (``q`` in the tangent space, the forces in each constraint's frame);
     ``out``: a tuple of six such arrays to write into. ``prox_settings``: its ``mu`` as for the single call.
-    Raises for a bad state, naming it, or a redundant set with ``mu = 0``; models with mimic joints are refused
-    (loop over the single calls)."""
-    from .algorithms.constrained import SINGULAR_SET, _settings, check_constraints
-    from .kernels import constrained as kc
+    Raises for a bad state, naming it, or a redundant set with ``mu = 0``. Models with mimic joints run state
+    by state through the single calls, in this thread."""
     from .kernels import constrained_derivatives as kd
-    from .kernels.derivatives import derivative_size
-    from .model.elementary import sync_elementary
 
-    if model.mimicking_joints:
-        raise ValueError("model: the batched constrained derivatives do not take mimic joints; loop over "
-                         "rbda.compute_constraint_dynamics_derivatives")
-    settings = _settings(prox_settings)
-    if isinstance(contact_models, RigidConstraintModel) or not isinstance(contact_models, (list, tuple)):
-        raise TypeError("contact_models: expected a list of RigidConstraintModel")
-    for k, cm in enumerate(contact_models):  # before create_data(), so that a wrong item is named
-        if not isinstance(cm, RigidConstraintModel):
-            raise TypeError(f"contact_models[{k}]: expected a RigidConstraintModel, got {type(cm).__name__}")
-    m = check_constraints(model, contact_models, [cm.create_data() for cm in contact_models])
-    me, last = sync_elementary(model)  # the derivatives need constant motion subspaces
-    I, F = me.packed
+    I, F, settings, CI, CF, m, me = _constraint_inputs(model, contact_models, prox_settings, True)
     Q = _stack(Q, model.nq, "Q")
-    B, nv, nc = Q.shape[0], model.nv, len(contact_models)
+    B, nv = Q.shape[0], model.nv
     V, TAU = _stack(V, nv, "V", B), _stack(TAU, nv, "TAU", B)
-    if out is not None and not (isinstance(out, (tuple, list)) and len(out) == 6):
-        raise ValueError(f"out: expected a tuple of six arrays, three of shape ({B}, {nv}, {nv}) and three of "
-                         f"shape ({B}, {m}, {nv})")
-    outs = ([_output(None if out is None else o, (B, nv, nv)) for o in (out or (None,) * 6)[:3]]
-            + [_output(None if out is None else o, (B, m, nv)) for o in (out or (None,) * 6)[3:]])
-    CI = np.array([cm.ints for cm in contact_models], dtype=np.int64).reshape(nc, kc.CONSTRAINT_INTS)
-    CI[:, 2:] = np.asarray(last)[CI[:, 2:]]  # the joints on the elementary twin
-    CF = np.array([cm.params for cm in contact_models]).reshape(nc, kc.CONSTRAINT_FLOATS)
+    outs = _constrained_outputs(out, [(B, nv, nv)] * 3 + [(B, m, nv)] * 3,
+                                "ddq_dq, ddq_dv, ddq_dtau, dlambda_dq, dlambda_dv, dlambda_dtau")
+    if model.mimicking_joints:
+        _state_by_state("dynamics derivatives", model, [Q, V, TAU], contact_models, prox_settings, None, outs)
+        return tuple(outs)
     WS = _workspaces(me, B)
-    n = WS.shape[0]
+    L, D, Dinv, R, Jc, rhs, work, stats, DWS, dwork = _constrained_buffers(me, WS.shape[0], m, len(CI), True)
     status = np.zeros(B, dtype=np.int64)
-    kernel = announced(kd).batch_constraint_dynamics_derivatives
-    kernel(I, F, WS, np.zeros((n, derivative_size(me.njoints, me.nv))), np.zeros((n, nv, nv)), np.zeros((n, nv)),
-           np.zeros((n, nv)), Q, V, TAU, CI, CF, np.array([settings.mu, settings.absolute_accuracy, settings.max_iter]),
-           np.zeros((n, nc, kc.RECORD)), np.zeros((n, m, nv)), np.zeros((n, m)), np.zeros((n, kc.work_size(m, nv))),
-           np.zeros((n, kc.STATS)), np.zeros((n, kd.work_size(m, nv, nc))), *outs, status)
-    bad = np.flatnonzero(status == kc.SINGULAR_SET)
-    if bad.size:
-        raise ValueError(f"state {bad[0]}: {SINGULAR_SET}")
+    announced(kd).batch_constraint_dynamics_derivatives(I, F, WS, DWS, L, D, Dinv, Q, V, TAU, CI, CF, settings, R, Jc,
+                                                        rhs, work, stats, dwork, *outs, status)
+    _constrained_status(status)
     _report_states(status, ("Q", "V", "TAU"))
     return tuple(outs)
 
+
+def impulse_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, contact_models: Sequence[RigidConstraintModel],
+                     r_coeff: float = 0.0, prox_settings: ProximalSettings | None = None, out: tuple | None = None):
+    """:func:`rbda.impulse_dynamics` (the constraint-model form) per state, in parallel: ``Q: (B, nq)``, ``V: (B,
+    nv)`` the velocities before the impact, the same ``contact_models`` (``m`` rows in all), restitution
+    ``r_coeff`` in [0, 1] and ``prox_settings`` for every state. Returns ``(v_after (B, nv), impulses (B, m))``
+    (``out``: such a pair to write into). Raises for a bad state, naming it, a bad ``r_coeff``, or a redundant set
+    with ``mu = 0``. Models with mimic joints run state by state through the single calls, in this thread."""
+    I, F, settings, CI, CF, m, target = _constraint_inputs(model, contact_models, prox_settings, False, r_coeff)
+    Q = _stack(Q, model.nq, "Q")
+    B = Q.shape[0]
+    V = _stack(V, model.nv, "V", B)
+    v_after, impulses = _constrained_outputs(out, [(B, model.nv), (B, m)], "v_after, impulses")
+    if model.mimicking_joints:
+        _state_by_state("impulse", model, [Q, V], contact_models, prox_settings, settings[3], [v_after, impulses])
+        return v_after, impulses
+    WS = _workspaces(model, B)
+    status = np.zeros(B, dtype=np.int64)
+    L, D, Dinv, *rest = _constrained_buffers(target, WS.shape[0], m, len(CI), False)
+    _constrained_kernels.batch_impulse_dynamics(I, F, WS, L, D, Dinv, Q, V, CI, CF, settings, *rest, v_after,
+                                                impulses, status)
+    _constrained_status(status)
+    _report_states(status, ("Q", "V"))
+    return v_after, impulses
+
+
+def compute_impulse_dynamics_derivatives(model: Model, Q: ArrayLike, V: ArrayLike,
+                                         contact_models: Sequence[RigidConstraintModel], r_coeff: float = 0.0,
+                                         prox_settings: ProximalSettings | None = None, out: tuple | None = None):
+    """:func:`rbda.impulse_dynamics` then :func:`rbda.compute_impulse_dynamics_derivatives` at each state of
+    ``Q: (B, nq)``, ``V: (B, nv)`` (the velocities before the impact), in parallel, with the same
+    ``contact_models`` (``m`` rows in all), ``r_coeff`` and ``prox_settings`` for every state. Returns
+    ``(dvafter_dq, dvafter_dv)`` ``(B, nv, nv)`` and ``(dimpulse_dq, dimpulse_dv)`` ``(B, m, nv)`` as the single
+    call (``q`` in the tangent space, the impulses in each constraint's frame); ``out``: a tuple of four such
+    arrays to write into. Raises for a bad state, naming it, a bad ``r_coeff``, or a redundant set with ``mu = 0``.
+    Models with mimic joints run state by state through the single calls, in this thread."""
+    from .kernels import constrained_derivatives as kd
+
+    I, F, settings, CI, CF, m, me = _constraint_inputs(model, contact_models, prox_settings, True, r_coeff)
+    Q = _stack(Q, model.nq, "Q")
+    B, nv = Q.shape[0], model.nv
+    V = _stack(V, nv, "V", B)
+    outs = _constrained_outputs(out, [(B, nv, nv)] * 2 + [(B, m, nv)] * 2,
+                                "dvafter_dq, dvafter_dv, dimpulse_dq, dimpulse_dv")
+    if model.mimicking_joints:
+        _state_by_state("impulse derivatives", model, [Q, V], contact_models, prox_settings, settings[3], outs)
+        return tuple(outs)
+    WS = _workspaces(me, B)
+    L, D, Dinv, R, Jc, rhs, work, stats, DWS, dwork = _constrained_buffers(me, WS.shape[0], m, len(CI), True)
+    status = np.zeros(B, dtype=np.int64)
+    announced(kd).batch_impulse_dynamics_derivatives(I, F, kd.without_gravity(F), WS, DWS, L, D, Dinv, Q, V, CI, CF, settings, R, Jc, rhs,
+                                                     work, stats, dwork, np.empty((B, nv)), *outs, status)
+    _constrained_status(status)
+    _report_states(status, ("Q", "V"))
+    return tuple(outs)
+
+
+__all__ += ["impulse_dynamics", "compute_impulse_dynamics_derivatives"]
 
 # collision (rbda.collision.batch, imported on first use): distances and collision flags of a GeometryModel
 def compute_distances(model: Model, geom_model: GeometryModel, Q: ArrayLike, request: DistanceRequest | None = None,

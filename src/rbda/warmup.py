@@ -82,6 +82,12 @@ def _constrained_steps(q, v, tau):
         rbda.compute_impulse_dynamics_derivatives(model, data, cms, cds, prox)
         rbda.constraint_dynamics(model, data, q, v, tau, cms[:1], [cms[0].create_data()])  # exact (mu = 0)
 
+    def batched(Q, V, TAU):
+        rbda.batch.constraint_dynamics(model, Q, V, TAU, cms, prox)
+        rbda.batch.compute_constraint_dynamics_derivatives(model, Q, V, TAU, cms, prox)
+        rbda.batch.impulse_dynamics(model, Q, V, cms, 0.5, prox)
+        rbda.batch.compute_impulse_dynamics_derivatives(model, Q, V, cms, 0.5, prox)
+
     def delassus():
         rbda.compute_delassus_matrix(model, data, q, cms, cds, 1e-8)
         rbda.compute_damped_delassus_matrix_inverse(model, data, q, cms, cds, 1e-8)
@@ -93,8 +99,7 @@ def _constrained_steps(q, v, tau):
     return [
         ("constrained dynamics", dynamics),
         ("Delassus and KKT forms", delassus),
-        ("batched constrained dynamics", lambda: rbda.batch.constraint_dynamics(
-            model, np.stack([q] * B), np.stack([v] * B), np.stack([tau] * B), cms, prox)),
+        ("batched constrained dynamics", lambda: batched(np.stack([q] * B), np.stack([v] * B), np.stack([tau] * B))),
     ]
 
 

@@ -3,7 +3,6 @@
 
 import numpy as np
 import pytest
-from conftest import random_model
 from constrained_cases import random_state, random_tree_with_constraints, robot_cases
 
 import rbda
@@ -106,6 +105,3 @@ def test_errors():
     bad[2, 4] = np.nan
     with pytest.raises(ValueError, match="state 2: TAU"):
         f(model, Q, V, bad, cms)
-    mimic = random_model(0, True, mimic=True)
-    with pytest.raises(ValueError, match="mimic"):
-        f(mimic, *states(mimic, 2), [RigidConstraintModel(CONTACT_6D, mimic, mimic.njoints - 1)])

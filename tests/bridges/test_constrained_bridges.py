@@ -250,7 +250,7 @@ def test_jax_redundant_set_needs_mu(jx):
 
 
 def test_jax_vmap_mimic_model_loops_single_calls(jx):
-    """rbda.batch.constraint_dynamics refuses mimic models: vmap then loops single calls; values and the
+    """Mimic models: vmap loops single calls (as rbda.batch.constraint_dynamics does for them); values and the
     vmapped ddq_dtau equal plain rbda state by state (a 3D contact on a random tree with mimic joints)."""
     from tests.conftest import random_model
     jax, rj = jx
@@ -261,11 +261,11 @@ def test_jax_vmap_mimic_model_loops_single_calls(jx):
     states = [(rbda.random_configuration(model, rng=rng), rng.normal(size=model.nv), rng.normal(size=model.nv))
               for _ in range(3)]
     Q, V, TAU = (np.array(x) for x in zip(*states))
-    with pytest.raises(ValueError, match="mimic"):
-        rbda.batch.constraint_dynamics(model, Q, V, TAU, cms, settings)
+    batched = rbda.batch.constraint_dynamics(model, Q, V, TAU, cms, settings)[0]
     ddq = jax.vmap(jax.jit(lambda q, v, t: rj.constraint_dynamics(model, q, v, t, cms, settings)))(Q, V, TAU)
     J = jax.vmap(jax.jacfwd(lambda t, q, v: rj.constraint_dynamics(model, q, v, t, cms, settings)))(TAU, Q, V)
     for k, (q, v, tau) in enumerate(states):
         data, cds = model.create_data(), [cm.create_data() for cm in cms]
         assert_close(ddq[k], rbda.constraint_dynamics(model, data, q, v, tau, cms, cds, settings), 1e-12)
+        assert_close(batched[k], data.ddq, 1e-12)
         assert_close(J[k], rbda.compute_constraint_dynamics_derivatives(model, data, cms, cds, settings)[2], 1e-12)

@@ -187,31 +187,48 @@ def constraint_kinematics(model, data, cm: RigidConstraintModel, cd: RigidConstr
                                           - Kd * (cd.contact_velocity_error[:n] - cm.desired_contact_velocity[:n]))
 
 
+def _bound(views, contact_models, contact_datas) -> bool:
+    """Whether ``contact_models`` and ``contact_datas`` are the constraint set bound as ``views`` (each model's
+    ``ints`` and ``params`` and each data's ``record`` still the rows of the packed arrays); identity tests only."""
+    if (type(contact_models) not in (list, tuple) or type(contact_datas) not in (list, tuple)
+            or len(contact_models) != len(views) or len(contact_datas) != len(views)):
+        return False
+    try:
+        for (ints, params, record), cm, cd in zip(views, contact_models, contact_datas):
+            if cm.params is not params or cd.record is not record or cm.ints is not ints:
+                return False
+    except AttributeError:  # not a constraint model or data: check_constraints names it
+        return False
+    return True
+
+
 def _bind(model, data, contact_models, contact_datas):
-    """The packed constraints and result buffers of this constraint set in ``data`` (made on the first call with
-    these lists, or when a data was used elsewhere since): ``(CI, CF, R, Jc, rhs, work, stats)``; each constraint
-    data's ``record`` and ``jacobian`` become views of ``R`` and ``Jc``. The packed rows are refreshed."""
-    if type(contact_models) not in (list, tuple) or type(contact_datas) not in (list, tuple):
-        check_constraints(model, contact_models, contact_datas)  # raises, naming the argument
-    key = (tuple(map(id, contact_models)), tuple(map(id, contact_datas)))
+    """The packed constraints and result buffers of this constraint set in ``data``: ``(CI, CF, R, Jc, rhs, work,
+    stats)`` (and, in ``data.constraint_binding[2]``, the settings array of the kernels and the views of ``work``
+    that hold the forces and the kernels' copy of ``(q, v, tau)``). On the first call with these lists (or when one of them was bound to another data since), the
+    lists are checked and each model's ``ints`` and ``params`` and each data's ``record`` and ``jacobian`` become
+    views of the rows of ``CI``, ``CF``, ``R`` and ``Jc`` (their values copied in): the kernels then read the
+    models' current values, edits in place and setters included, with no copy per call."""
     b = data.constraint_binding
-    if b is None or b[0] != key or any(cd.record is not r for cd, r in zip(contact_datas, b[1])):
-        check_constraints(model, contact_models, contact_datas)
-        nc, m = len(contact_models), sum(cm.size for cm in contact_models)
-        CI, CF = np.zeros((nc, kc.CONSTRAINT_INTS), dtype=np.int64), np.zeros((nc, kc.CONSTRAINT_FLOATS))
-        R, Jc, rhs = np.zeros((nc, kc.RECORD)), np.zeros((m, model.nv)), np.zeros(m)
-        records, r = [], 0
-        for k, (cm, cd) in enumerate(zip(contact_models, contact_datas)):
-            R[k] = cd.record
-            cd.record, cd.jacobian = R[k], Jc[r:r + cm.size]
-            records.append(cd.record)
-            r += cm.size
-        b = (key, records, (CI, CF, R, Jc, rhs, np.zeros(kc.work_size(m, model.nv)), np.zeros(kc.STATS)))
-        data.constraint_binding = b
-    CI, CF = b[2][0], b[2][1]
-    for k, cm in enumerate(contact_models):
-        CI[k], CF[k] = cm.ints, cm.params
-    return b[2]
+    if b is not None and _bound(b[0], contact_models, contact_datas):
+        return b[1]
+    check_constraints(model, contact_models, contact_datas)
+    nc, m = len(contact_models), sum(cm.size for cm in contact_models)
+    CI, CF = np.zeros((nc, kc.CONSTRAINT_INTS), dtype=np.int64), np.zeros((nc, kc.CONSTRAINT_FLOATS))
+    R, Jc, rhs = np.zeros((nc, kc.RECORD)), np.zeros((m, model.nv)), np.zeros(m)
+    views, r = [], 0
+    for k, (cm, cd) in enumerate(zip(contact_models, contact_datas)):
+        CI[k], CF[k], R[k] = cm.ints, cm.params, cd.record
+        cm.ints, cm.params, cd.record, cd.jacobian = CI[k], CF[k], R[k], Jc[r:r + cm.size]
+        views.append((cm.ints, cm.params, cd.record))
+        r += cm.size
+    nq, nv = model.nq, model.nv
+    work = np.zeros(kc.work_size(m, nv, nq))
+    packed = (CI, CF, R, Jc, rhs, work, np.zeros(kc.STATS))
+    o = len(work) - nq - 2 * nv  # the kernels' copy of the state (q, v, tau) of the call
+    results = (np.zeros(4), work[:m], work[o:o + nq], work[o + nq:o + nq + nv], work[o + nq + nv:])
+    data.constraint_binding = (tuple(views), packed, results)
+    return packed
 
 
 def _stack(model, data, contact_models, contact_datas):
@@ -307,16 +324,23 @@ def constraint_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, ta
         return _constraint_dynamics_python(model, data, q, v, tau, contact_models, contact_datas, settings)
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     CI, CF, R, Jc, rhs, work, stats = _bind(model, data, contact_models, contact_datas)
+    values, lam, *state = data.constraint_binding[2]
+    values[0], values[1], values[2] = settings.mu, settings.absolute_accuracy, settings.max_iter
     I, F = model.packed
-    status = _kc.constraint_dynamics(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, v, tau, CI, CF,
-                                     np.array([settings.mu, settings.absolute_accuracy, settings.max_iter]), R, Jc,
-                                     rhs, work, stats)
+    status = _kc.constraint_dynamics(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, v, tau, CI, CF, values,
+                                     R, Jc, rhs, work, stats)
     if status:
         _report(status, model, q, v, tau)
-    settings.iter, settings.absolute_residual, settings.relative_residual = int(stats[0]), stats[1], stats[2]
-    data.lambda_c, data.constraint_jacobian = work[:len(rhs)], Jc
-    data.constraint_state = ("dynamics", q.copy(), v.copy(), tau.copy())
+    _statistics(settings, stats)
+    data.lambda_c, data.constraint_jacobian = lam, Jc
+    data.constraint_state = ("dynamics", *state)  # views of the kernel's copy of (q, v, tau)
     return data.ddq
+
+
+def _statistics(settings, stats) -> None:
+    """The iterations and residuals of the last solve into ``settings``."""
+    iterations, settings.absolute_residual, settings.relative_residual = stats.tolist()
+    settings.iter = int(iterations)
 
 
 def _report(status, model, q, v, tau):
@@ -355,7 +379,8 @@ def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
     ``data.dq_after`` ``(nv,)``; fills ``data.impulse_c`` ``(m,)`` (the impulses ``P``), each constraint data's
     ``contact_force`` (its impulse), and ``data.M`` with its factor. Errors as :func:`constraint_dynamics`.
     """
-    if not (isinstance(contact_models, Sequence) and all(isinstance(c, RigidConstraintModel) for c in contact_models)):
+    if not ((type(contact_models) in (list, tuple) or isinstance(contact_models, Sequence))
+            and all(isinstance(c, RigidConstraintModel) for c in contact_models)):
         return _dense_impulse(model, data, q, v, contact_models, contact_datas, r_coeff, prox_settings)
     check_data(model, data)
     settings = _settings(prox_settings)
@@ -368,19 +393,21 @@ def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
         P = _proximal_solve(G, (1.0 + r_coeff) * (J @ v), settings)
         data.dq_after = v + cholesky.solve(model, data, J.T @ P)
         _scatter_forces(contact_models, contact_datas, P)
+        state = (q.copy(), v.copy())
     else:
         q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
         CI, CF, R, J, rhs, work, stats = _bind(model, data, contact_models, contact_datas)
+        values, P, qs, vs, _ = data.constraint_binding[2]
+        values[0], values[1], values[2], values[3] = settings.mu, settings.absolute_accuracy, settings.max_iter, r_coeff
         I, F = model.packed
-        status = _kc.impulse_dynamics(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, v, CI, CF,
-                                      np.array([settings.mu, settings.absolute_accuracy, settings.max_iter, r_coeff]),
-                                      R, J, rhs, work, stats, data.dq_after)
+        status = _kc.impulse_dynamics(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, v, CI, CF, values, R, J,
+                                      rhs, work, stats, data.dq_after)
         if status:
             _report(status, model, q, v, None)
-        settings.iter, settings.absolute_residual, settings.relative_residual = int(stats[0]), stats[1], stats[2]
-        P = work[:len(rhs)]
+        _statistics(settings, stats)
+        state = (qs, vs)  # the kernel's copy
     data.impulse_c, data.constraint_jacobian = P, J
-    data.constraint_state = ("impulse", q.copy(), v.copy(), r_coeff)
+    data.constraint_state = ("impulse", *state, r_coeff)
     return data.dq_after
 
 

@@ -33,7 +33,7 @@ from ..kernels.direct import direct
 from ._check import report
 from ._elementary import workspaces
 from .constrained import (LOCAL, SINGULAR_SET, WORLD, _bind, _cholesky, _cho_solve, _settings, _world_jacobian,
-                          check_constraints, constraint_kinematics)
+                          constraint_kinematics)
 from .delassus import delassus_factors
 from .derivatives import (compute_forward_kinematics_derivatives, compute_generalized_gravity_derivatives,
                           compute_rnea_derivatives, get_joint_acceleration_derivatives)
@@ -215,22 +215,10 @@ def _last_call(model, data, contact_models, contact_datas, prox_settings, kind: 
     check_data(model, data)
     settings = _settings(prox_settings)
     state = data.constraint_state
-    if _same_set(data, contact_models, contact_datas):
-        packed = data.constraint_binding[2]
-    else:
-        check_constraints(model, contact_models, contact_datas)
-        packed = _bind(model, data, contact_models, contact_datas)
+    packed = _bind(model, data, contact_models, contact_datas)  # checks a set it has not bound
     if state is None or state[0] != kind:
         raise ValueError(f"data: call {call} first")
     return settings, state[1:], packed
-
-
-def _same_set(data, contact_models, contact_datas) -> bool:
-    """Whether these lists are those that ``data``'s last constrained call bound (so already checked)."""
-    b = data.constraint_binding
-    return (b is not None and type(contact_models) in (list, tuple) and type(contact_datas) in (list, tuple)
-            and b[0] == (tuple(map(id, contact_models)), tuple(map(id, contact_datas)))
-            and all(cd.record is r for cd, r in zip(contact_datas, b[1])))
 
 
 def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_models: Sequence[RigidConstraintModel],
@@ -279,13 +267,15 @@ def _compiled_inputs(model, data, packed):
     return I, F, ws, dws, CI, CF
 
 
-def _buffers(data, kind: str, m: int, nv: int, nc: int, results: int) -> tuple:
+def _buffers(data, kind: str, m: int, nv: int, nc: int, results: int, F=None) -> tuple:
     """``data``'s derivative workspace for ``kind``: ``(key, work, *results (m, nv) arrays)``, kept while the
-    sizes stay."""
+    sizes stay; given the model's packed floats ``F``, also ``(F, F without gravity)``, kept while ``F`` is."""
     key = (kind, m, nc)
     buffers = data.constraint_derivative_buffers
-    if buffers is None or buffers[0] != key:
+    if buffers is None or buffers[0] != key or (F is not None and buffers[-1][0] is not F):
         buffers = (key, np.zeros(kd.work_size(m, nv, nc)), *(np.zeros((m, nv)) for _ in range(results)))
+        if F is not None:
+            buffers += ((F, kd.without_gravity(F)),)
         data.constraint_derivative_buffers = buffers
     return buffers
 
@@ -333,12 +323,12 @@ def compute_impulse_dynamics_derivatives(model: Model, data: Data, contact_model
         return _impulse_dynamics_derivatives_python(model, data, contact_models, contact_datas, q, v, e, settings)
     I, F, ws, dws, CI, CF = _compiled_inputs(model, data, packed)
     nv, m = model.nv, len(data.impulse_c)
-    _, work, dP_dq, dP_dv = _buffers(data, "impulse derivatives", m, nv, len(CI), 2)
+    _, work, dP_dq, dP_dv, (_, F0) = _buffers(data, "impulse derivatives", m, nv, len(CI), 2, F)
     for name in ("dvafter_dq", "dvafter_dv"):
         if getattr(data, name).shape != (nv, nv):
             setattr(data, name, np.zeros((nv, nv)))
     data.kinematics_derivatives = False  # the derivative workspace now holds the impulses' columns
-    status = _kd.impulse_dynamics_derivatives(I, F, ws, dws, data._cholesky_L, data.D, data.Dinv, q, v, float(e),
+    status = _kd.impulse_dynamics_derivatives(I, F0, ws, dws, data._cholesky_L, data.D, data.Dinv, q, v, float(e),
                                               data.dq_after, data.impulse_c, CI, CF, float(settings.mu), work,
                                               data.dvafter_dq, data.dvafter_dv, dP_dq, dP_dv)
     if status:

@@ -13,7 +13,8 @@ from numba import njit, prange
 
 from ..spatial.compiled import jlog_coefficient, motion_act, motion_act_inv, motion_cross, se3_compose, sin_over_t
 from .checks import all_finite
-from .dynamics import crba, rnea
+from .dynamics import crba_after_kinematics, rnea
+from .kinematics import forward_kinematics_qva
 from .layout import data_views, model_views
 from .sparse import cholesky_decompose, cholesky_solve
 from .views import borrowed, view
@@ -342,6 +343,26 @@ def proximal_solve(G, Lc, b, mu, accuracy, max_iter, lam_c, previous, residual, 
     return True
 
 
+@njit(cache=True, forceinline=True)
+def state_offset(m, nv):
+    """Where the copy of the state ``(q, v, tau)`` of the call starts in ``work`` (:func:`work_size`)."""
+    return 4 * m + m * nv + 2 * m * m + 42 + nv
+
+
+@njit(cache=True)
+def keep_state(work, m, q, v, tau):
+    """Copy the call's state into ``work`` (the derivatives read it from there): ``q``, ``v``, then ``tau``."""
+    o = state_offset(m, v.shape[0])
+    for k in range(q.shape[0]):
+        work[o + k] = q[k]
+    o += q.shape[0]
+    for k in range(v.shape[0]):
+        work[o + k] = v[k]
+    o += v.shape[0]
+    for k in range(tau.shape[0]):
+        work[o + k] = tau[k]
+
+
 @njit(cache=True)
 def solve_kkt(lam, L, Dinv, Jc, b, settings, work, stats, x, R, CI):
     """The KKT solve shared by the dynamics and the impulses: ``G lambda + b = 0`` (proximal), then
@@ -352,7 +373,7 @@ def solve_kkt(lam, L, Dinv, Jc, b, settings, work, stats, x, R, CI):
     Y = view(work, 4 * nc, (nc, nv))
     G = view(work, 4 * nc + nc * nv, (nc, nc))
     Lc = view(work, 4 * nc + nc * nv + nc * nc, (nc, nc))
-    f = work[4 * nc + nc * nv + 2 * nc * nc + 42:]
+    f = work[4 * nc + nc * nv + 2 * nc * nc + 42:state_offset(nc, nv)]
     delassus(L, Dinv, lam, Jc, Y, G)
     if not proximal_solve(G, Lc, b, settings[0], settings[1], int(settings[2]), lam_c, previous, residual, stats):
         return False
@@ -374,26 +395,32 @@ def solve_kkt(lam, L, Dinv, Jc, b, settings, work, stats, x, R, CI):
 
 
 @njit(cache=True)
-def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work):
-    """``nle``, the kinematics at ``ddq = 0``, ``M`` and its sparse factor, the constraint rows. Returns the
-    input status (97: M singular)."""
+def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work, with_nle):
+    """The kinematics at ``ddq = 0`` (``nle`` too for ``with_nle``: the RNEA's forward pass gives them, else the
+    kinematics' alone), ``M`` and its sparse factor, the constraint rows. Returns the input status (97: M
+    singular)."""
     m = model_views(borrowed(I), borrowed(F))
     nc, nv = Jc.shape
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     for k in range(CF.shape[0]):
         if not all_finite(CF[k]):
             return NONFINITE_CONSTRAINT
-    status = rnea(I, F, ws, q, v, d.zeros, np.zeros((0, 6)))  # nle = ID(q, v, 0)
-    if status:
-        return status
-    for k in range(d.nle.shape[0]):
-        d.nle[k] = d.tau[k]
-    crba(I, F, ws, q)
-    g = d.v6[0]
-    for i in range(1, m.nj):  # the drift a_i (ddq = 0, no gravity): a_gf_i = a_i + oMi^-1 (-g)
-        motion_act_inv(d.oMi[i], m.gravity, g)
-        for k in range(6):
-            d.a[i, k] = d.a_gf[i, k] + g[k]
+    if not with_nle:
+        status = forward_kinematics_qva(I, F, ws, q, v, d.zeros)  # d.a: the drift (ddq = 0, no gravity)
+        if status:
+            return status
+    else:
+        status = rnea(I, F, ws, q, v, d.zeros, np.zeros((0, 6)))  # nle = ID(q, v, 0)
+        if status:
+            return status
+        for k in range(d.nle.shape[0]):
+            d.nle[k] = d.tau[k]
+        g = d.v6[0]
+        for i in range(1, m.nj):  # the drift a_i (ddq = 0, no gravity): a_gf_i = a_i + oMi^-1 (-g)
+            motion_act_inv(d.oMi[i], m.gravity, g)
+            for k in range(6):
+                d.a[i, k] = d.a_gf[i, k] + g[k]
+    crba_after_kinematics(I, F, ws)  # M at the placements of that pass
     if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
         return 97
     constraint_set(m, d, CI, CF, R, Jc, rhs, view(work, 4 * nc + nc * nv + 2 * nc * nc, (7, 6)))
@@ -403,11 +430,12 @@ def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work):
 @njit(cache=True)
 def constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc, rhs, work, stats):
     """Constrained forward dynamics into ``d.ddq``, the forces into ``work[:m]`` and the records;
-    ``settings = [mu, accuracy, max_iter]``, ``work`` of :func:`work_size`. Returns the input status, 97 for a
-    singular M, or SINGULAR_SET."""
+    ``settings = [mu, accuracy, max_iter]``, ``work`` of :func:`work_size`, which also receives a copy of
+    ``(q, v, tau)``. Returns the input status, 97 for a singular M, or SINGULAR_SET."""
     if not all_finite(tau):
         return 5
-    status = kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work)
+    keep_state(work, rhs.shape[0], q, v, tau)
+    status = kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work, True)
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))
@@ -430,9 +458,10 @@ def constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc
 @njit(cache=True)
 def impulse_dynamics(I, F, ws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, work, stats, dq_after):
     """The velocity after an impact into ``dq_after``: ``M (v+ - v) = J^T P``, ``J v+ = -e J v`` with
-    ``e = settings[3]``; the impulses into ``work[:m]`` and the records. Statuses as
-    :func:`constraint_dynamics`."""
-    status = kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work)
+    ``e = settings[3]``; the impulses into ``work[:m]`` and the records, ``(q, v)`` copied into ``work`` as by
+    :func:`constraint_dynamics`. Statuses as :func:`constraint_dynamics`."""
+    keep_state(work, rhs.shape[0], q, v, q[:0])
+    status = kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work, False)
     if status:
         return status
     nc, nv = Jc.shape
@@ -450,9 +479,9 @@ def impulse_dynamics(I, F, ws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, w
     return 0
 
 
-def work_size(m: int, nv: int) -> int:
-    """The size of ``work`` for ``m`` constraint rows."""
-    return 4 * m + m * nv + 2 * m * m + 42 + nv
+def work_size(m: int, nv: int, nq: int) -> int:
+    """The size of ``work`` for ``m`` constraint rows (the last ``nq + 2 nv``: the state of the call)."""
+    return 4 * m + m * nv + 2 * m * m + 42 + nv + nq + 2 * nv
 
 
 @njit(cache=True, parallel=True)
@@ -472,3 +501,18 @@ def batch_constraint_dynamics(I, F, WS, L, D, Dinv, Q, V, TAU, CI, CF, settings,
                 OUT[b, k] = d.ddq[k]
             for k in range(nc):
                 LAM[b, k] = work[c, k]
+
+
+@njit(cache=True, parallel=True)
+def batch_impulse_dynamics(I, F, WS, L, D, Dinv, Q, V, CI, CF, settings, R, Jc, rhs, work, stats, OUT, IMPULSES,
+                           STATUS):
+    """:func:`impulse_dynamics` over the states ``Q, V (B, .)`` with ``prange`` over chunks, one set of buffers
+    (leading axis) per chunk; ``OUT (B, nv)`` the velocities after the impact, ``IMPULSES (B, m)``."""
+    nchunks, B = WS.shape[0], Q.shape[0]
+    nc = rhs.shape[1]
+    for c in prange(nchunks):
+        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+            STATUS[b] = impulse_dynamics(I, F, WS[c], L[c], D[c], Dinv[c], Q[b], V[b], CI, CF, settings, R[c], Jc[c],
+                                         rhs[c], work[c], stats[c], OUT[b])
+            for k in range(nc):
+                IMPULSES[b, k] = work[c, k]

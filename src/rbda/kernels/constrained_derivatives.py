@@ -33,9 +33,10 @@ from numba import njit, prange
 from ..spatial.compiled import force_act, force_cross, matvec6, motion_act, motion_act_inv, motion_cross
 from .configuration import DIFFERENCE_Q1, se3_jacobian
 from .constrained import constraint_dynamics as constrained_dynamics
+from .constrained import impulse_dynamics
 from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, constraint_set, delassus,
                           dense_cholesky, point_velocity, se3_compose_inverse, se3_log)
-from .derivatives import derivative_views, forward_derivatives, rnea_derivatives
+from .derivatives import column_partials, derivative_views, forward_derivatives, rnea_derivatives
 from .layout import data_views, model_views
 from .sparse import cholesky_decompose, cholesky_minv, cholesky_solve_block
 from .views import borrowed, view
@@ -71,29 +72,25 @@ def body_columns(m, d, g, joint, sign, dV, dA, dAv, Sv):
     ``dAv``: d/dv) and of its frames (``Sv``: the columns ``s``) to the ``(nv, 6)`` columns, over the dofs that
     support it (module docstring)."""
     ov, oa = d.ov[joint], d.oa_gf[joint]
-    t = d.v6[5]
+    x, y, z, t = d.v6[4], d.v6[5], d.v6[6], d.v6[7]
     i = joint
     while i > 0:
         for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
             s = d.J[c]
-            motion_cross(s, ov, t)
+            column_partials(s, ov, oa, g.dVdq[c], g.dAdq[c], g.dAdv[c], x, y, z, t)
             for k in range(6):
-                dV[c, k] += sign * (t[k] + g.dVdq[c, k])
-                dAv[c, k] += sign * (g.dAdv[c, k] + t[k])
+                dV[c, k] += sign * x[k]
+                dA[c, k] += sign * y[k]
+                dAv[c, k] += sign * z[k]
                 Sv[c, k] += sign * s[k]
-            motion_cross(s, oa, t)
-            for k in range(6):
-                dA[c, k] += sign * (t[k] + g.dAdq[c, k])
-            motion_cross(g.dVdq[c], ov, t)
-            for k in range(6):
-                dA[c, k] += sign * t[k]
         i = m.parents[i]
 
 
 @njit(cache=True)
 def point_columns(m, d, g, joint, sign, p, Pv, Pq, Cq, Cv, t6):
     """Add ``sign`` times the partials of the world velocity (``Pv``: d/dv, ``Pq``: d/dq) and classical
-    acceleration (``Cq``, ``Cv``) of the point ``p`` (world) fixed on body ``joint`` to the ``(nv, 3)`` columns."""
+    acceleration (``Cq``, ``Cv``) of the point ``p`` (world) fixed on body ``joint`` to the ``(nv, 3)`` columns;
+    ``t6 (7, 6)`` scratch."""
     ov, oa = d.ov[joint], d.oa_gf[joint]
     pv, dp, dov, doa, x = t6[0, :3], t6[0, 3:], t6[1, :3], t6[1, 3:], t6[2, :3]
     w, alpha = ov[3:], oa[3:]
@@ -103,21 +100,13 @@ def point_columns(m, d, g, joint, sign, p, Pv, Pq, Cq, Cv, t6):
         for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
             s = d.J[c]
             point_velocity(s, p, dp)  # the point's velocity along the column
-            motion_cross(s, ov, t6[3])
-            motion_cross(g.dVdq[c], ov, t6[4])
-            motion_cross(s, oa, t6[5])
-            for k in range(6):
-                t6[3, k] += g.dVdq[c, k]  # dov/dq_c
-                t6[5, k] += g.dAdq[c, k] + t6[4, k]  # doa/dq_c
-            point_velocity(t6[3], p, dov)
+            column_partials(s, ov, oa, g.dVdq[c], g.dAdq[c], g.dAdv[c], t6[3], t6[5], t6[4], t6[6])  # dov/dq_c,
+            point_velocity(t6[3], p, dov)  # doa/dq_c, doa/dv_c
             add_cross3(w, dp, dov, 1.0)  # dpv/dq = dov_lin + dov_ang x p + w x dp
             point_velocity(t6[5], p, doa)
             add_cross3(alpha, dp, doa, 1.0)
             add_cross3(t6[3, 3:], pv, doa, 1.0)
             add_cross3(w, dov, doa, 1.0)  # dpa/dq = doa_lin + doa_ang x p + alpha x dp + dw x pv + w x dpv
-            motion_cross(s, ov, t6[4])
-            for k in range(6):
-                t6[4, k] += g.dAdv[c, k]  # doa/dv_c
             point_velocity(t6[4], p, x)
             add_cross3(s[3:], pv, x, 1.0)
             add_cross3(w, dp, x, 1.0)  # dpa/dv = doa_lin + doa_ang x p + s_ang x pv + w x dp
@@ -209,7 +198,7 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
             cw[k] = ev[k] = 0.0
         for joint, sign, p in ((j1, 1.0, p1), (j2, -1.0, p2)):
             if joint > 0:
-                point_columns(m, d, g, joint, sign, p, Pv, Pq, Cq, Cv, t6)
+                point_columns(m, d, g, joint, sign, p, Pv, Pq, Cq, Cv, view(e, 0, (7, 6)))
             ov, oa = d.ov[joint], d.oa_gf[joint]
             point_velocity(ov, p, pv)
             point_velocity(oa, p, pa)
@@ -431,10 +420,11 @@ def local_kinematics(m, d):
 
 
 @njit(cache=True)
-def solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu):
+def solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu, r1_v_is_minus_M):
     """The implicit-function step for the partials ``T = [dr1/dq, dr1/dv] (nv, 2 nv)``, ``r2 (n, 2 nv)``:
     ``[[M, -J^T], [J, 0]] [dx; dlambda] = -[r1; r2]`` gives ``U = dlambda = G^-1 (J M^-1 r1 - r2)`` and
     ``T = -dx = M^-1 r1 - M^-1 J^T dlambda``, with ``P = M^-1 J^T`` and ``Gf`` the factor of ``G + mu I``.
+    ``r1_v_is_minus_M``: ``dr1/dv = -M`` (the impulses), not read from ``T``: ``M^-1 dr1/dv = -I``.
     Returns 97 for a singular M, 96 for a singular set with ``mu = 0``, else 0."""
     n, nv = Jc.shape
     if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
@@ -448,7 +438,13 @@ def solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu):
     for i in range(nv):
         for r in range(n):
             P[i, r] = Jc[r, i]
-    cholesky_solve_block(L, Dinv, m.dof_parents, T)  # M^-1 r1
+    if r1_v_is_minus_M:
+        cholesky_solve_block(L, Dinv, m.dof_parents, T[:, :nv])  # M^-1 r1_q
+        for i in range(nv):
+            for c in range(nv):
+                T[i, nv + c] = -1.0 if i == c else 0.0
+    else:
+        cholesky_solve_block(L, Dinv, m.dof_parents, T)  # M^-1 r1
     cholesky_solve_block(L, Dinv, m.dof_parents, P)  # M^-1 J^T
     for r in range(n):
         for c in range(T.shape[1]):
@@ -491,7 +487,7 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, lam, C
         constraint_partials(m, d, g, CI[k], CF[k], R[k], lam[r:r + s], Jc[r:r + s], r2[r:r + s], T, S, e, cols,
                             1.0, CF[k, F_GAINS], CF[k, F_GAINS + 1])
         r += s
-    status = solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu)
+    status = solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu, False)
     if status:
         return status
     # ddq_dtau = M^-1 - M^-1 J^T Z with Z = G^-1 J M^-1
@@ -512,18 +508,17 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, lam, C
 
 
 @njit(cache=True)
-def impulse_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, r_coeff, v_after, impulse, CI, CF, mu, work,
+def impulse_dynamics_derivatives(I, F0, ws, dws, L, D, Dinv, q, v, r_coeff, v_after, impulse, CI, CF, mu, work,
                                  dv_dq, dv_dv, dP_dq, dP_dv):
     """The partials of :func:`kernels.constrained.impulse_dynamics` at its solution ``(v+, P)`` (``r_coeff`` the
     restitution ``e``): the KKT system ``r1 = M(q) (v+ - v) - J^T P``, ``r2 = J (v+ + e v)`` with
     ``dr1/dq = d(M (v+ - v))/dq - d(J^T P)/dq`` (the RNEA partials at ``(q, 0, v+ - v)`` without gravity),
     ``dr1/dv = -M``, ``dr2/dq`` the velocity-error partials at ``w = v+ + e v`` (the forward derivative pass at
 ``(q, w, 0)``) and ``dr2/dv = e J``. Into
-    ``dv_* (nv, nv)`` and ``dP_* (m, nv)``; ``work`` of :func:`work_size`. Statuses as
+    ``dv_* (nv, nv)`` and ``dP_* (m, nv)``; ``work`` of :func:`work_size`. ``F0``: the model's packed floats
+    with the gravity zeroed (:func:`without_gravity`), so that ``ID(q, 0, x) = M(q) x``. Statuses as
     :func:`constraint_dynamics_derivatives`."""
     nv, nc, n = v.shape[0], CI.shape[0], impulse.shape[0]
-    F0 = F.copy()
-    F0[:6] = 0.0  # the model without gravity: ID(q, 0, x) = M(q) x
     m = model_views(borrowed(I), borrowed(F0))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
@@ -539,9 +534,9 @@ def impulse_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, r_coeff, v_aft
     cols = np.empty(nv, dtype=np.int64)
     local_kinematics(m, d)
     constraint_set(m, d, CI, CF, R, Jc, rhs, w)
-    for i in range(nv):  # r1 = [dr1/dq, -M]: the RNEA partials and the impulses' force terms
+    for i in range(nv):  # r1 = [dr1/dq, -M]: the RNEA partials and the impulses' force terms (-M: in the solve)
         for c in range(nv):
-            T[i, c], T[i, nv + c] = g.dtau_dq[i, c], -d.M[i, c]
+            T[i, c] = g.dtau_dq[i, c]
     r = 0
     for k in range(nc):
         s = 3 if CI[k, 0] == CONTACT_3D else 6
@@ -562,7 +557,7 @@ def impulse_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, r_coeff, v_aft
     for r in range(n):
         for c in range(nv):
             r2[r, nv + c] *= r_coeff
-    status = solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu)
+    status = solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu, True)
     if status:
         return status
     for i in range(nv):
@@ -604,3 +599,36 @@ def batch_constraint_dynamics_derivatives(I, F, WS, DWS, L, D, Dinv, Q, V, TAU, 
             STATUS[b] = derivatives_into(I, F, WS[c], DWS[c], L[c], D[c], Dinv[c], Q[b], V[b], TAU[b], CI, CF,
                                          settings, R[c], Jc[c], rhs[c], work[c], stats[c], dwork[c], DDQ_DQ[b],
                                          DDQ_DV[b], DDQ_DTAU[b], DLAM_DQ[b], DLAM_DV[b], DLAM_DTAU[b])
+
+
+def without_gravity(F):
+    """A copy of the model's packed floats ``F`` with the gravity (its first 6 entries) zeroed."""
+    F0 = F.copy()
+    F0[:6] = 0.0
+    return F0
+
+
+@njit(cache=True)
+def impulse_derivatives_into(I, F, F0, ws, dws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, work, stats, dwork,
+                             v_after, dv_dq, dv_dv, dP_dq, dP_dv):
+    """:func:`kernels.constrained.impulse_dynamics` (``settings = [mu, accuracy, max_iter, e]``, the velocity after
+    the impact into ``v_after``) then :func:`impulse_dynamics_derivatives` (``F0`` the gravity-free ``F``) at one
+    state; returns the status of the first that fails, else 0."""
+    status = impulse_dynamics(I, F, ws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, work, stats, v_after)
+    if status:
+        return status
+    return impulse_dynamics_derivatives(I, F0, ws, dws, L, D, Dinv, q, v, settings[3], v_after, work[:rhs.shape[0]],
+                                        CI, CF, settings[0], dwork, dv_dq, dv_dv, dP_dq, dP_dv)
+
+
+@njit(cache=True, parallel=True)
+def batch_impulse_dynamics_derivatives(I, F, F0, WS, DWS, L, D, Dinv, Q, V, CI, CF, settings, R, Jc, rhs, work, stats,
+                                       dwork, V_AFTER, DV_DQ, DV_DV, DP_DQ, DP_DV, STATUS):
+    """:func:`impulse_derivatives_into` at each state of ``Q, V (B, .)``, ``prange`` over chunks with one set of
+    buffers (leading axis) per chunk, into ``V_AFTER (B, nv)``, ``DV_* (B, nv, nv)`` and ``DP_* (B, m, nv)``."""
+    nchunks, B = WS.shape[0], Q.shape[0]
+    for c in prange(nchunks):
+        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+            STATUS[b] = impulse_derivatives_into(I, F, F0, WS[c], DWS[c], L[c], D[c], Dinv[c], Q[b], V[b], CI, CF,
+                                                 settings, R[c], Jc[c], rhs[c], work[c], stats[c], dwork[c],
+                                                 V_AFTER[b], DV_DQ[b], DV_DV[b], DP_DQ[b], DP_DV[b])

@@ -278,6 +278,20 @@ def express(x, dq_column, s, X, oMf, rf, out, tmp):
             out[2] += X[3] * dpy - X[4] * dpx
 
 
+@njit(cache=True, inline="always")
+def column_partials(s, ov, oa, dVdq, dAdq, dAdv, v_q, a_q, a_v, tmp):
+    """The partials along one dof (world column ``s`` and its rows ``dVdq``, ``dAdq``, ``dAdv``) of a body's world
+    twist ``ov`` and acceleration ``oa``, the body moving with the dof: ``v_q = s x ov + dVdq``,
+    ``a_q = s x oa + dAdq + dVdq x ov``, ``a_v = dAdv + s x ov`` (``d ov/dv = d oa/da = s``)."""
+    motion_cross(s, ov, v_q)
+    motion_cross(s, oa, a_q)
+    motion_cross(dVdq, ov, tmp)
+    for k in range(6):
+        a_v[k] = dAdv[k] + v_q[k]
+        a_q[k] += dAdq[k] + tmp[k]
+        v_q[k] += dVdq[k]
+
+
 @njit(cache=True)
 def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a_dq, a_dv, a_da):
     """Partial derivatives ``(6, nv)`` of the velocity (and, if ``accel``, of the spatial acceleration)
@@ -294,7 +308,7 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     oMf = np.empty((3, 4))
     se3_compose(d.oMi[joint], placement, oMf)
-    x, out, tmp = np.empty(6), np.empty(6), np.empty(6)
+    x, y, z, out, tmp = np.empty(6), np.empty(6), np.empty(6), np.empty(6), np.empty(6)
     ov, oa = d.ov[joint], d.oa[joint]
     v_dq[:, :] = 0.0
     v_dv[:, :] = 0.0
@@ -306,25 +320,16 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
     while j > 0:
         for c in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
             s = d.J[c]
-            motion_cross(s, ov, x)
-            for k in range(6):
-                x[k] += g.dVdq[c, k]
+            column_partials(s, ov, oa, g.dVdq[c], g.dAdq[c], g.dAdv[c], x, y, z, tmp)
             express(x, True, s, ov, oMf, rf, out, tmp)
             v_dq[:, c] = out
             express(s, False, s, ov, oMf, rf, out, tmp)
             v_dv[:, c] = out
             if accel:
                 a_da[:, c] = out
-                motion_cross(s, oa, x)
-                motion_cross(g.dVdq[c], ov, tmp)
-                for k in range(6):
-                    x[k] += g.dAdq[c, k] + tmp[k]
-                express(x, True, s, oa, oMf, rf, out, tmp)
+                express(y, True, s, oa, oMf, rf, out, tmp)
                 a_dq[:, c] = out
-                motion_cross(s, ov, x)
-                for k in range(6):
-                    x[k] += g.dAdv[c, k]
-                express(x, False, s, oa, oMf, rf, out, tmp)
+                express(z, False, s, oa, oMf, rf, out, tmp)
                 a_dv[:, c] = out
         j = m.parents[j]
     compress_columns(m, v_dq)  # mimic joints: X = X_ext G

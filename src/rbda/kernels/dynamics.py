@@ -100,9 +100,32 @@ def crba(I, F, ws, q):
     if status:
         return status
     q = extended(m, q, d.qx)
+    world_jacobians_and_inertias(jt, q, d.zeros, m.inertias, d.J, d.oYcrb)
+    composite_inertias(m, d)
+    return 0
+
+
+@njit(cache=True)
+def crba_after_kinematics(I, F, ws):
+    """:func:`crba` at the configuration of the last kinematics pass (``oMi`` and ``S`` current, as after
+    :func:`rnea`), without recomputing the joints: the world columns and inertias, then the composite pass."""
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    for i in range(1, m.nj):
+        iv, nvi = m.idx_v[i], m.nvs[i]
+        world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])
+        inertia_act(d.oMi[i], m.inertias[i], d.oYcrb[i])
+    d.oYcrb[0, :] = 0.0
+    composite_inertias(m, d)
+    return 0
+
+
+@njit(cache=True)
+def composite_inertias(m, d):
+    """The backward pass of CRBA from the world columns ``d.J`` and body inertias ``d.oYcrb``: composite inertias
+    summed as 10-vectors, ``M[support(i), i] = J^T (Ycrb_i J_i)``."""
     if m.nq_mimic:  # the compressed M of the last call overlaps entries that the loop below leaves alone
         d.M[:, :] = 0.0
-    world_jacobians_and_inertias(jt, q, d.zeros, m.inertias, d.J, d.oYcrb)
     F_col = d.v6[0]
     for i in range(m.nj - 1, 0, -1):
         for col in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
@@ -119,7 +142,6 @@ def crba(I, F, ws, q):
             d.oYcrb[parent, k] += d.oYcrb[i, k]
     compress_matrix(m, d.M)  # mimic joints: M = G^T M_ext G (+ armature)
     add_armature_diagonal(m, d.M)
-    return 0
 
 
 # ---------------------------------------------------------------------------------------------- ABA

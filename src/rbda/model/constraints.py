@@ -150,7 +150,9 @@ class RigidConstraintModel:
     ``desired_contact_placement`` (SE3, the target of ``c1Mc2``; identity), ``desired_contact_velocity`` and
     ``desired_contact_acceleration`` ``(6,)`` (zero; the first ``size`` entries are used, in the constraint's
     frame). The placements, gains and targets live in one packed row ``params`` ``(50,)`` that the compiled
-    kernels read; the properties are views of it.
+    kernels read; the properties are views of it. After a constrained call, ``params`` (and ``ints``) are rows
+    of the packed arrays of that call's Data, values kept, so that an edit (in place or through the properties)
+    reaches the next call with no copy.
 
     Raises TypeError for a placement that is not an SE3 or a joint index that is not an int, ValueError for a
     joint out of range, an unknown type or frame, or non-finite placements.
