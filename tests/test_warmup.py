@@ -40,6 +40,9 @@ CALLS = textwrap.dedent("""
     rbda.frames_forward_kinematics(m, d, q); rbda.compute_joint_jacobians(m, d, q); rbda.integrate(m, q, v)
     rbda.compute_aba_derivatives(m, d, q, v, a); rbda.compute_rnea_derivatives(m, d, q, v, a)
     rbda.batch.rnea(m, Q, V, A); rbda.batch.aba(m, Q, V, A); rbda.batch.compute_aba_derivatives(m, Q, V, A)
+    mm = rbda.transform_joint_into_mimic(m, 2, 3, 0.5, 0.1)  # aba with mimic joints runs a kernel of its own
+    qm, vm = rbda.neutral(mm), np.zeros(mm.nv)
+    rbda.aba(mm, mm.create_data(), qm, vm, vm); rbda.batch.aba(mm, np.stack([qm] * 3), np.stack([vm] * 3), np.stack([vm] * 3))
     foot = m.frames[m.nframes - 1]
     cms = [rbda.RigidConstraintModel(rbda.CONTACT_6D, m, foot.parent_joint, foot.placement)]
     cds = [cm.create_data() for cm in cms]

@@ -122,7 +122,7 @@ def _serial(name: str, field: str, model, Q, arrays, out, status) -> None:
     data = _thread_data(model)
     I, F = model.packed
     kernel, result = getattr(single, name), getattr(data, field)
-    extra = (NO_FEXT,) if name in ("rnea", "aba") else ()
+    extra = (NO_FEXT,) if name in ("rnea", "aba", "forward_dynamics_through_factor") else ()
     for b in range(Q.shape[0]):
         status[b] = kernel(I, F, data.ws, Q[b], *(x[b] for x in arrays), *extra)
         if status[b]:
@@ -159,6 +159,9 @@ def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray
 def aba(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``ddq[b] = aba(Q[b], V[b], TAU[b])``; ``Q: (B, nq)``, ``V, TAU: (B, nv)``, returns ``(B, nv)``; ``out``: an
     array of that shape to write into and return (a stream of batches in fixed memory)."""
+    if model.mimicking_joints:  # no ABA with mimic joints: forward dynamics through the factor of M
+        return _run(_k.forward_dynamics_through_factor, model, Q, {"V": V, "TAU": TAU}, out, (model.nv,),
+                    ("forward_dynamics_through_factor", "ddq"))
     return _run(_k.aba, model, Q, {"V": V, "TAU": TAU}, out, (model.nv,), ("aba", "ddq"))
 
 

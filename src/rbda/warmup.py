@@ -54,9 +54,21 @@ def _steps(model, data, q, v, a):
                                          rbda.batch.compute_aba_derivatives(model, Q, V, A))),
         ("batched configuration space", lambda: (rbda.batch.integrate(model, Q, V), rbda.batch.difference(model, Q, Q),
                                                  rbda.batch.d_integrate(model, Q, V, rbda.ARG0))),
+        ("forward dynamics with mimic joints", lambda: _mimic_forward_dynamics(Q, V, A)),
         *_constrained_steps(q, v, a),
         *_contact_steps(),
     ]
+
+
+def _mimic_forward_dynamics(Q, V, A):
+    """aba on a model with a mimic joint, single-state and batched: without ABA it runs its own kernel
+    (``forward_dynamics_through_factor``), which the every-joint model does not reach."""
+    import rbda
+
+    model = rbda.transform_joint_into_mimic(rbda.sample_models.manipulator(), 1, 2, 0.5, 0.1)
+    q, v = rbda.neutral(model), np.zeros(model.nv)
+    rbda.aba(model, model.create_data(), q, v, v)
+    rbda.batch.aba(model, np.stack([q] * len(Q)), np.stack([v] * len(Q)), np.stack([v] * len(Q)))
 
 
 def _constrained_steps(q, v, tau):

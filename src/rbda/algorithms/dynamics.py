@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..kernels import coriolis, dynamics
+from ..kernels.checks import NEEDS_FACTOR
 from ..kernels.direct import direct
 from ._check import matrix, report, vector
 from ._elementary import workspaces
@@ -113,7 +114,10 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
     ``ValueError`` naming the argument for a wrong size, a NaN or an unnormalised quaternion."""
     I, F = model.packed
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
-    status = _k.aba(I, F, data.ws, q, v, tau, NO_FEXT if fext is None else _fext(model, fext))
+    fext = NO_FEXT if fext is None else _fext(model, fext)
+    status = _k.aba(I, F, data.ws, q, v, tau, fext)
+    if status == NEEDS_FACTOR:  # mimic joints: no ABA, forward dynamics through the factor of M
+        status = _k.forward_dynamics_through_factor(I, F, data.ws, q, v, tau, fext)
     if status:
         report(status, ("q", "v", "tau"), model, (q, v, tau))
     return data.ddq

@@ -199,6 +199,8 @@ def _dynamics(args, rets, I, F, ws0, nw, m, algorithm, jacobians):
             status = _dynamics_kernels.rnea(I, F, ws, q, x1, x2, no_fext)
         else:
             status = _dynamics_kernels.aba(I, F, ws, q, x1, x2, no_fext)
+            if status == _dynamics_kernels.NEEDS_FACTOR:  # mimic joints: no ABA
+                status = _dynamics_kernels.forward_dynamics_through_factor(I, F, ws, q, x1, x2, no_fext)
     if status == 0:
         d = data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0]
         out, y = d.tau if algorithm == RNEA else d.ddq, _buffer(rets, 0, np.float64, nv)

@@ -42,6 +42,20 @@ def aba(I, F, WS, Q, V, TAU, OUT, STATUS):
 
 
 @njit(cache=True, parallel=True)
+def forward_dynamics_through_factor(I, F, WS, Q, V, TAU, OUT, STATUS):
+    """:func:`aba` for a model with mimic joints (``dynamics.forward_dynamics_through_factor``)."""
+    nchunks, B = WS.shape[0], Q.shape[0]
+    for c in prange(nchunks):
+        m = model_views(I, F)
+        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
+        no_fext = np.zeros((0, 6))
+        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+            STATUS[b] = dynamics.forward_dynamics_through_factor(I, F, WS[c], Q[b], V[b], TAU[b], no_fext)
+            for k in range(m.nv_red):
+                OUT[b, k] = d.ddq[k]
+
+
+@njit(cache=True, parallel=True)
 def crba(I, F, WS, Q, OUT, STATUS):
     nchunks, B = WS.shape[0], Q.shape[0]
     for c in prange(nchunks):

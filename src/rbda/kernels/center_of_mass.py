@@ -85,7 +85,7 @@ def jacobian_center_of_mass(I, F, ws, wb, q):
 
     Moving dof k of joint i moves the subtree of i rigidly with the twist ``J_k``, so its mass-weighted CoM moves
     by ``m_sub J_k,lin + J_k,ang x h_sub`` with ``(m_sub, h_sub)`` from the composite inertia of i."""
-    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, None, None)
+    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, ws[:0], ws[:0])
     if status:
         return status
     q = extended(m, q, d.qx)

@@ -29,7 +29,7 @@ def centroidal_map(I, F, ws, wb, q, v):
     """``Ag`` (rows per dof), ``Ig`` and, if ``v`` is not empty, ``hg = Ag v`` (Orin and Goswami's CCRBA).
 
     Column k is the momentum ``Ycrb_i J_k`` of the subtree moved by dof k (world origin), taken about the CoM."""
-    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, None)
+    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, ws[:0])
     if status:
         return status
     q, v = extended(m, q, d.qx), extended(m, v, d.vx)
@@ -107,7 +107,7 @@ def centroidal_map_time_variation(I, F, ws, wb, q, v):
     """``Ag``, ``dAg``, ``hg``, ``Ig``, ``J`` and ``dJ = ov x J`` (the columns' motion with their joint: constant
     subspaces, so a model whose subspaces move runs this on its elementary twin). Column k of joint i:
     ``dAg_k = X_c^* (dYcrb_i J_k + Ycrb_i dJ_k) - [0; dc/dt x (Ycrb_i J_k)_lin]``."""
-    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, None)
+    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, ws[:0])
     if status:
         return status
     q, v = extended(m, q, d.qx), extended(m, v, d.vx)

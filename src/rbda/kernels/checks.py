@@ -16,6 +16,9 @@ from .views import borrowed, view
 NORMALIZATION_TOL = 1e-6
 WRONG_DATA = 99
 SINGULAR = 97  # the joint-space inertia (or an articulated block of it) is not positive definite
+#: ``aba`` on a model with mimic joints, where ABA does not apply: the caller runs the kernel
+#: ``forward_dynamics_through_factor`` instead (a kernel of its own, so that ABA does not compile RNEA, CRBA and M^-1)
+NEEDS_FACTOR = 96
 
 
 @njit(cache=True)
@@ -51,8 +54,10 @@ def configuration_status(m, q):
 @njit(cache=True, forceinline=True)
 def begin(I, F, ws, q, v, a):
     """``(m, d, joints, status)``: model and data views, the joint tables of the per-joint step, and the status
-    of the inputs (``v``, ``a`` may be None); with mimic joints, the extended inputs in ``d.qx``, ``d.vx``,
-    ``d.ax``. The views are :func:`borrowed`: they live only during the kernel."""
+    of the inputs; with mimic joints, the extended inputs in ``d.qx``, ``d.vx``, ``d.ax``. An input left out is
+    passed empty (``ws[:0]``), never None: one compiled version of ``begin`` serves every kernel (each None
+    pattern was a version of its own, about 3 s of compile each). The views are :func:`borrowed`: they live only
+    during the kernel."""
     m = model_views(borrowed(I), borrowed(F))
     d, size = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)
     joints = JointTables(m.types, m.params, m.idx_q, m.idx_v, m.nqs, m.nvs, m.parents, m.placements, m.sub_first,
@@ -61,12 +66,13 @@ def begin(I, F, ws, q, v, a):
     if size != ws.shape[0]:
         return m, d, joints, WRONG_DATA
     status = 0
-    if q is not None:
+    if q.shape[0]:
         status = configuration_status(m, q)
         if m.nq_mimic:  # mimic joints: the extended inputs d.qx, d.vx, d.ax (kernels/mimic.py)
             expand_inputs(m, q, v, a, d.qx, d.vx, d.ax)
-    if status == 0 and v is not None and not all_finite(v):
+    if status == 0 and not all_finite(v):
         status = 3
-    if status == 0 and a is not None and not all_finite(a):
+    if status == 0 and not all_finite(a):
         status = 5
     return m, d, joints, status
+

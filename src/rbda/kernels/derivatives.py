@@ -44,9 +44,9 @@ from ..spatial.compiled import (
     se3_compose,
     velocity_variation,
 )
-from .checks import SINGULAR, begin
+from .checks import NEEDS_FACTOR, SINGULAR, begin
 from .dynamics import aba
-from .sparse import ltdl, minverse_from_factor
+from .sparse import inverse_through_factor
 from .kinematics import calc_joint, world_jacobian_columns
 from .layout import data_views, model_views
 from .mimic import (add_armature, add_armature_diagonal, compress_columns, compress_matrix, compress_tensor,
@@ -197,13 +197,23 @@ def rnea_derivatives(I, F, ws, dws, q, v, a, fext):
 def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     """``ddq = FD(q, v, tau)`` into ``d.ddq``; ``dddq/dq = -M^-1 dtau/dq``, ``dddq/dv = -M^-1 dtau/dv`` at
     ``(q, v, ddq)`` into the derivative workspace and ``dddq/dtau = M^-1`` into ``d.Minv``, through the sparse
-    factor of ``M``; with mimic joints these are the model's compressed ``(nv_red, nv_red)`` blocks (``aba`` is
-    then its declared fallback, ``forward_dynamics_through_factor``)."""
-    status = aba(I, F, ws, q, v, tau, fext)
-    if status:
-        return status
+    factor of ``M``; with mimic joints these are the model's compressed ``(nv_red, nv_red)`` blocks, and ``ddq``
+    comes from that factor too (``aba`` returns ``NEEDS_FACTOR``)."""
     m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the rows sliced below
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    status = aba(I, F, ws, q, v, tau, fext)
+    if status == NEEDS_FACTOR:  # ddq = M^-1 (tau - b): M and b = RNEA(q, v, 0) from the derivatives' pass at a = 0
+        status = rnea_derivatives(I, F, ws, dws, q, v, d.zeros[: m.nv_red], fext)
+        Minv = model_block(m, d.Minv)
+        if status == 0 and not inverse_through_factor(model_block(m, d.M), m.dof_parents, model_block(m, d.D), Minv):
+            status = SINGULAR
+        if status == 0:
+            for r in range(m.nv_red):
+                d.ddq[r] = 0.0
+                for c in range(m.nv_red):
+                    d.ddq[r] += Minv[r, c] * (tau[c] - d.tau[c])
+    if status:
+        return status
     status = rnea_derivatives(I, F, ws, dws, q, v, d.ddq, fext)  # reads d.ddq, writes neither it nor d.D
     if status:
         return status
@@ -212,12 +222,8 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     M, H, Minv = model_block(m, d.M), model_block(m, d.D), model_block(m, d.Minv)  # the model's (nv, nv)
     dtau_dq, dtau_dv = model_block(m, g.dtau_dq), model_block(m, g.dtau_dv)
     ddq_dq, ddq_dv = model_block(m, g.ddq_dq), model_block(m, g.ddq_dv)
-    for r in range(nv):
-        for c in range(nv):
-            H[r, c] = M[r, c]
-    if not ltdl(H, lam):
+    if not inverse_through_factor(M, lam, H, Minv):
         return SINGULAR
-    minverse_from_factor(H, lam, Minv)
     for r in range(nv):  # row r of -M^-1 dtau/dq and -M^-1 dtau/dv, the inner loop running along rows
         row_q, row_v = ddq_dq[r], ddq_dv[r]
         for c in range(nv):
@@ -237,7 +243,7 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
 def forward_kinematics_derivatives(I, F, ws, dws, q, v, a):
     """The forward pass without gravity nor forces: ``oMi``, ``J``, ``ov``, ``oa``, the local ``v``, ``a``
     and the columns ``dVdq``, ``dAdq``, ``dAdv`` that the getters below combine."""
-    status = forward_derivatives(I, F, ws, dws, q, v, a, None, False, False)
+    status = forward_derivatives(I, F, ws, dws, q, v, a, view(ws, 0, (0, 6)), False, False)
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))
@@ -361,7 +367,7 @@ def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dh
     Then ``hg = [p; L_o - c x p]`` and ``dhg = [f; n_o - c x f]`` (``dc/dt x p = 0``). ``com_mass`` (4,) receives
     the CoM and the total mass; nothing else is written for a massless model. The outputs are ``(6, nv_extended)``;
     with mimic joints the model's ``X G`` ``(6, nv_red)`` is left in their first entries."""
-    status = forward_derivatives(I, F, ws, dws, q, v, a, None, False, True)
+    status = forward_derivatives(I, F, ws, dws, q, v, a, view(ws, 0, (0, 6)), False, True)
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))
@@ -711,7 +717,7 @@ def rnea_second_order_derivatives(I, F, ws, dws, q, v, a, fext, d2tau_dqdq, d2ta
 def rnea_derivatives_into(I, F, ws, dws, q, v, a, out_q, out_v, out_a):
     """:func:`rnea_derivatives` with its three matrices copied out (the views stay out of the parallel loop,
     whose array analysis cannot follow them)."""
-    status = rnea_derivatives(I, F, ws, dws, q, v, a, None)
+    status = rnea_derivatives(I, F, ws, dws, q, v, a, view(ws, 0, (0, 6)))
     m = model_views(borrowed(I), borrowed(F))
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     out_q[:, :] = model_block(m, g.dtau_dq)
@@ -723,7 +729,7 @@ def rnea_derivatives_into(I, F, ws, dws, q, v, a, out_q, out_v, out_a):
 @njit(cache=True)
 def aba_derivatives_into(I, F, ws, dws, q, v, tau, out_q, out_v, out_tau):
     """:func:`aba_derivatives` with its three matrices copied out."""
-    status = aba_derivatives(I, F, ws, dws, q, v, tau, None)
+    status = aba_derivatives(I, F, ws, dws, q, v, tau, view(ws, 0, (0, 6)))
     m = model_views(borrowed(I), borrowed(F))
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     out_q[:, :] = model_block(m, g.ddq_dq)
@@ -756,8 +762,8 @@ def rnea_second_order_derivatives_into(I, F, ws, dws, q, v, a, T, out_qq, out_vv
     tensors ``T`` ``(4, nv_extended, nv_extended, nv_extended)`` and their compressed blocks copied out."""
     m = model_views(borrowed(I), borrowed(F))
     if not m.nq_mimic:
-        return rnea_second_order_derivatives(I, F, ws, dws, q, v, a, None, out_qq, out_vv, out_qv, out_aq)
-    status = rnea_second_order_derivatives(I, F, ws, dws, q, v, a, None, T[0], T[1], T[2], T[3])
+        return rnea_second_order_derivatives(I, F, ws, dws, q, v, a, view(ws, 0, (0, 6)), out_qq, out_vv, out_qv, out_aq)
+    status = rnea_second_order_derivatives(I, F, ws, dws, q, v, a, view(ws, 0, (0, 6)), T[0], T[1], T[2], T[3])
     n = out_qq.size
     for t, out in enumerate((out_qq, out_vv, out_qv, out_aq)):
         out.reshape(n)[:] = T[t].reshape(T[t].size)[:n]

@@ -35,11 +35,11 @@ from ..spatial.compiled import (
     motion_act_inv,
     motion_cross,
 )
-from .checks import SINGULAR, begin
+from .checks import NEEDS_FACTOR, SINGULAR, begin
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
 from .layout import data_views, model_views
 from .mimic import add_armature, add_armature_diagonal, compress_matrix, compress_vector, extended, model_block
-from .sparse import ltdl, minverse_from_factor
+from .sparse import inverse_through_factor
 from .views import borrowed
 
 
@@ -96,7 +96,7 @@ def world_jacobians_and_inertias(jt, q, zeros, inertias, J, oYcrb):
 @njit(cache=True)
 def crba(I, F, ws, q):
     """M(q) into ``d.M`` (full, symmetric); also fills ``oMi``, ``J`` and ``oYcrb``."""
-    m, d, jt, status = begin(I, F, ws, q, None, None)
+    m, d, jt, status = begin(I, F, ws, q, ws[:0], ws[:0])
     if status:
         return status
     q = extended(m, q, d.qx)
@@ -171,12 +171,14 @@ def spd_inverse(A, n, out):
 @njit(cache=True)
 def aba(I, F, ws, q, v, tau, fext):
     """ddq = FD(q, v, tau) into ``d.ddq``, world-frame ABA (Featherstone Table 7.1 with world-frame quantities);
-    ``fext`` (nj, 6) in the joint frames, or empty for none."""
+    ``fext`` (nj, 6) in the joint frames, or empty for none. With mimic joints, which couple two branches, there
+    is no articulated-body recursion: returns ``NEEDS_FACTOR``, and the caller runs
+    :func:`forward_dynamics_through_factor`."""
     m, d, jt, status = begin(I, F, ws, q, v, tau)
     if status:
         return status
-    if m.nq_mimic:  # a mimic joint couples two branches: no articulated-body recursion
-        return forward_dynamics_through_factor(I, F, ws, q, v, tau, fext)
+    if m.nq_mimic:
+        return NEEDS_FACTOR
     ovJ, Yv = d.v6[0], d.v6[1]
     for i in range(1, m.nj):  # pass 1: kinematics, bias accelerations oc, bias forces of
         parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
@@ -240,13 +242,8 @@ def minverse(I, F, ws, q):
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     lam = m.dof_parents
-    M, H, Minv = model_block(m, d.M), model_block(m, d.D), model_block(m, d.Minv)  # the model's (nv, nv)
-    for r in range(m.nv_red):  # element by element: a slice assignment compiles numba's shape-error path (~3 s)
-        for c in range(m.nv_red):
-            H[r, c] = M[r, c]
-    if not ltdl(H, lam):
+    if not inverse_through_factor(model_block(m, d.M), lam, model_block(m, d.D), model_block(m, d.Minv)):
         return SINGULAR
-    minverse_from_factor(H, lam, Minv)
     return 0
 
 
@@ -254,7 +251,8 @@ def minverse(I, F, ws, q):
 def forward_dynamics_through_factor(I, F, ws, q, v, tau, fext):
     """Forward dynamics of a model with mimic joints, where ABA does not apply (a mimic joint couples two
     branches): ``ddq = M^-1 (tau - b)`` with ``b = RNEA(q, v, 0)`` and ``M^-1`` from the factor of ``M``
-    (:func:`minverse`, which also fills ``Minv``), then RNEA at ``(q, v, ddq)`` for the accelerations and forces."""
+    (:func:`minverse`, which also fills ``Minv``), then RNEA at ``(q, v, ddq)`` for the accelerations and forces;
+    what :func:`aba`'s callers run when it returns ``NEEDS_FACTOR``."""
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     nv = m.nv_red

@@ -18,7 +18,7 @@ from .whole_body import begin_whole_body, rotate
 def energy(I, F, ws, wb, q, v):
     """Potential energy ``-g . sum m_i c_i`` and, if ``v`` is not empty, kinetic energy
     ``1/2 sum v_i . Y_i v_i + 1/2 sum armature v^2`` (= ``1/2 v^T M v``) into ``energy``."""
-    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, None)
+    m, d, jt, w, status = begin_whole_body(I, F, ws, wb, q, v, ws[:0])
     if status:
         return status
     v_model = v

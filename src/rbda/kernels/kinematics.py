@@ -48,7 +48,7 @@ def world_jacobian_columns(oMi, S, J):
 
 @njit(cache=True)
 def forward_kinematics_q(I, F, ws, q):
-    m, d, jt, status = begin(I, F, ws, q, None, None)
+    m, d, jt, status = begin(I, F, ws, q, ws[:0], ws[:0])
     if status:
         return status
     q = extended(m, q, d.qx)
@@ -60,7 +60,7 @@ def forward_kinematics_q(I, F, ws, q):
 @njit(cache=True)
 def forward_kinematics_qv(I, F, ws, q, v):
     """Adds ``v_i = liMi^-1 v_parent + vJ`` (local frames)."""
-    m, d, jt, status = begin(I, F, ws, q, v, None)
+    m, d, jt, status = begin(I, F, ws, q, v, ws[:0])
     if status:
         return status
     q, v = extended(m, q, d.qx), extended(m, v, d.vx)
@@ -101,7 +101,7 @@ def joint_acceleration(S, a, v, vJ, cJ, out, scratch):
 @njit(cache=True)
 def update_frame_placements(I, F, ws):
     """``oMf[k] = oMi[parent joint] * placement_k``."""
-    m, d, jt, status = begin(I, F, ws, None, None, None)
+    m, d, jt, status = begin(I, F, ws, ws[:0], ws[:0], ws[:0])
     if status:
         return status
     for k in range(m.nf):
@@ -112,7 +112,7 @@ def update_frame_placements(I, F, ws):
 @njit(cache=True)
 def update_global_placements(I, F, ws):
     """``oMi`` from the stored ``liMi``."""
-    m, d, jt, status = begin(I, F, ws, None, None, None)
+    m, d, jt, status = begin(I, F, ws, ws[:0], ws[:0], ws[:0])
     if status:
         return status
     for i in range(1, m.nj):
@@ -123,7 +123,7 @@ def update_global_placements(I, F, ws):
 @njit(cache=True)
 def joint_jacobians_from_placements(I, F, ws):
     """``J = [oMi.act(S_i)]`` from the placements and subspaces of the last forward kinematics."""
-    m, d, jt, status = begin(I, F, ws, None, None, None)
+    m, d, jt, status = begin(I, F, ws, ws[:0], ws[:0], ws[:0])
     if status:
         return status
     for i in range(1, m.nj):
@@ -134,7 +134,7 @@ def joint_jacobians_from_placements(I, F, ws):
 @njit(cache=True)
 def compute_joint_jacobians(I, F, ws, q):
     """Forward kinematics and the world-frame Jacobian columns ``J = [oMi.act(S_i)]``."""
-    m, d, jt, status = begin(I, F, ws, q, None, None)
+    m, d, jt, status = begin(I, F, ws, q, ws[:0], ws[:0])
     if status:
         return status
     q = extended(m, q, d.qx)
@@ -152,7 +152,7 @@ def compute_joint_jacobians(I, F, ws, q):
 @njit(cache=True)
 def jacobians_time_variation(I, F, ws, q, v):
     """``v``, ``ov``, the world Jacobian columns ``J`` and their time derivatives ``dJ_k = ov_i x J_k``."""
-    m, d, jt, status = begin(I, F, ws, q, v, None)
+    m, d, jt, status = begin(I, F, ws, q, v, ws[:0])
     if status:
         return status
     q, v = extended(m, q, d.qx), extended(m, v, d.vx)
@@ -175,7 +175,7 @@ def kinematic_hessians(I, F, ws, q, H, out):
     status = compute_joint_jacobians(I, F, ws, q)
     if status:
         return status
-    m, d, jt, status = begin(I, F, ws, None, None, None)
+    m, d, jt, status = begin(I, F, ws, ws[:0], ws[:0], ws[:0])
     col = d.v6[0]
     for i in range(1, m.nj):
         for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):

@@ -18,14 +18,14 @@ from __future__ import annotations
 from numba import njit
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def extended(m, x, expanded):
     """The input the recursion reads: ``expanded`` (filled by ``begin``) with mimic joints, ``x`` without (or
     when ``x`` is empty: an input left out)."""
     return expanded if m.nq_mimic and x.shape[0] else x
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def model_coordinates(m, i):
     """``(iq, iv, mimic)``: where joint ``i``'s coordinates start in the model's ``q`` and ``v``, and whether it is
     a mimic joint (it has none of its own; the configuration kernels skip it)."""
@@ -35,20 +35,20 @@ def model_coordinates(m, i):
     return iq, iv, False
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def expand_inputs(m, q, v, a, qx, vx, ax):
-    """``qx = E(q)``, ``vx = G v``, ``ax = G a`` (``v``, ``a`` may be None or empty: left out)."""
+    """``qx = E(q)``, ``vx = G v``, ``ax = G a`` (``v``, ``a`` may be empty: left out)."""
     for k in range(m.nq_mimic):
         qx[k] = q[m.q_src[k]] * m.q_scale[k] + m.q_offset[k]
-    if v is not None and v.shape[0]:
+    if v.shape[0]:
         for k in range(vx.shape[0]):
             vx[k] = v[m.v_col[k]] * m.v_scale[k]
-    if a is not None and a.shape[0]:
+    if a.shape[0]:
         for k in range(ax.shape[0]):
             ax[k] = a[m.v_col[k]] * m.v_scale[k]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def compress_axis(m, x, outer, inner):
     """``G^T`` along the middle axis of ``x[: outer * nv_extended * inner]`` read as ``(outer, nv_extended,
     inner)``, in place: each mimic slice is added, scaled, onto its mimicked dof's slice, then the model's slices
@@ -68,28 +68,28 @@ def compress_axis(m, x, outer, inner):
                 x[dst + b] = x[src + b]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def compress_rows(m, X):
     """``X[:nv_red] = G^T X`` for ``X`` ``(nv_extended, w)`` (one row per extended column), in place."""
     if m.nq_mimic:
         compress_axis(m, X.reshape(X.size), 1, X.shape[1])
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def compress_vector(m, x):
     """``x[:nv_red] = G^T x`` in place, for ``x`` ``(nv_extended,)``."""
     if m.nq_mimic:
         compress_axis(m, x, 1, 1)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def compress_columns(m, X):
     """``X G`` ``(w, nv_red)``, C-contiguous, into the first entries of ``X`` ``(w, nv_extended)``, in place."""
     if m.nq_mimic:
         compress_axis(m, X.reshape(X.size), X.shape[0], 1)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def compress_matrix(m, X):
     """``G^T X G`` ``(nv_red, nv_red)``, C-contiguous, into the first ``nv_red^2`` entries of ``X``
     ``(nv_extended, nv_extended)``, in place."""
@@ -99,7 +99,7 @@ def compress_matrix(m, X):
         compress_axis(m, flat, 1, m.nv_red)  # rows: (nr, nr)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def compress_tensor(m, T):
     """``T`` ``(nv_extended,) * 3`` compressed on each dof axis (``T_ijk G_ia G_jb G_kc``), ``(nv_red,) * 3``
     C-contiguous in its first entries, in place."""
@@ -110,7 +110,7 @@ def compress_tensor(m, T):
         compress_axis(m, flat, 1, nr * nr)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def compress_hessian(m, H, out):
     """``out[x, i, j] = sum_ab H[x, a, b] G_ai G_bj`` ``(6, nv_red, nv_red)`` from ``H`` ``(6, nv_extended,
     nv_extended)`` (``H`` is ``out`` itself without mimic joints: nothing to do)."""
@@ -124,7 +124,7 @@ def compress_hessian(m, H, out):
                 out[x, i, j] += s * H[x, a, b]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def add_armature(m, a, tau):
     """``tau += armature a`` on the model's dofs (with mimic joints the armature acts after the accumulation;
     without, the recursion adds it)."""
@@ -133,7 +133,7 @@ def add_armature(m, a, tau):
             tau[j] += m.armature_red[j] * a[j]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def add_armature_diagonal(m, M):
     """``M += diag(armature)`` for the compressed ``(nv_red, nv_red)`` block (with mimic joints only)."""
     if m.nq_mimic:
@@ -142,7 +142,7 @@ def add_armature_diagonal(m, M):
             flat[j * m.nv_red + j] += m.armature_red[j]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def model_block(m, X):
     """The model's ``(nv_red, nv_red)`` matrix that :func:`compress_matrix` left in ``X``; ``X`` without mimic
     joints."""

@@ -61,6 +61,21 @@ def minverse_from_factor(H, lam, Minv):
             j = lam[j]
 
 
+
+@njit(cache=True)
+def inverse_through_factor(M, lam, H, Minv):
+    """``Minv = M^-1`` through the sparse factor ``H`` of ``M`` (:func:`ltdl` of a copy, into ``H``); False if ``M``
+    is not positive definite. The copy goes element by element: a slice assignment compiles numba's shape-error
+    path (~3 s)."""
+    for r in range(M.shape[0]):
+        for c in range(M.shape[0]):
+            H[r, c] = M[r, c]
+    if not ltdl(H, lam):
+        return False
+    minverse_from_factor(H, lam, Minv)
+    return True
+
+
 @njit(cache=True)
 def ltl(H, lam):
     """In place ``H = L^T L`` (Featherstone, RBDA Table 6.3): afterwards the lower part of ``H`` holds L."""
