@@ -150,9 +150,52 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple, serial: tupl
     return out
 
 
+# Models of revolute/prismatic joints under an optional free flyer run at SIMD width (kernels/simd.py): blocks of
+# states as structures of arrays. A batch below SERIAL_BELOW runs its blocks in the calling thread.
+_simd_models: dict = {}
+
+
+def _simd_accepts(model) -> bool:
+    """``kernels.simd.accepts(model)``, kept per packed model (rebuilt when the model's arrays change)."""
+    from .kernels import simd
+
+    I = model.packed[0]
+    kept = _simd_models.get(id(I))
+    if kept is None or kept[0] is not I:
+        if len(_simd_models) > 64:
+            _simd_models.clear()
+        kept = _simd_models[id(I)] = (I, simd.accepts(model))
+    return kept[1]
+
+
+def _run_simd(name: str, model, Q, velocities: dict, out) -> np.ndarray:
+    """:func:`_run` for the structure-of-arrays kernel ``name`` of ``kernels/simd.py`` (output ``(B, nv)``)."""
+    from .kernels import simd
+
+    I, F = model.packed
+    Q = _stack(Q, model.nq, "Q")
+    B = Q.shape[0]
+    X, Y = (_stack(x, model.nv, n, B) for n, x in velocities.items())
+    out = _output(out, (B, model.nv))
+    status = np.zeros(B, dtype=np.int64)
+    blocks = (B + simd.W - 1) // simd.W
+    if B < SERIAL_BELOW:
+        kernel = getattr(simd, name + "_chunk")
+        announce_compilation(kernel)
+        kernel(I, F, Q, X, Y, out, status, 0, blocks)
+    else:
+        kernel = getattr(simd, name)
+        announce_compilation(kernel)
+        kernel(I, F, max(1, min(numba.get_num_threads(), blocks)), Q, X, Y, out, status)
+    _report_states(status, ("Q", *velocities))
+    return out
+
+
 def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``tau[b] = rnea(Q[b], V[b], A[b])``; ``Q: (B, nq)``, ``V, A: (B, nv)``, returns ``(B, nv)``; ``out``: an array
     of that shape to write into and return (a stream of batches in fixed memory)."""
+    if _simd_accepts(model):
+        return _run_simd("rnea", model, Q, {"V": V, "A": A}, out)
     return _run(_k.rnea, model, Q, {"V": V, "A": A}, out, (model.nv,), ("rnea", "tau"))
 
 
