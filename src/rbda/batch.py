@@ -202,6 +202,8 @@ def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray
 def aba(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``ddq[b] = aba(Q[b], V[b], TAU[b])``; ``Q: (B, nq)``, ``V, TAU: (B, nv)``, returns ``(B, nv)``; ``out``: an
     array of that shape to write into and return (a stream of batches in fixed memory)."""
+    if _simd_accepts(model):
+        return _run_simd("aba", model, Q, {"V": V, "TAU": TAU}, out)
     return _run(_k.aba, model, Q, {"V": V, "TAU": TAU}, out, (model.nv,), ("aba", "ddq"))
 
 

@@ -24,7 +24,7 @@ from numba import njit, prange
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 
 from ..joints.dispatch import FREE_FLYER, PRISMATIC, REVOLUTE
-from .checks import NORMALIZATION_TOL
+from .checks import NORMALIZATION_TOL, SINGULAR
 from .layout import model_views
 from .views import borrowed
 
@@ -42,7 +42,9 @@ class NoAliasCompiler(CompilerBase):
         return [DefaultPassBuilder.define_nopython_pipeline(self.state)]
 
 
-lanes = njit(cache=True, forceinline=True, pipeline_class=NoAliasCompiler)
+#: the lane helpers: inlined, noalias, and numpy's error model (a zero pivot divides to inf, flagged by the caller,
+#: instead of a Python exception check in the loop, which would keep it scalar)
+lanes = njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
 
 
 def accepts(model) -> bool:
@@ -285,17 +287,17 @@ def rnea_chunk(I, F, Q, V, A, OUT, STATUS, first, last):
     q, qd, qdd, tau = np.empty((nq, W)), np.empty((nv, W)), np.empty((nv, W)), np.empty((nv, W))
     R, p = np.empty((nj, 3, 3, W)), np.empty((nj, 3, W))
     v, a, f = np.zeros((nj, 6, W)), np.empty((nj, 6, W)), np.empty((nj, 6, W))
-    T, S = np.empty((14, W)), np.empty((6, 6))
+    T, S = np.zeros((15, W)), np.empty((6, 6))  # (T[14]: no singular states in RNEA)
     for blk in range(first, last):
         b0 = blk * W
         load(Q, b0, q)
         load(V, b0, qd)
         load(A, b0, qdd)
         rnea_block(I, F, q, qd, qdd, R, p, v, a, f, T, S, tau)
-        store(I, F, q, qd, qdd, b0, tau, OUT, STATUS)
+        store(I, F, q, qd, qdd, b0, tau, T[14], OUT, STATUS)
 
 
-@njit(cache=True, pipeline_class=NoAliasCompiler)
+@njit(cache=True, error_model="numpy", pipeline_class=NoAliasCompiler)
 def rnea_block(I, F, q, qd, qdd, R, p, v, a, f, T, S, tau):
     """``tau`` ``(nv, W)`` = RNEA at the ``W`` states ``q, qd, qdd`` (Featherstone Table 5.1, local frames);
     ``R, p`` receive the joints' ``liMi``, ``v, a, f`` the body velocities, accelerations and forces; ``T``
@@ -337,13 +339,278 @@ def rnea_block(I, F, q, qd, qdd, R, p, v, a, f, T, S, tau):
 
 
 @njit(cache=True)
-def store(I, F, q, x, y, b0, out, OUT, STATUS):
-    """``OUT[b0 + w] = out[:, w]`` for the block's states in the batch, with the input status of each (from the
-    block's inputs ``q, x, y``)."""
+def store(I, F, q, x, y, b0, out, singular, OUT, STATUS):
+    """``OUT[b0 + w] = out[:, w]`` for the block's states in the batch, with the status of each: that of its
+    inputs ``q, x, y``, else ``SINGULAR`` where ``singular[w]`` is set."""
     m = model_views(borrowed(I), borrowed(F))
     q, x, y, out, OUT, STATUS = borrowed(q), borrowed(x), borrowed(y), borrowed(out), borrowed(OUT), borrowed(STATUS)
     for w in range(min(W, OUT.shape[0] - b0)):
         b = b0 + w
         STATUS[b] = state_status(m, q, x, y, w)
+        if STATUS[b] == 0 and singular[w] != 0.0:
+            STATUS[b] = SINGULAR
         for k in range(out.shape[0]):
             OUT[b, k] = out[k, w]
+
+
+# ---------------------------------------------------------------------------------------------- ABA (world frame)
+@lanes
+def compose(R0, p0, R, p, oR, op):
+    """``[oR | op] = [R0 | p0] [R | p]`` over the lanes (``oMi = oM_parent liMi``)."""
+    for w in range(R.shape[2]):
+        for r in range(3):
+            a0, a1, a2 = R0[r, 0, w], R0[r, 1, w], R0[r, 2, w]
+            for c in range(3):
+                oR[r, c, w] = a0 * R[0, c, w] + a1 * R[1, c, w] + a2 * R[2, c, w]
+            op[r, w] = a0 * p[0, w] + a1 * p[1, w] + a2 * p[2, w] + p0[r, w]
+
+
+@lanes
+def act_constant(R, p, s, out):
+    """``out = X s`` for a motion ``s`` constant over the lanes: ``w' = R w``, ``v' = R v + p x w'``."""
+    s0, s1, s2, s3, s4, s5 = s[0], s[1], s[2], s[3], s[4], s[5]
+    for w in range(R.shape[2]):
+        w0 = R[0, 0, w] * s3 + R[0, 1, w] * s4 + R[0, 2, w] * s5
+        w1 = R[1, 0, w] * s3 + R[1, 1, w] * s4 + R[1, 2, w] * s5
+        w2 = R[2, 0, w] * s3 + R[2, 1, w] * s4 + R[2, 2, w] * s5
+        px, py, pz = p[0, w], p[1, w], p[2, w]
+        out[0, w] = R[0, 0, w] * s0 + R[0, 1, w] * s1 + R[0, 2, w] * s2 + (py * w2 - pz * w1)
+        out[1, w] = R[1, 0, w] * s0 + R[1, 1, w] * s1 + R[1, 2, w] * s2 + (pz * w0 - px * w2)
+        out[2, w] = R[2, 0, w] * s0 + R[2, 1, w] * s1 + R[2, 2, w] * s2 + (px * w1 - py * w0)
+        out[3, w], out[4, w], out[5, w] = w0, w1, w2
+
+
+@lanes
+def world_inertia(Y, R, p, IA):
+    """``IA`` ``(6, 6, W)`` = the matrix of ``oMi.act(Y)`` for the body inertia ``Y = (m, h, I_o)`` (constant):
+    ``h' = R h + m p``, ``I' = R I_o R^T - (R h)_x p_x - p_x (R h)_x - m p_x p_x``, ``[[m 1, -h'_x], [h'_x, I']]``."""
+    mass, hx, hy, hz = Y[0], Y[1], Y[2], Y[3]
+    I00, I01, I02, I10, I11, I12, I20, I21, I22 = Y[4], Y[5], Y[6], Y[7], Y[8], Y[9], Y[10], Y[11], Y[12]
+    for w in range(R.shape[2]):
+        R00, R01, R02 = R[0, 0, w], R[0, 1, w], R[0, 2, w]
+        R10, R11, R12 = R[1, 0, w], R[1, 1, w], R[1, 2, w]
+        R20, R21, R22 = R[2, 0, w], R[2, 1, w], R[2, 2, w]
+        px, py, pz = p[0, w], p[1, w], p[2, w]
+        r0 = R00 * hx + R01 * hy + R02 * hz  # R h
+        r1 = R10 * hx + R11 * hy + R12 * hz
+        r2 = R20 * hx + R21 * hy + R22 * hz
+        # I_o R^T, column by column (row c of R)
+        t00, t10, t20 = I00 * R00 + I01 * R01 + I02 * R02, I10 * R00 + I11 * R01 + I12 * R02, I20 * R00 + I21 * R01 + I22 * R02
+        t01, t11, t21 = I00 * R10 + I01 * R11 + I02 * R12, I10 * R10 + I11 * R11 + I12 * R12, I20 * R10 + I21 * R11 + I22 * R12
+        t02, t12, t22 = I00 * R20 + I01 * R21 + I02 * R22, I10 * R20 + I11 * R21 + I12 * R22, I20 * R20 + I21 * R21 + I22 * R22
+        hp = r0 * px + r1 * py + r2 * pz
+        d = 2.0 * hp + mass * (px * px + py * py + pz * pz)
+        J00 = R00 * t00 + R01 * t10 + R02 * t20 - 2.0 * r0 * px - mass * px * px + d
+        J11 = R10 * t01 + R11 * t11 + R12 * t21 - 2.0 * r1 * py - mass * py * py + d
+        J22 = R20 * t02 + R21 * t12 + R22 * t22 - 2.0 * r2 * pz - mass * pz * pz + d
+        J01 = R00 * t01 + R01 * t11 + R02 * t21 - (r0 * py + px * r1) - mass * px * py
+        J02 = R00 * t02 + R01 * t12 + R02 * t22 - (r0 * pz + px * r2) - mass * px * pz
+        J12 = R10 * t02 + R11 * t12 + R12 * t22 - (r1 * pz + py * r2) - mass * py * pz
+        gx, gy, gz = r0 + mass * px, r1 + mass * py, r2 + mass * pz  # h'
+        IA[0, 0, w], IA[0, 1, w], IA[0, 2, w], IA[0, 3, w], IA[0, 4, w], IA[0, 5, w] = mass, 0.0, 0.0, 0.0, gz, -gy
+        IA[1, 0, w], IA[1, 1, w], IA[1, 2, w], IA[1, 3, w], IA[1, 4, w], IA[1, 5, w] = 0.0, mass, 0.0, -gz, 0.0, gx
+        IA[2, 0, w], IA[2, 1, w], IA[2, 2, w], IA[2, 3, w], IA[2, 4, w], IA[2, 5, w] = 0.0, 0.0, mass, gy, -gx, 0.0
+        IA[3, 0, w], IA[3, 1, w], IA[3, 2, w], IA[3, 3, w], IA[3, 4, w], IA[3, 5, w] = 0.0, -gz, gy, J00, J01, J02
+        IA[4, 0, w], IA[4, 1, w], IA[4, 2, w], IA[4, 3, w], IA[4, 4, w], IA[4, 5, w] = gz, 0.0, -gx, J01, J11, J12
+        IA[5, 0, w], IA[5, 1, w], IA[5, 2, w], IA[5, 3, w], IA[5, 4, w], IA[5, 5, w] = -gy, gx, 0.0, J02, J12, J22
+
+
+@lanes
+def matvec(A, x, out):
+    """``out = A x`` for ``A`` ``(6, 6, W)``, ``x`` ``(6, W)``."""
+    for w in range(x.shape[1]):
+        x0, x1, x2, x3, x4, x5 = x[0, w], x[1, w], x[2, w], x[3, w], x[4, w], x[5, w]
+        for r in range(6):
+            out[r, w] = (A[r, 0, w] * x0 + A[r, 1, w] * x1 + A[r, 2, w] * x2 + A[r, 3, w] * x3 + A[r, 4, w] * x4
+                         + A[r, 5, w] * x5)
+
+
+@lanes
+def force_cross_to(v, f, out):
+    """``out = v x* f`` (motion x force): ``[w x f; w x tau + v x f]``."""
+    for w in range(v.shape[1]):
+        v0, v1, v2, w0, w1, w2 = v[0, w], v[1, w], v[2, w], v[3, w], v[4, w], v[5, w]
+        f0, f1, f2, t0, t1, t2 = f[0, w], f[1, w], f[2, w], f[3, w], f[4, w], f[5, w]
+        out[0, w] = w1 * f2 - w2 * f1
+        out[1, w] = w2 * f0 - w0 * f2
+        out[2, w] = w0 * f1 - w1 * f0
+        out[3, w] = w1 * t2 - w2 * t1 + v1 * f2 - v2 * f1
+        out[4, w] = w2 * t0 - w0 * t2 + v2 * f0 - v0 * f2
+        out[5, w] = w0 * t1 - w1 * t0 + v0 * f1 - v1 * f0
+
+
+@lanes
+def cross_to(a, b, out):
+    """``out = a x b`` (motion x motion)."""
+    for w in range(a.shape[1]):
+        out[0, w] = a[1, w] * b[5, w] - a[2, w] * b[4, w] + a[4, w] * b[2, w] - a[5, w] * b[1, w]
+        out[1, w] = a[2, w] * b[3, w] - a[0, w] * b[5, w] + a[5, w] * b[0, w] - a[3, w] * b[2, w]
+        out[2, w] = a[0, w] * b[4, w] - a[1, w] * b[3, w] + a[3, w] * b[1, w] - a[4, w] * b[0, w]
+        out[3, w] = a[4, w] * b[5, w] - a[5, w] * b[4, w]
+        out[4, w] = a[5, w] * b[3, w] - a[3, w] * b[5, w]
+        out[5, w] = a[3, w] * b[4, w] - a[4, w] * b[3, w]
+
+
+@lanes
+def dot(x, y, out):
+    """``out[w] = x[:, w] . y[:, w]`` (6-vectors)."""
+    for w in range(x.shape[1]):
+        out[w] = (x[0, w] * y[0, w] + x[1, w] * y[1, w] + x[2, w] * y[2, w] + x[3, w] * y[3, w] + x[4, w] * y[4, w]
+                  + x[5, w] * y[5, w])
+
+
+@lanes
+def articulate(IA, U, dinv, c, pA, u, IAp, pAp):
+    """One-dof joint of ABA's pass 2 given ``U = IA S``, ``dinv = 1 / (S^T U + armature)``, ``u = tau - S^T pA``:
+    ``Ia = IA - U U^T / D`` into ``IA`` and, onto the parent, ``IA_p += Ia``, ``pA_p += pA + Ia c + U u / D``."""
+    for w in range(U.shape[1]):
+        for r in range(6):
+            g = U[r, w] * dinv[w]
+            for k in range(6):
+                IA[r, k, w] -= g * U[k, w]
+    for w in range(U.shape[1]):
+        c0, c1, c2, c3, c4, c5 = c[0, w], c[1, w], c[2, w], c[3, w], c[4, w], c[5, w]
+        ud = u[w] * dinv[w]
+        for r in range(6):
+            pAp[r, w] += pA[r, w] + (IA[r, 0, w] * c0 + IA[r, 1, w] * c1 + IA[r, 2, w] * c2 + IA[r, 3, w] * c3
+                                     + IA[r, 4, w] * c4 + IA[r, 5, w] * c5) + U[r, w] * ud
+            for k in range(6):
+                IAp[r, k, w] += IA[r, k, w]
+
+
+@lanes
+def solve_spd(D, x, singular):
+    """``x = D^-1 x`` per lane for ``D`` ``(n, n, W)`` symmetric positive definite (Gaussian elimination without
+    pivoting, in place); ``singular[w] = 1`` where a pivot is not positive."""
+    n = D.shape[0]
+    for k in range(n):
+        for w in range(x.shape[1]):
+            if not D[k, k, w] > 0.0:
+                singular[w] = 1.0
+        for r in range(k + 1, n):
+            for w in range(x.shape[1]):
+                g = D[r, k, w] / D[k, k, w]
+                for c in range(k + 1, n):
+                    D[r, c, w] -= g * D[k, c, w]
+                x[r, w] -= g * x[k, w]
+    for k in range(n - 1, -1, -1):
+        for w in range(x.shape[1]):
+            acc = x[k, w]
+            for c in range(k + 1, n):
+                acc -= D[k, c, w] * x[c, w]
+            x[k, w] = acc / D[k, k, w]
+
+
+@njit(cache=True, parallel=True)
+def aba(I, F, nchunks, Q, V, TAU, OUT, STATUS):
+    """``OUT[b] = aba(Q[b], V[b], TAU[b])`` and ``STATUS[b]``, ``W`` states at a time (:func:`aba_chunk`)."""
+    nblocks = (Q.shape[0] + W - 1) // W
+    for c in prange(nchunks):
+        aba_chunk(I, F, Q, V, TAU, OUT, STATUS, c * nblocks // nchunks, (c + 1) * nblocks // nchunks)
+
+
+@njit(cache=True)
+def aba_chunk(I, F, Q, V, TAU, OUT, STATUS, first, last):
+    """The blocks ``first .. last - 1`` of the batch, with their own block arrays (:func:`aba_block`)."""
+    I, F, Q, V, TAU, OUT, STATUS = borrowed(I), borrowed(F), borrowed(Q), borrowed(V), borrowed(TAU), \
+        borrowed(OUT), borrowed(STATUS)
+    nj, nq, nv = I[0], I[1], I[2]
+    q, qd, tau, ddq = np.empty((nq, W)), np.empty((nv, W)), np.empty((nv, W)), np.empty((nv, W))
+    R, p, oR, op = np.empty((nj, 3, 3, W)), np.empty((nj, 3, W)), np.empty((nj, 3, 3, W)), np.empty((nj, 3, W))
+    ov, oc, pA, oa = np.empty((nj, 6, W)), np.empty((nj, 6, W)), np.empty((nj, 6, W)), np.empty((nj, 6, W))
+    IA, D6 = np.empty((nj, 6, 6, W)), np.empty((6, 6, W))
+    J, U, dinv, u = np.empty((nv, 6, W)), np.empty((nv, 6, W)), np.empty((nv, W)), np.empty((nv, W))
+    T, S = np.empty((22, W)), np.empty((6, 6))
+    for blk in range(first, last):
+        b0 = blk * W
+        load(Q, b0, q)
+        load(V, b0, qd)
+        load(TAU, b0, tau)
+        aba_block(I, F, q, qd, tau, R, p, oR, op, ov, oc, pA, oa, IA, D6, J, U, dinv, u, T, S, ddq)
+        store(I, F, q, qd, tau, b0, ddq, T[21], OUT, STATUS)
+
+
+@njit(cache=True, error_model="numpy", pipeline_class=NoAliasCompiler)
+def aba_block(I, F, q, qd, tau, R, p, oR, op, ov, oc, pA, oa, IA, D6, J, U, dinv, u, T, S, ddq):
+    """``ddq`` ``(nv, W)`` = ABA at the ``W`` states ``q, qd, tau``, in the world frame as ``kernels/dynamics.py``'s
+    ``aba`` (Featherstone Table 7.1 with world-frame quantities: no 6x6 matrix is ever transformed). Fills the
+    joints' ``liMi`` (``R, p``) and ``oMi`` (``oR, op``), ``ov``, the bias accelerations ``oc``, the articulated
+    inertias ``IA`` and bias forces ``pA``, the accelerations ``oa`` (with gravity), the world Jacobian columns
+    ``J``, ``U = IA S``, ``1 / D``, ``u``; ``T`` ``(22, W)`` scratch whose row 21 flags the lanes where an
+    articulated block ``D`` is not positive, ``S`` ``(6, 6)`` and ``D6`` ``(6, 6, W)`` scratch (the free flyer's
+    ``D``)."""
+    m = model_views(borrowed(I), borrowed(F))
+    q, qd, tau, R, p, oR, op = borrowed(q), borrowed(qd), borrowed(tau), borrowed(R), borrowed(p), borrowed(oR), \
+        borrowed(op)
+    ov, oc, pA, oa, IA, D6 = borrowed(ov), borrowed(oc), borrowed(pA), borrowed(oa), borrowed(IA), borrowed(D6)
+    J, U, dinv, u, T, S, ddq = borrowed(J), borrowed(U), borrowed(dinv), borrowed(u), borrowed(T), borrowed(S), \
+        borrowed(ddq)
+    ovJ, f, cs, d, singular = T[0:6], T[6:12], T[12:14], T[14], T[21]
+    for w in range(W):
+        singular[w] = 0.0
+        for r in range(3):
+            op[0, r, w] = 0.0
+            for c in range(3):
+                oR[0, r, c, w] = 1.0 if r == c else 0.0
+        for k in range(6):
+            ov[0, k, w] = 0.0
+            oa[0, k, w] = -m.gravity[k]  # a_0 = -g
+    for i in range(1, m.nj):  # pass 1: kinematics, bias accelerations oc, world inertias, bias forces pA
+        parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
+        placement(m, i, q, R[i], p[i], S[:nvi], cs)
+        compose(oR[parent], op[parent], R[i], p[i], oR[i], op[i])  # oMi = oM_parent liMi
+        for k in range(nvi):
+            act_constant(oR[i], op[i], S[k], J[iv + k])  # J = oMi S
+        for r in range(6):  # ovJ = J qd, ov_i = ov_parent + ovJ
+            for w in range(W):
+                acc = 0.0
+                for k in range(nvi):
+                    acc += J[iv + k, r, w] * qd[iv + k, w]
+                ovJ[r, w] = acc
+                ov[i, r, w] = ov[parent, r, w] + acc
+        cross_to(ov[parent], ovJ, oc[i])  # oc = ov_parent x ovJ (cJ = 0)
+        world_inertia(m.inertias[i], oR[i], op[i], IA[i])  # IA_i = oY_i
+        matvec(IA[i], ov[i], f)  # pA_i = ov x* (oY ov)
+        force_cross_to(ov[i], f, pA[i])
+    for i in range(m.nj - 1, 0, -1):  # pass 2: articulated inertias and bias forces
+        parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
+        for k in range(nvi):
+            matvec(IA[i], J[iv + k], U[iv + k])  # U = IA S
+            dot(J[iv + k], pA[i], d)  # u = tau - S^T pA
+            for w in range(W):
+                u[iv + k, w] = tau[iv + k, w] - d[w]
+        if nvi == 1:
+            dot(J[iv], U[iv], d)  # D = S^T U + armature
+            for w in range(W):
+                D = d[w] + m.armature[iv]
+                if not D > 0.0:
+                    singular[w] = 1.0
+                dinv[iv, w] = 1.0 / D
+            if parent > 0:  # IA_parent += IA - U D^-1 U^T, pA_parent += pA + Ia c + U D^-1 u
+                articulate(IA[i], U[iv], dinv[iv], oc[i], pA[i], u[iv], IA[parent], pA[parent])
+        else:  # the free flyer on the world: D (6, 6) for pass 3
+            for r in range(6):
+                for c in range(6):
+                    dot(J[iv + r], U[iv + c], d)
+                    for w in range(W):
+                        D6[r, c, w] = d[w] + (m.armature[iv + r] if r == c else 0.0)
+    for i in range(1, m.nj):  # pass 3: accelerations
+        parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
+        for r in range(6):  # a' = a_parent + c
+            for w in range(W):
+                oa[i, r, w] = oa[parent, r, w] + oc[i, r, w]
+        for k in range(nvi):  # ddq = D^-1 (u - U^T a')
+            dot(U[iv + k], oa[i], d)
+            for w in range(W):
+                ddq[iv + k, w] = u[iv + k, w] - d[w]
+        if nvi == 1:
+            for w in range(W):
+                ddq[iv, w] *= dinv[iv, w]
+        else:
+            solve_spd(D6, ddq[iv : iv + nvi], singular)
+        for r in range(6):  # a = a' + S ddq
+            for w in range(W):
+                acc = oa[i, r, w]
+                for k in range(nvi):
+                    acc += J[iv + k, r, w] * ddq[iv + k, w]
+                oa[i, r, w] = acc
