@@ -297,7 +297,7 @@ def rnea_chunk(I, F, Q, V, A, OUT, STATUS, first, last):
         store(I, F, q, qd, qdd, b0, tau, T[14], OUT, STATUS)
 
 
-@njit(cache=True, error_model="numpy", pipeline_class=NoAliasCompiler)
+@njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
 def rnea_block(I, F, q, qd, qdd, R, p, v, a, f, T, S, tau):
     """``tau`` ``(nv, W)`` = RNEA at the ``W`` states ``q, qd, qdd`` (Featherstone Table 5.1, local frames);
     ``R, p`` receive the joints' ``liMi``, ``v, a, f`` the body velocities, accelerations and forces; ``T``
@@ -407,12 +407,22 @@ def world_inertia(Y, R, p, IA):
         J02 = R00 * t02 + R01 * t12 + R02 * t22 - (r0 * pz + px * r2) - mass * px * pz
         J12 = R10 * t02 + R11 * t12 + R12 * t22 - (r1 * pz + py * r2) - mass * py * pz
         gx, gy, gz = r0 + mass * px, r1 + mass * py, r2 + mass * pz  # h'
-        IA[0, 0, w], IA[0, 1, w], IA[0, 2, w], IA[0, 3, w], IA[0, 4, w], IA[0, 5, w] = mass, 0.0, 0.0, 0.0, gz, -gy
-        IA[1, 0, w], IA[1, 1, w], IA[1, 2, w], IA[1, 3, w], IA[1, 4, w], IA[1, 5, w] = 0.0, mass, 0.0, -gz, 0.0, gx
-        IA[2, 0, w], IA[2, 1, w], IA[2, 2, w], IA[2, 3, w], IA[2, 4, w], IA[2, 5, w] = 0.0, 0.0, mass, gy, -gx, 0.0
-        IA[3, 0, w], IA[3, 1, w], IA[3, 2, w], IA[3, 3, w], IA[3, 4, w], IA[3, 5, w] = 0.0, -gz, gy, J00, J01, J02
-        IA[4, 0, w], IA[4, 1, w], IA[4, 2, w], IA[4, 3, w], IA[4, 4, w], IA[4, 5, w] = gz, 0.0, -gx, J01, J11, J12
-        IA[5, 0, w], IA[5, 1, w], IA[5, 2, w], IA[5, 3, w], IA[5, 4, w], IA[5, 5, w] = -gy, gx, 0.0, J02, J12, J22
+        IA[0, 4, w] = IA[4, 0, w] = gz  # -h'_x above the diagonal, h'_x below: symmetric
+        IA[0, 5, w] = IA[5, 0, w] = -gy
+        IA[1, 3, w] = IA[3, 1, w] = -gz
+        IA[1, 5, w] = IA[5, 1, w] = gx
+        IA[2, 3, w] = IA[3, 2, w] = gy
+        IA[2, 4, w] = IA[4, 2, w] = -gx
+        IA[3, 3, w], IA[4, 4, w], IA[5, 5, w] = J00, J11, J22
+        IA[3, 4, w] = IA[4, 3, w] = J01
+        IA[3, 5, w] = IA[5, 3, w] = J02
+        IA[4, 5, w] = IA[5, 4, w] = J12
+    for r in range(3):  # m 1 and the zero diagonals of the h'_x blocks
+        for c in range(3):
+            for w in range(R.shape[2]):
+                IA[r, c, w] = mass if r == c else 0.0
+        for w in range(R.shape[2]):
+            IA[r, 3 + r, w] = IA[3 + r, r, w] = 0.0
 
 
 @lanes
@@ -463,19 +473,17 @@ def dot(x, y, out):
 def articulate(IA, U, dinv, c, pA, u, IAp, pAp):
     """One-dof joint of ABA's pass 2 given ``U = IA S``, ``dinv = 1 / (S^T U + armature)``, ``u = tau - S^T pA``:
     ``Ia = IA - U U^T / D`` into ``IA`` and, onto the parent, ``IA_p += Ia``, ``pA_p += pA + Ia c + U u / D``."""
-    for w in range(U.shape[1]):
-        for r in range(6):
-            g = U[r, w] * dinv[w]
-            for k in range(6):
-                IA[r, k, w] -= g * U[k, w]
-    for w in range(U.shape[1]):
-        c0, c1, c2, c3, c4, c5 = c[0, w], c[1, w], c[2, w], c[3, w], c[4, w], c[5, w]
-        ud = u[w] * dinv[w]
-        for r in range(6):
-            pAp[r, w] += pA[r, w] + (IA[r, 0, w] * c0 + IA[r, 1, w] * c1 + IA[r, 2, w] * c2 + IA[r, 3, w] * c3
-                                     + IA[r, 4, w] * c4 + IA[r, 5, w] * c5) + U[r, w] * ud
-            for k in range(6):
+    n = U.shape[1]
+    for r in range(6):
+        for k in range(6):
+            for w in range(n):
+                IA[r, k, w] -= U[r, w] * dinv[w] * U[k, w]
                 IAp[r, k, w] += IA[r, k, w]
+    for r in range(6):
+        for w in range(n):
+            pAp[r, w] += pA[r, w] + (IA[r, 0, w] * c[0, w] + IA[r, 1, w] * c[1, w] + IA[r, 2, w] * c[2, w]
+                                     + IA[r, 3, w] * c[3, w] + IA[r, 4, w] * c[4, w] + IA[r, 5, w] * c[5, w]) \
+                + U[r, w] * (u[w] * dinv[w])
 
 
 @lanes
@@ -530,7 +538,7 @@ def aba_chunk(I, F, Q, V, TAU, OUT, STATUS, first, last):
         store(I, F, q, qd, tau, b0, ddq, T[21], OUT, STATUS)
 
 
-@njit(cache=True, error_model="numpy", pipeline_class=NoAliasCompiler)
+@njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
 def aba_block(I, F, q, qd, tau, R, p, oR, op, ov, oc, pA, oa, IA, D6, J, U, dinv, u, T, S, ddq):
     """``ddq`` ``(nv, W)`` = ABA at the ``W`` states ``q, qd, tau``, in the world frame as ``kernels/dynamics.py``'s
     ``aba`` (Featherstone Table 7.1 with world-frame quantities: no 6x6 matrix is ever transformed). Fills the
