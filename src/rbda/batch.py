@@ -151,8 +151,10 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple, serial: tupl
 
 
 # Models of revolute/prismatic joints under an optional free flyer run at SIMD width (kernels/simd.py): blocks of
-# states as structures of arrays. A batch below SERIAL_BELOW runs its blocks in the calling thread.
+# states as structures of arrays, one run of blocks per thread (numba.get_num_threads()); a batch below
+# SERIAL_BELOW runs in the calling thread.
 _simd_models: dict = {}
+_simd_threads: dict = {}
 
 
 def _simd_accepts(model) -> bool:
@@ -179,16 +181,30 @@ def _run_simd(name: str, model, Q, velocities: dict, out) -> np.ndarray:
     out = _output(out, (B, model.nv))
     status = np.zeros(B, dtype=np.int64)
     blocks = (B + simd.W - 1) // simd.W
-    if B < SERIAL_BELOW:
-        kernel = getattr(simd, name + "_chunk")
-        announce_compilation(kernel)
+    kernel = getattr(simd, name + "_chunk")
+    announce_compilation(kernel)
+    n = 1 if B < SERIAL_BELOW else min(numba.get_num_threads(), blocks)
+    if n == 1:
         kernel(I, F, Q, X, Y, out, status, 0, blocks)
-    else:
-        kernel = getattr(simd, name)
-        announce_compilation(kernel)
-        kernel(I, F, max(1, min(numba.get_num_threads(), blocks)), Q, X, Y, out, status)
+    else:  # one run of blocks per thread, the GIL released
+        pool = _simd_pool(n)
+        runs = [pool.submit(kernel, I, F, Q, X, Y, out, status, c * blocks // n, (c + 1) * blocks // n) for c in range(n)]
+        for run in runs:
+            run.result()
     _report_states(status, ("Q", *velocities))
     return out
+
+
+def _simd_pool(n: int):
+    """A pool of ``n`` threads kept for the SIMD kernels (rebuilt when ``numba.set_num_threads`` changes ``n``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    kept = _simd_threads.get("pool")
+    if kept is None or kept[0] != n:
+        if kept is not None:
+            kept[1].shutdown(wait=False)
+        kept = _simd_threads["pool"] = (n, ThreadPoolExecutor(n, thread_name_prefix="rbda-simd"))
+    return kept[1]
 
 
 def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
