@@ -170,25 +170,26 @@ def _simd_accepts(model) -> bool:
     return kept[1]
 
 
-def _run_simd(name: str, model, Q, velocities: dict, out) -> np.ndarray:
-    """:func:`_run` for the structure-of-arrays kernel ``name`` of ``kernels/simd.py`` (output ``(B, nv)``)."""
+def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple) -> np.ndarray:
+    """:func:`_run` for the structure-of-arrays kernel ``name`` of ``kernels/simd.py``."""
     from .kernels import simd
 
     I, F = model.packed
     Q = _stack(Q, model.nq, "Q")
     B = Q.shape[0]
-    X, Y = (_stack(x, model.nv, n, B) for n, x in velocities.items())
-    out = _output(out, (B, model.nv))
+    arrays = [_stack(x, model.nv, n, B) for n, x in velocities.items()]
+    out = _output(out, (B, *out_shape))
     status = np.zeros(B, dtype=np.int64)
     blocks = (B + simd.W - 1) // simd.W
     kernel = getattr(simd, name + "_chunk")
     announce_compilation(kernel)
     n = 1 if B < SERIAL_BELOW else min(numba.get_num_threads(), blocks)
     if n == 1:
-        kernel(I, F, Q, X, Y, out, status, 0, blocks)
+        kernel(I, F, Q, *arrays, out, status, 0, blocks)
     else:  # one run of blocks per thread, the GIL released
         pool = _simd_pool(n)
-        runs = [pool.submit(kernel, I, F, Q, X, Y, out, status, c * blocks // n, (c + 1) * blocks // n) for c in range(n)]
+        runs = [pool.submit(kernel, I, F, Q, *arrays, out, status, c * blocks // n, (c + 1) * blocks // n)
+                for c in range(n)]
         for run in runs:
             run.result()
     _report_states(status, ("Q", *velocities))
@@ -211,7 +212,7 @@ def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray
     """``tau[b] = rnea(Q[b], V[b], A[b])``; ``Q: (B, nq)``, ``V, A: (B, nv)``, returns ``(B, nv)``; ``out``: an array
     of that shape to write into and return (a stream of batches in fixed memory)."""
     if _simd_accepts(model):
-        return _run_simd("rnea", model, Q, {"V": V, "A": A}, out)
+        return _run_simd("rnea", model, Q, {"V": V, "A": A}, out, (model.nv,))
     return _run(_k.rnea, model, Q, {"V": V, "A": A}, out, (model.nv,), ("rnea", "tau"))
 
 
@@ -219,13 +220,15 @@ def aba(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: np.ndarra
     """``ddq[b] = aba(Q[b], V[b], TAU[b])``; ``Q: (B, nq)``, ``V, TAU: (B, nv)``, returns ``(B, nv)``; ``out``: an
     array of that shape to write into and return (a stream of batches in fixed memory)."""
     if _simd_accepts(model):
-        return _run_simd("aba", model, Q, {"V": V, "TAU": TAU}, out)
+        return _run_simd("aba", model, Q, {"V": V, "TAU": TAU}, out, (model.nv,))
     return _run(_k.aba, model, Q, {"V": V, "TAU": TAU}, out, (model.nv,), ("aba", "ddq"))
 
 
 def crba(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``M[b] = crba(Q[b])`` for ``Q: (B, nq)``, returns ``(B, nv, nv)``; ``out``: an array of that shape to write
     into and return (a stream of batches in fixed memory)."""
+    if _simd_accepts(model):
+        return _run_simd("crba", model, Q, {}, out, (model.nv, model.nv))
     return _run(_k.crba, model, Q, {}, out, (model.nv, model.nv), ("crba", "M"))
 
 

@@ -75,6 +75,18 @@ def test_aba_matches_single_state(simd_model, B):
         np.testing.assert_allclose(rbda.rnea(model, data, Q[b], V[b], DDQ[b]), TAU[b], rtol=0, atol=1e-9 * max(1.0, scale))
 
 
+@pytest.mark.parametrize("B", [1, 13, 37, 64])
+def test_crba_matches_single_state(simd_model, B):
+    model = simd_model
+    Q = states(model, B, seed=B)[0]
+    data = model.create_data()
+    M = rbda.batch.crba(model, Q)
+    for b in range(B):
+        np.testing.assert_allclose(M[b], rbda.crba(model, data, Q[b]), rtol=1e-12, atol=1e-12)
+    M2 = rbda.batch.crba(model, Q[::-1].copy())  # entries off the supports stay zero from one call to the next
+    np.testing.assert_array_equal(M2[::-1], M)
+
+
 @pytest.mark.parametrize("B", [5, 40])
 def test_aba_singular_state_is_named(B):
     model = rbda.sample_models.manipulator()
@@ -96,6 +108,9 @@ def test_out_is_filled_and_returned(simd_model):
     np.testing.assert_array_equal(out, rbda.batch.rnea(model, Q, V, A))
     assert rbda.batch.aba(model, Q, V, A, out=out) is out
     np.testing.assert_array_equal(out, rbda.batch.aba(model, Q, V, A))
+    M = np.full((40, model.nv, model.nv), np.nan)
+    assert rbda.batch.crba(model, Q, out=M) is M
+    np.testing.assert_array_equal(M, rbda.batch.crba(model, Q))
 
 
 def test_models_left_to_the_per_state_kernels():
@@ -125,6 +140,8 @@ def test_bad_state_is_named(B):
     Q[2, 3:7] *= 1.1  # the free flyer's quaternion off the unit sphere
     with pytest.raises(ValueError, match="state 2: Q"):
         rbda.batch.rnea(model, Q, V, A)
+    with pytest.raises(ValueError, match="state 2: Q"):
+        rbda.batch.crba(model, Q)
     with pytest.raises(ValueError, match="V"):
         rbda.batch.rnea(model, Q, V[:, :-1], A)
 

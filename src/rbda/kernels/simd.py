@@ -613,3 +613,68 @@ def aba_block(I, F, q, qd, tau, R, p, oR, op, ov, oc, pA, oa, IA, D6, J, U, dinv
                 for k in range(nvi):
                     acc += J[iv + k, r, w] * ddq[iv + k, w]
                 oa[i, r, w] = acc
+
+
+# ---------------------------------------------------------------------------------------------- CRBA (world frame)
+@njit(cache=True, nogil=True)
+def crba_chunk(I, F, Q, OUT, STATUS, first, last):
+    """``OUT[b] = crba(Q[b])`` ``(nv, nv)`` and ``STATUS[b]`` for the states of the blocks ``first .. last - 1``
+    (:func:`crba_block`); releases the GIL."""
+    I, F, Q, OUT, STATUS = borrowed(I), borrowed(F), borrowed(Q), borrowed(OUT), borrowed(STATUS)
+    nj, nq, nv = I[0], I[1], I[2]
+    q, none = np.empty((nq, W)), np.empty((0, W))
+    R, p, oR, op = np.empty((nj, 3, 3, W)), np.empty((nj, 3, W)), np.empty((nj, 3, 3, W)), np.empty((nj, 3, W))
+    Yc, J, M = np.empty((nj, 6, 6, W)), np.empty((nv, 6, W)), np.zeros((nv, nv, W))  # (M: 0 off the supports)
+    T, S = np.zeros((15, W)), np.empty((6, 6))  # (T[14]: CRBA has no singular states)
+    m = model_views(I, F)
+    for blk in range(first, last):
+        b0 = blk * W
+        load(Q, b0, q)
+        crba_block(I, F, q, R, p, oR, op, Yc, J, T, S, M)
+        for w in range(min(W, OUT.shape[0] - b0)):
+            STATUS[b0 + w] = state_status(m, q, none, none, w)
+            for r in range(nv):
+                for c in range(nv):
+                    OUT[b0 + w, r, c] = M[r, c, w]
+
+
+@njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
+def crba_block(I, F, q, R, p, oR, op, Yc, J, T, S, M):
+    """``M`` ``(nv, nv, W)`` = CRBA at the ``W`` configurations ``q`` in the world frame, as ``kernels/dynamics.py``'s
+    ``crba`` (Featherstone Table 6.2, world convention): composite inertias summed as matrices in the one world
+    frame, ``M[support(i), i] = J^T (Ycrb_i J_i)``; fills ``liMi`` (``R, p``), ``oMi`` (``oR, op``), the world
+    Jacobian columns ``J``; ``Yc``, ``T`` ``(15, W)`` and ``S`` scratch."""
+    m = model_views(borrowed(I), borrowed(F))
+    q, R, p, oR, op, Yc, J, T, S, M = borrowed(q), borrowed(R), borrowed(p), borrowed(oR), borrowed(op), \
+        borrowed(Yc), borrowed(J), borrowed(T), borrowed(S), borrowed(M)
+    Fc, cs = T[0:6], T[12:14]
+    for w in range(W):
+        for r in range(3):
+            op[0, r, w] = 0.0
+            for c in range(3):
+                oR[0, r, c, w] = 1.0 if r == c else 0.0
+    for i in range(1, m.nj):  # forward: oMi, J = oMi S, the bodies' world inertias
+        parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
+        placement(m, i, q, R[i], p[i], S[:nvi], cs)
+        compose(oR[parent], op[parent], R[i], p[i], oR[i], op[i])
+        for k in range(nvi):
+            act_constant(oR[i], op[i], S[k], J[iv + k])
+        world_inertia(m.inertias[i], oR[i], op[i], Yc[i])
+    for i in range(m.nj - 1, 0, -1):  # backward: the columns of joint i, then Ycrb_parent += Ycrb_i
+        for col in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            matvec(Yc[i], J[col], Fc)  # F = Ycrb_i S_i
+            j = i
+            while j > 0:  # M[support(i), col] = J_j^T F
+                for row in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
+                    dot(J[row], Fc, M[row, col])
+                    for w in range(W):
+                        M[col, row, w] = M[row, col, w]
+                j = m.parents[j]
+            for w in range(W):
+                M[col, col, w] += m.armature[col]
+        parent = m.parents[i]
+        if parent > 0:
+            for r in range(6):
+                for c in range(6):
+                    for w in range(W):
+                        Yc[parent, r, c, w] += Yc[i, r, c, w]
