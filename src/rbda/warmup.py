@@ -54,9 +54,19 @@ def _steps(model, data, q, v, a):
                                          rbda.batch.compute_aba_derivatives(model, Q, V, A))),
         ("batched configuration space", lambda: (rbda.batch.integrate(model, Q, V), rbda.batch.difference(model, Q, Q),
                                                  rbda.batch.d_integrate(model, Q, V, rbda.ARG0))),
+        ("batched dynamics at SIMD width", _simd_step),
         *_constrained_steps(q, v, a),
         *_contact_steps(),
     ]
+
+
+def _simd_step():
+    """The structure-of-arrays kernels (``kernels/simd.py``), which take revolute/prismatic models only."""
+    import rbda
+
+    arm = rbda.sample_models.manipulator()
+    Q, Z = np.stack([rbda.neutral(arm)] * 2), np.zeros((2, arm.nv))
+    return rbda.batch.rnea(arm, Q, Z, Z), rbda.batch.aba(arm, Q, Z, Z), rbda.batch.crba(arm, Q)
 
 
 def _constrained_steps(q, v, tau):
