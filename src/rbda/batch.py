@@ -241,6 +241,8 @@ def compute_minverse(model: Model, Q: ArrayLike, out: np.ndarray | None = None) 
 def forward_kinematics(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Joint placements ``oMi`` for each state of ``Q: (B, nq)``, returns ``(B, njoints, 3, 4)`` arrays ``[R | p]``;
     ``out``: an array of that shape to write into and return (a stream of batches in fixed memory)."""
+    if _simd_accepts(model):
+        return _run_simd("forward_kinematics", model, Q, {}, out, (model.njoints, 3, 4))
     return _run(_k.forward_kinematics, model, Q, {}, out, (model.njoints, 3, 4))
 
 
@@ -276,6 +278,8 @@ def compute_joint_jacobians(model: Model, Q: ArrayLike, out: np.ndarray | None =
     """World-frame joint Jacobians (``data.J`` of :func:`rbda.compute_joint_jacobians`) for each state of ``Q: (B,
     nq)``, returns ``(B, 6, nv)``; ``out``: an array of that shape to write into and return (a stream of batches in
     fixed memory)."""
+    if _simd_accepts(model):
+        return _run_simd("joint_jacobians", model, Q, {}, out, (6, model.nv))
     return _run(_k.joint_jacobians, model, Q, {}, out, (6, model.nv_extended))
 
 

@@ -87,6 +87,20 @@ def test_crba_matches_single_state(simd_model, B):
     np.testing.assert_array_equal(M2[::-1], M)
 
 
+@pytest.mark.parametrize("B", [1, 13, 37])
+def test_kinematics_match_single_state(simd_model, B):
+    model = simd_model
+    Q = states(model, B, seed=B)[0]
+    data = model.create_data()
+    oMi, J = rbda.batch.forward_kinematics(model, Q), rbda.batch.compute_joint_jacobians(model, Q)
+    for b in range(B):
+        rbda.forward_kinematics(model, data, Q[b])
+        for i in range(model.njoints):
+            np.testing.assert_allclose(oMi[b, i, :, :3], data.oMi[i].rotation, rtol=0, atol=1e-12)
+            np.testing.assert_allclose(oMi[b, i, :, 3], data.oMi[i].translation, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(J[b], rbda.compute_joint_jacobians(model, data, Q[b]), rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("B", [5, 40])
 def test_aba_singular_state_is_named(B):
     model = rbda.sample_models.manipulator()

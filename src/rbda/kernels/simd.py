@@ -678,3 +678,69 @@ def crba_block(I, F, q, R, p, oR, op, Yc, J, T, S, M):
                 for c in range(6):
                     for w in range(W):
                         Yc[parent, r, c, w] += Yc[i, r, c, w]
+
+
+# ---------------------------------------------------------------------------------------------- kinematics
+@njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
+def kinematics_block(I, F, q, R, p, oR, op, J, T, S, jacobians):
+    """Forward kinematics at the ``W`` configurations ``q``: ``liMi`` (``R, p``), ``oMi`` (``oR, op``, joint 0 the
+    identity) and, if ``jacobians``, the world Jacobian columns ``J = oMi S``; ``T`` ``(15, W)``, ``S`` scratch."""
+    m = model_views(borrowed(I), borrowed(F))
+    q, R, p, oR, op, J, T, S = borrowed(q), borrowed(R), borrowed(p), borrowed(oR), borrowed(op), borrowed(J), \
+        borrowed(T), borrowed(S)
+    for w in range(W):
+        for r in range(3):
+            op[0, r, w] = 0.0
+            for c in range(3):
+                oR[0, r, c, w] = 1.0 if r == c else 0.0
+    for i in range(1, m.nj):
+        parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
+        placement(m, i, q, R[i], p[i], S[:nvi], T[12:14])
+        compose(oR[parent], op[parent], R[i], p[i], oR[i], op[i])  # oMi = oM_parent liMi
+        if jacobians:
+            for k in range(nvi):
+                act_constant(oR[i], op[i], S[k], J[iv + k])
+
+
+@njit(cache=True, nogil=True)
+def forward_kinematics_chunk(I, F, Q, OUT, STATUS, first, last):
+    """``OUT[b]`` ``(nj, 3, 4)`` = the joint placements ``oMi`` ``[R | p]`` at ``Q[b]`` and ``STATUS[b]``, for the
+    states of the blocks ``first .. last - 1`` (:func:`kinematics_block`); releases the GIL."""
+    I, F, Q, OUT, STATUS = borrowed(I), borrowed(F), borrowed(Q), borrowed(OUT), borrowed(STATUS)
+    nj, nq = I[0], I[1]
+    q, none = np.empty((nq, W)), np.empty((0, W))
+    R, p, oR, op = np.empty((nj, 3, 3, W)), np.empty((nj, 3, W)), np.empty((nj, 3, 3, W)), np.empty((nj, 3, W))
+    J, T, S = np.empty((0, 6, W)), np.empty((15, W)), np.empty((6, 6))
+    m = model_views(I, F)
+    for blk in range(first, last):
+        b0 = blk * W
+        load(Q, b0, q)
+        kinematics_block(I, F, q, R, p, oR, op, J, T, S, False)
+        for w in range(min(W, OUT.shape[0] - b0)):
+            STATUS[b0 + w] = state_status(m, q, none, none, w)
+            for i in range(nj):
+                for r in range(3):
+                    for c in range(3):
+                        OUT[b0 + w, i, r, c] = oR[i, r, c, w]
+                    OUT[b0 + w, i, r, 3] = op[i, r, w]
+
+
+@njit(cache=True, nogil=True)
+def joint_jacobians_chunk(I, F, Q, OUT, STATUS, first, last):
+    """``OUT[b]`` ``(6, nv)`` = the world-frame joint Jacobian columns at ``Q[b]`` and ``STATUS[b]``, for the
+    states of the blocks ``first .. last - 1`` (:func:`kinematics_block`); releases the GIL."""
+    I, F, Q, OUT, STATUS = borrowed(I), borrowed(F), borrowed(Q), borrowed(OUT), borrowed(STATUS)
+    nj, nq, nv = I[0], I[1], I[2]
+    q, none = np.empty((nq, W)), np.empty((0, W))
+    R, p, oR, op = np.empty((nj, 3, 3, W)), np.empty((nj, 3, W)), np.empty((nj, 3, 3, W)), np.empty((nj, 3, W))
+    J, T, S = np.empty((nv, 6, W)), np.empty((15, W)), np.empty((6, 6))
+    m = model_views(I, F)
+    for blk in range(first, last):
+        b0 = blk * W
+        load(Q, b0, q)
+        kinematics_block(I, F, q, R, p, oR, op, J, T, S, True)
+        for w in range(min(W, OUT.shape[0] - b0)):
+            STATUS[b0 + w] = state_status(m, q, none, none, w)
+            for r in range(6):
+                for k in range(nv):
+                    OUT[b0 + w, r, k] = J[k, r, w]
