@@ -235,6 +235,8 @@ def crba(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarra
 def compute_minverse(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``Minv[b] = M(Q[b])^-1`` for ``Q: (B, nq)``, returns ``(B, nv, nv)``; ``out``: an array of that shape to write
     into and return (a stream of batches in fixed memory)."""
+    if _simd_accepts(model):
+        return _run_simd("minverse", model, Q, {}, out, (model.nv, model.nv))
     return _run(_k.minverse, model, Q, {}, out, (model.nv, model.nv), ("minverse", "Minv"))
 
 

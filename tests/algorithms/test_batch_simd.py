@@ -88,6 +88,22 @@ def test_crba_matches_single_state(simd_model, B):
 
 
 @pytest.mark.parametrize("B", [1, 13, 37])
+def test_minverse_matches_single_state(simd_model, B):
+    """M^-1 amplifies the rounding differences of M by its condition (as in ABA): 1e-12 relative to max |M^-1|
+    fixed base, 1e-10 with a free flyer; and M^-1 M = 1."""
+    model = simd_model
+    Q = states(model, B, seed=B)[0]
+    data = model.create_data()
+    Minv = rbda.batch.compute_minverse(model, Q)
+    floating = model.joints[1].type == rbda.joints.base.JointType.FREE_FLYER
+    for b in range(B):
+        single = rbda.compute_minverse(model, data, Q[b]).copy()
+        tol = 1e-12 * np.abs(single).max() * (100.0 if floating else 1.0)
+        np.testing.assert_allclose(Minv[b], single, rtol=0, atol=tol)
+        np.testing.assert_allclose(Minv[b] @ rbda.crba(model, data, Q[b]), np.eye(model.nv), rtol=0, atol=1e-8)
+
+
+@pytest.mark.parametrize("B", [1, 13, 37])
 def test_kinematics_match_single_state(simd_model, B):
     model = simd_model
     Q = states(model, B, seed=B)[0]
@@ -111,6 +127,9 @@ def test_aba_singular_state_is_named(B):
         rbda.aba(model, model.create_data(), Q[0], V[0], TAU[0])
     with pytest.raises(ValueError, match="state 0: ") as batch:
         rbda.batch.aba(model, Q, V, TAU)
+    assert str(single.value) in str(batch.value)
+    with pytest.raises(ValueError, match="state 0: ") as batch:
+        rbda.batch.compute_minverse(model, Q)
     assert str(single.value) in str(batch.value)
 
 

@@ -744,3 +744,100 @@ def joint_jacobians_chunk(I, F, Q, OUT, STATUS, first, last):
             for r in range(6):
                 for k in range(nv):
                     OUT[b0 + w, r, k] = J[k, r, w]
+
+
+# ---------------------------------------------------------------------------------------------- M^-1
+@lanes
+def ltdl(H, lam, singular):
+    """``kernels/sparse.py``'s ``ltdl`` over the lanes: in place ``H = L^T D L`` with branch-induced sparsity
+    (Featherstone, RBDA Table 6.3), ``lam`` the dof parents; ``singular[w] = 1`` where a pivot is not positive."""
+    n = H.shape[2]
+    for k in range(H.shape[0] - 1, -1, -1):
+        for w in range(n):
+            if not H[k, k, w] > 0.0:
+                singular[w] = 1.0
+        i = lam[k]
+        while i >= 0:
+            j = i
+            while j >= 0:  # H_ij -= (H_ki / H_kk) H_kj
+                for w in range(n):
+                    H[i, j, w] -= H[k, i, w] / H[k, k, w] * H[k, j, w]
+                j = lam[j]
+            for w in range(n):
+                H[k, i, w] = H[k, i, w] / H[k, k, w]
+            i = lam[i]
+
+
+@lanes
+def minverse_from_factor(H, lam, end, Minv):
+    """``kernels/sparse.py``'s ``minverse_from_factor`` over the lanes: ``Minv = L^-1 D^-1 L^-T`` from the factor
+    ``H`` of :func:`ltdl`; ``end[i]``: one past the last dof of dof ``i``'s subtree."""
+    nv, n = H.shape[0], H.shape[2]
+    for r in range(nv):
+        for c in range(nv):
+            for w in range(n):
+                Minv[r, c, w] = 1.0 if r == c else 0.0
+    for i in range(nv - 1, -1, -1):  # Z = L^-T
+        j = lam[i]
+        while j >= 0:
+            for c in range(i, end[i]):
+                for w in range(n):
+                    Minv[j, c, w] -= H[i, j, w] * Minv[i, c, w]
+            j = lam[j]
+    for r in range(nv):  # W = D^-1 Z, then L X = W row by row
+        for c in range(nv):
+            for w in range(n):
+                Minv[r, c, w] /= H[r, r, w]
+        j = lam[r]
+        while j >= 0:
+            for c in range(nv):
+                for w in range(n):
+                    Minv[r, c, w] -= H[r, j, w] * Minv[j, c, w]
+            j = lam[j]
+
+
+@njit(cache=True, nogil=True)
+def minverse_chunk(I, F, Q, OUT, STATUS, first, last):
+    """``OUT[b] = M(Q[b])^-1`` ``(nv, nv)`` and ``STATUS[b]`` for the states of the blocks ``first .. last - 1``:
+    :func:`crba_block`, the sparse factor ``M = L^T D L`` and ``L^-1 D^-1 L^-T`` over the lanes, as
+    ``kernels/dynamics.py``'s ``minverse``; releases the GIL."""
+    I, F, Q, OUT, STATUS = borrowed(I), borrowed(F), borrowed(Q), borrowed(OUT), borrowed(STATUS)
+    nj, nq, nv = I[0], I[1], I[2]
+    q, none = np.empty((nq, W)), np.empty((0, W))
+    R, p, oR, op = np.empty((nj, 3, 3, W)), np.empty((nj, 3, W)), np.empty((nj, 3, 3, W)), np.empty((nj, 3, W))
+    Yc, J, M = np.empty((nj, 6, 6, W)), np.empty((nv, 6, W)), np.zeros((nv, nv, W))
+    H, Minv = np.empty((nv, nv, W)), np.empty((nv, nv, W))
+    T, S = np.zeros((15, W)), np.empty((6, 6))
+    m = model_views(I, F)
+    lam = m.dof_parents
+    end = np.arange(1, nv + 1)  # one past the last dof of each dof's subtree
+    for i in range(nv - 1, -1, -1):
+        if lam[i] >= 0:
+            end[lam[i]] = max(end[lam[i]], end[i])
+    for blk in range(first, last):
+        b0 = blk * W
+        load(Q, b0, q)
+        crba_block(I, F, q, R, p, oR, op, Yc, J, T, S, M)
+        factor_and_invert(M, lam, end, H, T[14], Minv)
+        for w in range(min(W, OUT.shape[0] - b0)):
+            STATUS[b0 + w] = state_status(m, q, none, none, w)
+            if STATUS[b0 + w] == 0 and T[14, w] != 0.0:
+                STATUS[b0 + w] = SINGULAR
+            for r in range(nv):
+                for c in range(nv):
+                    OUT[b0 + w, r, c] = Minv[r, c, w]
+
+
+@njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
+def factor_and_invert(M, lam, end, H, singular, Minv):
+    """``H = M`` factored in place (:func:`ltdl`, ``singular`` flags the lanes), then ``Minv`` from it."""
+    M, lam, end, H, singular, Minv = borrowed(M), borrowed(lam), borrowed(end), borrowed(H), borrowed(singular), \
+        borrowed(Minv)
+    for r in range(M.shape[0]):
+        for c in range(M.shape[1]):
+            for w in range(W):
+                H[r, c, w] = M[r, c, w]
+    for w in range(W):
+        singular[w] = 0.0
+    ltdl(H, lam, singular)
+    minverse_from_factor(H, lam, end, Minv)
