@@ -170,8 +170,9 @@ def _simd_accepts(model) -> bool:
     return kept[1]
 
 
-def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple) -> np.ndarray:
-    """:func:`_run` for the structure-of-arrays kernel ``name`` of ``kernels/simd.py``."""
+def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag: bool | None = None) -> np.ndarray:
+    """:func:`_run` for the structure-of-arrays kernel ``name`` of ``kernels/simd.py``; ``flag``: the kinematics
+    kernel's ``jacobians`` argument (it writes ``out`` flattened per state)."""
     from .kernels import simd
 
     I, F = model.packed
@@ -183,6 +184,9 @@ def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple) -> n
     blocks = (B + simd.W - 1) // simd.W
     kernel = getattr(simd, name + "_chunk")
     announce_compilation(kernel)
+    result = out
+    if flag is not None:
+        arrays, out = [flag], out.reshape(B, int(np.prod(out_shape)))
     n = 1 if B < SERIAL_BELOW else min(numba.get_num_threads(), blocks)
     if n == 1:
         kernel(I, F, Q, *arrays, out, status, 0, blocks)
@@ -193,7 +197,7 @@ def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple) -> n
         for run in runs:
             run.result()
     _report_states(status, ("Q", *velocities))
-    return out
+    return result
 
 
 def _simd_pool(n: int):
@@ -244,7 +248,7 @@ def forward_kinematics(model: Model, Q: ArrayLike, out: np.ndarray | None = None
     """Joint placements ``oMi`` for each state of ``Q: (B, nq)``, returns ``(B, njoints, 3, 4)`` arrays ``[R | p]``;
     ``out``: an array of that shape to write into and return (a stream of batches in fixed memory)."""
     if _simd_accepts(model):
-        return _run_simd("forward_kinematics", model, Q, {}, out, (model.njoints, 3, 4))
+        return _run_simd("kinematics", model, Q, {}, out, (model.njoints, 3, 4), False)
     return _run(_k.forward_kinematics, model, Q, {}, out, (model.njoints, 3, 4))
 
 
@@ -281,7 +285,7 @@ def compute_joint_jacobians(model: Model, Q: ArrayLike, out: np.ndarray | None =
     nq)``, returns ``(B, 6, nv)``; ``out``: an array of that shape to write into and return (a stream of batches in
     fixed memory)."""
     if _simd_accepts(model):
-        return _run_simd("joint_jacobians", model, Q, {}, out, (6, model.nv))
+        return _run_simd("kinematics", model, Q, {}, out, (6, model.nv), True)
     return _run(_k.joint_jacobians, model, Q, {}, out, (6, model.nv_extended))
 
 

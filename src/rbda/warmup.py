@@ -66,7 +66,9 @@ def _simd_step():
 
     arm = rbda.sample_models.manipulator()
     Q, Z = np.stack([rbda.neutral(arm)] * 2), np.zeros((2, arm.nv))
-    return rbda.batch.rnea(arm, Q, Z, Z), rbda.batch.aba(arm, Q, Z, Z), rbda.batch.crba(arm, Q)
+    return (rbda.batch.rnea(arm, Q, Z, Z), rbda.batch.aba(arm, Q, Z, Z), rbda.batch.crba(arm, Q),
+            rbda.batch.compute_minverse(arm, Q), rbda.batch.forward_kinematics(arm, Q),
+            rbda.batch.compute_joint_jacobians(arm, Q))
 
 
 def _constrained_steps(q, v, tau):

@@ -703,47 +703,32 @@ def kinematics_block(I, F, q, R, p, oR, op, J, T, S, jacobians):
 
 
 @njit(cache=True, nogil=True)
-def forward_kinematics_chunk(I, F, Q, OUT, STATUS, first, last):
-    """``OUT[b]`` ``(nj, 3, 4)`` = the joint placements ``oMi`` ``[R | p]`` at ``Q[b]`` and ``STATUS[b]``, for the
-    states of the blocks ``first .. last - 1`` (:func:`kinematics_block`); releases the GIL."""
-    I, F, Q, OUT, STATUS = borrowed(I), borrowed(F), borrowed(Q), borrowed(OUT), borrowed(STATUS)
-    nj, nq = I[0], I[1]
-    q, none = np.empty((nq, W)), np.empty((0, W))
-    R, p, oR, op = np.empty((nj, 3, 3, W)), np.empty((nj, 3, W)), np.empty((nj, 3, 3, W)), np.empty((nj, 3, W))
-    J, T, S = np.empty((0, 6, W)), np.empty((15, W)), np.empty((6, 6))
-    m = model_views(I, F)
-    for blk in range(first, last):
-        b0 = blk * W
-        load(Q, b0, q)
-        kinematics_block(I, F, q, R, p, oR, op, J, T, S, False)
-        for w in range(min(W, OUT.shape[0] - b0)):
-            STATUS[b0 + w] = state_status(m, q, none, none, w)
-            for i in range(nj):
-                for r in range(3):
-                    for c in range(3):
-                        OUT[b0 + w, i, r, c] = oR[i, r, c, w]
-                    OUT[b0 + w, i, r, 3] = op[i, r, w]
-
-
-@njit(cache=True, nogil=True)
-def joint_jacobians_chunk(I, F, Q, OUT, STATUS, first, last):
-    """``OUT[b]`` ``(6, nv)`` = the world-frame joint Jacobian columns at ``Q[b]`` and ``STATUS[b]``, for the
-    states of the blocks ``first .. last - 1`` (:func:`kinematics_block`); releases the GIL."""
+def kinematics_chunk(I, F, Q, jacobians, OUT, STATUS, first, last):
+    """For the states of the blocks ``first .. last - 1``: ``OUT[b]`` = the joint placements ``oMi`` ``(nj, 3, 4)``
+    ``[R | p]`` at ``Q[b]``, or with ``jacobians`` the world-frame joint Jacobian ``(6, nv)``, flattened, and
+    ``STATUS[b]`` (:func:`kinematics_block`); releases the GIL."""
     I, F, Q, OUT, STATUS = borrowed(I), borrowed(F), borrowed(Q), borrowed(OUT), borrowed(STATUS)
     nj, nq, nv = I[0], I[1], I[2]
     q, none = np.empty((nq, W)), np.empty((0, W))
     R, p, oR, op = np.empty((nj, 3, 3, W)), np.empty((nj, 3, W)), np.empty((nj, 3, 3, W)), np.empty((nj, 3, W))
-    J, T, S = np.empty((nv, 6, W)), np.empty((15, W)), np.empty((6, 6))
+    J, T, S = np.empty((nv if jacobians else 0, 6, W)), np.empty((15, W)), np.empty((6, 6))
     m = model_views(I, F)
     for blk in range(first, last):
         b0 = blk * W
         load(Q, b0, q)
-        kinematics_block(I, F, q, R, p, oR, op, J, T, S, True)
+        kinematics_block(I, F, q, R, p, oR, op, J, T, S, jacobians)
         for w in range(min(W, OUT.shape[0] - b0)):
             STATUS[b0 + w] = state_status(m, q, none, none, w)
-            for r in range(6):
-                for k in range(nv):
-                    OUT[b0 + w, r, k] = J[k, r, w]
+            if jacobians:
+                for r in range(6):
+                    for k in range(nv):
+                        OUT[b0 + w, r * nv + k] = J[k, r, w]
+            else:
+                for i in range(nj):
+                    for r in range(3):
+                        for c in range(3):
+                            OUT[b0 + w, 12 * i + 4 * r + c] = oR[i, r, c, w]
+                        OUT[b0 + w, 12 * i + 4 * r + 3] = op[i, r, w]
 
 
 # ---------------------------------------------------------------------------------------------- M^-1
