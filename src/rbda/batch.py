@@ -201,15 +201,17 @@ def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag
 
 
 def _simd_pool(n: int):
-    """A pool of ``n`` threads kept for the SIMD kernels (rebuilt when ``numba.set_num_threads`` changes ``n``)."""
+    """A pool of ``n`` threads kept for the SIMD kernels (rebuilt when ``numba.set_num_threads`` changes ``n``, and
+    in a forked child, which inherits the pool but not its threads)."""
+    import os
     from concurrent.futures import ThreadPoolExecutor
 
     kept = _simd_threads.get("pool")
-    if kept is None or kept[0] != n:
-        if kept is not None:
-            kept[1].shutdown(wait=False)
-        kept = _simd_threads["pool"] = (n, ThreadPoolExecutor(n, thread_name_prefix="rbda-simd"))
-    return kept[1]
+    if kept is None or kept[:2] != (os.getpid(), n):
+        if kept is not None and kept[0] == os.getpid():
+            kept[2].shutdown(wait=False)
+        kept = _simd_threads["pool"] = (os.getpid(), n, ThreadPoolExecutor(n, thread_name_prefix="rbda-simd"))
+    return kept[2]
 
 
 def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:

@@ -193,3 +193,22 @@ def test_sincos_within_an_ulp_of_libm(scale):
     lane_sincos(x, c, s)
     ulp = np.spacing(1.0)
     assert np.abs(c - np.cos(x)).max() <= ulp and np.abs(s - np.sin(x)).max() <= ulp
+
+
+def test_thread_counts_and_a_forked_child():
+    """The kept thread pool follows numba.set_num_threads, and a forked child (worker processes) builds its own."""
+    import multiprocessing
+    import numba
+
+    model = rbda.sample_models.manipulator()
+    Q, V, A = states(model, 100)
+    tau = rbda.batch.rnea(model, Q, V, A)
+    n = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        np.testing.assert_array_equal(rbda.batch.rnea(model, Q, V, A), tau)
+    finally:
+        numba.set_num_threads(n)
+    np.testing.assert_array_equal(rbda.batch.rnea(model, Q, V, A), tau)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        np.testing.assert_array_equal(pool.apply(rbda.batch.rnea, (model, Q, V, A)), tau)
