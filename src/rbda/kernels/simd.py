@@ -4,7 +4,7 @@ The per-state batched kernels (``kernels/batch.py``) run one state after another
 runs the algorithm together: every quantity of a joint is stored with the lane (state of the block) last,
 ``v[i, k, w]``, and each step of the textbook table is one loop over the lanes with scalar temporaries, which
 LLVM turns into vector instructions (``W`` doubles: one AVX-512 register, two AVX2 ones). A chunk function
-(``rnea_chunk``, ``aba_chunk``) runs a contiguous run of blocks with its own block arrays (tens of KB: L1/L2),
+(``rnea_chunk``, ``aba_chunk``, ``crba_chunk``, ``minverse_chunk``, ``kinematics_chunk``) runs a contiguous run of blocks with its own block arrays (tens of KB: L1/L2),
 allocated there with the lane count a compile-time constant, and the block's algorithm inlined: LLVM then knows
 the distance between rows and vectorises each lane loop without run-time overlap checks (measured: 2x). The chunk
 releases the GIL; ``rbda.batch`` runs one per thread (a numba ``prange`` over chunks compiled the chunk a second
@@ -47,8 +47,8 @@ class NoAliasCompiler(CompilerBase):
         return [DefaultPassBuilder.define_nopython_pipeline(self.state)]
 
 
-#: the lane helpers: inlined, noalias, and numpy's error model (a zero pivot divides to inf, flagged by the caller,
-#: instead of a Python exception check in the loop, which would keep it scalar)
+#: the lane helpers and the blocks' algorithms: inlined, noalias, and numpy's error model (a zero pivot divides to
+#: inf, flagged by the caller, instead of a Python exception check in the loop, which would keep it scalar)
 lanes = njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
 
 
@@ -295,7 +295,7 @@ def rnea_chunk(I, F, Q, V, A, OUT, STATUS, first, last):
         store(I, F, q, qd, qdd, b0, tau, T[14], OUT, STATUS)
 
 
-@njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
+@lanes
 def rnea_block(I, F, q, qd, qdd, R, p, v, a, f, T, S, tau):
     """``tau`` ``(nv, W)`` = RNEA at the ``W`` states ``q, qd, qdd`` (Featherstone Table 5.1, local frames);
     ``R, p`` receive the joints' ``liMi``, ``v, a, f`` the body velocities, accelerations and forces; ``T``
@@ -529,7 +529,7 @@ def aba_chunk(I, F, Q, V, TAU, OUT, STATUS, first, last):
         store(I, F, q, qd, tau, b0, ddq, T[21], OUT, STATUS)
 
 
-@njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
+@lanes
 def aba_block(I, F, q, qd, tau, R, p, oR, op, ov, oc, pA, oa, IA, D6, J, U, dinv, u, T, S, ddq):
     """``ddq`` ``(nv, W)`` = ABA at the ``W`` states ``q, qd, tau``, in the world frame as ``kernels/dynamics.py``'s
     ``aba`` (Featherstone Table 7.1 with world-frame quantities: no 6x6 matrix is ever transformed). Fills the
@@ -638,7 +638,7 @@ def crba_chunk(I, F, Q, OUT, STATUS, first, last):
                     OUT[b0 + w, r, c] = M[r, c, w]
 
 
-@njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
+@lanes
 def crba_block(I, F, q, R, p, oR, op, Yc, J, T, S, M):
     """``M`` ``(nv, nv, W)`` = CRBA at the ``W`` configurations ``q`` in the world frame, as ``kernels/dynamics.py``'s
     ``crba`` (Featherstone Table 6.2, world convention): composite inertias summed as matrices in the one world
@@ -681,7 +681,7 @@ def crba_block(I, F, q, R, p, oR, op, Yc, J, T, S, M):
 
 
 # ---------------------------------------------------------------------------------------------- kinematics
-@njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
+@lanes
 def kinematics_block(I, F, q, R, p, oR, op, J, T, S, jacobians):
     """Forward kinematics at the ``W`` configurations ``q``: ``liMi`` (``R, p``), ``oMi`` (``oR, op``, joint 0 the
     identity) and, if ``jacobians``, the world Jacobian columns ``J = oMi S``; ``T`` ``(15, W)``, ``S`` scratch."""
@@ -813,7 +813,7 @@ def minverse_chunk(I, F, Q, OUT, STATUS, first, last):
                     OUT[b0 + w, r, c] = Minv[r, c, w]
 
 
-@njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
+@lanes
 def factor_and_invert(M, lam, end, H, singular, Minv):
     """``H = M`` factored in place (:func:`ltdl`, ``singular`` flags the lanes), then ``Minv`` from it."""
     M, lam, end, H, singular, Minv = borrowed(M), borrowed(lam), borrowed(end), borrowed(H), borrowed(singular), \
