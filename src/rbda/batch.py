@@ -150,15 +150,83 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple, serial: tupl
     return out
 
 
+# Models of revolute/prismatic joints under an optional free flyer run at SIMD width (kernels/simd.py): blocks of
+# states as structures of arrays, one run of blocks per thread (numba.get_num_threads()); a batch below
+# SERIAL_BELOW runs in the calling thread.
+_simd_models: dict = {}
+_simd_threads: dict = {}
+
+
+def _simd_accepts(model) -> bool:
+    """``kernels.simd.accepts(model)``, kept per packed model (rebuilt when the model's arrays change)."""
+    from .kernels import simd
+
+    I = model.packed[0]
+    kept = _simd_models.get(id(I))
+    if kept is None or kept[0] is not I:
+        if len(_simd_models) > 64:
+            _simd_models.clear()
+        kept = _simd_models[id(I)] = (I, simd.accepts(model))
+    return kept[1]
+
+
+def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag: bool | None = None) -> np.ndarray:
+    """:func:`_run` for the structure-of-arrays kernel ``name`` of ``kernels/simd.py``; ``flag``: the kinematics
+    kernel's ``jacobians`` argument (it writes ``out`` flattened per state)."""
+    from .kernels import simd
+
+    I, F = model.packed
+    Q = _stack(Q, model.nq, "Q")
+    B = Q.shape[0]
+    arrays = [_stack(x, model.nv, n, B) for n, x in velocities.items()]
+    out = _output(out, (B, *out_shape))
+    status = np.zeros(B, dtype=np.int64)
+    blocks = (B + simd.W - 1) // simd.W
+    kernel = getattr(simd, name + "_chunk")
+    announce_compilation(kernel)
+    result = out
+    if flag is not None:
+        arrays, out = [flag], out.reshape(B, int(np.prod(out_shape)))
+    n = 1 if B < SERIAL_BELOW else min(numba.get_num_threads(), blocks)
+    if n == 1:
+        kernel(I, F, Q, *arrays, out, status, 0, blocks)
+    else:  # one run of blocks per thread, the GIL released
+        pool = _simd_pool(n)
+        runs = [pool.submit(kernel, I, F, Q, *arrays, out, status, c * blocks // n, (c + 1) * blocks // n)
+                for c in range(n)]
+        for run in runs:
+            run.result()
+    _report_states(status, ("Q", *velocities))
+    return result
+
+
+def _simd_pool(n: int):
+    """A pool of ``n`` threads kept for the SIMD kernels (rebuilt when ``numba.set_num_threads`` changes ``n``, and
+    in a forked child, which inherits the pool but not its threads)."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    kept = _simd_threads.get("pool")
+    if kept is None or kept[:2] != (os.getpid(), n):
+        if kept is not None and kept[0] == os.getpid():
+            kept[2].shutdown(wait=False)
+        kept = _simd_threads["pool"] = (os.getpid(), n, ThreadPoolExecutor(n, thread_name_prefix="rbda-simd"))
+    return kept[2]
+
+
 def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``tau[b] = rnea(Q[b], V[b], A[b])``; ``Q: (B, nq)``, ``V, A: (B, nv)``, returns ``(B, nv)``; ``out``: an array
     of that shape to write into and return (a stream of batches in fixed memory)."""
+    if _simd_accepts(model):
+        return _run_simd("rnea", model, Q, {"V": V, "A": A}, out, (model.nv,))
     return _run(_k.rnea, model, Q, {"V": V, "A": A}, out, (model.nv,), ("rnea", "tau"))
 
 
 def aba(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``ddq[b] = aba(Q[b], V[b], TAU[b])``; ``Q: (B, nq)``, ``V, TAU: (B, nv)``, returns ``(B, nv)``; ``out``: an
     array of that shape to write into and return (a stream of batches in fixed memory)."""
+    if _simd_accepts(model):
+        return _run_simd("aba", model, Q, {"V": V, "TAU": TAU}, out, (model.nv,))
     if model.mimicking_joints:  # no ABA with mimic joints: forward dynamics through the factor of M
         return _run(_k.forward_dynamics_through_factor, model, Q, {"V": V, "TAU": TAU}, out, (model.nv,),
                     ("forward_dynamics_through_factor", "ddq"))
@@ -168,18 +236,24 @@ def aba(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike, out: np.ndarra
 def crba(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``M[b] = crba(Q[b])`` for ``Q: (B, nq)``, returns ``(B, nv, nv)``; ``out``: an array of that shape to write
     into and return (a stream of batches in fixed memory)."""
+    if _simd_accepts(model):
+        return _run_simd("crba", model, Q, {}, out, (model.nv, model.nv))
     return _run(_k.crba, model, Q, {}, out, (model.nv, model.nv), ("crba", "M"))
 
 
 def compute_minverse(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """``Minv[b] = M(Q[b])^-1`` for ``Q: (B, nq)``, returns ``(B, nv, nv)``; ``out``: an array of that shape to write
     into and return (a stream of batches in fixed memory)."""
+    if _simd_accepts(model):
+        return _run_simd("minverse", model, Q, {}, out, (model.nv, model.nv))
     return _run(_k.minverse, model, Q, {}, out, (model.nv, model.nv), ("minverse", "Minv"))
 
 
 def forward_kinematics(model: Model, Q: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
     """Joint placements ``oMi`` for each state of ``Q: (B, nq)``, returns ``(B, njoints, 3, 4)`` arrays ``[R | p]``;
     ``out``: an array of that shape to write into and return (a stream of batches in fixed memory)."""
+    if _simd_accepts(model):
+        return _run_simd("kinematics", model, Q, {}, out, (model.njoints, 3, 4), False)
     return _run(_k.forward_kinematics, model, Q, {}, out, (model.njoints, 3, 4))
 
 
@@ -215,6 +289,8 @@ def compute_joint_jacobians(model: Model, Q: ArrayLike, out: np.ndarray | None =
     """World-frame joint Jacobians (``data.J`` of :func:`rbda.compute_joint_jacobians`) for each state of ``Q: (B,
     nq)``, returns ``(B, 6, nv)``; ``out``: an array of that shape to write into and return (a stream of batches in
     fixed memory)."""
+    if _simd_accepts(model):
+        return _run_simd("kinematics", model, Q, {}, out, (6, model.nv), True)
     return _run(_k.joint_jacobians, model, Q, {}, out, (6, model.nv_extended))
 
 

@@ -55,6 +55,7 @@ def _steps(model, data, q, v, a):
         ("batched configuration space", lambda: (rbda.batch.integrate(model, Q, V), rbda.batch.difference(model, Q, Q),
                                                  rbda.batch.d_integrate(model, Q, V, rbda.ARG0))),
         ("forward dynamics with mimic joints", lambda: _mimic_forward_dynamics(Q, V, A)),
+        ("batched dynamics at SIMD width", _simd_step),
         *_constrained_steps(q, v, a),
         *_contact_steps(),
     ]
@@ -69,6 +70,17 @@ def _mimic_forward_dynamics(Q, V, A):
     q, v = rbda.neutral(model), np.zeros(model.nv)
     rbda.aba(model, model.create_data(), q, v, v)
     rbda.batch.aba(model, np.stack([q] * len(Q)), np.stack([v] * len(Q)), np.stack([v] * len(Q)))
+
+
+def _simd_step():
+    """The structure-of-arrays kernels (``kernels/simd.py``), which take revolute/prismatic models only."""
+    import rbda
+
+    arm = rbda.sample_models.manipulator()
+    Q, Z = np.stack([rbda.neutral(arm)] * 2), np.zeros((2, arm.nv))
+    return (rbda.batch.rnea(arm, Q, Z, Z), rbda.batch.aba(arm, Q, Z, Z), rbda.batch.crba(arm, Q),
+            rbda.batch.compute_minverse(arm, Q), rbda.batch.forward_kinematics(arm, Q),
+            rbda.batch.compute_joint_jacobians(arm, Q))
 
 
 def _constrained_steps(q, v, tau):
