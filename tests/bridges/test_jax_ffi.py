@@ -227,3 +227,84 @@ def test_bad_values_raise_rbdas_message(name):
         with pytest.raises(jax.errors.JaxRuntimeError, match=rf"rbda\.jax\.{name}: q: is not a valid configuration"):
             np.asarray(fn(bad, v, a))
     assert np.all(np.isfinite(f(q, v, a)))  # the target still serves good calls
+
+
+def test_crba_runs_in_xla(compiled_model):
+    """jit(crba) has no host callback and equals rbda.crba; its ambient Jacobian times K(q) equals rbda's
+    dM/dq (``dtau_dadq`` of the second-order RNEA derivatives), and a central difference on the manifold."""
+    model = compiled_model
+    data = model.create_data()
+    q = random_state(model, 17)[0]
+    f = lambda q: rj.crba(model, q)  # noqa: E731
+    text = _primitive_names(f, q) + _primitive_names(jax.jacfwd(f), q)
+    assert "ffi_call" in text and "pure_callback" not in text
+    assert_close(jax.jit(f)(q), rbda.crba(model, data, q), 1e-12)
+    z = np.zeros(model.nv)
+    dM = np.array(rbda.compute_rnea_second_order_derivatives(model, data, q, z, z)[3])
+    K = _primitives.configuration_map(model, q[None])[0]
+    for jac in (jax.jacfwd, jax.jacrev):
+        assert_close(np.asarray(jax.jit(jac(f))(q)) @ K, dM, 1e-12)
+    eps, k = 1e-6, model.nv - 1
+    dq = np.eye(model.nv)[k] * eps
+    fd = (rbda.crba(model, data, rbda.integrate(model, q, dq)).copy()
+          - rbda.crba(model, data, rbda.integrate(model, q, -dq)).copy()) / (2 * eps)
+    assert_close(dM[:, :, k], fd, 1e-6)
+
+
+@pytest.mark.parametrize("name", ["forward_kinematics", "frames_forward_kinematics", "frame_placement"])
+def test_placements_run_in_xla(compiled_model, name):
+    """jit of the placement functions has no host callback and equals rbda's placements; the ambient Jacobian
+    (jacfwd, jacrev) times K(q) equals the host path's (rbda's world joint Jacobians) and a central difference
+    on the manifold, column by column."""
+    model = compiled_model
+    data = model.create_data()
+    q = random_state(model, 18)[0]
+    static = (model.nframes - 1,) if name == "frame_placement" else ()
+    f = lambda q: getattr(rj, name)(model, q, *static)  # noqa: E731
+    text = _primitive_names(f, q) + _primitive_names(jax.jacfwd(f), q)
+    assert "ffi_call" in text and "pure_callback" not in text
+    rbda.frames_forward_kinematics(model, data, q)
+    expected = {"forward_kinematics": data.oMi.array, "frames_forward_kinematics": data.oMf.array,
+                "frame_placement": data.oMf.array[model.nframes - 1]}[name]
+    assert_close(jax.jit(f)(q), expected, 1e-12)
+    K = _primitives.configuration_map(model, q[None])[0]
+    p = _primitives.PRIMITIVES[name]
+    host = _primitives.jacobians(p, model, q[None], static=static, ambient=False)[1][0]
+    for jac in (jax.jacfwd, jax.jacrev):
+        J = np.asarray(jax.jit(jac(f))(q)) @ K
+        assert_close(J.reshape(-1, model.nv), host, 1e-12)
+    eps = 1e-6
+    for k in range(model.nv):
+        dq = np.eye(model.nv)[k] * eps
+        P = [np.asarray(jax.jit(f)(rbda.integrate(model, q, s * dq))) for s in (1, -1)]
+        assert_close(J[..., k], (P[0] - P[1]) / (2 * eps), 1e-7)
+
+
+def test_vmap_of_crba_and_placements_is_one_batched_host_call():
+    """vmap of jit(jacfwd(crba)) and of jit(jacfwd(frame_placement)) equals the single calls, state by state."""
+    model = random_model(1, True)
+    rng = np.random.default_rng(19)
+    Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(3)])
+    for f in (lambda q: rj.crba(model, q), lambda q: rj.frame_placement(model, q, model.nframes - 1)):
+        g = jax.jit(jax.jacfwd(f))
+        batched = jax.jit(jax.vmap(g))(Q)
+        for b in range(3):
+            assert_close(batched[b], g(Q[b]), 1e-12)
+
+
+@pytest.mark.parametrize("name", ["crba", "frames_forward_kinematics"])
+def test_bad_configuration_raises_rbdas_message(name):
+    """A NaN or a non-unit quaternion in q under jit (value and JVP) raises rbda's message naming the function."""
+    model = random_model(1, True)
+    q = random_state(model, 20)[0]
+    f = lambda q: getattr(rj, name)(model, q)  # noqa: E731
+    for fn in (jax.jit(f), jax.jit(jax.jacfwd(f))):
+        bad = q.copy()
+        bad[0] = np.nan
+        with pytest.raises(jax.errors.JaxRuntimeError,
+                           match=rf"INVALID_ARGUMENT: ValueError: rbda\.jax\.{name}: q: contains non-finite"):
+            np.asarray(fn(bad))
+        bad = q.copy()
+        bad[3:7] *= 1.1
+        with pytest.raises(jax.errors.JaxRuntimeError, match=rf"rbda\.jax\.{name}: q: is not a valid configuration"):
+            np.asarray(fn(bad))

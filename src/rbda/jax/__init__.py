@@ -15,9 +15,10 @@ whose JVP is ``dy = sum_i J_i dx_i`` with the Jacobians ``J_i`` from a second ca
 functions; reverse mode transposes that linear map. Under ``jax.vmap`` the callbacks receive the whole batch
 (``vmap_method="broadcast_all"``) and run the ``rbda.batch`` twin in one call. Concrete (not traced) arguments
 skip the callback and call rbda directly. Under ``jit`` (one float64 state, a model without mimic joints),
-:func:`rnea`, :func:`aba`, :func:`integrate` and :func:`center_of_mass` skip the callback too: their value
-and Jacobians are XLA FFI custom calls of rbda's compiled kernels (:mod:`rbda.jax._compiled`), about 5 us a
-call instead of 100+ us. Their model enters the compiled program as constants when it is traced: after
+:func:`rnea`, :func:`aba`, :func:`crba`, :func:`integrate`, :func:`center_of_mass`, :func:`forward_kinematics`,
+:func:`frames_forward_kinematics` and :func:`frame_placement` skip the callback too: their value and Jacobians
+are XLA FFI custom calls of rbda's compiled kernels (:mod:`rbda.jax._compiled`), a few us a call instead of
+100+ us. Their model enters the compiled program as constants when it is traced: after
 editing the model (masses, gravity), trace again (a new ``jax.jit``), as for any constant a jitted function
 closes over.
 
@@ -131,7 +132,7 @@ def _call(name: str, model, *xs, static: tuple = ()):
         return jnp.asarray(_host(p, model, _primitives.evaluate, dtype, static)(*arrays))
     arrays = [jnp.broadcast_to(jnp.asarray(x, dtype), lead + x.shape[-1:]) for x in arrays]
     if name in _compiled.ALGORITHMS and not lead and _compiled.eligible(model, dtype):  # one state: in XLA
-        return _compiled.function(name, model)(*arrays)
+        return _compiled.function(name, model, static)(*arrays)
     return _primitive(p, model, static)(*arrays)
 
 

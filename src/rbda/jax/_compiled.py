@@ -1,7 +1,8 @@
-"""The compiled path of :mod:`rbda.jax`: under ``jax.jit`` (not ``vmap``), :func:`rbda.jax.rnea`,
-:func:`rbda.jax.aba`, :func:`rbda.jax.integrate` and :func:`rbda.jax.center_of_mass` are XLA FFI custom calls
-that run rbda's kernels inside the XLA executable (:mod:`rbda.jax._ffi`), their value and, for the JVP, their
-analytical Jacobians. ``vmap`` maps them onto the host callback of the batched algorithms (one ``rbda.batch``
+"""The compiled path of :mod:`rbda.jax`: under ``jax.jit`` (not ``vmap``), the functions of :data:`ALGORITHMS`
+(rnea, aba, crba, integrate, the CoM, the joint and frame placements) are XLA FFI custom calls that run rbda's
+kernels inside the XLA executable (:mod:`rbda.jax._ffi`), their value and, for the JVP, their analytical
+Jacobians. The placements' JVP is ``dP = [w x R | v + w x p]`` with the twist ``(v, w)`` of each placement's
+joint, the world Jacobian columns of its support times ``dq``, in jnp. ``vmap`` maps them onto the host callback of the batched algorithms (one ``rbda.batch``
 call, through ``jax.custom_batching.custom_vmap``).
 
 Used for float64 arguments of models without mimic joints whose joints with ``nq != nv`` are free flyers,
@@ -26,7 +27,9 @@ from ..kernels.whole_body import whole_body_size
 from ..model.elementary import sync_elementary
 from . import _ffi
 
-ALGORITHMS = ("rnea", "aba", "integrate", "center_of_mass")
+ALGORITHMS = ("rnea", "aba", "integrate", "center_of_mass", "crba", "forward_kinematics", "frames_forward_kinematics",
+              "frame_placement")
+KINEMATICS = ("forward_kinematics", "frames_forward_kinematics", "frame_placement")  # one target: rbda_kinematics
 enabled = True  # False: every call takes the host callback (for comparisons: benchmarks/bench_bridges.py)
 _AMBIENT = (JointType.FREE_FLYER, JointType.SPHERICAL, JointType.PLANAR, JointType.REVOLUTE_UNBOUNDED)
 
@@ -154,6 +157,8 @@ def _operands(name, model) -> tuple:
     """The constant operands ``(I, F, ws0, messages)`` of the value and of the Jacobian targets of ``name``."""
     c = _constants(model)
     msg = messages(name, _primitives.PRIMITIVES[name].args)
+    if name in KINEMATICS:
+        return (*c.value, msg), None
     if name in ("integrate", "center_of_mass"):  # the model's own arrays (c.value); integrate has no
         value = (*c.value[:2], np.zeros(1), msg) if name == "integrate" else (*c.value, msg)  # workspace: a
         return value, value  # one-entry placeholder keeps the operand layout
@@ -161,11 +166,14 @@ def _operands(name, model) -> tuple:
 
 
 def _sizes(name, model) -> tuple:
-    """``(n, rows)``: the result's length and its Jacobians' rows (tangent rows for a configuration)."""
+    """``(shape, rows)``: the shape of the value target's result and its Jacobians' rows (tangent rows for a
+    configuration)."""
     if name == "integrate":
-        return model.nq, model.nv
+        return (model.nq,), model.nv
+    if name == "crba":
+        return (model.nv, model.nv), model.nv * model.nv
     n = 3 if name == "center_of_mass" else model.nv
-    return n, n
+    return (n,), n
 
 
 def _workspaces(name, model, jacobians: bool) -> list:
@@ -175,64 +183,115 @@ def _workspaces(name, model, jacobians: bool) -> list:
         return []
     if name == "center_of_mass":
         return [c.value[2].shape, (whole_body_size(model.njoints, model.nv_extended),)]
+    if name == "crba" and jacobians:
+        return [c.jacobian[2].shape, (c.dws,), (3, model.nv, model.nv, model.nv)]
     return [c.jacobian[2].shape, (c.dws,)] if jacobians else [c.value[2].shape]
 
 
-def _ffi_value(name, model, *xs):
+def _ffi_kinematics(name, model, q, static):
+    """``(placements, J)``: the placements that ``name`` returns (``(n, 3, 4)``, or ``(3, 4)`` for one frame) and
+    the world Jacobian columns ``J (nv, 6)``, from one ``rbda_kinematics`` custom call."""
     value, _ = _operands(name, model)
-    results = [(_sizes(name, model)[0],)] + _workspaces(name, model, False)
+    results = [(model.njoints, 3, 4), (model.nframes, 3, 4), (model.nv, 6), _constants(model).value[2].shape]
+    results = [jax.ShapeDtypeStruct(shape, jnp.float64) for shape in results]
+    oMi, oMf, J, _ = jax.ffi.ffi_call(_ffi.target("rbda_kinematics"), results)(*value, q)
+    return (oMi if name == "forward_kinematics" else oMf if name == "frames_forward_kinematics" else
+            oMf[static[0]]), J
+
+
+def _ffi_value(name, model, *xs, static=()):
+    if name in KINEMATICS:
+        return _ffi_kinematics(name, model, xs[0], static)[0]
+    value, _ = _operands(name, model)
+    results = [_sizes(name, model)[0]] + _workspaces(name, model, False)
     results = [jax.ShapeDtypeStruct(shape, jnp.float64) for shape in results]
     return jax.ffi.ffi_call(_ffi.target(f"rbda_{name}"), results)(*value, *xs)[0]
 
 
-def _ffi_jacobians(name, model, *xs):
+def _ffi_jacobians(name, model, *xs, static=()):
+    if name in KINEMATICS:
+        return _ffi_kinematics(name, model, xs[0], static)
     _, jacobian = _operands(name, model)
-    n, rows = _sizes(name, model)
-    results = [(n,)] + [(rows, model.nv)] * len(xs) + _workspaces(name, model, True)
+    shape, rows = _sizes(name, model)
+    J = [(model.nv,) * 3] if name == "crba" else [(rows, model.nv)] * len(xs)
+    results = [shape] + J + _workspaces(name, model, True)
     results = [jax.ShapeDtypeStruct(shape, jnp.float64) for shape in results]
     return tuple(jax.ffi.ffi_call(_ffi.target(f"rbda_{name}_jac"), results)(*jacobian, *xs)[:1 + len(xs)])
 
 
-def _host_batched(name, model, fn, results, xs, in_batched, axis_size):
+def _host_batched(name, model, fn, results, xs, in_batched, axis_size, static=()):
     """The batched host callback (``rbda.batch``) on the vmapped arguments, ``xs`` moved to a leading axis."""
     from . import _host
     xs = [x if b else jnp.broadcast_to(x, (axis_size,) + x.shape) for x, b in zip(xs, in_batched)]
-    return jax.pure_callback(_host(_primitives.PRIMITIVES[name], model, fn, jnp.float64, ()), results, *xs,
+    return jax.pure_callback(_host(_primitives.PRIMITIVES[name], model, fn, jnp.float64, static), results, *xs,
                              vmap_method="broadcast_all")
 
 
 def _tangent_jacobians(p, model, *X, static=()):
-    return _primitives.jacobians(p, model, *X, static=static, ambient=False)
+    """rbda's tangent Jacobians in the layout of the Jacobian target: ``dM (B, nv, nv, nv)`` for crba, and for
+    the placements the placements and the world Jacobian columns ``(B, nv, 6)``."""
+    if p.name in KINEMATICS:
+        from .. import batch
+        return _primitives.evaluate(p, model, *X, static=static), batch.compute_joint_jacobians(
+            model, X[0]).transpose(0, 2, 1).copy()
+    y, *J = _primitives.jacobians(p, model, *X, static=static, ambient=False)
+    return (y, J[0].reshape(y.shape + (model.nv,))) if p.name == "crba" else (y, *J)
 
 
-def function(name: str, model):
+def _support(model, name, static) -> np.ndarray:
+    """``(n, nv)``, or ``(nv,)`` for one frame: 1 in the columns that move each placement of ``name``."""
+    mask = _primitives._support_mask(model)
+    if name == "forward_kinematics":
+        return mask
+    parents = [f.parent_joint for f in model.frames]
+    return mask[parents] if name == "frames_forward_kinematics" else mask[parents[static[0]]]
+
+
+def placement_rate(P, J, mask, dq):
+    """``dP``: the rate of the placements ``P (..., 3, 4)`` ``[R | p]`` (world frame) when ``q`` moves at the
+    tangent velocity ``dq (nv,)``: each turns at ``w`` and its joint's origin-twist ``(v, w) = J^T (mask dq)``
+    (``J (nv, 6)`` the world Jacobian columns, ``mask (..., nv)`` the placement's support), so ``dR = w x R``,
+    ``dp = v + w x p``."""
+    twist = (mask * dq) @ J  # (..., 6)
+    v, w = twist[..., :3], twist[..., 3:]
+    dR = jnp.cross(w[..., None, :], jnp.swapaxes(P[..., :3], -1, -2))  # w x (each column of R), as rows
+    dp = v + jnp.cross(w, P[..., 3])
+    return jnp.concatenate([jnp.swapaxes(dR, -1, -2), dp[..., None]], axis=-1)
+
+
+def function(name: str, model, static: tuple = ()):
     """``f(*x) -> y`` (one state, float64): the compiled primitive ``name`` (one of :data:`ALGORITHMS`) as a
     ``jax.custom_jvp`` whose JVP is ``dy = sum_k J_k dx_k`` with rbda's tangent Jacobians from a second custom
-    call, ``dx_q = T(q) dq`` for the configuration and ``dy = K(y) dy_tangent`` for a configuration result
-    (integrate); under ``vmap`` both run as one batched host callback."""
+    call (``dM = dM/dq . dx`` for crba, :func:`placement_rate` for the placements), ``dx_q = T(q) dq`` for the
+    configuration and ``dy = K(y) dy_tangent`` for a configuration result (integrate); under ``vmap`` both run as
+    one batched host callback."""
     p = _primitives.PRIMITIVES[name]
     nv, ambient = model.nv, model.nq != model.nv
-    n, rows = _sizes(name, model)
+    shape = tuple(p.shape(model, *static))
 
     @jax.custom_batching.custom_vmap
     def value(*xs):
-        return _ffi_value(name, model, *xs)
+        return _ffi_value(name, model, *xs, static=static)
 
     @value.def_vmap
     def value_vmap(axis_size, in_batched, *xs):
-        out = jax.ShapeDtypeStruct((axis_size, n), jnp.float64)
-        return _host_batched(name, model, _primitives.evaluate, out, xs, in_batched, axis_size), True
+        out = jax.ShapeDtypeStruct((axis_size,) + shape, jnp.float64)
+        return _host_batched(name, model, _primitives.evaluate, out, xs, in_batched, axis_size, static), True
 
     @jax.custom_batching.custom_vmap
     def jacobians(*xs):
-        return _ffi_jacobians(name, model, *xs)
+        return _ffi_jacobians(name, model, *xs, static=static)
 
     @jacobians.def_vmap
     def jacobians_vmap(axis_size, in_batched, *xs):
-        out = (jax.ShapeDtypeStruct((axis_size, n), jnp.float64),
-               *[jax.ShapeDtypeStruct((axis_size, rows, nv), jnp.float64)] * len(xs))
-        return (_host_batched(name, model, _tangent_jacobians, out, xs, in_batched, axis_size),
-                (True,) * (1 + len(xs)))
+        if name in KINEMATICS:
+            single = [shape, (nv, 6)]
+        else:
+            rows = _sizes(name, model)[1]
+            single = [shape] + ([(nv, nv, nv)] if name == "crba" else [(rows, nv)] * len(xs))
+        out = tuple(jax.ShapeDtypeStruct((axis_size,) + s, jnp.float64) for s in single)
+        return (_host_batched(name, model, _tangent_jacobians, out, xs, in_batched, axis_size, static),
+                (True,) * len(out))
 
     @jax.custom_jvp
     def f(*xs):
@@ -243,6 +302,8 @@ def function(name: str, model):
         y, *J = jacobians(*xs)
         dxs = [tangent_velocity(model, x, dx) if arg == "q" and ambient else dx
                for arg, x, dx in zip(p.args, xs, dxs)]
+        if name in KINEMATICS:
+            return y, placement_rate(y, J[0], _support(model, name, static), dxs[0])
         dy = sum(Jk @ dx for Jk, dx in zip(J, dxs))  # dy = sum_k J_k dx_k, in the tangent space
         return y, ambient_rate(model, y, dy) if p.configuration_output and ambient else dy
 

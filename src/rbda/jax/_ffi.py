@@ -25,10 +25,17 @@ Targets (operands -> results; ``x1, x2`` are ``(v, a)`` or ``(v, tau)``)::
     rbda_integrate_jac                  (I, F, ws0, msg, q, v) -> (q_next, J_q, J_v (nv, nv))
     rbda_center_of_mass                 (I, F, ws0, msg, q) -> (com (3,), ws, wb)
     rbda_center_of_mass_jac             (I, F, ws0, msg, q) -> (com, J_q (3, nv), ws, wb)
+    rbda_crba                           (I, F, ws0, msg, q) -> (M (nv, nv), ws)
+    rbda_crba_jac                       (I, F, ws0, msg, q) -> (M, dM (nv, nv, nv), ws, dws, T (3, nv, nv, nv))
+    rbda_kinematics                     (I, F, ws0, msg, q) -> (oMi (nj, 3, 4), oMf (nf, 3, 4), J (nv, 6), ws)
 
 with the tangent-space Jacobians of ``compute_rnea_derivatives`` / ``compute_aba_derivatives`` (the derivative
 targets run on the model's elementary twin, as those functions do), ``d_integrate`` and
-``jacobian_center_of_mass`` (whose whole-body workspace ``wb`` starts at zero).
+``jacobian_center_of_mass`` (whose whole-body workspace ``wb`` starts at zero). ``rbda_crba_jac`` runs
+``compute_rnea_second_order_derivatives`` at ``v = a = 0`` on the elementary twin: ``dM[:, :, k] = dM/dq_k``
+(``dtau_dadq``), the other three tensors in the scratch ``T``. ``rbda_kinematics`` serves the value and the JVP
+of every placement function: ``compute_joint_jacobians`` and ``update_frame_placements``, with the world Jacobian
+columns ``J`` (rows of ``data.J``'s transpose: the twist ``[v; w]`` at the world origin of each dof).
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ from ..kernels import center_of_mass as _com_kernels
 from ..kernels import configuration as _configuration
 from ..kernels import derivatives as _derivatives
 from ..kernels import dynamics as _dynamics_kernels
+from ..kernels import kinematics as _kinematics_kernels
 from ..kernels.layout import data_views, model_views
 from ..kernels.whole_body import whole_body_views
 
@@ -175,7 +183,7 @@ def _operands(frame):
     return args, rets, I, F, ws0, msg, nw
 
 
-RNEA, ABA, INTEGRATE, CENTER_OF_MASS = 0, 1, 2, 3  # the algorithm codes of _run
+RNEA, ABA, INTEGRATE, CENTER_OF_MASS, CRBA, KINEMATICS = 0, 1, 2, 3, 4, 5  # the algorithm codes of _run
 
 
 @njit(cache=True, inline="always")
@@ -238,6 +246,51 @@ def _center_of_mass(args, rets, I, F, ws0, nw, m, jacobians):
     return status
 
 
+@njit(cache=True, inline="always")
+def _copy(source, out):
+    """``out[:] = source`` for a contiguous ``source`` of ``out.size`` entries, any shape."""
+    flat = source.reshape(source.size)
+    for i in range(out.size):
+        out[i] = flat[i]
+
+
+@njit(cache=True, inline="always")
+def _crba(args, rets, I, F, ws0, nw, m, jacobians):
+    """``M(q)``, with ``dM/dq`` (``dtau_dadq`` of the second-order RNEA derivatives at ``v = a = 0``) for
+    ``jacobians``; returns the kernel's status."""
+    nv, q = m.nv, _buffer(args, 4, np.float64, m.nq)
+    ws = _buffer(rets, 2 if jacobians else 1, np.float64, nw)
+    ws[:] = ws0
+    if jacobians:
+        dws = _buffer(rets, 3, np.float64, _length(rets, 3))
+        dws[:] = 0.0
+        T = carray(_pointer(_words(rets[4], 6)[BUFFER_DATA // 8]), (3, nv, nv, nv), np.float64)
+        dM = carray(_pointer(_words(rets[1], 6)[BUFFER_DATA // 8]), (nv, nv, nv), np.float64)
+        z = np.zeros(nv)
+        status = _derivatives.rnea_second_order_derivatives(I, F, ws, dws, q, z, z, None, T[0], T[1], T[2], dM)
+    else:
+        status = _dynamics_kernels.crba(I, F, ws, q)
+    if status == 0:
+        _copy(data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0].M, _buffer(rets, 0, np.float64, nv * nv))
+    return status
+
+
+@njit(cache=True, inline="always")
+def _kinematics(args, rets, I, F, ws0, nw, m):
+    """Joint and frame placements and the world Jacobian columns at ``q``; returns the kernel's status."""
+    ws = _buffer(rets, 3, np.float64, nw)
+    ws[:] = ws0
+    status = _kinematics_kernels.compute_joint_jacobians(I, F, ws, _buffer(args, 4, np.float64, m.nq))
+    if status == 0:
+        status = _kinematics_kernels.update_frame_placements(I, F, ws)
+    if status == 0:
+        d = data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0]
+        _copy(d.oMi, _buffer(rets, 0, np.float64, 12 * m.nj))
+        _copy(d.oMf, _buffer(rets, 1, np.float64, 12 * m.nf))
+        _copy(d.J, _buffer(rets, 2, np.float64, 6 * m.nv))
+    return status
+
+
 @njit(cache=True)
 def _run(call_frame, algorithm, jacobians):
     """The handler of ``algorithm`` (:data:`RNEA`, ...), value or ``jacobians``: answers a metadata query, or
@@ -251,6 +304,10 @@ def _run(call_frame, algorithm, jacobians):
         status = _integrate(args, rets, I, F, m, jacobians)
     elif algorithm == CENTER_OF_MASS:
         status = _center_of_mass(args, rets, I, F, ws0, nw, m, jacobians)
+    elif algorithm == CRBA:
+        status = _crba(args, rets, I, F, ws0, nw, m, jacobians)
+    elif algorithm == KINEMATICS:
+        status = _kinematics(args, rets, I, F, ws0, nw, m)
     else:
         status = _dynamics(args, rets, I, F, ws0, nw, m, algorithm, jacobians)
     return _error(frame, msg, status) if status else 0
@@ -289,9 +346,22 @@ def _center_of_mass_jac(call_frame):
     return _pointer(_run(_address(call_frame), CENTER_OF_MASS, True))
 
 
+def _crba_value(call_frame):
+    return _pointer(_run(_address(call_frame), CRBA, False))
+
+
+def _crba_jac(call_frame):
+    return _pointer(_run(_address(call_frame), CRBA, True))
+
+
+def _kinematics_value(call_frame):
+    return _pointer(_run(_address(call_frame), KINEMATICS, False))
+
+
 HANDLERS = {"rbda_rnea": _rnea_value, "rbda_aba": _aba_value, "rbda_rnea_jac": _rnea_jac, "rbda_aba_jac": _aba_jac,
             "rbda_integrate": _integrate_value, "rbda_integrate_jac": _integrate_jac,
-            "rbda_center_of_mass": _center_of_mass_value, "rbda_center_of_mass_jac": _center_of_mass_jac}
+            "rbda_center_of_mass": _center_of_mass_value, "rbda_center_of_mass_jac": _center_of_mass_jac,
+            "rbda_crba": _crba_value, "rbda_crba_jac": _crba_jac, "rbda_kinematics": _kinematics_value}
 _compiled = {}  # target name -> numba cfunc (kept alive: XLA holds its address)
 
 
