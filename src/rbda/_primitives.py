@@ -33,7 +33,7 @@ import numpy as np
 
 from . import algorithms as alg
 from . import batch
-from .algorithms.jacobian import _model_columns
+from .algorithms.jacobian import _model_columns, _model_hessian, _support_columns
 from .joints.base import JointType
 from .model import Model
 from .model.constraints import RigidConstraintModel
@@ -329,6 +329,69 @@ def _frame_placement_jacobians_batch(model, Q, frame_id):
     return P, placement_rate(P[:, None], J[:, None, :3], J[:, None, 3:])[:, 0]
 
 
+def reference_frame_index(reference_frame) -> int:
+    """``reference_frame`` (a :class:`ReferenceFrame` or its int) as an int; ``ValueError`` naming it otherwise."""
+    from .algorithms.kinematics import reference_frame_arg
+    return int(reference_frame_arg(reference_frame))
+
+
+def _cross_columns(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a x b`` over the first axis (3 rows), broadcast over the others."""
+    return np.einsum("ijk,j...,k...->i...", _EPS, a, b)
+
+
+def frame_jacobian_derivative(model: Model, data, frame_id: int, reference_frame: int) -> np.ndarray:
+    """``dJ/dq (6, nv, nv)``, ``[:, j, k] = d J[:, j] / dq_k`` (tangent directions ``q (+) eps e_k``), of the
+    Jacobian of frame ``frame_id`` in ``reference_frame`` (``get_frame_jacobian``), from the world kinematic
+    Hessians ``H[:, j, k] = dJ_j/dq_k`` and ``data.J`` of :func:`rbda.compute_joint_kinematic_hessians` (called
+    before). A column ``(v_j, w_j)`` at the world origin reads ``(v_j + w_j x p, w_j)`` at the frame's origin
+    ``p`` (``LOCAL_WORLD_ALIGNED``) and ``R^T`` of that in ``LOCAL``; along ``q_k`` the origin moves at
+    ``p_k = v_k + w_k x p`` and the frame turns at ``w_k``, so::
+
+        d lwa_j = (dv_j + dw_j x p + w_j x p_k,  dw_j),     d local_j = R^T (d lwa_j - w_k x lwa_j)
+    """
+    f = model.frames[frame_id]
+    cols = _support_columns(model, f.parent_joint)
+    nx = model.nv_extended
+    H = np.zeros((6, nx, nx))
+    H[:, cols[:, None], cols[None, :]] = data.kinematic_hessians_extended[:, cols[:, None], cols[None, :]]
+    if reference_frame != int(ReferenceFrame.WORLD):
+        J = np.zeros((6, nx))
+        J[:, cols] = data.J[:, cols]
+        oM = data.oMi[f.parent_joint] * f.placement
+        R, p = oM.rotation, oM.translation
+        H[:3] += _cross_columns(H[3:], np.broadcast_to(p[:, None, None], (3, nx, nx)))
+        p_k = J[:3] + _cross_columns(J[3:], np.broadcast_to(p[:, None], (3, nx)))  # (3, nx): origin's rate
+        H[:3] += _cross_columns(J[3:, :, None], p_k[:, None, :])
+        if reference_frame == int(ReferenceFrame.LOCAL):
+            lwa = J.copy()
+            lwa[:3] += _cross_columns(J[3:], np.broadcast_to(p[:, None], (3, nx)))
+            for rows in (slice(0, 3), slice(3, 6)):
+                H[rows] = np.einsum("ji,j...->i...", R, H[rows] - _cross_columns(J[3:, None, :], lwa[rows, :, None]))
+    return _model_hessian(model, H)
+
+
+def _frame_jacobian(model, data, q, frame_id, rf):
+    return alg.compute_frame_jacobian(model, data, q, frame_id, rf)
+
+
+def _frame_jacobian_batch(model, Q, frame_id, rf):
+    return batch.compute_frame_jacobian(model, Q, frame_id, rf)
+
+
+def _frame_jacobian_jacobians(model, data, q, frame_id, rf):
+    alg.compute_joint_kinematic_hessians(model, data, q)
+    return (alg.get_frame_jacobian(model, data, frame_id, rf),
+            frame_jacobian_derivative(model, data, frame_id, rf).reshape(6 * model.nv, model.nv))
+
+
+def _frame_jacobian_jacobians_batch(model, Q, frame_id, rf):
+    """State by state: rbda has no batched kinematic Hessians."""
+    with _data(model) as data:
+        rows = [_frame_jacobian_jacobians(model, data, q, frame_id, rf) for q in Q]
+    return tuple(np.array(r) for r in zip(*rows))
+
+
 def _integrate(model, data, q, v):
     return alg.integrate(model, q, v)
 
@@ -356,6 +419,8 @@ PRIMITIVES = {p.name: p for p in (
               batch.frames_forward_kinematics, *_placements_jacobians(frames=True)),
     Primitive("frame_placement", ("q",), "oMf", lambda m, *s: (3, 4), _frame_placement, _frame_placement_batch,
               _frame_placement_jacobians, _frame_placement_jacobians_batch, static=("frame_id",)),
+    Primitive("frame_jacobian", ("q",), "J", lambda m, *s: (6, m.nv), _frame_jacobian, _frame_jacobian_batch,
+              _frame_jacobian_jacobians, _frame_jacobian_jacobians_batch, static=("frame_id", "reference_frame")),
     Primitive("integrate", ("q", "v"), "q_next", lambda m, *s: (m.nq,), _integrate, batch.integrate,
               _integrate_jacobians, _integrate_jacobians_batch, configuration_output=True),
 )}

@@ -34,7 +34,7 @@ from .. import _primitives
 from .._primitives import PRIMITIVES
 
 __all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
-           "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
+           "frame_jacobian", "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
 
 _alive = []  # every callback made here: CasADi calls back into them for as long as an expression uses them
 
@@ -206,6 +206,20 @@ def frame_placement(model, frame_id, opts: dict | None = None) -> casadi.Functio
     ``LOCAL_WORLD_ALIGNED``). Raises ``KeyError`` for an unknown frame name, ``ValueError`` for an id out of
     range; errors as in :func:`rnea`."""
     return _function("frame_placement", model, opts, (_primitives.frame_index(model, frame_id),))
+
+
+def frame_jacobian(model, frame_id, reference_frame=_primitives.ReferenceFrame.LOCAL,
+                   opts: dict | None = None) -> casadi.Function:
+    """``J = f(q)``: the Jacobian ``(6, nv)`` of one frame (:func:`rbda.compute_frame_jacobian`, Pinocchio's
+    ``getFrameJacobian``) as a ``casadi.Function``, for velocity-level tasks (``J(q) v`` the frame's twist).
+
+    Parameters: ``model``, ``frame_id`` (a frame id or name), ``reference_frame``: :class:`rbda.ReferenceFrame`
+    ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``; ``opts`` as in :func:`rnea`. Input
+    ``q: (nq, 1)``; output ``J: (6, nv)``. Jacobian: ``dJ/dq`` from rbda's kinematic Hessians moved to the frame
+    (:func:`rbda._primitives.frame_jacobian_derivative`). Raises ``KeyError`` for an unknown frame name,
+    ``ValueError`` for an id out of range or a bad reference frame; errors as in :func:`rnea`."""
+    static = (_primitives.frame_index(model, frame_id), _primitives.reference_frame_index(reference_frame))
+    return _function("frame_jacobian", model, opts, static)
 
 
 def constraint_dynamics(model, contact_models, prox_settings=None, opts: dict | None = None) -> casadi.Function:

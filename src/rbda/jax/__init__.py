@@ -53,7 +53,7 @@ from .._primitives import PRIMITIVES
 from . import _compiled
 
 __all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
-           "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
+           "frame_jacobian", "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
 
 
 def _inputs(p, model, xs) -> tuple:
@@ -208,6 +208,21 @@ def frame_placement(model, q, frame_id):
     ``LOCAL_WORLD_ALIGNED``, ``dR = w x R``, ``dp = v``). Raises ``KeyError`` for an unknown frame name,
     ``ValueError`` for an id out of range, and as :func:`rnea` does."""
     return _call("frame_placement", model, q, static=(_primitives.frame_index(model, frame_id),))
+
+
+def frame_jacobian(model, q, frame_id, reference_frame=_primitives.ReferenceFrame.LOCAL):
+    """The Jacobian ``(6, nv)`` of one frame (:func:`rbda.compute_frame_jacobian`, Pinocchio's
+    ``getFrameJacobian``) as a JAX function: the frame's spatial velocity ``[v; w] = J(q) dq/dt`` in
+    ``reference_frame``.
+
+    Parameters: ``model``, ``q: (..., nq)``, ``frame_id``: a frame id or name, ``reference_frame``:
+    :class:`rbda.ReferenceFrame` ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED`` (both static, not
+    differentiated). Returns ``(..., 6, nv)``. Derivatives: ``dJ/dq`` from rbda's kinematic Hessians
+    (``compute_joint_kinematic_hessians``) moved to the frame (its origin's velocity and its rotation along each
+    dof; :func:`rbda._primitives.frame_jacobian_derivative`). Raises ``KeyError`` for an unknown frame name,
+    ``ValueError`` for an id out of range or a bad reference frame, and as :func:`rnea` does."""
+    static = (_primitives.frame_index(model, frame_id), _primitives.reference_frame_index(reference_frame))
+    return _call("frame_jacobian", model, q, static=static)
 
 
 def constraint_dynamics(model, q, v, tau, contact_models, prox_settings=None):
