@@ -308,3 +308,28 @@ def test_bad_configuration_raises_rbdas_message(name):
         bad[3:7] *= 1.1
         with pytest.raises(jax.errors.JaxRuntimeError, match=rf"rbda\.jax\.{name}: q: is not a valid configuration"):
             np.asarray(fn(bad))
+
+
+def test_concrete_calls_run_a_kept_jit_and_see_model_edits():
+    """Concrete (untraced) float64 calls: the first runs the host path, the next ones a jitted function kept
+    per model; both equal plain rbda; an in-place edit of the model (gravity) is seen at the next call; a NaN
+    raises rbda's own ValueError (not a JAX runtime error), also once the jitted function exists."""
+    model = rbda.sample_models.manipulator()
+    data = model.create_data()
+    q, v, a = random_state(model, 26)
+    key = ("rnea", id(model), ())
+    for _ in range(3):
+        assert_close(rj.rnea(model, jnp.asarray(q), v, a), rbda.rnea(model, data, q, v, a), 1e-12)
+    assert rj._jitted[key][3] is not None
+    jitted = rj._jitted[key][3]
+    model.gravity.linear[:] = [0.0, 0.0, -1.0]
+    assert_close(rj.rnea(model, q, v, a), rbda.rnea(model, data, q, v, a), 1e-12)  # host path: the model changed
+    assert_close(rj.rnea(model, q, v, a), rbda.rnea(model, data, q, v, a), 1e-12)
+    assert rj._jitted[key][3] is not jitted
+    bad = q.copy()
+    bad[0] = np.nan
+    with pytest.raises(ValueError, match=r"rbda\.jax\.rnea: q: .*NaN"):
+        rj.rnea(model, bad, v, a)
+    M = rj.crba(model, q)
+    assert_close(rj.crba(model, q), M, 0.0)  # the second call: the jitted path, equal to the host path's
+    assert isinstance(M, jax.Array)

@@ -46,6 +46,8 @@ try:
 except ImportError as exc:
     raise ImportError("rbda.jax needs JAX: pip install 'rbda[jax]' (or pip install jax)") from exc
 
+import weakref
+
 import numpy as np
 
 from .. import _primitives
@@ -68,7 +70,7 @@ def _inputs(p, model, xs) -> tuple:
             except (TypeError, ValueError):
                 got = type(x).__name__
                 raise TypeError(f"{who}: {arg}: expected an array of shape (..., {n}), got {got}") from None
-        if not (jnp.issubdtype(x.dtype, jnp.floating) or jnp.issubdtype(x.dtype, jnp.integer)):
+        if x.dtype != np.float64 and not (jnp.issubdtype(x.dtype, jnp.floating) or jnp.issubdtype(x.dtype, jnp.integer)):
             raise TypeError(f"{who}: {arg}: expected real numbers, got dtype {x.dtype}")
         if x.ndim == 0 or x.shape[-1] != n:
             size = "nq" if arg == "q" else "nv"
@@ -79,6 +81,8 @@ def _inputs(p, model, xs) -> tuple:
     except ValueError:
         shapes = ", ".join(f"{a}: {x.shape}" for a, x in zip(p.args, arrays))
         raise ValueError(f"{who}: the leading (batch) axes of the arguments do not broadcast ({shapes})") from None
+    if all(x.dtype == np.float64 for x in arrays):  # the common case, without JAX's type lattice (50+ us)
+        return arrays, lead, np.dtype(np.float64 if jax.config.jax_enable_x64 else np.float32)
     return arrays, lead, jnp.result_type(float, *(x.dtype for x in arrays))
 
 
@@ -124,7 +128,43 @@ def _primitive(p, model, static: tuple):
     return f
 
 
+_jitted: dict = {}  # (name, id(model), static) -> [weak reference, packed I, packed F's bytes, jitted or None]
+
+
+def _concrete_compiled(name: str, model, xs, static: tuple):
+    """The value of a compiled primitive (:data:`_compiled.ALGORITHMS`) on concrete float64 vectors (one state)
+    through a ``jax.jit`` of it kept per model, frame and shapes: one XLA call instead of a round trip through
+    numpy and back into a JAX array (``jnp.asarray`` alone costs 40+ us). None when that path does not apply,
+    and on the first call of a function for a model (a one-off call does not pay for a compilation). The
+    model's packed arrays are compared with those the function was traced with: an edited model is traced
+    again. A bad value returns None, so that the host path reports it with rbda's own error."""
+    if name not in _compiled.ALGORITHMS or not jax.config.jax_enable_x64:
+        return None
+    for x in xs:
+        if not isinstance(x, (np.ndarray, jax.Array)) or x.ndim != 1 or x.dtype != np.float64:
+            return None
+    key = (name, id(model), static)
+    entry = _jitted.get(key)
+    I, F = model.packed
+    if entry is None or entry[0]() is not model or entry[1] is not I or entry[2] != F.tobytes():
+        if not _compiled.eligible(model, jnp.float64):
+            return None
+        _jitted[key] = [weakref.ref(model), I, F.tobytes(), None]
+        weakref.finalize(model, _jitted.pop, key, None)
+        return None
+    if entry[3] is None:
+        entry[3] = jax.jit(lambda *x: _call(name, model, *x, static=static))
+    try:
+        return entry[3](*xs)
+    except jax.errors.JaxRuntimeError:  # a bad value: rbda's own message from the host path
+        return None
+
+
 def _call(name: str, model, *xs, static: tuple = ()):
+    if not any(isinstance(x, jax.core.Tracer) for x in xs) and _compiled.enabled:
+        y = _concrete_compiled(name, model, xs, static)
+        if y is not None:
+            return y
     p = PRIMITIVES[name]
     arrays, lead, dtype = _inputs(p, model, xs)
     if not any(isinstance(x, jax.core.Tracer) for x in arrays):  # concrete: no callback, rbda's own errors
