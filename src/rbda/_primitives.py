@@ -465,8 +465,8 @@ def _constrained_value(forces: bool):
 
 
 def _constrained_jacobians(forces: bool):
-    """``(one, batched)``: ddq (or lambda) and its Jacobians from ``compute_constraint_dynamics_derivatives``;
-    rbda has no batched derivatives of the constrained dynamics, so a batch runs them state by state."""
+    """``(one, batched)``: ddq (or lambda) and its Jacobians from ``compute_constraint_dynamics_derivatives``,
+    a batch from ``rbda.batch``'s twins (state by state for a model with mimic joints, which they refuse)."""
     def one(model, data, q, v, tau, contact_models, settings):
         datas = _solve(model, data, q, v, tau, contact_models, settings)
         d = alg.compute_constraint_dynamics_derivatives(model, data, list(contact_models), datas,
@@ -475,6 +475,11 @@ def _constrained_jacobians(forces: bool):
         return (y, *(np.array(j) for j in (d[3:] if forces else d[:3])))
 
     def batched(model, Q, V, TAU, contact_models, settings):
+        if not model.mimicking_joints:
+            y = batch.constraint_dynamics(model, Q, V, TAU, list(contact_models), copy.copy(settings))[forces]
+            d = batch.compute_constraint_dynamics_derivatives(model, Q, V, TAU, list(contact_models),
+                                                              copy.copy(settings))
+            return (y, *(d[3:] if forces else d[:3]))
         with _data(model) as data:
             rows = [one(model, data, *x, contact_models, settings) for x in zip(Q, V, TAU)]
         return tuple(np.array(r) for r in zip(*rows))

@@ -333,3 +333,62 @@ def test_concrete_calls_run_a_kept_jit_and_see_model_edits():
     M = rj.crba(model, q)
     assert_close(rj.crba(model, q), M, 0.0)  # the second call: the jitted path, equal to the host path's
     assert isinstance(M, jax.Array)
+
+
+def _contacts(model, kinds):
+    """Constraints at the last frames of ``model``: one per kind, with a Baumgarte corrector (q, v enter)."""
+    cms = []
+    for k, kind in enumerate(kinds):
+        f = model.frames[model.nframes - 1 - 2 * k]
+        cm = rbda.RigidConstraintModel(kind, model, f.parent_joint, f.placement, 0, rbda.SE3(), rbda.LOCAL)
+        cm.set_baumgarte_corrector_parameters(rbda.BaumgarteCorrectorParameters(Kp=5.0, Kd=1.0))
+        cms.append(cm)
+    return cms
+
+
+@pytest.mark.parametrize("name", ["constraint_dynamics", "constraint_forces"])
+def test_constrained_dynamics_runs_in_xla(name):
+    """jit(constraint_dynamics / constraint_forces) has no host callback and equals plain rbda (ddq, lambda);
+    jacfwd and jacrev equal compute_constraint_dynamics_derivatives (q through K(q)), on a free-flyer tree with
+    a 3D contact and a fixed-base arm with a 6D weld; vmap equals the single calls."""
+    for model, kinds in ((random_model(1, True), [rbda.CONTACT_3D]),
+                         (rbda.sample_models.manipulator(), [rbda.CONTACT_6D])):
+        cms = _contacts(model, kinds)
+        q, v, tau = random_state(model, 27)
+        f = lambda q, v, tau: getattr(rj, name)(model, q, v, tau, cms)  # noqa: E731
+        text = _primitive_names(f, q, v, tau) + _primitive_names(jax.jacfwd(f, argnums=(0, 1, 2)), q, v, tau)
+        assert "ffi_call" in text and "pure_callback" not in text
+        data, cds = model.create_data(), [cm.create_data() for cm in cms]
+        ddq = rbda.constraint_dynamics(model, data, q, v, tau, cms, cds).copy()
+        expected = data.lambda_c.copy() if name == "constraint_forces" else ddq
+        d = [np.array(x) for x in rbda.compute_constraint_dynamics_derivatives(model, data, cms, cds)]
+        d = d[3:] if name == "constraint_forces" else d[:3]
+        assert_close(jax.jit(f)(q, v, tau), expected, 1e-10)
+        K = _primitives.configuration_map(model, q[None])[0]
+        for jac in (jax.jacfwd, jax.jacrev):
+            Jq, Jv, Jt = jax.jit(jac(f, argnums=(0, 1, 2)))(q, v, tau)
+            assert_close(np.asarray(Jq) @ K, d[0], 1e-10)
+            assert_close(Jv, d[1], 1e-10)
+            assert_close(Jt, d[2], 1e-10)
+        rng = np.random.default_rng(28)
+        Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(2)])
+        V, T = rng.normal(size=(2, 2, model.nv))
+        batched = jax.jit(jax.vmap(f))(Q, V, T)
+        for b in range(2):
+            assert_close(batched[b], jax.jit(f)(Q[b], V[b], T[b]), 1e-10)
+
+
+def test_constrained_bad_values_raise_rbdas_message():
+    """A NaN in tau, and a redundant set (the same 6D weld twice, mu = 0), under jit raise rbda's messages."""
+    model = rbda.sample_models.manipulator()
+    q, v, tau = random_state(model, 29)
+    cms = _contacts(model, [rbda.CONTACT_6D])
+    f = jax.jit(lambda q, v, tau: rj.constraint_dynamics(model, q, v, tau, cms))
+    bad = tau.copy()
+    bad[0] = np.nan
+    with pytest.raises(jax.errors.JaxRuntimeError,
+                       match=r"rbda\.jax\.constraint_dynamics: tau: contains non-finite"):
+        np.asarray(f(q, v, bad))
+    twice = jax.jit(lambda q, v, tau: rj.constraint_dynamics(model, q, v, tau, cms + cms))
+    with pytest.raises(jax.errors.JaxRuntimeError, match=r"rbda\.jax\.constraint_dynamics: contact_models: .*redundant"):
+        np.asarray(twice(q, v, tau))

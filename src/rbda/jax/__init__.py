@@ -16,7 +16,8 @@ functions; reverse mode transposes that linear map. Under ``jax.vmap`` the callb
 (``vmap_method="broadcast_all"``) and run the ``rbda.batch`` twin in one call. Concrete (not traced) arguments
 skip the callback and call rbda directly. Under ``jit`` (one float64 state, a model without mimic joints),
 :func:`rnea`, :func:`aba`, :func:`crba`, :func:`integrate`, :func:`center_of_mass`, :func:`forward_kinematics`,
-:func:`frames_forward_kinematics` and :func:`frame_placement` skip the callback too: their value and Jacobians
+:func:`frames_forward_kinematics`, :func:`frame_placement`, :func:`constraint_dynamics` and
+:func:`constraint_forces` skip the callback too: their value and Jacobians
 are XLA FFI custom calls of rbda's compiled kernels (:mod:`rbda.jax._compiled`), a few us a call instead of
 100+ us. Their model enters the compiled program as constants when it is traced: after
 editing the model (masses, gravity), trace again (a new ``jax.jit``), as for any constant a jitted function
@@ -138,8 +139,8 @@ def _concrete_compiled(name: str, model, xs, static: tuple):
     and on the first call of a function for a model (a one-off call does not pay for a compilation). The
     model's packed arrays are compared with those the function was traced with: an edited model is traced
     again. A bad value returns None, so that the host path reports it with rbda's own error."""
-    if name not in _compiled.ALGORITHMS or not jax.config.jax_enable_x64:
-        return None
+    if name not in _compiled.ALGORITHMS or name in _compiled.CONSTRAINED or not jax.config.jax_enable_x64:
+        return None  # (contact models are edited in place: the constrained functions stay on the host path)
     for x in xs:
         if not isinstance(x, (np.ndarray, jax.Array)) or x.ndim != 1 or x.dtype != np.float64:
             return None
@@ -274,8 +275,10 @@ def constraint_dynamics(model, q, v, tau, contact_models, prox_settings=None):
     ``prox_settings``: :class:`rbda.ProximalSettings` (static, default ``mu = 0``; its iteration report is not
     filled). Returns ``ddq: (..., nv)``. Under ``vmap`` one call to :func:`rbda.batch.constraint_dynamics` (a
     loop of single calls for a model with mimic joints, which the batch refuses). Derivatives: rbda's
-    ``compute_constraint_dynamics_derivatives`` (``ddq_dq``, ``ddq_dv``, ``ddq_dtau``), state by state for a
-    batch. Raises ``TypeError``/``ValueError`` naming the argument for a bad constraint list or settings, a
+    ``compute_constraint_dynamics_derivatives`` (``ddq_dq``, ``ddq_dv``, ``ddq_dtau``; a batch through
+    :func:`rbda.batch.compute_constraint_dynamics_derivatives`). Under ``jit`` (one float64 state, no mimic
+    joints) the value and the derivatives are XLA FFI custom calls, the constraint set and settings constants
+    of the program: after editing a constraint in place, trace again. Raises ``TypeError``/``ValueError`` naming the argument for a bad constraint list or settings, a
     redundant set with ``mu = 0``, and as :func:`rnea` does."""
     return _call("constraint_dynamics", model, q, v, tau,
                  static=_primitives.constraint_static(model, contact_models, prox_settings))

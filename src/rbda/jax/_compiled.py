@@ -30,15 +30,31 @@ from . import _ffi
 ALGORITHMS = ("rnea", "aba", "integrate", "center_of_mass", "crba", "forward_kinematics", "frames_forward_kinematics",
               "frame_placement")
 KINEMATICS = ("forward_kinematics", "frames_forward_kinematics", "frame_placement")  # one target: rbda_kinematics
+CONSTRAINED = ("constraint_dynamics", "constraint_forces")  # one pair of targets: rbda_constraint_dynamics(_jac)
+ALGORITHMS += CONSTRAINED
 enabled = True  # False: every call takes the host callback (for comparisons: benchmarks/bench_bridges.py)
 _AMBIENT = (JointType.FREE_FLYER, JointType.SPHERICAL, JointType.PLANAR, JointType.REVOLUTE_UNBOUNDED)
 
 
 def messages(name: str, args: tuple) -> np.ndarray:
+    """The message table of a target (:func:`_messages`), kept per function name."""
+    if name not in _tables:
+        _tables[name] = _messages(name, args)
+    return _tables[name]
+
+
+_tables: dict = {}
+
+
+def _messages(name: str, args: tuple) -> np.ndarray:
     """The message table of a target: row ``status`` is the NUL-terminated error of that kernel status, naming
     ``rbda.jax.<name>`` and the argument, as rbda's own checks do (``ValueError: rbda.jax.rnea: q: ...``, the
     line that ends JAX's error from the host callback too)."""
-    rows = {0: "the compiled kernel failed", WRONG_DATA: "workspace of the wrong size", SINGULAR: SINGULAR_INERTIA}
+    from ..algorithms.constrained import SINGULAR_SET
+    from ..kernels import constrained as kc
+    rows = {0: "the compiled kernel failed", WRONG_DATA: "workspace of the wrong size", SINGULAR: SINGULAR_INERTIA,
+            kc.SINGULAR_SET: SINGULAR_SET,
+            kc.NONFINITE_CONSTRAINT: "contact_models: a placement, gain or target of a constraint holds NaN or inf"}
     for k, arg in enumerate(args):
         rows[1 + 2 * k] = f"{arg}: contains non-finite values (NaN or inf)"
         rows[2 + 2 * k] = (f"{arg}: is not a valid configuration: a quaternion or (cos, sin) pair is not of unit "
@@ -199,7 +215,45 @@ def _ffi_kinematics(name, model, q, static):
             oMf[static[0]]), J
 
 
+def _constraint_operands(model, contact_models, settings, elementary: bool) -> tuple:
+    """``(CI, CF, [mu, accuracy, max_iter])``: the packed constraint set (its joints mapped onto the elementary
+    twin for the derivatives) and the settings."""
+    from ..kernels import constrained as kc
+    nc = len(contact_models)
+    CI = np.array([cm.ints for cm in contact_models], dtype=np.int64).reshape(nc, kc.CONSTRAINT_INTS)
+    CF = np.array([cm.params for cm in contact_models], dtype=np.float64).reshape(nc, kc.CONSTRAINT_FLOATS)
+    if elementary:
+        CI[:, 2:] = np.asarray(sync_elementary(model)[1])[CI[:, 2:]]
+    return CI, CF, np.array([settings.mu, settings.absolute_accuracy, settings.max_iter], dtype=np.float64)
+
+
+def _ffi_constrained(name, model, xs, static, jacobians: bool):
+    """``(ddq or lambda, *Jacobians)`` from one ``rbda_constraint_dynamics`` (or ``_jac``) custom call."""
+    from ..kernels import constrained as kc
+    from ..kernels import constrained_derivatives as kd
+    contact_models, settings = static
+    c, nv, nc = _constants(model), model.nv, len(contact_models)
+    m = sum(cm.size for cm in contact_models)
+    msg = messages(name, _primitives.PRIMITIVES[name].args)
+    operands = (*(c.jacobian if jacobians else c.value), msg,
+                *_constraint_operands(model, contact_models, settings, jacobians))
+    buffers = [(nv, nv), (nv,), (nv,), (nc, kc.RECORD), (m, nv), (m,), (kc.work_size(m, nv),), (kc.STATS,)]
+    if jacobians:
+        results = [(nv,), (m,)] + [(nv, nv)] * 3 + [(m, nv)] * 3 + [c.jacobian[2].shape, (c.dws,)] + buffers \
+            + [(kd.work_size(m, nv, nc),)]
+    else:
+        results = [(nv,), (m,), c.value[2].shape] + buffers
+    target = _ffi.target("rbda_constraint_dynamics" + ("_jac" if jacobians else ""))
+    out = jax.ffi.ffi_call(target, [jax.ShapeDtypeStruct(s, jnp.float64) for s in results])(*operands, *xs)
+    forces = name == "constraint_forces"
+    if not jacobians:
+        return out[forces]
+    return (out[forces], *(out[5:8] if forces else out[2:5]))
+
+
 def _ffi_value(name, model, *xs, static=()):
+    if name in CONSTRAINED:
+        return _ffi_constrained(name, model, xs, static, False)
     if name in KINEMATICS:
         return _ffi_kinematics(name, model, xs[0], static)[0]
     value, _ = _operands(name, model)
@@ -209,6 +263,8 @@ def _ffi_value(name, model, *xs, static=()):
 
 
 def _ffi_jacobians(name, model, *xs, static=()):
+    if name in CONSTRAINED:
+        return _ffi_constrained(name, model, xs, static, True)
     if name in KINEMATICS:
         return _ffi_kinematics(name, model, xs[0], static)
     _, jacobian = _operands(name, model)
@@ -286,6 +342,8 @@ def function(name: str, model, static: tuple = ()):
     def jacobians_vmap(axis_size, in_batched, *xs):
         if name in KINEMATICS:
             single = [shape, (nv, 6)]
+        elif name in CONSTRAINED:
+            single = [shape] + [shape + (nv,)] * len(xs)
         else:
             rows = _sizes(name, model)[1]
             single = [shape] + ([(nv, nv, nv)] if name == "crba" else [(rows, nv)] * len(xs))
