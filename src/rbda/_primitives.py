@@ -118,6 +118,29 @@ def jacobians(p: Primitive, model: Model, *X: np.ndarray, static: tuple = (), am
     return (y, *J)
 
 
+def rnea_second_order(model: Model, q: np.ndarray, v: np.ndarray, a: np.ndarray) -> tuple:
+    """The four tensors of :func:`rbda.compute_rnea_second_order_derivatives` at one state (copies):
+    ``(d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)`` ``(nv, nv, nv)``, page ``[:, :, k]`` the derivative of a
+    first-order matrix along ``q_k`` or ``v_k``."""
+    with _data(model) as data:
+        return tuple(np.array(T) for T in alg.compute_rnea_second_order_derivatives(model, data, q, v, a))
+
+
+def rnea_jacobian_derivatives(model: Model, q: np.ndarray, v: np.ndarray, a: np.ndarray) -> dict:
+    """``{(i, j): T}``: the derivative of rnea's Jacobian with respect to argument ``i`` (0, 1, 2 for q, v, a)
+    along argument ``j``, ``T[r, c, l] = d(dtau_r/dx_i,c)/dx_j,l`` ``(nv, nv, nv)``, for the nonzero pairs; the
+    mixed partials that rbda does not store are read from the ones it does (Schwarz)::
+
+        d(dtau/dq)/dq = d2tau_dqdq        d(dtau/dq)/dv = dtau_dqdv        d(dtau/dq)/da [r,c,l] = dM/dq [r,l,c]
+        d(dtau/dv)/dq [r,c,l] = dtau_dqdv [r,l,c]      d(dtau/dv)/dv = d2tau_dvdv      d(dtau/da)/dq = dM/dq
+
+    (``d(dtau/dv)/da`` and ``d(dtau/da)/d(v, a)`` are zero.) Derivatives with respect to ``q`` are in the
+    tangent space, the ambient ones for a model whose joints all have ``nq == nv``."""
+    qq, vv, qv, aq = rnea_second_order(model, q, v, a)
+    return {(0, 0): qq, (0, 1): qv, (0, 2): aq.transpose(0, 2, 1), (1, 0): qv.transpose(0, 2, 1), (1, 1): vv,
+            (2, 0): aq}
+
+
 # ---------------------------------------------------------------------------- ambient and tangent coordinates
 def _quaternion_rate(Q: np.ndarray) -> np.ndarray:
     """``(B, 4, 3)``: ``dq/dt = q (x) [w/2; 0]``, the rate of unit quaternions ``[x, y, z, w]`` turning at the
