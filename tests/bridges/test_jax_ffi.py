@@ -392,3 +392,21 @@ def test_constrained_bad_values_raise_rbdas_message():
     twice = jax.jit(lambda q, v, tau: rj.constraint_dynamics(model, q, v, tau, cms + cms))
     with pytest.raises(jax.errors.JaxRuntimeError, match=r"rbda\.jax\.constraint_dynamics: contact_models: .*redundant"):
         np.asarray(twice(q, v, tau))
+
+
+def test_concrete_constrained_calls_see_constraint_edits():
+    """Concrete constraint_dynamics calls (the jitted path from the second call) equal plain rbda, also after a
+    constraint's Baumgarte gains are edited in place (the stamp of its packed rows changes)."""
+    model = rbda.sample_models.manipulator()
+    cms = _contacts(model, [rbda.CONTACT_6D])
+    q, v, tau = random_state(model, 31)
+
+    def plain():
+        return rbda.constraint_dynamics(model, model.create_data(), q, v, tau, cms, [cm.create_data() for cm in cms])
+
+    for _ in range(3):
+        assert_close(rj.constraint_dynamics(model, q, v, tau, cms), plain(), 1e-10)
+    assert any(k[0] == "constraint_dynamics" and k[1] == id(model) and e[3] is not None for k, e in rj._jitted.items())
+    cms[0].set_baumgarte_corrector_parameters(rbda.BaumgarteCorrectorParameters(Kp=50.0, Kd=3.0))
+    for _ in range(2):
+        assert_close(rj.constraint_dynamics(model, q, v, tau, cms), plain(), 1e-10)

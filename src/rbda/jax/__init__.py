@@ -129,28 +129,55 @@ def _primitive(p, model, static: tuple):
     return f
 
 
-_jitted: dict = {}  # (name, id(model), static) -> [weak reference, packed I, packed F's bytes, jitted or None]
+_jitted: dict = {}  # (name, id(model), static) -> [weak reference, packed I, stamp (bytes), jitted or None]
 
 
-def _concrete_compiled(name: str, model, xs, static: tuple):
+def _concrete_constrained(name: str, model, xs, contact_models, prox_settings):
+    """The constrained ``name`` on concrete arguments through a kept ``jax.jit`` made by an earlier, checked call
+    with the same constraint objects, unchanged, and settings of the same values (so the checks of
+    :func:`rbda._primitives.constraint_static`, ~90 us, are not repeated); None otherwise."""
+    if type(contact_models) not in (list, tuple) or any(isinstance(x, jax.core.Tracer) for x in xs):
+        return None
+    if not all(hasattr(cm, "ints") and hasattr(cm, "params") for cm in contact_models):
+        return None
+    if prox_settings is None:
+        if not _DEFAULT_SETTINGS:
+            _DEFAULT_SETTINGS.append(_primitives.constraint_static(model, (), None)[1])
+        prox_settings = _DEFAULT_SETTINGS[0]  # read for its values only
+    elif not hasattr(prox_settings, "max_iter"):
+        return None
+    return _concrete_compiled(name, model, xs, (tuple(contact_models), prox_settings), create=False)
+
+
+_DEFAULT_SETTINGS: list = []  # ProximalSettings(), made once
+
+
+def _concrete_compiled(name: str, model, xs, static: tuple, create: bool = True):
     """The value of a compiled primitive (:data:`_compiled.ALGORITHMS`) on concrete float64 vectors (one state)
     through a ``jax.jit`` of it kept per model, frame and shapes: one XLA call instead of a round trip through
     numpy and back into a JAX array (``jnp.asarray`` alone costs 40+ us). None when that path does not apply,
     and on the first call of a function for a model (a one-off call does not pay for a compilation). The
-    model's packed arrays are compared with those the function was traced with: an edited model is traced
-    again. A bad value returns None, so that the host path reports it with rbda's own error."""
-    if name not in _compiled.ALGORITHMS or name in _compiled.CONSTRAINED or not jax.config.jax_enable_x64:
-        return None  # (contact models are edited in place: the constrained functions stay on the host path)
+    model's packed arrays (and a constraint set's packed rows) are compared with those the function was traced
+    with: an edited model or constraint is traced again. A bad value returns None, so that the host path
+    reports it with rbda's own error."""
+    if name not in _compiled.ALGORITHMS or not jax.config.jax_enable_x64:
+        return None
     for x in xs:
         if not isinstance(x, (np.ndarray, jax.Array)) or x.ndim != 1 or x.dtype != np.float64:
             return None
-    key = (name, id(model), static)
-    entry = _jitted.get(key)
     I, F = model.packed
-    if entry is None or entry[0]() is not model or entry[1] is not I or entry[2] != F.tobytes():
-        if not _compiled.eligible(model, jnp.float64):
+    stamp = F.tobytes()
+    if name in _compiled.CONSTRAINED:  # contact models may be edited in place: their packed rows join the stamp
+        cms, settings = static
+        key = (name, id(model), tuple(map(id, cms)), (settings.mu, settings.absolute_accuracy, settings.max_iter))
+        stamp += b"".join(cm.ints.tobytes() + cm.params.tobytes() for cm in cms)
+    else:
+        key = (name, id(model), static)
+    entry = _jitted.get(key)
+    if entry is None or entry[0]() is not model or entry[1] is not I or entry[2] != stamp:
+        if not create or not _compiled.eligible(model, jnp.float64):
             return None
-        _jitted[key] = [weakref.ref(model), I, F.tobytes(), None]
+        _jitted[key] = [weakref.ref(model), I, stamp, None]
         weakref.finalize(model, _jitted.pop, key, None)
         return None
     if entry[3] is None:
@@ -280,6 +307,9 @@ def constraint_dynamics(model, q, v, tau, contact_models, prox_settings=None):
     joints) the value and the derivatives are XLA FFI custom calls, the constraint set and settings constants
     of the program: after editing a constraint in place, trace again. Raises ``TypeError``/``ValueError`` naming the argument for a bad constraint list or settings, a
     redundant set with ``mu = 0``, and as :func:`rnea` does."""
+    y = _concrete_constrained("constraint_dynamics", model, (q, v, tau), contact_models, prox_settings)
+    if y is not None:
+        return y
     return _call("constraint_dynamics", model, q, v, tau,
                  static=_primitives.constraint_static(model, contact_models, prox_settings))
 
@@ -293,5 +323,8 @@ def constraint_forces(model, q, v, tau, contact_models, prox_settings=None):
     ``prox_settings`` (static) as in :func:`constraint_dynamics`. Returns ``lambda: (..., m)`` (``m`` the sum of
     the constraint sizes). Derivatives: rbda's ``dlambda_dq``, ``dlambda_dv``, ``dlambda_dtau``. Raises as
     :func:`constraint_dynamics` does."""
+    y = _concrete_constrained("constraint_forces", model, (q, v, tau), contact_models, prox_settings)
+    if y is not None:
+        return y
     return _call("constraint_forces", model, q, v, tau,
                  static=_primitives.constraint_static(model, contact_models, prox_settings))
