@@ -56,7 +56,7 @@ from .._primitives import PRIMITIVES
 from . import _compiled
 
 __all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
-           "frame_jacobian", "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
+           "frame_jacobian", "frame_placement", "frames_forward_kinematics", "integrate", "rnea", "simulator_step"]
 
 
 def _inputs(p, model, xs) -> tuple:
@@ -328,3 +328,72 @@ def constraint_forces(model, q, v, tau, contact_models, prox_settings=None):
         return y
     return _call("constraint_forces", model, q, v, tau,
                  static=_primitives.constraint_static(model, contact_models, prox_settings))
+
+
+_STEP_ARGUMENTS = type("StepArguments", (), {"name": "simulator_step", "args": ("q", "v", "tau"),
+                                            "sizes": staticmethod(lambda model: (model.nq, model.nv, model.nv))})
+
+
+def simulator_step(sim, q, v, tau):
+    """One step of a :class:`rbda.Simulator` (:meth:`rbda.Simulator.step`) as a JAX function:
+    ``(q_next, v_next)``.
+
+    Parameters: ``sim`` (static: its model, scene, ``dt`` and solver; each evaluation runs ``sim.step``, which
+    updates its warm start and its ``contacts``, ``impulses``...); ``q: (nq,)``, ``v: (nv,)``, ``tau: (nv,)``
+    (one state; ``jax.vmap`` runs the states one after the other). Returns ``q_next: (nq,)``, ``v_next: (nv,)``.
+    The value runs on the host (a callback under ``jit``). Derivatives (``jax.jvp``, ``jax.grad``, ``jacfwd``):
+    the implicit function theorem on the step's solved contact problem with its active set held (separated
+    contacts and rows at a bound keep their impulse, sticking contacts and free rows their velocity, sliding
+    contacts stay on the cone boundary), with rbda's RNEA derivatives for the free motion
+    (:mod:`rbda.jax._step`). They are exact in ``v`` and ``tau`` while the active set does not change; in ``q``
+    the contact Jacobian and contact geometry are held (exact for a translation along a flat ground or a joint
+    against its limit, first order otherwise). ``q`` is differentiated in ambient coordinates as in
+    :func:`integrate`. Raises ``TypeError`` for a ``sim`` that is not a Simulator, ``ValueError`` naming the
+    argument for a wrong shape or, at evaluation, a bad value; the derivatives of a simulator with restitution
+    raise ``ValueError``."""
+    from ..simulation.simulator import Simulator
+    from . import _step
+    if not isinstance(sim, Simulator):
+        raise TypeError(f"rbda.jax.simulator_step: sim: expected a rbda.Simulator, got {type(sim).__name__}")
+    model = sim.model
+    arrays, lead, dtype = _inputs(_STEP_ARGUMENTS, model, (q, v, tau))
+    if lead:
+        raise ValueError(f"rbda.jax.simulator_step: expected one state (q of shape ({model.nq},)), got leading "
+                         f"axes {lead}; use jax.vmap")
+
+    def host(fn):
+        def call(*x):
+            try:
+                out = fn(sim, *(np.asarray(a, dtype=np.float64) for a in x))
+            except ValueError as exc:
+                raise ValueError(f"rbda.jax.simulator_step: {exc}") from None
+            return tuple(np.asarray(y, dtype=dtype) for y in out)
+        return call
+
+    def flat_jacobians(sim, *x):
+        q_next, v_next, dq, dv = _step.step_jacobians(sim, *x)
+        return (q_next, v_next, *dq, *dv)
+
+    if not any(isinstance(x, jax.core.Tracer) for x in arrays):
+        return tuple(jnp.asarray(y) for y in host(lambda sim, *x: sim.step(*x))(*arrays))
+    nq, nv = model.nq, model.nv
+    shapes = (jax.ShapeDtypeStruct((nq,), dtype), jax.ShapeDtypeStruct((nv,), dtype))
+
+    @jax.custom_jvp
+    def f(q, v, tau):
+        return jax.pure_callback(host(lambda sim, *x: sim.step(*x)), shapes, q, v, tau, vmap_method="sequential")
+
+    @f.defjvp
+    def f_jvp(xs, dxs):
+        q, v, tau = xs
+        out = jax.pure_callback(host(flat_jacobians), shapes + (jax.ShapeDtypeStruct((nv, nv), dtype),) * 6,
+                                q, v, tau, vmap_method="sequential")
+        q_next, v_next, Jq = out[0], out[1], out[2:5]
+        Jv = out[5:]
+        dq = _compiled.tangent_velocity(model, q, dxs[0]) if nq != nv else dxs[0]
+        dx = (dq, dxs[1], dxs[2])
+        dq_next = sum(J @ d for J, d in zip(Jq, dx))
+        dv_next = sum(J @ d for J, d in zip(Jv, dx))
+        return (q_next, v_next), (_compiled.ambient_rate(model, q_next, dq_next) if nq != nv else dq_next, dv_next)
+
+    return f(*(jnp.asarray(x, dtype) for x in arrays))
