@@ -410,3 +410,28 @@ def test_concrete_constrained_calls_see_constraint_edits():
     cms[0].set_baumgarte_corrector_parameters(rbda.BaumgarteCorrectorParameters(Kp=50.0, Kd=3.0))
     for _ in range(2):
         assert_close(rj.constraint_dynamics(model, q, v, tau, cms), plain(), 1e-10)
+
+
+@pytest.mark.parametrize("rf", list(rbda.ReferenceFrame), ids=[f.name for f in rbda.ReferenceFrame])
+def test_frame_jacobian_runs_in_xla(compiled_model, rf):
+    """jit(frame_jacobian) has no host callback (rbda_kinematics and jnp) and equals compute_frame_jacobian;
+    jacfwd and jacrev times K(q) equal the host path's dJ/dq (rbda's kinematic Hessians moved to the frame);
+    vmap of jacfwd equals the single calls."""
+    model = compiled_model
+    if not _compiled.eligible(model, jnp.float64, "frame_jacobian"):
+        pytest.skip("a model with non-constant motion subspaces: the host path")
+    q = random_state(model, 32)[0]
+    frame = model.nframes - 1
+    f = lambda q: rj.frame_jacobian(model, q, frame, rf)  # noqa: E731
+    text = _primitive_names(f, q) + _primitive_names(jax.jacfwd(f), q)
+    assert "ffi_call" in text and "pure_callback" not in text
+    assert_close(jax.jit(f)(q), rbda.compute_frame_jacobian(model, model.create_data(), q, frame, rf), 1e-12)
+    K = _primitives.configuration_map(model, q[None])[0]
+    p = _primitives.PRIMITIVES["frame_jacobian"]
+    host = _primitives.jacobians(p, model, q[None], static=(frame, int(rf)), ambient=False)[1][0]
+    for jac in (jax.jacfwd, jax.jacrev):
+        assert_close((np.asarray(jax.jit(jac(f))(q)) @ K).reshape(-1, model.nv), host, 1e-12)
+    Q = np.stack([q, rbda.random_configuration(model, rng=np.random.default_rng(33))])
+    batched = jax.jit(jax.vmap(jax.jacfwd(f)))(Q)
+    for b in range(2):
+        assert_close(batched[b], jax.jit(jax.jacfwd(f))(Q[b]), 1e-12)

@@ -175,7 +175,7 @@ def _concrete_compiled(name: str, model, xs, static: tuple, create: bool = True)
         key = (name, id(model), static)
     entry = _jitted.get(key)
     if entry is None or entry[0]() is not model or entry[1] is not I or entry[2] != stamp:
-        if not create or not _compiled.eligible(model, jnp.float64):
+        if not create or not _compiled.eligible(model, jnp.float64, name):
             return None
         _jitted[key] = [weakref.ref(model), I, stamp, None]
         weakref.finalize(model, _jitted.pop, key, None)
@@ -199,7 +199,7 @@ def _call(name: str, model, *xs, static: tuple = ()):
         arrays = [np.broadcast_to(np.asarray(x), lead + x.shape[-1:]) for x in arrays]
         return jnp.asarray(_host(p, model, _primitives.evaluate, dtype, static)(*arrays))
     arrays = [jnp.broadcast_to(jnp.asarray(x, dtype), lead + x.shape[-1:]) for x in arrays]
-    if name in _compiled.ALGORITHMS and not lead and _compiled.eligible(model, dtype):  # one state: in XLA
+    if name in _compiled.ALGORITHMS and not lead and _compiled.eligible(model, dtype, name):  # one state: in XLA
         return _compiled.function(name, model, static)(*arrays)
     return _primitive(p, model, static)(*arrays)
 
@@ -287,7 +287,8 @@ def frame_jacobian(model, q, frame_id, reference_frame=_primitives.ReferenceFram
     :class:`rbda.ReferenceFrame` ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED`` (both static, not
     differentiated). Returns ``(..., 6, nv)``. Derivatives: ``dJ/dq`` from rbda's kinematic Hessians
     (``compute_joint_kinematic_hessians``) moved to the frame (its origin's velocity and its rotation along each
-    dof; :func:`rbda._primitives.frame_jacobian_derivative`). Raises ``KeyError`` for an unknown frame name,
+    dof; :func:`rbda._primitives.frame_jacobian_derivative`). Under ``jit`` (one float64 state, a model whose
+    joints have constant motion subspaces) both come from the placements' custom call, in jnp. Raises ``KeyError`` for an unknown frame name,
     ``ValueError`` for an id out of range or a bad reference frame, and as :func:`rnea` does."""
     static = (_primitives.frame_index(model, frame_id), _primitives.reference_frame_index(reference_frame))
     return _call("frame_jacobian", model, q, static=static)

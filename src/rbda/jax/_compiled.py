@@ -29,9 +29,10 @@ from . import _ffi
 
 ALGORITHMS = ("rnea", "aba", "integrate", "center_of_mass", "crba", "forward_kinematics", "frames_forward_kinematics",
               "frame_placement")
-KINEMATICS = ("forward_kinematics", "frames_forward_kinematics", "frame_placement")  # one target: rbda_kinematics
+KINEMATICS = ("forward_kinematics", "frames_forward_kinematics", "frame_placement",
+              "frame_jacobian")  # one target: rbda_kinematics
 CONSTRAINED = ("constraint_dynamics", "constraint_forces")  # one pair of targets: rbda_constraint_dynamics(_jac)
-ALGORITHMS += CONSTRAINED
+ALGORITHMS += CONSTRAINED + ("frame_jacobian",)
 enabled = True  # False: every call takes the host callback (for comparisons: benchmarks/bench_bridges.py)
 _AMBIENT = (JointType.FREE_FLYER, JointType.SPHERICAL, JointType.PLANAR, JointType.REVOLUTE_UNBOUNDED)
 
@@ -91,8 +92,11 @@ def _constants(model) -> _Constants:
     return c
 
 
-def eligible(model, dtype) -> bool:
-    """Whether the compiled path serves ``model`` at ``dtype``."""
+def eligible(model, dtype, name: str = "") -> bool:
+    """Whether the compiled path serves ``name`` for ``model`` at ``dtype`` (the frame Jacobian's derivative
+    needs joints whose motion subspaces are constant: a model that is its own elementary twin)."""
+    if name == "frame_jacobian" and sync_elementary(model)[0] is not model:
+        return False
     if not enabled or dtype != jnp.float64 or model.mimicking_joints:
         return False
     me = sync_elementary(model)[0]
@@ -212,7 +216,7 @@ def _ffi_kinematics(name, model, q, static):
     results = [jax.ShapeDtypeStruct(shape, jnp.float64) for shape in results]
     oMi, oMf, J, _ = jax.ffi.ffi_call(_ffi.target("rbda_kinematics"), results)(*value, q)
     return (oMi if name == "forward_kinematics" else oMf if name == "frames_forward_kinematics" else
-            oMf[static[0]]), J
+            oMf[static[0]]), J  # frame_placement, frame_jacobian: the frame's placement
 
 
 def _constraint_operands(model, contact_models, settings, elementary: bool) -> tuple:
@@ -254,6 +258,9 @@ def _ffi_constrained(name, model, xs, static, jacobians: bool):
 def _ffi_value(name, model, *xs, static=()):
     if name in CONSTRAINED:
         return _ffi_constrained(name, model, xs, static, False)
+    if name == "frame_jacobian":
+        return frame_jacobian(*_ffi_kinematics(name, model, xs[0], static), _support(model, name, static),
+                              static[1])
     if name in KINEMATICS:
         return _ffi_kinematics(name, model, xs[0], static)[0]
     value, _ = _operands(name, model)
@@ -288,8 +295,9 @@ def _tangent_jacobians(p, model, *X, static=()):
     the placements the placements and the world Jacobian columns ``(B, nv, 6)``."""
     if p.name in KINEMATICS:
         from .. import batch
-        return _primitives.evaluate(p, model, *X, static=static), batch.compute_joint_jacobians(
-            model, X[0]).transpose(0, 2, 1).copy()
+        P = (batch.frames_forward_kinematics(model, X[0])[:, static[0]] if p.name == "frame_jacobian" else
+             _primitives.evaluate(p, model, *X, static=static))
+        return P, batch.compute_joint_jacobians(model, X[0]).transpose(0, 2, 1).copy()
     y, *J = _primitives.jacobians(p, model, *X, static=static, ambient=False)
     return (y, J[0].reshape(y.shape + (model.nv,))) if p.name == "crba" else (y, *J)
 
@@ -299,8 +307,66 @@ def _support(model, name, static) -> np.ndarray:
     mask = _primitives._support_mask(model)
     if name == "forward_kinematics":
         return mask
+    if name == "frame_jacobian":
+        return mask[model.frames[static[0]].parent_joint]
     parents = [f.parent_joint for f in model.frames]
     return mask[parents] if name == "frames_forward_kinematics" else mask[parents[static[0]]]
+
+
+def _motion_cross(a, b):
+    """``a x b`` of spatial motions ``[v; w]`` (``(..., 6)``): ``[w_a x v_b + v_a x w_b; w_a x w_b]``."""
+    return jnp.concatenate([jnp.cross(a[..., 3:], b[..., :3]) + jnp.cross(a[..., :3], b[..., 3:]),
+                            jnp.cross(a[..., 3:], b[..., 3:])], axis=-1)
+
+
+def _express(columns, P, rf):
+    """World columns ``(n, 6)`` (twists at the world origin) in ``rf`` at the placement ``P (3, 4)``, as rows."""
+    if rf == int(_primitives.ReferenceFrame.WORLD):
+        return columns
+    lin = columns[:, :3] + jnp.cross(columns[:, 3:], P[:, 3])  # the velocity of the frame's origin
+    lwa = jnp.concatenate([lin, columns[:, 3:]], axis=1)
+    if rf == int(_primitives.ReferenceFrame.LOCAL_WORLD_ALIGNED):
+        return lwa
+    R = P[:, :3]
+    return jnp.concatenate([lwa[:, :3] @ R, lwa[:, 3:] @ R], axis=1)  # rows R^T x
+
+
+def frame_jacobian(P, J, mask, rf):
+    """The frame Jacobian ``(6, nv)`` in ``rf`` of a frame at ``P (3, 4)`` moved by the dofs ``mask (nv,)``, from
+    the world Jacobian columns ``J (nv, 6)`` (twists at the world origin)."""
+    return _express(J * mask[:, None], P, rf).T
+
+
+def frame_jacobian_rate(P, J, mask, above, rf, dq):
+    """The derivative of :func:`frame_jacobian` along the tangent velocity ``dq (nv,)``: column ``c`` moves as
+    ``t_c x J_c`` with ``t_c = sum_k above[c, k] dq_k J_k`` (the dofs of its joint and of its ancestors: rbda's
+    kinematic Hessians), the frame's origin at ``v_f + w_f x p`` and its rotation at ``w_f`` (``(v_f, w_f) =
+    (mask dq) J``), so ``d lwa_c = (dv_c + dw_c x p + w_c x dp, dw_c)`` and ``d local_c = R^T (d lwa_c - w_f x
+    lwa_c)``."""
+    cols = J * mask[:, None]
+    dcols = _motion_cross((above * dq[None, :]) @ J, cols) * mask[:, None]
+    if rf == int(_primitives.ReferenceFrame.WORLD):
+        return dcols.T
+    tf = (mask * dq) @ J
+    dp = tf[:3] + jnp.cross(tf[3:], P[:, 3])
+    dlin = dcols[:, :3] + jnp.cross(dcols[:, 3:], P[:, 3]) + jnp.cross(cols[:, 3:], dp)
+    dlwa = jnp.concatenate([dlin, dcols[:, 3:]], axis=1)
+    if rf == int(_primitives.ReferenceFrame.LOCAL_WORLD_ALIGNED):
+        return dlwa.T
+    lwa = _express(cols, P, int(_primitives.ReferenceFrame.LOCAL_WORLD_ALIGNED))
+    turn = jnp.concatenate([jnp.cross(tf[3:], lwa[:, :3]), jnp.cross(tf[3:], lwa[:, 3:])], axis=1)
+    R = P[:, :3]
+    d = dlwa - turn
+    return jnp.concatenate([d[:, :3] @ R, d[:, 3:] @ R], axis=1).T
+
+
+def _above(model) -> np.ndarray:
+    """``(nv, nv)``: 1 at ``[c, k]`` when dof ``k`` belongs to the joint of dof ``c`` or to one of its ancestors."""
+    support = _primitives._support_mask(model)
+    joint = np.zeros(model.nv, dtype=int)
+    for i in range(1, model.njoints):
+        joint[model.idx_v[i]:model.idx_v[i] + model.nvs[i]] = i
+    return support[joint]
 
 
 def placement_rate(P, J, mask, dq):
@@ -341,7 +407,7 @@ def function(name: str, model, static: tuple = ()):
     @jacobians.def_vmap
     def jacobians_vmap(axis_size, in_batched, *xs):
         if name in KINEMATICS:
-            single = [shape, (nv, 6)]
+            single = [(3, 4) if name == "frame_jacobian" else shape, (nv, 6)]
         elif name in CONSTRAINED:
             single = [shape] + [shape + (nv,)] * len(xs)
         else:
@@ -360,6 +426,10 @@ def function(name: str, model, static: tuple = ()):
         y, *J = jacobians(*xs)
         dxs = [tangent_velocity(model, x, dx) if arg == "q" and ambient else dx
                for arg, x, dx in zip(p.args, xs, dxs)]
+        if name == "frame_jacobian":
+            mask = _support(model, name, static)
+            return (frame_jacobian(y, J[0], mask, static[1]),
+                    frame_jacobian_rate(y, J[0], mask, _above(model), static[1], dxs[0]))
         if name in KINEMATICS:
             return y, placement_rate(y, J[0], _support(model, name, static), dxs[0])
         dy = sum(Jk @ dx for Jk, dx in zip(J, dxs))  # dy = sum_k J_k dx_k, in the tangent space
