@@ -13,6 +13,9 @@ Rows, per model (best of 5 repeats, one state unless a batch is named):
   transformations of the JAX RNEA, and rbda's ``compute_rnea_derivatives`` itself;
 - ``rbda.casadi.rnea(model)`` evaluated numerically, and its ``jacobian()``;
 - a batch: ``jax.jit(jax.vmap(rbda.jax.rnea))`` against ``rbda.batch.rnea`` (the call it maps onto).
+Then a table per function (rnea, aba, crba, the CoM, the frame placements, a frame Jacobian, the constrained
+dynamics under a 6D weld): the plain call, rbda.jax on concrete arrays, jitted (custom call) and jitted on the
+host callback, jit(jacfwd) both ways, and the CasADi function, with the overheads against the plain call.
 The overhead of a bridge is its time minus the plain rbda call's. The rows are measured in turn, round after
 round (best of 7), so that the load of a shared machine falls on all of them alike.
 """
@@ -139,10 +142,89 @@ def rows(model, number: int, batch: int, rng) -> list[str]:
     return [f"  {name:44s} {seconds * 1e6:10.1f} us  {notes.get(name, '')}" for name, seconds in t.items()]
 
 
+def _contacts(model):
+    """A 6D weld at the last frame (the manipulator's tool, the humanoid's last foot or hand), Baumgarte gains."""
+    f = model.frames[model.nframes - 1]
+    cm = rbda.RigidConstraintModel(rbda.CONTACT_6D, model, f.parent_joint, f.placement, 0, rbda.SE3(), rbda.LOCAL)
+    cm.set_baumgarte_corrector_parameters(rbda.BaumgarteCorrectorParameters(Kp=5.0, Kd=1.0))
+    return [cm]
+
+
+def function_rows(model, number: int, rng) -> list[str]:
+    """Per function of the bridges: the plain rbda call, ``rbda.jax`` on concrete arrays, jitted (XLA FFI custom
+    call) and jitted on the host callback (the path before the custom call), ``jax.jit(jax.jacfwd)`` both ways,
+    and the ``rbda.casadi`` function evaluated numerically; overheads against the plain call."""
+    import jax
+    import jax.numpy as jnp
+
+    import rbda.casadi
+    import rbda.jax
+    from rbda.jax import _compiled
+
+    data = model.create_data()
+    q = rbda.random_configuration(model, rng=rng)
+    v, a = rng.normal(size=model.nv), rng.normal(size=model.nv)
+    qj, vj, aj = jnp.asarray(q), jnp.asarray(v), jnp.asarray(a)
+    cms = _contacts(model)
+    cds = [cm.create_data() for cm in cms]
+    frame = model.nframes - 1
+    functions = {  # name: (plain call, jax function of (q, v, a), casadi function, its arguments)
+        "rnea": (lambda: rbda.rnea(model, data, q, v, a), lambda q, v, a: rbda.jax.rnea(model, q, v, a),
+                 rbda.casadi.rnea(model), (q, v, a)),
+        "aba": (lambda: rbda.aba(model, data, q, v, a), lambda q, v, a: rbda.jax.aba(model, q, v, a),
+                rbda.casadi.aba(model), (q, v, a)),
+        "crba": (lambda: rbda.crba(model, data, q), lambda q, v, a: rbda.jax.crba(model, q),
+                 rbda.casadi.crba(model), (q,)),
+        "center_of_mass": (lambda: rbda.center_of_mass(model, data, q),
+                           lambda q, v, a: rbda.jax.center_of_mass(model, q), rbda.casadi.center_of_mass(model), (q,)),
+        "frames_forward_kinematics": (lambda: rbda.frames_forward_kinematics(model, data, q),
+                                      lambda q, v, a: rbda.jax.frames_forward_kinematics(model, q),
+                                      rbda.casadi.frames_forward_kinematics(model), (q,)),
+        "frame_placement": (lambda: rbda.frames_forward_kinematics(model, data, q),
+                            lambda q, v, a: rbda.jax.frame_placement(model, q, frame),
+                            rbda.casadi.frame_placement(model, frame), (q,)),
+        "frame_jacobian": (lambda: rbda.compute_frame_jacobian(model, data, q, frame, rbda.LOCAL),
+                           lambda q, v, a: rbda.jax.frame_jacobian(model, q, frame),
+                           rbda.casadi.frame_jacobian(model, frame), (q,)),
+        "constraint_dynamics": (lambda: rbda.constraint_dynamics(model, data, q, v, a, cms, cds),
+                                lambda q, v, a: rbda.jax.constraint_dynamics(model, q, v, a, cms),
+                                rbda.casadi.constraint_dynamics(model, cms), (q, v, a)),
+    }
+    out = []
+    for name, (plain, f, fc, args) in functions.items():
+        argnums = (0, 1, 2) if len(args) == 3 else 0
+        jf, jjac = jax.jit(f), jax.jit(jax.jacfwd(f, argnums=argnums))
+        jf(qj, vj, aj), jjac(qj, vj, aj)  # traced (on the custom calls where they apply)
+        _compiled.enabled = False
+        g = lambda *x, f=f: f(*x)  # noqa: E731  (a new function: jax.jit keeps its traces per function)
+        hf, hjac = jax.jit(g), jax.jit(jax.jacfwd(g, argnums=argnums))
+        np.testing.assert_allclose(hf(qj, vj, aj), jf(qj, vj, aj), rtol=0, atol=1e-9)
+        assert "pure_callback" in str(jax.make_jaxpr(g)(qj, vj, aj)) or name == "frame_jacobian"
+        jax.block_until_ready(hjac(qj, vj, aj))
+        _compiled.enabled = True
+        t = interleaved({
+            "plain": (plain, 10),
+            "concrete": (lambda: f(qj, vj, aj).block_until_ready(), 1),
+            "jit": (lambda: jf(qj, vj, aj).block_until_ready(), 1),
+            "jit host": (lambda: hf(qj, vj, aj).block_until_ready(), 1),
+            "jacfwd": (lambda: jax.block_until_ready(jjac(qj, vj, aj)), 1),
+            "jacfwd host": (lambda: jax.block_until_ready(hjac(qj, vj, aj)), 1),
+            "casadi": (lambda: fc(*args), 1),
+        }, number)
+        us = {k: x * 1e6 for k, x in t.items()}
+        out.append(f"  {name:26s} {us['plain']:8.1f} {us['concrete']:9.1f} {us['jit']:8.1f} {us['jit host']:9.1f} "
+                   f"{us['jacfwd']:8.1f} {us['jacfwd host']:11.1f} {us['casadi']:8.1f}   "
+                   f"+{us['concrete'] - us['plain']:.1f} / +{us['jit'] - us['plain']:.1f} / "
+                   f"+{us['casadi'] - us['plain']:.1f}")
+    return ["  us per call:               plain  concrete      jit  jit host   jacfwd  jacfwd host   casadi"
+            "   overhead concrete / jit / casadi"] + out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--number", type=int, default=300)
     parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--functions-only", action="store_true", help="only the per-function table")
     args = parser.parse_args()
     import jax
 
@@ -152,7 +234,9 @@ def main() -> None:
     rng = np.random.default_rng(0)
     for model in (rbda.sample_models.manipulator(), rbda.sample_models.humanoid()):
         print(f"{model.name} (nq = {model.nq}, nv = {model.nv})")
-        print("\n".join(rows(model, args.number, args.batch, rng)))
+        if not args.functions_only:
+            print("\n".join(rows(model, args.number, args.batch, rng)))
+        print("\n".join(function_rows(model, args.number, rng)))
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ import numpy as np
 
 from . import algorithms as alg
 from . import batch
-from .algorithms.jacobian import _model_columns
+from .algorithms.jacobian import _model_columns, _model_hessian, _support_columns
 from .joints.base import JointType
 from .model import Model
 from .model.constraints import RigidConstraintModel
@@ -116,6 +116,29 @@ def jacobians(p: Primitive, model: Model, *X: np.ndarray, static: tuple = (), am
             K = configuration_map(model, y)
             J = [K @ j for j in J]
     return (y, *J)
+
+
+def rnea_second_order(model: Model, q: np.ndarray, v: np.ndarray, a: np.ndarray) -> tuple:
+    """The four tensors of :func:`rbda.compute_rnea_second_order_derivatives` at one state (copies):
+    ``(d2tau_dqdq, d2tau_dvdv, dtau_dqdv, dtau_dadq)`` ``(nv, nv, nv)``, page ``[:, :, k]`` the derivative of a
+    first-order matrix along ``q_k`` or ``v_k``."""
+    with _data(model) as data:
+        return tuple(np.array(T) for T in alg.compute_rnea_second_order_derivatives(model, data, q, v, a))
+
+
+def rnea_jacobian_derivatives(model: Model, q: np.ndarray, v: np.ndarray, a: np.ndarray) -> dict:
+    """``{(i, j): T}``: the derivative of rnea's Jacobian with respect to argument ``i`` (0, 1, 2 for q, v, a)
+    along argument ``j``, ``T[r, c, l] = d(dtau_r/dx_i,c)/dx_j,l`` ``(nv, nv, nv)``, for the nonzero pairs; the
+    mixed partials that rbda does not store are read from the ones it does (Schwarz)::
+
+        d(dtau/dq)/dq = d2tau_dqdq        d(dtau/dq)/dv = dtau_dqdv        d(dtau/dq)/da [r,c,l] = dM/dq [r,l,c]
+        d(dtau/dv)/dq [r,c,l] = dtau_dqdv [r,l,c]      d(dtau/dv)/dv = d2tau_dvdv      d(dtau/da)/dq = dM/dq
+
+    (``d(dtau/dv)/da`` and ``d(dtau/da)/d(v, a)`` are zero.) Derivatives with respect to ``q`` are in the
+    tangent space, the ambient ones for a model whose joints all have ``nq == nv``."""
+    qq, vv, qv, aq = rnea_second_order(model, q, v, a)
+    return {(0, 0): qq, (0, 1): qv, (0, 2): aq.transpose(0, 2, 1), (1, 0): qv.transpose(0, 2, 1), (1, 1): vv,
+            (2, 0): aq}
 
 
 # ---------------------------------------------------------------------------- ambient and tangent coordinates
@@ -329,6 +352,69 @@ def _frame_placement_jacobians_batch(model, Q, frame_id):
     return P, placement_rate(P[:, None], J[:, None, :3], J[:, None, 3:])[:, 0]
 
 
+def reference_frame_index(reference_frame) -> int:
+    """``reference_frame`` (a :class:`ReferenceFrame` or its int) as an int; ``ValueError`` naming it otherwise."""
+    from .algorithms.kinematics import reference_frame_arg
+    return int(reference_frame_arg(reference_frame))
+
+
+def _cross_columns(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a x b`` over the first axis (3 rows), broadcast over the others."""
+    return np.einsum("ijk,j...,k...->i...", _EPS, a, b)
+
+
+def frame_jacobian_derivative(model: Model, data, frame_id: int, reference_frame: int) -> np.ndarray:
+    """``dJ/dq (6, nv, nv)``, ``[:, j, k] = d J[:, j] / dq_k`` (tangent directions ``q (+) eps e_k``), of the
+    Jacobian of frame ``frame_id`` in ``reference_frame`` (``get_frame_jacobian``), from the world kinematic
+    Hessians ``H[:, j, k] = dJ_j/dq_k`` and ``data.J`` of :func:`rbda.compute_joint_kinematic_hessians` (called
+    before). A column ``(v_j, w_j)`` at the world origin reads ``(v_j + w_j x p, w_j)`` at the frame's origin
+    ``p`` (``LOCAL_WORLD_ALIGNED``) and ``R^T`` of that in ``LOCAL``; along ``q_k`` the origin moves at
+    ``p_k = v_k + w_k x p`` and the frame turns at ``w_k``, so::
+
+        d lwa_j = (dv_j + dw_j x p + w_j x p_k,  dw_j),     d local_j = R^T (d lwa_j - w_k x lwa_j)
+    """
+    f = model.frames[frame_id]
+    cols = _support_columns(model, f.parent_joint)
+    nx = model.nv_extended
+    H = np.zeros((6, nx, nx))
+    H[:, cols[:, None], cols[None, :]] = data.kinematic_hessians_extended[:, cols[:, None], cols[None, :]]
+    if reference_frame != int(ReferenceFrame.WORLD):
+        J = np.zeros((6, nx))
+        J[:, cols] = data.J[:, cols]
+        oM = data.oMi[f.parent_joint] * f.placement
+        R, p = oM.rotation, oM.translation
+        H[:3] += _cross_columns(H[3:], np.broadcast_to(p[:, None, None], (3, nx, nx)))
+        p_k = J[:3] + _cross_columns(J[3:], np.broadcast_to(p[:, None], (3, nx)))  # (3, nx): origin's rate
+        H[:3] += _cross_columns(J[3:, :, None], p_k[:, None, :])
+        if reference_frame == int(ReferenceFrame.LOCAL):
+            lwa = J.copy()
+            lwa[:3] += _cross_columns(J[3:], np.broadcast_to(p[:, None], (3, nx)))
+            for rows in (slice(0, 3), slice(3, 6)):
+                H[rows] = np.einsum("ji,j...->i...", R, H[rows] - _cross_columns(J[3:, None, :], lwa[rows, :, None]))
+    return _model_hessian(model, H)
+
+
+def _frame_jacobian(model, data, q, frame_id, rf):
+    return alg.compute_frame_jacobian(model, data, q, frame_id, rf)
+
+
+def _frame_jacobian_batch(model, Q, frame_id, rf):
+    return batch.compute_frame_jacobian(model, Q, frame_id, rf)
+
+
+def _frame_jacobian_jacobians(model, data, q, frame_id, rf):
+    alg.compute_joint_kinematic_hessians(model, data, q)
+    return (alg.get_frame_jacobian(model, data, frame_id, rf),
+            frame_jacobian_derivative(model, data, frame_id, rf).reshape(6 * model.nv, model.nv))
+
+
+def _frame_jacobian_jacobians_batch(model, Q, frame_id, rf):
+    """State by state: rbda has no batched kinematic Hessians."""
+    with _data(model) as data:
+        rows = [_frame_jacobian_jacobians(model, data, q, frame_id, rf) for q in Q]
+    return tuple(np.array(r) for r in zip(*rows))
+
+
 def _integrate(model, data, q, v):
     return alg.integrate(model, q, v)
 
@@ -356,6 +442,8 @@ PRIMITIVES = {p.name: p for p in (
               batch.frames_forward_kinematics, *_placements_jacobians(frames=True)),
     Primitive("frame_placement", ("q",), "oMf", lambda m, *s: (3, 4), _frame_placement, _frame_placement_batch,
               _frame_placement_jacobians, _frame_placement_jacobians_batch, static=("frame_id",)),
+    Primitive("frame_jacobian", ("q",), "J", lambda m, *s: (6, m.nv), _frame_jacobian, _frame_jacobian_batch,
+              _frame_jacobian_jacobians, _frame_jacobian_jacobians_batch, static=("frame_id", "reference_frame")),
     Primitive("integrate", ("q", "v"), "q_next", lambda m, *s: (m.nq,), _integrate, batch.integrate,
               _integrate_jacobians, _integrate_jacobians_batch, configuration_output=True),
 )}
@@ -400,8 +488,8 @@ def _constrained_value(forces: bool):
 
 
 def _constrained_jacobians(forces: bool):
-    """``(one, batched)``: ddq (or lambda) and its Jacobians from ``compute_constraint_dynamics_derivatives``;
-    rbda has no batched derivatives of the constrained dynamics, so a batch runs them state by state."""
+    """``(one, batched)``: ddq (or lambda) and its Jacobians from ``compute_constraint_dynamics_derivatives``,
+    a batch from ``rbda.batch``'s twins (state by state for a model with mimic joints, which they refuse)."""
     def one(model, data, q, v, tau, contact_models, settings):
         datas = _solve(model, data, q, v, tau, contact_models, settings)
         d = alg.compute_constraint_dynamics_derivatives(model, data, list(contact_models), datas,
@@ -410,6 +498,11 @@ def _constrained_jacobians(forces: bool):
         return (y, *(np.array(j) for j in (d[3:] if forces else d[:3])))
 
     def batched(model, Q, V, TAU, contact_models, settings):
+        if not model.mimicking_joints:
+            y = batch.constraint_dynamics(model, Q, V, TAU, list(contact_models), copy.copy(settings))[forces]
+            d = batch.compute_constraint_dynamics_derivatives(model, Q, V, TAU, list(contact_models),
+                                                              copy.copy(settings))
+            return (y, *(d[3:] if forces else d[:3]))
         with _data(model) as data:
             rows = [one(model, data, *x, contact_models, settings) for x in zip(Q, V, TAU)]
         return tuple(np.array(r) for r in zip(*rows))

@@ -24,6 +24,10 @@ def test_swing_up_and_reaching_satisfy_the_dynamics(tmp_path):
         assert np.allclose(r["v"][:, [0, -1]], 0.0, rtol=0.0, atol=1e-8)  # from rest to rest
     assert np.allclose(up["q"][:, 0], [0.0, np.pi], atol=1e-8) and np.allclose(up["q"][:, -1], 0.0, atol=1e-8)
     assert np.all(np.abs(up["q"][0]) <= 1.0 + 1e-8) and np.all(np.abs(up["u"]) <= 20.0 + 1e-8)
+    exact = result["swing_up_exact"]  # IPOPT with the exact Hessian from rbda's second-order RNEA derivatives
+    assert exact["residual"] <= 1e-6 and np.allclose(exact["q"][:, -1], 0.0, atol=1e-8)
+    assert abs(exact["cost"] - up["cost"]) <= 1e-6 * up["cost"]  # the same optimum
+    assert exact["iterations"] < up["iterations"]
     assert arm["tool_error"] <= 1e-8
     assert np.all(arm["q"] >= arm["lower"][:, None] - 1e-8) and np.all(arm["q"] <= arm["upper"][:, None] + 1e-8)
     assert abs(arm["q"][2].max() - arm["upper"][2]) <= 1e-6  # the elbow ends on its narrowed limit

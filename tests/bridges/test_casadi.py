@@ -129,3 +129,37 @@ def test_bad_input():
         f.jacobian()(q, bad, a, np.zeros(model.nv))
     with pytest.raises(RuntimeError, match=r"Input 0 \(q\) has mismatching shape"):  # CasADi's check names it
         f(q[:-1], v, a)
+
+
+def test_rnea_exact_hessian_against_differences_and_rbda():
+    """The Hessian of w . rnea(q, v, a) that CasADi assembles from the Jacobian's Jacobian equals central
+    differences of its gradient (1e-6 relative) and, block by block, rbda's second-order derivatives contracted
+    with w; the v-a and a-a blocks are zero. A model with nq != nv offers no second derivative."""
+    casadi = pytest.importorskip("casadi")
+    import rbda.casadi as rc
+    from tests.conftest import assert_close
+    model = rbda.sample_models.manipulator()
+    rng = np.random.default_rng(30)
+    q, v, a, w = rng.normal(size=(4, model.nv))
+    f = rc.rnea(model)
+    qs, vs, as_ = (casadi.MX.sym(n, model.nv) for n in "qva")
+    x = casadi.vertcat(qs, vs, as_)
+    L = casadi.dot(w, f(qs, vs, as_))
+    Hf = casadi.Function("H", [qs, vs, as_], [casadi.hessian(L, x)[0]])
+    H = Hf(q, v, a)
+    Gf = casadi.Function("G", [qs, vs, as_], [casadi.gradient(L, x)])
+    X, eps, n = np.concatenate([q, v, a]), 1e-6, model.nv
+    fd = np.stack([(np.asarray(Gf(*np.split(X + eps * e, 3))) - np.asarray(Gf(*np.split(X - eps * e, 3))))[:, 0]
+                   / (2 * eps) for e in np.eye(3 * n)], 1)
+    assert_close(np.asarray(H), fd, 1e-6)
+    qq, vv, qv, aq = rbda.compute_rnea_second_order_derivatives(model, model.create_data(), q, v, a)
+    Hn = np.asarray(H)
+    assert_close(Hn[:n, :n], np.einsum("r,rcl->cl", w, qq), 1e-12)
+    assert_close(Hn[n:2 * n, n:2 * n], np.einsum("r,rcl->cl", w, vv), 1e-12)
+    assert_close(Hn[:n, n:2 * n], np.einsum("r,rcl->cl", w, qv), 1e-12)
+    assert_close(Hn[2 * n:, :n], np.einsum("r,rcl->cl", w, aq), 1e-12)
+    assert np.all(Hn[n:, 2 * n:] == 0.0) and np.all(Hn[2 * n:, n:2 * n] == 0.0)  # tau is linear in a
+    humanoid = rbda.sample_models.humanoid()
+    rc.rnea(humanoid).jacobian()
+    jacobian = [c for c in rc._alive if isinstance(c, rc._Jacobian) and c.f.model is humanoid][-1]
+    assert not jacobian.has_jacobian()

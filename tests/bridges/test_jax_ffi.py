@@ -227,3 +227,211 @@ def test_bad_values_raise_rbdas_message(name):
         with pytest.raises(jax.errors.JaxRuntimeError, match=rf"rbda\.jax\.{name}: q: is not a valid configuration"):
             np.asarray(fn(bad, v, a))
     assert np.all(np.isfinite(f(q, v, a)))  # the target still serves good calls
+
+
+def test_crba_runs_in_xla(compiled_model):
+    """jit(crba) has no host callback and equals rbda.crba; its ambient Jacobian times K(q) equals rbda's
+    dM/dq (``dtau_dadq`` of the second-order RNEA derivatives), and a central difference on the manifold."""
+    model = compiled_model
+    data = model.create_data()
+    q = random_state(model, 17)[0]
+    f = lambda q: rj.crba(model, q)  # noqa: E731
+    text = _primitive_names(f, q) + _primitive_names(jax.jacfwd(f), q)
+    assert "ffi_call" in text and "pure_callback" not in text
+    assert_close(jax.jit(f)(q), rbda.crba(model, data, q), 1e-12)
+    z = np.zeros(model.nv)
+    dM = np.array(rbda.compute_rnea_second_order_derivatives(model, data, q, z, z)[3])
+    K = _primitives.configuration_map(model, q[None])[0]
+    for jac in (jax.jacfwd, jax.jacrev):
+        assert_close(np.asarray(jax.jit(jac(f))(q)) @ K, dM, 1e-12)
+    eps, k = 1e-6, model.nv - 1
+    dq = np.eye(model.nv)[k] * eps
+    fd = (rbda.crba(model, data, rbda.integrate(model, q, dq)).copy()
+          - rbda.crba(model, data, rbda.integrate(model, q, -dq)).copy()) / (2 * eps)
+    assert_close(dM[:, :, k], fd, 1e-6)
+
+
+@pytest.mark.parametrize("name", ["forward_kinematics", "frames_forward_kinematics", "frame_placement"])
+def test_placements_run_in_xla(compiled_model, name):
+    """jit of the placement functions has no host callback and equals rbda's placements; the ambient Jacobian
+    (jacfwd, jacrev) times K(q) equals the host path's (rbda's world joint Jacobians) and a central difference
+    on the manifold, column by column."""
+    model = compiled_model
+    data = model.create_data()
+    q = random_state(model, 18)[0]
+    static = (model.nframes - 1,) if name == "frame_placement" else ()
+    f = lambda q: getattr(rj, name)(model, q, *static)  # noqa: E731
+    text = _primitive_names(f, q) + _primitive_names(jax.jacfwd(f), q)
+    assert "ffi_call" in text and "pure_callback" not in text
+    rbda.frames_forward_kinematics(model, data, q)
+    expected = {"forward_kinematics": data.oMi.array, "frames_forward_kinematics": data.oMf.array,
+                "frame_placement": data.oMf.array[model.nframes - 1]}[name]
+    assert_close(jax.jit(f)(q), expected, 1e-12)
+    K = _primitives.configuration_map(model, q[None])[0]
+    p = _primitives.PRIMITIVES[name]
+    host = _primitives.jacobians(p, model, q[None], static=static, ambient=False)[1][0]
+    for jac in (jax.jacfwd, jax.jacrev):
+        J = np.asarray(jax.jit(jac(f))(q)) @ K
+        assert_close(J.reshape(-1, model.nv), host, 1e-12)
+    eps = 1e-6
+    for k in range(model.nv):
+        dq = np.eye(model.nv)[k] * eps
+        P = [np.asarray(jax.jit(f)(rbda.integrate(model, q, s * dq))) for s in (1, -1)]
+        assert_close(J[..., k], (P[0] - P[1]) / (2 * eps), 1e-7)
+
+
+def test_vmap_of_crba_and_placements_is_one_batched_host_call():
+    """vmap of jit(jacfwd(crba)) and of jit(jacfwd(frame_placement)) equals the single calls, state by state."""
+    model = random_model(1, True)
+    rng = np.random.default_rng(19)
+    Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(3)])
+    for f in (lambda q: rj.crba(model, q), lambda q: rj.frame_placement(model, q, model.nframes - 1)):
+        g = jax.jit(jax.jacfwd(f))
+        batched = jax.jit(jax.vmap(g))(Q)
+        for b in range(3):
+            assert_close(batched[b], g(Q[b]), 1e-12)
+
+
+@pytest.mark.parametrize("name", ["crba", "frames_forward_kinematics"])
+def test_bad_configuration_raises_rbdas_message(name):
+    """A NaN or a non-unit quaternion in q under jit (value and JVP) raises rbda's message naming the function."""
+    model = random_model(1, True)
+    q = random_state(model, 20)[0]
+    f = lambda q: getattr(rj, name)(model, q)  # noqa: E731
+    for fn in (jax.jit(f), jax.jit(jax.jacfwd(f))):
+        bad = q.copy()
+        bad[0] = np.nan
+        with pytest.raises(jax.errors.JaxRuntimeError,
+                           match=rf"INVALID_ARGUMENT: ValueError: rbda\.jax\.{name}: q: contains non-finite"):
+            np.asarray(fn(bad))
+        bad = q.copy()
+        bad[3:7] *= 1.1
+        with pytest.raises(jax.errors.JaxRuntimeError, match=rf"rbda\.jax\.{name}: q: is not a valid configuration"):
+            np.asarray(fn(bad))
+
+
+def test_concrete_calls_run_a_kept_jit_and_see_model_edits():
+    """Concrete (untraced) float64 calls: the first runs the host path, the next ones a jitted function kept
+    per model; both equal plain rbda; an in-place edit of the model (gravity) is seen at the next call; a NaN
+    raises rbda's own ValueError (not a JAX runtime error), also once the jitted function exists."""
+    model = rbda.sample_models.manipulator()
+    data = model.create_data()
+    q, v, a = random_state(model, 26)
+    key = ("rnea", id(model), ())
+    for _ in range(3):
+        assert_close(rj.rnea(model, jnp.asarray(q), v, a), rbda.rnea(model, data, q, v, a), 1e-12)
+    assert rj._jitted[key][3] is not None
+    jitted = rj._jitted[key][3]
+    model.gravity.linear[:] = [0.0, 0.0, -1.0]
+    assert_close(rj.rnea(model, q, v, a), rbda.rnea(model, data, q, v, a), 1e-12)  # host path: the model changed
+    assert_close(rj.rnea(model, q, v, a), rbda.rnea(model, data, q, v, a), 1e-12)
+    assert rj._jitted[key][3] is not jitted
+    bad = q.copy()
+    bad[0] = np.nan
+    with pytest.raises(ValueError, match=r"rbda\.jax\.rnea: q: .*NaN"):
+        rj.rnea(model, bad, v, a)
+    M = rj.crba(model, q)
+    assert_close(rj.crba(model, q), M, 0.0)  # the second call: the jitted path, equal to the host path's
+    assert isinstance(M, jax.Array)
+
+
+def _contacts(model, kinds):
+    """Constraints at the last frames of ``model``: one per kind, with a Baumgarte corrector (q, v enter)."""
+    cms = []
+    for k, kind in enumerate(kinds):
+        f = model.frames[model.nframes - 1 - 2 * k]
+        cm = rbda.RigidConstraintModel(kind, model, f.parent_joint, f.placement, 0, rbda.SE3(), rbda.LOCAL)
+        cm.set_baumgarte_corrector_parameters(rbda.BaumgarteCorrectorParameters(Kp=5.0, Kd=1.0))
+        cms.append(cm)
+    return cms
+
+
+@pytest.mark.parametrize("name", ["constraint_dynamics", "constraint_forces"])
+def test_constrained_dynamics_runs_in_xla(name):
+    """jit(constraint_dynamics / constraint_forces) has no host callback and equals plain rbda (ddq, lambda);
+    jacfwd and jacrev equal compute_constraint_dynamics_derivatives (q through K(q)), on a free-flyer tree with
+    a 3D contact and a fixed-base arm with a 6D weld; vmap equals the single calls."""
+    for model, kinds in ((random_model(1, True), [rbda.CONTACT_3D]),
+                         (rbda.sample_models.manipulator(), [rbda.CONTACT_6D])):
+        cms = _contacts(model, kinds)
+        q, v, tau = random_state(model, 27)
+        f = lambda q, v, tau: getattr(rj, name)(model, q, v, tau, cms)  # noqa: E731
+        text = _primitive_names(f, q, v, tau) + _primitive_names(jax.jacfwd(f, argnums=(0, 1, 2)), q, v, tau)
+        assert "ffi_call" in text and "pure_callback" not in text
+        data, cds = model.create_data(), [cm.create_data() for cm in cms]
+        ddq = rbda.constraint_dynamics(model, data, q, v, tau, cms, cds).copy()
+        expected = data.lambda_c.copy() if name == "constraint_forces" else ddq
+        d = [np.array(x) for x in rbda.compute_constraint_dynamics_derivatives(model, data, cms, cds)]
+        d = d[3:] if name == "constraint_forces" else d[:3]
+        assert_close(jax.jit(f)(q, v, tau), expected, 1e-10)
+        K = _primitives.configuration_map(model, q[None])[0]
+        for jac in (jax.jacfwd, jax.jacrev):
+            Jq, Jv, Jt = jax.jit(jac(f, argnums=(0, 1, 2)))(q, v, tau)
+            assert_close(np.asarray(Jq) @ K, d[0], 1e-10)
+            assert_close(Jv, d[1], 1e-10)
+            assert_close(Jt, d[2], 1e-10)
+        rng = np.random.default_rng(28)
+        Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(2)])
+        V, T = rng.normal(size=(2, 2, model.nv))
+        batched = jax.jit(jax.vmap(f))(Q, V, T)
+        for b in range(2):
+            assert_close(batched[b], jax.jit(f)(Q[b], V[b], T[b]), 1e-10)
+
+
+def test_constrained_bad_values_raise_rbdas_message():
+    """A NaN in tau, and a redundant set (the same 6D weld twice, mu = 0), under jit raise rbda's messages."""
+    model = rbda.sample_models.manipulator()
+    q, v, tau = random_state(model, 29)
+    cms = _contacts(model, [rbda.CONTACT_6D])
+    f = jax.jit(lambda q, v, tau: rj.constraint_dynamics(model, q, v, tau, cms))
+    bad = tau.copy()
+    bad[0] = np.nan
+    with pytest.raises(jax.errors.JaxRuntimeError,
+                       match=r"rbda\.jax\.constraint_dynamics: tau: contains non-finite"):
+        np.asarray(f(q, v, bad))
+    twice = jax.jit(lambda q, v, tau: rj.constraint_dynamics(model, q, v, tau, cms + cms))
+    with pytest.raises(jax.errors.JaxRuntimeError, match=r"rbda\.jax\.constraint_dynamics: contact_models: .*redundant"):
+        np.asarray(twice(q, v, tau))
+
+
+def test_concrete_constrained_calls_see_constraint_edits():
+    """Concrete constraint_dynamics calls (the jitted path from the second call) equal plain rbda, also after a
+    constraint's Baumgarte gains are edited in place (the stamp of its packed rows changes)."""
+    model = rbda.sample_models.manipulator()
+    cms = _contacts(model, [rbda.CONTACT_6D])
+    q, v, tau = random_state(model, 31)
+
+    def plain():
+        return rbda.constraint_dynamics(model, model.create_data(), q, v, tau, cms, [cm.create_data() for cm in cms])
+
+    for _ in range(3):
+        assert_close(rj.constraint_dynamics(model, q, v, tau, cms), plain(), 1e-10)
+    assert any(k[0] == "constraint_dynamics" and k[1] == id(model) and e[3] is not None for k, e in rj._jitted.items())
+    cms[0].set_baumgarte_corrector_parameters(rbda.BaumgarteCorrectorParameters(Kp=50.0, Kd=3.0))
+    for _ in range(2):
+        assert_close(rj.constraint_dynamics(model, q, v, tau, cms), plain(), 1e-10)
+
+
+@pytest.mark.parametrize("rf", list(rbda.ReferenceFrame), ids=[f.name for f in rbda.ReferenceFrame])
+def test_frame_jacobian_runs_in_xla(compiled_model, rf):
+    """jit(frame_jacobian) has no host callback (rbda_kinematics and jnp) and equals compute_frame_jacobian;
+    jacfwd and jacrev times K(q) equal the host path's dJ/dq (rbda's kinematic Hessians moved to the frame);
+    vmap of jacfwd equals the single calls."""
+    model = compiled_model
+    if not _compiled.eligible(model, jnp.float64, "frame_jacobian"):
+        pytest.skip("a model with non-constant motion subspaces: the host path")
+    q = random_state(model, 32)[0]
+    frame = model.nframes - 1
+    f = lambda q: rj.frame_jacobian(model, q, frame, rf)  # noqa: E731
+    text = _primitive_names(f, q) + _primitive_names(jax.jacfwd(f), q)
+    assert "ffi_call" in text and "pure_callback" not in text
+    assert_close(jax.jit(f)(q), rbda.compute_frame_jacobian(model, model.create_data(), q, frame, rf), 1e-12)
+    K = _primitives.configuration_map(model, q[None])[0]
+    p = _primitives.PRIMITIVES["frame_jacobian"]
+    host = _primitives.jacobians(p, model, q[None], static=(frame, int(rf)), ambient=False)[1][0]
+    for jac in (jax.jacfwd, jax.jacrev):
+        assert_close((np.asarray(jax.jit(jac(f))(q)) @ K).reshape(-1, model.nv), host, 1e-12)
+    Q = np.stack([q, rbda.random_configuration(model, rng=np.random.default_rng(33))])
+    batched = jax.jit(jax.vmap(jax.jacfwd(f)))(Q)
+    for b in range(2):
+        assert_close(batched[b], jax.jit(jax.jacfwd(f))(Q[b]), 1e-12)

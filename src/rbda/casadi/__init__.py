@@ -12,8 +12,10 @@ True
 Each function is a ``casadi.Callback`` (a ``casadi.Function``) with dense inputs ``q: (nq, 1)`` and
 ``v, a, tau: (nv, 1)`` and one dense output; its ``jacobian()`` is another callback that returns rbda's
 derivatives (``compute_rnea_derivatives``, ``compute_aba_derivatives``, ...), so CasADi's forward and reverse
-modes, ``casadi.jacobian`` and IPOPT's constraint Jacobian all use them. The Jacobian callback has no derivative
-of its own: use IPOPT with ``hessian_approximation = "limited-memory"``. With respect to ``q`` the Jacobian is
+modes, ``casadi.jacobian`` and IPOPT's constraint Jacobian all use them. :func:`rnea`'s Jacobian (on a model
+with ``nq == nv``) has a Jacobian of its own, from rbda's second-order RNEA derivatives, so that IPOPT can run
+with the exact Hessian of the Lagrangian (``hessian_approximation = "exact"``, its default); for the other
+functions use ``hessian_approximation = "limited-memory"``. With respect to ``q`` the Jacobian is
 taken in ambient coordinates, rbda's tangent-space derivative times the map ``T(q)`` from an ambient rate on the
 manifold to the tangent velocity (the identity when ``nq == nv``; see :mod:`rbda.jax`).
 
@@ -34,7 +36,7 @@ from .. import _primitives
 from .._primitives import PRIMITIVES
 
 __all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
-           "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
+           "frame_jacobian", "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
 
 _alive = []  # every callback made here: CasADi calls back into them for as long as an expression uses them
 
@@ -129,6 +131,61 @@ class _Jacobian(casadi.Callback):
         # rows of J are the result's entries in C order; CasADi's are in column-major order
         return [casadi.DM(j[0].reshape(r, c, -1).transpose(1, 0, 2).reshape(r * c, -1)) for j in J]
 
+    def has_jacobian(self):  # second derivatives: rnea's, on models whose tangent and ambient coordinates agree
+        return self.f.p.name == "rnea" and self.f.model.nq == self.f.model.nv
+
+    def get_jacobian(self, name, inames, onames, opts):
+        hessian = _RneaHessian(self, name, opts)
+        _alive.append(hessian)
+        return hessian
+
+
+class _RneaHessian(casadi.Callback):
+    """The Jacobian of rnea's Jacobian callback: inputs ``(q, v, a, tau, J_q, J_v, J_a)`` (the Jacobian's inputs
+    and its nominal outputs), outputs ``d J_i / d x_j`` for ``i`` in ``(q, v, a)`` and ``j`` in ``(q, v, a,
+    tau)``, each ``(nv * nv, n_j)`` with ``J_i`` vectorised column by column; from rbda's second-order RNEA
+    derivatives (:func:`rbda._primitives.rnea_jacobian_derivatives`); the zero blocks are structurally empty. This
+    gives CasADi the exact Hessian of a Lagrangian through rnea (IPOPT's ``hessian_approximation = "exact"``)."""
+
+    def __init__(self, jacobian: _Jacobian, name: str, opts: dict):
+        casadi.Callback.__init__(self)
+        self.jacobian, self.nv = jacobian, jacobian.f.model.nv
+        self.construct(name, opts)
+
+    def get_n_in(self):
+        return 7
+
+    def get_n_out(self):
+        return 12
+
+    def get_sparsity_in(self, i):
+        j = self.jacobian
+        return j.get_sparsity_in(i) if i < 4 else j.get_sparsity_out(i - 4)
+
+    def get_sparsity_out(self, k):
+        i, j = divmod(k, 4)
+        nv = self.nv
+        if (i, j) in _RNEA_SECOND_ORDER:
+            return casadi.Sparsity.dense(nv * nv, nv)
+        return casadi.Sparsity(nv * nv, nv)
+
+    def eval(self, args):
+        model, nv = self.jacobian.f.model, self.nv
+        x = [np.asarray(a, dtype=np.float64).reshape(-1) for a in args[:3]]
+        try:
+            blocks = _primitives.rnea_jacobian_derivatives(model, *x)
+        except ValueError as exc:
+            _raise(self.jacobian.f.p, exc)
+        out = []
+        for k in range(12):
+            T = blocks.get(divmod(k, 4))  # T[r, c, l]: row c * nv + r (column-major J_i), column l
+            out.append(casadi.DM(casadi.Sparsity(nv * nv, nv)) if T is None
+                       else casadi.DM(T.transpose(1, 0, 2).reshape(nv * nv, nv)))
+        return out
+
+
+_RNEA_SECOND_ORDER = {(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (2, 0)}  # the nonzero blocks (i, j)
+
 
 def _function(name: str, model, opts: dict | None, static: tuple = ()) -> casadi.Function:
     f = _Primitive(PRIMITIVES[name], model, dict(opts or {}), static)
@@ -206,6 +263,20 @@ def frame_placement(model, frame_id, opts: dict | None = None) -> casadi.Functio
     ``LOCAL_WORLD_ALIGNED``). Raises ``KeyError`` for an unknown frame name, ``ValueError`` for an id out of
     range; errors as in :func:`rnea`."""
     return _function("frame_placement", model, opts, (_primitives.frame_index(model, frame_id),))
+
+
+def frame_jacobian(model, frame_id, reference_frame=_primitives.ReferenceFrame.LOCAL,
+                   opts: dict | None = None) -> casadi.Function:
+    """``J = f(q)``: the Jacobian ``(6, nv)`` of one frame (:func:`rbda.compute_frame_jacobian`, Pinocchio's
+    ``getFrameJacobian``) as a ``casadi.Function``, for velocity-level tasks (``J(q) v`` the frame's twist).
+
+    Parameters: ``model``, ``frame_id`` (a frame id or name), ``reference_frame``: :class:`rbda.ReferenceFrame`
+    ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``; ``opts`` as in :func:`rnea`. Input
+    ``q: (nq, 1)``; output ``J: (6, nv)``. Jacobian: ``dJ/dq`` from rbda's kinematic Hessians moved to the frame
+    (:func:`rbda._primitives.frame_jacobian_derivative`). Raises ``KeyError`` for an unknown frame name,
+    ``ValueError`` for an id out of range or a bad reference frame; errors as in :func:`rnea`."""
+    static = (_primitives.frame_index(model, frame_id), _primitives.reference_frame_index(reference_frame))
+    return _function("frame_jacobian", model, opts, static)
 
 
 def constraint_dynamics(model, contact_models, prox_settings=None, opts: dict | None = None) -> casadi.Function:

@@ -15,9 +15,11 @@ whose JVP is ``dy = sum_i J_i dx_i`` with the Jacobians ``J_i`` from a second ca
 functions; reverse mode transposes that linear map. Under ``jax.vmap`` the callbacks receive the whole batch
 (``vmap_method="broadcast_all"``) and run the ``rbda.batch`` twin in one call. Concrete (not traced) arguments
 skip the callback and call rbda directly. Under ``jit`` (one float64 state, a model without mimic joints),
-:func:`rnea`, :func:`aba`, :func:`integrate` and :func:`center_of_mass` skip the callback too: their value
-and Jacobians are XLA FFI custom calls of rbda's compiled kernels (:mod:`rbda.jax._compiled`), about 5 us a
-call instead of 100+ us. Their model enters the compiled program as constants when it is traced: after
+:func:`rnea`, :func:`aba`, :func:`crba`, :func:`integrate`, :func:`center_of_mass`, :func:`forward_kinematics`,
+:func:`frames_forward_kinematics`, :func:`frame_placement`, :func:`constraint_dynamics` and
+:func:`constraint_forces` skip the callback too: their value and Jacobians
+are XLA FFI custom calls of rbda's compiled kernels (:mod:`rbda.jax._compiled`), a few us a call instead of
+100+ us. Their model enters the compiled program as constants when it is traced: after
 editing the model (masses, gravity), trace again (a new ``jax.jit``), as for any constant a jitted function
 closes over.
 
@@ -45,6 +47,8 @@ try:
 except ImportError as exc:
     raise ImportError("rbda.jax needs JAX: pip install 'rbda[jax]' (or pip install jax)") from exc
 
+import weakref
+
 import numpy as np
 
 from .. import _primitives
@@ -52,7 +56,7 @@ from .._primitives import PRIMITIVES
 from . import _compiled
 
 __all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
-           "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
+           "frame_jacobian", "frame_placement", "frames_forward_kinematics", "integrate", "rnea", "simulator_step"]
 
 
 def _inputs(p, model, xs) -> tuple:
@@ -67,7 +71,7 @@ def _inputs(p, model, xs) -> tuple:
             except (TypeError, ValueError):
                 got = type(x).__name__
                 raise TypeError(f"{who}: {arg}: expected an array of shape (..., {n}), got {got}") from None
-        if not (jnp.issubdtype(x.dtype, jnp.floating) or jnp.issubdtype(x.dtype, jnp.integer)):
+        if x.dtype != np.float64 and not (jnp.issubdtype(x.dtype, jnp.floating) or jnp.issubdtype(x.dtype, jnp.integer)):
             raise TypeError(f"{who}: {arg}: expected real numbers, got dtype {x.dtype}")
         if x.ndim == 0 or x.shape[-1] != n:
             size = "nq" if arg == "q" else "nv"
@@ -78,6 +82,8 @@ def _inputs(p, model, xs) -> tuple:
     except ValueError:
         shapes = ", ".join(f"{a}: {x.shape}" for a, x in zip(p.args, arrays))
         raise ValueError(f"{who}: the leading (batch) axes of the arguments do not broadcast ({shapes})") from None
+    if all(x.dtype == np.float64 for x in arrays):  # the common case, without JAX's type lattice (50+ us)
+        return arrays, lead, np.dtype(np.float64 if jax.config.jax_enable_x64 else np.float32)
     return arrays, lead, jnp.result_type(float, *(x.dtype for x in arrays))
 
 
@@ -123,15 +129,78 @@ def _primitive(p, model, static: tuple):
     return f
 
 
+_jitted: dict = {}  # (name, id(model), static) -> [weak reference, packed I, stamp (bytes), jitted or None]
+
+
+def _concrete_constrained(name: str, model, xs, contact_models, prox_settings):
+    """The constrained ``name`` on concrete arguments through a kept ``jax.jit`` made by an earlier, checked call
+    with the same constraint objects, unchanged, and settings of the same values (so the checks of
+    :func:`rbda._primitives.constraint_static`, ~90 us, are not repeated); None otherwise."""
+    if type(contact_models) not in (list, tuple) or any(isinstance(x, jax.core.Tracer) for x in xs):
+        return None
+    if not all(hasattr(cm, "ints") and hasattr(cm, "params") for cm in contact_models):
+        return None
+    if prox_settings is None:
+        if not _DEFAULT_SETTINGS:
+            _DEFAULT_SETTINGS.append(_primitives.constraint_static(model, (), None)[1])
+        prox_settings = _DEFAULT_SETTINGS[0]  # read for its values only
+    elif not hasattr(prox_settings, "max_iter"):
+        return None
+    return _concrete_compiled(name, model, xs, (tuple(contact_models), prox_settings), create=False)
+
+
+_DEFAULT_SETTINGS: list = []  # ProximalSettings(), made once
+
+
+def _concrete_compiled(name: str, model, xs, static: tuple, create: bool = True):
+    """The value of a compiled primitive (:data:`_compiled.ALGORITHMS`) on concrete float64 vectors (one state)
+    through a ``jax.jit`` of it kept per model, frame and shapes: one XLA call instead of a round trip through
+    numpy and back into a JAX array (``jnp.asarray`` alone costs 40+ us). None when that path does not apply,
+    and on the first call of a function for a model (a one-off call does not pay for a compilation). The
+    model's packed arrays (and a constraint set's packed rows) are compared with those the function was traced
+    with: an edited model or constraint is traced again. A bad value returns None, so that the host path
+    reports it with rbda's own error."""
+    if name not in _compiled.ALGORITHMS or not jax.config.jax_enable_x64:
+        return None
+    for x in xs:
+        if not isinstance(x, (np.ndarray, jax.Array)) or x.ndim != 1 or x.dtype != np.float64:
+            return None
+    I, F = model.packed
+    stamp = F.tobytes()
+    if name in _compiled.CONSTRAINED:  # contact models may be edited in place: their packed rows join the stamp
+        cms, settings = static
+        key = (name, id(model), tuple(map(id, cms)), (settings.mu, settings.absolute_accuracy, settings.max_iter))
+        stamp += b"".join(cm.ints.tobytes() + cm.params.tobytes() for cm in cms)
+    else:
+        key = (name, id(model), static)
+    entry = _jitted.get(key)
+    if entry is None or entry[0]() is not model or entry[1] is not I or entry[2] != stamp:
+        if not create or not _compiled.eligible(model, jnp.float64, name):
+            return None
+        _jitted[key] = [weakref.ref(model), I, stamp, None]
+        weakref.finalize(model, _jitted.pop, key, None)
+        return None
+    if entry[3] is None:
+        entry[3] = jax.jit(lambda *x: _call(name, model, *x, static=static))
+    try:
+        return entry[3](*xs)
+    except jax.errors.JaxRuntimeError:  # a bad value: rbda's own message from the host path
+        return None
+
+
 def _call(name: str, model, *xs, static: tuple = ()):
+    if not any(isinstance(x, jax.core.Tracer) for x in xs) and _compiled.enabled:
+        y = _concrete_compiled(name, model, xs, static)
+        if y is not None:
+            return y
     p = PRIMITIVES[name]
     arrays, lead, dtype = _inputs(p, model, xs)
     if not any(isinstance(x, jax.core.Tracer) for x in arrays):  # concrete: no callback, rbda's own errors
         arrays = [np.broadcast_to(np.asarray(x), lead + x.shape[-1:]) for x in arrays]
         return jnp.asarray(_host(p, model, _primitives.evaluate, dtype, static)(*arrays))
     arrays = [jnp.broadcast_to(jnp.asarray(x, dtype), lead + x.shape[-1:]) for x in arrays]
-    if name in _compiled.ALGORITHMS and not lead and _compiled.eligible(model, dtype):  # one state: in XLA
-        return _compiled.function(name, model)(*arrays)
+    if name in _compiled.ALGORITHMS and not lead and _compiled.eligible(model, dtype, name):  # one state: in XLA
+        return _compiled.function(name, model, static)(*arrays)
     return _primitive(p, model, static)(*arrays)
 
 
@@ -209,6 +278,22 @@ def frame_placement(model, q, frame_id):
     return _call("frame_placement", model, q, static=(_primitives.frame_index(model, frame_id),))
 
 
+def frame_jacobian(model, q, frame_id, reference_frame=_primitives.ReferenceFrame.LOCAL):
+    """The Jacobian ``(6, nv)`` of one frame (:func:`rbda.compute_frame_jacobian`, Pinocchio's
+    ``getFrameJacobian``) as a JAX function: the frame's spatial velocity ``[v; w] = J(q) dq/dt`` in
+    ``reference_frame``.
+
+    Parameters: ``model``, ``q: (..., nq)``, ``frame_id``: a frame id or name, ``reference_frame``:
+    :class:`rbda.ReferenceFrame` ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED`` (both static, not
+    differentiated). Returns ``(..., 6, nv)``. Derivatives: ``dJ/dq`` from rbda's kinematic Hessians
+    (``compute_joint_kinematic_hessians``) moved to the frame (its origin's velocity and its rotation along each
+    dof; :func:`rbda._primitives.frame_jacobian_derivative`). Under ``jit`` (one float64 state, a model whose
+    joints have constant motion subspaces) both come from the placements' custom call, in jnp. Raises ``KeyError`` for an unknown frame name,
+    ``ValueError`` for an id out of range or a bad reference frame, and as :func:`rnea` does."""
+    static = (_primitives.frame_index(model, frame_id), _primitives.reference_frame_index(reference_frame))
+    return _call("frame_jacobian", model, q, static=static)
+
+
 def constraint_dynamics(model, q, v, tau, contact_models, prox_settings=None):
     """Forward dynamics under rigid constraints (:func:`rbda.constraint_dynamics`) as a JAX function: ``ddq``
     with ``M ddq + nle = tau + J^T lambda`` and ``J ddq + gamma = a_c``.
@@ -218,9 +303,14 @@ def constraint_dynamics(model, q, v, tau, contact_models, prox_settings=None):
     ``prox_settings``: :class:`rbda.ProximalSettings` (static, default ``mu = 0``; its iteration report is not
     filled). Returns ``ddq: (..., nv)``. Under ``vmap`` one call to :func:`rbda.batch.constraint_dynamics` (a
     loop of single calls for a model with mimic joints, which the batch refuses). Derivatives: rbda's
-    ``compute_constraint_dynamics_derivatives`` (``ddq_dq``, ``ddq_dv``, ``ddq_dtau``), state by state for a
-    batch. Raises ``TypeError``/``ValueError`` naming the argument for a bad constraint list or settings, a
+    ``compute_constraint_dynamics_derivatives`` (``ddq_dq``, ``ddq_dv``, ``ddq_dtau``; a batch through
+    :func:`rbda.batch.compute_constraint_dynamics_derivatives`). Under ``jit`` (one float64 state, no mimic
+    joints) the value and the derivatives are XLA FFI custom calls, the constraint set and settings constants
+    of the program: after editing a constraint in place, trace again. Raises ``TypeError``/``ValueError`` naming the argument for a bad constraint list or settings, a
     redundant set with ``mu = 0``, and as :func:`rnea` does."""
+    y = _concrete_constrained("constraint_dynamics", model, (q, v, tau), contact_models, prox_settings)
+    if y is not None:
+        return y
     return _call("constraint_dynamics", model, q, v, tau,
                  static=_primitives.constraint_static(model, contact_models, prox_settings))
 
@@ -234,5 +324,77 @@ def constraint_forces(model, q, v, tau, contact_models, prox_settings=None):
     ``prox_settings`` (static) as in :func:`constraint_dynamics`. Returns ``lambda: (..., m)`` (``m`` the sum of
     the constraint sizes). Derivatives: rbda's ``dlambda_dq``, ``dlambda_dv``, ``dlambda_dtau``. Raises as
     :func:`constraint_dynamics` does."""
+    y = _concrete_constrained("constraint_forces", model, (q, v, tau), contact_models, prox_settings)
+    if y is not None:
+        return y
     return _call("constraint_forces", model, q, v, tau,
                  static=_primitives.constraint_static(model, contact_models, prox_settings))
+
+
+_STEP_ARGUMENTS = type("StepArguments", (), {"name": "simulator_step", "args": ("q", "v", "tau"),
+                                            "sizes": staticmethod(lambda model: (model.nq, model.nv, model.nv))})
+
+
+def simulator_step(sim, q, v, tau):
+    """One step of a :class:`rbda.Simulator` (:meth:`rbda.Simulator.step`) as a JAX function:
+    ``(q_next, v_next)``.
+
+    Parameters: ``sim`` (static: its model, scene, ``dt`` and solver; each evaluation runs ``sim.step``, which
+    updates its warm start and its ``contacts``, ``impulses``...); ``q: (nq,)``, ``v: (nv,)``, ``tau: (nv,)``
+    (one state; ``jax.vmap`` runs the states one after the other). Returns ``q_next: (nq,)``, ``v_next: (nv,)``.
+    The value runs on the host (a callback under ``jit``). Derivatives (``jax.jvp``, ``jax.grad``, ``jacfwd``):
+    the implicit function theorem on the step's solved contact problem with its active set held (separated
+    contacts and rows at a bound keep their impulse, sticking contacts and free rows their velocity, sliding
+    contacts stay on the cone boundary), with rbda's RNEA derivatives for the free motion
+    (:mod:`rbda.jax._step`). They are exact in ``v`` and ``tau`` while the active set does not change; in ``q``
+    the contact Jacobian and contact geometry are held (exact for a translation along a flat ground or a joint
+    against its limit, first order otherwise). ``q`` is differentiated in ambient coordinates as in
+    :func:`integrate`. Raises ``TypeError`` for a ``sim`` that is not a Simulator, ``ValueError`` naming the
+    argument for a wrong shape or, at evaluation, a bad value; the derivatives of a simulator with restitution
+    raise ``ValueError``."""
+    from ..simulation.simulator import Simulator
+    from . import _step
+    if not isinstance(sim, Simulator):
+        raise TypeError(f"rbda.jax.simulator_step: sim: expected a rbda.Simulator, got {type(sim).__name__}")
+    model = sim.model
+    arrays, lead, dtype = _inputs(_STEP_ARGUMENTS, model, (q, v, tau))
+    if lead:
+        raise ValueError(f"rbda.jax.simulator_step: expected one state (q of shape ({model.nq},)), got leading "
+                         f"axes {lead}; use jax.vmap")
+
+    def host(fn):
+        def call(*x):
+            try:
+                out = fn(sim, *(np.asarray(a, dtype=np.float64) for a in x))
+            except ValueError as exc:
+                raise ValueError(f"rbda.jax.simulator_step: {exc}") from None
+            return tuple(np.asarray(y, dtype=dtype) for y in out)
+        return call
+
+    def flat_jacobians(sim, *x):
+        q_next, v_next, dq, dv = _step.step_jacobians(sim, *x)
+        return (q_next, v_next, *dq, *dv)
+
+    if not any(isinstance(x, jax.core.Tracer) for x in arrays):
+        return tuple(jnp.asarray(y) for y in host(lambda sim, *x: sim.step(*x))(*arrays))
+    nq, nv = model.nq, model.nv
+    shapes = (jax.ShapeDtypeStruct((nq,), dtype), jax.ShapeDtypeStruct((nv,), dtype))
+
+    @jax.custom_jvp
+    def f(q, v, tau):
+        return jax.pure_callback(host(lambda sim, *x: sim.step(*x)), shapes, q, v, tau, vmap_method="sequential")
+
+    @f.defjvp
+    def f_jvp(xs, dxs):
+        q, v, tau = xs
+        out = jax.pure_callback(host(flat_jacobians), shapes + (jax.ShapeDtypeStruct((nv, nv), dtype),) * 6,
+                                q, v, tau, vmap_method="sequential")
+        q_next, v_next, Jq = out[0], out[1], out[2:5]
+        Jv = out[5:]
+        dq = _compiled.tangent_velocity(model, q, dxs[0]) if nq != nv else dxs[0]
+        dx = (dq, dxs[1], dxs[2])
+        dq_next = sum(J @ d for J, d in zip(Jq, dx))
+        dv_next = sum(J @ d for J, d in zip(Jv, dx))
+        return (q_next, v_next), (_compiled.ambient_rate(model, q_next, dq_next) if nq != nv else dq_next, dv_next)
+
+    return f(*(jnp.asarray(x, dtype) for x in arrays))

@@ -25,10 +25,27 @@ Targets (operands -> results; ``x1, x2`` are ``(v, a)`` or ``(v, tau)``)::
     rbda_integrate_jac                  (I, F, ws0, msg, q, v) -> (q_next, J_q, J_v (nv, nv))
     rbda_center_of_mass                 (I, F, ws0, msg, q) -> (com (3,), ws, wb)
     rbda_center_of_mass_jac             (I, F, ws0, msg, q) -> (com, J_q (3, nv), ws, wb)
+    rbda_crba                           (I, F, ws0, msg, q) -> (M (nv, nv), ws)
+    rbda_crba_jac                       (I, F, ws0, msg, q) -> (M, dM (nv, nv, nv), ws, dws, T (3, nv, nv, nv))
+    rbda_kinematics                     (I, F, ws0, msg, q) -> (oMi (nj, 3, 4), oMf (nf, 3, 4), J (nv, 6), ws)
+    rbda_constraint_dynamics            (I, F, ws0, msg, CI, CF, settings, q, v, tau)
+                                          -> (ddq (nv,), lambda (m,), ws, L, D, Dinv, R, Jc, rhs, work, stats)
+    rbda_constraint_dynamics_jac        (I, F, ws0, msg, CI, CF, settings, q, v, tau)
+                                          -> (ddq, lambda, ddq_dq, ddq_dv, ddq_dtau (nv, nv), dlambda_dq,
+                                              dlambda_dv, dlambda_dtau (m, nv), ws, dws, L, D, Dinv, R, Jc, rhs,
+                                              work, stats, dwork)
 
 with the tangent-space Jacobians of ``compute_rnea_derivatives`` / ``compute_aba_derivatives`` (the derivative
 targets run on the model's elementary twin, as those functions do), ``d_integrate`` and
-``jacobian_center_of_mass`` (whose whole-body workspace ``wb`` starts at zero).
+``jacobian_center_of_mass`` (whose whole-body workspace ``wb`` starts at zero). ``rbda_crba_jac`` runs
+``compute_rnea_second_order_derivatives`` at ``v = a = 0`` on the elementary twin: ``dM[:, :, k] = dM/dq_k``
+(``dtau_dadq``), the other three tensors in the scratch ``T``. ``rbda_kinematics`` serves the value and the JVP
+of every placement function: ``compute_joint_jacobians`` and ``update_frame_placements``, with the world Jacobian
+columns ``J`` (rows of ``data.J``'s transpose: the twist ``[v; w]`` at the world origin of each dof). The
+constrained targets take the packed constraint set ``CI, CF`` and the solver settings ``[mu, accuracy,
+max_iter]`` as operands (constants of the program); their buffers ``L ... dwork`` (zeroed before the kernel runs)
+are those of ``rbda.batch.compute_constraint_dynamics_derivatives`` for one state, the Jacobian target running
+on the elementary twin (the constraints' joints mapped onto it).
 """
 
 from __future__ import annotations
@@ -40,8 +57,11 @@ from numba.extending import intrinsic
 
 from ..kernels import center_of_mass as _com_kernels
 from ..kernels import configuration as _configuration
+from ..kernels import constrained as _constrained
+from ..kernels import constrained_derivatives as _constrained_derivatives
 from ..kernels import derivatives as _derivatives
 from ..kernels import dynamics as _dynamics_kernels
+from ..kernels import kinematics as _kinematics_kernels
 from ..kernels.layout import data_views, model_views
 from ..kernels.whole_body import whole_body_views
 
@@ -51,7 +71,7 @@ INVALID_ARGUMENT = 3  # XLA_FFI_Error_Code_INVALID_ARGUMENT
 # byte offsets (LP64: x86-64, aarch64) of the fields read or written, from c_api.h (OFFSETS: struct.field)
 FRAME_EXTENSION, FRAME_API, FRAME_ARGS, FRAME_RETS = 8, 16, 40, 80  # XLA_FFI_CallFrame
 LIST_SIZE, LIST_ITEMS = 16, 32  # XLA_FFI_Args / XLA_FFI_Rets: size, args / rets
-BUFFER_DATA, BUFFER_DIMS = 24, 40  # XLA_FFI_Buffer
+BUFFER_DATA, BUFFER_RANK, BUFFER_DIMS = 24, 32, 40  # XLA_FFI_Buffer
 EXTENSION_TYPE, EXTENSION_METADATA_POINTER = 8, 24  # XLA_FFI_Extension_Base.type, XLA_FFI_Metadata_Extension.metadata
 METADATA_VERSION, METADATA_TRAITS, METADATA_STATE = 8, 32, 40  # XLA_FFI_Metadata
 VERSION_MAJOR, VERSION_MINOR = 16, 20  # XLA_FFI_Api_Version
@@ -63,7 +83,7 @@ OFFSETS = {
     "XLA_FFI_CallFrame.args": FRAME_ARGS, "XLA_FFI_CallFrame.rets": FRAME_RETS,
     "XLA_FFI_Args.size": LIST_SIZE, "XLA_FFI_Args.args": LIST_ITEMS,
     "XLA_FFI_Rets.size": LIST_SIZE, "XLA_FFI_Rets.rets": LIST_ITEMS,
-    "XLA_FFI_Buffer.data": BUFFER_DATA, "XLA_FFI_Buffer.dims": BUFFER_DIMS,
+    "XLA_FFI_Buffer.data": BUFFER_DATA, "XLA_FFI_Buffer.rank": BUFFER_RANK, "XLA_FFI_Buffer.dims": BUFFER_DIMS,
     "XLA_FFI_Extension_Base.type": EXTENSION_TYPE, "XLA_FFI_Metadata_Extension.metadata": EXTENSION_METADATA_POINTER,
     "XLA_FFI_Metadata.api_version": METADATA_VERSION, "XLA_FFI_Metadata.traits": METADATA_TRAITS,
     "XLA_FFI_Metadata.state_type_id": METADATA_STATE,
@@ -175,7 +195,7 @@ def _operands(frame):
     return args, rets, I, F, ws0, msg, nw
 
 
-RNEA, ABA, INTEGRATE, CENTER_OF_MASS = 0, 1, 2, 3  # the algorithm codes of _run
+RNEA, ABA, INTEGRATE, CENTER_OF_MASS, CRBA, KINEMATICS, CONSTRAINED = 0, 1, 2, 3, 4, 5, 6  # codes of _run
 
 
 @njit(cache=True, inline="always")
@@ -240,6 +260,109 @@ def _center_of_mass(args, rets, I, F, ws0, nw, m, jacobians):
     return status
 
 
+@njit(cache=True, inline="always")
+def _copy(source, out):
+    """``out[:] = source`` for a contiguous ``source`` of ``out.size`` entries, any shape."""
+    flat = source.reshape(source.size)
+    for i in range(out.size):
+        out[i] = flat[i]
+
+
+@njit(cache=True, inline="always")
+def _crba(args, rets, I, F, ws0, nw, m, jacobians):
+    """``M(q)``, with ``dM/dq`` (``dtau_dadq`` of the second-order RNEA derivatives at ``v = a = 0``) for
+    ``jacobians``; returns the kernel's status."""
+    nv, q = m.nv, _buffer(args, 4, np.float64, m.nq)
+    ws = _buffer(rets, 2 if jacobians else 1, np.float64, nw)
+    ws[:] = ws0
+    if jacobians:
+        dws = _buffer(rets, 3, np.float64, _length(rets, 3))
+        dws[:] = 0.0
+        T = carray(_pointer(_words(rets[4], 6)[BUFFER_DATA // 8]), (3, nv, nv, nv), np.float64)
+        dM = carray(_pointer(_words(rets[1], 6)[BUFFER_DATA // 8]), (nv, nv, nv), np.float64)
+        z = np.zeros(nv)
+        status = _derivatives.rnea_second_order_derivatives(I, F, ws, dws, q, z, z, None, T[0], T[1], T[2], dM)
+    else:
+        status = _dynamics_kernels.crba(I, F, ws, q)
+    if status == 0:
+        _copy(data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0].M, _buffer(rets, 0, np.float64, nv * nv))
+    return status
+
+
+@njit(cache=True, inline="always")
+def _kinematics(args, rets, I, F, ws0, nw, m):
+    """Joint and frame placements and the world Jacobian columns at ``q``; returns the kernel's status."""
+    ws = _buffer(rets, 3, np.float64, nw)
+    ws[:] = ws0
+    status = _kinematics_kernels.compute_joint_jacobians(I, F, ws, _buffer(args, 4, np.float64, m.nq))
+    if status == 0:
+        status = _kinematics_kernels.update_frame_placements(I, F, ws)
+    if status == 0:
+        d = data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0]
+        _copy(d.oMi, _buffer(rets, 0, np.float64, 12 * m.nj))
+        _copy(d.oMf, _buffer(rets, 1, np.float64, 12 * m.nf))
+        _copy(d.J, _buffer(rets, 2, np.float64, 6 * m.nv))
+    return status
+
+
+@njit(cache=True, inline="always")
+def _zeroed(rets, k):
+    """The ``k``-th result buffer, flat, set to zero."""
+    x = _buffer(rets, k, np.float64, _size(rets, k))
+    x[:] = 0.0
+    return x
+
+
+@njit(cache=True, inline="always")
+def _size(items, k):
+    """The number of entries of the ``k``-th buffer of a list (the product of its dimensions)."""
+    b = _words(items[k], 6)
+    rank = b[BUFFER_RANK // 8]
+    dims = _words(b[BUFFER_DIMS // 8], rank)
+    n = 1
+    for r in range(rank):
+        n *= dims[r]
+    return n
+
+
+@njit(cache=True, inline="always")
+def _constrained_dynamics(args, rets, I, F, ws0, nw, m, jacobians):
+    """ddq and lambda under the constraints ``CI, CF`` (operands 4, 5) with the settings (operand 6), and for
+    ``jacobians`` their six partial derivatives (``derivatives_into``); returns the kernel's status."""
+    nv, nc = m.nv, _length(args, 4)
+    CI = carray(_pointer(_words(args[4], 6)[BUFFER_DATA // 8]), (nc, _constrained.CONSTRAINT_INTS), np.int64)
+    CF = carray(_pointer(_words(args[5], 6)[BUFFER_DATA // 8]), (nc, _constrained.CONSTRAINT_FLOATS), np.float64)
+    settings = _buffer(args, 6, np.float64, 3)
+    q, v, tau = _buffer(args, 7, np.float64, m.nq), _buffer(args, 8, np.float64, nv), _buffer(args, 9, np.float64, nv)
+    nm = _length(rets, 1)
+    k = 8 if jacobians else 2  # the first buffer after the outputs
+    ws = _buffer(rets, k, np.float64, nw)
+    ws[:] = ws0
+    if jacobians:
+        dws = _zeroed(rets, k + 1)
+        k += 1
+    L = _zeroed(rets, k + 1).reshape((nv, nv))
+    D, Dinv = _zeroed(rets, k + 2), _zeroed(rets, k + 3)
+    R = _zeroed(rets, k + 4).reshape((nc, _constrained.RECORD))
+    Jc, rhs = _zeroed(rets, k + 5).reshape((nm, nv)), _zeroed(rets, k + 6)
+    work, stats = _zeroed(rets, k + 7), _zeroed(rets, k + 8)
+    if jacobians:
+        dwork = _zeroed(rets, k + 9)
+        status = _constrained_derivatives.derivatives_into(
+            I, F, ws, dws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc, rhs, work, stats, dwork,
+            _matrix(rets, 2, nv), _matrix(rets, 3, nv), _matrix(rets, 4, nv), _zeroed(rets, 5).reshape((nm, nv)),
+            _zeroed(rets, 6).reshape((nm, nv)), _zeroed(rets, 7).reshape((nm, nv)))
+    else:
+        status = _constrained.constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc, rhs,
+                                                  work, stats)
+    if status == 0:
+        _copy(data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0].ddq, _buffer(rets, 0, np.float64, nv))
+        lam = _buffer(rets, 1, np.float64, nm)
+        for i in range(nm):
+            lam[i] = work[i]
+    return status
+
+
 @njit(cache=True)
 def _run(call_frame, algorithm, jacobians):
     """The handler of ``algorithm`` (:data:`RNEA`, ...), value or ``jacobians``: answers a metadata query, or
@@ -253,6 +376,12 @@ def _run(call_frame, algorithm, jacobians):
         status = _integrate(args, rets, I, F, m, jacobians)
     elif algorithm == CENTER_OF_MASS:
         status = _center_of_mass(args, rets, I, F, ws0, nw, m, jacobians)
+    elif algorithm == CRBA:
+        status = _crba(args, rets, I, F, ws0, nw, m, jacobians)
+    elif algorithm == KINEMATICS:
+        status = _kinematics(args, rets, I, F, ws0, nw, m)
+    elif algorithm == CONSTRAINED:
+        status = _constrained_dynamics(args, rets, I, F, ws0, nw, m, jacobians)
     else:
         status = _dynamics(args, rets, I, F, ws0, nw, m, algorithm, jacobians)
     return _error(frame, msg, status) if status else 0
@@ -291,9 +420,31 @@ def _center_of_mass_jac(call_frame):
     return _pointer(_run(_address(call_frame), CENTER_OF_MASS, True))
 
 
+def _crba_value(call_frame):
+    return _pointer(_run(_address(call_frame), CRBA, False))
+
+
+def _crba_jac(call_frame):
+    return _pointer(_run(_address(call_frame), CRBA, True))
+
+
+def _kinematics_value(call_frame):
+    return _pointer(_run(_address(call_frame), KINEMATICS, False))
+
+
+def _constrained_value(call_frame):
+    return _pointer(_run(_address(call_frame), CONSTRAINED, False))
+
+
+def _constrained_jac(call_frame):
+    return _pointer(_run(_address(call_frame), CONSTRAINED, True))
+
+
 HANDLERS = {"rbda_rnea": _rnea_value, "rbda_aba": _aba_value, "rbda_rnea_jac": _rnea_jac, "rbda_aba_jac": _aba_jac,
             "rbda_integrate": _integrate_value, "rbda_integrate_jac": _integrate_jac,
-            "rbda_center_of_mass": _center_of_mass_value, "rbda_center_of_mass_jac": _center_of_mass_jac}
+            "rbda_center_of_mass": _center_of_mass_value, "rbda_center_of_mass_jac": _center_of_mass_jac,
+            "rbda_crba": _crba_value, "rbda_crba_jac": _crba_jac, "rbda_kinematics": _kinematics_value,
+            "rbda_constraint_dynamics": _constrained_value, "rbda_constraint_dynamics_jac": _constrained_jac}
 _compiled = {}  # target name -> numba cfunc (kept alive: XLA holds its address)
 
 

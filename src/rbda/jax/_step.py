@@ -1,0 +1,117 @@
+"""The derivatives of one step of :class:`rbda.Simulator` by the implicit function theorem on its solved contact
+problem, for :func:`rbda.jax.simulator_step`.
+
+The step (its stages in :mod:`rbda.simulation.simulator`) is ``v_free = v + dt M_s^-1 (tau - nle - damping v)``
+(``M_s = M + dt diag(damping)``), the impulses ``lambda`` of the contact problem ``v_c = G lambda + g`` with
+``g = J v_free + b(q)``, then ``v_next = v_free + M^-1 J^T lambda`` and ``q_next = q (+) dt v_next``. At the
+solution each row is classified, and the classification (the active set) is held fixed::
+
+    separated contact (lambda_n ~ 0), bound row (a limit at 0)     d lambda_i = 0
+    sticking contact (|lambda_t| < mu lambda_n), free row          d v_c,i = G_i d lambda + d g_i = 0
+    sliding contact (|lambda_t| = mu lambda_n, s = v_t / |v_t|)   d v_c,n = 0,
+        d lambda_t = -mu (s d lambda_n + lambda_n (I - s s^T) / |v_t| d v_c,t)   (the cone boundary, maximal
+                                                                                   dissipation)
+
+a linear system ``A d lambda = -B d g`` (solved in the least-squares sense: a redundant contact set has many
+impulses but one velocity). With ``a* = (v_free - v) / dt``, rbda's RNEA derivatives at ``(q, v, a*)`` give the
+free velocity's: ``dv_free/dq = -dt M_s^-1 dtau/dq``, ``dv_free/dv = I - dt M_s^-1 (dtau/dv + diag(damping))``,
+``dv_free/dtau = dt M_s^-1`` (exact). The bias ``b(q)`` varies with ``q`` along the rows' own Jacobian (a
+contact's distance along its normal row, a limit's along its dof; factor ``1 / dt``, or ``baumgarte / dt`` for
+a penetration). Held fixed, so approximate in ``q``: the contact Jacobian ``J`` and ``G`` (their change under a
+rotation of the bodies), the contact points and frames. So the derivatives in ``v`` and ``tau`` are exact for a
+step whose active set does not change (and no restitution), those in ``q`` exact for motions that keep the
+contact geometry (a translation along a flat ground, a limit's dof) and first-order approximate otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..algorithms import cholesky
+from ..algorithms.configuration import d_integrate
+from ..algorithms.derivatives import compute_rnea_derivatives
+from ..simulation.constraints import augment, constraint_rows
+from ..simulation.simulator import contacts, delassus, kinematics
+
+
+def _active_set(sim, cs, rows, G, lam, vc):
+    """``(A, B)`` of ``A d lambda + B d g = 0`` for the active set of the solution ``lam`` (contact velocities
+    ``vc``), as the module docstring says."""
+    n, k3 = lam.size, 3 * cs.size
+    A, B = np.zeros((n, n)), np.zeros((n, n))
+    scale = max(np.abs(lam).max(initial=0.0), 1e-300)
+    for c in range(cs.size):
+        r, t, nr = slice(3 * c, 3 * c + 3), slice(3 * c, 3 * c + 2), 3 * c + 2
+        ln, lt, mu, vt = lam[nr], lam[t], cs.mu[c], vc[t]
+        speed = np.linalg.norm(vt)
+        if ln <= 1e-9 * scale:  # separated
+            A[r, r] = np.eye(3)
+        elif np.linalg.norm(lt) < mu * ln * (1.0 - 1e-6) or speed <= 1e-12:  # sticking
+            A[r], B[r, r] = G[r], np.eye(3)
+        else:  # sliding on the cone boundary
+            A[nr], B[nr, nr] = G[nr], 1.0
+            s = vt / speed
+            P = mu * ln * (np.eye(2) - np.outer(s, s)) / speed
+            A[t] = P @ G[t]
+            A[t, t] += np.eye(2)
+            A[t, nr] += mu * s
+            B[t, t] = P
+    for i in range(rows.size):
+        k = k3 + i
+        width = max(1e-12, 1e-9 * scale)
+        if rows.lower[i] + width < lam[k] < rows.upper[i] - width:  # strictly inside its bounds: v_row = 0
+            A[k], B[k, k] = G[k], 1.0
+        else:
+            A[k, k] = 1.0
+    return A, B
+
+
+def _bias_derivative(sim, q, cs, rows, J) -> np.ndarray:
+    """``db/dq (n, nv)``: a contact's normal bias (``d / dt``, ``baumgarte d / dt`` for a penetration) along its
+    normal row, a limit's along its dof; the other rows' biases (joint friction: none; bilateral constraints)
+    held fixed."""
+    model, dt = sim.model, sim.dt
+    k3 = 3 * cs.size
+    dB = np.zeros((k3 + rows.size, model.nv))
+    for c in range(cs.size):
+        factor = (1.0 if cs.distances[c] > 0.0 else sim.baumgarte) / dt
+        dB[3 * c + 2] = factor * J[3 * c + 2]
+    q_index = dict(zip(sim.limited_dofs[1].tolist(), sim.limited_dofs[0].tolist()))
+    for r, key in enumerate(rows.keys):
+        if key[0] == "limit":
+            i, sign = key[1], key[2]
+            limit = model.lower_position_limit if sign > 0 else model.upper_position_limit
+            d = sign * (q[q_index[i]] - limit[q_index[i]])
+            dB[k3 + r, i] = sign * (1.0 if d > 0.0 else sim.baumgarte) / dt
+    return dB
+
+
+def step_jacobians(sim, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> tuple:
+    """``(q_next, v_next, dq_next/d(q, v, tau), dv_next/d(q, v, tau))``: one ``sim.step(q, v, tau)`` and its six
+    tangent-space Jacobians ``(nv, nv)`` (``q`` directions and ``q_next`` rows through ``integrate``), by the
+    implicit function theorem on the step's active set (module docstring: exact in ``v`` and ``tau``, partly
+    approximate in ``q``). Raises ``ValueError`` for a simulator with restitution (its bias depends on ``v``)."""
+    if sim.restitution is not None:
+        raise ValueError("sim: the derivatives of a step with restitution are not available; use restitution=None")
+    q_next, v_next = sim.step(q, v, tau)
+    model, data, dt, nv = sim.model, sim.data, sim.dt, sim.model.nv
+    v_free = kinematics(sim, q, v, tau, None)  # the step's stages again: M_s factored, J, the contact problem
+    cs = contacts(sim)
+    J, MinvJt, G = delassus(sim, cs)
+    rows = constraint_rows(sim, q, v_free)
+    J, MinvJt, G = augment(sim, J, MinvJt, G, rows)
+    lam = np.concatenate([sim.impulses, sim.row_impulses])
+    vc = np.concatenate([sim.contact_velocities, sim.row_velocities])
+    Minv = cholesky.solve(model, data, np.eye(nv))  # M_s^-1
+    dtau_dq, dtau_dv, _ = compute_rnea_derivatives(model, model.create_data(), q, v, (v_free - v) / dt)
+    F = (-dt * Minv @ dtau_dq, np.eye(nv) - dt * Minv @ (dtau_dv + np.diag(sim.damping)), dt * Minv)
+    if lam.size:
+        A, B = _active_set(sim, cs, rows, G, lam, vc)
+        S = -np.linalg.lstsq(A, B, rcond=None)[0]  # d lambda = S d g
+        P = np.eye(nv) + MinvJt @ S @ J
+        dv = [P @ F[0] + MinvJt @ S @ _bias_derivative(sim, q, cs, rows, J), P @ F[1], P @ F[2]]
+    else:
+        dv = list(F)
+    Dq, Dv = d_integrate(model, q, dt * v_next)
+    dq = [Dq + dt * Dv @ dv[0], dt * Dv @ dv[1], dt * Dv @ dv[2]]
+    return q_next, v_next, dq, dv
