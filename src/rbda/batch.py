@@ -264,7 +264,7 @@ def frames_forward_kinematics(model: Model, Q: ArrayLike, out: np.ndarray | None
 
 
 def compute_frame_jacobian(model: Model, Q: ArrayLike, frame_id: int,
-                           reference_frame: ReferenceFrame | int = _ReferenceFrame.LOCAL,
+                           reference_frame: _ReferenceFrame | int = _ReferenceFrame.LOCAL,
                            out: np.ndarray | None = None) -> np.ndarray:
     """The Jacobian of frame ``frame_id`` (an id or a name) for each state in ``reference_frame`` (``LOCAL``,
     ``WORLD`` or ``LOCAL_WORLD_ALIGNED``), returns ``(B, 6, nv)``: ``out[b]`` is

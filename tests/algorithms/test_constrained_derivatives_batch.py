@@ -3,7 +3,7 @@
 
 import numpy as np
 import pytest
-from constrained_cases import random_state, random_tree_with_constraints, robot_cases
+from constrained_cases import random_tree_with_constraints, robot_cases
 
 import rbda
 from rbda import CONTACT_6D, RigidConstraintModel
