@@ -117,3 +117,31 @@ def test_grad_through_two_steps_and_errors():
     bouncy = Simulator(sim.model, sim.collision_model, 1e-3, restitution=0.5)
     with pytest.raises(jax.errors.JaxRuntimeError, match="restitution"):
         jax.jacfwd(lambda t: rj.simulator_step(bouncy, q, v, t)[1])(jnp.zeros(6))
+
+
+@pytest.mark.parametrize("name", list(SCENES))
+def test_casadi_step_equals_the_jax_step(name):
+    """rbda.casadi.simulator_step: its value is Simulator.step, its Jacobians (ambient q, CasADi's jacobian of
+    each output) equal rbda.jax.simulator_step's jacfwd, which the test above checks against differences."""
+    casadi = pytest.importorskip("casadi")
+    import rbda.casadi as rc
+
+    scene, v, tau, _ = SCENES[name]
+    sim, q = scene()
+    v, tau = np.array(v, dtype=float), np.array(tau, dtype=float)
+    f = rc.simulator_step(sim)
+    q_next, v_next = sim.step(q, v, tau)
+    y = f(q, v, tau)
+    np.testing.assert_allclose(np.asarray(y[0]).ravel(), q_next, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(np.asarray(y[1]).ravel(), v_next, rtol=0, atol=1e-12)
+    x = [casadi.MX.sym(n, k) for n, k in (("q", sim.model.nq), ("v", sim.model.nv), ("tau", sim.model.nv))]
+    out = f(*x)
+    jac = casadi.Function("step_jacobians", x, [casadi.jacobian(o, xi) for o in out for xi in x])
+    expected = jax.jit(jax.jacfwd(lambda q, v, tau: rj.simulator_step(sim, q, v, tau), argnums=(0, 1, 2)))(q, v, tau)
+    for k, J in enumerate(jac(q, v, tau)):
+        np.testing.assert_allclose(np.asarray(J), np.asarray(expected[k // 3][k % 3]), rtol=0, atol=1e-9,
+                                   err_msg=f"{name}: output {k // 3}, argument {k % 3}")
+    with pytest.raises(TypeError, match="sim"):
+        rc.simulator_step(object())
+    with pytest.raises(RuntimeError, match="v"):
+        f(q, np.full(sim.model.nv, np.nan), tau)

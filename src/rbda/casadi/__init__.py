@@ -36,7 +36,7 @@ from .. import _primitives
 from .._primitives import PRIMITIVES
 
 __all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
-           "frame_jacobian", "frame_placement", "frames_forward_kinematics", "integrate", "rnea"]
+           "frame_jacobian", "frame_placement", "frames_forward_kinematics", "integrate", "rnea", "simulator_step"]
 
 _alive = []  # every callback made here: CasADi calls back into them for as long as an expression uses them
 
@@ -303,3 +303,101 @@ def constraint_forces(model, contact_models, prox_settings=None, opts: dict | No
     :func:`constraint_dynamics` does."""
     return _function("constraint_forces", model, opts,
                      _primitives.constraint_static(model, contact_models, prox_settings))
+
+
+class _Step(casadi.Callback):
+    """``(q_next, v_next) = sim.step(q, v, tau)`` with the Jacobians of :func:`rbda.jax._step.step_jacobians`
+    (:class:`_StepJacobian`)."""
+
+    def __init__(self, sim, opts: dict):
+        casadi.Callback.__init__(self)
+        self.sim, model = sim, sim.model
+        self.sizes_in, self.sizes_out = (model.nq, model.nv, model.nv), (model.nq, model.nv)
+        self.construct("simulator_step", opts)
+
+    def get_n_in(self):
+        return 3
+
+    def get_n_out(self):
+        return 2
+
+    def get_name_in(self, i):
+        return ("q", "v", "tau")[i]
+
+    def get_name_out(self, i):
+        return ("q_next", "v_next")[i]
+
+    def get_sparsity_in(self, i):
+        return casadi.Sparsity.dense(self.sizes_in[i], 1)
+
+    def get_sparsity_out(self, i):
+        return casadi.Sparsity.dense(self.sizes_out[i], 1)
+
+    def eval(self, args):
+        try:
+            q_next, v_next = self.sim.step(*(np.asarray(x, dtype=float).ravel() for x in args))
+        except ValueError as exc:
+            raise ValueError(f"rbda.casadi.simulator_step: {exc}") from None
+        return [casadi.DM(q_next), casadi.DM(v_next)]
+
+    def has_jacobian(self):
+        return True
+
+    def get_jacobian(self, name, inames, onames, opts):
+        jacobian = _StepJacobian(self, name, opts)
+        _alive.append(jacobian)
+        return jacobian
+
+
+class _StepJacobian(casadi.Callback):
+    """``(jac_q_next_q, jac_q_next_v, jac_q_next_tau, jac_v_next_q, ...) = J(q, v, tau, q_next, v_next)``: the
+    tangent-space Jacobians of the step in ambient coordinates (``K(q_next) J T(q)`` for ``q`` and ``q_next``)."""
+
+    def __init__(self, f: _Step, name: str, opts: dict):
+        casadi.Callback.__init__(self)
+        self.f = f
+        self.construct(name, opts)
+
+    def get_n_in(self):
+        return 5
+
+    def get_n_out(self):
+        return 6
+
+    def get_sparsity_in(self, i):
+        return self.f.get_sparsity_in(i) if i < 3 else self.f.get_sparsity_out(i - 3)
+
+    def get_sparsity_out(self, i):
+        return casadi.Sparsity.dense(self.f.sizes_out[i // 3], self.f.sizes_in[i % 3])
+
+    def eval(self, args):
+        from ..jax._step import step_jacobians
+
+        sim = self.f.sim
+        q, v, tau = (np.asarray(x, dtype=float).ravel() for x in args[:3])
+        try:
+            q_next, _, dq, dv = step_jacobians(sim, q, v, tau)
+        except ValueError as exc:
+            raise ValueError(f"rbda.casadi.simulator_step: {exc}") from None
+        T = _primitives.tangent_map(sim.model, q[None])[0]  # ambient rate of q -> tangent velocity
+        K = _primitives.configuration_map(sim.model, q_next[None])[0]  # tangent velocity -> ambient rate of q_next
+        return [casadi.DM(J) for J in (K @ dq[0] @ T, K @ dq[1], K @ dq[2], dv[0] @ T, dv[1], dv[2])]
+
+
+def simulator_step(sim, opts: dict | None = None) -> casadi.Function:
+    """One step of the :class:`rbda.Simulator` ``sim`` as a ``casadi.Function`` ``(q_next, v_next) = f(q, v,
+    tau)`` (``q: (nq, 1)``, ``v, tau: (nv, 1)``), each evaluation a ``sim.step`` (which updates its warm start and
+    its ``contacts``, ``impulses``, ...). Its ``jacobian()`` is the implicit function theorem on the step's solved
+    contact problem with its active set held, as :func:`rbda.jax.simulator_step` documents: exact in ``v`` and
+    ``tau`` while the active set does not change, in ``q`` exact for motions that keep the contact geometry and
+    first order otherwise; ``q`` and ``q_next`` in ambient coordinates. Raises ``TypeError`` for a ``sim`` that is
+    not a Simulator; a bad value at evaluation raises rbda's ``ValueError`` inside CasADi's ``RuntimeError``, and so
+    do the derivatives of a simulator with restitution. Use IPOPT with ``hessian_approximation =
+    "limited-memory"``."""
+    from ..simulation.simulator import Simulator
+
+    if not isinstance(sim, Simulator):
+        raise TypeError(f"rbda.casadi.simulator_step: sim: expected a rbda.Simulator, got {type(sim).__name__}")
+    f = _Step(sim, dict(opts or {}))
+    _alive.append(f)
+    return f

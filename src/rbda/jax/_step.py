@@ -96,7 +96,7 @@ def step_jacobians(sim, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> tuple:
     q_next, v_next = sim.step(q, v, tau)
     model, data, dt, nv = sim.model, sim.data, sim.dt, sim.model.nv
     v_free = kinematics(sim, q, v, tau, None)  # the step's stages again: M_s factored, J, the contact problem
-    cs = contacts(sim)
+    cs = contacts(sim, v, v_free)  # the step's own contact set (its speculative margins)
     J, MinvJt, G = delassus(sim, cs)
     rows = constraint_rows(sim, q, v_free)
     J, MinvJt, G = augment(sim, J, MinvJt, G, rows)
