@@ -241,7 +241,7 @@ def _ffi_constrained(name, model, xs, static, jacobians: bool):
     msg = messages(name, _primitives.PRIMITIVES[name].args)
     operands = (*(c.jacobian if jacobians else c.value), msg,
                 *_constraint_operands(model, contact_models, settings, jacobians))
-    buffers = [(nv, nv), (nv,), (nv,), (nc, kc.RECORD), (m, nv), (m,), (kc.work_size(m, nv),), (kc.STATS,)]
+    buffers = [(nv, nv), (nv,), (nv,), (nc, kc.RECORD), (m, nv), (m,), (kc.work_size(m, nv, model.nq),), (kc.STATS,)]
     if jacobians:
         results = [(nv,), (m,)] + [(nv, nv)] * 3 + [(m, nv)] * 3 + [c.jacobian[2].shape, (c.dws,)] + buffers \
             + [(kd.work_size(m, nv, nc),)]
