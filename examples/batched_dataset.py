@@ -5,7 +5,8 @@
 A learning or identification pipeline evaluates the same algorithm on many states. ``rbda.batch.rnea(model, Q,
 V, A)`` takes the states stacked along a leading axis and runs them on every core with no Python work per state;
 ``out=`` reuses one output array, so a stream of chunks runs in fixed memory. The result equals the single-state
-calls exactly.
+calls to rounding (1e-12 relative): panda's batch runs at SIMD width, 8 states per vector instruction, with a
+vectorised sine and cosine within 1 ulp of the C library's.
 """
 
 from __future__ import annotations

@@ -52,4 +52,5 @@ def test_talos_whole_body_quantities():
 
 def test_batched_dataset_equals_single_calls():
     result = example("batched_dataset").main(states=3000, chunk=1000, verbose=False)
-    assert result["TAU"].shape == (3000, 9) and result["worst"] == 0.0
+    assert result["TAU"].shape == (3000, 9)
+    assert result["worst"] <= 1e-12 * np.abs(result["TAU"]).max()  # SIMD batches: rounding, not bit equality

@@ -386,7 +386,7 @@ class _StepJacobian(casadi.Callback):
 
 def simulator_step(sim, opts: dict | None = None) -> casadi.Function:
     """One step of the :class:`rbda.Simulator` ``sim`` as a ``casadi.Function`` ``(q_next, v_next) = f(q, v,
-    tau)`` (``q: (nq, 1)``, ``v, tau: (nv, 1)``), each evaluation a ``sim.step`` (which updates its warm start and
+    tau)`` (``q: (nq, 1)``, ``v, tau: (nv, 1)``; ``opts``: CasADi function options), each evaluation a ``sim.step`` (which updates its warm start and
     its ``contacts``, ``impulses``, ...). Its ``jacobian()`` is the implicit function theorem on the step's solved
     contact problem with its active set held, as :func:`rbda.jax.simulator_step` documents: exact in ``v`` and
     ``tau`` while the active set does not change, in ``q`` exact for motions that keep the contact geometry and
