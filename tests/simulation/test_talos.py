@@ -85,14 +85,17 @@ def test_talos_joint_model_is_the_urdfs():
 def test_talos_falls_and_comes_to_rest():
     """talos dropped from half-sitting without control: it collapses onto the ground with no blow-up (finite state,
     penetration under 1 cm, 0.8 mm measured; joint speeds under 50 rad/s, 19 measured when the arms hit the
-    ground) and comes to rest within 2.5 s: the base's linear and angular speeds are below 1e-3 (m/s, rad/s), every
-    joint speed and the velocity of every touching contact point (``J v``, the contacts' own rows) below 1e-2 at
-    the end (the fall is chaotic: the compiled step and the Python stages agree to 1e-9 over its first 200 steps, then
-    part; on the compiled step's trajectory an arm lying on the ground keeps a stick-slip cycle of about 6e-3
-    rad/s (its contacts slipping at 1.5 mm/s), where the Python stages' trajectory rests below 2e-5 rad/s), and the base moves less than 1 mm in the last 0.25 s. The URDF's damping, dry friction and limits
-    (module docstring) do it: with the damping and friction zeroed (limits kept), the base rests but a free forearm
+    ground) and comes to rest within 2.5 s: the base's linear and angular speeds, every joint speed and the
+    velocity of every touching contact point (``J v``, the contacts' own rows) are below 1e-3 (m/s, rad/s) at the
+    end (the fall is chaotic: the compiled step and the Python stages agree to 1e-9 over its first 200 steps, then
+    part; both rest, the compiled one below 1e-4 rad/s from 2.25 s to 4 s). What lets it rest is the simulator's
+    ``slop`` (1e-5 m here): with every penetration corrected (``slop=0``, the default), an arm lying on the ground
+    keeps a stick-slip cycle of about 6e-3 rad/s, its contacts slipping at 1.5 mm/s, the sub-micron penetrations
+    of the resting contacts chased by Baumgarte's correction), and the base moves less than 1 mm in the last
+    0.25 s. The URDF's damping, dry friction and limits (module docstring) do it: with the damping and friction
+    zeroed (limits kept), the base rests but a free forearm
     (arm_right_5_joint) still turns at 6 rad/s after 2.5 s."""
-    model, collision, sim, q0 = rbda_robot("talos", DT)
+    model, collision, sim, q0 = rbda_robot("talos", DT, slop=1e-5)
     q, v, tau = q0.copy(), np.zeros(model.nv), np.zeros(model.nv)
     deepest, fastest, base = 0.0, 0.0, []
     for _ in range(int(round(2.5 / DT))):
@@ -107,10 +110,10 @@ def test_talos_falls_and_comes_to_rest():
     last = np.array(base[-250:])
     assert np.linalg.norm(last - last[-1], axis=1).max() < 1e-3
     assert np.linalg.norm(v[:3]) < 1e-3 and np.linalg.norm(v[3:6]) < 1e-3
-    assert np.abs(v[6:]).max() < 1e-2  # an arm lying on the ground may stick-slip at ~6e-3 rad/s (see above)
+    assert np.abs(v[6:]).max() < 1e-3
     stages.kinematics(sim, q, v, tau, None)  # the contacts at the final state and their Jacobian
     cs = stages.contacts(sim)
     J = stages.delassus(sim, cs)[0]
     touching = np.repeat(cs.distances <= 1e-5, 3)
     assert touching.sum() >= 9  # at least three points hold it
-    assert np.abs(J[touching] @ v).max() < 1e-2  # 1.5e-3 m/s: the same arm's stick-slip
+    assert np.abs(J[touching] @ v).max() < 1e-3

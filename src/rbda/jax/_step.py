@@ -67,14 +67,15 @@ def _active_set(sim, cs, rows, G, lam, vc):
 
 
 def _bias_derivative(sim, q, cs, rows, J) -> np.ndarray:
-    """``db/dq (n, nv)``: a contact's normal bias (``d / dt``, ``baumgarte d / dt`` for a penetration) along its
-    normal row, a limit's along its dof; the other rows' biases (joint friction: none; bilateral constraints)
-    held fixed."""
+    """``db/dq (n, nv)``: a contact's normal bias (``d / dt``, ``baumgarte (d + slop) / dt`` for a penetration
+    beyond the slop, zero within it) along its normal row, a limit's along its dof; the other rows' biases (joint
+    friction: none; bilateral constraints) held fixed."""
     model, dt = sim.model, sim.dt
     k3 = 3 * cs.size
     dB = np.zeros((k3 + rows.size, model.nv))
     for c in range(cs.size):
-        factor = (1.0 if cs.distances[c] > 0.0 else sim.baumgarte) / dt
+        d = cs.distances[c]
+        factor = (1.0 if d > 0.0 else 0.0 if d > -sim.slop else sim.baumgarte) / dt
         dB[3 * c + 2] = factor * J[3 * c + 2]
     q_index = dict(zip(sim.limited_dofs[1].tolist(), sim.limited_dofs[0].tolist()))
     for r, key in enumerate(rows.keys):

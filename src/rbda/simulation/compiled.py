@@ -260,16 +260,16 @@ def limit_and_friction_rows(q, v_free, limit_q, limit_v, lower_limit, upper_limi
 
 # ---------------------------------------------------------------------------------------------- stage 4
 @njit(cache=True)
-def normal_bias(d, vn, dt, baumgarte, restitution):
-    """A normal row's bias (``simulator.normal_bias``): Baumgarte's ``d / dt`` (gap) or ``b d / dt``
-    (penetration); with restitution (not NaN) Newton's ``e min(vn, 0)`` on a contact the step reaches."""
-    bias = (d if d > 0.0 else baumgarte * d) / dt
-    if np.isnan(restitution):
-        return bias
-    approach = min(vn, 0.0)
-    if d + dt * approach <= 0.0:
-        return restitution * approach + baumgarte * min(d, 0.0) / dt
-    return bias
+def normal_bias(d, vn, dt, baumgarte, slop, restitution):
+    """A normal row's bias (``simulator.normal_bias``): Baumgarte's ``d / dt`` (gap) or ``b min(d + slop, 0) / dt``
+    (penetration beyond the slop); with restitution (not NaN) Newton's ``e min(vn, 0)`` on a contact the step
+    reaches."""
+    correction = baumgarte * min(d + slop, 0.0) / dt
+    if not np.isnan(restitution):
+        approach = min(vn, 0.0)
+        if d + dt * approach <= 0.0:
+            return restitution * approach + correction
+    return d / dt if d > 0.0 else correction
 
 
 @njit(cache=True)
@@ -331,7 +331,7 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
 
 # ---------------------------------------------------------------------------------------------- stages 3-5
 @njit(cache=True, nogil=True)
-def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baumgarte, restitution,
+def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baumgarte, slop, restitution,
                  contacts, keys, gparent, limit_q, limit_v, lower_limit, upper_limit, friction_v, friction,
                  bilateral_J, bilateral_bias, bilateral_keys, previous_keys, previous_rows, previous, warm,
                  solver, formulation, options, q_next, v_next):
@@ -361,7 +361,7 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
     delassus(L, Dinv, lam, J, Y, G)  # G = J M^-1 J^T through the sparse factor
     g = J @ v_free
     for c in range(k):
-        g[3 * c + 2] += normal_bias(contacts[c, 0], J[3 * c + 2] @ v, dt, baumgarte, restitution)
+        g[3 * c + 2] += normal_bias(contacts[c, 0], J[3 * c + 2] @ v, dt, baumgarte, slop, restitution)
     for j in range(r):
         g[3 * k + j] += bias[j]
     impulses = np.empty(m)

@@ -188,7 +188,7 @@ def compiled_step(sim, q, v, tau, fext):
     q_next, v_next = np.empty(model.nq), np.empty(nv)
     impulses, velocities, J, frames, bias, lower, upper, rows, stats = _k.contact_step(
         I, F, data._cholesky_L, data.Dinv, data.dof_parents, d.J, scene.support, q, v, v_free, sim.dt, sim.margin,
-        sim.baumgarte, np.nan if sim.restitution is None else sim.restitution, contacts, keys, scene.parents,
+        sim.baumgarte, sim.slop, np.nan if sim.restitution is None else sim.restitution, contacts, keys, scene.parents,
         sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit, scene.friction_dofs,
         scene.friction, *bilateral, previous_keys, previous_rows, previous, sim.warm_start, solver, formulation,
         options, q_next, v_next)

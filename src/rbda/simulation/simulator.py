@@ -81,15 +81,16 @@ def delassus(sim, cs):
 def normal_bias(sim, d, vn):
     """The bias of the normal rows for the distances ``d (k,)`` and the normal velocities ``vn (k,)`` before the
     step (read with restitution only): Baumgarte's ``d / dt`` for a gap (it closes in one step at most) and
-    ``b d / dt`` for a penetration. With restitution ``e``, a contact that the step reaches (``d + dt min(vn, 0) <= 0``) obeys Newton's impact law
-    ``v_n,next >= -e min(vn, 0)`` instead (plus Baumgarte on a penetration)."""
+    ``b min(d + slop, 0) / dt`` for a penetration, the part beyond ``sim.slop`` corrected. With restitution ``e``, a
+    contact that the step reaches (``d + dt min(vn, 0) <= 0``) obeys Newton's impact law ``v_n,next >= -e min(vn,
+    0)`` instead (plus the same correction)."""
     dt = sim.dt
-    bias = np.where(d > 0.0, d, sim.baumgarte * d) / dt
+    correction = sim.baumgarte * np.minimum(d + sim.slop, 0.0) / dt
+    bias = np.where(d > 0.0, d / dt, correction)
     if sim.restitution is None:
         return bias
     approach = np.minimum(vn, 0.0)
-    newton = sim.restitution * approach + sim.baumgarte * np.minimum(d, 0.0) / dt
-    return np.where(d + dt * approach <= 0.0, newton, bias)
+    return np.where(d + dt * approach <= 0.0, sim.restitution * approach + correction, bias)
 
 
 def solve(sim, cs, J, G, v_free, rows, v):
@@ -139,7 +140,12 @@ class Simulator:
     ground planes are :class:`rbda.io.Halfspace` objects on joint 0); ``dt > 0``; ``solver`` ``"admm" | "pgs"``;
     ``formulation`` ``"ncp" | "ccp" | "lcp"``; ``mu``: the friction coefficient of every geometry object whose
     ``friction`` is None, or a dict ``{name: mu}`` (overriding the objects' own) with ``default`` for the others
-    (a pair uses the larger of its two); ``default``: see ``mu``; ``baumgarte`` in ``[0, 1]``: the fraction of a penetration corrected per step; ``margin >= 0``:
+    (a pair uses the larger of its two); ``default``: see ``mu``; ``baumgarte`` in ``[0, 1]``: the fraction of a
+    penetration corrected per step; ``slop >= 0`` (m): the penetration left uncorrected, only its excess is (a body
+    resting on several points keeps sub-micron penetrations that the correction chases every step: talos lying on
+    the ground slips in a stick-slip cycle at the friction limit with ``slop = 0`` and rests with ``1e-6`` or more;
+    within the slop a resting patch's problem is more degenerate, and ADMM stalls at a few times its tolerance in
+    about one solve in a thousand, hence the default 0); ``margin >= 0``:
     contacts kept within this distance (a gap closes in one step at most); ``warm_start``: start each solve from
     the previous step's impulses of the same contacts; ``solver_options``: keyword arguments of the solver
     (:class:`ADMMSolver`, :class:`PGSSolver`); ``constraints``: bilateral constraints (a sequence of
@@ -168,7 +174,7 @@ class Simulator:
     """
 
     def __init__(self, model, collision_model, dt: float, solver: str = "admm", formulation: str = "ncp",
-                 mu=0.5, default: float = 0.5, baumgarte: float = 0.2, margin: float = 1e-3,
+                 mu=0.5, default: float = 0.5, baumgarte: float = 0.2, slop: float = 0.0, margin: float = 1e-3,
                  warm_start: bool = True, solver_options: dict | None = None, constraints=(),
                  restitution: float | None = None, speculative: bool = True):
         if not isinstance(collision_model, GeometryModel):
@@ -197,6 +203,9 @@ class Simulator:
         self.baumgarte = as_scalar(baumgarte, "baumgarte")
         if not 0.0 <= self.baumgarte <= 1.0:
             raise ValueError(f"baumgarte: must lie in [0, 1], got {self.baumgarte}")
+        self.slop = as_scalar(slop, "slop")
+        if self.slop < 0.0:
+            raise ValueError(f"slop: must be >= 0, got {self.slop}")
         self.margin = as_scalar(margin, "margin")
         if self.margin < 0.0:
             raise ValueError(f"margin: must be >= 0, got {self.margin}")
