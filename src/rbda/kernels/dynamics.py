@@ -120,7 +120,7 @@ def crba_after_kinematics(I, F, ws):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a call passing the model/data views costs 0.4 us (measured): inlined
 def composite_inertias(m, d):
     """The backward pass of CRBA from the world columns ``d.J`` and body inertias ``d.oYcrb``: composite inertias
     summed as 10-vectors, ``M[support(i), i] = J^T (Ycrb_i J_i)``."""
