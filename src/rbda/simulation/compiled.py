@@ -34,7 +34,7 @@ from ..kernels.dynamics import crba, rnea
 from ..kernels.kinematics import compute_joint_jacobians
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
 from .contacts import PATCH_POINTS, plane_cylinder, plane_spheres, reduce_patch
-from .speculative import closing_speed_bounds
+from .speculative import closing_speeds, joint_twists
 
 # geometry codes (PackedScene.gint[:, 0])
 HALFSPACE, SPHERES, VERTICES, HULL, CYLINDER, OTHER = 0, 1, 2, 3, 4, 5
@@ -159,34 +159,37 @@ def pair_contacts(pairs, gint, gparam, vertices, R, p, margins, work, out, keys)
 
 
 @njit(cache=True)
-def pair_margins(pairs, gint, gparam, support, Jw, v, v_free, R, p, margin, dt, speculative, margins):
+def pair_margins(pairs, parents, plane, radius, normals, support, Jw, v, v_free, R, p, margin, dt, speculative,
+                 velocities, twists, margins):
     """Each pair's contact margin into ``margins (npairs,)``: ``margin``, or with ``speculative`` the larger of
     ``margin`` and ``dt`` times the bound on the pair's closing speed over ``v`` and ``v_free``
-    (:func:`rbda.simulation.speculative.closing_speed_bounds`, ``Jw (nv, 6)`` the world joint Jacobian columns)."""
+    (:func:`rbda.simulation.speculative.closing_speeds`; ``pairs (npairs, 2)`` geometry ids, and per object
+    ``parents``, ``plane``, ``radius``, ``normals (ng, 3)`` as :class:`PackedScene` holds them; ``Jw (nv, 6)`` the
+    world joint Jacobian columns). ``velocities (2, nv)``, ``twists (2, njoints, 6)``: room; allocates nothing."""
     margins[:] = margin
     if not speculative:
         return
-    velocities = np.empty((2, v.shape[0]))
     velocities[0], velocities[1] = v, v_free
-    bounds = closing_speed_bounds(pairs[:, :2], gint[:, 1], gint[:, 0] == HALFSPACE, gparam[:, 6], gparam[:, 2:5],
-                                  R, p, support, velocities, Jw.T, np.empty(pairs.shape[0]))
+    joint_twists(Jw.T, support, velocities, twists)
+    closing_speeds(pairs, parents, plane, radius, normals, R, p, twists, margins)
     for k in range(pairs.shape[0]):
-        margins[k] = max(margin, dt * bounds[k])
+        margins[k] = max(margin, dt * margins[k])
 
 
 @njit(cache=True, nogil=True)
 def dynamics_and_contacts(I, F, ws, M, L, D, Dinv, lam, nle, oMi, Jw, q, v, tau, fext, damping, dt, zeros, no_fext,
                           pairs, gint, gR, gp, gparam, vertices, support, margin, speculative, capacity, work, v_free,
-                          R, p, margins):
+                          R, p, margins, pair_ids, plane, radius, normals, velocities, twists):
     """Stages 1 and 2 (see the module): fills ``v_free (nv,)``, the world placements ``R, p`` of the geometry
-    objects and each pair's margin ``margins`` (:func:`pair_margins`); returns ``(status, contacts (k, 8), keys
-    (k, 4))`` (:func:`pair_contacts`, ``work`` its room)."""
+    objects and each pair's margin ``margins`` (:func:`pair_margins`, from ``pair_ids`` to ``twists``); returns
+    ``(status, contacts (k, 8), keys (k, 4))`` (:func:`pair_contacts`, ``work`` its room)."""
     out, keys = np.empty((capacity, 8)), np.empty((capacity, 4), dtype=np.int64)
     status = free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, dt, zeros, no_fext, v_free)
     if status:
         return status, out[:0], keys[:0]
     geometry_placements(oMi, gint, gR, gp, R, p)
-    pair_margins(pairs, gint, gparam, support, Jw, v, v_free, R, p, margin, dt, speculative, margins)
+    pair_margins(pair_ids, gint[:, 1], plane, radius, normals, support, Jw, v, v_free, R, p, margin, dt, speculative,
+                 velocities, twists, margins)
     k = pair_contacts(pairs, gint, gparam, vertices, R, p, margins, work, out, keys)
     return 0, out[:k], keys[:k]
 

@@ -111,6 +111,12 @@ class PackedScene:
         self.friction_dofs = np.flatnonzero(self.friction > 0.0).astype(np.int64)
         self.zeros = np.zeros(model.nv)
         self.work = np.empty((max(8, int(self.gint[:, 3].max(initial=0))), 4))  # one shape's vertices
+        # the speculative margins' tables (compiled.pair_margins): contiguous copies, and their room
+        self.pair_ids = np.ascontiguousarray(self.pairs[:, :2])
+        self.plane = (self.gint[:, 0] == compiled.HALFSPACE).astype(np.int64)
+        self.radius = np.ascontiguousarray(self.gparam[:, 6])
+        self.normals = np.ascontiguousarray(self.gparam[:, 2:5])
+        self.velocities, self.twists = np.empty((2, model.nv)), np.empty((2, model.njoints, 6))
 
 
 def solver_options(solver) -> tuple[int, int, np.ndarray]:
@@ -174,7 +180,8 @@ def compiled_step(sim, q, v, tau, fext):
         I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J, q, v, tau,
         scene.zeros if fext is None else fext, sim.damping, sim.dt, scene.zeros, NO_FEXT, scene.pairs, scene.gint,
         scene.gR, scene.gp, scene.gparam, scene.vertices, scene.support, sim.margin, sim.speculative, scene.capacity,
-        scene.work, v_free, R, p, margins)
+        scene.work, v_free, R, p, margins, scene.pair_ids, scene.plane, scene.radius, scene.normals, scene.velocities,
+        scene.twists)
     if status == compiled.NOT_SPD:
         raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0)")
     if status:
