@@ -17,12 +17,13 @@ from ..algorithms.constrained import constraint_kinematics
 from ..algorithms.dynamics import NO_FEXT
 from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
 from ..kernels.direct import direct
-from . import compiled
+from . import compiled, compiled_rollout
 from .constraints import ConstraintRows
 from .contacts import PATCH_POINTS, ContactSet, bounding_radius, hull_vertices, pair_contacts
 from .solvers import FORMULATIONS, RHO_UPDATES, ADMMSolver, SolverStats
 
 _k = direct(compiled)
+_kr = direct(compiled_rollout)
 
 
 def _shape_row(shape):
@@ -182,10 +183,8 @@ def compiled_step(sim, q, v, tau, fext):
         scene.gR, scene.gp, scene.gparam, scene.vertices, scene.support, sim.margin, sim.speculative, scene.capacity,
         scene.work, v_free, R, p, margins, scene.pair_ids, scene.plane, scene.radius, scene.normals, scene.velocities,
         scene.twists)
-    if status == compiled.NOT_SPD:
-        raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0)")
     if status:
-        report(status, ("q", "v"), model, (q, v))
+        step_error(status, model, q, v)
     if scene.python_pairs:
         contacts, keys = _python_contacts(sim, scene, R, p, margins, contacts, keys)
     bilateral = (_bilateral_rows(sim) if sim.constraints
@@ -200,7 +199,24 @@ def compiled_step(sim, q, v, tau, fext):
         scene.friction, *bilateral, previous_keys, previous_rows, previous, sim.warm_start, solver, formulation,
         options, q_next, v_next)
     if stats[0] < 0:
+        step_error(compiled_rollout.NOT_FINITE_G, model, q, v)
+    keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias, lower, upper, rows, stats)
+    return q_next, v_next
+
+
+def step_error(status, model, q, v):
+    """Raise the ``ValueError`` of a step's kernel status (``compiled.NOT_SPD``, ``compiled_rollout.NOT_FINITE_G``,
+    or an input status of ``q``, ``v``)."""
+    if status == compiled.NOT_SPD:
+        raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0)")
+    if status == compiled_rollout.NOT_FINITE_G:
         raise ValueError("D: contains non-finite values (NaN or inf)")
+    report(status, ("q", "v"), model, (q, v))
+
+
+def keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias, lower, upper, rows, stats):
+    """Keep a compiled step's arrays on ``sim``: the next step's warm start, the arrays its ``contacts`` and
+    ``rows`` are built from when read, the impulses and velocities, the solver's statistics."""
     k3 = 3 * contacts.shape[0]
     sim._warm = keys, rows, impulses
     sim._step_arrays = contacts, keys, frames, J, v_free, bias, lower, upper, rows
@@ -211,7 +227,7 @@ def compiled_step(sim, q, v, tau, fext):
                "G is not positive semi-definite, or too large for mu_prox and rho_max")
     sim.solver.stats = SolverStats(int(it), bool(converged), float(primal), float(dual), float(compl), float(rho),
                                    max(int(factorizations), 0), message)
-    return q_next, v_next
+    sim._contacts = sim._rows = None  # built from the step's arrays when read
 
 
 def contact_set(arrays) -> ContactSet:
@@ -229,3 +245,59 @@ def constraint_rows(arrays) -> ConstraintRows:
             ("friction", int(a)) if kind == compiled.FRICTION else ("constraint", int(a), int(b))
             for kind, a, b in rows]
     return ConstraintRows(J[3 * contacts.shape[0]:], bias, lower, upper, keys)
+
+
+# ---------------------------------------------------------------------------------- whole rollouts compiled
+def rollout_compiled(sim) -> bool:
+    """Whether ``sim``'s rollouts run as one compiled kernel (:mod:`rbda.simulation.compiled_rollout`): no
+    bilateral constraint and no mimic joint (a pair without a compiled contact function steps in Python while it
+    is near)."""
+    return sim._compiled and not sim.constraints
+
+
+def kernel_arguments(sim, data) -> tuple:
+    """The arguments of ``compiled_rollout.rollout_steps`` and ``rollout_states`` before the state's: ``data``'s
+    arrays (a Data of ``sim.model``: the workspace), the scene's (with new room, so that each workspace has its
+    own), the settings and a copy of the solver's options."""
+    model, scene = sim.model, sim._scene
+    I, F = model.packed
+    d = data._views
+    solver, formulation, options = solver_options(sim.solver)
+    warm_rho = solver == compiled.ADMM and sim.solver.warm_start_rho
+    return (I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J,
+            scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.support,
+            scene.capacity, np.empty_like(scene.work), scene.pair_ids, scene.plane, scene.radius, scene.normals,
+            np.empty_like(scene.velocities), np.empty_like(scene.twists), sim.limited_dofs[0], sim.limited_dofs[1],
+            scene.lower_limit, scene.upper_limit, scene.friction_dofs, scene.friction,
+            sim.damping, sim.dt, sim.margin, sim.speculative, sim.baumgarte, sim.slop,
+            np.nan if sim.restitution is None else sim.restitution, scene.zeros, NO_FEXT, sim.warm_start, solver,
+            formulation, options, warm_rho)
+
+
+def compiled_steps(sim, Q, V, taus, fext, first, last):
+    """Steps ``first`` to ``last - 1`` of a rollout of ``sim`` (:func:`rollout_compiled` true) in one kernel call:
+    fills ``Q[t + 1], V[t + 1]`` (C-contiguous ``(T + 1, nq)``, ``(T + 1, nv)``, rows ``first`` checked) from
+    ``taus (T, nv)`` and ``fext (T, nv)`` or ``(0, nv)`` (checked finite), warm-started as :meth:`Simulator.step`
+    is; keeps the last step's arrays on ``sim`` as :func:`compiled_step` does. A bad step raises the step's
+    ``ValueError`` prefixed with ``step t:``."""
+    nv, ng = sim.model.nv, len(sim._scene.gint)
+    v_free, R, p, margins = np.empty(nv), np.empty((ng, 3, 3)), np.empty((ng, 3)), np.empty(len(sim._scene.pairs))
+    arguments = kernel_arguments(sim, sim.data)
+    t = first
+    while t < last:
+        start = t
+        status, t, contacts, keys, frames, J, bias, lower, upper, rows, impulses, velocities, stats = \
+            _kr.rollout_steps(*arguments, Q, V, taus, fext, start, last, *sim._warm, v_free, R, p, margins)
+        if t > start:
+            keep_step(sim, contacts, keys, v_free.copy(), impulses, velocities, J, frames, bias, lower, upper,
+                      rows, stats)
+        try:
+            if status == compiled_rollout.PYTHON_STEP:  # a Python pair is near: this step as Simulator.step
+                Q[t + 1], V[t + 1] = compiled_step(sim, Q[t], V[t], taus[t], fext[t] if len(fext) else None)
+                t += 1
+                if arguments[-1]:  # ADMM's penalty, kept by the step
+                    arguments[-2][15] = sim.solver.stats.rho
+            elif status:
+                step_error(status, sim.model, Q[t], V[t])
+        except ValueError as exc:
+            raise ValueError(f"step {t}: {exc}") from None

@@ -29,13 +29,28 @@ from ..spatial._validate import as_scalar
 from ._check import finite_vector, friction_coefficient
 from .constraints import ConstraintRows, augment, check_bilateral, constraint_rows, limited_dofs
 from .contacts import compute_contacts
-from .progress import progress_bar
+from .progress import _Silent, progress_bar
 from .speculative import speculative_margins
 from .delassus import DelassusDense
-from .packed import PackedScene, compiled_step, constraint_rows as step_rows, contact_set
+from .packed import PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows, contact_set
+from .packed import rollout_compiled
 from .solvers import FORMULATIONS, ADMMSolver, PGSSolver, SolverStats
 
 SOLVERS = {"admm": ADMMSolver, "pgs": PGSSolver}
+
+
+def _step_rows(x, name: str, T: int = -1, nv: int = 0) -> np.ndarray:
+    """A rollout's per-step rows ``x (T, nv)`` as a C-contiguous float64 array (``(0, nv)`` for None), checked
+    finite: a bad row raises ``ValueError`` naming its step and ``name``."""
+    if x is None:
+        return np.zeros((0, nv))
+    x = np.ascontiguousarray(x, dtype=float)
+    if T >= 0 and x.shape != (T, nv):
+        raise ValueError(f"{name}: expected shape ({T}, {nv}), got {x.shape}")
+    bad = np.flatnonzero(~np.isfinite(x).all(axis=1))
+    if bad.size:
+        raise ValueError(f"step {bad[0]}: {name}: contains non-finite values (NaN or inf)")
+    return x
 
 
 def kinematics(sim, q, v, tau, fext):
@@ -299,6 +314,13 @@ class Simulator:
         Q[0] = finite_vector(q0, self.model.nq, "q0")
         V[0] = finite_vector(v0, self.model.nv, "v0")
         with progress_bar(T, "rbda: rollout", progress) as bar:
+            if rollout_compiled(self):  # every step in one kernel call (a few, to move the bar)
+                taus, fext = _step_rows(taus, "tau"), _step_rows(fext, "fext", T, self.model.nv)
+                chunk = T if isinstance(bar, _Silent) else max(1, -(-T // 100))
+                for first in range(0, T, chunk):
+                    compiled_steps(self, Q, V, taus, fext, first, min(T, first + chunk))
+                    bar.update(min(T, first + chunk) - first)
+                return Q, V
             for t in range(T):
                 Q[t + 1], V[t + 1] = self.step(Q[t], V[t], taus[t], None if fext is None else fext[t], _step=t)
                 bar.update()
