@@ -672,7 +672,7 @@ def compute_collisions(model: Model, geom_model: GeometryModel, Q: ArrayLike, re
 
 # -------------------------------------------------------------------------------- simulation (rbda.Simulator)
 def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: ArrayLike, TAUS: ArrayLike, dt: float,
-            workers: int | None = None, backend: str = "process", progress: bool | None = None,
+            workers: int | None = None, backend: str | None = None, progress: bool | None = None,
             out: tuple | None = None, **options):
     """Simulate ``B`` states for ``T`` steps each: ``(Q (B, T + 1, nq), V (B, T + 1, nv))``, row ``[b, t]`` the
     state of rollout ``b`` after ``t`` steps (``Q[:, 0] = Q0``), equal state by state to
@@ -681,9 +681,10 @@ def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: Arr
     Parameters: ``model`` (an :class:`rbda.Model`) and ``collision_model`` (an :class:`rbda.io.GeometryModel`),
     the scene; ``Q0 (B, nq)``, ``V0 (B, nv)`` the initial states; ``TAUS (B, T, nv)`` the joint torques of each
     step; ``dt > 0`` the time step; ``workers``: how many workers (default: the number of cores, at most ``B``);
-    ``backend``: ``"process"`` (default: worker processes, each given the scene once), ``"thread"`` (a thread
-    pool, no start-up cost: a step's two compiled kernels release the GIL, its Python glue between them does not)
-    or ``"serial"`` (this process); ``progress``: a tqdm
+    ``backend``: ``"thread"`` (a thread pool, no start-up cost, one simulator per thread: a rollout is one compiled
+    kernel call that releases the GIL, :mod:`rbda.simulation.compiled_rollout`), ``"process"`` (worker processes,
+    each given the scene once) or ``"serial"`` (this process); None (default): threads, or processes for a scene
+    with bilateral constraints or mimic joints (their steps run Python); ``progress``: a tqdm
     bar over the states (None: shown when stderr is a terminal and the run is long, :func:`rbda.simulation.progress.progress_bar`);
     ``out``: a tuple ``(Q, V)`` of C-contiguous float64 arrays of those shapes to write into (a stream of batches
     in fixed memory), or None; ``options``: the :class:`rbda.Simulator`'s keyword arguments (``solver``, ``formulation``, ``mu``, ``baumgarte``,

@@ -1,15 +1,18 @@
 """Batched rollouts: many independent simulations of one scene, spread over the cores (``rbda.batch.rollout``).
 
-Each worker builds one :class:`Simulator` of the scene (the model is shipped once per worker, not once per state)
-and runs its share of the states one after the other, each from a fresh warm start, exactly as a loop of
-:meth:`Simulator.rollout` would. A step is two compiled kernels that release the GIL (:mod:`rbda.simulation.compiled`)
-and a little Python between them, so threads can overlap steps as worker processes do.
+Each worker has one :class:`Simulator` of the scene (its workspace; the model is shipped once per worker process,
+not once per state) and runs its share of the states one after the other, each from a fresh warm start, exactly as
+a loop of :meth:`Simulator.rollout` would. A rollout is one compiled kernel call that releases the GIL
+(:mod:`rbda.simulation.compiled_rollout`; Python only for the steps where a pair without a compiled contact
+function is near, or every step for a scene with bilateral constraints), so threads run states at once with no
+Python between steps: the thread backend, the default for such scenes.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import queue
 import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 
@@ -18,20 +21,22 @@ from numpy.typing import ArrayLike
 
 from ..io.geometry import GeometryModel
 from ..model import Model
+from .packed import rollout_compiled
 from .progress import progress_bar
 from .simulator import Simulator
 
 BACKENDS = ("process", "thread", "serial")
-_worker = threading.local()  # the worker's Simulator (one per process, or per thread)
+_worker = threading.local()  # the worker process's Simulator
 
 
 def _make(model, collision_model, dt, options):
     _worker.sim = Simulator(model, collision_model, dt, **options)
 
 
-def _run(first, Q0, V0, TAUS):
-    """Roll out the states ``first, first + 1, ...`` on this worker's simulator; an error names its state."""
-    sim = _worker.sim
+def _run(first, Q0, V0, TAUS, sim=None):
+    """Roll out the states ``first, first + 1, ...`` on ``sim`` (default: this worker's simulator); an error names
+    its state."""
+    sim = sim or _worker.sim
     B, T = TAUS.shape[0], TAUS.shape[1]
     Q, V = np.empty((B, T + 1, Q0.shape[1])), np.empty((B, T + 1, V0.shape[1]))
     for b in range(B):
@@ -43,11 +48,14 @@ def _run(first, Q0, V0, TAUS):
     return first, Q, V
 
 
-def _run_threaded(args):
-    model, collision_model, dt, options, first, Q0, V0, TAUS = args
-    if getattr(_worker, "sim", None) is None or _worker.sim.model is not model:
-        _make(model, collision_model, dt, options)
-    return _run(first, Q0, V0, TAUS)
+def _run_threaded(free, first, Q0, V0, TAUS):
+    """:func:`_run` on a simulator taken from the queue ``free`` (one per thread: each its own workspace) and
+    given back."""
+    sim = free.get()
+    try:
+        return _run(first, Q0, V0, TAUS, sim)
+    finally:
+        free.put(sim)
 
 
 def _outputs(out, *shapes: tuple) -> list:
@@ -79,14 +87,16 @@ def _batch(x, shape: tuple, name: str) -> np.ndarray:
 
 def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: ArrayLike, TAUS: ArrayLike, dt: float,
             workers: int | None = None,
-            backend: str = "process", progress: bool | None = None, out: tuple | None = None, **options):
+            backend: str | None = None, progress: bool | None = None, out: tuple | None = None, **options):
     """:func:`rbda.batch.rollout` (its documentation is there)."""
-    if backend not in BACKENDS:
+    if backend is not None and backend not in BACKENDS:
         raise ValueError(f"backend: expected one of {BACKENDS}, got {backend!r}")
     TAUS = _batch(TAUS, (-1, -1, model.nv), "TAUS")
     B, T = TAUS.shape[0], TAUS.shape[1]
     Q0, V0 = _batch(Q0, (B, model.nq), "Q0"), _batch(V0, (B, model.nv), "V0")
-    Simulator(model, collision_model, dt, **options)  # the options' errors, here rather than in a worker
+    first_sim = Simulator(model, collision_model, dt, **options)  # the options' errors, here, not in a worker
+    if backend is None:  # threads where a rollout is one compiled call, processes where Python steps remain
+        backend = "thread" if rollout_compiled(first_sim) else "process"
     if workers is None:
         workers = os.cpu_count() or 1
     if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
@@ -100,14 +110,16 @@ def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: Arr
     bar = progress_bar(B * T, f"rbda: {B} rollouts", progress)
     with bar:
         if backend == "serial" or workers == 1:
-            _make(model, collision_model, dt, options)
-            results = (_run(s, Q0[s:s + chunk], V0[s:s + chunk], TAUS[s:s + chunk]) for s in starts)
+            results = (_run(s, Q0[s:s + chunk], V0[s:s + chunk], TAUS[s:s + chunk], first_sim) for s in starts)
             pool = None
         elif backend == "thread":
+            free = queue.SimpleQueue()  # the workers' simulators
+            free.put(first_sim)
+            for _ in range(workers - 1):
+                free.put(Simulator(model, collision_model, dt, **options))
             pool = ThreadPoolExecutor(workers)
-            results = as_completed([pool.submit(_run_threaded, (model, collision_model, dt, options, s,
-                                                                Q0[s:s + chunk], V0[s:s + chunk],
-                                                                TAUS[s:s + chunk])) for s in starts])
+            results = as_completed([pool.submit(_run_threaded, free, s, Q0[s:s + chunk], V0[s:s + chunk],
+                                                TAUS[s:s + chunk]) for s in starts])
         else:
             pool = ProcessPoolExecutor(workers, initializer=_make, initargs=(model, collision_model, dt, options))
             results = as_completed([pool.submit(_run, s, Q0[s:s + chunk], V0[s:s + chunk], TAUS[s:s + chunk])
