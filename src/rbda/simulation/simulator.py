@@ -305,7 +305,12 @@ class Simulator:
         """``T`` steps from ``(q0, v0)`` under the torques ``taus (T, nv)`` (and ``fext (T, nv)`` if given); returns
         ``(Q (T + 1, nq), V (T + 1, nv))``, the first rows ``q0``, ``v0``. ``progress``: a tqdm bar (None: when
         stderr is a terminal and ``T`` is long, see :func:`rbda.simulation.progress.progress_bar`). A bad row
-        raises ``ValueError`` naming the step and the argument."""
+        raises ``ValueError`` naming the step and the argument.
+
+        Without bilateral constraints or mimic joints the steps run in one compiled call
+        (:mod:`rbda.simulation.compiled_rollout`, a few with a progress bar), equal to calling :meth:`step` for each
+        row; afterwards ``contacts``, ``impulses``, ``rows``, ``stats``, ... are the last step's, as after
+        :meth:`step`."""
         taus = np.asarray(taus, dtype=float)
         if taus.ndim != 2 or taus.shape[1] != self.model.nv:
             raise ValueError(f"taus: expected shape (T, {self.model.nv}), got {taus.shape}")
