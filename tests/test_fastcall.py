@@ -25,6 +25,8 @@ CALLS = {
     "crba": lambda m, d, q, v, a: rbda.crba(m, d, q),
     "aba": lambda m, d, q, v, a: rbda.aba(m, d, q, v, a),
     "compute_minverse": lambda m, d, q, v, a: rbda.compute_minverse(m, d, q),
+    "compute_rnea_derivatives": lambda m, d, q, v, a: rbda.compute_rnea_derivatives(m, d, q, v, a),
+    "compute_aba_derivatives": lambda m, d, q, v, a: rbda.compute_aba_derivatives(m, d, q, v, a),
 }
 #: the data fields each call fills (its returned array among them)
 FIELDS = {
@@ -32,7 +34,10 @@ FIELDS = {
     "forward_kinematics_qva": ("liMi", "oMi", "v", "a"), "compute_joint_jacobians": ("J", "oMi"),
     "rnea": ("tau", "v", "a_gf", "f", "oMi"), "crba": ("M", "oMi", "J", "oYcrb"),
     "aba": ("ddq", "oMi", "ov", "oa_gf", "of", "oYaba"), "compute_minverse": ("Minv", "M"),
+    "compute_rnea_derivatives": ("dtau_dq", "dtau_dv", "M", "tau", "J", "oMi"),
+    "compute_aba_derivatives": ("ddq_dq", "ddq_dv", "Minv", "ddq", "tau", "M", "J", "oMi"),
 }
+TUPLES = {"compute_rnea_derivatives": 3, "compute_aba_derivatives": 3}  # these return (first 3 fields)
 MODELS = {"every_joint": rbda.sample_models.every_joint(), "manipulator": rbda.sample_models.manipulator(),
           "humanoid": rbda.sample_models.humanoid()}
 
@@ -65,11 +70,16 @@ def test_fast_entry_equals_ordinary_path_bit_for_bit(model_name, name):
     for _ in range(5):
         q, v, a = state(model, rng)
         r_fast, r_slow = CALLS[name](model, fast, q, v, a), CALLS[name](model, slow, q, v, a)
-        assert type(fast.__dict__[fastcall.PREFIX + name]).__name__ == "builtin_function_or_method"
+        twin = name in TUPLES and model_name == "every_joint"  # derivatives run on the elementary twin: ordinary
+        assert (fast.__dict__[fastcall.PREFIX + name] is fastcall._ordinary) == twin
         if r_slow is None:
             assert r_fast is None
         else:
-            assert r_fast is getattr(fast, FIELDS[name][0])  # the same data array as the ordinary path returns
+            if name in TUPLES:  # the same data arrays as the ordinary path returns
+                assert all(x is getattr(fast, f) for x, f in zip(r_fast, FIELDS[name][:3]))
+                assert fast.kinematics_derivatives is False
+            else:
+                assert r_fast is getattr(fast, FIELDS[name][0])
             np.testing.assert_array_equal(r_fast, r_slow)
         for x, y in zip(fields(fast, name), fields(slow, name)):
             np.testing.assert_array_equal(x, y)
@@ -141,7 +151,7 @@ def outcome(fn):
         r = fn()
     except Exception as e:  # noqa: BLE001
         return (type(e), str(e))
-    return None if r is None else np.array(r)
+    return None if r is None else np.array(r)  # a tuple of arrays: stacked
 
 
 def same_outcome(x, y):
@@ -155,7 +165,8 @@ def same_outcome(x, y):
 @pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize("name", list(CALLS))
 def test_every_fallback_gives_todays_result_or_error(name, variant):
-    model = MODELS["every_joint"]  # quaternions and (cos, sin) pairs
+    # quaternions and (cos, sin) pairs; the derivatives' fast entries need a model that is its elementary twin
+    model = MODELS["humanoid" if name in TUPLES else "every_joint"]
     q, v, a = state(model, np.random.default_rng(4))
     fast, slow = model.create_data(), ordinary(model)
     CALLS[name](model, fast, q, v, a), CALLS[name](model, slow, q, v, a)  # bound, and the same state

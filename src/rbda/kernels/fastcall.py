@@ -36,12 +36,13 @@ from llvmlite import ir
 from numba import carray, cfunc, njit, types
 from numba.extending import intrinsic
 
-from . import dynamics, kinematics
+from . import derivatives, dynamics, kinematics
 from .direct import MODE, announce_compilation
 
 # the table (self's first item): identities, buffer addresses and lengths, then per entry the object it returns
 MODEL, DATA, TOKEN, I_PTR, I_LEN, F_PTR, F_LEN, WS_PTR, WS_LEN, NQ, NV, NDARRAY, F64, INCREF, NONE, RESULT = range(16)
-SLOTS = 16
+DWS_PTR, DWS_LEN = 16, 17  # the derivatives' workspace
+SLOTS = 18
 # CPython / numpy object layouts (64-bit): PyObject_HEAD is (refcount, type); a PyArrayObject continues with data,
 # nd, dimensions, strides, base, descr, flags; a PyArray_Descr has byteorder at 26 and type_num at 28; a tuple's
 # items start at 24
@@ -252,7 +253,35 @@ def _compute_minverse(self, args, nargs):
     return answer(T, NONE if dynamics.minverse(I, F, ws, floats(q, T[NQ])) else RESULT)
 
 
-#: entry name -> (its cfunc body, the kernel module and kernel it calls, the Data field it returns or None)
+def _rnea_derivatives(self, args, nargs):
+    T = table(self)
+    if not bound(T, args, nargs, 5):
+        return answer(T, NONE)
+    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
+    if q == 0 or v == 0 or a == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    dws, no_fext = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[WS_PTR]), (0, 6))
+    status = derivatives.rnea_derivatives(I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV]), no_fext)
+    return answer(T, NONE if status else RESULT)
+
+
+def _aba_derivatives(self, args, nargs):
+    T = table(self)
+    if not bound(T, args, nargs, 5):
+        return answer(T, NONE)
+    q, v, tau = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
+    if q == 0 or v == 0 or tau == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    dws, no_fext = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[WS_PTR]), (0, 6))
+    status = derivatives.aba_derivatives(I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(tau, T[NV]),
+                                         no_fext)
+    return answer(T, NONE if status else RESULT)
+
+
+#: entry name -> (its cfunc body, the kernel module and kernel it calls, the Data field or fields it returns, None
+#: for True)
 ENTRIES = {
     "forward_kinematics_q": (_forward_kinematics_q, "kinematics", "forward_kinematics_q", None),
     "forward_kinematics_qv": (_forward_kinematics_qv, "kinematics", "forward_kinematics_qv", None),
@@ -262,6 +291,8 @@ ENTRIES = {
     "crba": (_crba, "dynamics", "crba", "M"),
     "aba": (_aba, "dynamics", "aba", "ddq"),
     "compute_minverse": (_compute_minverse, "dynamics", "minverse", "Minv"),
+    "compute_rnea_derivatives": (_rnea_derivatives, "derivatives", "rnea_derivatives", ("dtau_dq", "dtau_dv", "M")),
+    "compute_aba_derivatives": (_aba_derivatives, "derivatives", "aba_derivatives", ("ddq_dq", "ddq_dv", "Minv")),
 }
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)  # PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t)
 METH_FASTCALL = 0x0080
@@ -329,19 +360,29 @@ def bind(name: str, model, data):
     if data.model_sizes != (model.njoints, model.nv, model.nframes):
         return _ordinary
     I, F = model.packed
+    dws = np.zeros(0)
+    if ENTRIES[name][1] == "derivatives":  # the derivatives' workspace, laid out by the ordinary path's helper
+        from ..algorithms._elementary import workspaces
+
+        I, F, _, dws, elementary = workspaces(model, data)
+        if elementary is not None:  # run on the model's elementary twin: the ordinary path
+            data.__dict__[PREFIX + name] = _ordinary
+            return _ordinary
     bindings = model.fast_bindings
     if bindings.token[0] == 0:  # a shallow copy's edit zeroed the token this model shares: a new one
         del model.__dict__["fast_bindings"]
         bindings = model.fast_bindings
     field = ENTRIES[name][3]
-    result = getattr(data, field) if field else True
+    result = (True if field is None else getattr(data, field) if isinstance(field, str)
+              else tuple(getattr(data, f) for f in field))
     T = np.zeros(SLOTS, dtype=np.int64)
     T[[MODEL, DATA, TOKEN]] = id(model), id(data), bindings.token.ctypes.data
     T[[I_PTR, I_LEN, F_PTR, F_LEN]] = I.ctypes.data, len(I), F.ctypes.data, len(F)
     T[[WS_PTR, WS_LEN, NQ, NV]] = data.ws.ctypes.data, len(data.ws), model.nq, model.nv
     T[[NDARRAY, F64, INCREF, NONE, RESULT]] = id(np.ndarray), id(_F64), _INCREF, id(None), id(result)
+    T[[DWS_PTR, DWS_LEN]] = dws.ctypes.data, len(dws)
     # everything the table points to, kept alive by the builtin (the data is not: it holds the builtin)
-    keep = (T, model, I, F, data.ws, bindings.token, result)
+    keep = (T, model, I, F, data.ws, dws, bindings.token, result)
     entry = _new_builtin(ctypes.addressof(compiled(name)), keep, None)
     data.__dict__[PREFIX + name] = entry
     bindings.data.add(data)

@@ -217,6 +217,8 @@ class Data:
     _fast_compute_joint_jacobians = unbound("compute_joint_jacobians")
     _fast_rnea, _fast_crba, _fast_aba = unbound("rnea"), unbound("crba"), unbound("aba")
     _fast_compute_minverse = unbound("compute_minverse")
+    _fast_compute_rnea_derivatives = unbound("compute_rnea_derivatives")
+    _fast_compute_aba_derivatives = unbound("compute_aba_derivatives")
 
     def __getstate__(self):  # copies and pickles leave the fast entries out: they are bound to this object
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_fast_")}
