@@ -321,6 +321,13 @@ def compiled(name: str):
     return _COMPILED[name][1]
 
 
+def compile_all() -> None:
+    """Compile (or load from the cache) every entry: ``rbda warmup``'s step."""
+    if ENABLED:
+        for name in ENTRIES:
+            compiled(name)
+
+
 # ------------------------------------------------------------------------------------------- binding
 class Bindings:
     """A model's token and the data bound to it (``model.fast_bindings``): an edit of the model
