@@ -41,8 +41,8 @@ from .direct import MODE, announce_compilation
 
 # the table (self's first item): identities, buffer addresses and lengths, then per entry the object it returns
 MODEL, DATA, TOKEN, I_PTR, I_LEN, F_PTR, F_LEN, WS_PTR, WS_LEN, NQ, NV, NDARRAY, F64, INCREF, NONE, RESULT = range(16)
-DWS_PTR, DWS_LEN = 16, 17  # the derivatives' workspace
-SLOTS = 18
+DWS_PTR, DWS_LEN, KERNEL = 16, 17, 18  # the derivatives' workspace; the kernel's compiled function
+SLOTS = 19
 # CPython / numpy object layouts (64-bit): PyObject_HEAD is (refcount, type); a PyArrayObject continues with data,
 # nd, dimensions, strides, base, descr, flags; a PyArray_Descr has byteorder at 26 and type_num at 28; a tuple's
 # items start at 24
@@ -109,6 +109,21 @@ def call_incref(typingctx, function, obj):
     return types.void(types.intp, types.intp), codegen
 
 
+@intrinsic
+def call_kernel(typingctx, address, arguments):
+    """The status that the compiled kernel at ``address`` returns for the tuple ``arguments``, called with numba's
+    own calling convention (the function the kernel's dispatcher compiled or loaded from its cache: this cfunc
+    does not compile the kernel again); -1 if the kernel raised."""
+    def codegen(context, builder, signature, args):
+        argtypes = list(signature.args[1])
+        values = [builder.extract_value(args[1], k) for k in range(len(argtypes))]
+        fnty = context.call_conv.get_function_type(types.int64, argtypes)
+        callee = builder.inttoptr(args[0], fnty.as_pointer())
+        status, out = context.call_conv.call_function(builder, callee, types.int64, argtypes, values)
+        return builder.select(status.is_ok, out, ir.Constant(ir.IntType(64), -1))
+    return types.int64(types.intp, arguments), codegen
+
+
 # ------------------------------------------------------------------------------------------- the checks
 @njit(forceinline=True)
 def table(self):
@@ -167,7 +182,7 @@ def _forward_kinematics_q(self, args, nargs):
     if q == 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    return answer(T, NONE if kinematics.forward_kinematics_q(I, F, ws, floats(q, T[NQ])) else RESULT)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]))) else RESULT)
 
 
 def _forward_kinematics_qv(self, args, nargs):
@@ -178,7 +193,7 @@ def _forward_kinematics_qv(self, args, nargs):
     if q == 0 or v == 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    status = kinematics.forward_kinematics_qv(I, F, ws, floats(q, T[NQ]), floats(v, T[NV]))
+    status = call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV])))
     return answer(T, NONE if status else RESULT)
 
 
@@ -190,7 +205,7 @@ def _forward_kinematics_qva(self, args, nargs):
     if q == 0 or v == 0 or a == 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    status = kinematics.forward_kinematics_qva(I, F, ws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV]))
+    status = call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV])))
     return answer(T, NONE if status else RESULT)
 
 
@@ -202,7 +217,7 @@ def _compute_joint_jacobians(self, args, nargs):
     if q == 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    return answer(T, NONE if kinematics.compute_joint_jacobians(I, F, ws, floats(q, T[NQ])) else RESULT)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]))) else RESULT)
 
 
 def _rnea(self, args, nargs):
@@ -214,7 +229,7 @@ def _rnea(self, args, nargs):
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     no_fext = carray(f64_pointer(T[WS_PTR]), (0, 6))
-    status = dynamics.rnea(I, F, ws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV]), no_fext)
+    status = call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV]), no_fext))
     return answer(T, NONE if status else RESULT)
 
 
@@ -226,7 +241,7 @@ def _crba(self, args, nargs):
     if q == 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    return answer(T, NONE if dynamics.crba(I, F, ws, floats(q, T[NQ])) else RESULT)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]))) else RESULT)
 
 
 def _aba(self, args, nargs):
@@ -238,7 +253,7 @@ def _aba(self, args, nargs):
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     no_fext = carray(f64_pointer(T[WS_PTR]), (0, 6))
-    status = dynamics.aba(I, F, ws, floats(q, T[NQ]), floats(v, T[NV]), floats(tau, T[NV]), no_fext)
+    status = call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]), floats(tau, T[NV]), no_fext))
     return answer(T, NONE if status else RESULT)
 
 
@@ -250,7 +265,7 @@ def _compute_minverse(self, args, nargs):
     if q == 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    return answer(T, NONE if dynamics.minverse(I, F, ws, floats(q, T[NQ])) else RESULT)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]))) else RESULT)
 
 
 def _rnea_derivatives(self, args, nargs):
@@ -262,7 +277,8 @@ def _rnea_derivatives(self, args, nargs):
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     dws, no_fext = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[WS_PTR]), (0, 6))
-    status = derivatives.rnea_derivatives(I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV]), no_fext)
+    status = call_kernel(T[KERNEL], (I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV]),
+                                     no_fext))
     return answer(T, NONE if status else RESULT)
 
 
@@ -275,8 +291,8 @@ def _aba_derivatives(self, args, nargs):
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     dws, no_fext = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[WS_PTR]), (0, 6))
-    status = derivatives.aba_derivatives(I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(tau, T[NV]),
-                                         no_fext)
+    status = call_kernel(T[KERNEL], (I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(tau, T[NV]),
+                                     no_fext))
     return answer(T, NONE if status else RESULT)
 
 
@@ -313,19 +329,47 @@ _COMPILED: dict[str, tuple] = {}  # entry name -> (cfunc, its PyMethodDef), kept
 def compiled(name: str):
     """The method definition of entry ``name``, its cfunc compiled (or loaded from numba's cache) on first use."""
     if name not in _COMPILED:
-        body, module, kernel, _ = ENTRIES[name]
-        announce_compilation(getattr(globals()[module], kernel))
-        entry = cfunc(SIGNATURE, cache=True)(body)
+        entry = cfunc(SIGNATURE, cache=True)(ENTRIES[name][0])
         method = PyMethodDef(f"rbda_fast_{name}".encode(), entry.address, METH_FASTCALL, None)
         _COMPILED[name] = (entry, method)
     return _COMPILED[name][1]
+
+
+_VECTOR, _MATRIX, _INTS = types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C"), types.Array(types.int64, 1, "C")
+#: the argument types each entry passes its kernel (after ``I, F, ws``): vectors, with a derivatives' workspace
+#: first and the empty external forces last where the kernel takes them
+KERNEL_ARGUMENTS = {"forward_kinematics_q": 1, "forward_kinematics_qv": 2, "forward_kinematics_qva": 3,
+                    "compute_joint_jacobians": 1, "rnea": (3, "fext"), "crba": 1, "aba": (3, "fext"),
+                    "compute_minverse": 1, "compute_rnea_derivatives": ("dws", 3, "fext"),
+                    "compute_aba_derivatives": ("dws", 3, "fext")}
+_KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
+
+
+def kernel_address(name: str) -> int:
+    """The address of the function that the kernel of entry ``name`` compiled to (its dispatcher compiles it or
+    loads it from numba's cache, for the one set of argument types the algorithms pass it), or 0 if its
+    signature is not the one the entry calls."""
+    if name not in _KERNELS:
+        _, module, kernel_name, _ = ENTRIES[name]
+        kernel = getattr(globals()[module], kernel_name)
+        spec = KERNEL_ARGUMENTS[name]
+        spec = spec if isinstance(spec, tuple) else (spec,)
+        extra = [_VECTOR] * (1 if "dws" in spec else 0) + [_VECTOR] * next(k for k in spec if isinstance(k, int))
+        signature = (_INTS, _VECTOR, _VECTOR, *extra, *([_MATRIX] if "fext" in spec else []))
+        announce_compilation(kernel)
+        kernel.compile(signature)
+        compiled_kernel = kernel.overloads[signature]
+        ok = compiled_kernel.signature.return_type == types.int64
+        _KERNELS[name] = (compiled_kernel.library.get_pointer_to_function(compiled_kernel.fndesc.llvm_func_name)
+                          if ok else 0)
+    return _KERNELS[name]
 
 
 def compile_all() -> None:
     """Compile (or load from the cache) every entry: ``rbda warmup``'s step."""
     if ENABLED:
         for name in ENTRIES:
-            compiled(name)
+            compiled(name), kernel_address(name)
 
 
 # ------------------------------------------------------------------------------------------- binding
@@ -375,6 +419,10 @@ def bind(name: str, model, data):
         if elementary is not None:  # run on the model's elementary twin: the ordinary path
             data.__dict__[PREFIX + name] = _ordinary
             return _ordinary
+    kernel = kernel_address(name)
+    if not kernel:  # (never so far: each kernel is compiled for one set of argument types)
+        data.__dict__[PREFIX + name] = _ordinary
+        return _ordinary
     bindings = model.fast_bindings
     if bindings.token[0] == 0:  # a shallow copy's edit zeroed the token this model shares: a new one
         del model.__dict__["fast_bindings"]
@@ -387,7 +435,7 @@ def bind(name: str, model, data):
     T[[I_PTR, I_LEN, F_PTR, F_LEN]] = I.ctypes.data, len(I), F.ctypes.data, len(F)
     T[[WS_PTR, WS_LEN, NQ, NV]] = data.ws.ctypes.data, len(data.ws), model.nq, model.nv
     T[[NDARRAY, F64, INCREF, NONE, RESULT]] = id(np.ndarray), id(_F64), _INCREF, id(None), id(result)
-    T[[DWS_PTR, DWS_LEN]] = dws.ctypes.data, len(dws)
+    T[[DWS_PTR, DWS_LEN, KERNEL]] = dws.ctypes.data, len(dws), kernel
     # everything the table points to, kept alive by the builtin (the data is not: it holds the builtin)
     keep = (T, model, I, F, data.ws, dws, bindings.token, result)
     entry = _new_builtin(ctypes.addressof(compiled(name)), keep, None)
