@@ -5,10 +5,13 @@ array, 40 ns fixed), and the Python entry checks each argument first; on a 6-dof
 call. Here, each :class:`~rbda.model.Data` gets, at the first call of an algorithm, a builtin function of
 CPython's ``METH_FASTCALL`` kind whose C body is a numba ``cfunc``: Python hands it the argument objects as an
 array of pointers, and it reads each numpy array's header directly (type, dtype, dimensions, flags, data pointer),
-then calls the existing kernel on arrays made from raw pointers (``numba.carray``). Its ``self`` is a tuple whose
-first item is a small int64 table (:data:`SLOTS`): the addresses of the packed model arrays, of the data workspace
-and of the object to return, the identities of the model and data it was bound for; the tuple also holds
-references to everything those addresses point to, so they stay valid while the builtin lives.
+then calls the existing kernel on arrays made from raw pointers (``numba.carray``). The kernel is called through
+the address of the function its dispatcher compiled (or loaded from the cache), with numba's calling convention
+(:func:`call_kernel`): the cfunc does not compile the kernel a second time, and stays valid when a kernel is
+edited. Its ``self`` is a tuple whose first item is a small int64 table (:data:`SLOTS`): the addresses of the
+packed model arrays, of the data workspace, of the kernel and of the object to return, the identities of the
+model and data it was bound for; the tuple also holds references to everything those addresses point to, so they
+stay valid while the builtin lives.
 
 The checks are complete but cheap: the model and data are the bound ones, the binding is current (an edit of the
 model clears its token, :class:`Bindings`), and each array argument is an exact ``numpy.ndarray``, float64 in
@@ -310,7 +313,8 @@ ENTRIES = {
     "compute_rnea_derivatives": (_rnea_derivatives, "derivatives", "rnea_derivatives", ("dtau_dq", "dtau_dv", "M")),
     "compute_aba_derivatives": (_aba_derivatives, "derivatives", "aba_derivatives", ("ddq_dq", "ddq_dv", "Minv")),
 }
-SIGNATURE = types.intp(types.intp, types.intp, types.intp)  # PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t)
+#: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
+SIGNATURE = types.intp(types.intp, types.intp, types.intp)
 METH_FASTCALL = 0x0080
 
 
@@ -335,13 +339,16 @@ def compiled(name: str):
     return _COMPILED[name][1]
 
 
-_VECTOR, _MATRIX, _INTS = types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C"), types.Array(types.int64, 1, "C")
-#: the argument types each entry passes its kernel (after ``I, F, ws``): vectors, with a derivatives' workspace
-#: first and the empty external forces last where the kernel takes them
-KERNEL_ARGUMENTS = {"forward_kinematics_q": 1, "forward_kinematics_qv": 2, "forward_kinematics_qva": 3,
-                    "compute_joint_jacobians": 1, "rnea": (3, "fext"), "crba": 1, "aba": (3, "fext"),
-                    "compute_minverse": 1, "compute_rnea_derivatives": ("dws", 3, "fext"),
-                    "compute_aba_derivatives": ("dws", 3, "fext")}
+_V, _M, _I = types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C"), types.Array(types.int64, 1, "C")
+#: the argument types each entry passes its kernel: ``I, F, ws``, a derivatives' workspace, the vectors, the empty
+#: external forces; the one set of types the ordinary path passes too (``kernels/direct.py``)
+KERNEL_SIGNATURES = {
+    "forward_kinematics_q": (_I, _V, _V, _V), "forward_kinematics_qv": (_I, _V, _V, _V, _V),
+    "forward_kinematics_qva": (_I, _V, _V, _V, _V, _V), "compute_joint_jacobians": (_I, _V, _V, _V),
+    "rnea": (_I, _V, _V, _V, _V, _V, _M), "crba": (_I, _V, _V, _V), "aba": (_I, _V, _V, _V, _V, _V, _M),
+    "compute_minverse": (_I, _V, _V, _V), "compute_rnea_derivatives": (_I, _V, _V, _V, _V, _V, _V, _M),
+    "compute_aba_derivatives": (_I, _V, _V, _V, _V, _V, _V, _M),
+}
 _KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
 
 
@@ -352,10 +359,7 @@ def kernel_address(name: str) -> int:
     if name not in _KERNELS:
         _, module, kernel_name, _ = ENTRIES[name]
         kernel = getattr(globals()[module], kernel_name)
-        spec = KERNEL_ARGUMENTS[name]
-        spec = spec if isinstance(spec, tuple) else (spec,)
-        extra = [_VECTOR] * (1 if "dws" in spec else 0) + [_VECTOR] * next(k for k in spec if isinstance(k, int))
-        signature = (_INTS, _VECTOR, _VECTOR, *extra, *([_MATRIX] if "fext" in spec else []))
+        signature = KERNEL_SIGNATURES[name]
         announce_compilation(kernel)
         kernel.compile(signature)
         compiled_kernel = kernel.overloads[signature]
@@ -477,7 +481,8 @@ def layout_ok() -> bool:
             i64(i64(id(a) + A_DIMS)) == 2 and i64(i64(id(a) + A_DIMS) + 8) == 3, i64(id(a) + A_DESCR) == id(a.dtype),
             i32(id(a) + A_FLAGS) & C_CONTIGUOUS_ALIGNED == C_CONTIGUOUS_ALIGNED,
             i32(id(col) + A_FLAGS) & 1 == 0, i64(id(col) + A_DATA) == a.ctypes.data + 8,
-            i32(id(a.dtype) + D_TYPENUM) == NPY_DOUBLE == _F64.num, i32(id(single.dtype) + D_TYPENUM) == single.dtype.num,
+            i32(id(a.dtype) + D_TYPENUM) == NPY_DOUBLE == _F64.num,
+            i32(id(single.dtype) + D_TYPENUM) == single.dtype.num,
             ctypes.c_uint8.from_address(id(swapped.dtype) + D_BYTEORDER).value == BIG_ENDIAN,
             ctypes.c_uint8.from_address(id(_F64) + D_BYTEORDER).value != BIG_ENDIAN,
             i64(id(t) + T_ITEMS) == id(a) and i64(id(t) + T_ITEMS + 8) == id(col),
