@@ -176,8 +176,10 @@ def answer(T, slot):
 
 
 # ------------------------------------------------------------------------------------------- the entries
-# Each is ``self, args, nargs -> object`` (CPython's METH_FASTCALL), compiled on first use by :func:`compiled`.
-def _forward_kinematics_q(self, args, nargs):
+# One body per shape of kernel call, each ``self, args, nargs -> object`` (CPython's METH_FASTCALL), compiled on first
+# use by :func:`compiled`; the kernel it runs is the one whose address the table holds.
+def _q(self, args, nargs):
+    """``kernel(I, F, ws, q)`` for ``f(model, data, q)``."""
     T = table(self)
     if not bound(T, args, nargs, 3):
         return answer(T, NONE)
@@ -188,7 +190,8 @@ def _forward_kinematics_q(self, args, nargs):
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]))) else RESULT)
 
 
-def _forward_kinematics_qv(self, args, nargs):
+def _qv(self, args, nargs):
+    """``kernel(I, F, ws, q, v)`` for ``f(model, data, q, v)``."""
     T = table(self)
     if not bound(T, args, nargs, 4):
         return answer(T, NONE)
@@ -196,11 +199,11 @@ def _forward_kinematics_qv(self, args, nargs):
     if q == 0 or v == 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    status = call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV])))
-    return answer(T, NONE if status else RESULT)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]))) else RESULT)
 
 
-def _forward_kinematics_qva(self, args, nargs):
+def _qva(self, args, nargs):
+    """``kernel(I, F, ws, q, v, a)`` for ``f(model, data, q, v, a)``."""
     T = table(self)
     if not bound(T, args, nargs, 5):
         return answer(T, NONE)
@@ -212,18 +215,8 @@ def _forward_kinematics_qva(self, args, nargs):
     return answer(T, NONE if status else RESULT)
 
 
-def _compute_joint_jacobians(self, args, nargs):
-    T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]))) else RESULT)
-
-
-def _rnea(self, args, nargs):
+def _qva_fext(self, args, nargs):
+    """``kernel(I, F, ws, q, v, a, no external forces)`` for ``f(model, data, q, v, a)``."""
     T = table(self)
     if not bound(T, args, nargs, 5):
         return answer(T, NONE)
@@ -236,42 +229,8 @@ def _rnea(self, args, nargs):
     return answer(T, NONE if status else RESULT)
 
 
-def _crba(self, args, nargs):
-    T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]))) else RESULT)
-
-
-def _aba(self, args, nargs):
-    T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, tau = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or tau == 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    no_fext = carray(f64_pointer(T[WS_PTR]), (0, 6))
-    status = call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]), floats(tau, T[NV]), no_fext))
-    return answer(T, NONE if status else RESULT)
-
-
-def _compute_minverse(self, args, nargs):
-    T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]))) else RESULT)
-
-
-def _rnea_derivatives(self, args, nargs):
+def _dws_qva_fext(self, args, nargs):
+    """``kernel(I, F, ws, dws, q, v, a, no external forces)`` for ``f(model, data, q, v, a)``."""
     T = table(self)
     if not bound(T, args, nargs, 5):
         return answer(T, NONE)
@@ -280,38 +239,23 @@ def _rnea_derivatives(self, args, nargs):
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     dws, no_fext = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[WS_PTR]), (0, 6))
-    status = call_kernel(T[KERNEL], (I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV]),
-                                     no_fext))
-    return answer(T, NONE if status else RESULT)
-
-
-def _aba_derivatives(self, args, nargs):
-    T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, tau = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or tau == 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    dws, no_fext = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[WS_PTR]), (0, 6))
-    status = call_kernel(T[KERNEL], (I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(tau, T[NV]),
-                                     no_fext))
+    status = call_kernel(T[KERNEL], (I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV]), no_fext))
     return answer(T, NONE if status else RESULT)
 
 
 #: entry name -> (its cfunc body, the kernel module and kernel it calls, the Data field or fields it returns, None
 #: for True)
 ENTRIES = {
-    "forward_kinematics_q": (_forward_kinematics_q, "kinematics", "forward_kinematics_q", None),
-    "forward_kinematics_qv": (_forward_kinematics_qv, "kinematics", "forward_kinematics_qv", None),
-    "forward_kinematics_qva": (_forward_kinematics_qva, "kinematics", "forward_kinematics_qva", None),
-    "compute_joint_jacobians": (_compute_joint_jacobians, "kinematics", "compute_joint_jacobians", "J"),
-    "rnea": (_rnea, "dynamics", "rnea", "tau"),
-    "crba": (_crba, "dynamics", "crba", "M"),
-    "aba": (_aba, "dynamics", "aba", "ddq"),
-    "compute_minverse": (_compute_minverse, "dynamics", "minverse", "Minv"),
-    "compute_rnea_derivatives": (_rnea_derivatives, "derivatives", "rnea_derivatives", ("dtau_dq", "dtau_dv", "M")),
-    "compute_aba_derivatives": (_aba_derivatives, "derivatives", "aba_derivatives", ("ddq_dq", "ddq_dv", "Minv")),
+    "forward_kinematics_q": (_q, "kinematics", "forward_kinematics_q", None),
+    "forward_kinematics_qv": (_qv, "kinematics", "forward_kinematics_qv", None),
+    "forward_kinematics_qva": (_qva, "kinematics", "forward_kinematics_qva", None),
+    "compute_joint_jacobians": (_q, "kinematics", "compute_joint_jacobians", "J"),
+    "rnea": (_qva_fext, "dynamics", "rnea", "tau"),
+    "crba": (_q, "dynamics", "crba", "M"),
+    "aba": (_qva_fext, "dynamics", "aba", "ddq"),
+    "compute_minverse": (_q, "dynamics", "minverse", "Minv"),
+    "compute_rnea_derivatives": (_dws_qva_fext, "derivatives", "rnea_derivatives", ("dtau_dq", "dtau_dv", "M")),
+    "compute_aba_derivatives": (_dws_qva_fext, "derivatives", "aba_derivatives", ("ddq_dq", "ddq_dv", "Minv")),
 }
 #: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)
@@ -327,16 +271,17 @@ _new_builtin = ctypes.pythonapi.PyCFunction_NewEx
 _new_builtin.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
 _new_builtin.restype = ctypes.py_object
 _INCREF = ctypes.cast(ctypes.pythonapi.Py_IncRef, ctypes.c_void_p).value
-_COMPILED: dict[str, tuple] = {}  # entry name -> (cfunc, its PyMethodDef), kept alive for the process
+_COMPILED: dict[str, tuple] = {}  # body name -> (cfunc, its PyMethodDef), kept alive for the process
 
 
 def compiled(name: str):
     """The method definition of entry ``name``, its cfunc compiled (or loaded from numba's cache) on first use."""
-    if name not in _COMPILED:
-        entry = cfunc(SIGNATURE, cache=True)(ENTRIES[name][0])
-        method = PyMethodDef(f"rbda_fast_{name}".encode(), entry.address, METH_FASTCALL, None)
-        _COMPILED[name] = (entry, method)
-    return _COMPILED[name][1]
+    body = ENTRIES[name][0]
+    if body.__name__ not in _COMPILED:
+        entry = cfunc(SIGNATURE, cache=True)(body)
+        method = PyMethodDef(f"rbda_fast{body.__name__}".encode(), entry.address, METH_FASTCALL, None)
+        _COMPILED[body.__name__] = (entry, method)
+    return _COMPILED[body.__name__][1]
 
 
 _V, _M, _I = types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C"), types.Array(types.int64, 1, "C")
