@@ -29,6 +29,7 @@ takes the ordinary path. Models with mimic joints keep the ordinary path too.
 from __future__ import annotations
 
 import ctypes
+import importlib
 import os
 import sys
 import sysconfig
@@ -39,7 +40,6 @@ from llvmlite import ir
 from numba import carray, cfunc, njit, types
 from numba.extending import intrinsic
 
-from . import derivatives, dynamics, kinematics
 from .direct import MODE, announce_compilation
 
 # the table (self's first item): identities, buffer addresses and lengths, then per entry the object it returns
@@ -303,7 +303,7 @@ def kernel_address(name: str) -> int:
     signature is not the one the entry calls."""
     if name not in _KERNELS:
         _, module, kernel_name, _ = ENTRIES[name]
-        kernel = getattr(globals()[module], kernel_name)
+        kernel = getattr(importlib.import_module(f"{__package__}.{module}"), kernel_name)
         signature = KERNEL_SIGNATURES[name]
         announce_compilation(kernel)
         kernel.compile(signature)
