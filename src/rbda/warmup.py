@@ -58,7 +58,15 @@ def _steps(model, data, q, v, a):
         ("batched dynamics at SIMD width", _simd_step),
         *_constrained_steps(q, v, a),
         *_contact_steps(),
+        ("fast entries of one call", _fast_entries),
     ]
+
+
+def _fast_entries():
+    """The builtins that one call of the core algorithms goes through (``kernels/fastcall.py``)."""
+    from .kernels import fastcall
+
+    fastcall.compile_all()
 
 
 def _mimic_forward_dynamics(Q, V, A):

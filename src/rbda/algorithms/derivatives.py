@@ -50,6 +50,11 @@ def compute_rnea_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLik
     """``(dtau_dq, dtau_dv, dtau_da)`` ``(nv, nv)`` each, the partial derivatives of ``rnea(q, v, a, fext)``;
     ``dtau_da = M``. Also fills ``data.tau``, ``data.M``, ``data.J`` and ``data.oMi``; the results are
     ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``."""
+    if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
+        out = data._fast_compute_rnea_derivatives(model, data, q, v, a)
+        if out is not None:
+            data.kinematics_derivatives = False
+            return out
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
@@ -109,6 +114,11 @@ def compute_aba_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike
     ``dFD/dx = -M^-1 dID/dx`` at ``(q, v, FD(q, v, tau))``, and ``ddq_dtau = M^-1``. Also fills ``data.ddq``,
     ``data.M``, ``data.Minv``, ``data.dtau_dq``, ``data.dtau_dv``; the results are ``data.ddq_dq``,
     ``data.ddq_dv`` and ``data.Minv``."""
+    if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
+        out = data._fast_compute_aba_derivatives(model, data, q, v, tau)
+        if out is not None:
+            data.kinematics_derivatives = False
+            return out
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")

@@ -44,6 +44,10 @@ def rnea(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
     Force), each expressed in its joint frame. Returns ``data.tau`` ``(nv,)``; fills ``data.v``,
     ``data.a_gf``, ``data.f``, ``data.oMi``, ``data.liMi``. Armature adds ``armature * a``.
     """
+    if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
+        tau = data._fast_rnea(model, data, q, v, a)
+        if tau is not None:
+            return tau
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.rnea(I, F, data.ws, q, v, a, NO_FEXT if fext is None else _fext(model, fext))
@@ -97,6 +101,9 @@ def compute_coriolis_matrix(model: Model, data: Data, q: ArrayLike, v: ArrayLike
 def crba(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Joint-space inertia matrix ``M(q)`` ``(nv, nv)``, full and symmetric, in ``data.M`` (armature on the
     diagonal). Also fills ``data.oMi``, ``data.J`` and the composite inertias ``data.oYcrb``."""
+    M = data._fast_crba(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None for the checks below
+    if M is not None:
+        return M
     I, F = model.packed
     status = _k.crba(I, F, data.ws, vector(q, model.nq, "q"))
     if status:
@@ -112,6 +119,10 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
     Force), each in its joint frame, or None. Returns ``data.ddq`` ``(nv,)``; fills ``data.oMi``, ``data.ov``,
     ``data.oa_gf``, ``data.of``, ``data.oYcrb``, ``data.oYaba``. Armature adds ``armature * ddq``. Raises
     ``ValueError`` naming the argument for a wrong size, a NaN or an unnormalised quaternion."""
+    if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
+        ddq = data._fast_aba(model, data, q, v, tau)
+        if ddq is not None:
+            return ddq
     I, F = model.packed
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     fext = NO_FEXT if fext is None else _fext(model, fext)
@@ -125,6 +136,9 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
 
 def compute_minverse(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``M(q)^-1`` ``(nv, nv)`` in ``data.Minv``."""
+    Minv = data._fast_compute_minverse(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None
+    if Minv is not None:
+        return Minv
     I, F = model.packed
     status = _k.minverse(I, F, data.ws, vector(q, model.nq, "q"))
     if status:

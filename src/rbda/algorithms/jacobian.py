@@ -26,6 +26,9 @@ _k = direct(kinematic_kernels)  # the kernels, past numba's per-call dispatch
 def compute_joint_jacobians(model: Model, data: Data, q: ArrayLike | None = None) -> np.ndarray:
     """World-frame Jacobian columns of every joint into ``data.J`` ``(6, nv)``, with forward kinematics.
     Without ``q``, uses the placements of the last ``forward_kinematics``."""
+    J = data._fast_compute_joint_jacobians(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None
+    if J is not None:
+        return J
     I, F = model.packed
     if q is None:
         status = _k.joint_jacobians_from_placements(I, F, data.ws)

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..kernels.fastcall import unbound
 from ..kernels.layout import data_size
 from ..kernels.layout import data_views_py as data_views
 from ..spatial import SE3, Motion
@@ -208,6 +209,19 @@ class Data:
         self.dimpulse_dq, self.dimpulse_dv = np.zeros((0, nv)), np.zeros((0, nv))
         self.constraint_state = self.constraint_binding = None
         self.constraint_derivative_buffers = None
+
+    # fast entries of the algorithms, bound to this data by their first call (kernels/fastcall.py)
+    _fast_forward_kinematics_q = unbound("forward_kinematics_q")
+    _fast_forward_kinematics_qv = unbound("forward_kinematics_qv")
+    _fast_forward_kinematics_qva = unbound("forward_kinematics_qva")
+    _fast_compute_joint_jacobians = unbound("compute_joint_jacobians")
+    _fast_rnea, _fast_crba, _fast_aba = unbound("rnea"), unbound("crba"), unbound("aba")
+    _fast_compute_minverse = unbound("compute_minverse")
+    _fast_compute_rnea_derivatives = unbound("compute_rnea_derivatives")
+    _fast_compute_aba_derivatives = unbound("compute_aba_derivatives")
+
+    def __getstate__(self):  # copies and pickles leave the fast entries out: they are bound to this object
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_fast_")}
 
     def __getattr__(self, name):  # only reached for a missing attribute: a Data passed where a Model belongs
         if name in _MODEL_ATTRIBUTES:

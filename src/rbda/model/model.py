@@ -71,6 +71,16 @@ def _unknown(kind: str, name, names: list) -> str:
     return f"no {kind} named {name!r}; {kind}s are {shown}"
 
 
+def _no_fast_entry(*args):
+    return None
+
+
+def _fast_bindings():
+    from ..kernels.fastcall import Bindings
+
+    return Bindings()
+
+
 DERIVED: list[str] = []  # the names of the derived forms, filled as Model declares them
 
 
@@ -383,6 +393,9 @@ class Model:
 
     # ---------------------------------------------------------------------------------------- packing
     def _invalidate(self) -> None:
+        bindings = self.__dict__.get("fast_bindings")
+        if bindings is not None:  # the fast entries bound to the packed arrays fall back, then bind again
+            bindings.unbind()
         for name in DERIVED:
             self.__dict__.pop(name, None)
 
@@ -415,6 +428,8 @@ class Model:
     packed = _Derived(lambda model: model._pack())
     #: ``(model_e, last)``: the elementary twin, whose joints all have constant motion subspaces (``model/elementary.py``)
     elementary = _Derived(_elementary)
+    #: the data whose fast entries are bound to the packed arrays, and their token (``kernels/fastcall.py``)
+    fast_bindings = _Derived(lambda model: _fast_bindings())
 
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
         self.check()
@@ -486,6 +501,8 @@ class Model:
     def __getattr__(self, name):  # only reached for a missing attribute: a Model passed where a Data belongs
         from .data import DATA_ATTRIBUTES, ArgumentOrderError
 
+        if name.startswith("_fast_"):  # a Data's fast entry (kernels/fastcall.py): the ordinary path names the mistake
+            return _no_fast_entry
         if name in DATA_ATTRIBUTES:
             raise ArgumentOrderError("data: expected an rbda.Data (model.create_data()), got a Model; the algorithms "
                                      "take (model, data, ...)")

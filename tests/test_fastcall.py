@@ -1,0 +1,272 @@
+"""The bound fast entries (``kernels/fastcall.py``): the same results as the ordinary path, bit for bit, the same
+errors on every input they do not take, and no leak of references or memory."""
+
+import copy
+import pickle
+import sys
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import rbda
+from rbda.kernels import fastcall
+
+pytestmark = pytest.mark.skipif(not fastcall.ENABLED, reason="fast entries disabled (RBDA_FASTCALL=0, "
+                                "RBDA_NUMBA_DISPATCH or an unknown object layout)")
+
+#: the public functions with a fast entry: name -> call(model, data, q, v, a)
+CALLS = {
+    "forward_kinematics_q": lambda m, d, q, v, a: rbda.forward_kinematics(m, d, q),
+    "forward_kinematics_qv": lambda m, d, q, v, a: rbda.forward_kinematics(m, d, q, v),
+    "forward_kinematics_qva": lambda m, d, q, v, a: rbda.forward_kinematics(m, d, q, v, a),
+    "compute_joint_jacobians": lambda m, d, q, v, a: rbda.compute_joint_jacobians(m, d, q),
+    "rnea": lambda m, d, q, v, a: rbda.rnea(m, d, q, v, a),
+    "crba": lambda m, d, q, v, a: rbda.crba(m, d, q),
+    "aba": lambda m, d, q, v, a: rbda.aba(m, d, q, v, a),
+    "compute_minverse": lambda m, d, q, v, a: rbda.compute_minverse(m, d, q),
+    "compute_rnea_derivatives": lambda m, d, q, v, a: rbda.compute_rnea_derivatives(m, d, q, v, a),
+    "compute_aba_derivatives": lambda m, d, q, v, a: rbda.compute_aba_derivatives(m, d, q, v, a),
+}
+#: the data fields each call fills (its returned array among them)
+FIELDS = {
+    "forward_kinematics_q": ("liMi", "oMi"), "forward_kinematics_qv": ("liMi", "oMi", "v"),
+    "forward_kinematics_qva": ("liMi", "oMi", "v", "a"), "compute_joint_jacobians": ("J", "oMi"),
+    "rnea": ("tau", "v", "a_gf", "f", "oMi"), "crba": ("M", "oMi", "J", "oYcrb"),
+    "aba": ("ddq", "oMi", "ov", "oa_gf", "of", "oYaba"), "compute_minverse": ("Minv", "M"),
+    "compute_rnea_derivatives": ("dtau_dq", "dtau_dv", "M", "tau", "J", "oMi"),
+    "compute_aba_derivatives": ("ddq_dq", "ddq_dv", "Minv", "ddq", "tau", "M", "J", "oMi"),
+}
+TUPLES = {"compute_rnea_derivatives": 3, "compute_aba_derivatives": 3}  # these return (first 3 fields)
+MODELS = {"every_joint": rbda.sample_models.every_joint(), "manipulator": rbda.sample_models.manipulator(),
+          "humanoid": rbda.sample_models.humanoid()}
+
+
+def ordinary(model):
+    """A data whose every call takes the ordinary path (its fast entries answer None)."""
+    data = model.create_data()
+    for name in fastcall.ENTRIES:
+        data.__dict__[fastcall.PREFIX + name] = fastcall._ordinary
+    return data
+
+
+def fields(data, name):
+    out = []
+    for f in FIELDS[name]:
+        x = getattr(data, f)
+        out.append(np.array(x.array if hasattr(x, "array") else x))
+    return out
+
+
+def state(model, rng):
+    return rbda.random_configuration(model, rng=rng), rng.normal(size=model.nv), rng.normal(size=model.nv)
+
+
+@pytest.mark.parametrize("model_name", list(MODELS))
+@pytest.mark.parametrize("name", list(CALLS))
+def test_fast_entry_equals_ordinary_path_bit_for_bit(model_name, name):
+    model, rng = MODELS[model_name], np.random.default_rng(1)
+    fast, slow = model.create_data(), ordinary(model)
+    for _ in range(5):
+        q, v, a = state(model, rng)
+        r_fast, r_slow = CALLS[name](model, fast, q, v, a), CALLS[name](model, slow, q, v, a)
+        twin = name in TUPLES and model_name == "every_joint"  # derivatives run on the elementary twin: ordinary
+        assert (fast.__dict__[fastcall.PREFIX + name] is fastcall._ordinary) == twin
+        if r_slow is None:
+            assert r_fast is None
+        else:
+            if name in TUPLES:  # the same data arrays as the ordinary path returns
+                assert all(x is getattr(fast, f) for x, f in zip(r_fast, FIELDS[name][:3]))
+                assert fast.kinematics_derivatives is False
+            else:
+                assert r_fast is getattr(fast, FIELDS[name][0])
+            np.testing.assert_array_equal(r_fast, r_slow)
+        for x, y in zip(fields(fast, name), fields(slow, name)):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_fast_results_against_independent_identities():
+    """Through the fast entries: M ddq + nle = tau (aba against crba and rnea), M Minv = 1, and the Jacobian
+    columns against a manifold finite difference of the placements."""
+    model, rng = MODELS["humanoid"], np.random.default_rng(2)
+    data = model.create_data()
+    q, v, tau = state(model, rng)
+    ddq = rbda.aba(model, data, q, v, tau).copy()
+    M = rbda.crba(model, data, q).copy()
+    nle = rbda.rnea(model, data, q, v, np.zeros(model.nv)).copy()
+    np.testing.assert_allclose(M @ ddq + nle, tau, atol=1e-9)
+    np.testing.assert_allclose(rbda.compute_minverse(model, data, q) @ M, np.eye(model.nv), atol=1e-9)
+    J = rbda.compute_joint_jacobians(model, data, q).copy()
+    eps, k = 1e-6, model.nv - 1
+    dv = np.zeros(model.nv)
+    dv[k] = eps
+    rbda.forward_kinematics(model, data, rbda.integrate(model, q, dv))
+    p_plus = data.oMi.array[-1, :, 3].copy()
+    rbda.forward_kinematics(model, data, rbda.integrate(model, q, -dv))
+    p_minus = data.oMi.array[-1, :, 3].copy()
+    rbda.forward_kinematics(model, data, q)
+    p = data.oMi.array[-1, :, 3]
+    # the world-frame column of the last joint's dof: linear part at the origin, so dp/dt = v + w x p
+    np.testing.assert_allclose((p_plus - p_minus) / (2 * eps), J[:3, k] + np.cross(J[3:, k], p), atol=1e-6)
+
+
+def test_fast_rnea_against_pinocchio():
+    pin = pytest.importorskip("pinocchio")
+    from rbda.interop.pinocchio import to_pinocchio
+
+    model, rng = MODELS["manipulator"], np.random.default_rng(3)
+    pm = to_pinocchio(model)
+    pd, data = pm.createData(), model.create_data()
+    for _ in range(3):
+        q, v, a = state(model, rng)
+        np.testing.assert_allclose(rbda.rnea(model, data, q, v, a), pin.rnea(pm, pd, q, v, a), atol=1e-10)
+        np.testing.assert_allclose(rbda.aba(model, data, q, v, a), pin.aba(pm, pd, q, v, a), atol=1e-9)
+
+
+class Sub(np.ndarray):
+    pass
+
+
+#: arguments the fast entries leave to the ordinary path: name -> f(q) -> the argument passed
+VARIANTS = {
+    "float32": lambda x: x.astype(np.float32),
+    "int": lambda x: np.round(x).astype(np.int64),
+    "big_endian": lambda x: x.astype(">f8"),
+    "strided": lambda x: np.repeat(x, 2)[::2],
+    "too_long": lambda x: np.append(x, 0.0),
+    "too_short": lambda x: x[:-1].copy(),
+    "two_d": lambda x: x[None].copy(),
+    "list": lambda x: list(x),
+    "subclass": lambda x: x.view(Sub),
+    "nan": lambda x: np.where(np.arange(len(x)) == 0, np.nan, x),
+    "inf": lambda x: np.where(np.arange(len(x)) == len(x) - 1, np.inf, x),
+    "none": lambda x: None,
+    "readonly": lambda x: np.frombuffer(x.tobytes()),
+}
+
+
+def outcome(fn):
+    """A call's result (copied) or its exception's type and message."""
+    try:
+        r = fn()
+    except Exception as e:  # noqa: BLE001
+        return (type(e), str(e))
+    return None if r is None else np.array(r)  # a tuple of arrays: stacked
+
+
+def same_outcome(x, y):
+    if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+        assert isinstance(x, np.ndarray) and isinstance(y, np.ndarray)
+        np.testing.assert_array_equal(x, y)
+    else:
+        assert x == y
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("name", list(CALLS))
+def test_every_fallback_gives_todays_result_or_error(name, variant):
+    # quaternions and (cos, sin) pairs; the derivatives' fast entries need a model that is its elementary twin
+    model = MODELS["humanoid" if name in TUPLES else "every_joint"]
+    q, v, a = state(model, np.random.default_rng(4))
+    fast, slow = model.create_data(), ordinary(model)
+    CALLS[name](model, fast, q, v, a), CALLS[name](model, slow, q, v, a)  # bound, and the same state
+    for k in range(3):  # the variant in q, in v, in a
+        args = [q, v, a]
+        args[k] = VARIANTS[variant](args[k])
+        same_outcome(outcome(lambda: CALLS[name](model, fast, *args)), outcome(lambda: CALLS[name](model, slow, *args)))
+
+
+def test_unit_norm_and_quaternion_errors_come_from_the_ordinary_path():
+    model = MODELS["every_joint"]
+    q, v, a = state(model, np.random.default_rng(5))
+    data = model.create_data()
+    rbda.rnea(model, data, q, v, a)
+    bad = q * 1.5
+    with pytest.raises(ValueError, match="q: is not a valid configuration"):
+        rbda.rnea(model, data, bad, v, a)
+    with pytest.raises(ValueError, match="tau: contains non-finite"):
+        rbda.aba(model, data, q, v, np.full(model.nv, np.nan))
+
+
+def test_other_model_or_data_take_the_ordinary_path():
+    model = MODELS["manipulator"]
+    twin = copy.deepcopy(model)  # equal, but another object with its own packed arrays
+    q, v, a = state(model, np.random.default_rng(6))
+    data, other = model.create_data(), model.create_data()
+    expected = np.array(rbda.rnea(model, ordinary(model), q, v, a))
+    rbda.rnea(model, data, q, v, a)
+    entry = data._fast_rnea
+    assert entry(model, other, q, v, a) is None and entry(twin, data, q, v, a) is None  # not the bound pair
+    assert entry(model, data, q, v) is None and entry(model, data, q, v, a, a) is None  # wrong argument count
+    np.testing.assert_array_equal(rbda.rnea(twin, data, q, v, a), expected)  # a data used with another model
+    np.testing.assert_array_equal(rbda.rnea(model, other, q, v, a), expected)
+    np.testing.assert_array_equal(entry(model, data, q, v, a), expected)
+    with pytest.raises(TypeError, match="model: expected an rbda.Model, got a Data"):
+        rbda.rnea(data, model, q, v, a)
+    arm = rbda.sample_models.manipulator()  # a mimic model keeps the ordinary path
+    mimic = rbda.transform_joint_into_mimic(arm, arm.njoints - 2, arm.njoints - 1, -1.0, 0.1)
+    md = mimic.create_data()
+    qm = rbda.random_configuration(mimic, rng=np.random.default_rng(0))
+    rbda.aba(mimic, md, qm, np.zeros(mimic.nv), np.zeros(mimic.nv))
+    assert md.__dict__[fastcall.PREFIX + "aba"] is fastcall._ordinary
+
+
+def test_an_edited_model_rebinds():
+    model = rbda.sample_models.manipulator()
+    q, v, a = state(model, np.random.default_rng(7))
+    data = model.create_data()
+    before = np.array(rbda.rnea(model, data, q, v, a))
+    stale = data._fast_rnea
+    inertia = model.inertias[2]
+    model.inertias[2] = rbda.Inertia(inertia.mass * 2, inertia.lever, inertia.inertia * 2)  # new packed arrays
+    assert "_fast_rnea" not in data.__dict__
+    assert stale(model, data, q, v, a) is None  # a builtin kept from before the edit falls back
+    after = np.array(rbda.rnea(model, data, q, v, a))
+    assert not np.allclose(after, before)
+    np.testing.assert_array_equal(after, rbda.rnea(model, ordinary(model), q, v, a))
+    assert type(data.__dict__["_fast_rnea"]).__name__ == "builtin_function_or_method"
+    model.gravity.linear[:] = 0.0  # an in-place edit of the packed floats is seen as before
+    np.testing.assert_array_equal(rbda.rnea(model, data, q, v, a), rbda.rnea(model, ordinary(model), q, v, a))
+
+
+def test_copies_and_pickles_of_a_data_bind_their_own_entries():
+    model = MODELS["manipulator"]
+    q, v, a = state(model, np.random.default_rng(8))
+    data = model.create_data()
+    expected = np.array(rbda.rnea(model, data, q, v, a))
+    for clone in (copy.deepcopy(data), pickle.loads(pickle.dumps(data))):
+        assert not any(k.startswith(fastcall.PREFIX) for k in clone.__dict__)
+        np.testing.assert_array_equal(rbda.rnea(model, clone, q, v, a), expected)
+        assert rbda.rnea(model, clone, q, v, a) is clone.tau
+
+
+def test_no_reference_or_memory_leak():
+    model = MODELS["manipulator"]
+    q, v, a = state(model, np.random.default_rng(9))
+    data = model.create_data()
+    rbda.rnea(model, data, q, v, a)
+    rbda.forward_kinematics(model, data, q)
+    entry, bad = data._fast_rnea, q.astype(np.float32)
+    counts = [sys.getrefcount(x) for x in (data.tau, True, None, model, data, q)]
+    for _ in range(10_000):
+        entry(model, data, q, v, a)
+        entry(model, data, bad, v, a)  # answers None
+        rbda.forward_kinematics(model, data, q)  # answers True
+    after = [sys.getrefcount(x) for x in (data.tau, True, None, model, data, q)]
+    assert after[0] == counts[0] and after[3:] == counts[3:]
+    assert abs(after[1] - counts[1]) < 50 and abs(after[2] - counts[2]) < 50  # shared singletons: others move them
+    tracemalloc.start()
+    try:
+        for _ in range(1000):
+            rbda.rnea(model, data, q, v, a)
+        start = tracemalloc.get_traced_memory()[0]
+        for _ in range(100_000):
+            rbda.rnea(model, data, q, v, a)
+        grown = tracemalloc.get_traced_memory()[0] - start
+    finally:
+        tracemalloc.stop()
+    assert grown < 10_000
+
+
+def test_layout_check_accepts_this_process():
+    assert fastcall.layout_ok()
