@@ -119,6 +119,17 @@ def point_columns(m, d, g, joint, sign, p, Pv, Pq, Cq, Cv, t6):
 
 
 @njit(cache=True)
+def chain_columns(m, d, joint, out):
+    """The world columns ``s`` of the dofs supporting body ``joint`` into those rows of ``out (nv, 6)``."""
+    i = joint
+    while i > 0:
+        for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            for k in range(6):
+                out[c, k] = d.J[c, k]
+        i = m.parents[i]
+
+
+@njit(cache=True)
 def support_columns(m, j1, j2, cols):
     """The dofs supporting joint ``j1`` or ``j2`` into ``cols``, sorted; returns their count."""
     n = 0
@@ -168,11 +179,12 @@ def force_terms(m, d, joint, sign, W, dW, r1q, Y, cols):
 
 
 @njit(cache=True)
-def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_cols, wc, Kp, Kd):
+def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_cols, wc, Kp, Kd, rows):
     """One constraint's rows of the partials of ``r2 = wc c - a_c`` (``c = J ddq + gamma``, ``a_c = a_des - Kp e_p
-    - Kd (e_v - v_des)``), ``r2 = [dr2/dq, dr2/dv]`` side by side, and its force term in ``r1q`` (the first ``nv``
-    columns of each row, none when ``lam = 0``); ``rec`` its record (placements) at the state; ``S (SCRATCH, nv, 6)`` and ``e (84,)``
-    scratch. The dynamics take ``(wc, Kp, Kd) = (1, corrector gains)``; the impulses ``(0, 0, 1)``, the partials
+    - Kd (e_v - v_des)``), ``r2 = [dr2/dq, dr2/dv]`` side by side (not computed unless ``rows``), and its force
+    term in ``r1q`` (the first ``nv`` columns of each row, none when ``lam = 0``); ``rec`` its record
+    (placements) at the state; ``S (SCRATCH, nv, 6)`` and ``e (84,)`` scratch. The dynamics take ``(wc, Kp, Kd)
+    = (1, corrector gains)``; the impulses the force terms alone, then ``(0, 0, 1)`` without force: the partials
     of the velocity error ``J w`` at the kinematics' velocity ``w``."""
     kind, rf, j1, j2 = ci[0], ci[1], ci[2], ci[3]
     n, nv = r2.shape[0], m.nv
@@ -182,8 +194,10 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
     forced = False  # no force term for lam = 0
     for k in range(n):
         forced |= lam[k] != 0.0
-    for k in range(SCRATCH):
-        S[k, :, :] = 0.0
+    for k in range(SCRATCH):  # the rows outside cols are never read
+        for c in cols:
+            for h in range(6):
+                S[k, c, h] = 0.0
     dc_q, dc_v, dev, dep = S[4], S[5], S[6], S[7]  # (nv, 6), the first n columns used
     dW, t6 = S[8], view(e, 0, (6, 6))  # the wrench's q-partials; six 6-vectors of scratch
     x, y, z, W = d.v6[0], d.v6[1], d.v6[2], d.v6[3]
@@ -192,14 +206,12 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
         cw, ev, ep, f = x[:3], x[3:], y[:3], y[3:]
         pv, pa = t6[0, :3], t6[0, 3:]
         S1 = S[10]
-        i = j1
-        while i > 0:
-            for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
-                S1[c, :] = d.J[c]
-            i = m.parents[i]
+        chain_columns(m, d, j1, S1)
         for k in range(3):
             cw[k] = ev[k] = 0.0
         for joint, sign, p in ((j1, 1.0, p1), (j2, -1.0, p2)):
+            if not rows:
+                break
             if joint > 0:
                 point_columns(m, d, g, joint, sign, p, Pv, Pq, Cq, Cv, view(e, 0, (7, 6)))
             ov, oa = d.ov[joint], d.oa_gf[joint]
@@ -213,11 +225,11 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
         for r in range(3):
             z[r] = R1[r, 0] * t[0] + R1[r, 1] * t[1] + R1[r, 2] * t[2]  # R1 t
             ep[r] = p1[r] - p2[r] + z[r]
-        for c in cols:  # d e_p = dp1 - dp2 + s1_ang x (R1 t)
+        for c in cols[:len(cols) if rows else 0]:  # d e_p = dp1 - dp2 + s1_ang x (R1 t)
             for k in range(3):
                 dep[c, k] = Pv[c, k]
             add_cross3(S1[c, 3:], z, dep[c], 1.0)
-        if rf == LOCAL:  # d(R1^T y) = R1^T (dy - s1_ang x y)
+        if rf == LOCAL and rows:  # d(R1^T y) = R1^T (dy - s1_ang x y)
             for c in cols:
                 for xs, val in ((Cq[c], cw), (Pq[c], ev), (dep[c], ep)):
                     add_cross3(S1[c, 3:], val, xs, -1.0)
@@ -226,12 +238,9 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
                     z[0], z[1], z[2] = xs[0], xs[1], xs[2]
                     for r in range(3):
                         xs[r] = R1[0, r] * z[0] + R1[1, r] * z[1] + R1[2, r] * z[2]
-            for r in range(3):
-                f[r] = R1[r, 0] * lam[0] + R1[r, 1] * lam[1] + R1[r, 2] * lam[2]
-        else:
-            for r in range(3):
-                f[r] = lam[r]
-        for c in cols:
+        for r in range(3):  # the force in world axes
+            f[r] = R1[r, 0] * lam[0] + R1[r, 1] * lam[1] + R1[r, 2] * lam[2] if rf == LOCAL else lam[r]
+        for c in cols[:len(cols) if rows else 0]:
             for k in range(3):
                 dc_q[c, k], dc_v[c, k], dev[c, k] = Cq[c, k], Cv[c, k], Pq[c, k]
         for joint, sign, p in ((j1, 1.0, p1), (j2, -1.0, p2)):  # the wrench [f; p x f] on each body
@@ -239,7 +248,9 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
                 continue
             W[:3] = f
             cross3(p, f, W[3:])
-            dW[:, :] = 0.0
+            for c in cols:
+                for k in range(6):
+                    dW[c, k] = 0.0
             i = joint
             while i > 0:  # the point moves with the body: d(p x f) = dp x f
                 for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
@@ -255,11 +266,15 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
             force_terms(m, d, joint, sign, W, dW, r1q, S[9], cols)
     else:
         dV, dA, dAv, Sv, V1, S1 = S[0], S[1], S[2], S[3], S[10], S[11]
-        if j1 > 0:
+        if not rows:
+            chain_columns(m, d, j1, S1)
+        elif j1 > 0:
             body_columns(m, d, g, j1, 1.0, V1, S[8], S[8], S1)  # body 1's own: dov1/dq, s1
-        S[8, :, :] = 0.0
+        for c in cols[:len(cols) if rows else 0]:
+            for k in range(6):
+                S[8, c, k] = 0.0
         for joint, sign in ((j1, 1.0), (j2, -1.0)):
-            if joint > 0:
+            if joint > 0 and rows:
                 body_columns(m, d, g, joint, sign, dV, dA, dAv, Sv)
         ov1 = d.ov[j1]
         Wt, A = t6[0], t6[1]  # W = ov1 - ov2, A = oa1 - oa2
@@ -267,15 +282,16 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
             Wt[k] = ov1[k] - d.ov[j2, k]
             A[k] = d.oa_gf[j1, k] - d.oa_gf[j2, k]
         Y, nu, Jl = view(e, 72, (3, 4)), t6[4], view(e, 36, (6, 6))
-        se3_compose_inverse(X, view(cf, F_PD, (3, 4)), Y)
-        se3_log(Y, nu)  # e_p local = -nu
-        se3_jacobian(DIFFERENCE_Q1, nu, Jl)  # Jlog6(Y)
+        if rows:
+            se3_compose_inverse(X, view(cf, F_PD, (3, 4)), Y)
+            se3_log(Y, nu)  # e_p local = -nu
+            se3_jacobian(DIFFERENCE_Q1, nu, Jl)  # Jlog6(Y)
         yv = t6[3]
         if rf == LOCAL:
             motion_cross(ov1, Wt, yv)
             for k in range(6):
                 yv[k] = A[k] - yv[k]  # y = A - ov1 x W, c = Ad^-1 y
-        for c in cols:
+        for c in cols[:len(cols) if rows else 0]:
             motion_act_inv(oMc1, Sv[c], x)  # the local Jacobian column
             motion_act_inv(Y, x, z)
             matvec6(Jl, z, y)  # d e_p local
@@ -323,7 +339,9 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
                                              + R1[r, 2] * y[3 * h + 2])
                         x[r] = -(R1[r, 0] * nu[3 * h] + R1[r, 1] * nu[3 * h + 1] + R1[r, 2] * nu[3 * h + 2])
                     add_cross3(S1[c, 3:], x[:3], dep[c, 3 * h:3 * h + 3], 1.0)
-        dW[:, :] = 0.0  # the wrench of c1 on body 1 (and its opposite on body 2), world, at the origin
+        for c in cols:  # the wrench of c1 on body 1 (and its opposite on body 2), world, at the origin
+            for k in range(6):
+                dW[c, k] = 0.0
         if rf == LOCAL:  # W = Ad*(oMc1) lambda turns with c1: dW = s1 x* W
             force_act(oMc1, lam, W)
             for c in cols:
@@ -341,11 +359,13 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
         for joint, sign in ((j1, 1.0), (j2, -1.0)):
             if joint > 0 and forced:
                 force_terms(m, d, joint, sign, W, dW, r1q, S[9], cols)
-    for k in range(n):  # r2 = c - a_c with a_c = a_des - Kp e_p - Kd (e_v - v_des), de_v/dv = J
+    for k in range(n if rows else 0):  # r2 = c - a_c with a_c = a_des - Kp e_p - Kd (e_v - v_des), de_v/dv = J
         row = r2[k]
         for c in range(nv):
+            row[c], row[nv + c] = 0.0, Kd * Jrows[k, c]
+        for c in cols:
             row[c] = wc * dc_q[c, k] + Kp * dep[c, k] + Kd * dev[c, k]
-            row[nv + c] = wc * dc_v[c, k] + Kd * Jrows[k, c]
+            row[nv + c] += wc * dc_v[c, k]
 
 
 @njit(cache=True)
@@ -467,7 +487,7 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, CI, CF
     for k in range(nc):
         s = 3 if CI[k, 0] == CONTACT_3D else 6
         constraint_partials(m, d, g, CI[k], CF[k], R[k], lam[r:r + s], Jc[r:r + s], r2[r:r + s], T, S, e, cols,
-                            1.0, CF[k, F_GAINS], CF[k, F_GAINS + 1])
+                            1.0, CF[k, F_GAINS], CF[k, F_GAINS + 1], True)
         r += s
     status = solve_kkt_rows(m, L, Dinv, Jc, P, delassus_in(fwork, n, nv), Gf, r2, T, U, mu, False)
     if status:
@@ -528,7 +548,7 @@ def impulse_dynamics_derivatives(I, F0, ws, dws, L, D, Dinv, q, v, r_coeff, v_af
     for k in range(nc):
         s = 3 if CI[k, 0] == CONTACT_3D else 6
         constraint_partials(m, d, g, CI[k], CF[k], R[k], impulse[r:r + s], Jc[r:r + s], r2[r:r + s], T, S, e,
-                            cols, 0.0, 0.0, 0.0)
+                            cols, 0.0, 0.0, 0.0, False)  # the force terms alone
         r += s
     for k in range(nv):
         x[k] = v_after[k] + r_coeff * v[k]
@@ -539,7 +559,7 @@ def impulse_dynamics_derivatives(I, F0, ws, dws, L, D, Dinv, q, v, r_coeff, v_af
     for k in range(nc):  # r2 = [d(J w)/dq, J], no force (the kinematics differ from r1's)
         s = 3 if CI[k, 0] == CONTACT_3D else 6
         constraint_partials(m, d, g, CI[k], CF[k], R[k], no_force[:s], Jc[r:r + s], r2[r:r + s], T, S, e, cols,
-                            0.0, 0.0, 1.0)
+                            0.0, 0.0, 1.0, True)
         r += s
     for r in range(n):
         for c in range(nv):
