@@ -47,7 +47,7 @@ E = 84  # floats of the small scratch ``e``  # (nv, 6) columns per constraint si
 
 def work_size(m: int, nv: int) -> int:
     """The size of the derivative ``work`` for constraints of ``m`` rows in all."""
-    return 2 * m * nv + 4 * m * nv + 2 * nv * nv + m * m + nv * nv + SCRATCH * 6 * nv + E + 6
+    return 2 * m * nv + 4 * m * nv + 2 * nv * nv + m * m + nv * nv + SCRATCH * 6 * nv + E
 
 
 @njit(cache=True, forceinline=True)
@@ -179,13 +179,13 @@ def force_terms(m, d, joint, sign, W, dW, r1q, Y, cols):
 
 
 @njit(cache=True)
-def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_cols, wc, Kp, Kd, rows):
+def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_cols, wc, Kp, Kd):
     """One constraint's rows of the partials of ``r2 = wc c - a_c`` (``c = J ddq + gamma``, ``a_c = a_des - Kp e_p
-    - Kd (e_v - v_des)``), ``r2 = [dr2/dq, dr2/dv]`` side by side (not computed unless ``rows``), and its force
-    term in ``r1q`` (the first ``nv`` columns of each row, none when ``lam = 0``); ``rec`` its record
+    - Kd (e_v - v_des)``), ``r2 = [dr2/dq, dr2/dv]`` side by side, and its force term in ``r1q`` (the first
+    ``nv`` columns of each row, none when ``lam = 0``: it depends on ``q`` alone); ``rec`` its record
     (placements) at the state; ``S (SCRATCH, nv, 6)`` and ``e (84,)`` scratch. The dynamics take ``(wc, Kp, Kd)
-    = (1, corrector gains)``; the impulses the force terms alone, then ``(0, 0, 1)`` without force: the partials
-    of the velocity error ``J w`` at the kinematics' velocity ``w``."""
+    = (1, corrector gains)``; the impulses ``(0, 0, 1)``, the partials of the velocity error ``J w`` at the
+    kinematics' velocity ``w``."""
     kind, rf, j1, j2 = ci[0], ci[1], ci[2], ci[3]
     n, nv = r2.shape[0], m.nv
     oMc1, oMc2, X = view(rec, OMC1, (3, 4)), view(rec, OMC2, (3, 4)), view(rec, C1MC2, (3, 4))
@@ -210,8 +210,6 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
         for k in range(3):
             cw[k] = ev[k] = 0.0
         for joint, sign, p in ((j1, 1.0, p1), (j2, -1.0, p2)):
-            if not rows:
-                break
             if joint > 0:
                 point_columns(m, d, g, joint, sign, p, Pv, Pq, Cq, Cv, view(e, 0, (7, 6)))
             ov, oa = d.ov[joint], d.oa_gf[joint]
@@ -225,11 +223,11 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
         for r in range(3):
             z[r] = R1[r, 0] * t[0] + R1[r, 1] * t[1] + R1[r, 2] * t[2]  # R1 t
             ep[r] = p1[r] - p2[r] + z[r]
-        for c in cols[:len(cols) if rows else 0]:  # d e_p = dp1 - dp2 + s1_ang x (R1 t)
+        for c in cols:  # d e_p = dp1 - dp2 + s1_ang x (R1 t)
             for k in range(3):
                 dep[c, k] = Pv[c, k]
             add_cross3(S1[c, 3:], z, dep[c], 1.0)
-        if rf == LOCAL and rows:  # d(R1^T y) = R1^T (dy - s1_ang x y)
+        if rf == LOCAL:  # d(R1^T y) = R1^T (dy - s1_ang x y)
             for c in cols:
                 for xs, val in ((Cq[c], cw), (Pq[c], ev), (dep[c], ep)):
                     add_cross3(S1[c, 3:], val, xs, -1.0)
@@ -240,7 +238,7 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
                         xs[r] = R1[0, r] * z[0] + R1[1, r] * z[1] + R1[2, r] * z[2]
         for r in range(3):  # the force in world axes
             f[r] = R1[r, 0] * lam[0] + R1[r, 1] * lam[1] + R1[r, 2] * lam[2] if rf == LOCAL else lam[r]
-        for c in cols[:len(cols) if rows else 0]:
+        for c in cols:
             for k in range(3):
                 dc_q[c, k], dc_v[c, k], dev[c, k] = Cq[c, k], Cv[c, k], Pq[c, k]
         for joint, sign, p in ((j1, 1.0, p1), (j2, -1.0, p2)):  # the wrench [f; p x f] on each body
@@ -266,15 +264,13 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
             force_terms(m, d, joint, sign, W, dW, r1q, S[9], cols)
     else:
         dV, dA, dAv, Sv, V1, S1 = S[0], S[1], S[2], S[3], S[10], S[11]
-        if not rows:
-            chain_columns(m, d, j1, S1)
-        elif j1 > 0:
+        if j1 > 0:
             body_columns(m, d, g, j1, 1.0, V1, S[8], S[8], S1)  # body 1's own: dov1/dq, s1
-        for c in cols[:len(cols) if rows else 0]:
+        for c in cols:
             for k in range(6):
                 S[8, c, k] = 0.0
         for joint, sign in ((j1, 1.0), (j2, -1.0)):
-            if joint > 0 and rows:
+            if joint > 0:
                 body_columns(m, d, g, joint, sign, dV, dA, dAv, Sv)
         ov1 = d.ov[j1]
         Wt, A = t6[0], t6[1]  # W = ov1 - ov2, A = oa1 - oa2
@@ -282,16 +278,15 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
             Wt[k] = ov1[k] - d.ov[j2, k]
             A[k] = d.oa_gf[j1, k] - d.oa_gf[j2, k]
         Y, nu, Jl = view(e, 72, (3, 4)), t6[4], view(e, 36, (6, 6))
-        if rows:
-            se3_compose_inverse(X, view(cf, F_PD, (3, 4)), Y)
-            se3_log(Y, nu)  # e_p local = -nu
-            se3_jacobian(DIFFERENCE_Q1, nu, Jl)  # Jlog6(Y)
+        se3_compose_inverse(X, view(cf, F_PD, (3, 4)), Y)
+        se3_log(Y, nu)  # e_p local = -nu
+        se3_jacobian(DIFFERENCE_Q1, nu, Jl)  # Jlog6(Y)
         yv = t6[3]
         if rf == LOCAL:
             motion_cross(ov1, Wt, yv)
             for k in range(6):
                 yv[k] = A[k] - yv[k]  # y = A - ov1 x W, c = Ad^-1 y
-        for c in cols[:len(cols) if rows else 0]:
+        for c in cols:
             motion_act_inv(oMc1, Sv[c], x)  # the local Jacobian column
             motion_act_inv(Y, x, z)
             matvec6(Jl, z, y)  # d e_p local
@@ -359,7 +354,7 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
         for joint, sign in ((j1, 1.0), (j2, -1.0)):
             if joint > 0 and forced:
                 force_terms(m, d, joint, sign, W, dW, r1q, S[9], cols)
-    for k in range(n if rows else 0):  # r2 = c - a_c with a_c = a_des - Kp e_p - Kd (e_v - v_des), de_v/dv = J
+    for k in range(n):  # r2 = c - a_c with a_c = a_des - Kp e_p - Kd (e_v - v_des), de_v/dv = J
         row = r2[k]
         for c in range(nv):
             row[c], row[nv + c] = 0.0, Kd * Jrows[k, c]
@@ -408,8 +403,7 @@ def add_products(A, B, out, sign):
 @njit(cache=True)
 def layout(work, n, nv):
     """The views of ``work`` (:func:`work_size`) for ``n`` constraint rows: ``P (nv, n)``, ``Z (n, nv)``, ``r2``,
-    ``U (n, 2 nv)``, ``T (nv, 2 nv)``, ``Gf (n, n)``, ``Minv (nv, nv)``, ``S (SCRATCH, nv, 6)``, ``e (E,)``,
-    ``w (6,)``."""
+    ``U (n, 2 nv)``, ``T (nv, 2 nv)``, ``Gf (n, n)``, ``Minv (nv, nv)``, ``S (SCRATCH, nv, 6)``, ``e (E,)``."""
     w2 = 2 * nv  # the q and v partials side by side
     P, Z = view(work, 0, (nv, n)), view(work, n * nv, (n, nv))
     o = 2 * n * nv
@@ -421,7 +415,7 @@ def layout(work, n, nv):
     o += n * n + nv * nv
     S = view(work, o, (SCRATCH, nv, 6))
     o += SCRATCH * 6 * nv
-    return P, Z, r2, U, T, Gf, Minv, S, work[o:o + E], work[o + E:o + E + 6]
+    return P, Z, r2, U, T, Gf, Minv, S, work[o:o + E]
 
 
 @njit(cache=True)
@@ -478,7 +472,7 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, CI, CF
         borrowed(dlam_dtau)  # many rows sliced below
     nv, nc, n = m.nv, CI.shape[0], Jc.shape[0]
     lam = fwork[:n]
-    P, Z, r2, U, T, Gf, Minv, S, e, _ = layout(work, n, nv)
+    P, Z, r2, U, T, Gf, Minv, S, e = layout(work, n, nv)
     cols = np.empty(nv, dtype=np.int64)
     for i in range(nv):  # r1 = [dr1/dq, dr1/dv] side by side: the RNEA partials, then the force terms
         for c in range(nv):
@@ -487,7 +481,7 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, CI, CF
     for k in range(nc):
         s = 3 if CI[k, 0] == CONTACT_3D else 6
         constraint_partials(m, d, g, CI[k], CF[k], R[k], lam[r:r + s], Jc[r:r + s], r2[r:r + s], T, S, e, cols,
-                            1.0, CF[k, F_GAINS], CF[k, F_GAINS + 1], True)
+                            1.0, CF[k, F_GAINS], CF[k, F_GAINS + 1])
         r += s
     status = solve_kkt_rows(m, L, Dinv, Jc, P, delassus_in(fwork, n, nv), Gf, r2, T, U, mu, False)
     if status:
@@ -532,34 +526,27 @@ def impulse_dynamics_derivatives(I, F0, ws, dws, L, D, Dinv, q, v, r_coeff, v_af
     work, CI, CF, R, Jc, fwork = borrowed(work), borrowed(CI), borrowed(CF), borrowed(R), borrowed(Jc), \
         borrowed(fwork)
     impulse = fwork[:n]
-    P, Z, r2, U, T, Gf, Minv, S, e, no_force = layout(work, n, nv)
+    P, Z, r2, U, T, Gf, Minv, S, e = layout(work, n, nv)
     x, zero = Z[0], Z[1]  # scratch unused here (Z has n >= 3 rows)
-    no_force[:] = 0.0
     for k in range(nv):
         x[k], zero[k] = v_after[k] - v[k], 0.0
     status = rnea_derivatives(I, F0, ws, dws, q, zero, x, np.zeros((0, 6)))
     if status:
         return status
-    cols = np.empty(nv, dtype=np.int64)
-    for i in range(nv):  # r1 = [dr1/dq, -M]: the RNEA partials and the impulses' force terms (-M: in the solve)
+    for i in range(nv):  # r1 = [dr1/dq, -M]: the RNEA partials, the impulses' force terms (-M: in the solve)
         for c in range(nv):
             T[i, c] = g.dtau_dq[i, c]
-    r = 0
-    for k in range(nc):
-        s = 3 if CI[k, 0] == CONTACT_3D else 6
-        constraint_partials(m, d, g, CI[k], CF[k], R[k], impulse[r:r + s], Jc[r:r + s], r2[r:r + s], T, S, e,
-                            cols, 0.0, 0.0, 0.0, False)  # the force terms alone
-        r += s
     for k in range(nv):
         x[k] = v_after[k] + r_coeff * v[k]
     status = forward_derivatives(I, F0, ws, dws, q, x, zero, np.zeros((0, 6)), False, False)  # M stays
     if status:
         return status
+    cols = np.empty(nv, dtype=np.int64)
     r = 0
-    for k in range(nc):  # r2 = [d(J w)/dq, J], no force (the kinematics differ from r1's)
+    for k in range(nc):  # r2 = [d(J w)/dq, J] at the kinematics of w; the force terms depend on q alone
         s = 3 if CI[k, 0] == CONTACT_3D else 6
-        constraint_partials(m, d, g, CI[k], CF[k], R[k], no_force[:s], Jc[r:r + s], r2[r:r + s], T, S, e, cols,
-                            0.0, 0.0, 1.0, True)
+        constraint_partials(m, d, g, CI[k], CF[k], R[k], impulse[r:r + s], Jc[r:r + s], r2[r:r + s], T, S, e,
+                            cols, 0.0, 0.0, 1.0)
         r += s
     for r in range(n):
         for c in range(nv):
