@@ -493,7 +493,7 @@ def _constrained_buffers(target, n: int, m: int, nc: int, derivatives: bool) -> 
         from .kernels import constrained_derivatives as kd
         from .kernels.derivatives import derivative_size
 
-        buffers += [np.zeros((n, derivative_size(target.njoints, nv))), np.zeros((n, kd.work_size(m, nv, nc)))]
+        buffers += [np.zeros((n, derivative_size(target.njoints, nv))), np.zeros((n, kd.work_size(m, nv)))]
     return buffers
 
 

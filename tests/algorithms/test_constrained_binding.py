@@ -3,6 +3,7 @@ constraint model (in place or through a setter) between calls reaches the next c
 same models used with two datas in turn, a list changed in place, and the state the derivatives read."""
 
 import numpy as np
+import pytest
 from constrained_cases import random_state, robot_cases
 
 import rbda
@@ -81,3 +82,24 @@ def test_derivatives_read_the_state_of_the_last_call():
     q[:], v[:] = random_state(model, 6)[:2]
     for mine, ref in zip(rbda.compute_impulse_dynamics_derivatives(model, data, cms, cds), expected):
         np.testing.assert_array_equal(mine, ref)
+
+
+def test_derivatives_of_another_constraint_set_are_refused_and_the_call_s_set_is_used():
+    """The derivatives read the last call's forces, records, Jacobian and Delassus matrix: a set of another size
+    is an error naming contact_models (and rebinds the data to it); after a new call with the full set, the same
+    models in a tuple give the same partials as before."""
+    _, make_model, make_constraints = ROBOTS["solo12-3D-LWA"]
+    model = make_model()
+    cms = make_constraints(model)
+    data, cds = model.create_data(), [cm.create_data() for cm in cms]
+    q, v, tau = random_state(model, 7)
+    rbda.constraint_dynamics(model, data, q, v, tau, cms, cds)
+    expected = [np.array(x) for x in rbda.compute_constraint_dynamics_derivatives(model, data, cms, cds)]
+    with pytest.raises(ValueError, match="contact_models: not the constraint set of the last call"):
+        rbda.compute_constraint_dynamics_derivatives(model, data, cms[:2], cds[:2])
+    rbda.constraint_dynamics(model, data, q, v, tau, cms, cds)
+    for mine, ref in zip(rbda.compute_constraint_dynamics_derivatives(model, data, tuple(cms), tuple(cds)), expected):
+        np.testing.assert_array_equal(mine, ref)
+    rbda.impulse_dynamics(model, data, q, v, cms, cds, 0.2)
+    with pytest.raises(ValueError, match="contact_models: not the constraint set of the last call"):
+        rbda.compute_impulse_dynamics_derivatives(model, data, cms[1:], cds[1:])

@@ -211,14 +211,17 @@ def _derivatives(model, data, contact_models, contact_datas, q, v, acc, lam, set
 
 def _last_call(model, data, contact_models, contact_datas, prox_settings, kind: str, call: str):
     """Checked arguments, ``(settings, inputs, packed)`` of the last constrained call of ``kind`` on ``data``
-    (``packed``: the constraint set bound to ``data``, ``(CI, CF, ...)`` as ``constrained._bind``)."""
+    (``packed``: the constraint set bound to ``data`` at that call, ``(CI, CF, R, Jc, rhs, work, stats)`` as
+    ``constrained._bind``, holding that call's records, Jacobian, forces and Delassus matrix)."""
     check_data(model, data)
     settings = _settings(prox_settings)
-    state = data.constraint_state
+    state, forward = data.constraint_state, data.constraint_binding
     packed = _bind(model, data, contact_models, contact_datas)  # checks a set it has not bound
-    if state is None or state[0] != kind:
+    if state is None or state[0] != kind or forward is None:
         raise ValueError(f"data: call {call} first")
-    return settings, state[1:], packed
+    if forward[1][3].shape != packed[3].shape:
+        raise ValueError(f"contact_models: not the constraint set of the last call of {call.split('(')[0]}")
+    return settings, state[1:], forward[1]
 
 
 def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_models: Sequence[RigidConstraintModel],
@@ -246,7 +249,7 @@ def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_mo
         data.ddq_dtau = np.zeros((nv, nv))
     data.kinematics_derivatives = False  # the derivative workspace now holds the dynamics' columns
     status = _kd.constraint_dynamics_derivatives(I, F, ws, dws, data._cholesky_L, data.D, data.Dinv, q, v,
-                                                 data.ddq, data.lambda_c, CI, CF, float(settings.mu), work,
+                                                 data.ddq, CI, CF, *packed[2:4], packed[5], float(settings.mu), work,
                                                  data.ddq_dtau, dlam_dq, dlam_dv, dlam_dtau)
     if status:
         if status == 96:
@@ -273,7 +276,7 @@ def _buffers(data, kind: str, m: int, nv: int, nc: int, results: int, F=None) ->
     key = (kind, m, nc)
     buffers = data.constraint_derivative_buffers
     if buffers is None or buffers[0] != key or (F is not None and buffers[-1][0] is not F):
-        buffers = (key, np.zeros(kd.work_size(m, nv, nc)), *(np.zeros((m, nv)) for _ in range(results)))
+        buffers = (key, np.zeros(kd.work_size(m, nv)), *(np.zeros((m, nv)) for _ in range(results)))
         if F is not None:
             buffers += ((F, kd.without_gravity(F)),)
         data.constraint_derivative_buffers = buffers
@@ -329,8 +332,8 @@ def compute_impulse_dynamics_derivatives(model: Model, data: Data, contact_model
             setattr(data, name, np.zeros((nv, nv)))
     data.kinematics_derivatives = False  # the derivative workspace now holds the impulses' columns
     status = _kd.impulse_dynamics_derivatives(I, F0, ws, dws, data._cholesky_L, data.D, data.Dinv, q, v, float(e),
-                                              data.dq_after, data.impulse_c, CI, CF, float(settings.mu), work,
-                                              data.dvafter_dq, data.dvafter_dv, dP_dq, dP_dv)
+                                              data.dq_after, CI, CF, *packed[2:4], packed[5], float(settings.mu),
+                                              work, data.dvafter_dq, data.dvafter_dv, dP_dq, dP_dv)
     if status:
         if status == 96:
             raise ValueError(SINGULAR_SET)

@@ -244,7 +244,7 @@ def _ffi_constrained(name, model, xs, static, jacobians: bool):
     buffers = [(nv, nv), (nv,), (nv,), (nc, kc.RECORD), (m, nv), (m,), (kc.work_size(m, nv, model.nq),), (kc.STATS,)]
     if jacobians:
         results = [(nv,), (m,)] + [(nv, nv)] * 3 + [(m, nv)] * 3 + [c.jacobian[2].shape, (c.dws,)] + buffers \
-            + [(kd.work_size(m, nv, nc),)]
+            + [(kd.work_size(m, nv),)]
     else:
         results = [(nv,), (m,), c.value[2].shape] + buffers
     target = _ffi.target("rbda_constraint_dynamics" + ("_jac" if jacobians else ""))

@@ -363,6 +363,12 @@ def keep_state(work, m, q, v, tau):
         work[o + k] = tau[k]
 
 
+@njit(cache=True, forceinline=True)
+def delassus_in(work, m, nv):
+    """The Delassus matrix ``G (m, m)`` of :func:`solve_kkt`'s last solve, a view of its ``work``."""
+    return view(work, 4 * m + m * nv, (m, m))
+
+
 @njit(cache=True)
 def solve_kkt(lam, L, Dinv, Jc, b, settings, work, stats, x, R, CI):
     """The KKT solve shared by the dynamics and the impulses: ``G lambda + b = 0`` (proximal), then
@@ -371,7 +377,7 @@ def solve_kkt(lam, L, Dinv, Jc, b, settings, work, stats, x, R, CI):
     nc, nv = Jc.shape
     lam_c, previous, residual = work[:nc], work[2 * nc:3 * nc], work[3 * nc:4 * nc]
     Y = view(work, 4 * nc, (nc, nv))
-    G = view(work, 4 * nc + nc * nv, (nc, nc))
+    G = delassus_in(work, nc, nv)
     Lc = view(work, 4 * nc + nc * nv + nc * nc, (nc, nc))
     f = work[4 * nc + nc * nv + 2 * nc * nc + 42:state_offset(nc, nv)]
     delassus(L, Dinv, lam, Jc, Y, G)

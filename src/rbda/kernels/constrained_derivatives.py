@@ -34,20 +34,20 @@ from ..spatial.compiled import force_act, force_cross, matvec6, motion_act, moti
 from .configuration import DIFFERENCE_Q1, se3_jacobian
 from .constrained import constraint_dynamics as constrained_dynamics
 from .constrained import impulse_dynamics
-from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, constraint_set, delassus,
+from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, delassus_in,
                           dense_cholesky, point_velocity, se3_compose_inverse, se3_log)
 from .derivatives import column_partials, derivative_views, forward_derivatives, rnea_derivatives
 from .layout import data_views, model_views
-from .sparse import cholesky_decompose, cholesky_minv, cholesky_solve_block
+from .sparse import cholesky_minv, cholesky_solve_block
 from .views import borrowed, view
 
 SCRATCH = 12
 E = 84  # floats of the small scratch ``e``  # (nv, 6) columns per constraint side
 
 
-def work_size(m: int, nv: int, nc: int) -> int:
-    """The size of the derivative ``work`` for ``nc`` constraints of ``m`` rows in all."""
-    return 5 * m * nv + 4 * m * nv + 2 * nv * nv + 2 * m * m + nv * nv + SCRATCH * 6 * nv + nc * 78 + m + 96 + E
+def work_size(m: int, nv: int) -> int:
+    """The size of the derivative ``work`` for constraints of ``m`` rows in all."""
+    return 2 * m * nv + 4 * m * nv + 2 * nv * nv + m * m + nv * nv + SCRATCH * 6 * nv + E
 
 
 @njit(cache=True, forceinline=True)
@@ -119,6 +119,17 @@ def point_columns(m, d, g, joint, sign, p, Pv, Pq, Cq, Cv, t6):
 
 
 @njit(cache=True)
+def chain_columns(m, d, joint, out):
+    """The world columns ``s`` of the dofs supporting body ``joint`` into those rows of ``out (nv, 6)``."""
+    i = joint
+    while i > 0:
+        for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            for k in range(6):
+                out[c, k] = d.J[c, k]
+        i = m.parents[i]
+
+
+@njit(cache=True)
 def support_columns(m, j1, j2, cols):
     """The dofs supporting joint ``j1`` or ``j2`` into ``cols``, sorted; returns their count."""
     n = 0
@@ -140,9 +151,11 @@ def support_columns(m, j1, j2, cols):
 def force_terms(m, d, joint, sign, W, dW, r1q, Y, cols):
     """``r1q -= sign d(J_joint^T W)/dq`` for the world wrench ``sign W`` on body ``joint`` with q-partials
     ``sign dW (nv, 6)`` (zero outside ``cols``): row ``r`` (a dof supporting the body) gets ``s_r . dW_c`` minus
-    ``s_r . (s_c x* W)`` when dof ``c`` supports dof ``r``'s joint. ``Y (nv, 6)``: scratch."""
+    ``s_r . (s_c x* W)`` when dof ``c`` supports dof ``r``'s joint. ``Y (nv, 6)``: scratch. Scalar indexing
+    throughout: a row view per entry costs more than the 6-term product."""
     for c in cols:
-        Y[c, :] = dW[c]
+        for k in range(6):
+            Y[c, k] = dW[c, k]
     i = joint
     while i > 0:  # Y_c = dW_c - s_c x* W on the body's supporting dofs, dW_c elsewhere
         for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
@@ -155,22 +168,24 @@ def force_terms(m, d, joint, sign, W, dW, r1q, Y, cols):
         end = m.idx_v[a] + m.nvs[a]  # the dofs supporting a's are below end on this chain
         for r in range(m.idx_v[a], end):
             s0, s1, s2, s3, s4, s5 = d.J[r, 0], d.J[r, 1], d.J[r, 2], d.J[r, 3], d.J[r, 4], d.J[r, 5]
-            row = r1q[r]
             for c in cols:
-                x = dW[c]
                 if c < end:  # a dof below end supports a's joint if it supports the body
-                    x = Y[c]
-                row[c] -= sign * (s0 * x[0] + s1 * x[1] + s2 * x[2] + s3 * x[3] + s4 * x[4] + s5 * x[5])
+                    x = s0 * Y[c, 0] + s1 * Y[c, 1] + s2 * Y[c, 2] + s3 * Y[c, 3] + s4 * Y[c, 4] + s5 * Y[c, 5]
+                else:
+                    x = (s0 * dW[c, 0] + s1 * dW[c, 1] + s2 * dW[c, 2] + s3 * dW[c, 3] + s4 * dW[c, 4]
+                         + s5 * dW[c, 5])
+                r1q[r, c] -= sign * x
         a = m.parents[a]
 
 
 @njit(cache=True)
 def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_cols, wc, Kp, Kd):
     """One constraint's rows of the partials of ``r2 = wc c - a_c`` (``c = J ddq + gamma``, ``a_c = a_des - Kp e_p
-    - Kd (e_v - v_des)``), ``r2 = [dr2/dq, dr2/dv]`` side by side, and its force term in ``r1q`` (the first ``nv``
-    columns of each row, none when ``lam = 0``); ``rec`` its record (placements) at the state; ``S (SCRATCH, nv, 6)`` and ``e (84,)``
-    scratch. The dynamics take ``(wc, Kp, Kd) = (1, corrector gains)``; the impulses ``(0, 0, 1)``, the partials
-    of the velocity error ``J w`` at the kinematics' velocity ``w``."""
+    - Kd (e_v - v_des)``), ``r2 = [dr2/dq, dr2/dv]`` side by side, and its force term in ``r1q`` (the first
+    ``nv`` columns of each row, none when ``lam = 0``: it depends on ``q`` alone); ``rec`` its record
+    (placements) at the state; ``S (SCRATCH, nv, 6)`` and ``e (84,)`` scratch. The dynamics take ``(wc, Kp, Kd)
+    = (1, corrector gains)``; the impulses ``(0, 0, 1)``, the partials of the velocity error ``J w`` at the
+    kinematics' velocity ``w``."""
     kind, rf, j1, j2 = ci[0], ci[1], ci[2], ci[3]
     n, nv = r2.shape[0], m.nv
     oMc1, oMc2, X = view(rec, OMC1, (3, 4)), view(rec, OMC2, (3, 4)), view(rec, C1MC2, (3, 4))
@@ -179,8 +194,10 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
     forced = False  # no force term for lam = 0
     for k in range(n):
         forced |= lam[k] != 0.0
-    for k in range(SCRATCH):
-        S[k, :, :] = 0.0
+    for k in range(SCRATCH):  # the rows outside cols are never read
+        for c in cols:
+            for h in range(6):
+                S[k, c, h] = 0.0
     dc_q, dc_v, dev, dep = S[4], S[5], S[6], S[7]  # (nv, 6), the first n columns used
     dW, t6 = S[8], view(e, 0, (6, 6))  # the wrench's q-partials; six 6-vectors of scratch
     x, y, z, W = d.v6[0], d.v6[1], d.v6[2], d.v6[3]
@@ -189,11 +206,7 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
         cw, ev, ep, f = x[:3], x[3:], y[:3], y[3:]
         pv, pa = t6[0, :3], t6[0, 3:]
         S1 = S[10]
-        i = j1
-        while i > 0:
-            for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
-                S1[c, :] = d.J[c]
-            i = m.parents[i]
+        chain_columns(m, d, j1, S1)
         for k in range(3):
             cw[k] = ev[k] = 0.0
         for joint, sign, p in ((j1, 1.0, p1), (j2, -1.0, p2)):
@@ -223,11 +236,8 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
                     z[0], z[1], z[2] = xs[0], xs[1], xs[2]
                     for r in range(3):
                         xs[r] = R1[0, r] * z[0] + R1[1, r] * z[1] + R1[2, r] * z[2]
-            for r in range(3):
-                f[r] = R1[r, 0] * lam[0] + R1[r, 1] * lam[1] + R1[r, 2] * lam[2]
-        else:
-            for r in range(3):
-                f[r] = lam[r]
+        for r in range(3):  # the force in world axes
+            f[r] = R1[r, 0] * lam[0] + R1[r, 1] * lam[1] + R1[r, 2] * lam[2] if rf == LOCAL else lam[r]
         for c in cols:
             for k in range(3):
                 dc_q[c, k], dc_v[c, k], dev[c, k] = Cq[c, k], Cv[c, k], Pq[c, k]
@@ -236,7 +246,9 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
                 continue
             W[:3] = f
             cross3(p, f, W[3:])
-            dW[:, :] = 0.0
+            for c in cols:
+                for k in range(6):
+                    dW[c, k] = 0.0
             i = joint
             while i > 0:  # the point moves with the body: d(p x f) = dp x f
                 for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
@@ -254,7 +266,9 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
         dV, dA, dAv, Sv, V1, S1 = S[0], S[1], S[2], S[3], S[10], S[11]
         if j1 > 0:
             body_columns(m, d, g, j1, 1.0, V1, S[8], S[8], S1)  # body 1's own: dov1/dq, s1
-        S[8, :, :] = 0.0
+        for c in cols:
+            for k in range(6):
+                S[8, c, k] = 0.0
         for joint, sign in ((j1, 1.0), (j2, -1.0)):
             if joint > 0:
                 body_columns(m, d, g, joint, sign, dV, dA, dAv, Sv)
@@ -320,7 +334,9 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
                                              + R1[r, 2] * y[3 * h + 2])
                         x[r] = -(R1[r, 0] * nu[3 * h] + R1[r, 1] * nu[3 * h + 1] + R1[r, 2] * nu[3 * h + 2])
                     add_cross3(S1[c, 3:], x[:3], dep[c, 3 * h:3 * h + 3], 1.0)
-        dW[:, :] = 0.0  # the wrench of c1 on body 1 (and its opposite on body 2), world, at the origin
+        for c in cols:  # the wrench of c1 on body 1 (and its opposite on body 2), world, at the origin
+            for k in range(6):
+                dW[c, k] = 0.0
         if rf == LOCAL:  # W = Ad*(oMc1) lambda turns with c1: dW = s1 x* W
             force_act(oMc1, lam, W)
             for c in cols:
@@ -341,8 +357,10 @@ def constraint_partials(m, d, g, ci, cf, rec, lam, Jrows, r2, r1q, S, e, all_col
     for k in range(n):  # r2 = c - a_c with a_c = a_des - Kp e_p - Kd (e_v - v_des), de_v/dv = J
         row = r2[k]
         for c in range(nv):
+            row[c], row[nv + c] = 0.0, Kd * Jrows[k, c]
+        for c in cols:
             row[c] = wc * dc_q[c, k] + Kp * dep[c, k] + Kd * dev[c, k]
-            row[nv + c] = wc * dc_v[c, k] + Kd * Jrows[k, c]
+            row[nv + c] += wc * dc_v[c, k]
 
 
 @njit(cache=True)
@@ -383,53 +401,32 @@ def add_products(A, B, out, sign):
 
 
 @njit(cache=True)
-def layout(work, n, nv, nc):
-    """The views of ``work`` (:func:`work_size`) for ``n`` rows of ``nc`` constraints: ``Jc (n, nv)``,
-    ``P (nv, n)``, ``Z``, ``Yk (n, nv)``, ``r2``, ``U (n, 2 nv)``, ``T (nv, 2 nv)``, ``G``, ``Gf (n, n)``,
-    ``Minv (nv, nv)``, ``S (SCRATCH, nv, 6)``, the records ``R (nc, 78)``, ``rhs (n,)``, ``w (16, 6)``, ``e (E,)``."""
+def layout(work, n, nv):
+    """The views of ``work`` (:func:`work_size`) for ``n`` constraint rows: ``P (nv, n)``, ``Z (n, nv)``, ``r2``,
+    ``U (n, 2 nv)``, ``T (nv, 2 nv)``, ``Gf (n, n)``, ``Minv (nv, nv)``, ``S (SCRATCH, nv, 6)``, ``e (E,)``."""
     w2 = 2 * nv  # the q and v partials side by side
-    P = view(work, 2 * n * nv, (nv, n))
-    Jc, Z, Yk = view(work, 0, (n, nv)), view(work, 3 * n * nv, (n, nv)), view(work, 4 * n * nv, (n, nv))
-    o = 5 * n * nv
+    P, Z = view(work, 0, (nv, n)), view(work, n * nv, (n, nv))
+    o = 2 * n * nv
     r2, U = view(work, o, (n, w2)), view(work, o + n * w2, (n, w2))
     o += 2 * n * w2
     T = view(work, o, (nv, w2))
     o += nv * w2
-    G, Gf = view(work, o, (n, n)), view(work, o + n * n, (n, n))
-    o += 2 * n * n
-    Minv = view(work, o, (nv, nv))
-    o += nv * nv
+    Gf, Minv = view(work, o, (n, n)), view(work, o + n * n, (nv, nv))
+    o += n * n + nv * nv
     S = view(work, o, (SCRATCH, nv, 6))
     o += SCRATCH * 6 * nv
-    R = view(work, o, (nc, 78))
-    o += nc * 78
-    rhs, w = work[o:o + n], view(work, o + n, (16, 6))
-    e = work[o + n + 96:o + n + 96 + E]
-    return Jc, P, Z, Yk, r2, U, T, G, Gf, Minv, S, R, rhs, w, e
+    return P, Z, r2, U, T, Gf, Minv, S, work[o:o + E]
 
 
 @njit(cache=True)
-def local_kinematics(m, d):
-    """The local twists and accelerations ``d.v``, ``d.a`` (gravity removed) from the world ones of the
-    derivative recursion, which the constraint rows read."""
-    for i in range(1, m.nj):
-        motion_act_inv(d.oMi[i], d.ov[i], d.v[i])
-        for k in range(6):
-            d.v6[0, k] = d.oa_gf[i, k] + m.gravity[k]
-        motion_act_inv(d.oMi[i], d.v6[0], d.a[i])
-
-
-@njit(cache=True)
-def solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu, r1_v_is_minus_M):
+def solve_kkt_rows(m, L, Dinv, Jc, P, G, Gf, r2, T, U, mu, r1_v_is_minus_M):
     """The implicit-function step for the partials ``T = [dr1/dq, dr1/dv] (nv, 2 nv)``, ``r2 (n, 2 nv)``:
     ``[[M, -J^T], [J, 0]] [dx; dlambda] = -[r1; r2]`` gives ``U = dlambda = G^-1 (J M^-1 r1 - r2)`` and
-    ``T = -dx = M^-1 r1 - M^-1 J^T dlambda``, with ``P = M^-1 J^T`` and ``Gf`` the factor of ``G + mu I``.
+    ``T = -dx = M^-1 r1 - M^-1 J^T dlambda``, with ``P = M^-1 J^T`` and ``Gf`` the factor of ``G + mu I``. ``M``'s
+    sparse factor ``(L, Dinv)`` and the Delassus matrix ``G`` are those of the forward call (same ``q``).
     ``r1_v_is_minus_M``: ``dr1/dv = -M`` (the impulses), not read from ``T``: ``M^-1 dr1/dv = -I``.
-    Returns 97 for a singular M, 96 for a singular set with ``mu = 0``, else 0."""
+    Returns 96 for a singular set with ``mu = 0``, else 0."""
     n, nv = Jc.shape
-    if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
-        return 97
-    delassus(L, Dinv, m.dof_parents, Jc, Yk, G)
     for i in range(n):
         for j in range(n):
             Gf[i, j] = G[i, j] + (mu if i == j else 0.0)
@@ -456,28 +453,27 @@ def solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu, r1_v_is_min
 
 
 @njit(cache=True)
-def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, lam, CI, CF, mu, work,
+def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, CI, CF, R, Jc, fwork, mu, work,
                                     ddq_dtau, dlam_dq, dlam_dv, dlam_dtau):
-    """The partials of :func:`kernels.constrained.constraint_dynamics` at its solution ``(ddq, lam)``:
-    ``ddq_dq``, ``ddq_dv`` into the derivative workspace (``derivative_views``), ``ddq_dtau (nv, nv)`` and
-    ``dlam_* (m, nv)``; ``work`` of :func:`work_size`. Returns the input status, 97 for a singular M, 96 for a
-    singular constraint set with ``mu = 0``."""
+    """The partials of :func:`kernels.constrained.constraint_dynamics` at its solution ``(ddq, lambda)``, read
+    from that call's outputs: ``M``'s factor ``(L, D, Dinv)``, the records ``R``, the Jacobian ``Jc (m, nv)`` and
+    its ``work`` ``fwork`` (``lambda`` and the Delassus matrix). ``ddq_dq``, ``ddq_dv`` go into the derivative
+    workspace (``derivative_views``), ``ddq_dtau (nv, nv)`` and ``dlam_* (m, nv)`` as given; ``work`` of
+    :func:`work_size`. Returns the input status, or 96 for a singular constraint set with ``mu = 0``."""
     status = rnea_derivatives(I, F, ws, dws, q, v, ddq, np.zeros((0, 6)))
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
-    work, CI, CF, lam, L, D, Dinv = borrowed(work), borrowed(CI), borrowed(CF), borrowed(lam), borrowed(L), \
-        borrowed(D), borrowed(Dinv)  # no reference counting on the many rows sliced below
+    work, CI, CF, R, Jc, fwork, L, D, Dinv = borrowed(work), borrowed(CI), borrowed(CF), borrowed(R), \
+        borrowed(Jc), borrowed(fwork), borrowed(L), borrowed(D), borrowed(Dinv)  # no reference counting on the
     ddq_dtau, dlam_dq, dlam_dv, dlam_dtau = borrowed(ddq_dtau), borrowed(dlam_dq), borrowed(dlam_dv), \
-        borrowed(dlam_dtau)
-    nv, nc = m.nv, CI.shape[0]
-    n = lam.shape[0]
-    Jc, P, Z, Yk, r2, U, T, G, Gf, Minv, S, R, rhs, w, e = layout(work, n, nv, nc)
+        borrowed(dlam_dtau)  # many rows sliced below
+    nv, nc, n = m.nv, CI.shape[0], Jc.shape[0]
+    lam = fwork[:n]
+    P, Z, r2, U, T, Gf, Minv, S, e = layout(work, n, nv)
     cols = np.empty(nv, dtype=np.int64)
-    local_kinematics(m, d)
-    constraint_set(m, d, CI, CF, R, Jc, rhs, w)
     for i in range(nv):  # r1 = [dr1/dq, dr1/dv] side by side: the RNEA partials, then the force terms
         for c in range(nv):
             T[i, c], T[i, nv + c] = g.dtau_dq[i, c], g.dtau_dv[i, c]
@@ -487,20 +483,25 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, lam, C
         constraint_partials(m, d, g, CI[k], CF[k], R[k], lam[r:r + s], Jc[r:r + s], r2[r:r + s], T, S, e, cols,
                             1.0, CF[k, F_GAINS], CF[k, F_GAINS + 1])
         r += s
-    status = solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu, False)
+    status = solve_kkt_rows(m, L, Dinv, Jc, P, delassus_in(fwork, n, nv), Gf, r2, T, U, mu, False)
     if status:
         return status
-    # ddq_dtau = M^-1 - M^-1 J^T Z with Z = G^-1 J M^-1
+    # ddq_dtau = M^-1 - M^-1 J^T Z with Z = G^-1 J M^-1 (symmetric: the lower half, then mirrored)
     for r in range(n):
         for k in range(nv):
             Z[r, k] = P[k, r]
     dense_solve_rows(Gf, Z)
     cholesky_minv(L, D, m.dof_parents, Minv)
-    add_products(P, Z, Minv, -1.0)
+    for i in range(nv):
+        mi = Minv[i]
+        for r in range(n):
+            w, zr = P[i, r], Z[r]
+            for c in range(i + 1):
+                mi[c] -= w * zr[c]
     for i in range(nv):
         for c in range(nv):
             g.ddq_dq[i, c], g.ddq_dv[i, c] = -T[i, c], -T[i, nv + c]
-            ddq_dtau[i, c] = Minv[i, c]
+            ddq_dtau[i, c] = Minv[i, c] if c <= i else Minv[c, i]
     for r in range(n):
         for c in range(nv):
             dlam_dq[r, c], dlam_dv[r, c], dlam_dtau[r, c] = U[r, c], U[r, nv + c], -Z[r, c]
@@ -508,56 +509,49 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, lam, C
 
 
 @njit(cache=True)
-def impulse_dynamics_derivatives(I, F0, ws, dws, L, D, Dinv, q, v, r_coeff, v_after, impulse, CI, CF, mu, work,
+def impulse_dynamics_derivatives(I, F0, ws, dws, L, D, Dinv, q, v, r_coeff, v_after, CI, CF, R, Jc, fwork, mu, work,
                                  dv_dq, dv_dv, dP_dq, dP_dv):
     """The partials of :func:`kernels.constrained.impulse_dynamics` at its solution ``(v+, P)`` (``r_coeff`` the
-    restitution ``e``): the KKT system ``r1 = M(q) (v+ - v) - J^T P``, ``r2 = J (v+ + e v)`` with
+    restitution ``e``), read from that call's outputs as :func:`constraint_dynamics_derivatives` (``fwork``
+    holds the impulses): the KKT system ``r1 = M(q) (v+ - v) - J^T P``, ``r2 = J (v+ + e v)`` with
     ``dr1/dq = d(M (v+ - v))/dq - d(J^T P)/dq`` (the RNEA partials at ``(q, 0, v+ - v)`` without gravity),
     ``dr1/dv = -M``, ``dr2/dq`` the velocity-error partials at ``w = v+ + e v`` (the forward derivative pass at
-``(q, w, 0)``) and ``dr2/dv = e J``. Into
-    ``dv_* (nv, nv)`` and ``dP_* (m, nv)``; ``work`` of :func:`work_size`. ``F0``: the model's packed floats
-    with the gravity zeroed (:func:`without_gravity`), so that ``ID(q, 0, x) = M(q) x``. Statuses as
-    :func:`constraint_dynamics_derivatives`."""
-    nv, nc, n = v.shape[0], CI.shape[0], impulse.shape[0]
+    ``(q, w, 0)``) and ``dr2/dv = e J``. Into ``dv_* (nv, nv)`` and ``dP_* (m, nv)``; ``work`` of
+    :func:`work_size`. ``F0``: the model's packed floats with the gravity zeroed (:func:`without_gravity`), so
+    that ``ID(q, 0, x) = M(q) x``. Statuses as :func:`constraint_dynamics_derivatives`."""
+    nv, nc, n = v.shape[0], CI.shape[0], Jc.shape[0]
     m = model_views(borrowed(I), borrowed(F0))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
-    work = borrowed(work)
-    Jc, P, Z, Yk, r2, U, T, G, Gf, Minv, S, R, rhs, w, e = layout(work, n, nv, nc)
-    x, zero, no_force = Z[0], Z[1], w[15]  # scratch unused here (Z has n >= 3 rows, w 16)
-    no_force[:] = 0.0
+    work, CI, CF, R, Jc, fwork = borrowed(work), borrowed(CI), borrowed(CF), borrowed(R), borrowed(Jc), \
+        borrowed(fwork)
+    impulse = fwork[:n]
+    P, Z, r2, U, T, Gf, Minv, S, e = layout(work, n, nv)
+    x, zero = Z[0], Z[1]  # scratch unused here (Z has n >= 3 rows)
     for k in range(nv):
         x[k], zero[k] = v_after[k] - v[k], 0.0
     status = rnea_derivatives(I, F0, ws, dws, q, zero, x, np.zeros((0, 6)))
     if status:
         return status
-    cols = np.empty(nv, dtype=np.int64)
-    local_kinematics(m, d)
-    constraint_set(m, d, CI, CF, R, Jc, rhs, w)
-    for i in range(nv):  # r1 = [dr1/dq, -M]: the RNEA partials and the impulses' force terms (-M: in the solve)
+    for i in range(nv):  # r1 = [dr1/dq, -M]: the RNEA partials, the impulses' force terms (-M: in the solve)
         for c in range(nv):
             T[i, c] = g.dtau_dq[i, c]
-    r = 0
-    for k in range(nc):
-        s = 3 if CI[k, 0] == CONTACT_3D else 6
-        constraint_partials(m, d, g, CI[k], CF[k], R[k], impulse[r:r + s], Jc[r:r + s], r2[r:r + s], T, S, e,
-                            cols, 0.0, 0.0, 0.0)
-        r += s
     for k in range(nv):
         x[k] = v_after[k] + r_coeff * v[k]
     status = forward_derivatives(I, F0, ws, dws, q, x, zero, np.zeros((0, 6)), False, False)  # M stays
     if status:
         return status
+    cols = np.empty(nv, dtype=np.int64)
     r = 0
-    for k in range(nc):  # r2 = [d(J w)/dq, J], no force (the kinematics differ from r1's)
+    for k in range(nc):  # r2 = [d(J w)/dq, J] at the kinematics of w; the force terms depend on q alone
         s = 3 if CI[k, 0] == CONTACT_3D else 6
-        constraint_partials(m, d, g, CI[k], CF[k], R[k], no_force[:s], Jc[r:r + s], r2[r:r + s], T, S, e, cols,
-                            0.0, 0.0, 1.0)
+        constraint_partials(m, d, g, CI[k], CF[k], R[k], impulse[r:r + s], Jc[r:r + s], r2[r:r + s], T, S, e,
+                            cols, 0.0, 0.0, 1.0)
         r += s
     for r in range(n):
         for c in range(nv):
             r2[r, nv + c] *= r_coeff
-    status = solve_kkt_rows(m, d, L, D, Dinv, Jc, P, Yk, G, Gf, r2, T, U, mu, True)
+    status = solve_kkt_rows(m, L, Dinv, Jc, P, delassus_in(fwork, n, nv), Gf, r2, T, U, mu, True)
     if status:
         return status
     for i in range(nv):
@@ -579,8 +573,8 @@ def derivatives_into(I, F, ws, dws, L, D, Dinv, q, v, tau, CI, CF, settings, R, 
         return status
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
-    status = constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, d.ddq, work[:rhs.shape[0]], CI, CF,
-                                             settings[0], dwork, ddq_dtau, dlam_dq, dlam_dv, dlam_dtau)
+    status = constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, d.ddq, CI, CF, R, Jc, work, settings[0],
+                                             dwork, ddq_dtau, dlam_dq, dlam_dv, dlam_dtau)
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     for i in range(m.nv):
         for k in range(m.nv):
@@ -617,8 +611,8 @@ def impulse_derivatives_into(I, F, F0, ws, dws, L, D, Dinv, q, v, CI, CF, settin
     status = impulse_dynamics(I, F, ws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, work, stats, v_after)
     if status:
         return status
-    return impulse_dynamics_derivatives(I, F0, ws, dws, L, D, Dinv, q, v, settings[3], v_after, work[:rhs.shape[0]],
-                                        CI, CF, settings[0], dwork, dv_dq, dv_dv, dP_dq, dP_dv)
+    return impulse_dynamics_derivatives(I, F0, ws, dws, L, D, Dinv, q, v, settings[3], v_after, CI, CF, R, Jc, work,
+                                        settings[0], dwork, dv_dq, dv_dv, dP_dq, dP_dv)
 
 
 @njit(cache=True, parallel=True)
