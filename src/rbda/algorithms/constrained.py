@@ -204,8 +204,8 @@ def _bound(views, contact_models, contact_datas) -> bool:
 
 def _bind(model, data, contact_models, contact_datas):
     """The packed constraints and result buffers of this constraint set in ``data``: ``(CI, CF, R, Jc, rhs, work,
-    stats)`` (and, in ``data.constraint_binding[2]``, the settings array of the kernels and the views of ``work``
-    that hold the forces and the kernels' copy of ``(q, v, tau)``). On the first call with these lists (or when one of them was bound to another data since), the
+    stats)`` (and, in ``data.constraint_binding[2]``, the settings array of the kernels, the forces' array, the
+    views of ``work`` that hold the kernels' copy of ``(q, v, tau)``, and the impulses' array). On the first call with these lists (or when one of them was bound to another data since), the
     lists are checked and each model's ``ints`` and ``params`` and each data's ``record`` and ``jacobian`` become
     views of the rows of ``CI``, ``CF``, ``R`` and ``Jc`` (their values copied in): the kernels then read the
     models' current values, edits in place and setters included, with no copy per call."""
@@ -226,7 +226,9 @@ def _bind(model, data, contact_models, contact_datas):
     work = np.zeros(kc.work_size(m, nv, nq))
     packed = (CI, CF, R, Jc, rhs, work, np.zeros(kc.STATS))
     o = len(work) - nq - 2 * nv  # the kernels' copy of the state (q, v, tau) of the call
-    results = (np.zeros(4), work[:m], work[o:o + nq], work[o + nq:o + nq + nv], work[o + nq + nv:])
+    # the forces and the impulses in arrays of their own (the kernels' solution work[:m] is shared by both):
+    # data.lambda_c and data.impulse_c are separate fields, as Pinocchio's
+    results = (np.zeros(4), np.zeros(m), work[o:o + nq], work[o + nq:o + nq + nv], work[o + nq + nv:], np.zeros(m))
     data.constraint_binding = (tuple(views), packed, results)
     return packed
 
@@ -324,7 +326,7 @@ def constraint_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, ta
         return _constraint_dynamics_python(model, data, q, v, tau, contact_models, contact_datas, settings)
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     CI, CF, R, Jc, rhs, work, stats = _bind(model, data, contact_models, contact_datas)
-    values, lam, *state = data.constraint_binding[2]
+    values, lam, *state, _ = data.constraint_binding[2]
     values[0], values[1], values[2] = settings.mu, settings.absolute_accuracy, settings.max_iter
     I, F = model.packed
     status = _kc.constraint_dynamics(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, v, tau, CI, CF, values,
@@ -332,6 +334,7 @@ def constraint_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, ta
     if status:
         _report(status, model, q, v, tau)
     _statistics(settings, stats)
+    lam[:] = work[:len(lam)]
     data.lambda_c, data.constraint_jacobian = lam, Jc
     data.constraint_state = ("dynamics", *state)  # views of the kernel's copy of (q, v, tau)
     return data.ddq
@@ -397,7 +400,7 @@ def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
     else:
         q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
         CI, CF, R, J, rhs, work, stats = _bind(model, data, contact_models, contact_datas)
-        values, P, qs, vs, _ = data.constraint_binding[2]
+        values, _, qs, vs, _, P = data.constraint_binding[2]
         values[0], values[1], values[2], values[3] = settings.mu, settings.absolute_accuracy, settings.max_iter, r_coeff
         I, F = model.packed
         status = _kc.impulse_dynamics(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, v, CI, CF, values, R, J,
@@ -405,6 +408,7 @@ def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
         if status:
             _report(status, model, q, v, None)
         _statistics(settings, stats)
+        P[:] = work[:len(P)]
         state = (qs, vs)  # the kernel's copy
     data.impulse_c, data.constraint_jacobian = P, J
     data.constraint_state = ("impulse", *state, r_coeff)

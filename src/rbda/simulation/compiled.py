@@ -339,7 +339,8 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
                  bilateral_J, bilateral_bias, bilateral_keys, previous_keys, previous_rows, previous, warm,
                  solver, formulation, options, q_next, v_next):
     """Stages 3 to 5 (see the module) for the contacts ``contacts (k, 8)``, ``keys (k, 4)`` of stage 2 and the
-    bilateral rows given; fills ``q_next``, ``v_next``. Returns ``(lambda (m,), velocities G lambda + g (m,),
+    bilateral rows given; fills ``q_next``, ``v_next``. ``warm``: start the solve from the previous step's impulses
+    of the same keys (:func:`warm_start`), else from zero. Returns ``(lambda (m,), velocities G lambda + g (m,),
     J (m, nv), frames (k, 3, 3), row bias, lower, upper (r,), row keys (r, 3), statistics (7,))`` with
     ``m = 3k + r``; the statistics' iterations are -1 if ``G`` is not finite."""
     k, nv, rb = contacts.shape[0], v.shape[0], bilateral_bias.shape[0]
@@ -367,8 +368,9 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
         g[3 * c + 2] += normal_bias(contacts[c, 0], J[3 * c + 2] @ v, dt, baumgarte, slop, restitution)
     for j in range(r):
         g[3 * k + j] += bias[j]
-    impulses = np.empty(m)
-    warm_start(keys, rows, previous_keys, previous_rows, previous, k, impulses)
+    impulses = np.zeros(m)
+    if warm:  # without, PGS and ADMM start from zero, as reference_step's solve
+        warm_start(keys, rows, previous_keys, previous_rows, previous, k, impulses)
     if not all_finite(G.reshape(-1)):
         stats = np.zeros(7)
         stats[0] = -1.0
