@@ -270,3 +270,24 @@ def test_no_reference_or_memory_leak():
 
 def test_layout_check_accepts_this_process():
     assert fastcall.layout_ok()
+
+
+def test_a_bound_data_does_not_keep_its_model_alive():
+    """A data's fast entries refer to their model weakly: caches of data keyed by weak references to models
+    (rbda.jax's, rbda._primitives') free both once nobody holds the model; the data's entry then falls back, and
+    the ordinary path names the mistake of passing None for the model."""
+    import gc
+    import weakref
+
+    model = rbda.sample_models.manipulator()
+    data = model.create_data()
+    q = rbda.neutral(model)
+    v = np.zeros(model.nv)
+    rbda.rnea(model, data, q, v, v)
+    assert "_fast_rnea" in data.__dict__
+    ref = weakref.ref(model)
+    del model
+    gc.collect()
+    assert ref() is None
+    with pytest.raises((TypeError, ValueError, AttributeError)):
+        rbda.rnea(None, data, q, v, v)

@@ -435,3 +435,23 @@ def test_frame_jacobian_runs_in_xla(compiled_model, rf):
     batched = jax.jit(jax.vmap(jax.jacfwd(f)))(Q)
     for b in range(2):
         assert_close(batched[b], jax.jit(jax.jacfwd(f))(Q[b]), 1e-12)
+
+
+def test_kept_jits_are_bounded_and_free_their_models():
+    """The jitted functions kept for concrete calls hold their models (JAX keeps the traces' closures): the table
+    keeps the most recently used few, so a loop over many models does not keep them all alive."""
+    import gc
+    import weakref
+
+    refs = []
+    for k in range(rj._JITTED_KEPT + 8):
+        model = rbda.sample_models.manipulator()
+        q, v, a = random_state(model, 28)
+        for _ in range(3):
+            rj.rnea(model, q, v, a)
+        refs.append(weakref.ref(model))
+    del model
+    gc.collect()
+    assert len(rj._jitted) <= rj._JITTED_KEPT
+    assert all(r() is None for r in refs[:8])
+    assert_close(rj.rnea(refs[-1](), q, v, a), rbda.rnea(refs[-1](), refs[-1]().create_data(), q, v, a), 1e-12)

@@ -129,7 +129,11 @@ def _primitive(p, model, static: tuple):
     return f
 
 
-_jitted: dict = {}  # (name, id(model), static) -> [weak reference, packed I, stamp (bytes), jitted or None]
+# (name, id(model), static) -> [weak reference, packed I, stamp (bytes), jitted or None], the most recently used
+# last. A traced function holds its model through closures that JAX keeps in objects the garbage collector cannot
+# see into, so a kept jitted function keeps its model alive: the table keeps the last _JITTED_KEPT only.
+_jitted: dict = {}
+_JITTED_KEPT = 32
 
 
 def _concrete_constrained(name: str, model, xs, contact_models, prox_settings):
@@ -179,7 +183,10 @@ def _concrete_compiled(name: str, model, xs, static: tuple, create: bool = True)
             return None
         _jitted[key] = [weakref.ref(model), I, stamp, None]
         weakref.finalize(model, _jitted.pop, key, None)
+        while len(_jitted) > _JITTED_KEPT:  # the least recently used goes, and its model with it
+            del _jitted[next(iter(_jitted))]
         return None
+    _jitted[key] = _jitted.pop(key)  # most recently used: last
     if entry[3] is None:
         entry[3] = jax.jit(lambda *x: _call(name, model, *x, static=static))
     try:

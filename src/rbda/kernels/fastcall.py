@@ -48,8 +48,9 @@ DWS_PTR, DWS_LEN, KERNEL = 16, 17, 18  # the derivatives' workspace; the kernel'
 SLOTS = 19
 # CPython / numpy object layouts (64-bit): PyObject_HEAD is (refcount, type); a PyArrayObject continues with data,
 # nd, dimensions, strides, base, descr, flags; a PyArray_Descr has byteorder at 26 and type_num at 28; a tuple's
-# items start at 24
+# items start at 24; a weak reference's referent is at 16
 OB_TYPE, A_DATA, A_ND, A_DIMS, A_DESCR, A_FLAGS, D_BYTEORDER, D_TYPENUM, T_ITEMS = 8, 16, 24, 32, 56, 64, 26, 28, 24
+WR_OBJECT = 16
 C_CONTIGUOUS_ALIGNED = 0x0001 | 0x0100  # NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED
 NPY_DOUBLE = 12
 BIG_ENDIAN = ord(">")
@@ -137,9 +138,11 @@ def table(self):
 @njit(forceinline=True)
 def bound(T, args, nargs, expected):
     """True if the call passes ``expected`` arguments, the first two the model and data of the binding, and the
-    binding is current."""
-    return (nargs == expected and load_i64(args) == T[MODEL] and load_i64(args + 8) == T[DATA]
-            and load_i64(T[TOKEN]) != 0)
+    binding is current. The model is compared with the referent of a weak reference to it (None once it is gone, so
+    that another object at its address never passes): a data does not keep its model alive."""
+    model = load_i64(args)
+    return (nargs == expected and model == load_i64(T[MODEL] + WR_OBJECT) and model != T[NONE]
+            and load_i64(args + 8) == T[DATA] and load_i64(T[TOKEN]) != 0)
 
 
 @njit(forceinline=True)
@@ -380,13 +383,15 @@ def bind(name: str, model, data):
     result = (True if field is None else getattr(data, field) if isinstance(field, str)
               else tuple(getattr(data, f) for f in field))
     T = np.zeros(SLOTS, dtype=np.int64)
-    T[[MODEL, DATA, TOKEN]] = id(model), id(data), bindings.token.ctypes.data
+    model_ref = weakref.ref(model)
+    T[[MODEL, DATA, TOKEN]] = id(model_ref), id(data), bindings.token.ctypes.data
     T[[I_PTR, I_LEN, F_PTR, F_LEN]] = I.ctypes.data, len(I), F.ctypes.data, len(F)
     T[[WS_PTR, WS_LEN, NQ, NV]] = data.ws.ctypes.data, len(data.ws), model.nq, model.nv
     T[[NDARRAY, F64, INCREF, NONE, RESULT]] = id(np.ndarray), id(_F64), _INCREF, id(None), id(result)
     T[[DWS_PTR, DWS_LEN, KERNEL]] = dws.ctypes.data, len(dws), kernel
-    # everything the table points to, kept alive by the builtin (the data is not: it holds the builtin)
-    keep = (T, model, I, F, data.ws, dws, bindings.token, result)
+    # everything the table points to, kept alive by the builtin (the data is not: it holds the builtin; nor the
+    # model: a data must not keep its model alive, e.g. in caches of data keyed by weak references to models)
+    keep = (T, model_ref, I, F, data.ws, dws, bindings.token, result)
     entry = _new_builtin(ctypes.addressof(compiled(name)), keep, None)
     data.__dict__[PREFIX + name] = entry
     bindings.data.add(data)
@@ -420,7 +425,7 @@ def layout_ok() -> bool:
     try:
         a = np.arange(6.0).reshape(2, 3)
         col, swapped, single = a[:, 1], np.zeros(2, dtype=">f8"), np.zeros(2, dtype=np.float32)
-        t = (a, col)
+        t, ref = (a, col), weakref.ref(a)
         checks = [
             i64(id(a) + OB_TYPE) == id(np.ndarray), i64(id(a) + A_DATA) == a.ctypes.data, i32(id(a) + A_ND) == 2,
             i64(i64(id(a) + A_DIMS)) == 2 and i64(i64(id(a) + A_DIMS) + 8) == 3, i64(id(a) + A_DESCR) == id(a.dtype),
@@ -431,6 +436,7 @@ def layout_ok() -> bool:
             ctypes.c_uint8.from_address(id(swapped.dtype) + D_BYTEORDER).value == BIG_ENDIAN,
             ctypes.c_uint8.from_address(id(_F64) + D_BYTEORDER).value != BIG_ENDIAN,
             i64(id(t) + T_ITEMS) == id(a) and i64(id(t) + T_ITEMS + 8) == id(col),
+            i64(id(ref) + WR_OBJECT) == id(a),
         ]
     except Exception:  # noqa: BLE001  (any surprise: no fast path)
         return False
