@@ -68,11 +68,11 @@ class SolverStats:
     message: str = ""
 
 
-def _positive_int(x, name: str) -> int:
+def _positive_int(x, name: str, minimum: int = 1) -> int:
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
         raise TypeError(f"{name}: expected an integer, got {type(x).__name__}")
-    if x < 1:
-        raise ValueError(f"{name}: must be >= 1, got {x}")
+    if x < minimum:
+        raise ValueError(f"{name}: must be >= {minimum}, got {x}")
     return int(x)
 
 
@@ -87,7 +87,7 @@ class _ContactSolver:
     """What PGS and ADMM share: the formulation, the stopping tolerances, checking a problem's arguments."""
 
     def __init__(self, formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
-                 absolute_complementarity_tol, relative_complementarity_tol):
+                 absolute_complementarity_tol, relative_complementarity_tol, active_set_max_iter):
         if formulation not in FORMULATIONS:
             raise ValueError(f"formulation: expected one of {sorted(FORMULATIONS)}, got {formulation!r}")
         self.formulation = formulation
@@ -96,6 +96,7 @@ class _ContactSolver:
         self.relative_feasibility_tol = _tolerance(relative_feasibility_tol, "relative_feasibility_tol")
         self.absolute_complementarity_tol = _tolerance(absolute_complementarity_tol, "absolute_complementarity_tol")
         self.relative_complementarity_tol = _tolerance(relative_complementarity_tol, "relative_complementarity_tol")
+        self.active_set_max_iter = _positive_int(active_set_max_iter, "active_set_max_iter", minimum=0)
         self.stats = SolverStats()
 
     def _problem(self, delassus, g, mu, lambda_guess, lower=None, upper=None):
@@ -142,9 +143,10 @@ class PGSSolver(_ContactSolver):
 
     def __init__(self, formulation: str = "ncp", max_iter: int = 1000, over_relaxation: float = 1.0,
                  absolute_feasibility_tol: float = 1e-6, relative_feasibility_tol: float = 1e-6,
-                 absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6):
+                 absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6,
+                 active_set_max_iter: int = 4):
         super().__init__(formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
-                         absolute_complementarity_tol, relative_complementarity_tol)
+                         absolute_complementarity_tol, relative_complementarity_tol, active_set_max_iter)
         omega = as_scalar(over_relaxation, "over_relaxation")
         if not 0.0 < omega < 2.0:
             raise ValueError(f"over_relaxation: must lie in (0, 2), got {omega}")
@@ -165,7 +167,7 @@ class PGSSolver(_ContactSolver):
         G = self._matrix(delassus, m)
         settings = np.array([self.over_relaxation, self.max_iter, self.absolute_feasibility_tol,
                              self.relative_feasibility_tol, self.absolute_complementarity_tol,
-                             self.relative_complementarity_tol])
+                             self.relative_complementarity_tol, self.active_set_max_iter])
         iterations, converged, dual, compl = _k.pgs_solve(FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam,
                                                                settings)
         self._finish(iterations, converged, 0.0, dual, compl)
@@ -207,9 +209,10 @@ class ADMMSolver(_ContactSolver):
                  spectral_rho_power_init: float = 0.2, spectral_rho_power_factor: float = 0.05,
                  linear_update_rule_factor: float = 2.0, warm_start_rho: bool = False,
                  absolute_feasibility_tol: float = 1e-6, relative_feasibility_tol: float = 1e-6,
-                 absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6):
+                 absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6,
+                 active_set_max_iter: int = 4):
         super().__init__(formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
-                         absolute_complementarity_tol, relative_complementarity_tol)
+                         absolute_complementarity_tol, relative_complementarity_tol, active_set_max_iter)
         self.mu_prox = as_scalar(mu_prox, "mu_prox")
         if self.mu_prox <= 0.0:
             raise ValueError(f"mu_prox: must be > 0, got {self.mu_prox}")
@@ -266,7 +269,8 @@ class ADMMSolver(_ContactSolver):
         settings = np.array([self.mu_prox, self.tau, self._initial_rho(L), self.rho_min, self.rho_max,
                              self.ratio_primal_dual, max(increment, 1.0 + 1e-12), self.absolute_feasibility_tol,
                              self.relative_feasibility_tol, self.absolute_complementarity_tol,
-                             self.relative_complementarity_tol, self.max_iter, RHO_UPDATES[self.rho_update]])
+                             self.relative_complementarity_tol, self.max_iter, RHO_UPDATES[self.rho_update],
+                             self.active_set_max_iter])
         lam = np.zeros(m) if guess is None else guess
         iterations, converged, primal, dual, compl, rho, factorizations = _k.admm_solve(
             FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam, guess is not None, settings)
