@@ -24,7 +24,7 @@ PROBLEMS = {
 
 
 def solve(Solver, formulation, problem, guess=None, **settings):
-    solver = Solver(formulation, **{**TIGHT, **settings})
+    solver = Solver(formulation, **{**TIGHT, "active_set_max_iter": 4, **settings})
     lam = solver.solve(DelassusDense(problem.G), problem.g, MU, lambda_guess=guess)
     assert solver.stats.converged, solver.stats
     return lam, solver.stats

@@ -102,10 +102,7 @@ def test_sliding_cube(formulation, solver):
     options = dict(TIGHT, absolute_feasibility_tol=1e-10) if slow else TIGHT
     a, b, q, v = twins(free_body(Box((0.1, 0.1, 0.1)), 1.0, solver=solver, formulation=formulation, mu=0.5,
                                  v0=(0.8, 0.6), solver_options=options))
-    # (the pyramid's split is degenerate too: the fast path's active set, picked where a corner sits at its bound,
-    # may differ by rounding between the twins, and so the split; the wrench and the states agree to 1e-9)
-    split = None if slow or formulation == "lcp" else 1e-6
-    worst = run_both(a, b, q, v, np.zeros((300, 6)), impulse_tol=split, wrench_tol=1e-7 if slow else TOL)
+    worst = run_both(a, b, q, v, np.zeros((300, 6)), impulse_tol=None if slow else 1e-6, wrench_tol=1e-7 if slow else TOL)
     assert worst < (1e-7 if slow else TOL)
 
 
