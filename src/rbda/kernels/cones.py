@@ -148,3 +148,15 @@ def complementarity_residuals(formulation, mu, lam, v):
         dual = max(dual, abs(c1 - p1), abs(c2 - p2), abs(cn - pn))
         compl = max(compl, abs(lam[k] * c1 + lam[k + 1] * c2 + lam[k + 2] * cn))
     return dual, compl
+
+
+@njit(cache=True)
+def box_residuals(first, lower, upper, lam, v, dual, compl):
+    """``(dual feasibility, complementarity)`` updated with the box rows from ``first``: each row's natural-map
+    residual ``|lam_j - clip(lam_j - v_j, lower_j, upper_j)|`` (zero if and only if the row's complementarity
+    holds) counts in both."""
+    for j in range(lower.shape[0]):
+        a = first + j
+        r = abs(lam[a] - min(upper[j], max(lower[j], lam[a] - v[a])))
+        dual, compl = max(dual, r), max(compl, r)
+    return dual, compl

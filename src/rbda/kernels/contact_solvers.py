@@ -8,7 +8,8 @@ the box's complementarity ``lambda_j = clip(lambda_j - v_j, lower_j, upper_j)``:
 (Signorini's condition on one row), dry joint friction ``[-F, F]``, a bilateral constraint ``(-inf, inf)``
 (``v_j = 0``). Their shift is zero in every formulation.
 
-Settings come packed in one float array (layouts ``PGS_SETTINGS`` and ``ADMM_SETTINGS``); each solve returns its
+Both solves start with the exact fast path of ``kernels/active_set.py`` (``active_set_max_iter`` active sets,
+each counted as an iteration) and iterate only if it fails. Settings come packed in one float array (layouts ``PGS_SETTINGS`` and ``ADMM_SETTINGS``); each solve returns its
 statistics as a tuple and writes the impulses into ``lam``, which holds the warm start on entry.
 """
 
@@ -19,14 +20,17 @@ from numba import njit
 
 from .checks import all_finite
 from .constrained import dense_cholesky_solve
-from .cones import CCP, COULOMB, LCP, NCP, PYRAMID, complementarity_residuals, coulomb_project, project, shift
+from .active_set import active_set_solve
+from .cones import (CCP, COULOMB, LCP, NCP, PYRAMID, box_residuals, complementarity_residuals, coulomb_project,
+                    project, shift)
 
 PGS_SETTINGS = ("over_relaxation", "max_iter", "absolute_feasibility_tol", "relative_feasibility_tol",
-                "absolute_complementarity_tol", "relative_complementarity_tol")
+                "absolute_complementarity_tol", "relative_complementarity_tol", "active_set_max_iter")
 ADMM_SETTINGS = ("mu_prox", "tau", "rho", "rho_min", "rho_max", "ratio_primal_dual", "rho_increment",
                  "absolute_feasibility_tol", "relative_feasibility_tol", "absolute_complementarity_tol",
-                 "relative_complementarity_tol", "max_iter", "rho_update")
+                 "relative_complementarity_tol", "max_iter", "rho_update", "active_set_max_iter")
 RHO_SPECTRAL, RHO_OSQP, RHO_LINEAR, RHO_CONSTANT = 0, 1, 2, 3
+ACTIVE_SET_EPS = 1e-8  # PGS's fast path regularises its reduced solve by this times G's largest diagonal entry
 
 
 @njit(cache=True)
@@ -182,18 +186,6 @@ def pgs_sweep(formulation, G, g, mu, lam, omega, lower, upper):
 
 
 @njit(cache=True)
-def box_residuals(first, lower, upper, lam, v, dual, compl):
-    """``(dual feasibility, complementarity)`` updated with the box rows from ``first``: each row's natural-map
-    residual ``|lam_j - clip(lam_j - v_j, lower_j, upper_j)|`` (zero if and only if the row's complementarity
-    holds) counts in both."""
-    for j in range(lower.shape[0]):
-        a = first + j
-        r = abs(lam[a] - min(upper[j], max(lower[j], lam[a] - v[a])))
-        dual, compl = max(dual, r), max(compl, r)
-    return dual, compl
-
-
-@njit(cache=True)
 def admm_update(formulation, mu, lower, upper, g, x, x_prev, y, z, rhs, penalty, mu_prox, p):
     """The projection and dual steps of one ADMM iteration, after the linear step gave ``x``; in place on ``y``,
     ``z`` and ``rhs``, returns ``(primal, dual, complementarity, ||y||_inf, ||z||_inf)``.
@@ -254,7 +246,14 @@ def pgs_solve(formulation, G, g, mu, lower, upper, lam, settings):
     m = g.shape[0]
     v, previous = np.empty(m), np.empty(m)
     dual, compl, converged, it = np.inf, np.inf, False, 0
-    for it in range(1, max_iter + 1):
+    rounds = min(int(settings[6]), max_iter)
+    if rounds > 0:  # the exact fast path first (kernels/active_set.py), each active set counted as an iteration
+        eps = ACTIVE_SET_EPS * max(np.abs(np.diag(G)).max(), 1e-300)
+        it, accepted, _, dual, compl, _ = active_set_solve(formulation, G, g, mu, lower, upper, lam, eps, rounds,
+                                                           settings[2:6])
+        if accepted:
+            return it, True, dual, compl
+    for it in range(it + 1, max_iter + 1):
         copy_vector(lam, previous)
         pgs_sweep(formulation, G, g, mu, lam, omega, lower, upper)
         if not all_finite(lam):
@@ -312,6 +311,17 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
     max_iter, rule = int(settings[11]), int(settings[12])
     m = g.shape[0]
     cone = PYRAMID if formulation == LCP else COULOMB
+    start, rounds = 0, min(int(settings[13]), max_iter)
+    if rounds > 0:  # the exact fast path first (kernels/active_set.py), each active set counted as an iteration
+        tolerances = np.array([abs_f, rel_f, abs_c, rel_c])
+        guess = lam if warm else np.zeros(m)
+        start, accepted, primal, dual, compl, _ = active_set_solve(formulation, G, g, mu, lower, upper, guess,
+                                                                   mu_prox, rounds, tolerances)
+        if accepted:
+            copy_vector(guess, lam)
+            return start, True, primal, dual, compl, rho, 0
+        if start >= max_iter:
+            return start, False, primal, dual, compl, rho, 0
     x = lam.copy() if warm else np.zeros(m)
     y, z, rhs, x_prev, y_prev, work = (np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m),
                                          np.empty(m))
@@ -335,7 +345,7 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
     admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs)
     damping, factorizations, it, converged = -1.0, 0, 0, False
     primal, dual, compl = np.inf, np.inf, np.inf
-    for it in range(1, max_iter + 1):
+    for it in range(start + 1, max_iter + 1):
         if mu_prox + penalty != damping:  # factor G + (mu_prox + tau rho) I again when rho changed
             while True:  # a factorisation that fails in rounding (G badly scaled) is retried with 10 rho
                 damping = mu_prox + penalty

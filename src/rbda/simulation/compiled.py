@@ -300,7 +300,7 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
     ``[iterations, converged, primal, dual, complementarity, rho, factorisations]``. ``options``: PGS's settings
     (``PGS_SETTINGS``), or ADMM's ``[mu_prox, tau, rho (NaN: the spectral rule's), rho_min, rho_max, ratio,
     spectral_rho_power_init, spectral_rho_power_factor, linear_update_rule_factor, 4 tolerances, max_iter,
-    rho_update, previous rho (NaN: none)]``, the penalty's start and increment from ``G``'s largest eigenvalue
+    rho_update, previous rho (NaN: none), active_set_max_iter]``, the penalty's start and increment from ``G``'s largest eigenvalue
     as ``ADMMSolver.solve`` takes them."""
     stats = np.zeros(7)
     stats[5] = np.nan
@@ -320,11 +320,11 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
         rho = options[2]
     else:
         rho = min(options[4], max(options[3], np.sqrt(top * mu_prox) * (top / mu_prox) ** options[6]))
-    settings = np.empty(13)
+    settings = np.empty(14)
     settings[:6] = options[:6]
     settings[2], settings[6] = rho, max(increment, 1.0 + 1e-12)
     settings[7:12] = options[9:14]
-    settings[12] = rule
+    settings[12], settings[13] = rule, options[16]
     it, converged, primal, dual, compl, rho, factorizations = admm_solve(formulation, G, g, mu, lower, upper, lam,
                                                                          warm, settings)
     stats[0], stats[1], stats[2], stats[3] = it, 1.0 if converged else 0.0, primal, dual

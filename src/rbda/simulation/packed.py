@@ -127,12 +127,13 @@ def solver_options(solver) -> tuple[int, int, np.ndarray]:
                   solver.absolute_complementarity_tol, solver.relative_complementarity_tol]
     formulation = FORMULATIONS[solver.formulation]
     if not isinstance(solver, ADMMSolver):
-        return compiled.PGS, formulation, np.array([solver.over_relaxation, solver.max_iter, *tolerances])
+        return compiled.PGS, formulation, np.array([solver.over_relaxation, solver.max_iter, *tolerances,
+                                                    solver.active_set_max_iter], dtype=float)
     previous = solver.stats.rho if solver.warm_start_rho else np.nan
     options = [solver.mu_prox, solver.tau, np.nan if solver.rho is None else solver.rho, solver.rho_min,
                solver.rho_max, solver.ratio_primal_dual, solver.spectral_rho_power_init,
                solver.spectral_rho_power_factor, solver.linear_update_rule_factor, *tolerances, solver.max_iter,
-               RHO_UPDATES[solver.rho_update], previous]
+               RHO_UPDATES[solver.rho_update], previous, solver.active_set_max_iter]
     return compiled.ADMM, formulation, np.array(options, dtype=float)
 
 

@@ -21,6 +21,13 @@ After the ``k`` contacts, a problem may carry ``r`` one-dimensional box rows ``l
 ``v_j <= 0`` at the upper one, ``v_j = 0`` strictly inside. A joint limit is ``[0, inf)``, dry joint friction
 ``[-F, F]``, a bilateral constraint ``(-inf, inf)``; no shift applies to them in any formulation.
 
+With ``active_set_max_iter > 0`` (0 by default: off), both solvers first try an exact fast path (that many
+active sets at most, 4 is a good value; ``rbda.kernels.active_set``): the warm start's sticking, sliding and separating contacts give a linear problem,
+solved directly and accepted only if it meets the solver's tolerances on the problem itself (dual feasibility,
+complementarity, and a sliding contact's velocity opposed to its friction); else the guess is updated from the
+result, then the iterations run from the warm start. Each active set counts as one iteration in the statistics.
+A resting or steadily sliding scene is solved this way in one or two active sets, without iterating.
+
 Both solvers keep their last statistics in ``solver.stats`` (a :class:`SolverStats`); a solver that stops at
 ``max_iter`` says ``converged = False`` and returns its last iterate, which is finite.
 """
@@ -68,11 +75,11 @@ class SolverStats:
     message: str = ""
 
 
-def _positive_int(x, name: str) -> int:
+def _positive_int(x, name: str, minimum: int = 1) -> int:
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
         raise TypeError(f"{name}: expected an integer, got {type(x).__name__}")
-    if x < 1:
-        raise ValueError(f"{name}: must be >= 1, got {x}")
+    if x < minimum:
+        raise ValueError(f"{name}: must be >= {minimum}, got {x}")
     return int(x)
 
 
@@ -87,7 +94,7 @@ class _ContactSolver:
     """What PGS and ADMM share: the formulation, the stopping tolerances, checking a problem's arguments."""
 
     def __init__(self, formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
-                 absolute_complementarity_tol, relative_complementarity_tol):
+                 absolute_complementarity_tol, relative_complementarity_tol, active_set_max_iter):
         if formulation not in FORMULATIONS:
             raise ValueError(f"formulation: expected one of {sorted(FORMULATIONS)}, got {formulation!r}")
         self.formulation = formulation
@@ -96,6 +103,7 @@ class _ContactSolver:
         self.relative_feasibility_tol = _tolerance(relative_feasibility_tol, "relative_feasibility_tol")
         self.absolute_complementarity_tol = _tolerance(absolute_complementarity_tol, "absolute_complementarity_tol")
         self.relative_complementarity_tol = _tolerance(relative_complementarity_tol, "relative_complementarity_tol")
+        self.active_set_max_iter = _positive_int(active_set_max_iter, "active_set_max_iter", minimum=0)
         self.stats = SolverStats()
 
     def _problem(self, delassus, g, mu, lambda_guess, lower=None, upper=None):
@@ -136,15 +144,17 @@ class PGSSolver(_ContactSolver):
     ``omega`` in ``(0, 2)`` (1: plain Gauss-Seidel); the tolerances: a sweep stops the solve when the dual
     feasibility is within ``absolute_feasibility_tol + relative_feasibility_tol ||v||_inf`` and the
     complementarity within ``absolute_complementarity_tol + relative_complementarity_tol ||lambda||_inf
-    ||v||_inf``. Each sweep: see ``kernels/contact_solvers.py: pgs_sweep``. Raises ``ValueError`` for an unknown
+    ||v||_inf``; ``active_set_max_iter >= 0`` the fast path's active sets (see the module). Each sweep: see
+    ``kernels/contact_solvers.py: pgs_sweep``. Raises ``ValueError`` for an unknown
     formulation or an out-of-range setting.
     """
 
     def __init__(self, formulation: str = "ncp", max_iter: int = 1000, over_relaxation: float = 1.0,
                  absolute_feasibility_tol: float = 1e-6, relative_feasibility_tol: float = 1e-6,
-                 absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6):
+                 absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6,
+                 active_set_max_iter: int = 0):
         super().__init__(formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
-                         absolute_complementarity_tol, relative_complementarity_tol)
+                         absolute_complementarity_tol, relative_complementarity_tol, active_set_max_iter)
         omega = as_scalar(over_relaxation, "over_relaxation")
         if not 0.0 < omega < 2.0:
             raise ValueError(f"over_relaxation: must lie in (0, 2), got {omega}")
@@ -165,7 +175,7 @@ class PGSSolver(_ContactSolver):
         G = self._matrix(delassus, m)
         settings = np.array([self.over_relaxation, self.max_iter, self.absolute_feasibility_tol,
                              self.relative_feasibility_tol, self.absolute_complementarity_tol,
-                             self.relative_complementarity_tol])
+                             self.relative_complementarity_tol, self.active_set_max_iter])
         iterations, converged, dual, compl = _k.pgs_solve(FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam,
                                                                settings)
         self._finish(iterations, converged, 0.0, dual, compl)
@@ -197,7 +207,9 @@ class ADMMSolver(_ContactSolver):
     ``rho_update``; ``ratio_primal_dual > 1``; the tolerances: converged when the primal and dual residuals are
     within ``absolute_feasibility_tol + relative_feasibility_tol`` times the largest impulse (primal) or dual
     variable (dual), and the complementarity ``max_i |y_i . z_i|`` within ``absolute_complementarity_tol +
-    relative_complementarity_tol ||y||_inf ||z||_inf``. ``warm_start_rho``: start from the last solve's ``rho``.
+    relative_complementarity_tol ||y||_inf ||z||_inf``. ``warm_start_rho``: start from the last solve's ``rho``;
+    ``active_set_max_iter >= 0`` the fast path's active sets (see the module; its reduced solve is regularised by
+    ``mu_prox``).
     Raises ``ValueError`` for an unknown formulation or rule, or an out-of-range setting.
     """
 
@@ -207,9 +219,10 @@ class ADMMSolver(_ContactSolver):
                  spectral_rho_power_init: float = 0.2, spectral_rho_power_factor: float = 0.05,
                  linear_update_rule_factor: float = 2.0, warm_start_rho: bool = False,
                  absolute_feasibility_tol: float = 1e-6, relative_feasibility_tol: float = 1e-6,
-                 absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6):
+                 absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6,
+                 active_set_max_iter: int = 0):
         super().__init__(formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
-                         absolute_complementarity_tol, relative_complementarity_tol)
+                         absolute_complementarity_tol, relative_complementarity_tol, active_set_max_iter)
         self.mu_prox = as_scalar(mu_prox, "mu_prox")
         if self.mu_prox <= 0.0:
             raise ValueError(f"mu_prox: must be > 0, got {self.mu_prox}")
@@ -266,7 +279,8 @@ class ADMMSolver(_ContactSolver):
         settings = np.array([self.mu_prox, self.tau, self._initial_rho(L), self.rho_min, self.rho_max,
                              self.ratio_primal_dual, max(increment, 1.0 + 1e-12), self.absolute_feasibility_tol,
                              self.relative_feasibility_tol, self.absolute_complementarity_tol,
-                             self.relative_complementarity_tol, self.max_iter, RHO_UPDATES[self.rho_update]])
+                             self.relative_complementarity_tol, self.max_iter, RHO_UPDATES[self.rho_update],
+                             self.active_set_max_iter])
         lam = np.zeros(m) if guess is None else guess
         iterations, converged, primal, dual, compl, rho, factorizations = _k.admm_solve(
             FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam, guess is not None, settings)

@@ -1,0 +1,387 @@
+"""An exact fast path before PGS's or ADMM's iterations: guess which contacts stick, slide or separate (and which
+box rows sit on a bound), solve the linear problem that guess leaves, and accept the result only if it passes the
+problem's own residual tests; otherwise update the guess from the result (a primal-dual active-set step) and try
+again, a few times at most.
+
+For a guess, each contact ``i`` (impulse ``[t1, t2, n]``) is
+
+- ``SEPARATE``: ``lambda_i = 0``;
+- ``STICK``: three unknowns, and the equations ``v_i = 0``;
+- ``SLIDE``: one unknown ``n``, ``lambda_t = mu n d`` with a fixed tangent ``d`` (the NCP's and CCP's unit slip
+  direction; for the LCP, ``d_a`` in ``{-1, 0, 1}`` per axis, ``0`` where that axis sticks and is an unknown of its
+  own with ``v_a = 0``), and one equation: ``v_n = 0`` (NCP and LCP: Signorini with the De Saxcé or pyramid
+  shift zero at a velocity opposed to ``d``) or ``v_n + mu d . v_t = 0`` (CCP: ``lambda . v = 0`` on the cone's
+  boundary).
+
+A box row is an unknown with ``v_j = 0`` strictly inside its bounds, else fixed at its bound. The unknowns ``u``
+solve ``A u = b`` (``A = E^T G P``: ``P`` maps ``u`` to impulses, ``E`` picks the equations; with a sliding
+contact ``E != P`` and the normal equations are solved). ``G`` is often rank-deficient (a rigid patch of more than
+three points), so ``A`` is solved as ``(A + eps I)`` with iterative refinement from zero (a few proximal-point steps: on a consistent symmetric system they converge to the solution
+of least norm, which splits the load between redundant points without internal stresses, the same split for the
+same problem whatever the previous steps).
+
+Acceptance: the impulses lie in the cones and boxes within the feasibility tolerance (then projected on them),
+and with ``v = G lambda + g``, the dual feasibility and complementarity (``cones.complementarity_residuals``,
+``cones.box_residuals``; for the NCP and CCP, the dual feasibility also counts a sliding contact's tangent
+velocity that does not oppose its friction, :func:`misalignment`) meet ``abs_f + rel_f ||v||_inf`` and ``abs_c + rel_c ||lambda||_inf
+||v||_inf``: an accepted result is a solution of the problem to the solver's tolerance, not an approximation of
+one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .checks import all_finite
+from .cones import CCP, COULOMB, LCP, PYRAMID, box_residuals, complementarity_residuals, project
+from .constrained import dense_cholesky_solve
+
+SEPARATE, STICK, SLIDE = 0, 1, 2
+FREE, AT_LOWER, AT_UPPER = 0, 1, 2
+BOUNDARY = 1e-9  # a guess's tangent impulse within this fraction of mu n is on the cone's boundary: sliding
+REFINEMENTS = 12
+POLISH = 4  # realignments of the sliding directions after acceptance
+
+
+@njit(cache=True)
+def classify(formulation, mu, lower, upper, lam, mode, slip, rows, boundary_slides):
+    """The active set of the impulses ``lam (3k + r,)``: ``mode (k,)``, ``slip (k, 2)`` (see the module) and
+    ``rows (r,)`` (``FREE``, ``AT_LOWER``, ``AT_UPPER``); a contact on its cone's boundary slides along its
+    tangent impulse if ``boundary_slides``, else sticks. Returns whether one slides."""
+    sliding = False
+    for i in range(mu.shape[0]):
+        k = 3 * i
+        t1, t2, n = lam[k], lam[k + 1], lam[k + 2]
+        slip[i, 0], slip[i, 1] = 0.0, 0.0
+        bound = mu[i] * n * (1.0 - BOUNDARY)
+        if not boundary_slides:
+            bound = np.inf
+        if not n > 0.0:
+            mode[i] = SEPARATE
+        elif formulation == LCP:
+            mode[i] = STICK
+            if abs(t1) >= bound:
+                slip[i, 0], mode[i] = (1.0 if t1 >= 0.0 else -1.0), SLIDE
+            if abs(t2) >= bound:
+                slip[i, 1], mode[i] = (1.0 if t2 >= 0.0 else -1.0), SLIDE
+        else:
+            r = np.sqrt(t1 * t1 + t2 * t2)
+            if r >= bound:
+                mode[i] = SLIDE
+                if r > 0.0:
+                    slip[i, 0], slip[i, 1] = t1 / r, t2 / r
+            else:
+                mode[i] = STICK
+        sliding = sliding or mode[i] == SLIDE
+    first = 3 * mu.shape[0]
+    for j in range(lower.shape[0]):
+        x = lam[first + j]
+        rows[j] = AT_LOWER if x <= lower[j] else AT_UPPER if x >= upper[j] else FREE
+    return sliding
+
+
+@njit(cache=True)
+def update(formulation, mu, lower, upper, lam, v, mode, slip, rows):
+    """One primal-dual active-set step from a rejected trial ``lam`` with velocities ``v = G lam + g``: a
+    contact whose normal impulse is negative separates; a separating one whose velocity leaves the dual cone
+    sticks; a sticking one outside its cone slides along its tangent impulse; a sliding one slides against its
+    tangent velocity (sticks if it has none, or, LCP, on an axis whose velocity follows the friction); a box row
+    past a bound goes to it, one pushed off its bound frees. Returns whether anything changed."""
+    changed = False
+    for i in range(mu.shape[0]):
+        k = 3 * i
+        t1, t2, n = lam[k], lam[k + 1], lam[k + 2]
+        v1, v2, vn = v[k], v[k + 1], v[k + 2]
+        old, o1, o2 = mode[i], slip[i, 0], slip[i, 1]
+        if mode[i] == SEPARATE:
+            vt = np.sqrt(v1 * v1 + v2 * v2)
+            gap = vn if formulation != CCP else vn - mu[i] * vt  # the CCP's dual cone: v_n >= mu ||v_t||
+            if gap < 0.0:
+                mode[i] = STICK
+        elif n < 0.0:
+            mode[i], slip[i, 0], slip[i, 1] = SEPARATE, 0.0, 0.0
+        elif formulation == LCP:
+            for a in range(2):
+                ta, va = lam[k + a], v[k + a]
+                if slip[i, a] == 0.0 and abs(ta) > mu[i] * n:
+                    slip[i, a] = 1.0 if ta > 0.0 else -1.0
+                elif slip[i, a] != 0.0 and slip[i, a] * va > 0.0:
+                    slip[i, a] = 0.0
+            mode[i] = SLIDE if slip[i, 0] != 0.0 or slip[i, 1] != 0.0 else STICK
+        elif mode[i] == STICK:
+            r = np.sqrt(t1 * t1 + t2 * t2)
+            if r > mu[i] * n:
+                mode[i], slip[i, 0], slip[i, 1] = SLIDE, t1 / r, t2 / r
+        else:
+            r = np.sqrt(v1 * v1 + v2 * v2)
+            if r > 0.0 and mu[i] > 0.0:
+                slip[i, 0], slip[i, 1] = -v1 / r, -v2 / r
+            elif mu[i] > 0.0:
+                mode[i], slip[i, 0], slip[i, 1] = STICK, 0.0, 0.0
+        changed = changed or mode[i] != old or slip[i, 0] != o1 or slip[i, 1] != o2
+    first = 3 * mu.shape[0]
+    for j in range(lower.shape[0]):
+        a, old = first + j, rows[j]
+        if rows[j] == FREE and lam[a] < lower[j]:
+            rows[j] = AT_LOWER
+        elif rows[j] == FREE and lam[a] > upper[j]:
+            rows[j] = AT_UPPER
+        elif (rows[j] == AT_LOWER and v[a] < 0.0) or (rows[j] == AT_UPPER and v[a] > 0.0):
+            rows[j] = FREE
+        changed = changed or rows[j] != old
+    return changed
+
+
+@njit(cache=True)
+def unstick(mu, v, tol, mode, slip):
+    """Sliding contacts whose tangent velocity in ``v`` is within ``tol`` of zero set to stick; returns whether
+    there was one. (A body that stopped may hold a contact at its friction bound by internal stresses between
+    redundant points: a solution, but sticking gives the least-norm one without them. Tried on the first active
+    set only: where the least-norm split leaves a cone, as on a pushed box's unloaded corners, the contact at its
+    bound with no slip is the solution.)"""
+    found = False
+    for i in range(mu.shape[0]):
+        k = 3 * i
+        if mode[i] == SLIDE and mu[i] > 0.0 and max(abs(v[k]), abs(v[k + 1])) <= tol:
+            mode[i], slip[i, 0], slip[i, 1], found = STICK, 0.0, 0.0, True
+    return found
+
+
+@njit(cache=True)
+def realign(mu, v, mode, slip):
+    """Each sliding contact's direction ``slip`` set against its tangent velocity in ``v`` (NCP and CCP);
+    returns whether one moved by more than 1e-14."""
+    moved = False
+    for i in range(mu.shape[0]):
+        k = 3 * i
+        r = np.sqrt(v[k] * v[k] + v[k + 1] * v[k + 1])
+        if mode[i] == SLIDE and mu[i] > 0.0 and r > 0.0:
+            d1, d2 = -v[k] / r, -v[k + 1] / r
+            moved = moved or max(abs(d1 - slip[i, 0]), abs(d2 - slip[i, 1])) > 1e-14
+            slip[i, 0], slip[i, 1] = d1, d2
+    return moved
+
+
+@njit(cache=True)
+def unknowns(formulation, mu, lower, upper, mode, slip, rows, index, column, equation, fixed):
+    """The reduced problem's unknowns for an active set: unknown ``u`` adds ``column[u, s]`` times itself to the
+    impulse ``index[u, s]`` (``s < 3``), and its equation is ``sum_s equation[u, s] v[index[u, s]] = 0``;
+    ``fixed (m,)`` the impulses that are not unknowns (box rows at a bound, zero elsewhere). Returns how many
+    unknowns, and whether ``E = P`` (the reduced matrix is symmetric)."""
+    fixed[:] = 0.0
+    count, symmetric = 0, True
+    for i in range(mu.shape[0]):
+        k = 3 * i
+        if mode[i] == SEPARATE:
+            continue
+        # the normal impulse, with the sliding tangent it carries
+        index[count, 0], index[count, 1], index[count, 2] = k + 2, k, k + 1
+        column[count, 0], column[count, 1], column[count, 2] = 1.0, mu[i] * slip[i, 0], mu[i] * slip[i, 1]
+        equation[count, 0], equation[count, 1], equation[count, 2] = 1.0, 0.0, 0.0
+        if formulation == CCP:
+            equation[count, 1], equation[count, 2] = column[count, 1], column[count, 2]
+        elif column[count, 1] != 0.0 or column[count, 2] != 0.0:
+            symmetric = False
+        count += 1
+        for a in range(2):  # the free tangent axes
+            if mode[i] == STICK or (formulation == LCP and slip[i, a] == 0.0):
+                index[count, 0], index[count, 1], index[count, 2] = k + a, k + a, k + a
+                column[count, 0], column[count, 1], column[count, 2] = 1.0, 0.0, 0.0
+                equation[count, 0], equation[count, 1], equation[count, 2] = 1.0, 0.0, 0.0
+                count += 1
+    first = 3 * mu.shape[0]
+    for j in range(lower.shape[0]):
+        a = first + j
+        if rows[j] == FREE:
+            index[count, 0], index[count, 1], index[count, 2] = a, a, a
+            column[count, 0], column[count, 1], column[count, 2] = 1.0, 0.0, 0.0
+            equation[count, 0], equation[count, 1], equation[count, 2] = 1.0, 0.0, 0.0
+            count += 1
+        else:
+            fixed[a] = lower[j] if rows[j] == AT_LOWER else upper[j]
+    return count, symmetric
+
+
+@njit(cache=True)
+def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fixed, A, factor):
+    """The impulses of the active set (:func:`unknowns`) into ``lam``: ``A u = b`` with ``A = E^T G P``, ``b =
+    -E^T (G fixed + g)``, solved through the Cholesky factor of ``A + eps I`` (symmetric) or of the normal equations'
+    ``A^T A + eps sqrt(max diag A^T A) I`` (a sliding contact's equation is not its column), with iterative
+    refinement from ``u = 0``. Returns False if the factorisation fails."""
+    m = g.shape[0]
+    base = G @ fixed + g
+    b, u, residual = np.empty(count), np.zeros(count), np.empty(count)
+    for p in range(count):
+        acc = 0.0
+        for s in range(3):
+            acc -= equation[p, s] * base[index[p, s]]
+        b[p] = acc
+        for q in range(count):
+            acc = 0.0
+            for s in range(3):
+                if equation[p, s] != 0.0:
+                    for t in range(3):
+                        acc += equation[p, s] * column[q, t] * G[index[p, s], index[q, t]]
+            A[p, q] = acc
+    if not symmetric:  # A <- A^T A, b <- A^T b
+        for p in range(count):
+            for q in range(count):
+                acc = 0.0
+                for r in range(count):
+                    acc += A[r, p] * A[r, q]
+                factor[p, q] = acc
+            acc = 0.0
+            for r in range(count):
+                acc += A[r, p] * b[r]
+            residual[p] = acc
+        scale = 0.0
+        for p in range(count):
+            b[p] = residual[p]
+            scale = max(scale, factor[p, p])
+            for q in range(count):
+                A[p, q] = factor[p, q]
+        eps = eps * np.sqrt(scale)
+    for p in range(count):  # the Cholesky factor of A + eps I, lower triangle
+        for q in range(p + 1):
+            acc = A[p, q] + (eps if p == q else 0.0)
+            for s in range(q):
+                acc -= factor[p, s] * factor[q, s]
+            if p == q:
+                if not (acc > 0.0 and np.isfinite(acc)):
+                    return False
+                factor[p, p] = np.sqrt(acc)
+            else:
+                factor[p, q] = acc / factor[q, q]
+    previous = np.inf
+    for _ in range(REFINEMENTS):
+        size = 0.0
+        for p in range(count):
+            acc = b[p]
+            for q in range(count):
+                acc -= A[p, q] * u[q]
+            residual[p] = acc
+            size = max(size, abs(acc))
+        if size == 0.0 or size >= 0.5 * previous:
+            break
+        previous = size
+        dense_cholesky_solve(factor, residual, count)
+        for p in range(count):
+            u[p] += residual[p]
+    for a in range(m):
+        lam[a] = fixed[a]
+    for p in range(count):
+        for s in range(3):
+            if column[p, s] != 0.0:
+                lam[index[p, s]] += column[p, s] * u[p]
+    return True
+
+
+@njit(cache=True)
+def residuals(formulation, G, g, mu, lower, upper, lam, v):
+    """``(primal, dual, complementarity, ||lam||_inf, ||v||_inf)`` of ``lam``: the largest distance to its cone
+    or box (``lam`` is then projected on them, in place), and with ``v = G lam + g`` (filled) the dual
+    feasibility and complementarity (``complementarity_residuals``, ``box_residuals``)."""
+    cone = PYRAMID if formulation == LCP else COULOMB
+    primal = 0.0
+    for i in range(mu.shape[0]):
+        k = 3 * i
+        p1, p2, pn = project(cone, lam[k], lam[k + 1], lam[k + 2], mu[i])
+        primal = max(primal, abs(lam[k] - p1), abs(lam[k + 1] - p2), abs(lam[k + 2] - pn))
+        lam[k], lam[k + 1], lam[k + 2] = p1, p2, pn
+    first = 3 * mu.shape[0]
+    for j in range(lower.shape[0]):
+        a = first + j
+        x = min(upper[j], max(lower[j], lam[a]))
+        primal = max(primal, abs(lam[a] - x))
+        lam[a] = x
+    m = g.shape[0]
+    for r in range(m):
+        acc = g[r]
+        for c in range(m):
+            acc += G[r, c] * lam[c]
+        v[r] = acc
+    dual, compl = complementarity_residuals(formulation, mu, lam, v)
+    dual, compl = box_residuals(first, lower, upper, lam, v, dual, compl)
+    if formulation != LCP:
+        dual = max(dual, misalignment(mu, lam, v))
+    return primal, dual, compl, np.abs(lam).max(), np.abs(v).max()
+
+
+@njit(cache=True)
+def misalignment(mu, lam, v):
+    """The largest tangent velocity of a contact on its cone's boundary that does not oppose its friction
+    impulse: ``||v_t - max(v_t . u, 0) u||`` with ``u = -lambda_t / ||lambda_t||``. Coulomb's law asks for zero;
+    the complementarity ``lambda . (v + s(v))`` only bounds it by its square (``mu lambda_n ||v_t|| (1 -
+    cos angle)``), so a slip direction off by 1e-5 rad would pass a 1e-13 test."""
+    worst = 0.0
+    for i in range(mu.shape[0]):
+        k = 3 * i
+        r = np.sqrt(lam[k] * lam[k] + lam[k + 1] * lam[k + 1])
+        if lam[k + 2] > 0.0 and r > 0.0 and r >= mu[i] * lam[k + 2] * (1.0 - BOUNDARY):
+            u1, u2 = -lam[k] / r, -lam[k + 1] / r
+            along = max(v[k] * u1 + v[k + 1] * u2, 0.0)
+            worst = max(worst, abs(v[k] - along * u1), abs(v[k + 1] - along * u2))
+    return worst
+
+
+@njit(cache=True)
+def active_set_solve(formulation, G, g, mu, lower, upper, lam, eps, max_rounds, tolerances):
+    """The fast path (see the module) from the guess ``lam (m,)``, ``m = 3k + r``, at most ``max_rounds``
+    active sets; ``eps > 0`` the regularisation of the reduced solve; ``tolerances = [abs_f, rel_f, abs_c,
+    rel_c]``. Returns ``(rounds, accepted, primal, dual, complementarity, trial)``: if accepted, ``lam`` holds
+    the solution (in the cones and boxes); otherwise ``lam`` is unchanged and ``trial (m,)`` is the last
+    trial projected on the cones and boxes (or the guess if no trial was finite)."""
+    m, k = g.shape[0], mu.shape[0]
+    abs_f, rel_f, abs_c, rel_c = tolerances[0], tolerances[1], tolerances[2], tolerances[3]
+    mode, slip, rows = np.empty(k, dtype=np.int64), np.empty((k, 2)), np.empty(m - 3 * k, dtype=np.int64)
+    index, column, equation = np.empty((m, 3), dtype=np.int64), np.empty((m, 3)), np.empty((m, 3))
+    fixed, trial, v = np.empty(m), lam.copy(), np.empty(m)
+    A, factor = np.empty((m, m)), np.empty((m, m))
+    best = lam.copy()
+    retry = classify(formulation, mu, lower, upper, lam, mode, slip, rows, True)
+    primal, dual, compl, rounds = np.inf, np.inf, np.inf, 0
+    for rounds in range(1, max_rounds + 1):
+        count, symmetric = unknowns(formulation, mu, lower, upper, mode, slip, rows, index, column, equation, fixed)
+        if not reduced_solve(G, g, trial, eps, count, symmetric, index, column, equation, fixed, A, factor):
+            break
+        if not all_finite(trial):
+            break
+        raw = trial.copy()
+        primal, dual, compl, lam_max, v_max = residuals(formulation, G, g, mu, lower, upper, trial, v)
+        best[:] = trial
+        if (primal <= abs_f + rel_f * lam_max and dual <= abs_f + rel_f * v_max
+                and compl <= abs_c + rel_c * lam_max * v_max
+                and not (rounds == 1 and rounds < max_rounds and unstick(mu, v, abs_f + rel_f * v_max, mode, slip))):
+            # polish: the complementarity bounds a slip direction's error only to its square root, so the
+            # sliding directions are aligned with their velocities and the problem solved again while it passes
+            for _ in range(POLISH):
+                if formulation == LCP or not realign(mu, v, mode, slip):
+                    break
+                count, symmetric = unknowns(formulation, mu, lower, upper, mode, slip, rows, index, column,
+                                            equation, fixed)
+                raw[:] = trial
+                if (not reduced_solve(G, g, raw, eps, count, symmetric, index, column, equation, fixed, A, factor)
+                        or not all_finite(raw)):
+                    break
+                p2, d2, c2, lam2, v2 = residuals(formulation, G, g, mu, lower, upper, raw, best)
+                if not (p2 <= abs_f + rel_f * lam2 and d2 <= abs_f + rel_f * v2 and c2 <= abs_c + rel_c * lam2 * v2):
+                    break
+                trial[:] = raw
+                v[:] = best
+                primal, dual, compl = p2, d2, c2
+            lam[:] = trial
+            best[:] = trial
+            return rounds, True, primal, dual, compl, best
+        for r in range(m):  # the velocities of the unprojected trial drive the update
+            acc = g[r]
+            for c in range(m):
+                acc += G[r, c] * raw[c]
+            v[r] = acc
+        trial[:] = raw
+        if retry:  # the guess's contacts on their cones' boundaries may rest there (a degenerate split): stick
+            retry = False
+            classify(formulation, mu, lower, upper, lam, mode, slip, rows, False)
+        elif not update(formulation, mu, lower, upper, raw, v, mode, slip, rows):
+            break
+    return rounds, False, primal, dual, compl, best
