@@ -27,7 +27,7 @@ from numba import njit
 from .checks import SINGULAR
 from .layout import model_views
 from .simd import (W, aba_block, act_constant, compose, cross_to, dot, factor_and_invert, force_cross_to, lanes,
-                   load, matvec, placement, state_status, store_matrix, world_inertia)
+                   lane_count, load, matvec, placement, rows_scale, rows_sub, state_status, store_matrix, world_inertia)
 from .views import borrowed
 
 
@@ -254,29 +254,12 @@ def rnea_derivatives_chunk(I, F, Q, V, A, OUT_Q, OUT_V, OUT_A, STATUS, first, la
 
 # ---------------------------------------------------------------------------------------------- ABA derivatives
 @lanes
-def rows_sub(a, x, y):
-    """``y[c, w] -= a[w] x[c, w]`` for the distinct rows ``x``, ``y`` ``(n, W)``."""
-    for c in range(x.shape[0]):
-        for w in range(W):
-            y[c, w] -= a[w] * x[c, w]
-
-
-@lanes
-def rows_scale(a, x):
-    """``x[c, w] *= a[w]``."""
-    for c in range(x.shape[0]):
-        for w in range(W):
-            x[c, w] *= a[w]
-
-
-@lanes
-def solve_minus(H, lam, dinv, X):
+def solve_minus(H, lam, dinv, X, nl):
     """``X = -M^-1 X`` in place over the lanes (``X`` ``(nv, n, W)``, its rows solved together) through the sparse
     factor ``H`` of ``M = L^T D L`` (``simd.ltdl``; Featherstone, RBDA Table 6.3's back and forward substitutions:
     ``L^T y = X`` from the leaves, then ``x = -D^-1 y - L x`` from the root): ``2 nnz(L) n`` updates against
     ``nv^2 n`` for the product with ``M^-1``; ``lam`` the dof parents, ``dinv`` ``(nv, W)`` receives ``-1 / D``.
-    (LLVM vectorises its updates over the columns with scatter stores rather than over the lanes: the part of
-    the ABA derivatives of talos that is not yet at SIMD speed.)"""
+    ``nl``: the lane count ``W`` as a run-time value (``simd.lane_count``)."""
     H, lam, dinv, X = borrowed(H), borrowed(lam), borrowed(dinv), borrowed(X)
     nv = X.shape[0]
     for k in range(nv):
@@ -285,13 +268,13 @@ def solve_minus(H, lam, dinv, X):
     for k in range(nv - 1, -1, -1):  # L^T y = X
         i = lam[k]
         while i >= 0:
-            rows_sub(H[k, i], X[k], X[i])
+            rows_sub(H[k, i], X[k], X[i], nl)
             i = lam[i]
     for k in range(nv):  # x_k = -y_k / D_k - sum_i L_ki x_i over the ancestors i (already negated)
-        rows_scale(dinv[k], X[k])
+        rows_scale(dinv[k], X[k], nl)
         i = lam[k]
         while i >= 0:
-            rows_sub(H[k, i], X[i], X[k])
+            rows_sub(H[k, i], X[i], X[k], nl)
             i = lam[i]
 
 
@@ -316,6 +299,7 @@ def aba_derivatives_chunk(I, F, Q, V, TAU, OUT_Q, OUT_V, OUT_TAU, STATUS, first,
     H, Minv = np.empty((nv, nv, W)), np.empty((nv, nv, W))
     T, S = np.zeros((32, W)), np.empty((6, 6))
     m = model_views(I, F)
+    nl = lane_count(Q)
     lam = m.dof_parents
     end = np.arange(1, nv + 1)  # one past the last dof of each dof's subtree
     for i in range(nv - 1, -1, -1):
@@ -334,12 +318,12 @@ def aba_derivatives_chunk(I, F, Q, V, TAU, OUT_Q, OUT_V, OUT_TAU, STATUS, first,
         dv[:, :, :] = 0.0
         rnea_derivatives_block(I, F, q, qd, ddq, R, p, oR, op, ov, oa, of, Yc, Bc, J, dV, dA, dAv, Ys, Zs, Xq, Xv, T,
                                S, tau2, dq, dv, M)
-        factor_and_invert(M, lam, end, H, T[30], Minv)
+        factor_and_invert(M, lam, end, H, T[30], Minv, nl)
         for w in range(W):
             T[31, w] += T[30, w]
         statuses(m, q, qd, tau, b0, T[31], STATUS)
-        solve_minus(H, lam, dinv, dq)
+        solve_minus(H, lam, dinv, dq, nl)
         store_matrix(dq, b0, OUT_Q)
-        solve_minus(H, lam, dinv, dv)
+        solve_minus(H, lam, dinv, dv, nl)
         store_matrix(dv, b0, OUT_V)
         store_matrix(Minv, b0, OUT_TAU)
