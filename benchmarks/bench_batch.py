@@ -7,7 +7,9 @@ rbda / Pinocchio (lower is better). ``bench_core.py`` and ``bench_derivatives.py
 Pinocchio 4.1 has a parallel form of rnea and aba only (``rneaInParallel``, ``abaInParallel``, on a
 ``ModelPool``); every other row compares with a loop of Pinocchio calls from Python split over ``threads``
 processes (forked, each given its share of the states, started together at a barrier; the wall time is the
-slowest process's, the CPU time their sum, the compute alone). That loop pays Python's call overhead (about
+slowest process's, the CPU time their sum, the compute alone). rbda is timed returning new arrays, then writing
+into the same ``out=`` arrays again (a stream of batches in fixed memory: Pinocchio's loop keeps no results, and
+new arrays cost their first-touch page faults, 115 MB for 10,000 of talos' 38x38 matrices). That loop pays Python's call overhead (about
 0.2-0.4 us a call), which a C++ loop would not: on the smallest kernels (panda's kinematics) it is a large part
 of Pinocchio's figure.
 """
@@ -108,7 +110,7 @@ def batch_rows(model, names, batch: int, threads: int, rng, repeat: int = 3) -> 
     pm = to_pinocchio(model)
     pd = pm.createData()
     lines = [f"{model.name} (nv={model.nv}): batches of {batch}, per state, {threads} threads / processes; "
-             f"wall us, CPU us (rbda | Pinocchio | ratio)"]
+             f"wall us, CPU us (rbda | Pinocchio | ratio | rbda with out= | ratio)"]
     for name in names:
         ours, extra, theirs = ROWS[name]
         fn = getattr(rbda.batch, ours)
@@ -116,6 +118,8 @@ def batch_rows(model, names, batch: int, threads: int, rng, repeat: int = 3) -> 
         args = [Q] + [inputs[x] for x in extra]
         batched(*(x[:40] for x in args))  # compiled and the threads started
         t_ours = timed(lambda: batched(*args), repeat)
+        kept = batched(*args)  # a stream of batches in fixed memory: out= (no new pages to fault in)
+        t_kept = timed(lambda: fn(model, *args, out=kept), repeat)
         if theirs.endswith("InParallel"):
             pool = pin.ModelPool(pm, threads)
             cols = [np.asfortranarray(x.T) for x in args]
@@ -128,7 +132,9 @@ def batch_rows(model, names, batch: int, threads: int, rng, repeat: int = 3) -> 
             how = f"{theirs} loop"
         w, c = t_ours[0] / batch * 1e6, t_ours[1] / batch * 1e6
         pw, pc = t_theirs[0] / batch * 1e6, t_theirs[1] / batch * 1e6
-        lines.append(f"  {name:26s} {w:7.3f} {c:7.3f} | {pw:7.3f} {pc:7.3f} | {w / pw:5.2f} {c / pc:5.2f}  ({how})")
+        kw, kc = t_kept[0] / batch * 1e6, t_kept[1] / batch * 1e6
+        lines.append(f"  {name:26s} {w:7.3f} {c:7.3f} | {pw:7.3f} {pc:7.3f} | {w / pw:5.2f} {c / pc:5.2f} | out=: "
+                     f"{kw:7.3f} {kc:7.3f} | {kw / pw:5.2f} {kc / pc:5.2f}  ({how})")
     return lines
 
 
