@@ -374,6 +374,38 @@ def compose(R0, p0, R, p, oR, op):
 
 
 @lanes
+def world_root(m, oR, op, ov, oa):
+    """The world-frame passes' joint 0: ``oMi`` the identity, ``ov = 0``, ``oa = -g``."""
+    for w in range(W):
+        for r in range(3):
+            op[0, r, w] = 0.0
+            for c in range(3):
+                oR[0, r, c, w] = 1.0 if r == c else 0.0
+        for k in range(6):
+            ov[0, k, w] = 0.0
+            oa[0, k, w] = -m.gravity[k]  # a_0 = -g
+
+
+@lanes
+def world_motion(m, i, q, qd, R, p, oR, op, J, ov, ovJ, S, cs):
+    """Joint ``i`` of a world-frame forward pass: its ``liMi`` (``R[i], p[i]``), ``oMi = oM_parent liMi`` (``oR[i],
+    op[i]``), the world columns ``J = oMi S`` of its dofs, ``ovJ = J qd`` and ``ov_i = ov_parent + ovJ``; ``S``
+    ``(6, 6)``, ``cs`` ``(2, W)`` scratch."""
+    parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
+    placement(m, i, q, R[i], p[i], S[:nvi], cs)
+    compose(oR[parent], op[parent], R[i], p[i], oR[i], op[i])
+    for k in range(nvi):
+        act_constant(oR[i], op[i], S[k], J[iv + k])
+    for r in range(6):
+        for w in range(W):
+            acc = 0.0
+            for k in range(nvi):
+                acc += J[iv + k, r, w] * qd[iv + k, w]
+            ovJ[r, w] = acc
+            ov[i, r, w] = ov[parent, r, w] + acc
+
+
+@lanes
 def act_constant(R, p, s, out):
     """``out = X s`` for a motion ``s`` constant over the lanes: ``w' = R w``, ``v' = R v + p x w'``."""
     s0, s1, s2, s3, s4, s5 = s[0], s[1], s[2], s[3], s[4], s[5]
@@ -557,26 +589,10 @@ def aba_block(I, F, q, qd, tau, R, p, oR, op, ov, oc, pA, oa, IA, D6, J, U, dinv
     ovJ, f, cs, d, singular = T[0:6], T[6:12], T[12:14], T[14], T[21]
     for w in range(W):
         singular[w] = 0.0
-        for r in range(3):
-            op[0, r, w] = 0.0
-            for c in range(3):
-                oR[0, r, c, w] = 1.0 if r == c else 0.0
-        for k in range(6):
-            ov[0, k, w] = 0.0
-            oa[0, k, w] = -m.gravity[k]  # a_0 = -g
+    world_root(m, oR, op, ov, oa)
     for i in range(1, m.nj):  # pass 1: kinematics, bias accelerations oc, world inertias, bias forces pA
-        parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
-        placement(m, i, q, R[i], p[i], S[:nvi], cs)
-        compose(oR[parent], op[parent], R[i], p[i], oR[i], op[i])  # oMi = oM_parent liMi
-        for k in range(nvi):
-            act_constant(oR[i], op[i], S[k], J[iv + k])  # J = oMi S
-        for r in range(6):  # ovJ = J qd, ov_i = ov_parent + ovJ
-            for w in range(W):
-                acc = 0.0
-                for k in range(nvi):
-                    acc += J[iv + k, r, w] * qd[iv + k, w]
-                ovJ[r, w] = acc
-                ov[i, r, w] = ov[parent, r, w] + acc
+        parent = m.parents[i]
+        world_motion(m, i, q, qd, R, p, oR, op, J, ov, ovJ, S, cs)
         cross_to(ov[parent], ovJ, oc[i])  # oc = ov_parent x ovJ (cJ = 0)
         world_inertia(m.inertias[i], oR[i], op[i], IA[i])  # IA_i = oY_i
         matvec(IA[i], ov[i], f)  # pA_i = ov x* (oY ov)

@@ -26,8 +26,8 @@ from numba import njit
 
 from .checks import SINGULAR
 from .layout import model_views
-from .simd import (W, aba_block, act_constant, compose, cross_to, dot, factor_and_invert, force_cross_to, lanes,
-                   lane_count, load, matvec, placement, rows_scale, rows_sub, state_status, store_matrix, world_inertia)
+from .simd import (W, aba_block, cross_to, dot, factor_and_invert, force_cross_to, lane_count, lanes, load, matvec,
+                   rows_scale, rows_sub, state_status, store_matrix, world_inertia, world_motion, world_root)
 from .views import borrowed
 
 
@@ -124,27 +124,10 @@ def rnea_derivatives_block(I, F, q, qd, qdd, R, p, oR, op, ov, oa, of, Yc, Bc, J
     T, S, tau, dtau_dq, dtau_dv, M = borrowed(T), borrowed(S), borrowed(tau), borrowed(dtau_dq), borrowed(dtau_dv), \
         borrowed(M)
     ovJ, tmp, h, cs, G = T[0:6], T[6:12], T[12:18], T[18:20], T[20:26]
-    for w in range(W):
-        for r in range(3):
-            op[0, r, w] = 0.0
-            for c in range(3):
-                oR[0, r, c, w] = 1.0 if r == c else 0.0
-        for k in range(6):
-            ov[0, k, w] = 0.0
-            oa[0, k, w] = -m.gravity[k]  # a_0 = -g
+    world_root(m, oR, op, ov, oa)
     for i in range(1, m.nj):  # forward: kinematics, dVdq, dAdq, dAdv, world inertias, body forces, B
         parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
-        placement(m, i, q, R[i], p[i], S[:nvi], cs)
-        compose(oR[parent], op[parent], R[i], p[i], oR[i], op[i])  # oMi = oM_parent liMi
-        for k in range(nvi):
-            act_constant(oR[i], op[i], S[k], J[iv + k])  # J = oMi S
-        for r in range(6):  # ovJ = J qd, ov_i = ov_parent + ovJ
-            for w in range(W):
-                acc = 0.0
-                for k in range(nvi):
-                    acc += J[iv + k, r, w] * qd[iv + k, w]
-                ovJ[r, w] = acc
-                ov[i, r, w] = ov[parent, r, w] + acc
+        world_motion(m, i, q, qd, R, p, oR, op, J, ov, ovJ, S, cs)
         cross_to(ov[parent], ovJ, tmp)  # oa_i = oa_parent + ov_parent x ovJ + J qdd (cJ = 0)
         for r in range(6):
             for w in range(W):
