@@ -826,6 +826,17 @@ def minverse_from_factor(H, lam, end, Minv, n):
 
 
 @njit(cache=True, forceinline=True)
+def subtree_ends(lam):
+    """``end[i]``: one past the last dof of dof ``i``'s subtree, for the dof parents ``lam``."""
+    nv = lam.shape[0]
+    end = np.arange(1, nv + 1)
+    for i in range(nv - 1, -1, -1):
+        if lam[i] >= 0:
+            end[lam[i]] = max(end[lam[i]], end[i])
+    return end
+
+
+@njit(cache=True, forceinline=True)
 def lane_count(Q):
     """``W``, as a value that LLVM does not know at compile time (``Q`` is a batch: at least one state). The sparse
     factor's updates between rows run over the lanes inside a loop over columns; with the constant ``W`` LLVM
@@ -849,10 +860,7 @@ def minverse_chunk(I, F, Q, OUT, STATUS, first, last):
     m = model_views(I, F)
     nl = lane_count(Q)
     lam = m.dof_parents
-    end = np.arange(1, nv + 1)  # one past the last dof of each dof's subtree
-    for i in range(nv - 1, -1, -1):
-        if lam[i] >= 0:
-            end[lam[i]] = max(end[lam[i]], end[i])
+    end = subtree_ends(lam)
     for blk in range(first, last):
         b0 = blk * W
         load(Q, b0, q)

@@ -27,7 +27,8 @@ from numba import njit
 from .checks import SINGULAR
 from .layout import model_views
 from .simd import (W, aba_block, cross_to, dot, factor_and_invert, force_cross_to, lane_count, lanes, load, matvec,
-                   rows_scale, rows_sub, state_status, store_matrix, world_inertia, world_motion, world_root)
+                   rows_scale, rows_sub, state_status, store_matrix, subtree_ends, world_inertia, world_motion,
+                   world_root)
 from .views import borrowed
 
 
@@ -284,10 +285,7 @@ def aba_derivatives_chunk(I, F, Q, V, TAU, OUT_Q, OUT_V, OUT_TAU, STATUS, first,
     m = model_views(I, F)
     nl = lane_count(Q)
     lam = m.dof_parents
-    end = np.arange(1, nv + 1)  # one past the last dof of each dof's subtree
-    for i in range(nv - 1, -1, -1):
-        if lam[i] >= 0:
-            end[lam[i]] = max(end[lam[i]], end[i])
+    end = subtree_ends(lam)
     for blk in range(first, last):
         b0 = blk * W
         load(Q, b0, q)
