@@ -232,6 +232,10 @@ def main() -> None:
     arm = rbda.sample_models.manipulator()  # its last joint follows the one before it (as in bench_core.py)
     gripper = rbda.transform_joint_into_mimic(arm, arm.njoints - 2, arm.njoints - 1, -1.0, 0.1)
     print("\n".join(mimic_rows(arm, gripper, args.number, rng)))
+    from bench_batch import DERIVATIVES, batch_rows, robots  # against 2 processes of Pinocchio calls, 2 threads
+
+    for name, load in robots().items():
+        print("\n".join(batch_rows(load(), DERIVATIVES, args.batch, 2, rng)))
 
 
 if __name__ == "__main__":

@@ -170,29 +170,31 @@ def _simd_accepts(model) -> bool:
     return kept[1]
 
 
-def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag: bool | None = None) -> np.ndarray:
-    """:func:`_run` for the structure-of-arrays kernel ``name`` of ``kernels/simd.py``; ``flag``: the kinematics
-    kernel's ``jacobians`` argument (it writes ``out`` flattened per state)."""
-    from .kernels import simd
+def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag: bool | None = None,
+              outputs: int = 1):
+    """:func:`_run` for the structure-of-arrays kernel ``name`` of ``kernels/simd.py`` (``kernels/simd_derivatives.py``
+    for the derivatives); ``flag``: the kinematics kernel's ``jacobians`` argument (it writes ``out`` flattened per
+    state); ``outputs`` > 1: the kernel writes that many arrays of ``out_shape`` per state, ``out`` their tuple."""
+    from .kernels import simd, simd_derivatives
 
     I, F = model.packed
     Q = _stack(Q, model.nq, "Q")
     B = Q.shape[0]
     arrays = [_stack(x, model.nv, n, B) for n, x in velocities.items()]
-    out = _output(out, (B, *out_shape))
+    outs = [_output(out, (B, *out_shape))] if outputs == 1 else _outputs(out, outputs, (B, *out_shape))
     status = np.zeros(B, dtype=np.int64)
     blocks = (B + simd.W - 1) // simd.W
-    kernel = getattr(simd, name + "_chunk")
+    kernel = getattr(simd_derivatives if name.endswith("derivatives") else simd, name + "_chunk")
     announce_compilation(kernel)
-    result = out
+    result = outs[0] if outputs == 1 else tuple(outs)
     if flag is not None:
-        arrays, out = [flag], out.reshape(B, int(np.prod(out_shape)))
+        arrays, outs = [flag], [outs[0].reshape(B, int(np.prod(out_shape)))]
     n = 1 if B < SERIAL_BELOW else min(numba.get_num_threads(), blocks)
     if n == 1:
-        kernel(I, F, Q, *arrays, out, status, 0, blocks)
+        kernel(I, F, Q, *arrays, *outs, status, 0, blocks)
     else:  # one run of blocks per thread, the GIL released
         pool = _simd_pool(n)
-        runs = [pool.submit(kernel, I, F, Q, *arrays, out, status, c * blocks // n, (c + 1) * blocks // n)
+        runs = [pool.submit(kernel, I, F, Q, *arrays, *outs, status, c * blocks // n, (c + 1) * blocks // n)
                 for c in range(n)]
         for run in runs:
             run.result()
@@ -356,6 +358,8 @@ def compute_rnea_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayL
     fixed memory)."""
     from .kernels.derivatives import batch_rnea_derivatives
 
+    if _simd_accepts(model):  # structures of arrays (kernels/simd_derivatives.py)
+        return _run_simd("rnea_derivatives", model, Q, {"V": V, "A": A}, out, (model.nv, model.nv), None, 3)
     return _run_derivatives(batch_rnea_derivatives, model, Q, V, A, ("Q", "V", "A"), out=out)
 
 
@@ -364,6 +368,8 @@ def compute_aba_derivatives(model: Model, Q: ArrayLike, V: ArrayLike, TAU: Array
     ``Q: (B, nq)``, ``V, TAU: (B, nv)``; ``out``: a tuple of three such arrays to write into."""
     from .kernels.derivatives import batch_aba_derivatives
 
+    if _simd_accepts(model):  # structures of arrays (kernels/simd_derivatives.py)
+        return _run_simd("aba_derivatives", model, Q, {"V": V, "TAU": TAU}, out, (model.nv, model.nv), None, 3)
     return _run_derivatives(batch_aba_derivatives, model, Q, V, TAU, ("Q", "V", "TAU"), out=out)
 
 

@@ -81,14 +81,16 @@ def _mimic_forward_dynamics(Q, V, A):
 
 
 def _simd_step():
-    """The structure-of-arrays kernels (``kernels/simd.py``), which take revolute/prismatic models only."""
+    """The structure-of-arrays kernels (``kernels/simd.py``, ``kernels/simd_derivatives.py``), which take
+    revolute/prismatic models only."""
     import rbda
 
     arm = rbda.sample_models.manipulator()
     Q, Z = np.stack([rbda.neutral(arm)] * 2), np.zeros((2, arm.nv))
     return (rbda.batch.rnea(arm, Q, Z, Z), rbda.batch.aba(arm, Q, Z, Z), rbda.batch.crba(arm, Q),
             rbda.batch.compute_minverse(arm, Q), rbda.batch.forward_kinematics(arm, Q),
-            rbda.batch.compute_joint_jacobians(arm, Q))
+            rbda.batch.compute_joint_jacobians(arm, Q), rbda.batch.compute_rnea_derivatives(arm, Q, Z, Z),
+            rbda.batch.compute_aba_derivatives(arm, Q, Z, Z))  # (kernels/simd_derivatives.py)
 
 
 def _constrained_steps(q, v, tau):
