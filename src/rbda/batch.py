@@ -21,9 +21,9 @@ __all__ = ["aba", "ccrba", "center_of_mass", "compute_aba_derivatives", "compute
 import threading
 from typing import TYPE_CHECKING
 
-import numba
 import numpy as np
 
+from ._jit import load as _load_numba
 from .algorithms import _check
 from .kernels import batch as _batch_kernels
 from .kernels import center_of_mass as _com_kernels
@@ -51,7 +51,7 @@ _constrained_kernels = announced(_constrained_module)
 
 def _workspaces(model, batch: int) -> np.ndarray:
     """One workspace per thread (at most one per state)."""
-    n = max(1, min(numba.get_num_threads(), batch))
+    n = max(1, min(_load_numba().get_num_threads(), batch))
     return np.stack([_data.new_workspace(*_data.workspace_sizes(model)) for _ in range(n)])
 
 
@@ -187,7 +187,7 @@ def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag
     result = out
     if flag is not None:
         arrays, out = [flag], out.reshape(B, int(np.prod(out_shape)))
-    n = 1 if B < SERIAL_BELOW else min(numba.get_num_threads(), blocks)
+    n = 1 if B < SERIAL_BELOW else min(_load_numba().get_num_threads(), blocks)
     if n == 1:
         kernel(I, F, Q, *arrays, out, status, 0, blocks)
     else:  # one run of blocks per thread, the GIL released
@@ -713,3 +713,9 @@ from ._dask import accepts_dask as _accepts_dask  # noqa: E402
 
 for _name in __all__:  # each function maps itself block by block over Dask arrays (rbda/_dask.py)
     globals()[_name] = _accepts_dask(globals()[_name])
+
+
+def __getattr__(name):  # ``rbda.batch.numba``: numba itself, imported on first use (``rbda/_jit.py``)
+    if name == "numba":
+        return _load_numba()
+    raise AttributeError(f"module 'rbda.batch' has no attribute {name!r}")

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from .._jit import njit, prange
 
 from ..spatial.compiled import (
     motion_act_inv,
