@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
 from .._jit import load
 
@@ -40,7 +41,7 @@ def _bindable(t) -> bool:
     return isinstance(t, (types.Array, types.Integer, types.Float, types.Boolean))
 
 
-def entry_point(kernel):
+def entry_point(kernel: Callable):
     """The compiled entry point of ``kernel``'s single overload, if every argument type is bindable, else None."""
     if len(kernel.overloads) != 1:
         return None
@@ -103,7 +104,7 @@ class announced:
 _ANNOUNCED = {"first": True}
 
 
-def announce_compilation(kernel) -> None:
+def announce_compilation(kernel: Callable) -> None:
     """If ``kernel`` has neither a compiled overload nor a usable cache entry, say on stderr that it is about to be
     compiled: the first call of each algorithm on a machine stalls for seconds, and should not do so silently.
     ``RBDA_COMPILE_NOTICE=0`` silences it."""
