@@ -42,3 +42,18 @@ def test_a_placeholder_kept_elsewhere_forwards_to_its_dispatcher():
             "print(dot6(x, x), y, len(dot6.signatures))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["55.0", "110.0", "1"]
+
+
+def test_numba_loaded_by_a_compile_types_the_kernels_intrinsics(tmp_path):
+    """numba loaded in the middle of a compile (a user's kernel into which numba inlines rbda's whole-body views,
+    which call the ``view`` intrinsic): the intrinsics registered then are typed (numba's typing registry is
+    refreshed). An empty cache, so that the views compile."""
+    code = ("import numba, numpy as np, rbda\n"
+            "from rbda.kernels.whole_body import whole_body_views\n"
+            "@numba.njit\n"
+            "def size(wb, nj, nv):\n"
+            "    return whole_body_views(wb, nj, nv)[1]\n"
+            "print(size(np.zeros(10000), 3, 2) == rbda.kernels.whole_body.whole_body_size_py(3, 2))\n")
+    env = {**__import__("os").environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout.split()
+    assert out == ["True"]

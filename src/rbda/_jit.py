@@ -24,7 +24,7 @@ class _Placeholder:
     def __init__(self, py_func, make):
         self.py_func, self._make, self._real = py_func, make, None
         self.__name__, self.__qualname__ = py_func.__name__, py_func.__qualname__
-        self.__doc__, self.__module__, self.__wrapped__ = py_func.__doc__, py_func.__module__, py_func
+        self.__doc__, self.__module__ = py_func.__doc__, py_func.__module__
 
     def _build(self):
         if self._real is None:
@@ -96,6 +96,9 @@ def load():
             elif value is prange:
                 setattr(module, attr, numba.prange)
     _PENDING.clear()
+    from numba.core.registry import cpu_target
+
+    cpu_target.typing_context.refresh()  # the intrinsics registered now, when a compile already running loaded numba
     return numba
 
 
