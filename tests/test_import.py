@@ -27,21 +27,27 @@ def test_numba_loads_on_the_first_kernel_call():
     assert out == ["False", "True True True", "True"]
 
 
-def test_a_placeholder_kept_elsewhere_forwards_to_its_dispatcher():
+def test_a_placeholder_kept_elsewhere_forwards_to_its_dispatcher(tmp_path):
     """A kernel imported by name before numba loads (as a test or a user script may) is called, inspected and
     typed by numba as its dispatcher."""
     code = ("import sys, numpy as np\n"
             "from rbda.spatial.compiled import dot6\n"
-            "assert 'numba' not in sys.modules and dot6.__name__ == 'dot6'\n"
+            "from rbda.kernels.views import view  # an intrinsic\n"
+            "assert 'numba' not in sys.modules and dot6.__name__ == 'dot6' and 'not loaded' in repr(view)\n"
             "x = np.arange(6.0)\n"
             "import numba\n"
             "@numba.njit\n"
             "def twice(x):\n"
             "    return 2.0 * dot6(x, x)\n"
             "y = twice(x)  # numba types the placeholder before anything loaded the rbda kernels\n"
-            "print(dot6(x, x), y, len(dot6.signatures))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert out == ["55.0", "110.0", "1"]
+            "print(dot6(x, x), y, len(dot6.signatures))\n"
+            "@numba.njit\n"
+            "def block(x):\n"
+            "    return view(x, 2, (2, 2)).sum()\n"
+            "print(block(x))\n")
+    env = {**__import__("os").environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout.split()
+    assert out == ["55.0", "110.0", "1", "14.0"]
 
 
 def test_numba_loaded_by_a_compile_types_the_kernels_intrinsics(tmp_path):

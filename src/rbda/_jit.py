@@ -6,8 +6,9 @@ placeholders that remember the function and the options. The first time anything
 called, or asked for an attribute a dispatcher has: ``overloads``, ``signatures``, ...), :func:`load` imports numba,
 builds the real dispatchers of every placeholder made so far, and puts them in place of the placeholders in the
 globals of every loaded ``rbda`` module, where numba's typing looks them up. A placeholder that stays referenced
-elsewhere (a test module's own import, a closure) keeps working: it forwards to its dispatcher, and numba types it
-as that dispatcher (``_numba_type_``). After :func:`load`, :func:`njit` and :func:`intrinsic` are numba's own.
+elsewhere (a test module's own import, a closure, a module compiled with numba's own ``njit``) keeps working: it
+forwards to its dispatcher, and numba types it as that dispatcher, or an intrinsic as its registered global
+(``_numba_type_``). After :func:`load`, :func:`njit` and :func:`intrinsic` are numba's own.
 """
 
 from __future__ import annotations
@@ -35,7 +36,12 @@ class _Placeholder:
         return self._build()(*args, **kwargs)
 
     def __getattr__(self, name):  # overloads, signatures, _numba_type_, _cache, ...: the real dispatcher's
-        return getattr(self._build(), name)
+        real = self._build()
+        if name == "_numba_type_" and not hasattr(real, name):  # an intrinsic: numba types it as a registered global
+            from numba.core.registry import cpu_target
+
+            return cpu_target.typing_context._get_global_type(real)
+        return getattr(real, name)
 
     def __repr__(self):
         return f"<rbda kernel {self.__module__}.{self.__qualname__} (numba not loaded yet)>"

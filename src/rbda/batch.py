@@ -159,6 +159,7 @@ _simd_threads: dict = {}
 
 def _simd_accepts(model) -> bool:
     """``kernels.simd.accepts(model)``, kept per packed model (rebuilt when the model's arrays change)."""
+    _load_numba()  # before kernels/simd.py, which compiles with numba's own njit, takes rbda's helpers by name
     from .kernels import simd
 
     I = model.packed[0]
