@@ -5,8 +5,8 @@ the same with the cache filled, ``import rbda``, and a batch of one state.
 
 Each row runs in its own subprocess with ``NUMBA_CACHE_DIR`` pointed at a new empty folder (``--warm``: the
 same folder a second time, so the row measures loading from the cache). Times are CPU seconds of the first call alone
-(``time.process_time``, so that other work on the machine does not count; ``import rbda`` and building the
-inputs are not counted); the cached rows also give ``import rbda`` and the first ``create_data()`` (wall time).
+(``time.process_time``, so that other work on the machine does not count; ``import rbda``, importing JAX or CasADi
+and building the inputs are not counted; the bridges' rows include tracing and XLA's compile); the cached rows also give ``import rbda`` and the first ``create_data()`` (wall time).
 ``--batch`` times ``rbda.batch.rnea`` on 1, 10, 100 and 10,000 states (the small ones run serially below
 ``rbda.batch.SERIAL_BELOW``) against a loop of ``rbda.rnea``, in this process with the cache as it is.
 """
@@ -43,6 +43,12 @@ cms = [rbda.RigidConstraintModel(rbda.CONTACT_3D, m, f.parent_joint, f.placement
 cds = [cm.create_data() for cm in cms]
 """
 
+JAX = """
+import jax
+jax.config.update("jax_enable_x64", True)
+import rbda.jax as rj
+"""
+
 ROWS = {
     "rnea": ("", "rbda.rnea(m, d, q, v, a)"),
     "crba": ("", "rbda.crba(m, d, q)"),
@@ -57,6 +63,18 @@ ROWS = {
     "compute_distances": (SCENE + "wd = wm.create_data(); from rbda.collision import GeometryData, compute_distances\n"
                           "gd = GeometryData(wg)\n", "compute_distances(wm, wd, wg, gd, wq)"),
     "Simulator.step": (SCENE + "sim = Simulator(wm, wg, 1e-3)\n", "sim.step(wq, np.zeros(6), np.zeros(6))"),
+    "Simulator(slop=1e-5).step": (SCENE + "sim = Simulator(wm, wg, 1e-3, slop=1e-5)\n",
+                                  "sim.step(wq, np.zeros(6), np.zeros(6))"),
+    "batch.impulse_dynamics": (CONSTRAINT, "rbda.batch.impulse_dynamics(m, Q, V, cms, 0.5)"),
+    "batch.compute_impulse_dynamics_derivatives": (CONSTRAINT, "rbda.batch.compute_impulse_dynamics_derivatives("
+                                                   "m, Q, V, cms, 0.5)"),
+    "jax.frame_jacobian": (JAX, "np.asarray(jax.jit(lambda q: rj.frame_jacobian(m, q, m.nframes - 1))(q))"),
+    "jax.simulator_step": (SCENE + JAX + "sim = Simulator(wm, wg, 1e-3)\n",
+                           "[np.asarray(x) for x in jax.jit(lambda q, v, t: rj.simulator_step(sim, q, v, t))("
+                           "wq, np.zeros(6), np.zeros(6))]"),
+    "casadi.frame_jacobian": ("import rbda.casadi as rc\n", "rc.frame_jacobian(m, m.nframes - 1)(q)"),
+    "casadi.simulator_step": (SCENE + "import rbda.casadi as rc\nsim = Simulator(wm, wg, 1e-3)\n",
+                              "rc.simulator_step(sim)(wq, np.zeros(6), np.zeros(6))"),
 }
 
 
@@ -121,6 +139,9 @@ def main() -> None:
         total += cold
         print(line, flush=True)
     print(f"sum of the first calls: {total:.1f} s")
+    import time
+
+    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

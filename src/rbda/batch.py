@@ -21,9 +21,9 @@ __all__ = ["aba", "ccrba", "center_of_mass", "compute_aba_derivatives", "compute
 import threading
 from typing import TYPE_CHECKING
 
-import numba
 import numpy as np
 
+from ._jit import load as _load_numba
 from .algorithms import _check
 from .kernels import batch as _batch_kernels
 from .kernels import center_of_mass as _com_kernels
@@ -51,7 +51,7 @@ _constrained_kernels = announced(_constrained_module)
 
 def _workspaces(model, batch: int) -> np.ndarray:
     """One workspace per thread (at most one per state)."""
-    n = max(1, min(numba.get_num_threads(), batch))
+    n = max(1, min(_load_numba().get_num_threads(), batch))
     return np.stack([_data.new_workspace(*_data.workspace_sizes(model)) for _ in range(n)])
 
 
@@ -154,11 +154,13 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple, serial: tupl
 # states as structures of arrays, one run of blocks per thread (numba.get_num_threads()); a batch below
 # SERIAL_BELOW runs in the calling thread.
 _simd_models: dict = {}
-_simd_threads: dict = {}
+_simd_threads: dict = {}  # (pid, thread count) -> ThreadPoolExecutor
+_simd_lock = threading.Lock()
 
 
 def _simd_accepts(model) -> bool:
     """``kernels.simd.accepts(model)``, kept per packed model (rebuilt when the model's arrays change)."""
+    _load_numba()  # before kernels/simd.py, which compiles with numba's own njit, takes rbda's helpers by name
     from .kernels import simd
 
     I = model.packed[0]
@@ -189,7 +191,7 @@ def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag
     result = outs[0] if outputs == 1 else tuple(outs)
     if flag is not None:
         arrays, outs = [flag], [outs[0].reshape(B, int(np.prod(out_shape)))]
-    n = 1 if B < SERIAL_BELOW else min(numba.get_num_threads(), blocks)
+    n = 1 if B < SERIAL_BELOW else min(_load_numba().get_num_threads(), blocks)
     if n == 1:
         kernel(I, F, Q, *arrays, *outs, status, 0, blocks)
     else:  # one run of blocks per thread, the GIL released
@@ -203,17 +205,20 @@ def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag
 
 
 def _simd_pool(n: int):
-    """A pool of ``n`` threads kept for the SIMD kernels (rebuilt when ``numba.set_num_threads`` changes ``n``, and
-    in a forked child, which inherits the pool but not its threads)."""
+    """A pool of ``n`` threads kept for the SIMD kernels, one per thread count (``numba.set_num_threads`` is per
+    calling thread, so two threads may ask for different counts at once: no pool is shut down while another thread
+    may submit to it) and per process (a forked child inherits the pools but not their threads)."""
     import os
     from concurrent.futures import ThreadPoolExecutor
 
-    kept = _simd_threads.get("pool")
-    if kept is None or kept[:2] != (os.getpid(), n):
-        if kept is not None and kept[0] == os.getpid():
-            kept[2].shutdown(wait=False)
-        kept = _simd_threads["pool"] = (os.getpid(), n, ThreadPoolExecutor(n, thread_name_prefix="rbda-simd"))
-    return kept[2]
+    key = (os.getpid(), n)
+    pool = _simd_threads.get(key)
+    if pool is None:
+        with _simd_lock:
+            for stale in [k for k in _simd_threads if k[0] != key[0]]:  # a parent's pools: their threads are not here
+                del _simd_threads[stale]
+            pool = _simd_threads.setdefault(key, ThreadPoolExecutor(n, thread_name_prefix="rbda-simd"))
+    return pool
 
 
 def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
@@ -720,3 +725,9 @@ from ._dask import accepts_dask as _accepts_dask  # noqa: E402
 
 for _name in __all__:  # each function maps itself block by block over Dask arrays (rbda/_dask.py)
     globals()[_name] = _accepts_dask(globals()[_name])
+
+
+def __getattr__(name):  # ``rbda.batch.numba``: numba itself, imported on first use (``rbda/_jit.py``)
+    if name == "numba":
+        return _load_numba()
+    raise AttributeError(f"module 'rbda.batch' has no attribute {name!r}")

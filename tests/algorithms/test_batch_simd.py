@@ -212,3 +212,35 @@ def test_thread_counts_and_a_forked_child():
     np.testing.assert_array_equal(rbda.batch.rnea(model, Q, V, A), tau)
     with multiprocessing.get_context("fork").Pool(1) as pool:
         np.testing.assert_array_equal(pool.apply(rbda.batch.rnea, (model, Q, V, A)), tau)
+
+
+def test_threads_asking_for_different_thread_counts_at_once():
+    """numba's thread count is per calling thread: two threads running SIMD batches with 1 and 2 threads at once
+    each get their own pool (a pool rebuilt for one and shut down under the other raised 'cannot schedule new
+    futures after shutdown'), and both get the single-state results."""
+    import threading
+
+    import numba
+
+    model = rbda.sample_models.manipulator()
+    rng = np.random.default_rng(5)
+    B = 200
+    Q = np.array([rbda.random_configuration(model) for _ in range(B)])
+    V, A = rng.standard_normal((2, B, model.nv))
+    expected = rbda.batch.rnea(model, Q, V, A)
+    errors = []
+
+    def run(n):
+        try:
+            numba.set_num_threads(n)
+            for _ in range(30):
+                np.testing.assert_allclose(rbda.batch.rnea(model, Q, V, A), expected, rtol=0, atol=1e-12)
+        except Exception as e:  # noqa: BLE001  (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in (1, min(2, numba.config.NUMBA_NUM_THREADS))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from numba import njit
+from .._jit import njit
 
 from .gjk import minkowski_support
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from .._jit import njit
 
 from .support import BOX, CONE, CONVEX, CYLINDER, support_world
 

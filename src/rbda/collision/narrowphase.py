@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from .epa import epa
 from .gjk import INTERSECTION_NORM, NESTEROV, VANILLA, gjk

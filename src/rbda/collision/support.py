@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from .._jit import njit
 
 SPHERE, CAPSULE, BOX, CYLINDER, CONE, ELLIPSOID, CONVEX, HALFSPACE, PLANE = range(9)
 

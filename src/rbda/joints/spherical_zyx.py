@@ -8,7 +8,7 @@ The configuration space is R^3.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from .base import JointModel, JointType, angular_row
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
+from .._jit import njit
 
 from .base import JointModel, JointType
 

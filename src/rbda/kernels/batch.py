@@ -8,7 +8,7 @@ compiles numba's shape-mismatch error path, seconds per kernel). No Python work 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from .._jit import njit, prange
 
 from . import dynamics, kinematics
 from .layout import data_views, model_views
@@ -145,12 +145,12 @@ def frame_jacobians(I, F, WS, Q, frame, reference_frame, OUT, STATUS):
             j = joint
             while j > 0:
                 for k in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
-                    if m.nq_mimic:  # a mimic joint's column adds, scaled, to its mimicked dof's (J = J_ext G)
-                        express_column(d.J[k], oMf, reference_frame, d.v6[0])
-                        for x in range(6):
+                    express_column(d.J[k], oMf, reference_frame, d.v6[0])  # one signature: C-contiguous out
+                    for x in range(6):
+                        if m.nq_mimic:  # a mimic joint's column adds, scaled, to its mimicked dof's (J = J_ext G)
                             OUT[b, x, m.v_col[k]] += m.v_scale[k] * d.v6[0, x]
-                    else:
-                        express_column(d.J[k], oMf, reference_frame, OUT[b, :, k])
+                        else:
+                            OUT[b, x, k] = d.v6[0, x]
                 j = m.parents[j]
 
 

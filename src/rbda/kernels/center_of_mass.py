@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from .._jit import njit, prange
 
 from ..spatial.compiled import (
     motion_act_inv,
@@ -129,7 +129,8 @@ def center_of_mass_chunk(I, F, ws, Q, OUT, STATUS, lo, hi):
     none = np.zeros(0)  # no v, no a
     for b in range(lo, hi):
         STATUS[b] = center_of_mass(I, F, ws, wb, Q[b], none, none)
-        OUT[b, :] = w.com[0]
+        for k in range(3):  # element by element: a slice assignment compiles numba's shape-error path (seconds)
+            OUT[b, k] = w.com[0, k]
 
 
 @njit(cache=True)
@@ -139,7 +140,9 @@ def jacobian_center_of_mass_chunk(I, F, ws, Q, OUT, STATUS, lo, hi):
     w = whole_body_views(wb, m.nj, m.nv)[0]
     for b in range(lo, hi):
         STATUS[b] = jacobian_center_of_mass(I, F, ws, wb, Q[b])
-        OUT[b, :, :] = w.Jcom[: m.nv_red].T
+        for r in range(3):
+            for k in range(m.nv_red):
+                OUT[b, r, k] = w.Jcom[k, r]
 
 
 @njit(cache=True, parallel=True)

@@ -6,7 +6,7 @@ configurations. They return a status code that the Python entry turns into a nam
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from ..joints.dispatch import COMPOSITE, joint_normalization_error
 from .layout import JointTables, data_views, model_views

@@ -19,7 +19,7 @@ added to the velocity before the complementarity ``cone ∋ lambda ⊥ v + s(v) 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 NCP, CCP, LCP = 0, 1, 2
 COULOMB, COULOMB_DUAL, PYRAMID, PYRAMID_DUAL = 0, 1, 2, 3

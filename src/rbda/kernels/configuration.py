@@ -15,7 +15,7 @@ since ``Jr(-nu) = Ad(exp nu) Jr(nu)``. Every so(3) map involved has the form ``1
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from .._jit import njit, prange
 
 from ..joints.dispatch import COMPOSITE, FREE_FLYER, PLANAR, PRISMATIC, REVOLUTE, SPHERICAL
 from ..joints.dispatch import joint_difference, joint_integrate, joint_neutral, joint_normalize

@@ -9,7 +9,7 @@ the records ``R (nc, 78)`` (offsets below), its Jacobian rows to ``Jc (m, nv)`` 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from .._jit import njit, prange
 
 from ..spatial.compiled import jlog_coefficient, motion_act, motion_act_inv, motion_cross, se3_compose, sin_over_t
 from .checks import all_finite

@@ -28,7 +28,7 @@ each body (the second term where dof ``c`` supports dof ``r``'s joint).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from .._jit import njit, prange
 
 from ..spatial.compiled import force_act, force_cross, matvec6, motion_act, motion_act_inv, motion_cross
 from .configuration import DIFFERENCE_Q1, se3_jacobian

@@ -16,7 +16,7 @@ statistics as a tuple and writes the impulses into ``lam``, which holds the warm
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from .checks import all_finite
 from .constrained import dense_cholesky_solve

@@ -14,7 +14,7 @@ composite joints runs this kernel on its elementary twin.
 
 from __future__ import annotations
 
-from numba import njit
+from .._jit import njit
 
 from ..spatial.compiled import add6x6, dot6, inertia_act, inertia_to_matrix, matvec6, matvec6_add, \
     matvec6_transpose, velocity_variation

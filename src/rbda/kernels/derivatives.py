@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, prange
+from .._jit import njit, prange
 
 from ..spatial.compiled import (
     add6,

@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
-from numba import types
-from numba.core.dispatcher import Dispatcher
+from .._jit import load
 
-_PLAIN = (types.Array, types.Integer, types.Float, types.Boolean)
 MODE = os.environ.get("RBDA_NUMBA_DISPATCH", "direct")
 SEEN: dict[str, set] = {}
 
@@ -35,12 +34,14 @@ def _bindable(t) -> bool:
     """An argument type the entry point may take unchecked: a number, or a C-contiguous array of float64 or
     int64, what the algorithms' argument checks produce. Anything else (a strided view, float32, an object) keeps
     the kernel on its dispatcher, which types every call."""
+    from numba import types
+
     if isinstance(t, types.Array):
         return t.layout == "C" and t.dtype in (types.float64, types.int64)
-    return isinstance(t, _PLAIN)
+    return isinstance(t, (types.Array, types.Integer, types.Float, types.Boolean))
 
 
-def entry_point(kernel: Dispatcher):
+def entry_point(kernel: Callable):
     """The compiled entry point of ``kernel``'s single overload, if every argument type is bindable, else None."""
     if len(kernel.overloads) != 1:
         return None
@@ -57,6 +58,9 @@ class direct:
         self._module = module
 
     def __getattr__(self, name):  # only names not yet resolved reach here
+        load()  # numba, imported on first use (rbda/_jit.py): the module's kernels are its dispatchers from now on
+        from numba.core.dispatcher import Dispatcher
+
         kernel = getattr(self._module, name)
         if not isinstance(kernel, Dispatcher) or MODE == "numba":
             self.__dict__[name] = kernel
@@ -81,6 +85,9 @@ class announced:
         self._module = module
 
     def __getattr__(self, name):
+        load()
+        from numba.core.dispatcher import Dispatcher
+
         kernel = getattr(self._module, name)
         if not isinstance(kernel, Dispatcher):
             self.__dict__[name] = kernel
@@ -97,7 +104,7 @@ class announced:
 _ANNOUNCED = {"first": True}
 
 
-def announce_compilation(kernel: Dispatcher) -> None:
+def announce_compilation(kernel: Callable) -> None:
     """If ``kernel`` has neither a compiled overload nor a usable cache entry, say on stderr that it is about to be
     compiled: the first call of each algorithm on a machine stalls for seconds, and should not do so silently.
     ``RBDA_COMPILE_NOTICE=0`` silences it."""
@@ -118,9 +125,9 @@ def announce_compilation(kernel: Dispatcher) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _record(kernel: Dispatcher, args):
+def _record(kernel, args):
     """Call ``kernel`` through its dispatcher, recording its argument types (read-only or not) in ``SEEN``."""
-    from numba import typeof
+    from numba import typeof, types
 
     def plain(t):
         return t.copy(readonly=False) if isinstance(t, types.Array) else t

@@ -12,7 +12,7 @@ tuple into every inlined call, which cost more than the algorithm itself (measur
 
 from __future__ import annotations
 
-from numba import njit
+from .._jit import njit
 
 from ..spatial.compiled import (
     add6,

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from numba import njit
+from .._jit import njit
 
 from ..joints import composite
 from ..joints.dispatch import COMPOSITE, joint_calc

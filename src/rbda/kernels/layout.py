@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from numba import njit
+from .._jit import njit
 
 from ..joints.base import NPARAMS
 from .views import in_python, view

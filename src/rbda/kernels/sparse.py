@@ -9,7 +9,7 @@ factor below the diagonal are in columns lam[k], lam[lam[k]], ... (Featherstone,
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 
 @njit(cache=True)

@@ -11,15 +11,17 @@ from __future__ import annotations
 from types import FunctionType
 
 import numpy as np
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
+
+from .._jit import intrinsic
 
 
 @intrinsic
 def view(typingctx, buf, offset, shape):
     """C-contiguous view of ``buf[offset:]`` with the given ``shape`` (a tuple of ints), sharing its memory."""
+    from numba import types
+    from numba.core import cgutils
+    from numba.np.arrayobj import make_array, populate_array
+
     if not isinstance(buf, types.Array) or buf.ndim != 1 or not isinstance(shape, types.BaseTuple):
         return None
     ndim = len(shape)
@@ -55,6 +57,10 @@ def borrowed(typingctx, arr):
     reference counting that numba otherwise does on each (measured: ~45% of forward kinematics, all on the
     workspace's one counter). Valid only while the caller keeps ``arr`` alive, i.e. for a kernel's argument
     during the call; never return it, or a view of it, to Python."""
+    from numba import types
+    from numba.core import cgutils
+    from numba.np.arrayobj import make_array, populate_array
+
     if not isinstance(arr, types.Array):
         return None
     sig = arr(arr)

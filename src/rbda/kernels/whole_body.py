@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from .checks import WRONG_DATA, begin
 from .views import in_python, view

@@ -24,7 +24,7 @@ Keys: a contact's is ``(pair index, point index)``; a row's is ``(kind, a, b)`` 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from ..kernels.checks import all_finite
 from ..kernels.configuration import integrate

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from ..collision.shapes import Cone, Convex, Ellipsoid
 from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere

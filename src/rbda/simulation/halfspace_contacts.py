@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from ..collision.shapes import Cone, Convex, Ellipsoid
 from ..io.geometry import Halfspace

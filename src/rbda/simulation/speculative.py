@@ -21,7 +21,7 @@ object ``a``), the distance of ``x`` changes at ``n . u(x)``, so the pair closes
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from .contacts import _shape_table
 
