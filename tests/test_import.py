@@ -63,3 +63,15 @@ def test_numba_loaded_by_a_compile_types_the_kernels_intrinsics(tmp_path):
     env = {**__import__("os").environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout.split()
     assert out == ["True"]
+
+
+def test_a_module_imported_after_numba_loads_gets_numba_prange():
+    """A kernel module first imported after numba has loaded (the collision batch, after a first rnea) finds
+    numba's own ``prange``, and its parallel kernel runs (the placeholder was left there once: a typing error)."""
+    code = ("import sys, numpy as np, rbda; m = rbda.sample_models.manipulator(); d = m.create_data(); "
+            "rbda.rnea(m, d, rbda.neutral(m), np.zeros(m.nv), np.zeros(m.nv)); import numba; "
+            "assert 'rbda.collision.batch' not in sys.modules; from rbda.collision import batch; "
+            "print(batch.prange is numba.prange, rbda._jit.prange is numba.prange)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**__import__("os").environ, "RBDA_COMPILE_NOTICE": "0"}).stdout.splitlines()
+    assert out == ["True True"]

@@ -102,6 +102,7 @@ def load():
             elif value is prange:
                 setattr(module, attr, numba.prange)
     _PENDING.clear()
+    globals()["prange"] = numba.prange  # for modules imported from now on (``from rbda._jit import prange``)
     from numba.core.registry import cpu_target
 
     cpu_target.typing_context.refresh()  # the intrinsics registered now, when a compile already running loaded numba

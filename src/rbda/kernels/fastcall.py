@@ -29,18 +29,14 @@ takes the ordinary path. Models with mimic joints keep the ordinary path too.
 from __future__ import annotations
 
 import ctypes
-import importlib
 import os
 import sys
 import sysconfig
 import weakref
 
 import numpy as np
-from llvmlite import ir
-from numba import carray, cfunc, njit, types
-from numba.extending import intrinsic
 
-from .direct import MODE, announce_compilation
+from .direct import MODE
 
 # the table (self's first item): identities, buffer addresses and lengths, then per entry the object it returns
 MODEL, DATA, TOKEN, I_PTR, I_LEN, F_PTR, F_LEN, WS_PTR, WS_LEN, NQ, NV, NDARRAY, F64, INCREF, NONE, RESULT = range(16)
@@ -56,270 +52,32 @@ NPY_DOUBLE = 12
 BIG_ENDIAN = ord(">")
 
 
-# ------------------------------------------------------------------------------------------- raw memory access
-@intrinsic
-def load_i64(typingctx, address):
-    """The int64 at ``address``."""
-    def codegen(context, builder, signature, args):
-        return builder.load(builder.inttoptr(args[0], ir.IntType(64).as_pointer()))
-    return types.int64(types.intp), codegen
 
-
-@intrinsic
-def load_i32(typingctx, address):
-    """The int32 at ``address``, widened."""
-    def codegen(context, builder, signature, args):
-        return builder.sext(builder.load(builder.inttoptr(args[0], ir.IntType(32).as_pointer())), ir.IntType(64))
-    return types.int64(types.intp), codegen
-
-
-@intrinsic
-def load_u8(typingctx, address):
-    """The byte at ``address``, widened."""
-    def codegen(context, builder, signature, args):
-        return builder.zext(builder.load(builder.inttoptr(args[0], ir.IntType(8).as_pointer())), ir.IntType(64))
-    return types.int64(types.intp), codegen
-
-
-@intrinsic
-def f64_pointer(typingctx, address):
-    """``address`` as a ``double*``."""
-    sig = types.CPointer(types.float64)(types.intp)
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return sig, codegen
-
-
-@intrinsic
-def i64_pointer(typingctx, address):
-    """``address`` as an ``int64_t*``."""
-    sig = types.CPointer(types.int64)(types.intp)
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return sig, codegen
-
-
-@intrinsic
-def call_incref(typingctx, function, obj):
-    """``function(obj)`` for the address of CPython's ``Py_IncRef``: the address is read from the table at run
-    time, never baked into the cached code (it moves from process to process)."""
-    def codegen(context, builder, signature, args):
-        voidp = ir.IntType(8).as_pointer()
-        fnty = ir.FunctionType(ir.VoidType(), [voidp])
-        builder.call(builder.inttoptr(args[0], fnty.as_pointer()), [builder.inttoptr(args[1], voidp)])
-        return context.get_dummy_value()
-    return types.void(types.intp, types.intp), codegen
-
-
-@intrinsic
-def call_kernel(typingctx, address, arguments):
-    """The status that the compiled kernel at ``address`` returns for the tuple ``arguments``, called with numba's
-    own calling convention (the function the kernel's dispatcher compiled or loaded from its cache: this cfunc
-    does not compile the kernel again); -1 if the kernel raised."""
-    def codegen(context, builder, signature, args):
-        argtypes = list(signature.args[1])
-        values = [builder.extract_value(args[1], k) for k in range(len(argtypes))]
-        fnty = context.call_conv.get_function_type(types.int64, argtypes)
-        callee = builder.inttoptr(args[0], fnty.as_pointer())
-        status, out = context.call_conv.call_function(builder, callee, types.int64, argtypes, values)
-        return builder.select(status.is_ok, out, ir.Constant(ir.IntType(64), -1))
-    return types.int64(types.intp, arguments), codegen
-
-
-# ------------------------------------------------------------------------------------------- the checks
-@njit(forceinline=True)
-def table(self):
-    """The int64 table of a builtin's ``self`` tuple."""
-    return carray(i64_pointer(load_i64(load_i64(self + T_ITEMS) + A_DATA)), SLOTS)
-
-
-@njit(forceinline=True)
-def bound(T, args, nargs, expected):
-    """True if the call passes ``expected`` arguments, the first two the model and data of the binding, and the
-    binding is current. The model is compared with the referent of a weak reference to it (None once it is gone, so
-    that another object at its address never passes): a data does not keep its model alive."""
-    model = load_i64(args)
-    return (nargs == expected and model == load_i64(T[MODEL] + WR_OBJECT) and model != T[NONE]
-            and load_i64(args + 8) == T[DATA] and load_i64(T[TOKEN]) != 0)
-
-
-@njit(forceinline=True)
-def vector_at(T, args, k, n):
-    """The data address of argument ``k`` if it is an exact ndarray of ``n`` native float64, C-contiguous and
-    aligned; else 0 (numpy never gives an array a null data pointer)."""
-    obj = load_i64(args + 8 * k)
-    if load_i64(obj + OB_TYPE) != T[NDARRAY] or load_i32(obj + A_ND) != 1 or load_i64(load_i64(obj + A_DIMS)) != n:
-        return 0
-    if load_i32(obj + A_FLAGS) & C_CONTIGUOUS_ALIGNED != C_CONTIGUOUS_ALIGNED:
-        return 0
-    descr = load_i64(obj + A_DESCR)
-    if descr != T[F64] and (load_i32(descr + D_TYPENUM) != NPY_DOUBLE or load_u8(descr + D_BYTEORDER) == BIG_ENDIAN):
-        return 0
-    return load_i64(obj + A_DATA)
-
-
-@njit(forceinline=True)
-def floats(address, n):
-    return carray(f64_pointer(address), n)
-
-
-@njit(forceinline=True)
-def model_arrays(T):
-    """``(I, F, ws)``: the packed model and the data workspace."""
-    return (carray(i64_pointer(T[I_PTR]), T[I_LEN]), floats(T[F_PTR], T[F_LEN]), floats(T[WS_PTR], T[WS_LEN]))
-
-
-@njit(forceinline=True)
-def answer(T, slot):
-    """A new reference to the object whose address is ``T[slot]``: the result, or None for the ordinary path."""
-    call_incref(T[INCREF], T[slot])
-    return T[slot]
-
-
-# ------------------------------------------------------------------------------------------- the entries
-# One body per shape of kernel call, each ``self, args, nargs -> object`` (CPython's METH_FASTCALL), compiled on first
-# use by :func:`compiled`; the kernel it runs is the one whose address the table holds.
-def _q(self, args, nargs):
-    """``kernel(I, F, ws, q)`` for ``f(model, data, q)``."""
-    T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]))) else RESULT)
-
-
-def _qv(self, args, nargs):
-    """``kernel(I, F, ws, q, v)`` for ``f(model, data, q, v)``."""
-    T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    q, v = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV])
-    if q == 0 or v == 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]))) else RESULT)
-
-
-def _qva(self, args, nargs):
-    """``kernel(I, F, ws, q, v, a)`` for ``f(model, data, q, v, a)``."""
-    T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or a == 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    status = call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV])))
-    return answer(T, NONE if status else RESULT)
-
-
-def _qva_fext(self, args, nargs):
-    """``kernel(I, F, ws, q, v, a, no external forces)`` for ``f(model, data, q, v, a)``."""
-    T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or a == 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    no_fext = carray(f64_pointer(T[WS_PTR]), (0, 6))
-    status = call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV]), no_fext))
-    return answer(T, NONE if status else RESULT)
-
-
-def _dws_qva_fext(self, args, nargs):
-    """``kernel(I, F, ws, dws, q, v, a, no external forces)`` for ``f(model, data, q, v, a)``."""
-    T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or a == 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    dws, no_fext = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[WS_PTR]), (0, 6))
-    status = call_kernel(T[KERNEL], (I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV]), no_fext))
-    return answer(T, NONE if status else RESULT)
-
-
-#: entry name -> (its cfunc body, the kernel module and kernel it calls, the Data field or fields it returns, None
-#: for True)
+#: entry name -> (the name of its cfunc body in ``fastcall_entries.BODIES``, the kernel module and kernel it calls,
+#: the Data field or fields it returns, None for True)
 ENTRIES = {
-    "forward_kinematics_q": (_q, "kinematics", "forward_kinematics_q", None),
-    "forward_kinematics_qv": (_qv, "kinematics", "forward_kinematics_qv", None),
-    "forward_kinematics_qva": (_qva, "kinematics", "forward_kinematics_qva", None),
-    "compute_joint_jacobians": (_q, "kinematics", "compute_joint_jacobians", "J"),
-    "rnea": (_qva_fext, "dynamics", "rnea", "tau"),
-    "crba": (_q, "dynamics", "crba", "M"),
-    "aba": (_qva_fext, "dynamics", "aba", "ddq"),
-    "compute_minverse": (_q, "dynamics", "minverse", "Minv"),
-    "compute_rnea_derivatives": (_dws_qva_fext, "derivatives", "rnea_derivatives", ("dtau_dq", "dtau_dv", "M")),
-    "compute_aba_derivatives": (_dws_qva_fext, "derivatives", "aba_derivatives", ("ddq_dq", "ddq_dv", "Minv")),
+    "forward_kinematics_q": ("_q", "kinematics", "forward_kinematics_q", None),
+    "forward_kinematics_qv": ("_qv", "kinematics", "forward_kinematics_qv", None),
+    "forward_kinematics_qva": ("_qva", "kinematics", "forward_kinematics_qva", None),
+    "compute_joint_jacobians": ("_q", "kinematics", "compute_joint_jacobians", "J"),
+    "rnea": ("_qva_fext", "dynamics", "rnea", "tau"),
+    "crba": ("_q", "dynamics", "crba", "M"),
+    "aba": ("_qva_fext", "dynamics", "aba", "ddq"),
+    "compute_minverse": ("_q", "dynamics", "minverse", "Minv"),
+    "compute_rnea_derivatives": ("_dws_qva_fext", "derivatives", "rnea_derivatives", ("dtau_dq", "dtau_dv", "M")),
+    "compute_aba_derivatives": ("_dws_qva_fext", "derivatives", "aba_derivatives", ("ddq_dq", "ddq_dv", "Minv")),
 }
-#: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
-SIGNATURE = types.intp(types.intp, types.intp, types.intp)
-METH_FASTCALL = 0x0080
-
-
-class PyMethodDef(ctypes.Structure):
-    _fields_ = [("ml_name", ctypes.c_char_p), ("ml_meth", ctypes.c_void_p), ("ml_flags", ctypes.c_int),
-                ("ml_doc", ctypes.c_char_p)]
-
-
 _new_builtin = ctypes.pythonapi.PyCFunction_NewEx
 _new_builtin.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
 _new_builtin.restype = ctypes.py_object
 _INCREF = ctypes.cast(ctypes.pythonapi.Py_IncRef, ctypes.c_void_p).value
-_COMPILED: dict[str, tuple] = {}  # body name -> (cfunc, its PyMethodDef), kept alive for the process
-
-
-def compiled(name: str):
-    """The method definition of entry ``name``, its cfunc compiled (or loaded from numba's cache) on first use."""
-    body = ENTRIES[name][0]
-    if body.__name__ not in _COMPILED:
-        entry = cfunc(SIGNATURE, cache=True)(body)
-        method = PyMethodDef(f"rbda_fast{body.__name__}".encode(), entry.address, METH_FASTCALL, None)
-        _COMPILED[body.__name__] = (entry, method)
-    return _COMPILED[body.__name__][1]
-
-
-_V, _M, _I = types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C"), types.Array(types.int64, 1, "C")
-#: the argument types each entry passes its kernel: ``I, F, ws``, a derivatives' workspace, the vectors, the empty
-#: external forces; the one set of types the ordinary path passes too (``kernels/direct.py``)
-KERNEL_SIGNATURES = {
-    "forward_kinematics_q": (_I, _V, _V, _V), "forward_kinematics_qv": (_I, _V, _V, _V, _V),
-    "forward_kinematics_qva": (_I, _V, _V, _V, _V, _V), "compute_joint_jacobians": (_I, _V, _V, _V),
-    "rnea": (_I, _V, _V, _V, _V, _V, _M), "crba": (_I, _V, _V, _V), "aba": (_I, _V, _V, _V, _V, _V, _M),
-    "compute_minverse": (_I, _V, _V, _V), "compute_rnea_derivatives": (_I, _V, _V, _V, _V, _V, _V, _M),
-    "compute_aba_derivatives": (_I, _V, _V, _V, _V, _V, _V, _M),
-}
-_KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
-
-
-def kernel_address(name: str) -> int:
-    """The address of the function that the kernel of entry ``name`` compiled to (its dispatcher compiles it or
-    loads it from numba's cache, for the one set of argument types the algorithms pass it), or 0 if its
-    signature is not the one the entry calls."""
-    if name not in _KERNELS:
-        _, module, kernel_name, _ = ENTRIES[name]
-        kernel = getattr(importlib.import_module(f"{__package__}.{module}"), kernel_name)
-        signature = KERNEL_SIGNATURES[name]
-        announce_compilation(kernel)
-        kernel.compile(signature)
-        compiled_kernel = kernel.overloads[signature]
-        ok = compiled_kernel.signature.return_type == types.int64
-        _KERNELS[name] = (compiled_kernel.library.get_pointer_to_function(compiled_kernel.fndesc.llvm_func_name)
-                          if ok else 0)
-    return _KERNELS[name]
 
 
 def compile_all() -> None:
     """Compile (or load from the cache) every entry: ``rbda warmup``'s step."""
     if ENABLED:
+        from .fastcall_entries import compiled, kernel_address
+
         for name in ENTRIES:
             compiled(name), kernel_address(name)
 
@@ -371,6 +129,8 @@ def bind(name: str, model, data):
         if elementary is not None:  # run on the model's elementary twin: the ordinary path
             data.__dict__[PREFIX + name] = _ordinary
             return _ordinary
+    from .fastcall_entries import compiled, kernel_address  # numba: loaded by the first call, not by import rbda
+
     kernel = kernel_address(name)
     if not kernel:  # (never so far: each kernel is compiled for one set of argument types)
         data.__dict__[PREFIX + name] = _ordinary
