@@ -90,10 +90,11 @@ def main() -> None:
     arm = rbda.sample_models.manipulator()  # its last joint follows the one before it (a gripper's second finger)
     gripper = rbda.transform_joint_into_mimic(arm, arm.njoints - 2, arm.njoints - 1, -1.0, 0.1)
     print(format_table(f"{arm.name} with a mimic joint (nv={gripper.nv})", run(gripper, number=args.number)))
-    from bench_batch import CORE, batch_rows, robots  # every batched kernel against Pinocchio, 2 threads
+    from bench_batch import CORE, robots
+    from bench_batch import batch_rows as all_batch_rows  # every batched kernel against Pinocchio, 2 threads
 
     for name, load in robots().items():
-        print("\n".join(batch_rows(load(), CORE, args.batch, 2, rng)))
+        print("\n".join(all_batch_rows(load(), CORE, args.batch, 2, rng)))
     if not args.no_compile:
         print(compile_times())
 

@@ -73,12 +73,12 @@ def solve_time(sim, q, v, tau, number):
     return (time.perf_counter() - t0) / number, int(stats[0]), sim.stats.iterations
 
 
-def bench(name: str, number: int, repeat: int) -> None:
+def bench(name: str, number: int, repeat: int, active_set: int = 0) -> None:
     import mujoco
 
     from robot_scenes import JointMap, mujoco_robot, rbda_robot
 
-    model, _, sim, q0 = rbda_robot(name)
+    model, _, sim, q0 = rbda_robot(name, solver_options=dict(active_set_max_iter=active_set))
     pd = StandingPD(sim, q0)
     mj_model, mj_data = mujoco_robot(name)
     joints = JointMap(model, mj_model)
@@ -124,15 +124,17 @@ def bench(name: str, number: int, repeat: int) -> None:
           f"{best['reference'] * 1e6:.0f} us")
 
 
-def main(number: int, repeat: int) -> None:
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+def main(number: int, repeat: int, active_set: int) -> None:
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; the solvers' active-set fast path: "
+          + (f"on, {active_set} active sets" if active_set else "off (the default)"))
     for name in ("solo12", "talos"):
-        bench(name, number, repeat)
+        bench(name, number, repeat, active_set)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--number", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--active-set", type=int, default=0, help="active_set_max_iter of the solver (0: off)")
     args = parser.parse_args()
-    main(args.number, args.repeat)
+    main(args.number, args.repeat, args.active_set)
