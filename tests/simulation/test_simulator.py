@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import rbda
-from rbda.io import Box, Capsule, Cylinder, GeometryModel, GeometryObject, Halfspace, Sphere
+from rbda.io import Box, Capsule, Cylinder, GeometryModel, Halfspace, Sphere
 from rbda.simulation import Simulator, add_free_body, add_ground_plane, contact_metrics
 from rbda.simulation.contacts import pair_contacts
 

@@ -119,8 +119,9 @@ def reduce_patch(n, points, count, keep):
 def plane_cylinder(n, offset, R, p, radius, half_length, margin, out):
     """A cylinder (axis z of its frame) against the plane: the lowest rim point of each cap, or four rim points
     (at 90 degrees) of a cap whose plane is parallel to the half-space's; rows ``[distance, point]``."""
-    axis = R[:, 2]
-    radial = n - (n @ axis) * axis  # the rim point lowest along -n is c - radius * radial / |radial|
+    axis = R[:, 2]  # a column: strided, so the dot product is written out ('@' wants contiguous arrays)
+    along = n[0] * axis[0] + n[1] * axis[1] + n[2] * axis[2]
+    radial = n - along * axis  # the rim point lowest along -n is c - radius * radial / |radial|
     norm = np.sqrt(radial @ radial)
     count = 0
     for s in (-1.0, 1.0):
