@@ -177,7 +177,7 @@ def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag
     """:func:`_run` for the structure-of-arrays kernel ``name`` of ``kernels/simd.py`` (``kernels/simd_derivatives.py``
     for the derivatives); ``flag``: the kinematics kernel's ``jacobians`` argument (it writes ``out`` flattened per
     state); ``outputs`` > 1: the kernel writes that many arrays of ``out_shape`` per state, ``out`` their tuple."""
-    from .kernels import simd, simd_derivatives
+    from .kernels import simd
 
     I, F = model.packed
     Q = _stack(Q, model.nq, "Q")
@@ -186,7 +186,11 @@ def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag
     outs = [_output(out, (B, *out_shape))] if outputs == 1 else _outputs(out, outputs, (B, *out_shape))
     status = np.zeros(B, dtype=np.int64)
     blocks = (B + simd.W - 1) // simd.W
-    kernel = getattr(simd_derivatives if name.endswith("derivatives") else simd, name + "_chunk")
+    if name.endswith("derivatives"):
+        from .kernels import simd_derivatives as module
+    else:
+        module = simd
+    kernel = getattr(module, name + "_chunk")
     announce_compilation(kernel)
     result = outs[0] if outputs == 1 else tuple(outs)
     if flag is not None:

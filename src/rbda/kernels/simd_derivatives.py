@@ -26,9 +26,9 @@ from numba import njit
 
 from .checks import SINGULAR
 from .layout import model_views
-from .simd import (W, aba_block, cross_to, dot, factor_and_invert, force_cross_to, lane_count, lanes, load, matvec,
-                   rows_scale, rows_sub, state_status, store_matrix, subtree_ends, world_inertia, world_motion,
-                   world_root)
+from .simd import (W, aba_block, cross_add, cross_to, dot, factor_and_invert, force_cross_to, lane_count, lanes, load,
+                   matvec, rows_scale, rows_sub, state_status, store_matrix, subtree_ends, world_inertia,
+                   world_motion, world_root)
 from .views import borrowed
 
 
@@ -109,8 +109,8 @@ def velocity_variation(Y, v, h, B):
 # ---------------------------------------------------------------------------------------------- RNEA derivatives
 @lanes
 def rnea_derivatives_block(I, F, q, qd, qdd, R, p, oR, op, ov, oa, of, Yc, Bc, J, dV, dA, dAv, Ys, Zs, Xq, Xv, T, S,
-                           tau, dtau_dq, dtau_dv, M):
-    """At the ``W`` states ``q, qd, qdd``: ``tau`` ``(nv, W)``, ``dtau_dq``, ``dtau_dv`` and ``M = dtau/dqdd``
+                           dtau_dq, dtau_dv, M):
+    """At the ``W`` states ``q, qd, qdd``: ``dtau_dq``, ``dtau_dv`` and ``M = dtau/dqdd``
     ``(nv, nv, W)`` (entries off the joints' supports left as they are: zero), as ``kernels/derivatives.py``'s
     ``rnea_derivatives``. Fills ``liMi`` (``R, p``), ``oMi`` (``oR, op``), ``ov``, ``oa`` (with ``-g``), the
     world Jacobian columns ``J`` and per dof ``dV = dVdq``, ``dA = dAdq``, ``dAv = dAdv``, ``Ys = Yc S``,
@@ -122,8 +122,7 @@ def rnea_derivatives_block(I, F, q, qd, qdd, R, p, oR, op, ov, oa, of, Yc, Bc, J
     ov, oa, of, Yc, Bc, J = borrowed(ov), borrowed(oa), borrowed(of), borrowed(Yc), borrowed(Bc), borrowed(J)
     dV, dA, dAv, Ys, Zs, Xq, Xv = borrowed(dV), borrowed(dA), borrowed(dAv), borrowed(Ys), borrowed(Zs), \
         borrowed(Xq), borrowed(Xv)
-    T, S, tau, dtau_dq, dtau_dv, M = borrowed(T), borrowed(S), borrowed(tau), borrowed(dtau_dq), borrowed(dtau_dv), \
-        borrowed(M)
+    T, S, dtau_dq, dtau_dv, M = borrowed(T), borrowed(S), borrowed(dtau_dq), borrowed(dtau_dv), borrowed(M)
     ovJ, tmp, h, cs, G = T[0:6], T[6:12], T[12:18], T[18:20], T[20:26]
     world_root(m, oR, op, ov, oa)
     for i in range(1, m.nj):  # forward: kinematics, dVdq, dAdq, dAdv, world inertias, body forces, B
@@ -139,11 +138,10 @@ def rnea_derivatives_block(I, F, q, qd, qdd, R, p, oR, op, ov, oa, of, Yc, Bc, J
         for c in range(iv, iv + nvi):
             cross_to(ov[parent], J[c], dV[c])  # dVdq = ov_p x s
             cross_to(oa[parent], J[c], dA[c])  # dAdq = oa_p x s + ov_p x dVdq
-            cross_to(ov[parent], dV[c], tmp)
+            cross_add(ov[parent], dV[c], dA[c])
             cross_to(ov[i], J[c], dAv[c])  # dAdv = ov_i x s + dVdq
             for r in range(6):
                 for w in range(W):
-                    dA[c, r, w] += tmp[r, w]
                     dAv[c, r, w] += dV[c, r, w]
         world_inertia(m.inertias[i], oR[i], op[i], Yc[i])  # Y_i, h_i = Y_i ov_i, f_i = Y_i oa_i + ov_i x* h_i
         matvec(Yc[i], ov[i], h)
@@ -156,9 +154,6 @@ def rnea_derivatives_block(I, F, q, qd, qdd, R, p, oR, op, ov, oa, of, Yc, Bc, J
     for i in range(m.nj - 1, 0, -1):  # backward: the columns of joint i, then the subtree sums onto the parent
         iv, nvi, parent = m.idx_v[i], m.nvs[i], m.parents[i]
         for c in range(iv, iv + nvi):
-            dot(J[c], of[i], tau[c])  # tau = s^T F + armature qdd
-            for w in range(W):
-                tau[c, w] += m.armature[c] * qdd[c, w]
             matvec(Yc[i], J[c], Ys[c])
             matvec_transpose(Bc[i], J[c], Zs[c])
             matvec2(Yc[i], dA[c], Bc[i], dV[c], Xq[c])  # Xq = Yc dAdq + Bc dVdq
@@ -214,7 +209,7 @@ def rnea_derivatives_chunk(I, F, Q, V, A, OUT_Q, OUT_V, OUT_A, STATUS, first, la
     I, F, Q, V, A, STATUS = borrowed(I), borrowed(F), borrowed(Q), borrowed(V), borrowed(A), borrowed(STATUS)
     OUT_Q, OUT_V, OUT_A = borrowed(OUT_Q), borrowed(OUT_V), borrowed(OUT_A)
     nj, nq, nv = I[0], I[1], I[2]
-    q, qd, qdd, tau = np.empty((nq, W)), np.empty((nv, W)), np.empty((nv, W)), np.empty((nv, W))
+    q, qd, qdd = np.empty((nq, W)), np.empty((nv, W)), np.empty((nv, W))
     R, p, oR, op = np.empty((nj, 3, 3, W)), np.empty((nj, 3, W)), np.empty((nj, 3, 3, W)), np.empty((nj, 3, W))
     ov, oa, of = np.empty((nj, 6, W)), np.empty((nj, 6, W)), np.empty((nj, 6, W))
     Yc, Bc = np.empty((nj, 6, 6, W)), np.empty((nj, 6, 6, W))
@@ -229,7 +224,7 @@ def rnea_derivatives_chunk(I, F, Q, V, A, OUT_Q, OUT_V, OUT_A, STATUS, first, la
         load(V, b0, qd)
         load(A, b0, qdd)
         rnea_derivatives_block(I, F, q, qd, qdd, R, p, oR, op, ov, oa, of, Yc, Bc, J, dV, dA, dAv, Ys, Zs, Xq, Xv, T,
-                               S, tau, dq, dv, M)
+                               S, dq, dv, M)
         statuses(m, q, qd, qdd, b0, none, STATUS)
         store_matrix(dq, b0, OUT_Q)
         store_matrix(dv, b0, OUT_V)
@@ -271,8 +266,7 @@ def aba_derivatives_chunk(I, F, Q, V, TAU, OUT_Q, OUT_V, OUT_TAU, STATUS, first,
     I, F, Q, V, TAU, STATUS = borrowed(I), borrowed(F), borrowed(Q), borrowed(V), borrowed(TAU), borrowed(STATUS)
     OUT_Q, OUT_V, OUT_TAU = borrowed(OUT_Q), borrowed(OUT_V), borrowed(OUT_TAU)
     nj, nq, nv = I[0], I[1], I[2]
-    q, qd, tau, ddq, tau2 = np.empty((nq, W)), np.empty((nv, W)), np.empty((nv, W)), np.empty((nv, W)), \
-        np.empty((nv, W))
+    q, qd, tau, ddq = np.empty((nq, W)), np.empty((nv, W)), np.empty((nv, W)), np.empty((nv, W))
     R, p, oR, op = np.empty((nj, 3, 3, W)), np.empty((nj, 3, W)), np.empty((nj, 3, 3, W)), np.empty((nj, 3, W))
     ov, oa, of, oc = np.empty((nj, 6, W)), np.empty((nj, 6, W)), np.empty((nj, 6, W)), np.empty((nj, 6, W))
     Yc, Bc, D6 = np.empty((nj, 6, 6, W)), np.empty((nj, 6, 6, W)), np.empty((6, 6, W))
@@ -298,7 +292,7 @@ def aba_derivatives_chunk(I, F, Q, V, TAU, OUT_Q, OUT_V, OUT_TAU, STATUS, first,
         dq[:, :, :] = 0.0  # the last block's solves filled the entries off the supports
         dv[:, :, :] = 0.0
         rnea_derivatives_block(I, F, q, qd, ddq, R, p, oR, op, ov, oa, of, Yc, Bc, J, dV, dA, dAv, Ys, Zs, Xq, Xv, T,
-                               S, tau2, dq, dv, M)
+                               S, dq, dv, M)
         factor_and_invert(M, lam, end, H, T[30], Minv, nl)
         for w in range(W):
             T[31, w] += T[30, w]

@@ -18,7 +18,7 @@ as :meth:`rbda.Simulator.step` does and calls the kernel again.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from ..kernels.checks import all_finite
 from .compiled import PYTHON_PAIR, contact_step, dynamics_and_contacts

@@ -257,7 +257,7 @@ def rollout_compiled(sim) -> bool:
 
 
 def kernel_arguments(sim, data) -> tuple:
-    """The arguments of ``compiled_rollout.rollout_steps`` and ``rollout_states`` before the state's: ``data``'s
+    """The arguments of ``compiled_rollout.rollout_steps`` before the state's: ``data``'s
     arrays (a Data of ``sim.model``: the workspace), the scene's (with new room, so that each workspace has its
     own), the settings and a copy of the solver's options."""
     model, scene = sim.model, sim._scene
