@@ -19,7 +19,9 @@ functions use ``hessian_approximation = "limited-memory"``. With respect to ``q`
 taken in ambient coordinates, rbda's tangent-space derivative times the map ``T(q)`` from an ambient rate on the
 manifold to the tangent velocity (the identity when ``nq == nv``; see :mod:`rbda.jax`).
 
-A callback must outlive every expression that uses it: the functions made here are kept alive by this module.
+A callback must outlive every expression that uses it, and CasADi holds it by a plain pointer, so it cannot tell
+Python when the last such expression is gone: the functions made here (and their Jacobian callbacks) are kept
+alive by this module for the life of the process. Make a function once per model and reuse it, not inside a loop.
 A bad value (NaN, a non-unit quaternion) raises rbda's ``ValueError`` message inside CasADi's ``RuntimeError``.
 """
 
