@@ -27,8 +27,8 @@ from numba import njit
 from .checks import SINGULAR
 from .layout import model_views
 from .simd import (W, aba_block, cross_add, cross_to, dot, factor_and_invert, force_cross_to, lane_count, lanes, load,
-                   matvec, rows_scale, rows_sub, state_status, store_matrix, subtree_ends, world_inertia,
-                   world_motion, world_root)
+                   matvec, rows_scale, rows_sub, state_status, store_matrix, store_symmetric, subtree_ends,
+                   world_inertia, world_motion, world_root)
 from .views import borrowed
 
 
@@ -233,13 +233,15 @@ def rnea_derivatives_chunk(I, F, Q, V, A, OUT_Q, OUT_V, OUT_A, STATUS, first, la
 
 # ---------------------------------------------------------------------------------------------- ABA derivatives
 @lanes
-def solve_minus(H, lam, dinv, X, nl):
-    """``X = -M^-1 X`` in place over the lanes (``X`` ``(nv, n, W)``, its rows solved together) through the sparse
+def solve_minus(H, lam, end, dinv, X, nl):
+    """``X = -M^-1 X`` in place over the lanes (``X`` ``(nv, nv, W)``, its rows solved together) through the sparse
     factor ``H`` of ``M = L^T D L`` (``simd.ltdl``; Featherstone, RBDA Table 6.3's back and forward substitutions:
-    ``L^T y = X`` from the leaves, then ``x = -D^-1 y - L x`` from the root): ``2 nnz(L) n`` updates against
-    ``nv^2 n`` for the product with ``M^-1``; ``lam`` the dof parents, ``dinv`` ``(nv, W)`` receives ``-1 / D``.
-    ``nl``: the lane count ``W`` as a run-time value (``simd.lane_count``)."""
-    H, lam, dinv, X = borrowed(H), borrowed(lam), borrowed(dinv), borrowed(X)
+    ``L^T y = X`` from the leaves, then ``x = -D^-1 y - L x`` from the root); ``lam`` the dof parents, ``end[k]``
+    one past the last dof of dof ``k``'s subtree, ``dinv`` ``(nv, W)`` receives ``-1 / D``. Row ``k`` of ``X``
+    (an RNEA derivative) is nonzero only on the ancestors and the subtree of ``k``, and so is row ``k`` of ``y``:
+    the back substitution runs over those columns alone. ``nl``: the lane count ``W`` as a run-time value
+    (``simd.lane_count``)."""
+    H, lam, end, dinv, X = borrowed(H), borrowed(lam), borrowed(end), borrowed(dinv), borrowed(X)
     nv = X.shape[0]
     for k in range(nv):
         for w in range(W):
@@ -247,7 +249,11 @@ def solve_minus(H, lam, dinv, X, nl):
     for k in range(nv - 1, -1, -1):  # L^T y = X
         i = lam[k]
         while i >= 0:
-            rows_sub(H[k, i], X[k], X[i], nl)
+            rows_sub(H[k, i], X[k, k:end[k]], X[i, k:end[k]], nl)  # the subtree's columns
+            j = lam[k]
+            while j >= 0:  # the ancestors' columns
+                rows_sub(H[k, i], X[k, j : j + 1], X[i, j : j + 1], nl)
+                j = lam[j]
             i = lam[i]
     for k in range(nv):  # x_k = -y_k / D_k - sum_i L_ki x_i over the ancestors i (already negated)
         rows_scale(dinv[k], X[k], nl)
@@ -274,8 +280,7 @@ def aba_derivatives_chunk(I, F, Q, V, TAU, OUT_Q, OUT_V, OUT_TAU, STATUS, first,
     Ys, Zs, Xq, Xv = np.empty((nv, 6, W)), np.empty((nv, 6, W)), np.empty((nv, 6, W)), np.empty((nv, 6, W))
     dinv, u = np.empty((nv, W)), np.empty((nv, W))
     dq, dv, M = np.zeros((nv, nv, W)), np.zeros((nv, nv, W)), np.zeros((nv, nv, W))  # (0 off the supports)
-    H, Minv = np.empty((nv, nv, W)), np.empty((nv, nv, W))
-    T, S = np.zeros((32, W)), np.empty((6, 6))
+    Minv, T, S = np.empty((nv, nv, W)), np.zeros((32, W)), np.empty((6, 6))
     m = model_views(I, F)
     nl = lane_count(Q)
     lam = m.dof_parents
@@ -293,12 +298,12 @@ def aba_derivatives_chunk(I, F, Q, V, TAU, OUT_Q, OUT_V, OUT_TAU, STATUS, first,
         dv[:, :, :] = 0.0
         rnea_derivatives_block(I, F, q, qd, ddq, R, p, oR, op, ov, oa, of, Yc, Bc, J, dV, dA, dAv, Ys, Zs, Xq, Xv, T,
                                S, dq, dv, M)
-        factor_and_invert(M, lam, end, H, T[30], Minv, nl)
+        factor_and_invert(M, lam, end, T[30], T[29], Minv, nl)  # M factored in place (rewritten at each block)
         for w in range(W):
             T[31, w] += T[30, w]
         statuses(m, q, qd, tau, b0, T[31], STATUS)
-        solve_minus(H, lam, dinv, dq, nl)
+        solve_minus(M, lam, end, dinv, dq, nl)
         store_matrix(dq, b0, OUT_Q)
-        solve_minus(H, lam, dinv, dv, nl)
+        solve_minus(M, lam, end, dinv, dv, nl)
         store_matrix(dv, b0, OUT_V)
-        store_matrix(Minv, b0, OUT_TAU)
+        store_symmetric(Minv, b0, OUT_TAU)
