@@ -249,17 +249,17 @@ def solve_minus(H, lam, end, dinv, X, nl):
     for k in range(nv - 1, -1, -1):  # L^T y = X
         i = lam[k]
         while i >= 0:
-            rows_sub(H[k, i], X[k, k:end[k]], X[i, k:end[k]], nl)  # the subtree's columns
+            rows_sub(H[k, i], X[k, k:end[k]], X[i, k:end[k]])  # the subtree's columns
             j = lam[k]
             while j >= 0:  # the ancestors' columns
-                rows_sub(H[k, i], X[k, j : j + 1], X[i, j : j + 1], nl)
+                rows_sub(H[k, i], X[k, j : j + 1], X[i, j : j + 1])
                 j = lam[j]
             i = lam[i]
     for k in range(nv):  # x_k = -y_k / D_k - sum_i L_ki x_i over the ancestors i (already negated)
         rows_scale(dinv[k], X[k], nl)
         i = lam[k]
         while i >= 0:
-            rows_sub(H[k, i], X[i], X[k], nl)
+            rows_sub(H[k, i], X[i], X[k])
             i = lam[i]
 
 
