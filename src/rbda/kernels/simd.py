@@ -794,25 +794,33 @@ def ltdl(H, lam, singular, l, n):
             i = lam[i]
 
 
+def sub_products(context, builder, signature, args):
+    """Code of ``y[:W] -= sum_k a_k[:W] * x_k[:W]`` for the arguments ``(y, x_1, a_1, x_2, a_2, ...)``, rows of ``W``
+    contiguous doubles (lane rows of block arrays), as operations on LLVM's ``<W x double>``."""
+    vector = ir.VectorType(ir.DoubleType(), W).as_pointer()
+    rows = [builder.bitcast(make_array(t)(context, builder, v).data, vector) for t, v in zip(signature.args, args)]
+    total = None
+    for x, a in zip(rows[1::2], rows[2::2]):
+        product = builder.fmul(builder.load(a, align=8), builder.load(x, align=8))
+        total = product if total is None else builder.fadd(total, product)
+    builder.store(builder.fsub(builder.load(rows[0], align=8), total), rows[0], align=8)
+    return context.get_dummy_value()
+
+
 @intrinsic
 def sub_scaled(typingctx, y, x, a):
-    """``y[:W] -= a[:W] * x[:W]`` for rows of ``W`` contiguous doubles (a lane row of a block array), as one
-    operation on LLVM's ``<W x double>``: a loop over the lanes inside a loop over a matrix's columns was vectorised
-    over the columns (scatter stores) with the lane count constant, and in two halves with a loop test with it
-    a run-time value (measured on talos, CPU time a state: the factor, M^-1 from it and the solves of the ABA
-    derivatives 15-20% faster this way)."""
-    if not all(isinstance(t, types.Array) and t.dtype == types.float64 for t in (y, x, a)):
-        return None
+    """``y[:W] -= a[:W] * x[:W]`` for lane rows, one vector operation (:func:`sub_products`): a loop over the lanes
+    inside a loop over a matrix's columns was vectorised over the columns (scatter stores) with the lane count
+    constant, and in two halves with a loop test with it a run-time value (measured on talos, CPU time a state:
+    the factor, M^-1 from it and the solves of the ABA derivatives 15-20% faster this way)."""
+    return types.void(y, x, a), sub_products
 
-    def codegen(context, builder, signature, args):
-        vector = ir.VectorType(ir.DoubleType(), W).as_pointer()
-        yp, xp, ap = (builder.bitcast(make_array(t)(context, builder, v).data, vector)
-                      for t, v in zip(signature.args, args))
-        product = builder.fmul(builder.load(ap, align=8), builder.load(xp, align=8))
-        builder.store(builder.fsub(builder.load(yp, align=8), product), yp, align=8)
-        return context.get_dummy_value()
 
-    return types.void(y, x, a), codegen
+@intrinsic
+def sub_scaled2(typingctx, y, x, a, z, b):
+    """``y[:W] -= a[:W] * x[:W] + b[:W] * z[:W]`` for lane rows (:func:`sub_products`): two updates for one load and
+    store of ``y``."""
+    return types.void(y, x, a, z, b), sub_products
 
 
 @lanes
@@ -820,6 +828,13 @@ def rows_sub(a, x, y):
     """``y[c] -= a x[c]`` lane by lane for the distinct rows ``x``, ``y`` ``(nc, W)`` of a block matrix."""
     for c in range(x.shape[0]):
         sub_scaled(y[c], x[c], a)
+
+
+@lanes
+def rows_sub2(a, x, b, z, y):
+    """``y[c] -= a x[c] + b z[c]`` lane by lane for the distinct rows ``x``, ``z``, ``y`` ``(nc, W)``."""
+    for c in range(x.shape[0]):
+        sub_scaled2(y[c], x[c], a, z[c], b)
 
 
 @lanes
@@ -836,6 +851,20 @@ def rows_div(a, x, n):
     for c in range(x.shape[0]):
         for w in range(n):
             x[c, w] /= a[w]
+
+
+@lanes
+def ancestors_sub(L, lam, j, X, c, y):
+    """``y -= sum_j L[j] X[j, c:]`` over the dof ``j`` and its ancestors (``lam`` the dof parents), two rows at a
+    time (:func:`rows_sub2`)."""
+    while j >= 0:
+        i = lam[j]
+        if i >= 0:
+            rows_sub2(L[j], X[j, c:], L[i], X[i, c:], y)
+            j = lam[i]
+        else:
+            rows_sub(L[j], X[j, c:], y)
+            j = i
 
 
 @lanes
@@ -856,10 +885,7 @@ def minverse_from_factor(H, lam, end, Minv, n):
             j = lam[j]
     for r in range(nv):  # W = D^-1 Z, then L X = W row by row: X[r, c >= r] takes X[j, c >= r] of the rows j < r
         rows_div(H[r, r], Minv[r, r:], n)
-        j = lam[r]
-        while j >= 0:
-            rows_sub(H[r, j], Minv[j, r:], Minv[r, r:])
-            j = lam[j]
+        ancestors_sub(H[r], lam, lam[r], Minv, r, Minv[r, r:])
 
 
 @njit(cache=True, forceinline=True)

@@ -26,9 +26,9 @@ from numba import njit
 
 from .checks import SINGULAR
 from .layout import model_views
-from .simd import (W, aba_block, cross_add, cross_to, dot, factor_and_invert, force_cross_to, lane_count, lanes, load,
-                   matvec, rows_scale, rows_sub, state_status, store_matrix, store_symmetric, subtree_ends,
-                   world_inertia, world_motion, world_root)
+from .simd import (W, aba_block, ancestors_sub, cross_add, cross_to, dot, factor_and_invert, force_cross_to,
+                   lane_count, lanes, load, matvec, rows_scale, rows_sub, state_status, store_matrix, store_symmetric,
+                   subtree_ends, world_inertia, world_motion, world_root)
 from .views import borrowed
 
 
@@ -257,10 +257,7 @@ def solve_minus(H, lam, end, dinv, X, nl):
             i = lam[i]
     for k in range(nv):  # x_k = -y_k / D_k - sum_i L_ki x_i over the ancestors i (already negated)
         rows_scale(dinv[k], X[k], nl)
-        i = lam[k]
-        while i >= 0:
-            rows_sub(H[k, i], X[i], X[k])
-            i = lam[i]
+        ancestors_sub(H[k], lam, lam[k], X, 0, X[k])
 
 
 @njit(cache=True, nogil=True)
