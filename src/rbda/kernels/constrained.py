@@ -282,34 +282,46 @@ def dense_cholesky_solve_rows(Lc, X):
 
 @njit(cache=True)
 def delassus(L, Dinv, lam, Jc, Y, G):
-    """``G = J M^-1 J^T = Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (rows of ``Y`` are the columns). A row of ``J`` is
-    nonzero on the dofs that support the constrained bodies only, and so is that row of ``Y`` (``U^-1`` pushes
-    each entry to the dof's ancestors): both steps run over those entries."""
+    """``G = J M^-1 J^T = Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (``Y (nv, nc)`` room; ``M = U D U^T``, ``L = U^T``).
+    Each step runs over all the rows of ``J`` at once, along a contiguous row of ``Y``, so that it vectorises: the
+    triangular solve pushes row ``k`` of ``Y`` to the dof's ancestors (``lam``, the tree of the factor), then each
+    dof adds its rank-one term ``D^-1_k y_k y_k^T`` to the lower triangle of ``G``. A dof that supports no
+    constrained body has a zero row and is skipped."""
     nc, nv = Jc.shape
-    nz = np.empty((nc, nv), dtype=np.int64)  # the nonzero entries of each row of Y, from the last dof
-    count = np.zeros(nc, dtype=np.int64)
+    for k in range(nv):
+        for r in range(nc):
+            Y[k, r] = Jc[r, k]
+    for k in range(nv - 1, -1, -1):  # U^-1 = L^-T (unit diagonal): row k is final here
+        yk = Y[k]
+        if not any_nonzero(yk):
+            continue
+        j = lam[k]
+        while j >= 0:
+            yj, l = Y[j], L[k, j]
+            for r in range(nc):
+                yj[r] -= l * yk[r]
+            j = lam[j]
+    G[:, :] = 0.0
+    for k in range(nv):
+        yk, d = Y[k], Dinv[k]
+        for r in range(nc):
+            z = d * yk[r]
+            if z != 0.0:
+                gr = G[r]
+                for s in range(r + 1):
+                    gr[s] += z * yk[s]
     for r in range(nc):
-        y = Y[r]
-        for k in range(nv):
-            y[k] = Jc[r, k]
-        for k in range(nv - 1, -1, -1):  # L^-T (unit diagonal): y[k] is final here; push it up if nonzero
-            yk = y[k]
-            if yk != 0.0:
-                nz[r, count[r]] = k
-                count[r] += 1
-                j = lam[k]
-                while j >= 0:
-                    y[j] -= L[k, j] * yk
-                    j = lam[j]
-    for r in range(nc):
-        yr = Y[r]
-        for s in range(r + 1):
-            ys = Y[s]
-            acc = 0.0
-            for i in range(count[r]):
-                k = nz[r, i]
-                acc += yr[k] * Dinv[k] * ys[k]
-            G[r, s] = G[s, r] = acc
+        for s in range(r):
+            G[s, r] = G[r, s]
+
+
+@njit(cache=True)
+def any_nonzero(x):
+    """Whether any entry of ``x`` is nonzero."""
+    for value in x:
+        if value != 0.0:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -376,7 +388,7 @@ def solve_kkt(lam, L, Dinv, Jc, b, settings, work, stats, x, R, CI):
     set is redundant with ``mu = 0``."""
     nc, nv = Jc.shape
     lam_c, previous, residual = work[:nc], work[2 * nc:3 * nc], work[3 * nc:4 * nc]
-    Y = view(work, 4 * nc, (nc, nv))
+    Y = view(work, 4 * nc, (nv, nc))
     G = delassus_in(work, nc, nv)
     Lc = view(work, 4 * nc + nc * nv + nc * nc, (nc, nc))
     f = work[4 * nc + nc * nv + 2 * nc * nc + 42:state_offset(nc, nv)]

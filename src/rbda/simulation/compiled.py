@@ -361,7 +361,7 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
     r += rb
     m = 3 * k + r
     J, bias, lower, upper, rows = J[:m].copy(), bias[:r].copy(), lower[:r].copy(), upper[:r].copy(), rows[:r].copy()
-    G, Y = np.empty((m, m)), np.empty((m, nv))
+    G, Y = np.empty((m, m)), np.empty((nv, m))
     delassus(L, Dinv, lam, J, Y, G)  # G = J M^-1 J^T through the sparse factor
     g = J @ v_free
     for c in range(k):
