@@ -30,6 +30,7 @@ ADMM_SETTINGS = ("mu_prox", "tau", "rho", "rho_min", "rho_max", "ratio_primal_du
                  "absolute_feasibility_tol", "relative_feasibility_tol", "absolute_complementarity_tol",
                  "relative_complementarity_tol", "max_iter", "rho_update", "active_set_max_iter")
 RHO_SPECTRAL, RHO_OSQP, RHO_LINEAR, RHO_CONSTANT = 0, 1, 2, 3
+RHO_REVERSALS = 16  # ADMM's penalty updates stop after log2(16) = 4 reversals of their direction, each halving the step
 ACTIVE_SET_EPS = 1e-8  # PGS's fast path regularises its reduced solve by this times G's largest diagonal entry
 
 
@@ -271,17 +272,19 @@ def pgs_solve(formulation, G, g, mu, lower, upper, lam, settings):
 
 
 @njit(cache=True)
-def updated_rho(rule, rho, primal, dual, ratio, increment, rho_min, rho_max):
+def updated_rho(rule, rho, primal, dual, ratio, increment, rho_min, rho_max, power):
     """ADMM's penalty after its update rule, when the primal and dual residuals differ by more than ``ratio``:
     spectral and linear rules multiply or divide it by ``increment``, the OSQP-like rule multiplies it by
-    ``sqrt(primal / dual)``; the constant rule keeps it. Clamped to ``[rho_min, rho_max]``."""
-    if rule == RHO_CONSTANT or (primal <= ratio * dual and dual <= ratio * primal):
+    ``sqrt(primal / dual)``; the constant rule keeps it. The factor is raised to ``power`` (see
+    :func:`admm_solve`: halved at each reversal of the update's direction), the result clamped to ``[rho_min,
+    rho_max]``."""
+    if rule == RHO_CONSTANT or power == 0.0 or (primal <= ratio * dual and dual <= ratio * primal):
         return rho
     if rule == RHO_OSQP:
         factor = np.sqrt(primal / dual) if dual > 0.0 else ratio
     else:
         factor = increment if primal > ratio * dual else 1.0 / increment
-    return min(rho_max, max(rho_min, rho * factor))
+    return min(rho_max, max(rho_min, rho * factor ** power))
 
 
 @njit(cache=True)
@@ -315,8 +318,9 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
     if rounds > 0:  # the exact fast path first (kernels/active_set.py), each active set counted as an iteration
         tolerances = np.array([abs_f, rel_f, abs_c, rel_c])
         guess = lam if warm else np.zeros(m)
+        eps = ACTIVE_SET_EPS * max(np.abs(np.diag(G)).max(), 1e-300)
         start, accepted, primal, dual, compl, _ = active_set_solve(formulation, G, g, mu, lower, upper, guess,
-                                                                   mu_prox, rounds, tolerances)
+                                                                   eps, rounds, tolerances)
         if accepted:
             copy_vector(guess, lam)
             return start, True, primal, dual, compl, rho, 0
@@ -344,6 +348,7 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
     penalty = tau * rho
     admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs)
     damping, factorizations, it, converged = -1.0, 0, 0, False
+    power, previous_direction = 1.0, 0
     primal, dual, compl = np.inf, np.inf, np.inf
     for it in range(start + 1, max_iter + 1):
         if mu_prox + penalty != damping:  # factor G + (mu_prox + tau rho) I again when rho changed
@@ -373,8 +378,12 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
                 and compl <= abs_c + rel_c * y_max * z_max):
             converged = True
             break
-        new_rho = updated_rho(rule, rho, primal, dual, ratio, increment, rho_min, rho_max)
+        new_rho = updated_rho(rule, rho, primal, dual, ratio, increment, rho_min, rho_max, power)
         if new_rho != rho:
+            direction = 1 if new_rho > rho else -1
+            if direction == -previous_direction:  # a reversal: rho oscillates around a value, take smaller steps
+                power = 0.5 * power if power > 1.0 / RHO_REVERSALS else 0.0
+            previous_direction = direction
             rho, penalty = new_rho, tau * new_rho
             admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs)
     copy_vector(y, lam)

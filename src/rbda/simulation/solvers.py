@@ -152,7 +152,7 @@ class PGSSolver(_ContactSolver):
     def __init__(self, formulation: str = "ncp", max_iter: int = 1000, over_relaxation: float = 1.0,
                  absolute_feasibility_tol: float = 1e-6, relative_feasibility_tol: float = 1e-6,
                  absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6,
-                 active_set_max_iter: int = 0):
+                 active_set_max_iter: int = 4):
         super().__init__(formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
                          absolute_complementarity_tol, relative_complementarity_tol, active_set_max_iter)
         omega = as_scalar(over_relaxation, "over_relaxation")
@@ -220,7 +220,7 @@ class ADMMSolver(_ContactSolver):
                  linear_update_rule_factor: float = 2.0, warm_start_rho: bool = False,
                  absolute_feasibility_tol: float = 1e-6, relative_feasibility_tol: float = 1e-6,
                  absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6,
-                 active_set_max_iter: int = 0):
+                 active_set_max_iter: int = 4):
         super().__init__(formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
                          absolute_complementarity_tol, relative_complementarity_tol, active_set_max_iter)
         self.mu_prox = as_scalar(mu_prox, "mu_prox")
