@@ -42,6 +42,7 @@ FREE, AT_LOWER, AT_UPPER = 0, 1, 2
 BOUNDARY = 1e-9  # a guess's tangent impulse within this fraction of mu n is on the cone's boundary: sliding
 REFINEMENTS = 12
 POLISH = 4  # realignments of the sliding directions after acceptance
+EPS = 1e-8  # the reduced solve's regularisation, relative to G's largest diagonal entry
 
 
 @njit(cache=True)
@@ -336,12 +337,13 @@ def within(tolerances, primal, dual, compl, lam_max, v_max):
 
 
 @njit(cache=True)
-def active_set_solve(formulation, G, g, mu, lower, upper, lam, eps, max_rounds, tolerances):
+def active_set_solve(formulation, G, g, mu, lower, upper, lam, max_rounds, tolerances):
     """The fast path (see the module) from the guess ``lam (m,)``, ``m = 3k + r``, at most ``max_rounds``
-    active sets; ``eps > 0`` the regularisation of the reduced solve; ``tolerances = [abs_f, rel_f, abs_c,
-    rel_c]`` (:func:`within`). Returns ``(rounds, accepted, primal, dual, complementarity)``: if accepted, ``lam``
+    active sets, the reduced solve regularised by ``EPS`` times ``G``'s largest diagonal entry; ``tolerances =
+    [abs_f, rel_f, abs_c, rel_c]`` (:func:`within`). Returns ``(rounds, accepted, primal, dual, complementarity)``: if accepted, ``lam``
     holds the solution (in the cones and boxes); otherwise ``lam`` is unchanged."""
     m, k = g.shape[0], mu.shape[0]
+    eps = EPS * max(np.abs(np.diag(G)).max(), 1e-300)
     mode, slip, rows = np.empty(k, dtype=np.int64), np.empty((k, 2)), np.empty(m - 3 * k, dtype=np.int64)
     index, column, equation = np.empty((m, 3), dtype=np.int64), np.empty((m, 3)), np.empty((m, 3))
     fixed, raw, trial, v, v_raw = np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m)

@@ -9,8 +9,9 @@ the box's complementarity ``lambda_j = clip(lambda_j - v_j, lower_j, upper_j)``:
 (``v_j = 0``). Their shift is zero in every formulation.
 
 Both solves start with the exact fast path of ``kernels/active_set.py`` (``active_set_max_iter`` active sets,
-each counted as an iteration) and iterate only if it fails. Settings come packed in one float array (layouts ``PGS_SETTINGS`` and ``ADMM_SETTINGS``); each solve returns its
-statistics as a tuple and writes the impulses into ``lam``, which holds the warm start on entry.
+each counted as an iteration) and iterate only if it fails. Settings come packed in one float array (layouts ``PGS_SETTINGS`` and
+``ADMM_SETTINGS``); each solve returns its statistics as a tuple and writes the impulses into ``lam``, which holds
+the warm start on entry.
 """
 
 from __future__ import annotations
@@ -30,8 +31,7 @@ ADMM_SETTINGS = ("mu_prox", "tau", "rho", "rho_min", "rho_max", "ratio_primal_du
                  "absolute_feasibility_tol", "relative_feasibility_tol", "absolute_complementarity_tol",
                  "relative_complementarity_tol", "max_iter", "rho_update", "active_set_max_iter")
 RHO_SPECTRAL, RHO_OSQP, RHO_LINEAR, RHO_CONSTANT = 0, 1, 2, 3
-RHO_REVERSALS = 16  # ADMM's penalty updates stop after log2(16) = 4 reversals of their direction, each halving the step
-ACTIVE_SET_EPS = 1e-8  # PGS's fast path regularises its reduced solve by this times G's largest diagonal entry
+RHO_REVERSALS = 16  # each reversal of ADMM's penalty update halves its power down to 1 / 16; the next one stops it
 
 
 @njit(cache=True)
@@ -224,8 +224,7 @@ def pgs_solve(formulation, G, g, mu, lower, upper, lam, settings):
     dual, compl, converged, it = np.inf, np.inf, False, 0
     rounds = min(int(settings[6]), max_iter)
     if rounds > 0:  # the exact fast path first (kernels/active_set.py), each active set counted as an iteration
-        eps = ACTIVE_SET_EPS * max(np.abs(np.diag(G)).max(), 1e-300)
-        it, accepted, _, dual, compl = active_set_solve(formulation, G, g, mu, lower, upper, lam, eps, rounds,
+        it, accepted, _, dual, compl = active_set_solve(formulation, G, g, mu, lower, upper, lam, rounds,
                                                         settings[2:6])
         if accepted:
             return it, True, dual, compl
@@ -280,7 +279,9 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
     iteration). ``lam (m,)``: the warm start in (used if ``warm``), the projected impulses ``y`` out. Returns
     ``(iterations, converged, primal, dual, complementarity, rho, factorisations)``; ``factorisations = -1`` if
     ``G + (mu_prox + tau rho) I`` is not positive definite even at ``rho_max`` (``lam`` is then the last
-    projected iterate). A step that would leave a non-finite value is undone and ends the solve."""
+    projected iterate). A step that would leave a non-finite value is undone and ends the solve. ``rho`` follows
+    :func:`updated_rho`; each reversal of its direction halves the power of the update's factor, the one after
+    it reaches ``1 / RHO_REVERSALS`` stops the updates."""
     mu_prox, tau, rho, rho_min, rho_max = settings[0], settings[1], settings[2], settings[3], settings[4]
     ratio, increment = settings[5], settings[6]
     tolerances = settings[7:11]  # abs_f, rel_f, abs_c, rel_c
@@ -290,9 +291,8 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
     start, rounds = 0, min(int(settings[13]), max_iter)
     if rounds > 0:  # the exact fast path first (kernels/active_set.py), each active set counted as an iteration
         guess = lam if warm else np.zeros(m)
-        eps = ACTIVE_SET_EPS * max(np.abs(np.diag(G)).max(), 1e-300)
-        start, accepted, primal, dual, compl = active_set_solve(formulation, G, g, mu, lower, upper, guess, eps,
-                                                                rounds, tolerances)
+        start, accepted, primal, dual, compl = active_set_solve(formulation, G, g, mu, lower, upper, guess, rounds,
+                                                                tolerances)
         if accepted:
             copy_vector(guess, lam)
             return start, True, primal, dual, compl, rho, 0
