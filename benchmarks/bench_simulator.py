@@ -78,7 +78,8 @@ def bench(name: str, number: int, repeat: int, active_set: int | None = None) ->
 
     from robot_scenes import JointMap, mujoco_robot, rbda_robot
 
-    model, _, sim, q0 = rbda_robot(name, solver_options={} if active_set is None else dict(active_set_max_iter=active_set))
+    options = {} if active_set is None else dict(active_set_max_iter=active_set)
+    model, _, sim, q0 = rbda_robot(name, solver_options=options)
     pd = StandingPD(sim, q0)
     mj_model, mj_data = mujoco_robot(name)
     joints = JointMap(model, mj_model)

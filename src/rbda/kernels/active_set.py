@@ -340,8 +340,8 @@ def within(tolerances, primal, dual, compl, lam_max, v_max):
 def active_set_solve(formulation, G, g, mu, lower, upper, lam, max_rounds, tolerances):
     """The fast path (see the module) from the guess ``lam (m,)``, ``m = 3k + r``, at most ``max_rounds``
     active sets, the reduced solve regularised by ``EPS`` times ``G``'s largest diagonal entry; ``tolerances =
-    [abs_f, rel_f, abs_c, rel_c]`` (:func:`within`). Returns ``(rounds, accepted, primal, dual, complementarity)``: if accepted, ``lam``
-    holds the solution (in the cones and boxes); otherwise ``lam`` is unchanged."""
+    [abs_f, rel_f, abs_c, rel_c]`` (:func:`within`). Returns ``(rounds, accepted, primal, dual, complementarity)``:
+    if accepted, ``lam`` holds the solution (in the cones and boxes); otherwise ``lam`` is unchanged."""
     m, k = g.shape[0], mu.shape[0]
     eps = EPS * max(np.abs(np.diag(G)).max(), 1e-300)
     mode, slip, rows = np.empty(k, dtype=np.int64), np.empty((k, 2)), np.empty(m - 3 * k, dtype=np.int64)

@@ -9,9 +9,9 @@ the box's complementarity ``lambda_j = clip(lambda_j - v_j, lower_j, upper_j)``:
 (``v_j = 0``). Their shift is zero in every formulation.
 
 Both solves start with the exact fast path of ``kernels/active_set.py`` (``active_set_max_iter`` active sets,
-each counted as an iteration) and iterate only if it fails. Settings come packed in one float array (layouts ``PGS_SETTINGS`` and
-``ADMM_SETTINGS``); each solve returns its statistics as a tuple and writes the impulses into ``lam``, which holds
-the warm start on entry.
+each counted as an iteration) and iterate only if it fails. Settings come packed in one float array (layouts
+``PGS_SETTINGS`` and ``ADMM_SETTINGS``); each solve returns its statistics as a tuple and writes the impulses into
+``lam``, which holds the warm start on entry.
 """
 
 from __future__ import annotations
