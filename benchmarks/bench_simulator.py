@@ -27,7 +27,7 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from rbda.simulation import StandingPD  # noqa: E402
+from rbda.simulation import ADMMSolver, StandingPD  # noqa: E402
 from rbda.simulation import simulator as stages  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "simulation"))
@@ -73,12 +73,13 @@ def solve_time(sim, q, v, tau, number):
     return (time.perf_counter() - t0) / number, int(stats[0]), sim.stats.iterations
 
 
-def bench(name: str, number: int, repeat: int, active_set: int = 0) -> None:
+def bench(name: str, number: int, repeat: int, active_set: int | None = None) -> None:
     import mujoco
 
     from robot_scenes import JointMap, mujoco_robot, rbda_robot
 
-    model, _, sim, q0 = rbda_robot(name, solver_options=dict(active_set_max_iter=active_set))
+    options = {} if active_set is None else dict(active_set_max_iter=active_set)
+    model, _, sim, q0 = rbda_robot(name, solver_options=options)
     pd = StandingPD(sim, q0)
     mj_model, mj_data = mujoco_robot(name)
     joints = JointMap(model, mj_model)
@@ -124,9 +125,10 @@ def bench(name: str, number: int, repeat: int, active_set: int = 0) -> None:
           f"{best['reference'] * 1e6:.0f} us")
 
 
-def main(number: int, repeat: int, active_set: int) -> None:
+def main(number: int, repeat: int, active_set: int | None) -> None:
+    active_set = ADMMSolver().active_set_max_iter if active_set is None else active_set
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; the solvers' active-set fast path: "
-          + (f"on, {active_set} active sets" if active_set else "off (the default)"))
+          + (f"on, {active_set} active sets" if active_set else "off"))
     for name in ("solo12", "talos"):
         bench(name, number, repeat, active_set)
 
@@ -135,6 +137,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--number", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--active-set", type=int, default=0, help="active_set_max_iter of the solver (0: off)")
+    parser.add_argument("--active-set", type=int, default=None,
+                        help="active_set_max_iter of the solver (0: off; default: the solver's default)")
     args = parser.parse_args()
     main(args.number, args.repeat, args.active_set)

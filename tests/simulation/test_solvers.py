@@ -4,6 +4,7 @@ ADMM solver; their statistics and errors. The problems come from rbda's CRBA and
 (contact_scenes.py), not from the solvers."""
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -11,8 +12,9 @@ from contact_scenes import GRAVITY, box, particle, sphere
 
 from rbda.simulation import ADMMSolver, DelassusDense, PGSSolver, contact_metrics
 
+# the iterations themselves: the fast path before them (on by default) is checked against them in test_active_set.py
 TIGHT = dict(absolute_feasibility_tol=1e-12, relative_feasibility_tol=0.0, absolute_complementarity_tol=1e-13,
-             relative_complementarity_tol=0.0, max_iter=20000)
+             relative_complementarity_tol=0.0, max_iter=20000, active_set_max_iter=0)
 SOLVERS = [PGSSolver, ADMMSolver]
 FORMULATIONS = ["ncp", "ccp", "lcp"]
 MASS, MU, DT = 10.0, 0.4, 1e-3
@@ -431,3 +433,20 @@ def test_random_problems_same_impulses_as_pinocchio_admm(seed):
                                                       result)
         ours = ADMMSolver(formulation, **TIGHT).solve(DelassusDense(G), g, mu)
         assert np.allclose(ours, result.retrieveConstraintImpulses(), atol=1e-8)
+
+
+def test_admm_penalty_settles_on_a_redundant_contact_set():
+    """A problem of talos's fall (tests/simulation/data: 10 contacts and 24 joint rows, limits and dry friction, on
+    38 dof: G of rank 34 in 54 rows): the spectral rule used to flip rho between two values every few iterations and
+    stop at max_iter with residuals near 1e-4; each reversal of the update now halves its step. ADMM converges
+    (215 iterations measured, from the step's warm start), and its impulses meet the NCP's conditions on ``G lambda +
+    g``, the box rows the clip condition, to the tolerance's order."""
+    data = np.load(os.path.join(os.path.dirname(__file__), "data", "talos_fall_contacts.npz"))
+    G, g, mu, lower, upper = data["G"], data["g"], data["mu"], data["lower"], data["upper"]
+    solver = ADMMSolver("ncp", active_set_max_iter=0)
+    lam = solver.solve(DelassusDense(G), g, mu, data["guess"], lower, upper)
+    assert solver.stats.converged and solver.stats.iterations < 500
+    v, k3 = G @ lam + g, 3 * mu.shape[0]
+    m = contact_metrics(lam[:k3], v[:k3], mu)
+    assert max(m.signorini, m.ncp_complementarity, m.dual_feasibility, m.primal_feasibility) < 1e-5
+    assert np.abs(lam[k3:] - np.clip(lam[k3:] - v[k3:], lower, upper)).max() < 1e-5

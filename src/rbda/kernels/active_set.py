@@ -35,13 +35,14 @@ from .._jit import njit
 
 from .checks import all_finite
 from .cones import CCP, COULOMB, LCP, PYRAMID, box_residuals, complementarity_residuals, project
-from .constrained import dense_cholesky_solve
+from .constrained import damped_cholesky, dense_cholesky_solve
 
 SEPARATE, STICK, SLIDE = 0, 1, 2
 FREE, AT_LOWER, AT_UPPER = 0, 1, 2
 BOUNDARY = 1e-9  # a guess's tangent impulse within this fraction of mu n is on the cone's boundary: sliding
 REFINEMENTS = 12
 POLISH = 4  # realignments of the sliding directions after acceptance
+EPS = 1e-8  # the reduced solve's regularisation, relative to G's largest diagonal entry
 
 
 @njit(cache=True)
@@ -204,14 +205,15 @@ def unknowns(formulation, mu, lower, upper, mode, slip, rows, index, column, equ
 
 
 @njit(cache=True)
-def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fixed, A, factor):
+def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fixed, A, factor, work):
     """The impulses of the active set (:func:`unknowns`) into ``lam``: ``A u = b`` with ``A = E^T G P``, ``b =
     -E^T (G fixed + g)``, solved through the Cholesky factor of ``A + eps I`` (symmetric) or of the normal equations'
     ``A^T A + eps sqrt(max diag A^T A) I`` (a sliding contact's equation is not its column), with iterative
-    refinement from ``u = 0``. Returns False if the factorisation fails."""
+    refinement from ``u = 0``. ``A, factor (m, m)``, ``work (5, m)``: work space. Returns False if the
+    factorisation fails."""
     m = g.shape[0]
-    base = G @ fixed + g
-    b, u, residual = np.empty(count), np.zeros(count), np.empty(count)
+    base, b, u, residual, damping = work[0], work[1], work[2], work[3], work[4]
+    velocities(G, g, fixed, base)  # G fixed + g
     for p in range(count):
         acc = 0.0
         for s in range(3):
@@ -242,17 +244,10 @@ def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fix
             for q in range(count):
                 A[p, q] = factor[p, q]
         eps = eps * np.sqrt(scale)
-    for p in range(count):  # the Cholesky factor of A + eps I, lower triangle
-        for q in range(p + 1):
-            acc = A[p, q] + (eps if p == q else 0.0)
-            for s in range(q):
-                acc -= factor[p, s] * factor[q, s]
-            if p == q:
-                if not (acc > 0.0 and np.isfinite(acc)):
-                    return False
-                factor[p, p] = np.sqrt(acc)
-            else:
-                factor[p, q] = acc / factor[q, q]
+    damping[:count] = eps
+    if not damped_cholesky(A, damping, factor, count):  # A + eps I
+        return False
+    u[:count] = 0.0
     previous = np.inf
     for _ in range(REFINEMENTS):
         size = 0.0
@@ -295,12 +290,7 @@ def residuals(formulation, G, g, mu, lower, upper, lam, v):
         x = min(upper[j], max(lower[j], lam[a]))
         primal = max(primal, abs(lam[a] - x))
         lam[a] = x
-    m = g.shape[0]
-    for r in range(m):
-        acc = g[r]
-        for c in range(m):
-            acc += G[r, c] * lam[c]
-        v[r] = acc
+    velocities(G, g, lam, v)
     dual, compl = complementarity_residuals(formulation, mu, lam, v)
     dual, compl = box_residuals(first, lower, upper, lam, v, dual, compl)
     if formulation != LCP:
@@ -326,33 +316,50 @@ def misalignment(mu, lam, v):
 
 
 @njit(cache=True)
-def active_set_solve(formulation, G, g, mu, lower, upper, lam, eps, max_rounds, tolerances):
-    """The fast path (see the module) from the guess ``lam (m,)``, ``m = 3k + r``, at most ``max_rounds``
-    active sets; ``eps > 0`` the regularisation of the reduced solve; ``tolerances = [abs_f, rel_f, abs_c,
-    rel_c]``. Returns ``(rounds, accepted, primal, dual, complementarity, trial)``: if accepted, ``lam`` holds
-    the solution (in the cones and boxes); otherwise ``lam`` is unchanged and ``trial (m,)`` is the last
-    trial projected on the cones and boxes (or the guess if no trial was finite)."""
-    m, k = g.shape[0], mu.shape[0]
+def velocities(G, g, lam, v):
+    """``v = G lam + g`` into ``v``."""
+    m = g.shape[0]
+    for r in range(m):
+        acc = g[r]
+        for c in range(m):
+            acc += G[r, c] * lam[c]
+        v[r] = acc
+
+
+@njit(cache=True)
+def within(tolerances, primal, dual, compl, lam_max, v_max):
+    """Whether residuals pass the solvers' tests, ``tolerances = [abs_f, rel_f, abs_c, rel_c]``: ``primal <=
+    abs_f + rel_f ||lambda||_inf``, ``dual <= abs_f + rel_f ||v||_inf`` and ``compl <= abs_c + rel_c ||lambda||_inf
+    ||v||_inf``."""
     abs_f, rel_f, abs_c, rel_c = tolerances[0], tolerances[1], tolerances[2], tolerances[3]
+    return (primal <= abs_f + rel_f * lam_max and dual <= abs_f + rel_f * v_max
+            and compl <= abs_c + rel_c * lam_max * v_max)
+
+
+@njit(cache=True)
+def active_set_solve(formulation, G, g, mu, lower, upper, lam, max_rounds, tolerances):
+    """The fast path (see the module) from the guess ``lam (m,)``, ``m = 3k + r``, at most ``max_rounds``
+    active sets, the reduced solve regularised by ``EPS`` times ``G``'s largest diagonal entry; ``tolerances =
+    [abs_f, rel_f, abs_c, rel_c]`` (:func:`within`). Returns ``(rounds, accepted, primal, dual, complementarity)``:
+    if accepted, ``lam`` holds the solution (in the cones and boxes); otherwise ``lam`` is unchanged."""
+    m, k = g.shape[0], mu.shape[0]
+    eps = EPS * max(np.abs(np.diag(G)).max(), 1e-300)
     mode, slip, rows = np.empty(k, dtype=np.int64), np.empty((k, 2)), np.empty(m - 3 * k, dtype=np.int64)
     index, column, equation = np.empty((m, 3), dtype=np.int64), np.empty((m, 3)), np.empty((m, 3))
-    fixed, trial, v = np.empty(m), lam.copy(), np.empty(m)
-    A, factor = np.empty((m, m)), np.empty((m, m))
-    best = lam.copy()
+    fixed, raw, trial, v, v_raw = np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m)
+    A, factor, work = np.empty((m, m)), np.empty((m, m)), np.empty((5, m))
     retry = classify(formulation, mu, lower, upper, lam, mode, slip, rows, True)
     primal, dual, compl, rounds = np.inf, np.inf, np.inf, 0
     for rounds in range(1, max_rounds + 1):
         count, symmetric = unknowns(formulation, mu, lower, upper, mode, slip, rows, index, column, equation, fixed)
-        if not reduced_solve(G, g, trial, eps, count, symmetric, index, column, equation, fixed, A, factor):
+        if (not reduced_solve(G, g, raw, eps, count, symmetric, index, column, equation, fixed, A, factor, work)
+                or not all_finite(raw)):
             break
-        if not all_finite(trial):
-            break
-        raw = trial.copy()
+        trial[:] = raw
         primal, dual, compl, lam_max, v_max = residuals(formulation, G, g, mu, lower, upper, trial, v)
-        best[:] = trial
-        if (primal <= abs_f + rel_f * lam_max and dual <= abs_f + rel_f * v_max
-                and compl <= abs_c + rel_c * lam_max * v_max
-                and not (rounds == 1 and rounds < max_rounds and unstick(mu, v, abs_f + rel_f * v_max, mode, slip))):
+        if (within(tolerances, primal, dual, compl, lam_max, v_max)
+                and not (rounds == 1 and rounds < max_rounds
+                         and unstick(mu, v, tolerances[0] + tolerances[1] * v_max, mode, slip))):
             # polish: the complementarity bounds a slip direction's error only to its square root, so the
             # sliding directions are aligned with their velocities and the problem solved again while it passes
             for _ in range(POLISH):
@@ -360,28 +367,21 @@ def active_set_solve(formulation, G, g, mu, lower, upper, lam, eps, max_rounds, 
                     break
                 count, symmetric = unknowns(formulation, mu, lower, upper, mode, slip, rows, index, column,
                                             equation, fixed)
-                raw[:] = trial
-                if (not reduced_solve(G, g, raw, eps, count, symmetric, index, column, equation, fixed, A, factor)
-                        or not all_finite(raw)):
+                if (not reduced_solve(G, g, raw, eps, count, symmetric, index, column, equation, fixed, A, factor,
+                                      work) or not all_finite(raw)):
                     break
-                p2, d2, c2, lam2, v2 = residuals(formulation, G, g, mu, lower, upper, raw, best)
-                if not (p2 <= abs_f + rel_f * lam2 and d2 <= abs_f + rel_f * v2 and c2 <= abs_c + rel_c * lam2 * v2):
+                p2, d2, c2, lam2, v2 = residuals(formulation, G, g, mu, lower, upper, raw, v_raw)
+                if not within(tolerances, p2, d2, c2, lam2, v2):
                     break
                 trial[:] = raw
-                v[:] = best
+                v[:] = v_raw
                 primal, dual, compl = p2, d2, c2
             lam[:] = trial
-            best[:] = trial
-            return rounds, True, primal, dual, compl, best
-        for r in range(m):  # the velocities of the unprojected trial drive the update
-            acc = g[r]
-            for c in range(m):
-                acc += G[r, c] * raw[c]
-            v[r] = acc
-        trial[:] = raw
+            return rounds, True, primal, dual, compl
+        velocities(G, g, raw, v)  # the velocities of the unprojected trial drive the update
         if retry:  # the guess's contacts on their cones' boundaries may rest there (a degenerate split): stick
             retry = False
             classify(formulation, mu, lower, upper, lam, mode, slip, rows, False)
         elif not update(formulation, mu, lower, upper, raw, v, mode, slip, rows):
             break
-    return rounds, False, primal, dual, compl, best
+    return rounds, False, primal, dual, compl

@@ -9,8 +9,9 @@ the box's complementarity ``lambda_j = clip(lambda_j - v_j, lower_j, upper_j)``:
 (``v_j = 0``). Their shift is zero in every formulation.
 
 Both solves start with the exact fast path of ``kernels/active_set.py`` (``active_set_max_iter`` active sets,
-each counted as an iteration) and iterate only if it fails. Settings come packed in one float array (layouts ``PGS_SETTINGS`` and ``ADMM_SETTINGS``); each solve returns its
-statistics as a tuple and writes the impulses into ``lam``, which holds the warm start on entry.
+each counted as an iteration) and iterate only if it fails. Settings come packed in one float array (layouts
+``PGS_SETTINGS`` and ``ADMM_SETTINGS``); each solve returns its statistics as a tuple and writes the impulses into
+``lam``, which holds the warm start on entry.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ import numpy as np
 from .._jit import njit
 
 from .checks import all_finite
-from .constrained import dense_cholesky_solve
-from .active_set import active_set_solve
+from .constrained import damped_cholesky, dense_cholesky_solve
+from .active_set import active_set_solve, velocities, within
 from .cones import (CCP, COULOMB, LCP, NCP, PYRAMID, box_residuals, complementarity_residuals, coulomb_project,
                     project, shift)
 
@@ -30,7 +31,7 @@ ADMM_SETTINGS = ("mu_prox", "tau", "rho", "rho_min", "rho_max", "ratio_primal_du
                  "absolute_feasibility_tol", "relative_feasibility_tol", "absolute_complementarity_tol",
                  "relative_complementarity_tol", "max_iter", "rho_update", "active_set_max_iter")
 RHO_SPECTRAL, RHO_OSQP, RHO_LINEAR, RHO_CONSTANT = 0, 1, 2, 3
-ACTIVE_SET_EPS = 1e-8  # PGS's fast path regularises its reduced solve by this times G's largest diagonal entry
+RHO_REVERSALS = 16  # each reversal of ADMM's penalty update halves its power down to 1 / 16; the next one stops it
 
 
 @njit(cache=True)
@@ -61,30 +62,6 @@ def power_iteration(G, max_iter, tol):
             return new
         value = new
     return value
-
-
-@njit(cache=True)
-def damped_cholesky(G, damping, L):
-    """``L`` lower-triangular with ``L L^T = G + diag(damping)``, the dense Cholesky-Banachiewicz order: row by
-    row, ``L_ij = (A_ij - L_i,:j . L_j,:j) / L_jj``, each dot product over two contiguous rows (on a contact
-    problem's tens of rows, faster than LAPACK's call overhead and than the tree-sparse factor with a dense
-    pattern). Returns False if the matrix is not positive definite (a pivot <= 0 or not finite)."""
-    m = G.shape[0]
-    for i in range(m):
-        for j in range(i + 1):
-            acc = G[i, j]
-            for k in range(j):
-                acc -= L[i, k] * L[j, k]
-            if i == j:
-                acc += damping[i]
-                if not (acc > 0.0 and np.isfinite(acc)):
-                    return False
-                L[i, i] = np.sqrt(acc)
-            else:
-                L[i, j] = acc / L[j, j]
-        for j in range(i + 1, m):
-            L[i, j] = 0.0
-    return True
 
 
 @njit(cache=True)
@@ -242,15 +219,13 @@ def pgs_solve(formulation, G, g, mu, lower, upper, lam, settings):
     in, the impulses out. Returns ``(iterations, converged, dual feasibility, complementarity)``; a sweep that
     would leave a non-finite impulse is undone and ends the solve."""
     omega, max_iter = settings[0], int(settings[1])
-    abs_f, rel_f, abs_c, rel_c = settings[2], settings[3], settings[4], settings[5]
     m = g.shape[0]
     v, previous = np.empty(m), np.empty(m)
     dual, compl, converged, it = np.inf, np.inf, False, 0
     rounds = min(int(settings[6]), max_iter)
     if rounds > 0:  # the exact fast path first (kernels/active_set.py), each active set counted as an iteration
-        eps = ACTIVE_SET_EPS * max(np.abs(np.diag(G)).max(), 1e-300)
-        it, accepted, _, dual, compl, _ = active_set_solve(formulation, G, g, mu, lower, upper, lam, eps, rounds,
-                                                           settings[2:6])
+        it, accepted, _, dual, compl = active_set_solve(formulation, G, g, mu, lower, upper, lam, rounds,
+                                                        settings[2:6])
         if accepted:
             return it, True, dual, compl
     for it in range(it + 1, max_iter + 1):
@@ -259,29 +234,29 @@ def pgs_solve(formulation, G, g, mu, lower, upper, lam, settings):
         if not all_finite(lam):
             copy_vector(previous, lam)
             break
-        for r in range(m):
-            v[r] = _row_velocity(G, g, lam, r)  # v = G lam + g
+        velocities(G, g, lam, v)
         dual, compl = complementarity_residuals(formulation, mu, lam, v)
         dual, compl = box_residuals(3 * mu.shape[0], lower, upper, lam, v, dual, compl)
-        v_max, lam_max = np.abs(v).max(), np.abs(lam).max()
-        if dual <= abs_f + rel_f * v_max and compl <= abs_c + rel_c * lam_max * v_max:
+        if within(settings[2:6], 0.0, dual, compl, np.abs(lam).max(), np.abs(v).max()):
             converged = True
             break
     return it, converged, dual, compl
 
 
 @njit(cache=True)
-def updated_rho(rule, rho, primal, dual, ratio, increment, rho_min, rho_max):
+def updated_rho(rule, rho, primal, dual, ratio, increment, rho_min, rho_max, power):
     """ADMM's penalty after its update rule, when the primal and dual residuals differ by more than ``ratio``:
     spectral and linear rules multiply or divide it by ``increment``, the OSQP-like rule multiplies it by
-    ``sqrt(primal / dual)``; the constant rule keeps it. Clamped to ``[rho_min, rho_max]``."""
-    if rule == RHO_CONSTANT or (primal <= ratio * dual and dual <= ratio * primal):
+    ``sqrt(primal / dual)``; the constant rule keeps it. The factor is raised to ``power`` (see
+    :func:`admm_solve`: halved at each reversal of the update's direction), the result clamped to ``[rho_min,
+    rho_max]``."""
+    if rule == RHO_CONSTANT or power == 0.0 or (primal <= ratio * dual and dual <= ratio * primal):
         return rho
     if rule == RHO_OSQP:
         factor = np.sqrt(primal / dual) if dual > 0.0 else ratio
     else:
         factor = increment if primal > ratio * dual else 1.0 / increment
-    return min(rho_max, max(rho_min, rho * factor))
+    return min(rho_max, max(rho_min, rho * factor ** power))
 
 
 @njit(cache=True)
@@ -304,19 +279,20 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
     iteration). ``lam (m,)``: the warm start in (used if ``warm``), the projected impulses ``y`` out. Returns
     ``(iterations, converged, primal, dual, complementarity, rho, factorisations)``; ``factorisations = -1`` if
     ``G + (mu_prox + tau rho) I`` is not positive definite even at ``rho_max`` (``lam`` is then the last
-    projected iterate). A step that would leave a non-finite value is undone and ends the solve."""
+    projected iterate). A step that would leave a non-finite value is undone and ends the solve. ``rho`` follows
+    :func:`updated_rho`; each reversal of its direction halves the power of the update's factor, the one after
+    it reaches ``1 / RHO_REVERSALS`` stops the updates."""
     mu_prox, tau, rho, rho_min, rho_max = settings[0], settings[1], settings[2], settings[3], settings[4]
     ratio, increment = settings[5], settings[6]
-    abs_f, rel_f, abs_c, rel_c = settings[7], settings[8], settings[9], settings[10]
+    tolerances = settings[7:11]  # abs_f, rel_f, abs_c, rel_c
     max_iter, rule = int(settings[11]), int(settings[12])
     m = g.shape[0]
     cone = PYRAMID if formulation == LCP else COULOMB
     start, rounds = 0, min(int(settings[13]), max_iter)
     if rounds > 0:  # the exact fast path first (kernels/active_set.py), each active set counted as an iteration
-        tolerances = np.array([abs_f, rel_f, abs_c, rel_c])
         guess = lam if warm else np.zeros(m)
-        start, accepted, primal, dual, compl, _ = active_set_solve(formulation, G, g, mu, lower, upper, guess,
-                                                                   mu_prox, rounds, tolerances)
+        start, accepted, primal, dual, compl = active_set_solve(formulation, G, g, mu, lower, upper, guess, rounds,
+                                                                tolerances)
         if accepted:
             copy_vector(guess, lam)
             return start, True, primal, dual, compl, rho, 0
@@ -344,13 +320,14 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
     penalty = tau * rho
     admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs)
     damping, factorizations, it, converged = -1.0, 0, 0, False
+    power, previous_direction = 1.0, 0
     primal, dual, compl = np.inf, np.inf, np.inf
     for it in range(start + 1, max_iter + 1):
         if mu_prox + penalty != damping:  # factor G + (mu_prox + tau rho) I again when rho changed
             while True:  # a factorisation that fails in rounding (G badly scaled) is retried with 10 rho
                 damping = mu_prox + penalty
                 diagonal[:] = damping
-                failed = not damped_cholesky(G, diagonal, factor)
+                failed = not damped_cholesky(G, diagonal, factor, m)
                 if not failed or rho >= rho_max:
                     break
                 rho = min(rho_max, 10.0 * rho)
@@ -369,12 +346,15 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
         if not (all_finite(y) and all_finite(rhs)):
             copy_vector(y_prev, y)
             break
-        if (primal <= abs_f + rel_f * y_max and dual <= abs_f + rel_f * z_max
-                and compl <= abs_c + rel_c * y_max * z_max):
+        if within(tolerances, primal, dual, compl, y_max, z_max):
             converged = True
             break
-        new_rho = updated_rho(rule, rho, primal, dual, ratio, increment, rho_min, rho_max)
+        new_rho = updated_rho(rule, rho, primal, dual, ratio, increment, rho_min, rho_max, power)
         if new_rho != rho:
+            direction = 1 if new_rho > rho else -1
+            if direction == -previous_direction:  # a reversal: rho oscillates around a value, take smaller steps
+                power = 0.5 * power if power > 1.0 / RHO_REVERSALS else 0.0
+            previous_direction = direction
             rho, penalty = new_rho, tau * new_rho
             admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs)
     copy_vector(y, lam)

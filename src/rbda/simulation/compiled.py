@@ -300,8 +300,10 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
     ``[iterations, converged, primal, dual, complementarity, rho, factorisations]``. ``options``: PGS's settings
     (``PGS_SETTINGS``), or ADMM's ``[mu_prox, tau, rho (NaN: the spectral rule's), rho_min, rho_max, ratio,
     spectral_rho_power_init, spectral_rho_power_factor, linear_update_rule_factor, 4 tolerances, max_iter,
-    rho_update, previous rho (NaN: none), active_set_max_iter]``, the penalty's start and increment from ``G``'s largest eigenvalue
-    as ``ADMMSolver.solve`` takes them."""
+    rho_update, previous rho (NaN: none), active_set_max_iter (0: no fast path)]``, the penalty's start and
+    increment from ``G``'s largest eigenvalue as ``ADMMSolver.solve`` takes them. (The solvers' kernels are linked
+    into this module's cached code: an edit of ``kernels/contact_solvers.py`` or ``kernels/active_set.py`` reaches
+    it only once this file's cache is rebuilt.)"""
     stats = np.zeros(7)
     stats[5] = np.nan
     if g.shape[0] == 0:

@@ -4,7 +4,8 @@ one state, with no Python between steps.
 - :func:`rollout_steps` runs steps ``first`` to ``last - 1`` of one state: each step is
   :func:`~rbda.simulation.compiled.dynamics_and_contacts` then :func:`~rbda.simulation.compiled.contact_step`,
   the step's impulses and keys the next step's warm start, ADMM's final penalty its next start (when the solver
-  keeps it). It stops at the first step whose input is bad, and returns that step and its status.
+  keeps it; the solvers' active-set fast path, on by default, first). It stops at the first step whose input is
+  bad, and returns that step and its status.
 - It releases the GIL: threads, each with its own simulator (a Data of the model: the workspace), run
   rollouts of different states at once (``rbda.batch.rollout``'s thread backend).
 

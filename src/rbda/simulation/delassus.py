@@ -103,7 +103,7 @@ class DelassusDense:
 
     def _factorise(self, damping: np.ndarray) -> tuple:
         L = np.empty((self.size, self.size))
-        if not _solvers_k.damped_cholesky(self._D, damping, L):
+        if not _dense_k.damped_cholesky(self._D, damping, L, self.size):
             raise ValueError("damping: G + diag(damping) is not positive definite; use a positive damping")
         return damping, L
 

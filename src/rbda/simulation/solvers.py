@@ -21,12 +21,13 @@ After the ``k`` contacts, a problem may carry ``r`` one-dimensional box rows ``l
 ``v_j <= 0`` at the upper one, ``v_j = 0`` strictly inside. A joint limit is ``[0, inf)``, dry joint friction
 ``[-F, F]``, a bilateral constraint ``(-inf, inf)``; no shift applies to them in any formulation.
 
-With ``active_set_max_iter > 0`` (0 by default: off), both solvers first try an exact fast path (that many
-active sets at most, 4 is a good value; ``rbda.kernels.active_set``): the warm start's sticking, sliding and separating contacts give a linear problem,
-solved directly and accepted only if it meets the solver's tolerances on the problem itself (dual feasibility,
-complementarity, and a sliding contact's velocity opposed to its friction); else the guess is updated from the
-result, then the iterations run from the warm start. Each active set counts as one iteration in the statistics.
-A resting or steadily sliding scene is solved this way in one or two active sets, without iterating.
+Both solvers first try an exact fast path (``active_set_max_iter`` active sets at most, 4 by default; 0 turns it
+off; ``rbda.kernels.active_set``): the warm start's sticking, sliding and separating contacts give a linear
+problem, solved directly and accepted only if it meets the solver's tolerances on the problem itself (dual
+feasibility, complementarity, and a sliding contact's velocity opposed to its friction); else the guess is updated
+from the result, then the iterations run from the warm start. Each active set counts as one iteration in the
+statistics. A resting or steadily sliding scene is solved this way in one or two active sets, without iterating;
+a degenerate one (many redundant points, joints held by dry friction) often falls back to the iterations.
 
 Both solvers keep their last statistics in ``solver.stats`` (a :class:`SolverStats`); a solver that stops at
 ``max_iter`` says ``converged = False`` and returns its last iterate, which is finite.
@@ -144,7 +145,7 @@ class PGSSolver(_ContactSolver):
     ``omega`` in ``(0, 2)`` (1: plain Gauss-Seidel); the tolerances: a sweep stops the solve when the dual
     feasibility is within ``absolute_feasibility_tol + relative_feasibility_tol ||v||_inf`` and the
     complementarity within ``absolute_complementarity_tol + relative_complementarity_tol ||lambda||_inf
-    ||v||_inf``; ``active_set_max_iter >= 0`` the fast path's active sets (see the module). Each sweep: see
+    ||v||_inf``; ``active_set_max_iter >= 0`` the fast path's active sets (see the module; 0: off). Each sweep: see
     ``kernels/contact_solvers.py: pgs_sweep``. Raises ``ValueError`` for an unknown
     formulation or an out-of-range setting.
     """
@@ -152,7 +153,7 @@ class PGSSolver(_ContactSolver):
     def __init__(self, formulation: str = "ncp", max_iter: int = 1000, over_relaxation: float = 1.0,
                  absolute_feasibility_tol: float = 1e-6, relative_feasibility_tol: float = 1e-6,
                  absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6,
-                 active_set_max_iter: int = 0):
+                 active_set_max_iter: int = 4):
         super().__init__(formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
                          absolute_complementarity_tol, relative_complementarity_tol, active_set_max_iter)
         omega = as_scalar(over_relaxation, "over_relaxation")
@@ -204,12 +205,13 @@ class ADMMSolver(_ContactSolver):
     ten times Pinocchio's default: the points of a mesh's contact patch on one rigid body make ``G`` rank-deficient,
     and with 1e-6 about one solve in 500 stalls just above the tolerance; the converged impulses are the same);
     ``tau`` in ``(0, 1]``; ``rho`` the initial penalty (None: the spectral rule's); ``rho_min``, ``rho_max``;
-    ``rho_update``; ``ratio_primal_dual > 1``; the tolerances: converged when the primal and dual residuals are
+    ``rho_update`` (each reversal of the update's direction halves its step, in the logarithm, and the fifth
+    stops it: on a redundant contact set the rule would otherwise flip ``rho`` between two values every few
+    iterations and stall); ``ratio_primal_dual > 1``; the tolerances: converged when the primal and dual residuals are
     within ``absolute_feasibility_tol + relative_feasibility_tol`` times the largest impulse (primal) or dual
     variable (dual), and the complementarity ``max_i |y_i . z_i|`` within ``absolute_complementarity_tol +
     relative_complementarity_tol ||y||_inf ||z||_inf``. ``warm_start_rho``: start from the last solve's ``rho``;
-    ``active_set_max_iter >= 0`` the fast path's active sets (see the module; its reduced solve is regularised by
-    ``mu_prox``).
+    ``active_set_max_iter >= 0`` the fast path's active sets (see the module; 0: off).
     Raises ``ValueError`` for an unknown formulation or rule, or an out-of-range setting.
     """
 
@@ -220,7 +222,7 @@ class ADMMSolver(_ContactSolver):
                  linear_update_rule_factor: float = 2.0, warm_start_rho: bool = False,
                  absolute_feasibility_tol: float = 1e-6, relative_feasibility_tol: float = 1e-6,
                  absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6,
-                 active_set_max_iter: int = 0):
+                 active_set_max_iter: int = 4):
         super().__init__(formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
                          absolute_complementarity_tol, relative_complementarity_tol, active_set_max_iter)
         self.mu_prox = as_scalar(mu_prox, "mu_prox")
