@@ -281,7 +281,9 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
     ``G + (mu_prox + tau rho) I`` is not positive definite even at ``rho_max`` (``lam`` is then the last
     projected iterate). A step that would leave a non-finite value is undone and ends the solve. ``rho`` follows
     :func:`updated_rho`; each reversal of its direction halves the power of the update's factor, the one after
-    it reaches ``1 / RHO_REVERSALS`` stops the updates."""
+    it reaches ``1 / RHO_REVERSALS`` stops the updates. ``settings``: ``[mu_prox, tau, rho, rho_min, rho_max,
+    ratio, increment, 4 tolerances, max_iter, rule, active_set_max_iter, p]``; an increment of NaN is
+    ``(top / mu_prox)^p`` with ``top`` the largest eigenvalue of ``G``, found only when the iterations start."""
     mu_prox, tau, rho, rho_min, rho_max = settings[0], settings[1], settings[2], settings[3], settings[4]
     ratio, increment = settings[5], settings[6]
     tolerances = settings[7:11]  # abs_f, rel_f, abs_c, rel_c
@@ -298,6 +300,9 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
             return start, True, primal, dual, compl, rho, 0
         if start >= max_iter:
             return start, False, primal, dual, compl, rho, 0
+    if np.isnan(increment):  # the spectral rule's factor (G's largest eigenvalue) left to be found when iterating
+        top = max(power_iteration(G, 10000, 1e-3), mu_prox)
+        increment = max((top / mu_prox) ** settings[14], 1.0 + 1e-12)
     x = lam.copy() if warm else np.zeros(m)
     y, z, rhs, x_prev, y_prev, work = (np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m),
                                          np.empty(m))

@@ -301,7 +301,8 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
     (``PGS_SETTINGS``), or ADMM's ``[mu_prox, tau, rho (NaN: the spectral rule's), rho_min, rho_max, ratio,
     spectral_rho_power_init, spectral_rho_power_factor, linear_update_rule_factor, 4 tolerances, max_iter,
     rho_update, previous rho (NaN: none), active_set_max_iter (0: no fast path)]``, the penalty's start and
-    increment from ``G``'s largest eigenvalue as ``ADMMSolver.solve`` takes them. (The solvers' kernels are linked
+    increment from ``G``'s largest eigenvalue as ``ADMMSolver.solve`` takes them; with a previous rho, that
+    eigenvalue (a power iteration) is left to ``admm_solve``, which needs it only if it iterates. (The solvers' kernels are linked
     into this module's cached code: an edit of ``kernels/contact_solvers.py`` or ``kernels/active_set.py`` reaches
     it only once this file's cache is rebuilt.)"""
     stats = np.zeros(7)
@@ -313,20 +314,25 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
         it, converged, dual, compl = pgs_solve(formulation, G, g, mu, lower, upper, lam, options)
         stats[0], stats[1], stats[3], stats[4] = it, 1.0 if converged else 0.0, dual, compl
         return stats
-    mu_prox, rule = options[0], int(options[14])
-    top = max(power_iteration(G, 10000, 1e-3), mu_prox)
-    increment = (top / mu_prox) ** options[7] if rule == RHO_SPECTRAL else options[8]
+    mu_prox, rule, top = options[0], int(options[14]), np.nan
     if not np.isnan(options[15]):
         rho = options[15]
     elif not np.isnan(options[2]):
         rho = options[2]
     else:
+        top = max(power_iteration(G, 10000, 1e-3), mu_prox)
         rho = min(options[4], max(options[3], np.sqrt(top * mu_prox) * (top / mu_prox) ** options[6]))
-    settings = np.empty(14)
+    if rule != RHO_SPECTRAL:
+        increment = max(options[8], 1.0 + 1e-12)
+    elif np.isnan(top):
+        increment = np.nan  # G's largest eigenvalue is found by admm_solve, if it iterates (not after a fast path)
+    else:
+        increment = max((top / mu_prox) ** options[7], 1.0 + 1e-12)
+    settings = np.empty(15)
     settings[:6] = options[:6]
-    settings[2], settings[6] = rho, max(increment, 1.0 + 1e-12)
+    settings[2], settings[6] = rho, increment
     settings[7:12] = options[9:14]
-    settings[12], settings[13] = rule, options[16]
+    settings[12], settings[13], settings[14] = rule, options[16], options[7]
     it, converged, primal, dual, compl, rho, factorizations = admm_solve(formulation, G, g, mu, lower, upper, lam,
                                                                          warm, settings)
     stats[0], stats[1], stats[2], stats[3] = it, 1.0 if converged else 0.0, primal, dual

@@ -282,7 +282,7 @@ class ADMMSolver(_ContactSolver):
                              self.ratio_primal_dual, max(increment, 1.0 + 1e-12), self.absolute_feasibility_tol,
                              self.relative_feasibility_tol, self.absolute_complementarity_tol,
                              self.relative_complementarity_tol, self.max_iter, RHO_UPDATES[self.rho_update],
-                             self.active_set_max_iter])
+                             self.active_set_max_iter, math.nan])
         lam = np.zeros(m) if guess is None else guess
         iterations, converged, primal, dual, compl, rho, factorizations = _k.admm_solve(
             FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam, guess is not None, settings)
