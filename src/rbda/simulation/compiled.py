@@ -373,7 +373,11 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
     delassus(L, Dinv, lam, J, Y, G)  # G = J M^-1 J^T through the sparse factor
     g = J @ v_free
     for c in range(k):
-        g[3 * c + 2] += normal_bias(contacts[c, 0], J[3 * c + 2] @ v, dt, baumgarte, slop, restitution)
+        vn = 0.0  # the normal velocity before the step: read by Newton's impact law only
+        if not np.isnan(restitution):
+            for i in range(nv):
+                vn += J[3 * c + 2, i] * v[i]
+        g[3 * c + 2] += normal_bias(contacts[c, 0], vn, dt, baumgarte, slop, restitution)
     for j in range(r):
         g[3 * k + j] += bias[j]
     impulses = np.zeros(m)
