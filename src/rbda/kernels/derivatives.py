@@ -46,7 +46,7 @@ from ..spatial.compiled import (
 )
 from .checks import NEEDS_FACTOR, SINGULAR, begin
 from .dynamics import aba
-from .sparse import inverse_through_factor
+from .sparse import inverse_through_factor, minus_minv_products
 from .kinematics import calc_joint, world_jacobian_columns
 from .layout import data_views, model_views
 from .mimic import (add_armature, add_armature_diagonal, compress_columns, compress_matrix, compress_tensor,
@@ -218,23 +218,13 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     if status:
         return status
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
-    lam, nv = m.dof_parents, m.nv_red
+    lam = m.dof_parents
     M, H, Minv = model_block(m, d.M), model_block(m, d.D), model_block(m, d.Minv)  # the model's (nv, nv)
     dtau_dq, dtau_dv = model_block(m, g.dtau_dq), model_block(m, g.dtau_dv)
     ddq_dq, ddq_dv = model_block(m, g.ddq_dq), model_block(m, g.ddq_dv)
     if not inverse_through_factor(M, lam, H, Minv):
         return SINGULAR
-    for r in range(nv):  # row r of -M^-1 dtau/dq and -M^-1 dtau/dv, the inner loop running along rows
-        row_q, row_v = ddq_dq[r], ddq_dv[r]
-        for c in range(nv):
-            row_q[c] = 0.0
-            row_v[c] = 0.0
-        for k in range(nv):
-            w = -Minv[r, k]
-            dq_k, dv_k = dtau_dq[k], dtau_dv[k]
-            for c in range(nv):
-                row_q[c] += w * dq_k[c]
-                row_v[c] += w * dv_k[c]
+    minus_minv_products(Minv, lam, dtau_dq, dtau_dv, ddq_dq, ddq_dv)
     return 0
 
 
