@@ -1,15 +1,15 @@
 """Compiled forward kinematics (Pinocchio's SE(3) cheat sheet "RNEA", forward loop without the forces).
 
 ``calc_joint`` is the step every algorithm starts with: the joint model's ``calc`` then the placements
-``liMi = jointPlacement * M_J(q)`` and ``oMi = oM_parent * liMi``.
+``liMi = jointPlacement * M_J(q)`` (for a revolute joint in closed form) and ``oMi = oM_parent * liMi``.
 """
 
 from __future__ import annotations
 
 from .._jit import njit
 
-from ..joints import composite
-from ..joints.dispatch import COMPOSITE, joint_calc
+from ..joints import composite, revolute
+from ..joints.dispatch import COMPOSITE, REVOLUTE, joint_calc
 from ..spatial.compiled import motion_act, motion_act_inv, motion_cross, se3_compose
 from .checks import begin
 from .mimic import compress_hessian, extended
@@ -21,13 +21,16 @@ def calc_joint(jt, i, q, v):
     """Joint ``i`` (``jt`` the :class:`JointTables`): ``S`` rows, ``vJ``, ``cJ`` (child frame), ``liMi``, ``oMi``."""
     iq, iv = jt.idx_q[i], jt.idx_v[i]
     qi, vi, Si = borrowed(q)[iq : iq + jt.nqs[i]], borrowed(v)[iv : iv + jt.nvs[i]], jt.S[iv : iv + jt.nvs[i]]
-    if jt.types[i] == COMPOSITE:
-        s0, s1 = jt.sub_first[i], jt.sub_first[i] + jt.sub_count[i]
-        composite.calc(jt.sub_types[s0:s1], jt.sub_nqs[s0:s1], jt.sub_nvs[s0:s1], jt.sub_params[s0:s1],
-                       jt.sub_placements[s0:s1], qi, vi, jt.MJ, Si, jt.vJ[i], jt.cJ[i])
+    if jt.types[i] == REVOLUTE:  # the most common joint: liMi in closed form, without M_J
+        revolute.calc_placed(jt.params[i], qi, vi, jt.placements[i], jt.liMi[i], Si, jt.vJ[i], jt.cJ[i])
     else:
-        joint_calc(jt.types[i], jt.params[i], qi, vi, jt.MJ, Si, jt.vJ[i], jt.cJ[i])
-    se3_compose(jt.placements[i], jt.MJ, jt.liMi[i])
+        if jt.types[i] == COMPOSITE:
+            s0, s1 = jt.sub_first[i], jt.sub_first[i] + jt.sub_count[i]
+            composite.calc(jt.sub_types[s0:s1], jt.sub_nqs[s0:s1], jt.sub_nvs[s0:s1], jt.sub_params[s0:s1],
+                           jt.sub_placements[s0:s1], qi, vi, jt.MJ, Si, jt.vJ[i], jt.cJ[i])
+        else:
+            joint_calc(jt.types[i], jt.params[i], qi, vi, jt.MJ, Si, jt.vJ[i], jt.cJ[i])
+        se3_compose(jt.placements[i], jt.MJ, jt.liMi[i])
     se3_compose(jt.oMi[jt.parents[i]], jt.liMi[i], jt.oMi[i])
 
 
