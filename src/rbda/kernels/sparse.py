@@ -20,9 +20,10 @@ def ltdl(H, lam):
     for k in range(H.shape[0] - 1, -1, -1):
         if not H[k, k] > 0.0:
             return False
+        inverse_pivot = 1.0 / H[k, k]  # one division per row (a division costs several multiplications)
         i = lam[k]
         while i >= 0:
-            a = H[k, i] / H[k, k]
+            a = H[k, i] * inverse_pivot
             j = i
             while j >= 0:
                 H[i, j] -= a * H[k, j]
@@ -52,6 +53,14 @@ def row_axpy(alpha, A, src, dst, start, stop):
         A[d, c] += alpha * A[s, c]
 
 
+@njit(cache=True, forceinline=True)
+def row_axpy2(alpha, src, beta, src2, A, dst, start, stop):
+    """``A[dst, start:stop] += alpha A[src, start:stop] + beta A[src2, start:stop]`` (see :func:`row_axpy`)."""
+    s, s2, d = np.uint64(src), np.uint64(src2), np.uint64(dst)
+    for c in range(np.uint64(start), np.uint64(stop)):
+        A[d, c] += alpha * A[s, c] + beta * A[s2, c]
+
+
 @njit(cache=True)
 def minverse_from_factor(H, lam, Minv):
     """``Minv = (L^T D L)^-1 = L^-1 D^-1 L^-T`` from the factor ``H`` of :func:`ltdl`, on rows (spatial_v2's
@@ -72,13 +81,17 @@ def minverse_from_factor(H, lam, Minv):
             row_axpy(-H[i, j], Minv, i, j, i, end[i])
             j = lam[j]
     for r in range(nv):  # W = D^-1 Z, then L X = W row by row
-        row = Minv[r, r : end[r]]
+        row, inverse_pivot = Minv[r, r : end[r]], 1.0 / H[r, r]
         for c in range(row.shape[0]):
-            row[c] /= H[r, r]
+            row[c] *= inverse_pivot
         j = lam[r]
-        while j >= 0:
-            row_axpy(-H[r, j], Minv, j, r, r, nv)
-            j = lam[j]
+        while j >= 0:  # two ancestors a pass: half the loads and stores of row r
+            k = lam[j]
+            if k < 0:
+                row_axpy(-H[r, j], Minv, j, r, r, nv)
+                break
+            row_axpy2(-H[r, j], j, -H[r, k], k, Minv, r, r, nv)
+            j = lam[k]
     for r in range(nv):  # the lower triangle, by symmetry
         row, column = Minv[r, r + 1 :], Minv[r + 1 :, r]
         for c in range(row.shape[0]):
