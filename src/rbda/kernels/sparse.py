@@ -132,17 +132,23 @@ def minus_minv_row(minv_k, x, y, col_x, col_y):
         col_y[r] -= y * minv_k[r]
 
 
-@njit(cache=True)
-def inverse_through_factor(M, lam, H, Minv):
-    """``Minv = M^-1`` through the sparse factor ``H`` of ``M`` (:func:`ltdl` of a copy of M's entries on the
-    factor's pattern, into ``H``); False if ``M`` is not positive definite. The copy goes element by element: a
-    slice assignment compiles numba's shape-error path (~3 s)."""
+@njit(cache=True, forceinline=True)
+def copy_tree_pattern(M, lam, H):
+    """``H[k, j] = M[k, j]`` for every dof k and j = k or an ancestor of k: the entries that :func:`ltdl` reads.
+    Element by element: a slice assignment compiles numba's shape-error path (~3 s)."""
     for k in range(M.shape[0]):
         H[k, k] = M[k, k]
         j = lam[k]
         while j >= 0:
             H[k, j] = M[k, j]
             j = lam[j]
+
+
+@njit(cache=True)
+def inverse_through_factor(M, lam, H, Minv):
+    """``Minv = M^-1`` through the sparse factor ``H`` of ``M`` (:func:`ltdl` of a copy of M's entries on the
+    factor's pattern, into ``H``); False if ``M`` is not positive definite."""
+    copy_tree_pattern(M, lam, H)
     if not ltdl(H, lam):
         return False
     minverse_from_factor(H, lam, Minv)
@@ -240,11 +246,7 @@ def cholesky_decompose(M, lam, L, D, Dinv):
     for k in range(n):
         for j in range(n):
             L[k, j] = 0.0
-        L[k, k] = M[k, k]
-        j = lam[k]
-        while j >= 0:
-            L[k, j] = M[k, j]
-            j = lam[j]
+    copy_tree_pattern(M, lam, L)
     ltdl(L, lam)
     for k in range(n):
         if not L[k, k] > 0.0 or not np.isfinite(L[k, k]):
