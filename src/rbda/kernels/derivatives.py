@@ -215,8 +215,12 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the rows sliced below
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     status = aba(I, F, ws, q, v, tau, fext)
-    if status == NEEDS_FACTOR:  # ddq = M^-1 (tau - b): M and b = RNEA(q, v, 0) from the derivatives' pass at a = 0
-        status = rnea_derivatives(I, F, ws, dws, q, v, d.zeros[: m.nv_red], fext)
+    kinematics = status == NEEDS_FACTOR  # mimic joints: no ABA passes to build on
+    if kinematics:  # ddq = M^-1 (tau - b): M and b = RNEA(q, v, 0) from the derivatives' pass at a = 0
+        a0 = d.zeros[: m.nv_red]
+        status = forward_derivatives(I, F, ws, dws, q, v, a0, fext, True, True, True)
+        if status == 0:
+            backward_derivatives(I, F, ws, dws, a0)
         Minv = model_block(m, d.Minv)
         if status == 0 and not inverse_through_factor(model_block(m, d.M), m.dof_parents, model_block(m, d.D), Minv):
             status = SINGULAR
@@ -225,14 +229,17 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
                 d.ddq[r] = 0.0
                 for c in range(m.nv_red):
                     d.ddq[r] += Minv[r, c] * (tau[c] - d.tau[c])
-        if status == 0:
-            status = rnea_derivatives(I, F, ws, dws, q, v, d.ddq, fext)  # reads d.ddq, writes neither it nor d.D
-    elif status == 0:  # RNEA's derivatives at (q, v, ddq), on the kinematics and accelerations of ABA's passes
-        status = forward_derivatives(I, F, ws, dws, ws[:0], ws[:0], d.ddq, fext, True, True, False)
-        if status == 0:
-            backward_derivatives(I, F, ws, dws, d.ddq)
     if status:
         return status
+    # RNEA's derivatives at (q, v, ddq) (reads d.ddq, writes neither it nor d.D); after ABA, on the kinematics,
+    # accelerations and world inertias of its passes, with q and v passed empty (ABA checked them)
+    if kinematics:
+        status = forward_derivatives(I, F, ws, dws, q, v, d.ddq, fext, True, True, True)
+    else:
+        status = forward_derivatives(I, F, ws, dws, ws[:0], ws[:0], d.ddq, fext, True, True, False)
+    if status:
+        return status
+    backward_derivatives(I, F, ws, dws, d.ddq)
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     lam = m.dof_parents
     M, H, Minv = model_block(m, d.M), model_block(m, d.D), model_block(m, d.Minv)  # the model's (nv, nv)
