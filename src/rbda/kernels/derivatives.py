@@ -44,7 +44,7 @@ from ..spatial.compiled import (
     se3_compose,
     velocity_variation,
 )
-from .checks import NEEDS_FACTOR, SINGULAR, begin
+from .checks import NEEDS_FACTOR, SINGULAR, begin, left_out
 from .dynamics import aba
 from .sparse import inverse_through_factor, minus_minv_products
 from .kinematics import calc_joint, world_jacobian_columns
@@ -236,7 +236,7 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     if kinematics:
         status = forward_derivatives(I, F, ws, dws, q, v, d.ddq, fext, True, True, True)
     else:
-        status = forward_derivatives(I, F, ws, dws, ws[:0], ws[:0], d.ddq, fext, True, True, False)
+        status = forward_derivatives(I, F, ws, dws, left_out(ws), left_out(ws), d.ddq, fext, True, True, False)
     if status:
         return status
     backward_derivatives(I, F, ws, dws, d.ddq)

@@ -11,7 +11,7 @@ from .._jit import njit
 from ..joints import composite, revolute
 from ..joints.dispatch import COMPOSITE, REVOLUTE, joint_calc
 from ..spatial.compiled import motion_act, motion_act_inv, motion_cross, se3_compose
-from .checks import begin
+from .checks import begin, left_out
 from .mimic import compress_hessian, extended
 from .views import borrowed
 
@@ -51,7 +51,7 @@ def world_jacobian_columns(oMi, S, J):
 
 @njit(cache=True)
 def forward_kinematics_q(I, F, ws, q):
-    m, d, jt, status = begin(I, F, ws, q, ws[:0], ws[:0])
+    m, d, jt, status = begin(I, F, ws, q, left_out(ws), left_out(ws))
     if status:
         return status
     q = extended(m, q, d.qx)
@@ -63,7 +63,7 @@ def forward_kinematics_q(I, F, ws, q):
 @njit(cache=True)
 def forward_kinematics_qv(I, F, ws, q, v):
     """Adds ``v_i = liMi^-1 v_parent + vJ`` (local frames)."""
-    m, d, jt, status = begin(I, F, ws, q, v, ws[:0])
+    m, d, jt, status = begin(I, F, ws, q, v, left_out(ws))
     if status:
         return status
     q, v = extended(m, q, d.qx), extended(m, v, d.vx)
@@ -104,7 +104,7 @@ def joint_acceleration(S, a, v, vJ, cJ, out, scratch):
 @njit(cache=True)
 def update_frame_placements(I, F, ws):
     """``oMf[k] = oMi[parent joint] * placement_k``."""
-    m, d, jt, status = begin(I, F, ws, ws[:0], ws[:0], ws[:0])
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
     if status:
         return status
     for k in range(m.nf):
@@ -115,7 +115,7 @@ def update_frame_placements(I, F, ws):
 @njit(cache=True)
 def update_global_placements(I, F, ws):
     """``oMi`` from the stored ``liMi``."""
-    m, d, jt, status = begin(I, F, ws, ws[:0], ws[:0], ws[:0])
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
     if status:
         return status
     for i in range(1, m.nj):
@@ -126,7 +126,7 @@ def update_global_placements(I, F, ws):
 @njit(cache=True)
 def joint_jacobians_from_placements(I, F, ws):
     """``J = [oMi.act(S_i)]`` from the placements and subspaces of the last forward kinematics."""
-    m, d, jt, status = begin(I, F, ws, ws[:0], ws[:0], ws[:0])
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
     if status:
         return status
     for i in range(1, m.nj):
@@ -137,7 +137,7 @@ def joint_jacobians_from_placements(I, F, ws):
 @njit(cache=True)
 def compute_joint_jacobians(I, F, ws, q):
     """Forward kinematics and the world-frame Jacobian columns ``J = [oMi.act(S_i)]``."""
-    m, d, jt, status = begin(I, F, ws, q, ws[:0], ws[:0])
+    m, d, jt, status = begin(I, F, ws, q, left_out(ws), left_out(ws))
     if status:
         return status
     q = extended(m, q, d.qx)
@@ -155,7 +155,7 @@ def compute_joint_jacobians(I, F, ws, q):
 @njit(cache=True)
 def jacobians_time_variation(I, F, ws, q, v):
     """``v``, ``ov``, the world Jacobian columns ``J`` and their time derivatives ``dJ_k = ov_i x J_k``."""
-    m, d, jt, status = begin(I, F, ws, q, v, ws[:0])
+    m, d, jt, status = begin(I, F, ws, q, v, left_out(ws))
     if status:
         return status
     q, v = extended(m, q, d.qx), extended(m, v, d.vx)
@@ -178,7 +178,7 @@ def kinematic_hessians(I, F, ws, q, H, out):
     status = compute_joint_jacobians(I, F, ws, q)
     if status:
         return status
-    m, d, jt, status = begin(I, F, ws, ws[:0], ws[:0], ws[:0])
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
     col = d.v6[0]
     for i in range(1, m.nj):
         for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
