@@ -538,7 +538,7 @@ def impulse_dynamics_derivatives(I, F0, ws, dws, L, D, Dinv, q, v, r_coeff, v_af
             T[i, c] = g.dtau_dq[i, c]
     for k in range(nv):
         x[k] = v_after[k] + r_coeff * v[k]
-    status = forward_derivatives(I, F0, ws, dws, q, x, zero, np.zeros((0, 6)), False, False)  # M stays
+    status = forward_derivatives(I, F0, ws, dws, q, x, zero, np.zeros((0, 6)), False, False, True)  # M stays
     if status:
         return status
     cols = np.empty(nv, dtype=np.int64)

@@ -44,9 +44,9 @@ from ..spatial.compiled import (
     se3_compose,
     velocity_variation,
 )
-from .checks import NEEDS_FACTOR, SINGULAR, begin
+from .checks import NEEDS_FACTOR, SINGULAR, begin, left_out
 from .dynamics import aba
-from .sparse import inverse_through_factor
+from .sparse import inverse_through_factor, minus_minv_products
 from .kinematics import calc_joint, world_jacobian_columns
 from .layout import data_views, model_views
 from .mimic import (add_armature, add_armature_diagonal, compress_columns, compress_matrix, compress_tensor,
@@ -78,10 +78,12 @@ def derivative_size(nj: int, nv: int) -> int:
 
 
 @njit(cache=True)
-def forward_derivatives(I, F, ws, dws, q, v, a, fext, gravity, dynamics):
+def forward_derivatives(I, F, ws, dws, q, v, a, fext, gravity, dynamics, kinematics):
     """Forward pass: ``oMi``, ``J``, ``ov``, ``oa_gf`` (with ``-g`` when ``gravity``, else the plain ``oa``, also
     copied to ``oa``), ``dVdq``, ``dAdq``, ``dAdv``; with ``dynamics`` also the world inertias ``Yo``, body forces
-    ``of`` (minus ``fext``) and velocity variations ``Bc`` of every body."""
+    ``of`` (minus ``fext``) and velocity variations ``Bc`` of every body. Without ``kinematics``, after
+    :func:`~rbda.kernels.dynamics.aba` at ``a = ddq``: ``oMi``, ``J``, ``ov``, ``oa_gf`` and the world inertias
+    ``oYcrb`` are those of its passes (``q`` and ``v`` are then passed empty: ABA checked them)."""
     m, d, jt, status = begin(I, F, ws, q, v, a)
     if status:
         return status
@@ -92,19 +94,24 @@ def forward_derivatives(I, F, ws, dws, q, v, a, fext, gravity, dynamics):
         d.oa_gf[0, k] = -m.gravity[k] if gravity else 0.0
     for i in range(1, m.nj):
         parent, iv, nvi = m.parents[i], m.idx_v[i], m.nvs[i]
-        calc_joint(jt, i, q, v)
-        world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])
-        motion_act(d.oMi[i], d.vJ[i], ovJ)
-        motion_cross(d.ov[parent], ovJ, tmp)  # oa_i = oa_p + ov_p x ovJ + oMi cJ + J a_i
-        for k in range(6):
-            d.ov[i, k] = d.ov[parent, k] + ovJ[k]
-            d.oa_gf[i, k] = d.oa_gf[parent, k] + tmp[k]
-        motion_act(d.oMi[i], d.cJ[i], tmp)
-        for k in range(6):
-            d.oa_gf[i, k] += tmp[k]
-        for c in range(iv, iv + nvi):
+        Y = d.oYcrb[i]  # the world inertia of body i, ABA's
+        if kinematics:
+            calc_joint(jt, i, q, v)
+            world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])
+            motion_act(d.oMi[i], d.vJ[i], ovJ)
+            motion_cross(d.ov[parent], ovJ, tmp)  # oa_i = oa_p + ov_p x ovJ + oMi cJ + J a_i
             for k in range(6):
-                d.oa_gf[i, k] += d.J[c, k] * a[c]
+                d.ov[i, k] = d.ov[parent, k] + ovJ[k]
+                d.oa_gf[i, k] = d.oa_gf[parent, k] + tmp[k]
+            motion_act(d.oMi[i], d.cJ[i], tmp)
+            for k in range(6):
+                d.oa_gf[i, k] += tmp[k]
+            for c in range(iv, iv + nvi):
+                for k in range(6):
+                    d.oa_gf[i, k] += d.J[c, k] * a[c]
+            Y = Y13
+            inertia_act(d.oMi[i], m.inertias[i], Y)
+        for c in range(iv, iv + nvi):
             motion_cross(d.ov[parent], d.J[c], g.dVdq[c])
             motion_cross(d.oa_gf[parent], d.J[c], g.dAdq[c])
             motion_cross(d.ov[parent], g.dVdq[c], tmp)
@@ -116,8 +123,7 @@ def forward_derivatives(I, F, ws, dws, q, v, a, fext, gravity, dynamics):
             for k in range(6):
                 d.oa[i, k] = d.oa_gf[i, k]
         if dynamics:  # Y_i, h_i = Y_i ov_i, f_i = Y_i oa_i + ov_i x* h_i - fext, B_i
-            inertia_act(d.oMi[i], m.inertias[i], Y13)
-            inertia_to_matrix(Y13, g.Yo[i])
+            inertia_to_matrix(Y, g.Yo[i])
             matvec6(g.Yo[i], d.ov[i], h)
             matvec6(g.Yo[i], d.oa_gf[i], d.of[i])
             force_cross(d.ov[i], h, tmp)
@@ -137,9 +143,16 @@ def rnea_derivatives(I, F, ws, dws, q, v, a, fext):
     ``d.M`` (see the module docstring for the formulas). With mimic joints the recursion runs over the extended
     columns and the epilogue compresses: ``tau = G^T tau_ext``, ``dtau/dx = G^T (dtau_ext/dx_ext) G`` (``G``
     constant: the chain rule in the tangent space), ``M = G^T M_ext G``, then adds the model's armature."""
-    status = forward_derivatives(I, F, ws, dws, q, v, a, fext, True, True)
+    status = forward_derivatives(I, F, ws, dws, q, v, a, fext, True, True, True)
     if status:
         return status
+    backward_derivatives(I, F, ws, dws, a)
+    return 0
+
+
+@njit(cache=True)
+def backward_derivatives(I, F, ws, dws, a):
+    """The backward pass of :func:`rnea_derivatives` after its forward pass (:func:`forward_derivatives`)."""
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
@@ -202,8 +215,12 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the rows sliced below
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     status = aba(I, F, ws, q, v, tau, fext)
-    if status == NEEDS_FACTOR:  # ddq = M^-1 (tau - b): M and b = RNEA(q, v, 0) from the derivatives' pass at a = 0
-        status = rnea_derivatives(I, F, ws, dws, q, v, d.zeros[: m.nv_red], fext)
+    kinematics = status == NEEDS_FACTOR  # mimic joints: no ABA passes to build on
+    if kinematics:  # ddq = M^-1 (tau - b): M and b = RNEA(q, v, 0) from the derivatives' pass at a = 0
+        a0 = d.zeros[: m.nv_red]
+        status = forward_derivatives(I, F, ws, dws, q, v, a0, fext, True, True, True)
+        if status == 0:
+            backward_derivatives(I, F, ws, dws, a0)
         Minv = model_block(m, d.Minv)
         if status == 0 and not inverse_through_factor(model_block(m, d.M), m.dof_parents, model_block(m, d.D), Minv):
             status = SINGULAR
@@ -214,27 +231,23 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
                     d.ddq[r] += Minv[r, c] * (tau[c] - d.tau[c])
     if status:
         return status
-    status = rnea_derivatives(I, F, ws, dws, q, v, d.ddq, fext)  # reads d.ddq, writes neither it nor d.D
+    # RNEA's derivatives at (q, v, ddq) (reads d.ddq, writes neither it nor d.D); after ABA, on the kinematics,
+    # accelerations and world inertias of its passes, with q and v passed empty (ABA checked them)
+    if kinematics:
+        status = forward_derivatives(I, F, ws, dws, q, v, d.ddq, fext, True, True, True)
+    else:
+        status = forward_derivatives(I, F, ws, dws, left_out(ws), left_out(ws), d.ddq, fext, True, True, False)
     if status:
         return status
+    backward_derivatives(I, F, ws, dws, d.ddq)
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
-    lam, nv = m.dof_parents, m.nv_red
+    lam = m.dof_parents
     M, H, Minv = model_block(m, d.M), model_block(m, d.D), model_block(m, d.Minv)  # the model's (nv, nv)
     dtau_dq, dtau_dv = model_block(m, g.dtau_dq), model_block(m, g.dtau_dv)
     ddq_dq, ddq_dv = model_block(m, g.ddq_dq), model_block(m, g.ddq_dv)
     if not inverse_through_factor(M, lam, H, Minv):
         return SINGULAR
-    for r in range(nv):  # row r of -M^-1 dtau/dq and -M^-1 dtau/dv, the inner loop running along rows
-        row_q, row_v = ddq_dq[r], ddq_dv[r]
-        for c in range(nv):
-            row_q[c] = 0.0
-            row_v[c] = 0.0
-        for k in range(nv):
-            w = -Minv[r, k]
-            dq_k, dv_k = dtau_dq[k], dtau_dv[k]
-            for c in range(nv):
-                row_q[c] += w * dq_k[c]
-                row_v[c] += w * dv_k[c]
+    minus_minv_products(Minv, lam, dtau_dq, dtau_dv, ddq_dq, ddq_dv)
     return 0
 
 
@@ -243,7 +256,7 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
 def forward_kinematics_derivatives(I, F, ws, dws, q, v, a):
     """The forward pass without gravity nor forces: ``oMi``, ``J``, ``ov``, ``oa``, the local ``v``, ``a``
     and the columns ``dVdq``, ``dAdq``, ``dAdv`` that the getters below combine."""
-    status = forward_derivatives(I, F, ws, dws, q, v, a, view(ws, 0, (0, 6)), False, False)
+    status = forward_derivatives(I, F, ws, dws, q, v, a, view(ws, 0, (0, 6)), False, False, True)
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))
@@ -367,7 +380,7 @@ def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dh
     Then ``hg = [p; L_o - c x p]`` and ``dhg = [f; n_o - c x f]`` (``dc/dt x p = 0``). ``com_mass`` (4,) receives
     the CoM and the total mass; nothing else is written for a massless model. The outputs are ``(6, nv_extended)``;
     with mimic joints the model's ``X G`` ``(6, nv_red)`` is left in their first entries."""
-    status = forward_derivatives(I, F, ws, dws, q, v, a, view(ws, 0, (0, 6)), False, True)
+    status = forward_derivatives(I, F, ws, dws, q, v, a, view(ws, 0, (0, 6)), False, True, True)
     if status:
         return status
     m = model_views(borrowed(I), borrowed(F))

@@ -35,7 +35,7 @@ from ..spatial.compiled import (
     motion_act_inv,
     motion_cross,
 )
-from .checks import NEEDS_FACTOR, SINGULAR, begin
+from .checks import NEEDS_FACTOR, SINGULAR, begin, left_out
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
 from .layout import data_views, model_views
 from .mimic import add_armature, add_armature_diagonal, compress_matrix, compress_vector, extended, model_block
@@ -96,7 +96,7 @@ def world_jacobians_and_inertias(jt, q, zeros, inertias, J, oYcrb):
 @njit(cache=True)
 def crba(I, F, ws, q):
     """M(q) into ``d.M`` (full, symmetric); also fills ``oMi``, ``J`` and ``oYcrb``."""
-    m, d, jt, status = begin(I, F, ws, q, ws[:0], ws[:0])
+    m, d, jt, status = begin(I, F, ws, q, left_out(ws), left_out(ws))
     if status:
         return status
     q = extended(m, q, d.qx)

@@ -85,8 +85,8 @@ def compile_all() -> None:
 # ------------------------------------------------------------------------------------------- binding
 class Bindings:
     """A model's token and the data bound to it (``model.fast_bindings``): an edit of the model
-    (``Model._invalidate``) zeroes the token, which every builtin bound to the old packed arrays checks, and drops
-    the entries of the bound data, which bind again at their next call."""
+    (``Model._invalidate``) zeroes the token, which every builtin bound to the old packed arrays checks, and puts
+    back the unbound entries of the bound data, which bind again at their next call."""
 
     def __init__(self):
         self.token = np.ones(1, dtype=np.int64)
@@ -95,8 +95,7 @@ class Bindings:
     def unbind(self) -> None:
         self.token[0] = 0
         for data in list(self.data):
-            for key in [k for k in data.__dict__ if k.startswith(PREFIX)]:
-                del data.__dict__[key]
+            data.__dict__.update(UNBOUND)
         self.data.clear()
 
 
@@ -158,13 +157,20 @@ def bind(name: str, model, data):
     return entry
 
 
-def unbound(name: str):
-    """The class-level default of ``Data._fast_<name>``: binds, then calls the bound entry."""
+def _unbound(name: str):
+    """A data's entry ``_fast_<name>`` until its first call: binds, then calls the bound entry."""
     def first_call(model, data, *args):
         return bind(name, model, data)(model, data, *args)
 
     first_call.__name__ = f"bind_{name}"
-    return staticmethod(first_call)
+    return first_call
+
+
+#: the entries of a data before their first call, which a ``Data`` holds in its instance dictionary (as it holds
+#: the bound ones): an attribute found there and on no class is read in ~5 ns; one that a class attribute shadows
+#: (the staticmethods these were), or on a class with ``__getattr__``, in ~20-25 ns (CPython does not specialise
+#: those reads)
+UNBOUND = {PREFIX + name: _unbound(name) for name in ENTRIES}
 
 
 # ------------------------------------------------------------------------------------------- the layout check

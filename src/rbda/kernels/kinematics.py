@@ -1,17 +1,17 @@
 """Compiled forward kinematics (Pinocchio's SE(3) cheat sheet "RNEA", forward loop without the forces).
 
 ``calc_joint`` is the step every algorithm starts with: the joint model's ``calc`` then the placements
-``liMi = jointPlacement * M_J(q)`` and ``oMi = oM_parent * liMi``.
+``liMi = jointPlacement * M_J(q)`` (for a revolute joint in closed form) and ``oMi = oM_parent * liMi``.
 """
 
 from __future__ import annotations
 
 from .._jit import njit
 
-from ..joints import composite
-from ..joints.dispatch import COMPOSITE, joint_calc
+from ..joints import composite, revolute
+from ..joints.dispatch import COMPOSITE, REVOLUTE, joint_calc
 from ..spatial.compiled import motion_act, motion_act_inv, motion_cross, se3_compose
-from .checks import begin
+from .checks import begin, left_out
 from .mimic import compress_hessian, extended
 from .views import borrowed
 
@@ -21,13 +21,16 @@ def calc_joint(jt, i, q, v):
     """Joint ``i`` (``jt`` the :class:`JointTables`): ``S`` rows, ``vJ``, ``cJ`` (child frame), ``liMi``, ``oMi``."""
     iq, iv = jt.idx_q[i], jt.idx_v[i]
     qi, vi, Si = borrowed(q)[iq : iq + jt.nqs[i]], borrowed(v)[iv : iv + jt.nvs[i]], jt.S[iv : iv + jt.nvs[i]]
-    if jt.types[i] == COMPOSITE:
-        s0, s1 = jt.sub_first[i], jt.sub_first[i] + jt.sub_count[i]
-        composite.calc(jt.sub_types[s0:s1], jt.sub_nqs[s0:s1], jt.sub_nvs[s0:s1], jt.sub_params[s0:s1],
-                       jt.sub_placements[s0:s1], qi, vi, jt.MJ, Si, jt.vJ[i], jt.cJ[i])
+    if jt.types[i] == REVOLUTE:  # the most common joint: liMi in closed form, without M_J
+        revolute.calc_placed(jt.params[i], qi, vi, jt.placements[i], jt.liMi[i], Si, jt.vJ[i], jt.cJ[i])
     else:
-        joint_calc(jt.types[i], jt.params[i], qi, vi, jt.MJ, Si, jt.vJ[i], jt.cJ[i])
-    se3_compose(jt.placements[i], jt.MJ, jt.liMi[i])
+        if jt.types[i] == COMPOSITE:
+            s0, s1 = jt.sub_first[i], jt.sub_first[i] + jt.sub_count[i]
+            composite.calc(jt.sub_types[s0:s1], jt.sub_nqs[s0:s1], jt.sub_nvs[s0:s1], jt.sub_params[s0:s1],
+                           jt.sub_placements[s0:s1], qi, vi, jt.MJ, Si, jt.vJ[i], jt.cJ[i])
+        else:
+            joint_calc(jt.types[i], jt.params[i], qi, vi, jt.MJ, Si, jt.vJ[i], jt.cJ[i])
+        se3_compose(jt.placements[i], jt.MJ, jt.liMi[i])
     se3_compose(jt.oMi[jt.parents[i]], jt.liMi[i], jt.oMi[i])
 
 
@@ -48,7 +51,7 @@ def world_jacobian_columns(oMi, S, J):
 
 @njit(cache=True)
 def forward_kinematics_q(I, F, ws, q):
-    m, d, jt, status = begin(I, F, ws, q, ws[:0], ws[:0])
+    m, d, jt, status = begin(I, F, ws, q, left_out(ws), left_out(ws))
     if status:
         return status
     q = extended(m, q, d.qx)
@@ -60,7 +63,7 @@ def forward_kinematics_q(I, F, ws, q):
 @njit(cache=True)
 def forward_kinematics_qv(I, F, ws, q, v):
     """Adds ``v_i = liMi^-1 v_parent + vJ`` (local frames)."""
-    m, d, jt, status = begin(I, F, ws, q, v, ws[:0])
+    m, d, jt, status = begin(I, F, ws, q, v, left_out(ws))
     if status:
         return status
     q, v = extended(m, q, d.qx), extended(m, v, d.vx)
@@ -101,7 +104,7 @@ def joint_acceleration(S, a, v, vJ, cJ, out, scratch):
 @njit(cache=True)
 def update_frame_placements(I, F, ws):
     """``oMf[k] = oMi[parent joint] * placement_k``."""
-    m, d, jt, status = begin(I, F, ws, ws[:0], ws[:0], ws[:0])
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
     if status:
         return status
     for k in range(m.nf):
@@ -112,7 +115,7 @@ def update_frame_placements(I, F, ws):
 @njit(cache=True)
 def update_global_placements(I, F, ws):
     """``oMi`` from the stored ``liMi``."""
-    m, d, jt, status = begin(I, F, ws, ws[:0], ws[:0], ws[:0])
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
     if status:
         return status
     for i in range(1, m.nj):
@@ -123,7 +126,7 @@ def update_global_placements(I, F, ws):
 @njit(cache=True)
 def joint_jacobians_from_placements(I, F, ws):
     """``J = [oMi.act(S_i)]`` from the placements and subspaces of the last forward kinematics."""
-    m, d, jt, status = begin(I, F, ws, ws[:0], ws[:0], ws[:0])
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
     if status:
         return status
     for i in range(1, m.nj):
@@ -134,7 +137,7 @@ def joint_jacobians_from_placements(I, F, ws):
 @njit(cache=True)
 def compute_joint_jacobians(I, F, ws, q):
     """Forward kinematics and the world-frame Jacobian columns ``J = [oMi.act(S_i)]``."""
-    m, d, jt, status = begin(I, F, ws, q, ws[:0], ws[:0])
+    m, d, jt, status = begin(I, F, ws, q, left_out(ws), left_out(ws))
     if status:
         return status
     q = extended(m, q, d.qx)
@@ -152,7 +155,7 @@ def compute_joint_jacobians(I, F, ws, q):
 @njit(cache=True)
 def jacobians_time_variation(I, F, ws, q, v):
     """``v``, ``ov``, the world Jacobian columns ``J`` and their time derivatives ``dJ_k = ov_i x J_k``."""
-    m, d, jt, status = begin(I, F, ws, q, v, ws[:0])
+    m, d, jt, status = begin(I, F, ws, q, v, left_out(ws))
     if status:
         return status
     q, v = extended(m, q, d.qx), extended(m, v, d.vx)
@@ -175,7 +178,7 @@ def kinematic_hessians(I, F, ws, q, H, out):
     status = compute_joint_jacobians(I, F, ws, q)
     if status:
         return status
-    m, d, jt, status = begin(I, F, ws, ws[:0], ws[:0], ws[:0])
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
     col = d.v6[0]
     for i in range(1, m.nj):
         for c in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
