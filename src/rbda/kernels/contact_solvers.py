@@ -29,7 +29,8 @@ PGS_SETTINGS = ("over_relaxation", "max_iter", "absolute_feasibility_tol", "rela
                 "absolute_complementarity_tol", "relative_complementarity_tol", "active_set_max_iter")
 ADMM_SETTINGS = ("mu_prox", "tau", "rho", "rho_min", "rho_max", "ratio_primal_dual", "rho_increment",
                  "absolute_feasibility_tol", "relative_feasibility_tol", "absolute_complementarity_tol",
-                 "relative_complementarity_tol", "max_iter", "rho_update", "active_set_max_iter")
+                 "relative_complementarity_tol", "max_iter", "rho_update", "active_set_max_iter",
+                 "spectral_rho_power_factor")  # the last: the exponent of a rho_increment left NaN (admm_solve)
 RHO_SPECTRAL, RHO_OSQP, RHO_LINEAR, RHO_CONSTANT = 0, 1, 2, 3
 RHO_REVERSALS = 16  # each reversal of ADMM's penalty update halves its power down to 1 / 16; the next one stops it
 

@@ -217,10 +217,7 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     status = aba(I, F, ws, q, v, tau, fext)
     kinematics = status == NEEDS_FACTOR  # mimic joints: no ABA passes to build on
     if kinematics:  # ddq = M^-1 (tau - b): M and b = RNEA(q, v, 0) from the derivatives' pass at a = 0
-        a0 = d.zeros[: m.nv_red]
-        status = forward_derivatives(I, F, ws, dws, q, v, a0, fext, True, True, True)
-        if status == 0:
-            backward_derivatives(I, F, ws, dws, a0)
+        status = rnea_derivatives(I, F, ws, dws, q, v, d.zeros[: m.nv_red], fext)
         Minv = model_block(m, d.Minv)
         if status == 0 and not inverse_through_factor(model_block(m, d.M), m.dof_parents, model_block(m, d.D), Minv):
             status = SINGULAR
@@ -234,12 +231,13 @@ def aba_derivatives(I, F, ws, dws, q, v, tau, fext):
     # RNEA's derivatives at (q, v, ddq) (reads d.ddq, writes neither it nor d.D); after ABA, on the kinematics,
     # accelerations and world inertias of its passes, with q and v passed empty (ABA checked them)
     if kinematics:
-        status = forward_derivatives(I, F, ws, dws, q, v, d.ddq, fext, True, True, True)
+        status = rnea_derivatives(I, F, ws, dws, q, v, d.ddq, fext)
     else:
         status = forward_derivatives(I, F, ws, dws, left_out(ws), left_out(ws), d.ddq, fext, True, True, False)
+        if status == 0:
+            backward_derivatives(I, F, ws, dws, d.ddq)
     if status:
         return status
-    backward_derivatives(I, F, ws, dws, d.ddq)
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     lam = m.dof_parents
     M, H, Minv = model_block(m, d.M), model_block(m, d.D), model_block(m, d.Minv)  # the model's (nv, nv)

@@ -33,6 +33,7 @@ from numba.np.arrayobj import make_array
 from ..joints.dispatch import FREE_FLYER, PRISMATIC, REVOLUTE
 from .checks import NORMALIZATION_TOL, SINGULAR
 from .layout import model_views
+from .sparse import subtree_ends
 from .views import borrowed
 
 W = 8  # lanes per block: 8 doubles, a multiple of every x86/ARM vector width
@@ -886,17 +887,6 @@ def minverse_from_factor(H, lam, end, Minv, n):
     for r in range(nv):  # W = D^-1 Z, then L X = W row by row: X[r, c >= r] takes X[j, c >= r] of the rows j < r
         rows_div(H[r, r], Minv[r, r:], n)
         ancestors_sub(H[r], lam, lam[r], Minv, r, Minv[r, r:])
-
-
-@njit(cache=True, forceinline=True)
-def subtree_ends(lam):
-    """``end[i]``: one past the last dof of dof ``i``'s subtree, for the dof parents ``lam``."""
-    nv = lam.shape[0]
-    end = np.arange(1, nv + 1)
-    for i in range(nv - 1, -1, -1):
-        if lam[i] >= 0:
-            end[lam[i]] = max(end[lam[i]], end[i])
-    return end
 
 
 @njit(cache=True, forceinline=True)
