@@ -20,7 +20,7 @@ from ..kernels.direct import direct
 from . import compiled, compiled_rollout
 from .constraints import ConstraintRows
 from .contacts import PATCH_POINTS, ContactSet, bounding_radius, hull_vertices, pair_contacts
-from .solvers import FORMULATIONS, RHO_UPDATES, ADMMSolver, SolverStats
+from .solvers import FORMULATIONS, RHO_UPDATES, ADMMSolver
 
 _k = direct(compiled)
 _kr = direct(compiled_rollout)
@@ -118,23 +118,34 @@ class PackedScene:
         self.radius = np.ascontiguousarray(self.gparam[:, 6])
         self.normals = np.ascontiguousarray(self.gparam[:, 2:5])
         self.velocities, self.twists = np.empty((2, model.nv)), np.empty((2, model.njoints, 6))
+        # a step's room: the geometry objects' world placements, each pair's margin; no bilateral rows
+        self.R, self.p, self.margins = np.empty((ng, 3, 3)), np.empty((ng, 3)), np.empty(len(pairs))
+        self.no_rows = (np.zeros((0, model.nv)), np.zeros(0), np.zeros((0, 3), dtype=np.int64))
 
 
 def solver_options(solver) -> tuple[int, int, np.ndarray]:
     """``(solver code, formulation code, options)`` of a :class:`PGSSolver` or :class:`ADMMSolver` for
-    ``compiled.solve_contacts``, from its current settings."""
-    tolerances = [solver.absolute_feasibility_tol, solver.relative_feasibility_tol,
-                  solver.absolute_complementarity_tol, solver.relative_complementarity_tol]
-    formulation = FORMULATIONS[solver.formulation]
-    if not isinstance(solver, ADMMSolver):
-        return compiled.PGS, formulation, np.array([solver.over_relaxation, solver.max_iter, *tolerances,
-                                                    solver.active_set_max_iter], dtype=float)
-    previous = solver.stats.rho if solver.warm_start_rho else np.nan
-    options = [solver.mu_prox, solver.tau, np.nan if solver.rho is None else solver.rho, solver.rho_min,
-               solver.rho_max, solver.ratio_primal_dual, solver.spectral_rho_power_init,
-               solver.spectral_rho_power_factor, solver.linear_update_rule_factor, *tolerances, solver.max_iter,
-               RHO_UPDATES[solver.rho_update], previous, solver.active_set_max_iter]
-    return compiled.ADMM, formulation, np.array(options, dtype=float)
+    ``compiled.solve_contacts``, from its current settings: built once and kept on the solver until a setting
+    changes (``_ContactSolver.__setattr__``); ADMM's entry 15, the previous penalty, is refreshed at each call.
+    The options array is the solver's own: a caller that changes it works on a copy."""
+    if solver._options is None:
+        tolerances = [solver.absolute_feasibility_tol, solver.relative_feasibility_tol,
+                      solver.absolute_complementarity_tol, solver.relative_complementarity_tol]
+        formulation = FORMULATIONS[solver.formulation]
+        if not isinstance(solver, ADMMSolver):
+            options = (compiled.PGS, formulation, np.array([solver.over_relaxation, solver.max_iter, *tolerances,
+                                                            solver.active_set_max_iter], dtype=float))
+        else:
+            options = (compiled.ADMM, formulation, np.array(
+                [solver.mu_prox, solver.tau, np.nan if solver.rho is None else solver.rho, solver.rho_min,
+                 solver.rho_max, solver.ratio_primal_dual, solver.spectral_rho_power_init,
+                 solver.spectral_rho_power_factor, solver.linear_update_rule_factor, *tolerances, solver.max_iter,
+                 RHO_UPDATES[solver.rho_update], np.nan, solver.active_set_max_iter], dtype=float))
+        solver._options = options
+    options = solver._options
+    if options[0] == compiled.ADMM:
+        options[2][15] = solver.last_rho() if solver.warm_start_rho else np.nan
+    return options
 
 
 def _python_contacts(sim, scene, R, p, margins, contacts, keys):
@@ -173,11 +184,10 @@ def compiled_step(sim, q, v, tau, fext):
     ``(nv,)``) on its :class:`PackedScene`; returns ``(q_next, v_next)`` and keeps the step's arrays on ``sim``
     (read by its properties)."""
     model, data, scene = sim.model, sim.data, sim._scene
-    margins = np.empty(len(scene.pairs))  # each pair's contact margin this step (compiled.pair_margins)
     I, F = model.packed
     d = data._views
     nv = model.nv
-    v_free, R, p = np.empty(nv), np.empty((len(scene.gint), 3, 3)), np.empty((len(scene.gint), 3))
+    v_free, R, p, margins = np.empty(nv), scene.R, scene.p, scene.margins
     status, contacts, keys = _k.dynamics_and_contacts(
         I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J, q, v, tau,
         scene.zeros if fext is None else fext, sim.damping, sim.dt, scene.zeros, NO_FEXT, scene.pairs, scene.gint,
@@ -188,8 +198,7 @@ def compiled_step(sim, q, v, tau, fext):
         step_error(status, model, q, v)
     if scene.python_pairs:
         contacts, keys = _python_contacts(sim, scene, R, p, margins, contacts, keys)
-    bilateral = (_bilateral_rows(sim) if sim.constraints
-                 else (np.zeros((0, nv)), np.zeros(0), np.zeros((0, 3), dtype=np.int64)))
+    bilateral = _bilateral_rows(sim) if sim.constraints else scene.no_rows
     solver, formulation, options = solver_options(sim.solver)
     previous_keys, previous_rows, previous = sim._warm
     q_next, v_next = np.empty(model.nq), np.empty(nv)
@@ -217,17 +226,12 @@ def step_error(status, model, q, v):
 
 def keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias, lower, upper, rows, stats):
     """Keep a compiled step's arrays on ``sim``: the next step's warm start, the arrays its ``contacts`` and
-    ``rows`` are built from when read, the impulses and velocities, the solver's statistics."""
-    k3 = 3 * contacts.shape[0]
+    ``rows`` are built from when read, the impulses and velocities, the solver's raw statistics (its ``stats``
+    are built from them when read)."""
     sim._warm = keys, rows, impulses
     sim._step_arrays = contacts, keys, frames, J, v_free, bias, lower, upper, rows
-    sim.impulses, sim.row_impulses = impulses[:k3], impulses[k3:]
-    sim.contact_velocities, sim.row_velocities = velocities[:k3], velocities[k3:]
-    it, converged, primal, dual, compl, rho, factorizations = stats
-    message = ("" if factorizations >= 0 else "G + (mu_prox + tau rho) I is not positive definite up to rho_max: "
-               "G is not positive semi-definite, or too large for mu_prox and rho_max")
-    sim.solver.stats = SolverStats(int(it), bool(converged), float(primal), float(dual), float(compl), float(rho),
-                                   max(int(factorizations), 0), message)
+    sim._results = 3 * contacts.shape[0], impulses, velocities
+    sim.solver.keep_raw_stats(stats)
     sim._contacts = sim._rows = None  # built from the step's arrays when read
 
 
@@ -264,6 +268,7 @@ def kernel_arguments(sim, data) -> tuple:
     I, F = model.packed
     d = data._views
     solver, formulation, options = solver_options(sim.solver)
+    options = options.copy()  # the kernel keeps ADMM's penalty in it
     warm_rho = solver == compiled.ADMM and sim.solver.warm_start_rho
     return (I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J,
             scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.support,
@@ -297,7 +302,7 @@ def compiled_steps(sim, Q, V, taus, fext, first, last):
                 Q[t + 1], V[t + 1] = compiled_step(sim, Q[t], V[t], taus[t], fext[t] if len(fext) else None)
                 t += 1
                 if arguments[-1]:  # ADMM's penalty, kept by the step
-                    arguments[-2][15] = sim.solver.stats.rho
+                    arguments[-2][15] = sim.solver.last_rho()
             elif status:
                 step_error(status, sim.model, Q[t], V[t])
         except ValueError as exc:

@@ -124,8 +124,7 @@ def solve(sim, cs, J, G, v_free, rows, v):
                            rows.lower, rows.upper)
     sim._previous = {key: lam[3 * c:3 * c + 3].copy() for c, key in enumerate(cs.keys)}
     sim._previous.update((key, lam[k3 + r]) for r, key in enumerate(rows.keys))
-    sim.contact_velocities = G[:k3] @ lam + g[:k3]
-    sim.row_velocities = G[k3:] @ lam + g[k3:]
+    sim._results = k3, lam, G @ lam + g
     return lam
 
 
@@ -140,9 +139,7 @@ def reference_step(sim, q, v, tau, fext=None):
     rows = constraint_rows(sim, q, v_free)
     J, MinvJt, G = augment(sim, J, MinvJt, G, rows)
     lam = solve(sim, cs, J, G, v_free, rows, v)
-    k3 = 3 * cs.size
-    sim.contacts, sim.impulses = cs, lam[:k3]
-    sim.rows, sim.row_impulses = rows, lam[k3:]
+    sim.contacts, sim.rows = cs, rows
     v_next = v_free + MinvJt @ lam
     return _integrate(sim.model, q, sim.dt * v_next), v_next
 
@@ -240,9 +237,7 @@ class Simulator:
         self._step_arrays = None  # the compiled step's arrays, from which contacts and rows are built when read
         self._contacts = None
         self._rows = ConstraintRows(np.zeros((0, model.nv)), np.zeros(0), np.zeros(0), np.zeros(0))
-        self.impulses = np.zeros(0)
-        self.contact_velocities = np.zeros(0)
-        self.row_impulses, self.row_velocities = np.zeros(0), np.zeros(0)
+        self._results = 0, np.zeros(0), np.zeros(0)  # 3k, then the impulses and velocities of the contacts and rows
 
     @property
     def contacts(self):
@@ -270,6 +265,30 @@ class Simulator:
     def stats(self):
         """The solver's statistics of the last step (:class:`SolverStats`)."""
         return self.solver.stats
+
+    @property
+    def impulses(self) -> np.ndarray:
+        """The last step's contact impulses ``(3k,)``, in the contact frames, normal last."""
+        k3, impulses, _ = self._results
+        return impulses[:k3]
+
+    @property
+    def row_impulses(self) -> np.ndarray:
+        """The last step's impulses ``(r,)`` of the rows (joint limits, dry friction, bilateral constraints)."""
+        k3, impulses, _ = self._results
+        return impulses[k3:]
+
+    @property
+    def contact_velocities(self) -> np.ndarray:
+        """The contacts' velocities after the last step ``(3k,)``, ``G lambda + g`` (contact frames)."""
+        k3, _, velocities = self._results
+        return velocities[:k3]
+
+    @property
+    def row_velocities(self) -> np.ndarray:
+        """The rows' velocities after the last step ``(r,)``."""
+        k3, _, velocities = self._results
+        return velocities[k3:]
 
     @property
     def forces(self) -> np.ndarray:

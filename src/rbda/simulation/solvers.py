@@ -76,6 +76,18 @@ class SolverStats:
     message: str = ""
 
 
+NOT_POSITIVE_DEFINITE = ("G + (mu_prox + tau rho) I is not positive definite up to rho_max: G is not positive "
+                         "semi-definite, or too large for mu_prox and rho_max")
+
+
+def stats_from_array(raw) -> SolverStats:
+    """The :class:`SolverStats` of the compiled statistics ``[iterations, converged, primal, dual,
+    complementarity, rho, factorisations]`` (factorisations -1: ADMM's matrix was not positive definite)."""
+    it, converged, primal, dual, compl, rho, factorizations = raw
+    return SolverStats(int(it), bool(converged), float(primal), float(dual), float(compl), float(rho),
+                       max(int(factorizations), 0), "" if factorizations >= 0 else NOT_POSITIVE_DEFINITE)
+
+
 def _positive_int(x, name: str, minimum: int = 1) -> int:
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
         raise TypeError(f"{name}: expected an integer, got {type(x).__name__}")
@@ -106,6 +118,34 @@ class _ContactSolver:
         self.relative_complementarity_tol = _tolerance(relative_complementarity_tol, "relative_complementarity_tol")
         self.active_set_max_iter = _positive_int(active_set_max_iter, "active_set_max_iter", minimum=0)
         self.stats = SolverStats()
+
+    def __setattr__(self, name, value):
+        """Set an attribute; a setting (a public name other than ``stats``) drops the compiled step's options
+        built from the settings (``packed.solver_options``), so that the next step reads them again."""
+        object.__setattr__(self, name, value)
+        if not name.startswith("_") and name != "stats":
+            object.__setattr__(self, "_options", None)
+
+    @property
+    def stats(self) -> SolverStats:
+        """The statistics of the last solve (:class:`SolverStats`); after a compiled simulator step, built from
+        the step's raw statistics when first read."""
+        if self._stats is None:
+            self._stats = stats_from_array(self._raw_stats)
+        return self._stats
+
+    @stats.setter
+    def stats(self, value: SolverStats) -> None:
+        self._stats, self._raw_stats = value, None
+
+    def keep_raw_stats(self, raw: np.ndarray) -> None:
+        """Keep a compiled step's statistics ``[iterations, converged, primal, dual, complementarity, rho,
+        factorisations]`` (factorisations -1: ADMM's matrix was not positive definite), read as :attr:`stats`."""
+        self._stats, self._raw_stats = None, raw
+
+    def last_rho(self) -> float:
+        """The penalty ``rho`` of the last solve (NaN if none), without building :attr:`stats`."""
+        return float(self._raw_stats[5]) if self._stats is None else self._stats.rho
 
     def _problem(self, delassus, g, mu, lambda_guess, lower=None, upper=None):
         """Check the arguments of ``solve``: returns ``(m, g, mu (k,), guess or None, lower (r,), upper (r,))``."""
@@ -252,8 +292,8 @@ class ADMMSolver(_ContactSolver):
         self.warm_start_rho = bool(warm_start_rho)
 
     def _initial_rho(self, L: float) -> float:
-        if self.warm_start_rho and not math.isnan(self.stats.rho):
-            return self.stats.rho
+        if self.warm_start_rho and not math.isnan(self.last_rho()):
+            return self.last_rho()
         if self.rho is not None:
             return self.rho
         m = self.mu_prox
@@ -286,8 +326,7 @@ class ADMMSolver(_ContactSolver):
         lam = np.zeros(m) if guess is None else guess
         iterations, converged, primal, dual, compl, rho, factorizations = _k.admm_solve(
             FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam, guess is not None, settings)
-        message = ("" if factorizations >= 0 else "G + (mu_prox + tau rho) I is not positive definite up to rho_max: "
-                   "G is not positive semi-definite, or too large for mu_prox and rho_max")
+        message = "" if factorizations >= 0 else NOT_POSITIVE_DEFINITE
         self._finish(iterations, converged, primal, dual, compl, rho=rho, factorizations=max(factorizations, 0),
                      message=message)
         return lam
