@@ -30,7 +30,8 @@ PGS_SETTINGS = ("over_relaxation", "max_iter", "absolute_feasibility_tol", "rela
 ADMM_SETTINGS = ("mu_prox", "tau", "rho", "rho_min", "rho_max", "ratio_primal_dual", "rho_increment",
                  "absolute_feasibility_tol", "relative_feasibility_tol", "absolute_complementarity_tol",
                  "relative_complementarity_tol", "max_iter", "rho_update", "active_set_max_iter",
-                 "spectral_rho_power_factor")  # the last: the exponent of a rho_increment left NaN (admm_solve)
+                 "spectral_rho_power_factor", "spectral_rho_power_init")  # the last two: the exponents of a
+# rho_increment and a rho left NaN, found from G's largest eigenvalue if ADMM iterates (admm_solve)
 RHO_SPECTRAL, RHO_OSQP, RHO_LINEAR, RHO_CONSTANT = 0, 1, 2, 3
 RHO_REVERSALS = 16  # each reversal of ADMM's penalty update halves its power down to 1 / 16; the next one stops it
 
@@ -283,8 +284,10 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
     projected iterate). A step that would leave a non-finite value is undone and ends the solve. ``rho`` follows
     :func:`updated_rho`; each reversal of its direction halves the power of the update's factor, the one after
     it reaches ``1 / RHO_REVERSALS`` stops the updates. ``settings``: ``[mu_prox, tau, rho, rho_min, rho_max,
-    ratio, increment, 4 tolerances, max_iter, rule, active_set_max_iter, p]``; an increment of NaN is
-    ``(top / mu_prox)^p`` with ``top`` the largest eigenvalue of ``G``, found only when the iterations start."""
+    ratio, increment, 4 tolerances, max_iter, rule, active_set_max_iter, p, p0]``; an increment of NaN is
+    ``(top / mu_prox)^p`` and a rho of NaN the spectral rule's start ``sqrt(top mu_prox) (top / mu_prox)^p0``
+    (clamped), with ``top`` the largest eigenvalue of ``G``, found only when the iterations start (a rho left NaN
+    by an accepted fast path is returned NaN)."""
     mu_prox, tau, rho, rho_min, rho_max = settings[0], settings[1], settings[2], settings[3], settings[4]
     ratio, increment = settings[5], settings[6]
     tolerances = settings[7:11]  # abs_f, rel_f, abs_c, rel_c
@@ -301,9 +304,12 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
             return start, True, primal, dual, compl, rho, 0
         if start >= max_iter:
             return start, False, primal, dual, compl, rho, 0
-    if np.isnan(increment):  # the spectral rule's factor (G's largest eigenvalue) left to be found when iterating
+    if np.isnan(increment) or np.isnan(rho):  # left to be found when iterating, from G's largest eigenvalue
         top = max(power_iteration(G, 10000, 1e-3), mu_prox)
-        increment = max((top / mu_prox) ** settings[14], 1.0 + 1e-12)
+        if np.isnan(rho):  # the spectral rule's start
+            rho = min(rho_max, max(rho_min, np.sqrt(top * mu_prox) * (top / mu_prox) ** settings[15]))
+        if np.isnan(increment):  # the spectral rule's factor
+            increment = max((top / mu_prox) ** settings[14], 1.0 + 1e-12)
     x = lam.copy() if warm else np.zeros(m)
     y, z, rhs, x_prev, y_prev, work = (np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m),
                                          np.empty(m))

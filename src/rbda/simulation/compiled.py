@@ -29,7 +29,7 @@ from .._jit import njit
 from ..kernels.checks import all_finite
 from ..kernels.configuration import integrate
 from ..kernels.constrained import delassus
-from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve, power_iteration
+from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve
 from ..kernels.dynamics import crba, rnea
 from ..kernels.kinematics import compute_joint_jacobians
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
@@ -300,9 +300,10 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
     ``[iterations, converged, primal, dual, complementarity, rho, factorisations]``. ``options``: PGS's settings
     (``PGS_SETTINGS``), or ADMM's ``[mu_prox, tau, rho (NaN: the spectral rule's), rho_min, rho_max, ratio,
     spectral_rho_power_init, spectral_rho_power_factor, linear_update_rule_factor, 4 tolerances, max_iter,
-    rho_update, previous rho (NaN: none), active_set_max_iter (0: no fast path)]``, the penalty's start and
-    increment from ``G``'s largest eigenvalue as ``ADMMSolver.solve`` takes them; with a previous rho, that
-    eigenvalue (a power iteration) is left to ``admm_solve``, which needs it only if it iterates. (The solvers' kernels are linked
+    rho_update, previous rho (NaN: none), active_set_max_iter (0: no fast path)]``. The spectral rule's start and
+    increment come from ``G``'s largest eigenvalue as in ``ADMMSolver.solve``, a power iteration that
+    ``admm_solve`` runs only if it iterates: a step solved by the fast path reports rho NaN, unless the solver
+    has one (its ``rho``, or the previous solve's with ``warm_start_rho``). (The solvers' kernels are linked
     into this module's cached code: an edit of ``kernels/contact_solvers.py`` or ``kernels/active_set.py`` reaches
     it only once this file's cache is rebuilt.)"""
     stats = np.zeros(7)
@@ -314,25 +315,14 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
         it, converged, dual, compl = pgs_solve(formulation, G, g, mu, lower, upper, lam, options)
         stats[0], stats[1], stats[3], stats[4] = it, 1.0 if converged else 0.0, dual, compl
         return stats
-    mu_prox, rule, top = options[0], int(options[14]), np.nan
-    if not np.isnan(options[15]):
-        rho = options[15]
-    elif not np.isnan(options[2]):
-        rho = options[2]
-    else:
-        top = max(power_iteration(G, 10000, 1e-3), mu_prox)
-        rho = min(options[4], max(options[3], np.sqrt(top * mu_prox) * (top / mu_prox) ** options[6]))
-    if rule != RHO_SPECTRAL:
-        increment = max(options[8], 1.0 + 1e-12)
-    elif np.isnan(top):
-        increment = np.nan  # G's largest eigenvalue is found by admm_solve, if it iterates (not after a fast path)
-    else:
-        increment = max((top / mu_prox) ** options[7], 1.0 + 1e-12)
-    settings = np.empty(15)
+    rule = int(options[14])
+    rho = options[15] if not np.isnan(options[15]) else options[2]  # the previous solve's, the solver's, or NaN:
+    increment = max(options[8], 1.0 + 1e-12) if rule != RHO_SPECTRAL else np.nan  # found by admm_solve from G's
+    settings = np.empty(16)  # largest eigenvalue if it iterates (not after an accepted fast path)
     settings[:6] = options[:6]
     settings[2], settings[6] = rho, increment
     settings[7:12] = options[9:14]
-    settings[12], settings[13], settings[14] = rule, options[16], options[7]
+    settings[12], settings[13], settings[14], settings[15] = rule, options[16], options[7], options[6]
     it, converged, primal, dual, compl, rho, factorizations = admm_solve(formulation, G, g, mu, lower, upper, lam,
                                                                          warm, settings)
     stats[0], stats[1], stats[2], stats[3] = it, 1.0 if converged else 0.0, primal, dual

@@ -61,7 +61,8 @@ class SolverStats:
     ``primal_feasibility``: ADMM: ``||x - y||_inf`` between the unconstrained and the projected impulses (PGS: 0,
     its iterates are in the cones); ``dual_feasibility``: ADMM: the dual residual ``||tau rho (y - y_prev) +
     mu_prox (x - x_prev)||_inf``, PGS: the largest distance of a contact's ``v + s(v)`` to the dual cone;
-    ``complementarity``: the largest ``|lambda_i . (v_i + s(v_i))|``; ``rho``: ADMM's final penalty ``rho``;
+    ``complementarity``: the largest ``|lambda_i . (v_i + s(v_i))|``; ``rho``: ADMM's final penalty ``rho`` (in a
+    simulator's step solved by the fast path without iterating, NaN unless the solver was given one);
     ``factorizations``: ADMM's factorisations of ``G + damping``; ``message``: why a solve stopped early, if it
     did for another reason than ``max_iter`` (empty otherwise).
     """
@@ -322,7 +323,7 @@ class ADMMSolver(_ContactSolver):
                              self.ratio_primal_dual, max(increment, 1.0 + 1e-12), self.absolute_feasibility_tol,
                              self.relative_feasibility_tol, self.absolute_complementarity_tol,
                              self.relative_complementarity_tol, self.max_iter, RHO_UPDATES[self.rho_update],
-                             self.active_set_max_iter, math.nan])
+                             self.active_set_max_iter, math.nan, self.spectral_rho_power_init])
         lam = np.zeros(m) if guess is None else guess
         iterations, converged, primal, dual, compl, rho, factorizations = _k.admm_solve(
             FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam, guess is not None, settings)
