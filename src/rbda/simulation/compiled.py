@@ -26,7 +26,9 @@ from __future__ import annotations
 import numpy as np
 from .._jit import njit
 
+from ..kernels.active_set import active_set_solve, misalignment, within
 from ..kernels.checks import all_finite
+from ..kernels.cones import LCP, box_residuals, complementarity_residuals
 from ..kernels.configuration import integrate
 from ..kernels.constrained import delassus
 from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve
@@ -330,6 +332,72 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
     return stats
 
 
+@njit(cache=True)
+def loaded_rows(contacts, guess, r, index):
+    """The rows of the contacts that the warm start ``guess`` loads (a positive normal impulse) or that penetrate,
+    then the ``r`` box rows, into ``index``; returns how many."""
+    n, k = 0, contacts.shape[0]
+    for c in range(k):
+        if guess[3 * c + 2] > 0.0 or contacts[c, 0] <= 0.0:
+            for a in range(3):
+                index[n] = 3 * c + a
+                n += 1
+    for j in range(r):
+        index[n] = 3 * k + j
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contacts, lower, upper, guess, impulses,
+                 velocities, dv):
+    """The fast path (``kernels/active_set.py``) on the rows that the warm start loads (:func:`loaded_rows`), the
+    other contacts left at zero impulse: with ``G_s = J_s M^-1 J_s^T`` of those rows only (a resting robot loads a
+    few of the points its feet's patches keep), then checked on the whole problem, its velocities
+    ``v = g + J M^-1 J_s^T lambda_s`` found through the sparse factor. Accepted only if the whole problem passes
+    the solver's ``tolerances`` (a separated contact that the step would push into the ground fails its dual
+    feasibility): then ``impulses``, ``velocities (m,)``, ``dv = M^-1 J^T lambda (nv,)`` are filled and the
+    statistics ``(rounds, primal, dual, complementarity)`` returned; rounds 0 if not accepted (or if every row is
+    loaded, where there is nothing to save)."""
+    m, nv, r = g.shape[0], J.shape[1], lower.shape[0]
+    index = np.empty(m, dtype=np.int64)
+    n = loaded_rows(contacts, guess, r, index)
+    if n == m:
+        return 0, 0.0, 0.0, 0.0
+    Js, gs, lam_s, mu_s = np.empty((n, nv)), np.empty(n), np.empty(n), np.empty((n - r) // 3)
+    for i in range(n):
+        Js[i], gs[i], lam_s[i] = J[index[i]], g[index[i]], guess[index[i]]
+    for c in range(mu_s.shape[0]):
+        mu_s[c] = mu[index[3 * c] // 3]
+    used, primal = 1, 0.0
+    if n > 0:
+        Gs = np.empty((n, n))
+        delassus(L, Dinv, lam, Js, np.empty((nv, n)), Gs)
+        if not all_finite(Gs.reshape(-1)):
+            return 0, 0.0, 0.0, 0.0
+        used, accepted, primal, _, _ = active_set_solve(formulation, Gs, gs, mu_s, lower, upper, lam_s, rounds,
+                                                        tolerances)
+        if not accepted:
+            return 0, 0.0, 0.0, 0.0
+    dv[:] = 0.0
+    for i in range(n):  # J_s^T lambda_s
+        for col in range(nv):
+            dv[col] += Js[i, col] * lam_s[i]
+    cholesky_solve(L, Dinv, lam, dv)  # M^-1 J_s^T lambda_s
+    velocities[:] = g + J @ dv
+    impulses[:] = 0.0
+    for i in range(n):
+        impulses[index[i]] = lam_s[i]
+    dual, compl = complementarity_residuals(formulation, mu, impulses, velocities)
+    dual, compl = box_residuals(3 * mu.shape[0], lower, upper, impulses, velocities, dual, compl)
+    if formulation != LCP:
+        dual = max(dual, misalignment(mu, impulses, velocities))
+    if not within(tolerances, primal, dual, compl, np.abs(impulses).max() if m else 0.0,
+                  np.abs(velocities).max() if m else 0.0):
+        return 0, 0.0, 0.0, 0.0
+    return used, primal, dual, compl
+
+
 # ---------------------------------------------------------------------------------------------- stages 3-5
 @njit(cache=True, nogil=True)
 def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baumgarte, slop, restitution,
@@ -359,8 +427,6 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
     r += rb
     m = 3 * k + r
     J, bias, lower, upper, rows = J[:m].copy(), bias[:r].copy(), lower[:r].copy(), upper[:r].copy(), rows[:r].copy()
-    G, Y = np.empty((m, m)), np.empty((nv, m))
-    delassus(L, Dinv, lam, J, Y, G)  # G = J M^-1 J^T through the sparse factor
     g = J @ v_free
     for c in range(k):
         vn = 0.0  # the normal velocity before the step: read by Newton's impact law only
@@ -370,18 +436,30 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
         g[3 * c + 2] += normal_bias(contacts[c, 0], vn, dt, baumgarte, slop, restitution)
     for j in range(r):
         g[3 * k + j] += bias[j]
-    impulses = np.zeros(m)
+    impulses, velocities, tau, mu = np.zeros(m), np.empty(m), np.empty(nv), contacts[:, 7].copy()
     if warm:  # without, PGS and ADMM start from zero, as reference_step's solve
         warm_start(keys, rows, previous_keys, previous_rows, previous, k, impulses)
-    if not all_finite(G.reshape(-1)):
+    tolerances = options[9:13] if solver == ADMM else options[2:6]
+    rounds = int(min(options[16], options[13]) if solver == ADMM else min(options[6], options[1]))
+    used = 0
+    if rounds > 0:  # the fast path on the loaded rows first
+        used, primal, dual, compl = solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contacts,
+                                                 lower, upper, impulses.copy(), impulses, velocities, tau)
+    if used:
         stats = np.zeros(7)
-        stats[0] = -1.0
-        return impulses, g, J, frames, bias, lower, upper, rows, stats
-    stats = solve_contacts(solver, formulation, options, G, g, contacts[:, 7].copy(), lower, upper, impulses,
-                           warm and m > 0)
-    velocities = G @ impulses + g
-    tau = J.T @ impulses
-    cholesky_solve(L, Dinv, lam, tau)  # M^-1 J^T lambda
+        stats[0], stats[1], stats[2], stats[3], stats[4] = used, 1.0, primal, dual, compl
+        stats[5] = (options[15] if not np.isnan(options[15]) else options[2]) if solver == ADMM else np.nan
+    else:
+        G = np.empty((m, m))
+        delassus(L, Dinv, lam, J, np.empty((nv, m)), G)  # G = J M^-1 J^T through the sparse factor
+        if not all_finite(G.reshape(-1)):
+            stats = np.zeros(7)
+            stats[0] = -1.0
+            return impulses, g, J, frames, bias, lower, upper, rows, stats
+        stats = solve_contacts(solver, formulation, options, G, g, mu, lower, upper, impulses, warm and m > 0)
+        velocities = G @ impulses + g
+        tau = J.T @ impulses
+        cholesky_solve(L, Dinv, lam, tau)  # M^-1 J^T lambda
     for i in range(nv):
         v_next[i] = v_free[i] + tau[i]
         tau[i] = dt * v_next[i]
