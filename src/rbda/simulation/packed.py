@@ -179,37 +179,53 @@ def _bilateral_rows(sim):
             np.array(keys, dtype=np.int64).reshape(-1, 3))
 
 
+def step_arguments(sim) -> tuple:
+    """The arguments of the step's two kernels that stay the same objects from step to step: ``sim.data``'s arrays
+    and the scene's, in the kernels' order, as ``(data, kinematics, scene, room, factor, rows)`` tuples; built once
+    per :class:`rbda.Simulator` and again if its ``data`` is replaced. (The settings, ``dt``, ``margin``, the
+    damping, ..., are read at each step: a user may change them between steps.)"""
+    kept = sim.__dict__.get("_step_arguments")
+    if kept is not None and kept[0] is sim.data:
+        return kept
+    data, scene = sim.data, sim._scene
+    I, F = sim.model.packed
+    d = data._views
+    kept = (data,
+            (I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J),
+            (scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.support),
+            (scene.work,),
+            (scene.R, scene.p, scene.margins, scene.pair_ids, scene.plane, scene.radius, scene.normals,
+             scene.velocities, scene.twists),
+            (I, F, data._cholesky_L, data.Dinv, data.dof_parents, d.J, scene.support),
+            (scene.parents, sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit,
+             scene.friction_dofs, scene.friction))
+    sim._step_arguments = kept
+    return kept
+
+
 def compiled_step(sim, q, v, tau, fext):
     """One step of ``sim`` (a :class:`rbda.Simulator`) from checked ``q``, ``v``, ``tau`` and ``fext`` (None or
     ``(nv,)``) on its :class:`PackedScene`; returns ``(q_next, v_next)`` and keeps the step's arrays on ``sim``
     (read by its properties)."""
-    model, data, scene = sim.model, sim.data, sim._scene
-    I, F = model.packed
-    d = data._views
-    nv = model.nv
-    v_free, R, p, margins = np.empty(nv), scene.R, scene.p, scene.margins
+    scene = sim._scene
+    _, kinematics, shapes, work, room, factor, limits = step_arguments(sim)
+    v_free = np.empty(v.shape[0])
     status, contacts, keys = _k.dynamics_and_contacts(
-        I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J, q, v, tau,
-        scene.zeros if fext is None else fext, sim.damping, sim.dt, scene.zeros, NO_FEXT, scene.pairs, scene.gint,
-        scene.gR, scene.gp, scene.gparam, scene.vertices, scene.support, sim.margin, sim.speculative, scene.capacity,
-        scene.work, v_free, R, p, margins, scene.pair_ids, scene.plane, scene.radius, scene.normals, scene.velocities,
-        scene.twists)
+        *kinematics, q, v, tau, scene.zeros if fext is None else fext, sim.damping, sim.dt, scene.zeros, NO_FEXT,
+        *shapes, sim.margin, sim.speculative, scene.capacity, *work, v_free, *room)
     if status:
-        step_error(status, model, q, v)
+        step_error(status, sim.model, q, v)
     if scene.python_pairs:
-        contacts, keys = _python_contacts(sim, scene, R, p, margins, contacts, keys)
+        contacts, keys = _python_contacts(sim, scene, scene.R, scene.p, scene.margins, contacts, keys)
     bilateral = _bilateral_rows(sim) if sim.constraints else scene.no_rows
     solver, formulation, options = solver_options(sim.solver)
-    previous_keys, previous_rows, previous = sim._warm
-    q_next, v_next = np.empty(model.nq), np.empty(nv)
+    q_next, v_next = np.empty(q.shape[0]), np.empty(v.shape[0])
     impulses, velocities, J, frames, bias, lower, upper, rows, stats = _k.contact_step(
-        I, F, data._cholesky_L, data.Dinv, data.dof_parents, d.J, scene.support, q, v, v_free, sim.dt, sim.margin,
-        sim.baumgarte, sim.slop, np.nan if sim.restitution is None else sim.restitution, contacts, keys, scene.parents,
-        sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit, scene.friction_dofs,
-        scene.friction, *bilateral, previous_keys, previous_rows, previous, sim.warm_start, solver, formulation,
-        options, q_next, v_next)
+        *factor, q, v, v_free, sim.dt, sim.margin, sim.baumgarte, sim.slop,
+        np.nan if sim.restitution is None else sim.restitution, contacts, keys, *limits, *bilateral, *sim._warm,
+        sim.warm_start, solver, formulation, options, q_next, v_next)
     if stats[0] < 0:
-        step_error(compiled_rollout.NOT_FINITE_G, model, q, v)
+        step_error(compiled_rollout.NOT_FINITE_G, sim.model, q, v)
     keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias, lower, upper, rows, stats)
     return q_next, v_next
 
