@@ -102,7 +102,9 @@ def plane_shape(plane, shape, gint, gparam, vertices, R, p, margin, work, keep):
     code, first, count = gint[shape, 0], gint[shape, 2], gint[shape, 3]
     if code == CYLINDER:
         return plane_cylinder(n, offset, R[shape], p[shape], gparam[shape, 0], gparam[shape, 1], margin, work), n
-    m = plane_spheres(n, offset, R[shape], p[shape], vertices[first:first + count], gparam[shape, 0], margin, work)
+    last = first + count
+    m = plane_spheres(n, offset, R[shape], p[shape], vertices[0, first:last], vertices[1, first:last],
+                      vertices[2, first:last], gparam[shape, 0], margin, work)
     if code == HULL and m > PATCH_POINTS:
         kept = reduce_patch(n, work, m, keep)
         rows = work[keep[:kept]]

@@ -86,7 +86,8 @@ class PackedScene:
                 self.gparam[g, 5] = float(obj.geometry.offset)
             self.gparam[g, 6] = np.inf if code == compiled.HALFSPACE else bounding_radius(obj.geometry)
             self.gparam[g, 7] = friction[g]
-        self.vertices = np.ascontiguousarray(np.concatenate(vertices) if vertices else np.zeros((0, 3)))
+        # (3, n): one coordinate per row, each contiguous (contacts.plane_spheres scans them in one vectorised pass)
+        self.vertices = np.ascontiguousarray((np.concatenate(vertices) if vertices else np.zeros((0, 3))).T)
         pairs = np.array(collision_model.collision_pairs, dtype=np.int64).reshape(-1, 2)
         self.pairs = np.zeros((len(pairs), 3), dtype=np.int64)
         self.capacity = 0
