@@ -83,12 +83,13 @@ def classify(formulation, mu, lower, upper, lam, mode, slip, rows, boundary_slid
 
 
 @njit(cache=True)
-def update(formulation, mu, lower, upper, lam, v, mode, slip, rows):
+def update(formulation, G, mu, lower, upper, lam, v, slack, mode, slip, rows):
     """One primal-dual active-set step from a rejected trial ``lam`` with velocities ``v = G lam + g``: a
     contact whose normal impulse is negative separates; a separating one whose velocity leaves the dual cone
     sticks; a sticking one outside its cone slides along its tangent impulse; a sliding one slides against its
-    tangent velocity (sticks if it has none, or, LCP, on an axis whose velocity follows the friction); a box row
-    past a bound goes to it, one pushed off its bound frees. Returns whether anything changed."""
+    tangent velocity (sticks if it has none, or, LCP, on an axis whose velocity follows the friction); each box
+    row follows :func:`row_update`, pushed off its bound by more than ``slack``. Returns whether anything
+    changed."""
     changed = False
     for i in range(mu.shape[0]):
         k = 3 * i
@@ -124,14 +125,27 @@ def update(formulation, mu, lower, upper, lam, v, mode, slip, rows):
     first = 3 * mu.shape[0]
     for j in range(lower.shape[0]):
         a, old = first + j, rows[j]
-        if rows[j] == FREE and lam[a] < lower[j]:
-            rows[j] = AT_LOWER
-        elif rows[j] == FREE and lam[a] > upper[j]:
-            rows[j] = AT_UPPER
-        elif (rows[j] == AT_LOWER and v[a] < 0.0) or (rows[j] == AT_UPPER and v[a] > 0.0):
-            rows[j] = FREE
+        rows[j] = row_update(rows[j], lam[a], v[a], slack, G[a, a], lower[j], upper[j])
         changed = changed or rows[j] != old
     return changed
+
+
+@njit(cache=True)
+def row_update(state, x, v, slack, diagonal, lower, upper):
+    """The next state of a box row (``FREE``, ``AT_LOWER``, ``AT_UPPER``) from its trial impulse ``x`` and
+    velocity ``v`` (``diagonal``: its entry of ``G``). A free row past a bound goes to it. A row on a bound that
+    its velocity pushes off by more than ``slack`` (the dual feasibility tolerance: a smaller velocity passes the
+    test, and its sign may be rounding's, as on a joint limit that duplicates the joint's friction row) takes the
+    bound, or the free interval, where the row's own Gauss-Seidel step ``x - v / G_jj`` would land: a row that
+    slipped one way at its bound of friction and finds its velocity reversed goes straight to the other bound
+    when that step crosses the interval (a joint's dry friction reversing in one time step), not through a round
+    free."""
+    if state == FREE:
+        return AT_LOWER if x < lower else AT_UPPER if x > upper else FREE
+    if (state == AT_LOWER and v < -slack) or (state == AT_UPPER and v > slack):
+        step = x - v / diagonal if diagonal > 0.0 else x
+        return AT_LOWER if step <= lower else AT_UPPER if step >= upper else FREE
+    return state
 
 
 @njit(cache=True)
@@ -317,13 +331,18 @@ def misalignment(mu, lam, v):
 
 @njit(cache=True)
 def velocities(G, g, lam, v):
-    """``v = G lam + g`` into ``v``."""
+    """``v = G lam + g`` into ``v``, for a symmetric ``G``: ``g`` plus ``lam_c`` times row ``c`` of ``G`` for each
+    nonzero ``lam_c`` (contiguous, independent updates that vectorise, where a dot product per row waits on each
+    addition; a contact that separates costs nothing)."""
     m = g.shape[0]
     for r in range(m):
-        acc = g[r]
-        for c in range(m):
-            acc += G[r, c] * lam[c]
-        v[r] = acc
+        v[r] = g[r]
+    for c in range(m):
+        x = lam[c]
+        if x != 0.0:
+            row = G[c]
+            for r in range(m):
+                v[r] += x * row[r]
 
 
 @njit(cache=True)
@@ -382,6 +401,7 @@ def active_set_solve(formulation, G, g, mu, lower, upper, lam, max_rounds, toler
         if retry:  # the guess's contacts on their cones' boundaries may rest there (a degenerate split): stick
             retry = False
             classify(formulation, mu, lower, upper, lam, mode, slip, rows, False)
-        elif not update(formulation, mu, lower, upper, raw, v, mode, slip, rows):
+        elif not update(formulation, G, mu, lower, upper, raw, v, tolerances[0] + tolerances[1] * np.abs(v).max(),
+                        mode, slip, rows):
             break
     return rounds, False, primal, dual, compl
