@@ -36,6 +36,7 @@ from .._jit import njit
 from .checks import all_finite
 from .cones import CCP, COULOMB, LCP, PYRAMID, box_residuals, complementarity_residuals, project
 from .constrained import damped_cholesky, dense_cholesky_solve
+from .views import view
 
 SEPARATE, STICK, SLIDE = 0, 1, 2
 FREE, AT_LOWER, AT_UPPER = 0, 1, 2
@@ -219,64 +220,113 @@ def unknowns(formulation, mu, lower, upper, mode, slip, rows, index, column, equ
 
 
 @njit(cache=True)
-def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fixed, A, factor, work):
-    """The impulses of the active set (:func:`unknowns`) into ``lam``: ``A u = b`` with ``A = E^T G P``, ``b =
-    -E^T (G fixed + g)``, solved through the Cholesky factor of ``A + eps I`` (symmetric) or of the normal equations'
-    ``A^T A + eps sqrt(max diag A^T A) I`` (a sliding contact's equation is not its column), with iterative
-    refinement from ``u = 0``. ``A, factor (m, m)``, ``work (5, m)``: work space. Returns False if the
-    factorisation fails."""
-    m = g.shape[0]
-    base, b, u, residual, damping = work[0], work[1], work[2], work[3], work[4]
+def reduced_system(G, g, count, symmetric, index, column, equation, fixed, A, b, base):
+    """The reduced problem's ``A = E^T G P`` and ``b = -E^T (G fixed + g)`` (:func:`unknowns`) into ``A[:count,
+    :count]`` and ``b[:count]``; ``base (m,)``: work space. An unknown's first coefficient is its own impulse's;
+    its other two, the sliding tangent's, count only if either is nonzero: most entries are then the one product
+    ``e_p0 c_q0 G[i_p0, i_q0]``, written out (the same number as the full sum, whose other terms are zeros). For
+    ``E = P`` the lower triangle is computed and mirrored. (The widths are tested inline: a call per entry that
+    takes the arrays costs more than the entry.)"""
     velocities(G, g, fixed, base)  # G fixed + g
     for p in range(count):
+        wp = 3 if equation[p, 1] != 0.0 or equation[p, 2] != 0.0 else 1
         acc = 0.0
-        for s in range(3):
+        for s in range(wp):
             acc -= equation[p, s] * base[index[p, s]]
         b[p] = acc
-        for q in range(count):
+        for q in range(p + 1 if symmetric else count):
+            wq = 3 if column[q, 1] != 0.0 or column[q, 2] != 0.0 else 1
+            if wp == 1 and wq == 1:
+                A[p, q] = equation[p, 0] * column[q, 0] * G[index[p, 0], index[q, 0]]
+                continue
             acc = 0.0
-            for s in range(3):
-                if equation[p, s] != 0.0:
-                    for t in range(3):
-                        acc += equation[p, s] * column[q, t] * G[index[p, s], index[q, t]]
+            for s in range(wp):
+                for t in range(wq):
+                    acc += equation[p, s] * column[q, t] * G[index[p, s], index[q, t]]
             A[p, q] = acc
-    if not symmetric:  # A <- A^T A, b <- A^T b
+    if symmetric:
         for p in range(count):
-            for q in range(count):
-                acc = 0.0
-                for r in range(count):
-                    acc += A[r, p] * A[r, q]
-                factor[p, q] = acc
-            acc = 0.0
-            for r in range(count):
-                acc += A[r, p] * b[r]
-            residual[p] = acc
-        scale = 0.0
+            for q in range(p):
+                A[q, p] = A[p, q]
+
+
+@njit(cache=True)
+def normal_equations(A, b, count, product, scratch):
+    """``A <- A^T A`` and ``b <- A^T b`` on the first ``count`` rows and columns, in place, summed row by row of
+    ``A`` (contiguous updates that vectorise); ``product (m, m)``, ``scratch (m,)``: work space. Returns the
+    largest diagonal entry of the product."""
+    for p in range(count):
+        scratch[p] = 0.0
+        for q in range(count):
+            product[p, q] = 0.0
+    for r in range(count):
         for p in range(count):
-            b[p] = residual[p]
-            scale = max(scale, factor[p, p])
-            for q in range(count):
-                A[p, q] = factor[p, q]
-        eps = eps * np.sqrt(scale)
-    damping[:count] = eps
-    if not damped_cholesky(A, damping, factor, count):  # A + eps I
-        return False
-    u[:count] = 0.0
+            x = A[r, p]
+            if x != 0.0:
+                for q in range(count):
+                    product[p, q] += x * A[r, q]
+                scratch[p] += x * b[r]
+    scale = 0.0
+    for p in range(count):
+        b[p] = scratch[p]
+        scale = max(scale, product[p, p])
+        for q in range(count):
+            A[p, q] = product[p, q]
+    return scale
+
+
+@njit(cache=True)
+def refine(A, factor, b, u, count, residual):
+    """``A u = b`` for a symmetric positive semi-definite ``A`` by iterative refinement from ``u = 0`` with the
+    factor of ``A + eps I`` (proximal-point steps: on a consistent system they converge to the solution of least
+    norm), into ``u[:count]``; ``residual (m,)``: work space. Stops after ``REFINEMENTS`` steps, or when the
+    residual ``b - A u`` is zero or no longer halves (not at a residual of rounding's size: on an ill-conditioned
+    ``A``, as the normal equations of redundant sliding points, a tiny residual still leaves ``u`` far from the
+    least-norm solution along the small eigenvalues). The first residual is ``b``; the next add ``-u_q`` times row
+    ``q`` of ``A`` (its column, by symmetry) for each ``q``: contiguous updates that vectorise."""
+    size = 0.0
+    for p in range(count):
+        u[p] = 0.0
+        residual[p] = b[p]
+        size = max(size, abs(b[p]))
     previous = np.inf
-    for _ in range(REFINEMENTS):
-        size = 0.0
-        for p in range(count):
-            acc = b[p]
+    for step in range(REFINEMENTS):
+        if step > 0:
+            for p in range(count):
+                residual[p] = b[p]
             for q in range(count):
-                acc -= A[p, q] * u[q]
-            residual[p] = acc
-            size = max(size, abs(acc))
+                x = u[q]
+                if x != 0.0:
+                    for p in range(count):
+                        residual[p] -= x * A[q, p]
+            size = 0.0
+            for p in range(count):
+                size = max(size, abs(residual[p]))
         if size == 0.0 or size >= 0.5 * previous:
             break
         previous = size
         dense_cholesky_solve(factor, residual, count)
         for p in range(count):
             u[p] += residual[p]
+
+
+@njit(cache=True)
+def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fixed, A, factor, work):
+    """The impulses of the active set (:func:`unknowns`) into ``lam``: ``A u = b`` (:func:`reduced_system`)
+    solved through the Cholesky factor of ``A + eps I`` (symmetric) or of the normal equations' ``A^T A + eps
+    sqrt(max diag A^T A) I`` (a sliding contact's equation is not its column, :func:`normal_equations`), with
+    iterative refinement from ``u = 0`` (:func:`refine`). ``A, factor (m, m)``, ``work (5, m)``: work space.
+    Returns False if the factorisation fails."""
+    m = g.shape[0]
+    base, b, u, residual, damping = work[0], work[1], work[2], work[3], work[4]
+    reduced_system(G, g, count, symmetric, index, column, equation, fixed, A, b, base)
+    if not symmetric:
+        eps = eps * np.sqrt(normal_equations(A, b, count, factor, residual))
+    for p in range(count):
+        damping[p] = eps
+    if not damped_cholesky(A, damping, factor, count):  # A + eps I
+        return False
+    refine(A, factor, b, u, count, residual)
     for a in range(m):
         lam[a] = fixed[a]
     for p in range(count):
@@ -309,7 +359,20 @@ def residuals(formulation, G, g, mu, lower, upper, lam, v):
     dual, compl = box_residuals(first, lower, upper, lam, v, dual, compl)
     if formulation != LCP:
         dual = max(dual, misalignment(mu, lam, v))
-    return primal, dual, compl, np.abs(lam).max(), np.abs(v).max()
+    return primal, dual, compl, largest_magnitude(lam), largest_magnitude(v)
+
+
+@njit(cache=True)
+def largest_magnitude(x):
+    """``||x||_inf`` (0 for an empty ``x``), without the temporary array of ``np.abs(x).max()``; NaN if an entry
+    is, as that expression (a NaN in the impulses or velocities must fail :func:`within`'s tests)."""
+    top = 0.0
+    for value in x:
+        if not abs(value) <= top:  # larger, or NaN
+            top = abs(value)
+            if np.isnan(top):
+                return top
+    return top
 
 
 @njit(cache=True)
@@ -340,9 +403,8 @@ def velocities(G, g, lam, v):
     for c in range(m):
         x = lam[c]
         if x != 0.0:
-            row = G[c]
             for r in range(m):
-                v[r] += x * row[r]
+                v[r] += x * G[c, r]
 
 
 @njit(cache=True)
@@ -356,17 +418,44 @@ def within(tolerances, primal, dual, compl, lam_max, v_max):
 
 
 @njit(cache=True)
+def largest_diagonal(G):
+    """``max_i |G_ii|`` (0 for an empty ``G``; NaN if an entry is)."""
+    top = 0.0
+    for i in range(G.shape[0]):
+        if not abs(G[i, i]) <= top:  # larger, or NaN
+            top = abs(G[i, i])
+            if np.isnan(top):
+                return top
+    return top
+
+
+@njit(cache=True)
+def workspace(m, k):
+    """The fast path's arrays for ``m = 3k + r`` rows, cut from one integer and one float allocation: ``(mode
+    (k,), rows (r,), index (m, 3), slip (k, 2), column, equation (m, 3), fixed, raw, trial, v, v_raw (m,), A,
+    factor (m, m), work (5, m))``."""
+    r = m - 3 * k
+    integers = np.empty(k + r + 3 * m, dtype=np.int64)
+    floats = np.empty(2 * k + 6 * m + 5 * m + 2 * m * m + 5 * m)
+    mode, rows, index = view(integers, 0, (k,)), view(integers, k, (r,)), view(integers, k + r, (m, 3))
+    slip, column, equation = view(floats, 0, (k, 2)), view(floats, 2 * k, (m, 3)), view(floats, 2 * k + 3 * m, (m, 3))
+    o = 2 * k + 6 * m
+    fixed, raw, trial = view(floats, o, (m,)), view(floats, o + m, (m,)), view(floats, o + 2 * m, (m,))
+    v, v_raw = view(floats, o + 3 * m, (m,)), view(floats, o + 4 * m, (m,))
+    o += 5 * m
+    A, factor, work = view(floats, o, (m, m)), view(floats, o + m * m, (m, m)), view(floats, o + 2 * m * m, (5, m))
+    return mode, rows, index, slip, column, equation, fixed, raw, trial, v, v_raw, A, factor, work
+
+
+@njit(cache=True)
 def active_set_solve(formulation, G, g, mu, lower, upper, lam, max_rounds, tolerances):
     """The fast path (see the module) from the guess ``lam (m,)``, ``m = 3k + r``, at most ``max_rounds``
     active sets, the reduced solve regularised by ``EPS`` times ``G``'s largest diagonal entry; ``tolerances =
     [abs_f, rel_f, abs_c, rel_c]`` (:func:`within`). Returns ``(rounds, accepted, primal, dual, complementarity)``:
     if accepted, ``lam`` holds the solution (in the cones and boxes); otherwise ``lam`` is unchanged."""
     m, k = g.shape[0], mu.shape[0]
-    eps = EPS * max(np.abs(np.diag(G)).max(), 1e-300)
-    mode, slip, rows = np.empty(k, dtype=np.int64), np.empty((k, 2)), np.empty(m - 3 * k, dtype=np.int64)
-    index, column, equation = np.empty((m, 3), dtype=np.int64), np.empty((m, 3)), np.empty((m, 3))
-    fixed, raw, trial, v, v_raw = np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m)
-    A, factor, work = np.empty((m, m)), np.empty((m, m)), np.empty((5, m))
+    eps = EPS * max(largest_diagonal(G), 1e-300)
+    mode, rows, index, slip, column, equation, fixed, raw, trial, v, v_raw, A, factor, work = workspace(m, k)
     retry = classify(formulation, mu, lower, upper, lam, mode, slip, rows, True)
     primal, dual, compl, rounds = np.inf, np.inf, np.inf, 0
     for rounds in range(1, max_rounds + 1):
