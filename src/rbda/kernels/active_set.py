@@ -36,6 +36,7 @@ from .._jit import njit
 from .checks import all_finite
 from .cones import CCP, COULOMB, LCP, PYRAMID, box_residuals, complementarity_residuals, project
 from .constrained import damped_cholesky, dense_cholesky_solve
+from .views import view
 
 SEPARATE, STICK, SLIDE = 0, 1, 2
 FREE, AT_LOWER, AT_UPPER = 0, 1, 2
@@ -83,12 +84,13 @@ def classify(formulation, mu, lower, upper, lam, mode, slip, rows, boundary_slid
 
 
 @njit(cache=True)
-def update(formulation, mu, lower, upper, lam, v, mode, slip, rows):
+def update(formulation, G, mu, lower, upper, lam, v, slack, mode, slip, rows):
     """One primal-dual active-set step from a rejected trial ``lam`` with velocities ``v = G lam + g``: a
     contact whose normal impulse is negative separates; a separating one whose velocity leaves the dual cone
     sticks; a sticking one outside its cone slides along its tangent impulse; a sliding one slides against its
-    tangent velocity (sticks if it has none, or, LCP, on an axis whose velocity follows the friction); a box row
-    past a bound goes to it, one pushed off its bound frees. Returns whether anything changed."""
+    tangent velocity (sticks if it has none, or, LCP, on an axis whose velocity follows the friction); each box
+    row follows :func:`row_update`, pushed off its bound by more than ``slack``. Returns whether anything
+    changed."""
     changed = False
     for i in range(mu.shape[0]):
         k = 3 * i
@@ -124,14 +126,27 @@ def update(formulation, mu, lower, upper, lam, v, mode, slip, rows):
     first = 3 * mu.shape[0]
     for j in range(lower.shape[0]):
         a, old = first + j, rows[j]
-        if rows[j] == FREE and lam[a] < lower[j]:
-            rows[j] = AT_LOWER
-        elif rows[j] == FREE and lam[a] > upper[j]:
-            rows[j] = AT_UPPER
-        elif (rows[j] == AT_LOWER and v[a] < 0.0) or (rows[j] == AT_UPPER and v[a] > 0.0):
-            rows[j] = FREE
+        rows[j] = row_update(rows[j], lam[a], v[a], slack, G[a, a], lower[j], upper[j])
         changed = changed or rows[j] != old
     return changed
+
+
+@njit(cache=True)
+def row_update(state, x, v, slack, diagonal, lower, upper):
+    """The next state of a box row (``FREE``, ``AT_LOWER``, ``AT_UPPER``) from its trial impulse ``x`` and
+    velocity ``v`` (``diagonal``: its entry of ``G``). A free row past a bound goes to it. A row on a bound that
+    its velocity pushes off by more than ``slack`` (the dual feasibility tolerance: a smaller velocity passes the
+    test, and its sign may be rounding's, as on a joint limit that duplicates the joint's friction row) takes the
+    bound, or the free interval, where the row's own Gauss-Seidel step ``x - v / G_jj`` would land: a row that
+    slipped one way at its bound of friction and finds its velocity reversed goes straight to the other bound
+    when that step crosses the interval (a joint's dry friction reversing in one time step), not through a round
+    free."""
+    if state == FREE:
+        return AT_LOWER if x < lower else AT_UPPER if x > upper else FREE
+    if (state == AT_LOWER and v < -slack) or (state == AT_UPPER and v > slack):
+        step = x - v / diagonal if diagonal > 0.0 else x
+        return AT_LOWER if step <= lower else AT_UPPER if step >= upper else FREE
+    return state
 
 
 @njit(cache=True)
@@ -205,64 +220,113 @@ def unknowns(formulation, mu, lower, upper, mode, slip, rows, index, column, equ
 
 
 @njit(cache=True)
-def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fixed, A, factor, work):
-    """The impulses of the active set (:func:`unknowns`) into ``lam``: ``A u = b`` with ``A = E^T G P``, ``b =
-    -E^T (G fixed + g)``, solved through the Cholesky factor of ``A + eps I`` (symmetric) or of the normal equations'
-    ``A^T A + eps sqrt(max diag A^T A) I`` (a sliding contact's equation is not its column), with iterative
-    refinement from ``u = 0``. ``A, factor (m, m)``, ``work (5, m)``: work space. Returns False if the
-    factorisation fails."""
-    m = g.shape[0]
-    base, b, u, residual, damping = work[0], work[1], work[2], work[3], work[4]
+def reduced_system(G, g, count, symmetric, index, column, equation, fixed, A, b, base):
+    """The reduced problem's ``A = E^T G P`` and ``b = -E^T (G fixed + g)`` (:func:`unknowns`) into ``A[:count,
+    :count]`` and ``b[:count]``; ``base (m,)``: work space. An unknown's first coefficient is its own impulse's;
+    its other two, the sliding tangent's, count only if either is nonzero: most entries are then the one product
+    ``e_p0 c_q0 G[i_p0, i_q0]``, written out (the same number as the full sum, whose other terms are zeros). For
+    ``E = P`` the lower triangle is computed and mirrored. (The widths are tested inline: a call per entry that
+    takes the arrays costs more than the entry.)"""
     velocities(G, g, fixed, base)  # G fixed + g
     for p in range(count):
+        wp = 3 if equation[p, 1] != 0.0 or equation[p, 2] != 0.0 else 1
         acc = 0.0
-        for s in range(3):
+        for s in range(wp):
             acc -= equation[p, s] * base[index[p, s]]
         b[p] = acc
-        for q in range(count):
+        for q in range(p + 1 if symmetric else count):
+            wq = 3 if column[q, 1] != 0.0 or column[q, 2] != 0.0 else 1
+            if wp == 1 and wq == 1:
+                A[p, q] = equation[p, 0] * column[q, 0] * G[index[p, 0], index[q, 0]]
+                continue
             acc = 0.0
-            for s in range(3):
-                if equation[p, s] != 0.0:
-                    for t in range(3):
-                        acc += equation[p, s] * column[q, t] * G[index[p, s], index[q, t]]
+            for s in range(wp):
+                for t in range(wq):
+                    acc += equation[p, s] * column[q, t] * G[index[p, s], index[q, t]]
             A[p, q] = acc
-    if not symmetric:  # A <- A^T A, b <- A^T b
+    if symmetric:
         for p in range(count):
-            for q in range(count):
-                acc = 0.0
-                for r in range(count):
-                    acc += A[r, p] * A[r, q]
-                factor[p, q] = acc
-            acc = 0.0
-            for r in range(count):
-                acc += A[r, p] * b[r]
-            residual[p] = acc
-        scale = 0.0
+            for q in range(p):
+                A[q, p] = A[p, q]
+
+
+@njit(cache=True)
+def normal_equations(A, b, count, product, scratch):
+    """``A <- A^T A`` and ``b <- A^T b`` on the first ``count`` rows and columns, in place, summed row by row of
+    ``A`` (contiguous updates that vectorise); ``product (m, m)``, ``scratch (m,)``: work space. Returns the
+    largest diagonal entry of the product."""
+    for p in range(count):
+        scratch[p] = 0.0
+        for q in range(count):
+            product[p, q] = 0.0
+    for r in range(count):
         for p in range(count):
-            b[p] = residual[p]
-            scale = max(scale, factor[p, p])
-            for q in range(count):
-                A[p, q] = factor[p, q]
-        eps = eps * np.sqrt(scale)
-    damping[:count] = eps
-    if not damped_cholesky(A, damping, factor, count):  # A + eps I
-        return False
-    u[:count] = 0.0
+            x = A[r, p]
+            if x != 0.0:
+                for q in range(count):
+                    product[p, q] += x * A[r, q]
+                scratch[p] += x * b[r]
+    scale = 0.0
+    for p in range(count):
+        b[p] = scratch[p]
+        scale = max(scale, product[p, p])
+        for q in range(count):
+            A[p, q] = product[p, q]
+    return scale
+
+
+@njit(cache=True)
+def refine(A, factor, b, u, count, residual):
+    """``A u = b`` for a symmetric positive semi-definite ``A`` by iterative refinement from ``u = 0`` with the
+    factor of ``A + eps I`` (proximal-point steps: on a consistent system they converge to the solution of least
+    norm), into ``u[:count]``; ``residual (m,)``: work space. Stops after ``REFINEMENTS`` steps, or when the
+    residual ``b - A u`` is zero or no longer halves (not at a residual of rounding's size: on an ill-conditioned
+    ``A``, as the normal equations of redundant sliding points, a tiny residual still leaves ``u`` far from the
+    least-norm solution along the small eigenvalues). The first residual is ``b``; the next add ``-u_q`` times row
+    ``q`` of ``A`` (its column, by symmetry) for each ``q``: contiguous updates that vectorise."""
+    size = 0.0
+    for p in range(count):
+        u[p] = 0.0
+        residual[p] = b[p]
+        size = max(size, abs(b[p]))
     previous = np.inf
-    for _ in range(REFINEMENTS):
-        size = 0.0
-        for p in range(count):
-            acc = b[p]
+    for step in range(REFINEMENTS):
+        if step > 0:
+            for p in range(count):
+                residual[p] = b[p]
             for q in range(count):
-                acc -= A[p, q] * u[q]
-            residual[p] = acc
-            size = max(size, abs(acc))
+                x = u[q]
+                if x != 0.0:
+                    for p in range(count):
+                        residual[p] -= x * A[q, p]
+            size = 0.0
+            for p in range(count):
+                size = max(size, abs(residual[p]))
         if size == 0.0 or size >= 0.5 * previous:
             break
         previous = size
         dense_cholesky_solve(factor, residual, count)
         for p in range(count):
             u[p] += residual[p]
+
+
+@njit(cache=True)
+def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fixed, A, factor, work):
+    """The impulses of the active set (:func:`unknowns`) into ``lam``: ``A u = b`` (:func:`reduced_system`)
+    solved through the Cholesky factor of ``A + eps I`` (symmetric) or of the normal equations' ``A^T A + eps
+    sqrt(max diag A^T A) I`` (a sliding contact's equation is not its column, :func:`normal_equations`), with
+    iterative refinement from ``u = 0`` (:func:`refine`). ``A, factor (m, m)``, ``work (5, m)``: work space.
+    Returns False if the factorisation fails."""
+    m = g.shape[0]
+    base, b, u, residual, damping = work[0], work[1], work[2], work[3], work[4]
+    reduced_system(G, g, count, symmetric, index, column, equation, fixed, A, b, base)
+    if not symmetric:
+        eps = eps * np.sqrt(normal_equations(A, b, count, factor, residual))
+    for p in range(count):
+        damping[p] = eps
+    if not damped_cholesky(A, damping, factor, count):  # A + eps I
+        return False
+    refine(A, factor, b, u, count, residual)
     for a in range(m):
         lam[a] = fixed[a]
     for p in range(count):
@@ -295,7 +359,20 @@ def residuals(formulation, G, g, mu, lower, upper, lam, v):
     dual, compl = box_residuals(first, lower, upper, lam, v, dual, compl)
     if formulation != LCP:
         dual = max(dual, misalignment(mu, lam, v))
-    return primal, dual, compl, np.abs(lam).max(), np.abs(v).max()
+    return primal, dual, compl, largest_magnitude(lam), largest_magnitude(v)
+
+
+@njit(cache=True)
+def largest_magnitude(x):
+    """``||x||_inf`` (0 for an empty ``x``), without the temporary array of ``np.abs(x).max()``; NaN if an entry
+    is, as that expression (a NaN in the impulses or velocities must fail :func:`within`'s tests)."""
+    top = 0.0
+    for value in x:
+        if not abs(value) <= top:  # larger, or NaN
+            top = abs(value)
+            if np.isnan(top):
+                return top
+    return top
 
 
 @njit(cache=True)
@@ -317,13 +394,17 @@ def misalignment(mu, lam, v):
 
 @njit(cache=True)
 def velocities(G, g, lam, v):
-    """``v = G lam + g`` into ``v``."""
+    """``v = G lam + g`` into ``v``, for a symmetric ``G``: ``g`` plus ``lam_c`` times row ``c`` of ``G`` for each
+    nonzero ``lam_c`` (contiguous, independent updates that vectorise, where a dot product per row waits on each
+    addition; a contact that separates costs nothing)."""
     m = g.shape[0]
     for r in range(m):
-        acc = g[r]
-        for c in range(m):
-            acc += G[r, c] * lam[c]
-        v[r] = acc
+        v[r] = g[r]
+    for c in range(m):
+        x = lam[c]
+        if x != 0.0:
+            for r in range(m):
+                v[r] += x * G[c, r]
 
 
 @njit(cache=True)
@@ -337,17 +418,44 @@ def within(tolerances, primal, dual, compl, lam_max, v_max):
 
 
 @njit(cache=True)
+def largest_diagonal(G):
+    """``max_i |G_ii|`` (0 for an empty ``G``; NaN if an entry is)."""
+    top = 0.0
+    for i in range(G.shape[0]):
+        if not abs(G[i, i]) <= top:  # larger, or NaN
+            top = abs(G[i, i])
+            if np.isnan(top):
+                return top
+    return top
+
+
+@njit(cache=True)
+def workspace(m, k):
+    """The fast path's arrays for ``m = 3k + r`` rows, cut from one integer and one float allocation: ``(mode
+    (k,), rows (r,), index (m, 3), slip (k, 2), column, equation (m, 3), fixed, raw, trial, v, v_raw (m,), A,
+    factor (m, m), work (5, m))``."""
+    r = m - 3 * k
+    integers = np.empty(k + r + 3 * m, dtype=np.int64)
+    floats = np.empty(2 * k + 6 * m + 5 * m + 2 * m * m + 5 * m)
+    mode, rows, index = view(integers, 0, (k,)), view(integers, k, (r,)), view(integers, k + r, (m, 3))
+    slip, column, equation = view(floats, 0, (k, 2)), view(floats, 2 * k, (m, 3)), view(floats, 2 * k + 3 * m, (m, 3))
+    o = 2 * k + 6 * m
+    fixed, raw, trial = view(floats, o, (m,)), view(floats, o + m, (m,)), view(floats, o + 2 * m, (m,))
+    v, v_raw = view(floats, o + 3 * m, (m,)), view(floats, o + 4 * m, (m,))
+    o += 5 * m
+    A, factor, work = view(floats, o, (m, m)), view(floats, o + m * m, (m, m)), view(floats, o + 2 * m * m, (5, m))
+    return mode, rows, index, slip, column, equation, fixed, raw, trial, v, v_raw, A, factor, work
+
+
+@njit(cache=True)
 def active_set_solve(formulation, G, g, mu, lower, upper, lam, max_rounds, tolerances):
     """The fast path (see the module) from the guess ``lam (m,)``, ``m = 3k + r``, at most ``max_rounds``
     active sets, the reduced solve regularised by ``EPS`` times ``G``'s largest diagonal entry; ``tolerances =
     [abs_f, rel_f, abs_c, rel_c]`` (:func:`within`). Returns ``(rounds, accepted, primal, dual, complementarity)``:
     if accepted, ``lam`` holds the solution (in the cones and boxes); otherwise ``lam`` is unchanged."""
     m, k = g.shape[0], mu.shape[0]
-    eps = EPS * max(np.abs(np.diag(G)).max(), 1e-300)
-    mode, slip, rows = np.empty(k, dtype=np.int64), np.empty((k, 2)), np.empty(m - 3 * k, dtype=np.int64)
-    index, column, equation = np.empty((m, 3), dtype=np.int64), np.empty((m, 3)), np.empty((m, 3))
-    fixed, raw, trial, v, v_raw = np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m)
-    A, factor, work = np.empty((m, m)), np.empty((m, m)), np.empty((5, m))
+    eps = EPS * max(largest_diagonal(G), 1e-300)
+    mode, rows, index, slip, column, equation, fixed, raw, trial, v, v_raw, A, factor, work = workspace(m, k)
     retry = classify(formulation, mu, lower, upper, lam, mode, slip, rows, True)
     primal, dual, compl, rounds = np.inf, np.inf, np.inf, 0
     for rounds in range(1, max_rounds + 1):
@@ -382,6 +490,7 @@ def active_set_solve(formulation, G, g, mu, lower, upper, lam, max_rounds, toler
         if retry:  # the guess's contacts on their cones' boundaries may rest there (a degenerate split): stick
             retry = False
             classify(formulation, mu, lower, upper, lam, mode, slip, rows, False)
-        elif not update(formulation, mu, lower, upper, raw, v, mode, slip, rows):
+        elif not update(formulation, G, mu, lower, upper, raw, v, tolerances[0] + tolerances[1] * np.abs(v).max(),
+                        mode, slip, rows):
             break
     return rounds, False, primal, dual, compl
