@@ -27,7 +27,7 @@ def test_batch_with_mimic_joints_equals_single_states():
     rng = np.random.default_rng(0)
     gm = _geometry(model, rng)
     data, gd = model.create_data(), GeometryData(gm)
-    Q = np.stack([rbda.random_configuration(model) for _ in range(30)])
+    Q = np.stack([rbda.random_configuration(model, rng=rng) for _ in range(30)])
     D, C = rbda.batch.compute_distances(model, gm, Q), rbda.batch.compute_collisions(model, gm, Q)
     for b in range(len(Q)):
         compute_distances(model, data, gm, gd, Q[b])
