@@ -355,11 +355,20 @@ def residuals(formulation, G, g, mu, lower, upper, lam, v):
         primal = max(primal, abs(lam[a] - x))
         lam[a] = x
     velocities(G, g, lam, v)
+    dual, compl = dual_residuals(formulation, mu, lower, upper, lam, v)
+    return primal, dual, compl, largest_magnitude(lam), largest_magnitude(v)
+
+
+@njit(cache=True)
+def dual_residuals(formulation, mu, lower, upper, lam, v):
+    """``(dual feasibility, complementarity)`` of impulses ``lam`` (in their cones and boxes) with velocities
+    ``v``: the contacts' (``complementarity_residuals``; for the NCP and CCP also a sliding contact's tangent
+    velocity that does not oppose its friction, :func:`misalignment`) and the box rows' (``box_residuals``)."""
     dual, compl = complementarity_residuals(formulation, mu, lam, v)
-    dual, compl = box_residuals(first, lower, upper, lam, v, dual, compl)
+    dual, compl = box_residuals(3 * mu.shape[0], lower, upper, lam, v, dual, compl)
     if formulation != LCP:
         dual = max(dual, misalignment(mu, lam, v))
-    return primal, dual, compl, largest_magnitude(lam), largest_magnitude(v)
+    return dual, compl
 
 
 @njit(cache=True)

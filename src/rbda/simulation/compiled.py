@@ -26,9 +26,8 @@ from __future__ import annotations
 import numpy as np
 from .._jit import njit
 
-from ..kernels.active_set import active_set_solve, misalignment, within
+from ..kernels.active_set import active_set_solve, dual_residuals, largest_magnitude, within
 from ..kernels.checks import all_finite
-from ..kernels.cones import LCP, box_residuals, complementarity_residuals
 from ..kernels.configuration import integrate
 from ..kernels.constrained import delassus
 from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve
@@ -299,6 +298,13 @@ def warm_start(keys, rows, previous_keys, previous_rows, previous, k, guess):
 
 
 @njit(cache=True)
+def given_rho(options):
+    """ADMM's starting penalty from its ``options`` (:func:`solve_contacts`): the previous solve's (entry 15), else
+    the solver's own ``rho`` (entry 2), else NaN (the spectral rule's, found if ADMM iterates)."""
+    return options[15] if not np.isnan(options[15]) else options[2]
+
+
+@njit(cache=True)
 def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, warm):
     """PGS or ADMM on ``G lambda + g`` (``lam`` the warm start in, the impulses out); returns the statistics
     ``[iterations, converged, primal, dual, complementarity, rho, factorisations]``. ``options``: PGS's settings
@@ -320,7 +326,7 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
         stats[0], stats[1], stats[3], stats[4] = it, 1.0 if converged else 0.0, dual, compl
         return stats
     rule = int(options[14])
-    rho = options[15] if not np.isnan(options[15]) else options[2]  # the previous solve's, the solver's, or NaN:
+    rho = given_rho(options)  # the previous solve's, the solver's, or NaN:
     increment = max(options[8], 1.0 + 1e-12) if rule != RHO_SPECTRAL else np.nan  # found by admm_solve from G's
     settings = np.empty(16)  # largest eigenvalue if it iterates (not after an accepted fast path)
     settings[:6] = options[:6]
@@ -390,12 +396,8 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contac
     impulses[:] = 0.0
     for i in range(n):
         impulses[index[i]] = lam_s[i]
-    dual, compl = complementarity_residuals(formulation, mu, impulses, velocities)
-    dual, compl = box_residuals(3 * mu.shape[0], lower, upper, impulses, velocities, dual, compl)
-    if formulation != LCP:
-        dual = max(dual, misalignment(mu, impulses, velocities))
-    if not within(tolerances, primal, dual, compl, np.abs(impulses).max() if m else 0.0,
-                  np.abs(velocities).max() if m else 0.0):
+    dual, compl = dual_residuals(formulation, mu, lower, upper, impulses, velocities)
+    if not within(tolerances, primal, dual, compl, largest_magnitude(impulses), largest_magnitude(velocities)):
         return 0, 0.0, 0.0, 0.0
     return used, primal, dual, compl
 
@@ -450,7 +452,7 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
     if used:
         stats = np.zeros(7)
         stats[0], stats[1], stats[2], stats[3], stats[4] = used, 1.0, primal, dual, compl
-        stats[5] = (options[15] if not np.isnan(options[15]) else options[2]) if solver == ADMM else np.nan
+        stats[5] = given_rho(options) if solver == ADMM else np.nan
     else:
         G = np.empty((m, m))
         delassus(L, Dinv, lam, J, np.empty((nv, m)), G)  # G = J M^-1 J^T through the sparse factor
