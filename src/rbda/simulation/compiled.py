@@ -1,5 +1,7 @@
 """The simulator's step compiled: the five stages of :mod:`rbda.simulation.simulator` as numba functions over the
-packed arrays of :class:`PackedScene` (built once per :class:`rbda.Simulator`), called as two kernels per step.
+packed arrays of :class:`PackedScene` (built once per :class:`rbda.Simulator`). A scene without Python pairs or
+bilateral rows steps in one call, :func:`step`, which reads every fixed array from one structref
+(:mod:`rbda.simulation.step_context`) and writes its results into that object's buffers; the others in two calls:
 
 - :func:`dynamics_and_contacts` runs stages 1 and 2: the joint Jacobians, ``M`` with ``dt`` times the damping on
   its diagonal, its sparse factor ``U D U^T``, ``nle`` and the free velocity (:func:`free_velocity`), the world
@@ -15,7 +17,7 @@ packed arrays of :class:`PackedScene` (built once per :class:`rbda.Simulator`), 
   start matched by integer keys (:func:`warm_start`), PGS or ADMM (``kernels/contact_solvers.py``), then
   ``v_next = v_free + M^-1 J^T lambda`` and ``q_next = q (+) dt v_next``.
 
-Both kernels release the GIL (``nogil``): threads run the steps of different simulators at once.
+The kernels release the GIL (``nogil``): threads run the steps of different simulators at once.
 
 Keys: a contact's is ``(pair index, point index)``; a row's is ``(kind, a, b)`` with kinds :data:`LIMIT` (dof,
 +1 at the lower limit or -1 at the upper), :data:`FRICTION` (dof, 0) and :data:`BILATERAL` (constraint, row).
@@ -44,6 +46,7 @@ PLANE_FIRST, PLANE_SECOND, SPHERE_SPHERE, PYTHON_PAIR, DISABLED = 0, 1, 2, 3, 4
 LIMIT, FRICTION, BILATERAL = 0, 1, 2
 ADMM, PGS = 0, 1
 NOT_SPD = 1000  # status: M + dt diag(damping) has a pivot <= 0
+NOT_FINITE_G = 1001  # status: the Delassus matrix of a step is not finite
 
 
 # ---------------------------------------------------------------------------------------------- stage 1
@@ -201,19 +204,20 @@ def dynamics_and_contacts(I, F, ws, M, L, D, Dinv, lam, nle, oMi, Jw, q, v, tau,
 @njit(cache=True)
 def contact_frames(normals, frames):
     """Each contact's rotation ``[t1, t2, n]`` (columns): ``t1`` the x axis (y for a normal within 26 degrees of
-    x) made orthogonal to ``n``, ``t2 = n x t1`` (as ``contacts.contact_frames``)."""
+    x) made orthogonal to ``n``, ``t2 = n x t1`` (as ``contacts.contact_frames``). Written out in scalars: no
+    array is allocated per contact."""
     for c in range(normals.shape[0]):
-        n = normals[c]
-        a = np.zeros(3)
-        a[1 if abs(n[0]) >= 0.9 else 0] = 1.0
-        an = a[0] * n[0] + a[1] * n[1] + a[2] * n[2]
-        t = a - an * n
-        t /= np.sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2])
-        frames[c, :, 0] = t
-        frames[c, 0, 1] = n[1] * t[2] - n[2] * t[1]
-        frames[c, 1, 1] = n[2] * t[0] - n[0] * t[2]
-        frames[c, 2, 1] = n[0] * t[1] - n[1] * t[0]
-        frames[c, :, 2] = n
+        n0, n1, n2 = normals[c, 0], normals[c, 1], normals[c, 2]
+        if abs(n0) >= 0.9:  # t = a - (a . n) n with a = y, else x
+            t0, t1, t2 = -n1 * n0, 1.0 - n1 * n1, -n1 * n2
+        else:
+            t0, t1, t2 = 1.0 - n0 * n0, -n0 * n1, -n0 * n2
+        length = np.sqrt(t0 * t0 + t1 * t1 + t2 * t2)
+        t0, t1, t2 = t0 / length, t1 / length, t2 / length
+        F = frames[c]
+        F[0, 0], F[1, 0], F[2, 0] = t0, t1, t2
+        F[0, 1], F[1, 1], F[2, 1] = n1 * t2 - n2 * t1, n2 * t0 - n0 * t2, n0 * t1 - n1 * t0
+        F[0, 2], F[1, 2], F[2, 2] = n0, n1, n2
 
 
 @njit(cache=True)
@@ -469,3 +473,41 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
         tau[i] = dt * v_next[i]
     integrate(I, F, q, tau, q_next)
     return impulses, velocities, J, frames, bias, lower, upper, rows, stats
+
+
+# ---------------------------------------------------------------------------------------------- one step, one call
+@njit(cache=True, nogil=True)
+def step(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative, baumgarte, slop, restitution, warm, solver,
+         formulation, options, previous_keys, previous_rows, previous, kp, rp, q_next, v_next):
+    """One whole step (stages 1 to 5) of a scene without Python pairs or bilateral rows, its arrays read from the
+    step context ``ctx`` (:mod:`rbda.simulation.step_context`); fills ``q_next``, ``v_next`` and the context's
+    output set ``parity`` (contacts, keys, frames, ``J``, row bias, bounds and keys, impulses, velocities,
+    statistics, ``v_free``), warm-started from the first ``kp`` contacts and ``rp`` rows of ``previous_keys``,
+    ``previous_rows``, ``previous`` (the previous step's, which must not be that set). Returns ``(status, k, r)``: a kernel status (0; an input status of
+    ``q``/``v``; :data:`NOT_SPD`; :data:`NOT_FINITE_G`), the numbers of contacts and rows written."""
+    v_free = ctx.out_v_free[parity]
+    status, contacts, keys = dynamics_and_contacts(
+        ctx.I, ctx.F, ctx.ws, ctx.M, ctx.L, ctx.D, ctx.Dinv, ctx.lam, ctx.nle, ctx.oMi, ctx.Jw, q, v, tau, fext,
+        damping, dt, ctx.zeros, ctx.no_fext, ctx.pairs, ctx.gint, ctx.gR, ctx.gp, ctx.gparam, ctx.vertices,
+        ctx.support, margin, speculative, ctx.out_contacts.shape[1], ctx.work, v_free, ctx.R, ctx.p, ctx.margins,
+        ctx.pair_ids, ctx.plane, ctx.radius, ctx.normals, ctx.velocities, ctx.twists)
+    if status:
+        return status, 0, 0
+    impulses, velocities, J, frames, bias, lower, upper, rows, stats = contact_step(
+        ctx.I, ctx.F, ctx.L, ctx.Dinv, ctx.lam, ctx.Jw, ctx.support, q, v, v_free, dt, margin, baumgarte, slop,
+        restitution, contacts, keys, ctx.gparent, ctx.limit_q, ctx.limit_v, ctx.lower_limit, ctx.upper_limit,
+        ctx.friction_v, ctx.friction, ctx.no_rows_J, ctx.no_rows_bias, ctx.no_rows_keys, previous_keys[:kp],
+        previous_rows[:rp], previous[:3 * kp + rp], warm, solver, formulation, options, q_next, v_next)
+    if stats[0] < 0:
+        return NOT_FINITE_G, 0, 0
+    k, r = contacts.shape[0], bias.shape[0]
+    ctx.out_contacts[parity, :k] = contacts
+    ctx.out_keys[parity, :k] = keys
+    ctx.out_frames[parity, :k] = frames
+    ctx.out_J[parity, :J.shape[0]] = J
+    ctx.out_bias[parity, :r], ctx.out_lower[parity, :r], ctx.out_upper[parity, :r] = bias, lower, upper
+    ctx.out_rows[parity, :r] = rows
+    ctx.out_impulses[parity, :impulses.shape[0]] = impulses
+    ctx.out_velocities[parity, :velocities.shape[0]] = velocities
+    ctx.out_stats[parity] = stats
+    return 0, k, r

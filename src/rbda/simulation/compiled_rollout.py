@@ -22,9 +22,8 @@ import numpy as np
 from .._jit import njit
 
 from ..kernels.checks import all_finite
-from .compiled import PYTHON_PAIR, contact_step, dynamics_and_contacts
+from .compiled import NOT_FINITE_G, PYTHON_PAIR, contact_step, dynamics_and_contacts
 
-NOT_FINITE_G = 1001  # status: the Delassus matrix of a step is not finite
 PYTHON_STEP = 1002  # status: a pair without a compiled contact function is within its margin: step in Python
 
 

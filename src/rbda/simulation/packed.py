@@ -204,10 +204,68 @@ def step_arguments(sim) -> tuple:
     return kept
 
 
+def context(sim):
+    """``(context, sets)``: the :class:`~rbda.simulation.step_context.StepContext` of ``sim``'s one-call step (the
+    arrays of :func:`step_arguments`, the empty bilateral rows and two sets of output buffers) and the two sets as
+    dicts of arrays; built once per :class:`rbda.Simulator` and again if its ``data`` is replaced."""
+    kept = sim.__dict__.get("_context")
+    if kept is not None and kept[0] is sim.data:
+        return kept[1], kept[2]
+    from .step_context import FIELDS, output_buffers, step_context
+
+    _, kinematics, shapes, work, room, _, limits = step_arguments(sim)
+    scene, nv = sim._scene, sim.model.nv
+    rows = 2 * len(limits[1]) + len(limits[5])  # each limited dof at both limits, each dof with dry friction
+    arrays = dict(zip(FIELDS, (*kinematics, *shapes, *work, *room, *limits, scene.zeros, NO_FEXT, *scene.no_rows)))
+    buffers = output_buffers(scene.capacity, rows, nv)
+    arrays.update(buffers)
+    sets = tuple({name: buffer[parity] for name, buffer in buffers.items()} for parity in (0, 1))
+    sim._context = sim.data, step_context(arrays), sets
+    sim._parity = 0
+    return sim._context[1], sets
+
+
 def compiled_step(sim, q, v, tau, fext):
     """One step of ``sim`` (a :class:`rbda.Simulator`) from checked ``q``, ``v``, ``tau`` and ``fext`` (None or
     ``(nv,)``) on its :class:`PackedScene`; returns ``(q_next, v_next)`` and keeps the step's arrays on ``sim``
-    (read by its properties)."""
+    (read by its properties). A scene without Python pairs or bilateral constraints steps in one kernel call
+    (``compiled.step``), the others in two with Python between (:func:`two_call_step`)."""
+    scene = sim._scene
+    if scene.python_pairs or sim.constraints:
+        return two_call_step(sim, q, v, tau, fext)
+    ctx, sets = context(sim)
+    parity = sim._parity = 1 - sim._parity  # the other set holds the previous step's results: the warm start
+    solver, formulation, options = solver_options(sim.solver)
+    q_next, v_next = np.empty(q.shape[0]), np.empty(v.shape[0])
+    status, k, r = _k.step(
+        ctx, parity, q, v, tau, scene.zeros if fext is None else fext, sim.damping, sim.dt, sim.margin,
+        sim.speculative, sim.baumgarte, sim.slop, np.nan if sim.restitution is None else sim.restitution,
+        sim.warm_start, solver, formulation, options, *sim._warm, q_next, v_next)
+    if status:
+        step_error(status, sim.model, q, v)
+    out = sets[parity]
+    sim._warm = out["out_keys"], out["out_rows"], out["out_impulses"], k, r
+    sim._fused = parity, k, r  # the step's arrays are views of the set, made when read (step_arrays)
+    sim.solver.keep_raw_stats(out["out_stats"])
+    return q_next, v_next
+
+
+def step_arrays(sim) -> tuple:
+    """The last compiled step's arrays ``(contacts, keys, frames, J, v_free, bias, lower, upper, rows, impulses,
+    velocities)``: kept by :func:`keep_step`, or views of the output set of a one-call step (valid until the step
+    after next, which writes that set again; the simulator's properties copy what they return)."""
+    if sim._fused is None:
+        return sim._step_arrays
+    parity, k, r = sim._fused
+    out, m = sim._context[2][parity], 3 * k + r
+    return (out["out_contacts"][:k], out["out_keys"][:k], out["out_frames"][:k], out["out_J"][:m],
+            out["out_v_free"], out["out_bias"][:r], out["out_lower"][:r], out["out_upper"][:r], out["out_rows"][:r],
+            out["out_impulses"][:m], out["out_velocities"][:m])
+
+
+def two_call_step(sim, q, v, tau, fext):
+    """:func:`compiled_step` in two kernel calls, the Python pairs' contacts (:mod:`convex_contacts`) and the
+    bilateral rows computed between them."""
     scene = sim._scene
     _, kinematics, shapes, work, room, factor, limits = step_arguments(sim)
     v_free = np.empty(v.shape[0])
@@ -223,7 +281,7 @@ def compiled_step(sim, q, v, tau, fext):
     q_next, v_next = np.empty(q.shape[0]), np.empty(v.shape[0])
     impulses, velocities, J, frames, bias, lower, upper, rows, stats = _k.contact_step(
         *factor, q, v, v_free, sim.dt, sim.margin, sim.baumgarte, sim.slop,
-        np.nan if sim.restitution is None else sim.restitution, contacts, keys, *limits, *bilateral, *sim._warm,
+        np.nan if sim.restitution is None else sim.restitution, contacts, keys, *limits, *bilateral, *warm_arrays(sim),
         sim.warm_start, solver, formulation, options, q_next, v_next)
     if stats[0] < 0:
         step_error(compiled_rollout.NOT_FINITE_G, sim.model, q, v)
@@ -243,30 +301,37 @@ def step_error(status, model, q, v):
 
 def keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias, lower, upper, rows, stats):
     """Keep a compiled step's arrays on ``sim``: the next step's warm start, the arrays its ``contacts`` and
-    ``rows`` are built from when read, the impulses and velocities, the solver's raw statistics (its ``stats``
-    are built from them when read)."""
-    sim._warm = keys, rows, impulses
-    sim._step_arrays = contacts, keys, frames, J, v_free, bias, lower, upper, rows
-    sim._results = 3 * contacts.shape[0], impulses, velocities
+    ``rows`` are built from when read (:func:`step_arrays`), the solver's raw statistics (its ``stats`` are built
+    from them when read)."""
+    sim._warm = keys, rows, impulses, keys.shape[0], rows.shape[0]
+    sim._step_arrays = contacts, keys, frames, J, v_free, bias, lower, upper, rows, impulses, velocities
+    sim._fused = None
     sim.solver.keep_raw_stats(stats)
     sim._contacts = sim._rows = None  # built from the step's arrays when read
 
 
+def warm_arrays(sim) -> tuple:
+    """The warm start of ``sim``'s next step, ``(keys (k, 4), rows (r, 3), impulses (3k + r,))``: the previous
+    step's (empty after :meth:`~rbda.Simulator.reset`)."""
+    keys, rows, impulses, k, r = sim._warm
+    return keys[:k], rows[:r], impulses[:3 * k + r]
+
+
 def contact_set(arrays) -> ContactSet:
-    """The :class:`ContactSet` of a compiled step's arrays (``sim._step_arrays``)."""
+    """The :class:`ContactSet` of a compiled step's arrays (:func:`step_arrays`)."""
     contacts, keys, frames = arrays[:3]
     return ContactSet(points=contacts[:, 1:4].copy(), normals=contacts[:, 4:7].copy(),
-                      distances=contacts[:, 0].copy(), frames=frames, pairs=keys[:, 2:4].copy(),
+                      distances=contacts[:, 0].copy(), frames=frames.copy(), pairs=keys[:, 2:4].copy(),
                       mu=contacts[:, 7].copy(), keys=[(int(a), int(b)) for a, b in keys[:, :2]])
 
 
 def constraint_rows(arrays) -> ConstraintRows:
-    """The :class:`ConstraintRows` of a compiled step's arrays (``sim._step_arrays``)."""
-    contacts, J, bias, lower, upper, rows = arrays[0], arrays[3], *arrays[5:]
+    """The :class:`ConstraintRows` of a compiled step's arrays (:func:`step_arrays`)."""
+    contacts, J, bias, lower, upper, rows = arrays[0], arrays[3], *arrays[5:9]
     keys = [("limit", int(a), int(b)) if kind == compiled.LIMIT else
             ("friction", int(a)) if kind == compiled.FRICTION else ("constraint", int(a), int(b))
             for kind, a, b in rows]
-    return ConstraintRows(J[3 * contacts.shape[0]:], bias, lower, upper, keys)
+    return ConstraintRows(J[3 * contacts.shape[0]:].copy(), bias.copy(), lower.copy(), upper.copy(), keys)
 
 
 # ---------------------------------------------------------------------------------- whole rollouts compiled
@@ -310,7 +375,7 @@ def compiled_steps(sim, Q, V, taus, fext, first, last):
     while t < last:
         start = t
         status, t, contacts, keys, frames, J, bias, lower, upper, rows, impulses, velocities, stats = \
-            _kr.rollout_steps(*arguments, Q, V, taus, fext, start, last, *sim._warm, v_free, R, p, margins)
+            _kr.rollout_steps(*arguments, Q, V, taus, fext, start, last, *warm_arrays(sim), v_free, R, p, margins)
         if t > start:
             keep_step(sim, contacts, keys, v_free.copy(), impulses, velocities, J, frames, bias, lower, upper,
                       rows, stats)

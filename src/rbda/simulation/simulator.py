@@ -33,6 +33,7 @@ from .progress import _Silent, progress_bar
 from .speculative import speculative_margins
 from .delassus import DelassusDense
 from .packed import PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows, contact_set
+from .packed import step_arrays
 from .packed import rollout_compiled
 from .solvers import FORMULATIONS, ADMMSolver, PGSSolver, SolverStats
 
@@ -124,7 +125,7 @@ def solve(sim, cs, J, G, v_free, rows, v):
                            rows.lower, rows.upper)
     sim._previous = {key: lam[3 * c:3 * c + 3].copy() for c, key in enumerate(cs.keys)}
     sim._previous.update((key, lam[k3 + r]) for r, key in enumerate(rows.keys))
-    sim._results = k3, lam, G @ lam + g
+    sim._results, sim._fused = (k3, lam, G @ lam + g), None
     return lam
 
 
@@ -233,8 +234,10 @@ class Simulator:
         self._scene = PackedScene(model, collision_model, self.friction)
         self.support_mask = self._scene.support  # (njoints, nv): 1 on the dofs supporting each joint
         self._compiled = model.nv_extended == model.nv  # mimic joints: the reference step
-        self._warm = (np.zeros((0, 4), dtype=np.int64), np.zeros((0, 3), dtype=np.int64), np.zeros(0))
+        # the warm start: the previous compiled step's keys, row keys, impulses, and how many contacts and rows
+        self._warm = (np.zeros((0, 4), dtype=np.int64), np.zeros((0, 3), dtype=np.int64), np.zeros(0), 0, 0)
         self._step_arrays = None  # the compiled step's arrays, from which contacts and rows are built when read
+        self._fused = None  # or (parity, k, r) of a one-call step, whose arrays are in its output buffers
         self._contacts = None
         self._rows = ConstraintRows(np.zeros((0, model.nv)), np.zeros(0), np.zeros(0), np.zeros(0))
         self._results = 0, np.zeros(0), np.zeros(0)  # 3k, then the impulses and velocities of the contacts and rows
@@ -242,19 +245,19 @@ class Simulator:
     @property
     def contacts(self):
         """The last step's :class:`ContactSet` (None before the first step)."""
-        if self._contacts is None and self._step_arrays is not None:
-            self._contacts = contact_set(self._step_arrays)
+        if self._contacts is None and (self._step_arrays is not None or self._fused is not None):
+            self._contacts = contact_set(step_arrays(self))
         return self._contacts
 
     @contacts.setter
     def contacts(self, value) -> None:
-        self._contacts, self._step_arrays = value, None
+        self._contacts, self._step_arrays, self._fused = value, None, None
 
     @property
     def rows(self) -> ConstraintRows:
         """The last step's :class:`ConstraintRows` (joint limits, dry friction, bilateral constraints)."""
         if self._rows is None:
-            self._rows = step_rows(self._step_arrays)
+            self._rows = step_rows(step_arrays(self))
         return self._rows
 
     @rows.setter
@@ -266,29 +269,49 @@ class Simulator:
         """The solver's statistics of the last step (:class:`SolverStats`)."""
         return self.solver.stats
 
+    def __getstate__(self) -> dict:
+        """The simulator's state for ``copy`` and ``pickle``: the last step's results as arrays of their own, without
+        the compiled step's context (a numba object, rebuilt by the next step)."""
+        state = self.__dict__.copy()
+        if self._fused is not None:
+            arrays = tuple(x.copy() for x in step_arrays(self))
+            state["_step_arrays"], state["_fused"] = arrays, None
+            state["_warm"] = arrays[1], arrays[8], arrays[9], arrays[1].shape[0], arrays[8].shape[0]
+        state.pop("_context", None)
+        state.pop("_step_arguments", None)
+        return state
+
+    def _step_results(self) -> tuple:
+        """``(3k, impulses (3k + r,), velocities (3k + r,))`` of the last step."""
+        if self._fused is None and self._step_arrays is None:
+            return self._results
+        arrays = step_arrays(self)
+        return 3 * arrays[0].shape[0], arrays[9], arrays[10]
+
     @property
     def impulses(self) -> np.ndarray:
-        """The last step's contact impulses ``(3k,)``, in the contact frames, normal last."""
-        k3, impulses, _ = self._results
-        return impulses[:k3]
+        """The last step's contact impulses ``(3k,)``, in the contact frames, normal last (a new array)."""
+        k3, impulses, _ = self._step_results()
+        return impulses[:k3].copy()
 
     @property
     def row_impulses(self) -> np.ndarray:
-        """The last step's impulses ``(r,)`` of the rows (joint limits, dry friction, bilateral constraints)."""
-        k3, impulses, _ = self._results
-        return impulses[k3:]
+        """The last step's impulses ``(r,)`` of the rows (joint limits, dry friction, bilateral constraints; a new
+        array)."""
+        k3, impulses, _ = self._step_results()
+        return impulses[k3:].copy()
 
     @property
     def contact_velocities(self) -> np.ndarray:
-        """The contacts' velocities after the last step ``(3k,)``, ``G lambda + g`` (contact frames)."""
-        k3, _, velocities = self._results
-        return velocities[:k3]
+        """The contacts' velocities after the last step ``(3k,)``, ``G lambda + g`` (contact frames; a new array)."""
+        k3, _, velocities = self._step_results()
+        return velocities[:k3].copy()
 
     @property
     def row_velocities(self) -> np.ndarray:
-        """The rows' velocities after the last step ``(r,)``."""
-        k3, _, velocities = self._results
-        return velocities[k3:]
+        """The rows' velocities after the last step ``(r,)`` (a new array)."""
+        k3, _, velocities = self._step_results()
+        return velocities[k3:].copy()
 
     @property
     def forces(self) -> np.ndarray:
@@ -299,7 +322,7 @@ class Simulator:
         """Forget the previous step's impulses (the warm start) and the solver's penalty: the next step starts as
         on a new simulator."""
         self._previous = {}
-        self._warm = tuple(x[:0] for x in self._warm)
+        self._warm = (*self._warm[:3], 0, 0)
         self.solver.stats = SolverStats()
 
     def step(self, q, v, tau, fext=None, _step: int | None = None):

@@ -142,7 +142,8 @@ class _ContactSolver:
     def keep_raw_stats(self, raw: np.ndarray) -> None:
         """Keep a compiled step's statistics ``[iterations, converged, primal, dual, complementarity, rho,
         factorisations]`` (factorisations -1: ADMM's matrix was not positive definite), read as :attr:`stats`."""
-        self._stats, self._raw_stats = None, raw
+        kept = self.__dict__  # not through __setattr__: called every step
+        kept["_stats"], kept["_raw_stats"] = None, raw
 
     def last_rho(self) -> float:
         """The penalty ``rho`` of the last solve (NaN if none), without building :attr:`stats`."""

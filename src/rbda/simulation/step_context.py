@@ -1,0 +1,73 @@
+"""The arrays of one simulator's compiled step in one object (a numba structref), so that a step is one kernel call
+with a few arguments: :func:`rbda.simulation.compiled.step` reads the model's and the workspace's arrays, the
+packed scene and the joint-limit tables from it, and writes the step's results into its output buffers instead
+of returning new arrays.
+
+Why: at the kernel boundary each array argument costs about 0.05 us to unbox and each returned array about 0.25 us
+to box (measured on this project's machine), and the two kernels of a step took some 80 arguments and returned 11
+arrays: 5 to 6 us a step, about a sixth of a standing quadruped's step. A structref is unboxed in about 0.5 us.
+
+The output buffers come in two sets (leading axis of size 2): a step writes the set ``parity`` and reads its warm
+start (the previous step's keys and impulses) from the other, or from arrays of a rollout; the simulator
+alternates the sets (``packed.compiled_step``).
+
+This module imports numba when it is imported: :mod:`rbda.simulation.packed` imports it when a simulator first
+steps, not with ``import rbda``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+from numba.experimental import structref
+
+FIELDS = (
+    # the model's packed arrays and the workspace's (sim.data)
+    "I", "F", "ws", "M", "L", "D", "Dinv", "lam", "nle", "oMi", "Jw",
+    # the packed scene (PackedScene): shapes, pairs, supports, room for one shape's vertices
+    "pairs", "gint", "gR", "gp", "gparam", "vertices", "support", "work",
+    # the speculative margins' tables and room, and the geometry placements' room
+    "R", "p", "margins", "pair_ids", "plane", "radius", "normals", "velocities", "twists",
+    # joint limits and dry friction
+    "gparent", "limit_q", "limit_v", "lower_limit", "upper_limit", "friction_v", "friction",
+    # zeros (nv,), the kernels' "no external forces", empty bilateral rows
+    "zeros", "no_fext", "no_rows_J", "no_rows_bias", "no_rows_keys",
+    # the output buffers, two sets: contacts (2, cap, 8), keys (2, cap, 4), frames (2, cap, 3, 3), J (2, m, nv),
+    # bias, lower, upper (2, r), row keys (2, r, 3), impulses, velocities (2, m), statistics (2, 7), v_free (2, nv)
+    "out_contacts", "out_keys", "out_frames", "out_J", "out_bias", "out_lower", "out_upper", "out_rows",
+    "out_impulses", "out_velocities", "out_stats", "out_v_free",
+)
+
+
+@structref.register
+class StepContextType(types.StructRef):
+    """The numba type of :class:`StepContext` (its fields typed as the arrays it is built with)."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class StepContext(structref.StructRefProxy):
+    """The arrays of a simulator's compiled step (see the module): build with :func:`step_context`."""
+
+
+structref.define_proxy(StepContext, StepContextType, list(FIELDS))
+
+
+def step_context(arrays: dict) -> StepContext:
+    """A :class:`StepContext` of ``arrays`` (a dict holding every name of :data:`FIELDS`). The context refers to the
+    same memory: the caller keeps the arrays, and reads the output buffers' results through them."""
+    missing = [name for name in FIELDS if name not in arrays]
+    if missing:
+        raise KeyError(f"step_context: missing {missing}")
+    return StepContext(*(arrays[name] for name in FIELDS))
+
+
+def output_buffers(capacity: int, rows: int, nv: int) -> dict:
+    """The two sets of output buffers for at most ``capacity`` contacts and ``rows`` one-dimensional rows."""
+    m = 3 * capacity + rows
+    return {"out_contacts": np.zeros((2, capacity, 8)), "out_keys": np.zeros((2, capacity, 4), dtype=np.int64),
+            "out_frames": np.zeros((2, capacity, 3, 3)), "out_J": np.zeros((2, m, nv)),
+            "out_bias": np.zeros((2, rows)), "out_lower": np.zeros((2, rows)), "out_upper": np.zeros((2, rows)),
+            "out_rows": np.zeros((2, rows, 3), dtype=np.int64), "out_impulses": np.zeros((2, m)),
+            "out_velocities": np.zeros((2, m)), "out_stats": np.zeros((2, 7)), "out_v_free": np.zeros((2, nv))}
