@@ -165,18 +165,18 @@ def pair_contacts(pairs, gint, gparam, vertices, R, p, margins, work, out, keys)
 
 
 @njit(cache=True)
-def pair_margins(pairs, parents, plane, radius, normals, support, Jw, v, v_free, R, p, margin, dt, speculative,
+def pair_margins(pairs, parents, plane, radius, normals, tree, Jw, v, v_free, R, p, margin, dt, speculative,
                  velocities, twists, margins):
     """Each pair's contact margin into ``margins (npairs,)``: ``margin``, or with ``speculative`` the larger of
     ``margin`` and ``dt`` times the bound on the pair's closing speed over ``v`` and ``v_free``
     (:func:`rbda.simulation.speculative.closing_speeds`; ``pairs (npairs, 2)`` geometry ids, and per object
-    ``parents``, ``plane``, ``radius``, ``normals (ng, 3)`` as :class:`PackedScene` holds them; ``Jw (nv, 6)`` the
-    world joint Jacobian columns). ``velocities (2, nv)``, ``twists (2, njoints, 6)``: room; allocates nothing."""
+    ``parents``, ``plane``, ``radius``, ``normals (ng, 3)`` and ``tree (njoints, 3)`` as :class:`PackedScene`
+    holds them; ``Jw (nv, 6)`` the world joint Jacobian columns). ``velocities (2, nv)``, ``twists (2, njoints, 6)``: room; allocates nothing."""
     margins[:] = margin
     if not speculative:
         return
     velocities[0], velocities[1] = v, v_free
-    joint_twists(Jw.T, support, velocities, twists)
+    joint_twists(Jw, tree, velocities, twists)
     closing_speeds(pairs, parents, plane, radius, normals, R, p, twists, margins)
     for k in range(pairs.shape[0]):
         margins[k] = max(margin, dt * margins[k])
@@ -184,7 +184,7 @@ def pair_margins(pairs, parents, plane, radius, normals, support, Jw, v, v_free,
 
 @njit(cache=True, nogil=True)
 def dynamics_and_contacts(I, F, ws, M, L, D, Dinv, lam, nle, oMi, Jw, q, v, tau, fext, damping, dt, zeros, no_fext,
-                          pairs, gint, gR, gp, gparam, vertices, support, margin, speculative, capacity, work, v_free,
+                          pairs, gint, gR, gp, gparam, vertices, tree, margin, speculative, capacity, work, v_free,
                           R, p, margins, pair_ids, plane, radius, normals, velocities, twists):
     """Stages 1 and 2 (see the module): fills ``v_free (nv,)``, the world placements ``R, p`` of the geometry
     objects and each pair's margin ``margins`` (:func:`pair_margins`, from ``pair_ids`` to ``twists``); returns
@@ -194,7 +194,7 @@ def dynamics_and_contacts(I, F, ws, M, L, D, Dinv, lam, nle, oMi, Jw, q, v, tau,
     if status:
         return status, out[:0], keys[:0]
     geometry_placements(oMi, gint, gR, gp, R, p)
-    pair_margins(pair_ids, gint[:, 1], plane, radius, normals, support, Jw, v, v_free, R, p, margin, dt, speculative,
+    pair_margins(pair_ids, gint[:, 1], plane, radius, normals, tree, Jw, v, v_free, R, p, margin, dt, speculative,
                  velocities, twists, margins)
     k = pair_contacts(pairs, gint, gparam, vertices, R, p, margins, work, out, keys)
     return 0, out[:k], keys[:k]
@@ -489,7 +489,7 @@ def step(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative, baumgar
     status, contacts, keys = dynamics_and_contacts(
         ctx.I, ctx.F, ctx.ws, ctx.M, ctx.L, ctx.D, ctx.Dinv, ctx.lam, ctx.nle, ctx.oMi, ctx.Jw, q, v, tau, fext,
         damping, dt, ctx.zeros, ctx.no_fext, ctx.pairs, ctx.gint, ctx.gR, ctx.gp, ctx.gparam, ctx.vertices,
-        ctx.support, margin, speculative, ctx.out_contacts.shape[1], ctx.work, v_free, ctx.R, ctx.p, ctx.margins,
+        ctx.tree, margin, speculative, ctx.out_contacts.shape[1], ctx.work, v_free, ctx.R, ctx.p, ctx.margins,
         ctx.pair_ids, ctx.plane, ctx.radius, ctx.normals, ctx.velocities, ctx.twists)
     if status:
         return status, 0, 0

@@ -107,6 +107,9 @@ class PackedScene:
             for s in model.supports[j][1:]:
                 support[j, model.idx_v[s]:model.idx_v[s] + model.nvs[s]] = 1.0
         self.support = support
+        # each joint's parent, first dof and number of dofs (the speculative margins' joint twists)
+        self.tree = np.array([[model.parents[j], model.idx_v[j], model.nvs[j]] if j else [-1, 0, 0]
+                              for j in range(model.njoints)], dtype=np.int64).reshape(-1, 3)
         self.lower_limit = np.ascontiguousarray(model.lower_position_limit, dtype=float)
         self.upper_limit = np.ascontiguousarray(model.upper_position_limit, dtype=float)
         self.friction = np.ascontiguousarray(model.friction, dtype=float)
@@ -193,7 +196,7 @@ def step_arguments(sim) -> tuple:
     d = data._views
     kept = (data,
             (I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J),
-            (scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.support),
+            (scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.tree),
             (scene.work,),
             (scene.R, scene.p, scene.margins, scene.pair_ids, scene.plane, scene.radius, scene.normals,
              scene.velocities, scene.twists),
@@ -216,7 +219,8 @@ def context(sim):
     _, kinematics, shapes, work, room, _, limits = step_arguments(sim)
     scene, nv = sim._scene, sim.model.nv
     rows = 2 * len(limits[1]) + len(limits[5])  # each limited dof at both limits, each dof with dry friction
-    arrays = dict(zip(FIELDS, (*kinematics, *shapes, *work, *room, *limits, scene.zeros, NO_FEXT, *scene.no_rows)))
+    arrays = dict(zip(FIELDS, (*kinematics, *shapes, *work, *room, *limits, scene.zeros, NO_FEXT, *scene.no_rows,
+                               scene.support)))
     buffers = output_buffers(scene.capacity, rows, nv)
     arrays.update(buffers)
     sets = tuple({name: buffer[parity] for name, buffer in buffers.items()} for parity in (0, 1))
@@ -353,7 +357,7 @@ def kernel_arguments(sim, data) -> tuple:
     options = options.copy()  # the kernel keeps ADMM's penalty in it
     warm_rho = solver == compiled.ADMM and sim.solver.warm_start_rho
     return (I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J,
-            scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.support,
+            scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.support, scene.tree,
             scene.capacity, np.empty_like(scene.work), scene.pair_ids, scene.plane, scene.radius, scene.normals,
             np.empty_like(scene.velocities), np.empty_like(scene.twists), sim.limited_dofs[0], sim.limited_dofs[1],
             scene.lower_limit, scene.upper_limit, scene.friction_dofs, scene.friction,

@@ -27,18 +27,21 @@ from .contacts import _shape_table
 
 
 @njit(cache=True)
-def joint_twists(J, support_mask, velocities, twists):
+def joint_twists(Jw, tree, velocities, twists):
     """``twists (m, njoints, 6)``: each joint's world spatial velocity (linear part at the world origin) under each
-    row of ``velocities (m, nv)``, ``J (6, nv)`` the world joint Jacobians, ``support_mask (njoints, nv)`` the
-    columns of each joint's supports."""
-    m, nv = velocities.shape
-    twists[:] = 0.0
-    for s in range(m):
-        for j in range(support_mask.shape[0]):
-            for c in range(nv):
-                if support_mask[j, c] != 0.0:
-                    for i in range(6):
-                        twists[s, j, i] += J[i, c] * velocities[s, c]
+    row of ``velocities (m, nv)``: its parent's plus its own columns ``Jw[c] (6,)`` of the world joint Jacobians
+    ``Jw (nv, 6)`` times their velocities; ``tree (njoints, 3)``: each joint's parent, first dof and number of dofs
+    (parents before children, as the model orders them: each twist sums its supports' columns in the dofs'
+    order)."""
+    for s in range(velocities.shape[0]):
+        twists[s, 0] = 0.0
+        for j in range(1, tree.shape[0]):
+            parent, first, count = tree[j, 0], tree[j, 1], tree[j, 2]
+            for i in range(6):
+                acc = twists[s, parent, i]
+                for c in range(first, first + count):
+                    acc += Jw[c, i] * velocities[s, c]
+                twists[s, j, i] = acc
 
 
 @njit(cache=True)
@@ -79,16 +82,15 @@ def closing_speeds(pairs, joints, plane, radius, normal, rotations, centres, twi
 
 
 @njit(cache=True)
-def closing_speed_bounds(pairs, joints, plane, radius, normal, rotations, centres, support_mask, velocities, J,
-                         out):
+def closing_speed_bounds(pairs, joints, plane, radius, normal, rotations, centres, tree, velocities, Jw, out):
     """Compiled core of :func:`pair_speed_bounds`: writes into ``out (npairs,)`` the bound of each pair ``pairs
     (npairs, 2)`` of geometry ids, the largest over the rows of ``velocities (m, nv)``. Per geometry object:
     ``joints`` its parent joint, ``plane`` whether it is a half-space, ``radius`` its bounding radius (inf for a
     half-space), ``normal (ngeoms, 3)`` its half-space normal (shape frame), ``rotations (ngeoms, 3, 3)`` and
-    ``centres (ngeoms, 3)`` its world placement; ``support_mask (njoints, nv)`` the columns of each joint's
-    supports; ``J (6, nv)`` the world joint Jacobians (linear part at the world origin)."""
-    twists = np.empty((velocities.shape[0], support_mask.shape[0], 6))
-    joint_twists(J, support_mask, velocities, twists)
+    ``centres (ngeoms, 3)`` its world placement; ``tree (njoints, 3)`` as :func:`joint_twists` takes it; ``Jw (nv,
+    6)`` the world joint Jacobians' columns (linear part at the world origin)."""
+    twists = np.empty((velocities.shape[0], tree.shape[0], 6))
+    joint_twists(Jw, tree, velocities, twists)
     return closing_speeds(pairs, joints, plane, radius, normal, rotations, centres, twists, out)
 
 
@@ -105,8 +107,8 @@ def pair_speed_bounds(sim, velocities, rotations, centres) -> np.ndarray:
     joints = np.array([g.parent_joint for g in geoms], dtype=np.int64)
     velocities = np.ascontiguousarray(velocities, dtype=float).reshape(-1, sim.model.nv)
     return closing_speed_bounds(pairs, joints, plane, radius, normal, np.ascontiguousarray(rotations, dtype=float),
-                                np.ascontiguousarray(centres, dtype=float), sim.support_mask, velocities,
-                                np.ascontiguousarray(sim.data.J), np.empty(len(pairs)))
+                                np.ascontiguousarray(centres, dtype=float), sim._scene.tree, velocities,
+                                np.ascontiguousarray(sim.data.J.T), np.empty(len(pairs)))
 
 
 def speculative_margins(sim, velocities, rotations, centres) -> np.ndarray:

@@ -24,14 +24,14 @@ from numba.experimental import structref
 FIELDS = (
     # the model's packed arrays and the workspace's (sim.data)
     "I", "F", "ws", "M", "L", "D", "Dinv", "lam", "nle", "oMi", "Jw",
-    # the packed scene (PackedScene): shapes, pairs, supports, room for one shape's vertices
-    "pairs", "gint", "gR", "gp", "gparam", "vertices", "support", "work",
+    # the packed scene (PackedScene): shapes, pairs, the joint tree, room for one shape's vertices
+    "pairs", "gint", "gR", "gp", "gparam", "vertices", "tree", "work",
     # the speculative margins' tables and room, and the geometry placements' room
     "R", "p", "margins", "pair_ids", "plane", "radius", "normals", "velocities", "twists",
     # joint limits and dry friction
     "gparent", "limit_q", "limit_v", "lower_limit", "upper_limit", "friction_v", "friction",
-    # zeros (nv,), the kernels' "no external forces", empty bilateral rows
-    "zeros", "no_fext", "no_rows_J", "no_rows_bias", "no_rows_keys",
+    # zeros (nv,), the kernels' "no external forces", empty bilateral rows, the joints' supports (njoints, nv)
+    "zeros", "no_fext", "no_rows_J", "no_rows_bias", "no_rows_keys", "support",
     # the output buffers, two sets: contacts (2, cap, 8), keys (2, cap, 4), frames (2, cap, 3, 3), J (2, m, nv),
     # bias, lower, upper (2, r), row keys (2, r, 3), impulses, velocities (2, m), statistics (2, 7), v_free (2, nv)
     "out_contacts", "out_keys", "out_frames", "out_J", "out_bias", "out_lower", "out_upper", "out_rows",
