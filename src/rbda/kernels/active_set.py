@@ -44,6 +44,7 @@ BOUNDARY = 1e-9  # a guess's tangent impulse within this fraction of mu n is on 
 REFINEMENTS = 12
 POLISH = 4  # realignments of the sliding directions after acceptance
 EPS = 1e-8  # the reduced solve's regularisation, relative to G's largest diagonal entry
+DIRECT = 1e2  # a reduced matrix whose pivots all exceed DIRECT times that regularisation is solved directly
 
 
 @njit(cache=True)
@@ -311,22 +312,40 @@ def refine(A, factor, b, u, count, residual):
 
 
 @njit(cache=True)
+def smallest_pivot(factor, count):
+    """The smallest pivot ``L_ii^2`` of a Cholesky factor's first ``count`` rows (inf for none)."""
+    smallest = np.inf
+    for p in range(count):
+        smallest = min(smallest, factor[p, p] * factor[p, p])
+    return smallest
+
+
+@njit(cache=True)
 def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fixed, A, factor, work):
     """The impulses of the active set (:func:`unknowns`) into ``lam``: ``A u = b`` (:func:`reduced_system`)
     solved through the Cholesky factor of ``A + eps I`` (symmetric) or of the normal equations' ``A^T A + eps
     sqrt(max diag A^T A) I`` (a sliding contact's equation is not its column, :func:`normal_equations`), with
-    iterative refinement from ``u = 0`` (:func:`refine`). ``A, factor (m, m)``, ``work (5, m)``: work space.
-    Returns False if the factorisation fails."""
+    iterative refinement from ``u = 0`` (:func:`refine`). A well-conditioned ``A`` (every pivot of its own factor
+    above ``DIRECT eps``: no redundant rows, so the solution is unique and the refinement would converge to it)
+    is solved directly, in one solve. ``A, factor (m, m)``, ``work (5, m)``: work space. Returns False if the
+    factorisation fails."""
     m = g.shape[0]
     base, b, u, residual, damping = work[0], work[1], work[2], work[3], work[4]
     reduced_system(G, g, count, symmetric, index, column, equation, fixed, A, b, base)
     if not symmetric:
         eps = eps * np.sqrt(normal_equations(A, b, count, factor, residual))
     for p in range(count):
-        damping[p] = eps
-    if not damped_cholesky(A, damping, factor, count):  # A + eps I
-        return False
-    refine(A, factor, b, u, count, residual)
+        damping[p] = 0.0
+    if damped_cholesky(A, damping, factor, count) and smallest_pivot(factor, count) > DIRECT * eps:
+        for p in range(count):
+            u[p] = b[p]
+        dense_cholesky_solve(factor, u, count)
+    else:
+        for p in range(count):
+            damping[p] = eps
+        if not damped_cholesky(A, damping, factor, count):  # A + eps I
+            return False
+        refine(A, factor, b, u, count, residual)
     for a in range(m):
         lam[a] = fixed[a]
     for p in range(count):
