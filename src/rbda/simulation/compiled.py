@@ -33,8 +33,7 @@ from ..kernels.checks import all_finite
 from ..kernels.configuration import integrate
 from ..kernels.constrained import delassus
 from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve
-from ..kernels.dynamics import crba, rnea
-from ..kernels.kinematics import compute_joint_jacobians
+from ..kernels.dynamics import crba_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
 from .contacts import PATCH_POINTS, plane_cylinder, plane_spheres, reduce_patch
 from .speculative import closing_speeds, joint_twists
@@ -54,19 +53,17 @@ NOT_FINITE_G = 1001  # status: the Delassus matrix of a step is not finite
 def free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, dt, zeros, no_fext, v_free):
     """``v_free = v + dt M^-1 (tau - nle - damping v + fext)`` with ``M`` (CRBA, plus ``dt damping`` on its
     diagonal: implicit damping) factored in ``L, D, Dinv``; ``fext (nv,)`` a generalized external force (zeros for
-    none). Returns a kernel status (0, or the input status of ``q``/``v``, or :data:`NOT_SPD`)."""
-    status = compute_joint_jacobians(I, F, ws, q)
-    if status == 0:
-        status = crba(I, F, ws, q)
+    none). One kinematics pass: RNEA's (``nle`` into ``d.tau``, which ``nle`` views; it leaves the placements and
+    motion subspaces current), then CRBA from them (the world Jacobian columns, read by the contact stage, and the
+    composite inertias). Returns a kernel status (0, or the input status of ``q``/``v``, or :data:`NOT_SPD`)."""
+    status = rnea(I, F, ws, q, v, zeros, no_fext)
     if status:
         return status
+    crba_after_kinematics(I, F, ws)
     for i in range(M.shape[0]):
         M[i, i] += dt * damping[i]
     if cholesky_decompose(M, lam, L, D, Dinv):
         return NOT_SPD
-    status = rnea(I, F, ws, q, v, zeros, no_fext)  # nle into d.tau, which `nle` views
-    if status:
-        return status
     for i in range(v.shape[0]):
         v_free[i] = tau[i] - nle[i] - damping[i] * v[i] + fext[i]
     cholesky_solve(L, Dinv, lam, v_free)
