@@ -213,3 +213,60 @@ def test_errors_of_the_compiled_step_name_the_argument():
     with pytest.raises(ValueError, match="step 3: tau"):
         a.step(q, v, np.full(6, np.nan), _step=3)
     assert np.isfinite(a.step(q, v, np.zeros(6))[1]).all()  # and the simulator still steps
+
+
+def test_one_call_step_equals_the_two_call_step():
+    """The one-call step (``compiled.step``, its arrays in a structref and its results in alternating output
+    buffers) gives the two-call step's results to the bit (the same stages; the two-call step serves scenes with
+    Python pairs or bilateral rows), on a pendulum with a joint limit and dry friction and on a box pushed to
+    sliding, over steps that alternate the buffers."""
+    from test_simulator_constraints import pendulum
+
+    from rbda.simulation.packed import two_call_step
+
+    scenes = [(lambda: (Simulator(pendulum(2.0, 0.5, upper=0.5, friction=0.5), GeometryModel(), 1e-3,
+                                  solver_options=TIGHT), np.zeros(1), np.zeros(1)), np.zeros((300, 1))),
+              (free_body(Box((0.2, 0.2, 0.2)), 10.0, mu=0.4),
+               np.tile([1.1 * 0.4 * 10.0 * G0, 0, 0, 0, 0, 0], (200, 1)))]
+    for make, taus in scenes:
+        a, b, q, v = twins(make)
+        qa, va, qb, vb = q, v, q, v
+        for tau in taus:
+            qa, va = a.step(qa, va, tau)
+            qb, vb = two_call_step(b, qb, vb, tau, None)
+            np.testing.assert_array_equal(qa, qb)
+            np.testing.assert_array_equal(va, vb)
+            np.testing.assert_array_equal(a.impulses, b.impulses)
+            np.testing.assert_array_equal(a.row_impulses, b.row_impulses)
+            np.testing.assert_array_equal(a.contact_velocities, b.contact_velocities)
+            assert a.contacts.keys == b.contacts.keys and a.rows.keys == b.rows.keys
+        assert a._fused is not None and b._fused is None  # the paths taken
+    assert np.abs(va[:3]).max() > 1e-3  # the box slides
+
+
+def test_results_read_after_a_step_are_the_reader_s():
+    """The one-call step writes its results into buffers that the step after next writes again: what the
+    properties return are copies, which later steps leave alone; a copied or pickled simulator steps as the
+    original (its results copied out of the buffers, its compiled context rebuilt)."""
+    import copy
+    import pickle
+
+    a, _, q, v = twins(free_body(Box((0.2, 0.2, 0.2)), 10.0, mu=0.4))
+    q, v = a.step(q, v, np.zeros(6))
+    kept = (a.impulses, a.contact_velocities, a.contacts.points, a.contacts.frames, a.stats.iterations)
+    before = tuple(np.array(x, copy=True) for x in kept)
+    clones = [copy.deepcopy(a), pickle.loads(pickle.dumps(a))]
+    for clone in clones:
+        np.testing.assert_array_equal(clone.impulses, kept[0])
+        assert clone.contacts.keys == a.contacts.keys
+    push = np.array([50.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    for _ in range(3):
+        q1, v1 = a.step(q, v, push)
+    for x, y in zip(kept, before):
+        np.testing.assert_array_equal(x, y)
+    assert not np.array_equal(a.impulses, kept[0])
+    for clone in clones:
+        for _ in range(3):
+            q2, v2 = clone.step(q, v, push)
+        np.testing.assert_allclose(q2, q1, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(clone.impulses, a.impulses, rtol=0, atol=1e-12)

@@ -309,8 +309,8 @@ def delassus(L, Dinv, lam, Jc, Y, G):
     """``G = J M^-1 J^T = Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (``Y (nv, nc)`` room; ``M = U D U^T``, ``L = U^T``).
     Each step runs over all the rows of ``J`` at once, along a contiguous row of ``Y``, so that it vectorises: the
     triangular solve pushes row ``k`` of ``Y`` to the dof's ancestors (``lam``, the tree of the factor), then each
-    dof adds its rank-one term ``D^-1_k y_k y_k^T`` to the lower triangle of ``G``. A dof that supports no
-    constrained body has a zero row and is skipped."""
+    dof adds its rank-one term ``D^-1_k y_k y_k^T`` to the lower triangle of ``G`` (:func:`add_rank_one`), which is
+    mirrored at the end. A dof that supports no constrained body has a zero row and is skipped."""
     nc, nv = Jc.shape
     for k in range(nv):
         for r in range(nc):
@@ -326,17 +326,37 @@ def delassus(L, Dinv, lam, Jc, Y, G):
                 yj[r] -= l * yk[r]
             j = lam[j]
     G[:, :] = 0.0
+    nonzero = np.empty(nc, dtype=np.int64)
     for k in range(nv):
-        yk, d = Y[k], Dinv[k]
-        for r in range(nc):
-            z = d * yk[r]
-            if z != 0.0:
-                gr = G[r]
-                for s in range(r + 1):
-                    gr[s] += z * yk[s]
+        add_rank_one(G, Dinv[k], Y[k], nonzero)
     for r in range(nc):
         for s in range(r):
             G[s, r] = G[r, s]
+
+
+@njit(cache=True)
+def add_rank_one(G, d, y, nonzero):
+    """``G += d y y^T`` on the lower triangle of ``G``: for a dense ``y`` along whole rows (contiguous updates of
+    fixed length that vectorise; the upper triangle gets values that the caller overwrites), else over the nonzero
+    entries of ``y`` only (listed in ``nonzero``, room). Each lower entry receives the same product
+    ``(d y_r) y_s`` either way."""
+    n, count = y.shape[0], 0
+    for r in range(n):
+        if y[r] != 0.0:
+            nonzero[count] = r
+            count += 1
+    if count == n:
+        for r in range(n):
+            z, gr = d * y[r], G[r]
+            for s in range(n):
+                gr[s] += z * y[s]
+        return
+    for a in range(count):
+        r = nonzero[a]
+        z, gr = d * y[r], G[r]
+        for b in range(a + 1):
+            s = nonzero[b]
+            gr[s] += z * y[s]
 
 
 @njit(cache=True)
