@@ -5,7 +5,9 @@ packed arrays of :class:`PackedScene` (built once per :class:`rbda.Simulator`), 
   its diagonal, its sparse factor ``U D U^T``, ``nle`` and the free velocity (:func:`free_velocity`), the world
   placement of every geometry object, then every collision pair with a compiled contact function
   (:func:`pair_contacts`: a half-space against a sphere, capsule, box, cylinder or convex set of vertices, with
-  the patch reduction of :func:`rbda.simulation.contacts.reduce_patch`, and two spheres).
+  the patch reduction of :func:`rbda.simulation.contacts.reduce_patch`, and two spheres). A half-space pair is
+  first rejected by the shape's bounding ball, its box and its hull's leaves' boxes (:func:`plane_near`); a hull
+  is then scanned only in the leaves within the margin (:func:`plane_shape`).
 - Between the kernels, Python computes what has no compiled form: the pairs of two general convex shapes
   (:mod:`rbda.simulation.convex_contacts`: GJK/EPA and the face clipping of two polyhedra) and the rows of
   bilateral constraints. A scene without either runs no Python per pair or per row.
