@@ -7,7 +7,9 @@ bilateral rows steps in one call, :func:`step`, which reads every fixed array fr
   its diagonal, its sparse factor ``U D U^T``, ``nle`` and the free velocity (:func:`free_velocity`), the world
   placement of every geometry object, then every collision pair with a compiled contact function
   (:func:`pair_contacts`: a half-space against a sphere, capsule, box, cylinder or convex set of vertices, with
-  the patch reduction of :func:`rbda.simulation.contacts.reduce_patch`, and two spheres).
+  the patch reduction of :func:`rbda.simulation.contacts.reduce_patch`, and two spheres). A half-space pair is
+  first rejected by the shape's bounding ball, its box and its hull's leaves' boxes (:func:`plane_near`); a hull
+  is then scanned only in the leaves within the margin (:func:`plane_shape`).
 - Between the kernels, Python computes what has no compiled form: the pairs of two general convex shapes
   (:mod:`rbda.simulation.convex_contacts`: GJK/EPA and the face clipping of two polyhedra) and the rows of
   bilateral constraints. A scene without either runs no Python per pair or per row.
@@ -35,7 +37,8 @@ from ..kernels.constrained import delassus
 from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve
 from ..kernels.dynamics import crba_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
-from .contacts import PATCH_POINTS, plane_cylinder, plane_spheres, reduce_patch
+from .contacts import (PATCH_POINTS, box_lowest, hull_patch, leaf_count, plane_cylinder, plane_frame, plane_hull,
+                       plane_spheres)
 from .speculative import closing_speeds, joint_twists
 
 # geometry codes (PackedScene.gint[:, 0])
@@ -85,31 +88,63 @@ def geometry_placements(oMi, gint, gR, gp, R, p):
             p[g, r] = M[r, 0] * gp[g, 0] + M[r, 1] * gp[g, 1] + M[r, 2] * gp[g, 2] + M[r, 3]
 
 
-@njit(cache=True)
-def plane_shape(plane, shape, gint, gparam, vertices, R, p, margin, work, keep):
-    """The contacts of the half-space ``plane`` with the object ``shape``: rows ``[distance, x, y, z]`` (the point
-    of the shape nearest the plane) in ``work``, how many, and the plane's world normal; no contact when the
-    shape's bounding ball lies farther than ``margin`` (see ``contacts._near_plane``)."""
-    n = np.empty(3)
+@njit(cache=True, _nrt=False)
+def plane_near(plane, shape, gint, gparam, boxes, R, p, margin, n):
+    """Whether the half-space ``plane`` and the object ``shape`` may have a contact within ``margin``, and the
+    plane's offset (``n . x = offset``, world); its world normal into ``n (3,)``. Not if the shape's bounding
+    ball (see ``contacts._near_plane``), its box (``gparam[shape, 8:14]``, ``contacts.box_lowest``) or, for a
+    hull, each of its leaves' boxes (``boxes`` from row ``gint[shape, 4]``) lies farther. Calls nothing that
+    is not inlined: a pair it rejects costs a few nanoseconds."""
     for r in range(3):
         n[r] = R[plane, r, 0] * gparam[plane, 2] + R[plane, r, 1] * gparam[plane, 3] + R[plane, r, 2] * gparam[plane, 4]
     offset = gparam[plane, 5] + (n[0] * p[plane, 0] + n[1] * p[plane, 1] + n[2] * p[plane, 2])
     height = (n[0] * (p[shape, 0] - p[plane, 0]) + n[1] * (p[shape, 1] - p[plane, 1])
               + n[2] * (p[shape, 2] - p[plane, 2]))
     if height - gparam[plane, 5] - gparam[shape, 6] > margin:
-        return 0, n
+        return False, offset
+    code = gint[shape, 0]
+    if code == CYLINDER:
+        return True, offset
+    a0, a1, a2, lowest, scale = shape_plane(n, offset, R, p, shape, gparam[shape, 0])
+    if box_lowest(a0, a1, a2, lowest, scale, gparam, shape, 8) > margin:
+        return False, offset
+    if code != HULL:
+        return True, offset
+    for j in range(gint[shape, 4], gint[shape, 4] + leaf_count(gint[shape, 3])):
+        if box_lowest(a0, a1, a2, lowest, scale, boxes, j, 0) <= margin:
+            return True, offset
+    return False, offset
+
+
+@njit(cache=True, _nrt=False)
+def shape_plane(n, offset, R, p, shape, radius):
+    """``(a0, a1, a2, height, scale)``: ``contacts.plane_frame``'s for the object ``shape`` (``height`` summed in
+    scalars, within rounding of that one's) and ``box_lowest``'s scale."""
+    a0 = n[0] * R[shape, 0, 0] + n[1] * R[shape, 1, 0] + n[2] * R[shape, 2, 0]
+    a1 = n[0] * R[shape, 0, 1] + n[1] * R[shape, 1, 1] + n[2] * R[shape, 2, 1]
+    a2 = n[0] * R[shape, 0, 2] + n[1] * R[shape, 1, 2] + n[2] * R[shape, 2, 2]
+    along = n[0] * p[shape, 0] + n[1] * p[shape, 1] + n[2] * p[shape, 2]
+    return a0, a1, a2, along - offset - radius, 1.0 + abs(along) + abs(offset) + radius
+
+
+@njit(cache=True)
+def plane_shape(plane, shape, gint, gparam, vertices, boxes, R, p, margin, offset, n, work, keep):
+    """The contacts of the half-space ``plane`` (normal ``n``, ``offset``: :func:`plane_near`'s) with the object
+    ``shape``: rows ``[distance, x, y, z]`` (the point of the shape nearest the plane) in ``work``; returns how
+    many. A hull's vertices are scanned only in the leaves whose box reaches within ``margin``
+    (``contacts.plane_hull``), its patch reduced or ordered (``contacts.hull_patch``, ``keep (5,)`` its room)."""
     code, first, count = gint[shape, 0], gint[shape, 2], gint[shape, 3]
     if code == CYLINDER:
-        return plane_cylinder(n, offset, R[shape], p[shape], gparam[shape, 0], gparam[shape, 1], margin, work), n
-    last = first + count
-    m = plane_spheres(n, offset, R[shape], p[shape], vertices[0, first:last], vertices[1, first:last],
-                      vertices[2, first:last], gparam[shape, 0], margin, work)
-    if code == HULL and m > PATCH_POINTS:
-        kept = reduce_patch(n, work, m, keep)
-        rows = work[keep[:kept]]
-        work[:kept] = rows
-        m = kept
-    return m, n
+        return plane_cylinder(n, offset, R[shape], p[shape], gparam[shape, 0], gparam[shape, 1], margin, work)
+    if code != HULL:
+        return plane_spheres(n, offset, R[shape], p[shape], vertices[0, first:first + count],
+                             vertices[1, first:first + count], vertices[2, first:first + count], gparam[shape, 0],
+                             margin, work)
+    Rs, ps = R[shape], p[shape]
+    a0, a1, a2, height = plane_frame(n, offset, Rs, ps, 0.0)
+    scale = 1.0 + abs(height) + 2.0 * abs(offset)
+    m = plane_hull(a0, a1, a2, height, scale, n, Rs, ps, vertices, first, count, boxes, gint[shape, 4], margin, work)
+    return hull_patch(n, work, m, keep)
 
 
 @njit(cache=True)
@@ -125,19 +160,22 @@ def sphere_sphere(a, b, gparam, p, margin):
 
 
 @njit(cache=True)
-def pair_contacts(pairs, gint, gparam, vertices, R, p, margins, work, out, keys):
-    """Stage 2 on the compiled pairs, each within its margin ``margins (npairs,)``: each contact as a row ``[distance, point (3), normal (3), mu]`` of ``out``
-    and its key ``(pair, point index)`` and geometry ids in ``keys (cap, 4)``; returns how many. The point is
-    halfway between the surfaces, the normal from the pair's first object to its second. ``work (n, 4)``: room
+def pair_contacts(pairs, gint, gparam, vertices, boxes, R, p, margins, work, out, keys):
+    """Stage 2 on the compiled pairs, each within its margin ``margins (npairs,)``: each contact as a row
+    ``[distance, point (3), normal (3), mu]`` of ``out`` and its key ``(pair, point index)`` and geometry ids in
+    ``keys (cap, 4)``; returns how many. The point is halfway between the surfaces, the normal from the pair's
+    first object to its second. The shapes are ``PackedScene``'s (``gint`` to ``boxes``); ``work (n, 5)``: room
     for the vertices of one shape (8 at least)."""
-    keep = np.empty(PATCH_POINTS, dtype=np.int64)
+    keep, n = np.empty(PATCH_POINTS, dtype=np.int64), np.empty(3)
     k = 0
     for index in range(pairs.shape[0]):
         a, b, kind = pairs[index, 0], pairs[index, 1], pairs[index, 2]
         mu = max(gparam[a, 7], gparam[b, 7])
         if kind == PLANE_FIRST or kind == PLANE_SECOND:
             plane, shape = (a, b) if kind == PLANE_FIRST else (b, a)
-            m, n = plane_shape(plane, shape, gint, gparam, vertices, R, p, margins[index], work, keep)
+            near, offset = plane_near(plane, shape, gint, gparam, boxes, R, p, margins[index], n)
+            m = plane_shape(plane, shape, gint, gparam, vertices, boxes, R, p, margins[index], offset, n, work,
+                            keep) if near else 0
             sign = 1.0 if kind == PLANE_FIRST else -1.0
             for c in range(m):
                 d = work[c, 0]
@@ -150,11 +188,11 @@ def pair_contacts(pairs, gint, gparam, vertices, R, p, margins, work, out, keys)
                 keys[k, 0], keys[k, 1], keys[k, 2], keys[k, 3] = index, c, a, b
                 k += 1
         elif kind == SPHERE_SPHERE:
-            d, x, n = sphere_sphere(a, b, gparam, p, margins[index])
+            d, x, normal = sphere_sphere(a, b, gparam, p, margins[index])
             if d < np.inf:
                 out[k, 0] = d
                 out[k, 1:4] = x
-                out[k, 4:7] = n
+                out[k, 4:7] = normal
                 out[k, 7] = mu
                 keys[k, 0], keys[k, 1], keys[k, 2], keys[k, 3] = index, 0, a, b
                 k += 1
@@ -181,8 +219,8 @@ def pair_margins(pairs, parents, plane, radius, normals, tree, Jw, v, v_free, R,
 
 @njit(cache=True, nogil=True)
 def dynamics_and_contacts(I, F, ws, M, L, D, Dinv, lam, nle, oMi, Jw, q, v, tau, fext, damping, dt, zeros, no_fext,
-                          pairs, gint, gR, gp, gparam, vertices, tree, margin, speculative, capacity, work, v_free,
-                          R, p, margins, pair_ids, plane, radius, normals, velocities, twists):
+                          pairs, gint, gR, gp, gparam, vertices, boxes, tree, margin, speculative, capacity, work,
+                          v_free, R, p, margins, pair_ids, plane, radius, normals, velocities, twists):
     """Stages 1 and 2 (see the module): fills ``v_free (nv,)``, the world placements ``R, p`` of the geometry
     objects and each pair's margin ``margins`` (:func:`pair_margins`, from ``pair_ids`` to ``twists``); returns
     ``(status, contacts (k, 8), keys (k, 4))`` (:func:`pair_contacts`, ``work`` its room)."""
@@ -193,7 +231,7 @@ def dynamics_and_contacts(I, F, ws, M, L, D, Dinv, lam, nle, oMi, Jw, q, v, tau,
     geometry_placements(oMi, gint, gR, gp, R, p)
     pair_margins(pair_ids, gint[:, 1], plane, radius, normals, tree, Jw, v, v_free, R, p, margin, dt, speculative,
                  velocities, twists, margins)
-    k = pair_contacts(pairs, gint, gparam, vertices, R, p, margins, work, out, keys)
+    k = pair_contacts(pairs, gint, gparam, vertices, boxes, R, p, margins, work, out, keys)
     return 0, out[:k], keys[:k]
 
 
@@ -486,7 +524,7 @@ def step(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative, baumgar
     status, contacts, keys = dynamics_and_contacts(
         ctx.I, ctx.F, ctx.ws, ctx.M, ctx.L, ctx.D, ctx.Dinv, ctx.lam, ctx.nle, ctx.oMi, ctx.Jw, q, v, tau, fext,
         damping, dt, ctx.zeros, ctx.no_fext, ctx.pairs, ctx.gint, ctx.gR, ctx.gp, ctx.gparam, ctx.vertices,
-        ctx.tree, margin, speculative, ctx.out_contacts.shape[1], ctx.work, v_free, ctx.R, ctx.p, ctx.margins,
+        ctx.boxes, ctx.tree, margin, speculative, ctx.out_contacts.shape[1], ctx.work, v_free, ctx.R, ctx.p, ctx.margins,
         ctx.pair_ids, ctx.plane, ctx.radius, ctx.normals, ctx.velocities, ctx.twists)
     if status:
         return status, 0, 0

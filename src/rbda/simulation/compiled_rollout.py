@@ -43,8 +43,8 @@ def python_pair_near(pairs, gparam, p, margins):
 
 @njit(cache=True, nogil=True)
 def rollout_steps(I, F, ws, M, L, D, Dinv, lam, nle, oMi, Jw,
-                  pairs, gint, gR, gp, gparam, vertices, support, tree, capacity, work, pair_ids, plane, radius, normals,
-                  velocities, twists, limit_q, limit_v, lower_limit, upper_limit, friction_v, friction,
+                  pairs, gint, gR, gp, gparam, vertices, boxes, support, tree, capacity, work, pair_ids, plane,
+                  radius, normals, velocities, twists, limit_q, limit_v, lower_limit, upper_limit, friction_v, friction,
                   damping, dt, margin, speculative, baumgarte, slop, restitution, zeros, no_fext, warm, solver,
                   formulation, options, warm_rho, Q, V, taus, fext, first, last, previous_keys, previous_rows,
                   previous, v_free, R, p, margins):
@@ -74,7 +74,7 @@ def rollout_steps(I, F, ws, M, L, D, Dinv, lam, nle, oMi, Jw,
         force = fext[t] if with_fext else zeros
         status, step_contacts, step_keys = dynamics_and_contacts(
             I, F, ws, M, L, D, Dinv, lam, nle, oMi, Jw, Q[t], V[t], taus[t], force,
-            damping, dt, zeros, no_fext, pairs, gint, gR, gp, gparam, vertices, tree, margin, speculative,
+            damping, dt, zeros, no_fext, pairs, gint, gR, gp, gparam, vertices, boxes, tree, margin, speculative,
             capacity, work, v_free, R, p, margins, pair_ids, plane, radius, normals, velocities, twists)
         if not status and python_pair_near(pairs, gparam, p, margins):
             status = PYTHON_STEP

@@ -16,6 +16,14 @@ Only points within ``margin`` of touching are kept. A patch of more than :data:`
 half-space (a mesh's hull lying on the floor has hundreds of vertices within the margin) is reduced to its deepest
 point and four extreme points (:func:`reduce_patch`), as MuJoCo and Bullet reduce their manifolds: the support
 polygon, hence the contact wrench cone, is kept, and the Delassus matrix stays small and better conditioned.
+
+The compiled step (:mod:`rbda.simulation.compiled`) packs a hull's vertices in leaves of :data:`LEAF_POINTS`,
+each with its axis-aligned box (:func:`hull_leaves`), and scans only the leaves whose box reaches within the
+margin (:func:`box_lowest`, :func:`plane_hull`): the same rows as the scan of every vertex, in another order, put
+back in the hull's own order, or reduced with ties broken by vertex index (:func:`hull_patch`), so that its
+contacts equal these functions' to the bit. The functions it calls per pair allocate nothing and are compiled
+without reference counting (``_nrt=False``): numba's increments and decrements of each array argument, about
+5 ns each, would cost more than the work of a pair rejected by its boxes.
 """
 
 from __future__ import annotations
@@ -31,9 +39,11 @@ from ..io.meshes import load_convex_hull
 
 FLAT_CAP = 1e-9  # a cylinder's cap lies flat on the plane when its axis is this close to the plane's normal
 PATCH_POINTS = 5  # a half-space patch keeps at most its deepest point and four extreme ones
+LEAF_POINTS = 16  # vertices per leaf of a hull packed for the compiled step (hull_leaves)
+BOX_SLACK = 1e-12  # box_lowest's allowance for rounding, relative to the magnitudes it sums
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plane_vertices(n, offset, R, p, vertices, margin, out):
     """The vertices ``(3, m)`` (shape frame, one coordinate per row) of a shape placed at ``(R, p)`` within
     ``margin`` of the plane ``n . x = offset`` (world): writes rows ``[distance, x, y, z]`` (the vertex, world) into
@@ -41,76 +51,142 @@ def plane_vertices(n, offset, R, p, vertices, margin, out):
     return plane_spheres(n, offset, R, p, vertices[0], vertices[1], vertices[2], 0.0, margin, out)
 
 
-@njit(cache=True)
-def plane_spheres(n, offset, R, p, xs, ys, zs, radius, margin, out):
-    """Spheres of ``radius`` centred at ``(xs[i], ys[i], zs[i])`` (shape frame; coordinates in three contiguous
-    arrays) against the plane: rows ``[distance, lowest point of the sphere]``; returns how many. The distances of
-    all centres first (one pass that vectorises: a mesh's hull has hundreds of vertices), then the rows of those
-    within ``margin``."""
+@njit(cache=True, _nrt=False)
+def plane_frame(n, offset, R, p, radius):
+    """``(a0, a1, a2, height)``: the signed distance of the lowest point of a sphere of ``radius`` centred at ``x``
+    (shape frame) of a shape placed at ``(R, p)`` above the plane ``n . x = offset`` is
+    ``a0 x0 + a1 x1 + a2 x2 + height`` (``a = R^T n``)."""
     height = n @ p - offset - radius
     a0 = n[0] * R[0, 0] + n[1] * R[1, 0] + n[2] * R[2, 0]  # n . (R x + p) = a . x + n . p
     a1 = n[0] * R[0, 1] + n[1] * R[1, 1] + n[2] * R[2, 1]
     a2 = n[0] * R[0, 2] + n[1] * R[1, 2] + n[2] * R[2, 2]
-    m = xs.shape[0]
-    depth = np.empty(m)
-    for i in range(m):
-        depth[i] = a0 * xs[i] + a1 * ys[i] + a2 * zs[i] + height
+    return a0, a1, a2, height
+
+
+@njit(cache=True, _nrt=False)
+def box_lowest(a0, a1, a2, height, scale, table, row, column):
+    """A lower bound of ``a0 x0 + a1 x1 + a2 x2 + height`` (:func:`plane_frame`) over the points ``x`` of the box
+    ``table[row, column:column + 6]`` ``[centre (3), half extents (3)]`` (shape frame): the box's lowest corner,
+    less :data:`BOX_SLACK` times the magnitudes summed (``scale``: those summed into ``height``, 1 at least), so
+    that it stays below the distance computed (rounded) of any point of the box, ``height`` itself within
+    ``BOX_SLACK scale`` of the one used there."""
+    c = a0 * table[row, column] + a1 * table[row, column + 1] + a2 * table[row, column + 2]
+    h = abs(a0) * table[row, column + 3] + abs(a1) * table[row, column + 4] + abs(a2) * table[row, column + 5]
+    return c + height - h - BOX_SLACK * (scale + abs(c) + h + abs(height))
+
+
+@njit(cache=True, _nrt=False)
+def _sphere_rows(a0, a1, a2, height, n, R, p, xs, ys, zs, radius, margin, out):
+    """Rows ``[distance, lowest point]`` of the spheres within ``margin``, in their order; returns how many."""
     count = 0
-    for i in range(m):
-        if depth[i] <= margin:
-            x, y, z = xs[i], ys[i], zs[i]
-            out[count, 0] = depth[i]
+    for i in range(xs.shape[0]):
+        x, y, z = xs[i], ys[i], zs[i]
+        d = a0 * x + a1 * y + a2 * z + height
+        if d <= margin:
+            out[count, 0] = d
             for r in range(3):
                 out[count, 1 + r] = R[r, 0] * x + R[r, 1] * y + R[r, 2] * z + p[r] - radius * n[r]
             count += 1
     return count
 
 
-@njit(cache=True)
-def _farthest(points, count, n, a, b, side):
-    """The row of ``points[:count, 1:]`` farthest, in the plane of normal ``n``, from the point ``a`` (when
-    ``b == a``) or from the line ``a b`` on its ``side`` (+1 or -1). Returns ``(row, distance)``; row -1 when no
-    row lies at a positive distance. (Written out in scalars: no array is allocated per row.)"""
-    best, best_d = -1, 0.0
-    u0, u1, u2 = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+@njit(cache=True, _nrt=False)
+def plane_spheres(n, offset, R, p, xs, ys, zs, radius, margin, out):
+    """Spheres of ``radius`` centred at ``(xs[i], ys[i], zs[i])`` (shape frame; coordinates in three contiguous
+    arrays) against the plane: rows ``[distance, lowest point of the sphere]`` of those within ``margin``, in
+    their order (``out``'s other columns left as they are); returns how many."""
+    a0, a1, a2, height = plane_frame(n, offset, R, p, radius)
+    return _sphere_rows(a0, a1, a2, height, n, R, p, xs, ys, zs, radius, margin, out)
+
+
+@njit(cache=True, _nrt=False)
+def leaf_count(count):
+    """The number of leaves of a hull of ``count`` vertices (:func:`hull_leaves`)."""
+    return (count + LEAF_POINTS - 1) // LEAF_POINTS
+
+
+@njit(cache=True, _nrt=False)
+def plane_hull(a0, a1, a2, height, scale, n, R, p, vertices, first, count, boxes, leaf, margin, out):
+    """The vertices of a hull in leaves (:func:`hull_leaves`) against the plane (``a0`` to ``height``:
+    :func:`plane_frame`'s, ``scale``: :func:`box_lowest`'s): its ``count`` vertices from column ``first`` of
+    ``vertices (4, :)`` (shape frame: x, y, z, then the vertex's index in the hull's own order, as a float), leaf
+    ``j`` the vertices ``j L`` to ``min((j + 1) L, count) - 1`` (``L =`` :data:`LEAF_POINTS`) inside the box
+    ``boxes[leaf + j]`` ``[centre, half extents]``. Writes the rows ``[distance, vertex (world), index]``
+    (``out (count, 5)``) of the vertices within ``margin``, scanning only the leaves whose box reaches within it;
+    returns how many. These rows are :func:`plane_vertices`'s on the hull in its own order, equal to the bit, in
+    another order."""
+    m = 0
+    for j in range(leaf_count(count)):
+        if box_lowest(a0, a1, a2, height, scale, boxes, leaf + j, 0) > margin:
+            continue
+        for i in range(first + j * LEAF_POINTS, first + min((j + 1) * LEAF_POINTS, count)):
+            x, y, z = vertices[0, i], vertices[1, i], vertices[2, i]
+            d = a0 * x + a1 * y + a2 * z + height
+            if d <= margin:
+                out[m, 0] = d
+                for r in range(3):
+                    out[m, 1 + r] = R[r, 0] * x + R[r, 1] * y + R[r, 2] * z + p[r] - 0.0 * n[r]
+                out[m, 4] = vertices[3, i]
+                m += 1
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def _farthest(points, count, n, a, b):
+    """The rows of ``points[:count, 1:4]`` farthest, in the plane of normal ``n``, from the point of row ``a``
+    (when ``b == a``) or from the line through rows ``a`` and ``b`` on each side of it, ties to the smaller index
+    (:func:`_index`). Returns ``(row, row on the other side)`` (the same for a point); row -1 when no row lies at
+    a positive distance. (Written out in scalars: no array is allocated per row.)"""
+    best, best_d, other, other_d = -1, 0.0, -1, 0.0
+    a0, a1, a2 = points[a, 1], points[a, 2], points[a, 3]
+    u0, u1, u2 = points[b, 1] - a0, points[b, 2] - a1, points[b, 3] - a2
     un = n[0] * u0 + n[1] * u1 + n[2] * u2
     u0, u1, u2 = u0 - un * n[0], u1 - un * n[1], u2 - un * n[2]
     length = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
     for i in range(count):
-        w0, w1, w2 = points[i, 1] - a[0], points[i, 2] - a[1], points[i, 3] - a[2]
+        w0, w1, w2 = points[i, 1] - a0, points[i, 2] - a1, points[i, 3] - a2
         wn = n[0] * w0 + n[1] * w1 + n[2] * w2
         w0, w1, w2 = w0 - wn * n[0], w1 - wn * n[1], w2 - wn * n[2]
         if length == 0.0:
-            d = np.sqrt(w0 * w0 + w1 * w1 + w2 * w2)
-        else:  # side * n . (u x w) / |u|
-            d = side * (n[0] * (u1 * w2 - u2 * w1) + n[1] * (u2 * w0 - u0 * w2) + n[2] * (u0 * w1 - u1 * w0)) / length
-        if d > best_d:
+            d = e = np.sqrt(w0 * w0 + w1 * w1 + w2 * w2)
+        else:  # +- n . (u x w) / |u|
+            d = (n[0] * (u1 * w2 - u2 * w1) + n[1] * (u2 * w0 - u0 * w2) + n[2] * (u0 * w1 - u1 * w0)) / length
+            e = -d
+        if d > best_d or (d == best_d and best >= 0 and _index(points, i) < _index(points, best)):
             best, best_d = i, d
-    return best, best_d
+        if e > other_d or (e == other_d and other >= 0 and _index(points, i) < _index(points, other)):
+            other, other_d = i, e
+    return best, other
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _index(points, i):
+    """Row ``i``'s index: its fifth column if ``points`` has one, else ``i``."""
+    return points[i, 4] if points.shape[1] > 4 else float(i)
+
+
+@njit(cache=True, _nrt=False)
 def reduce_patch(n, points, count, keep):
-    """Reduce a patch of ``count`` rows ``[distance, point]`` of ``points`` against a plane of normal ``n`` to
-    at most :data:`PATCH_POINTS`: the deepest row, then the two rows ``a``, ``b`` farthest apart (``a`` farthest
-    from the deepest, ``b`` farthest from ``a``) and the row farthest from the line ``a b`` on each side of it, all
-    measured in the plane. Writes the kept rows' indices into ``keep (5,)`` and returns how many (repeats and
-    rows on the line dropped)."""
+    """Reduce a patch of ``count`` rows ``[distance, point]`` (or ``[distance, point, index]``) of ``points``
+    against a plane of normal ``n`` to at most :data:`PATCH_POINTS`: the deepest row, then the two rows ``a``,
+    ``b`` farthest apart (``a`` farthest from the deepest, ``b`` farthest from ``a``) and the row farthest from the
+    line ``a b`` on each side of it, all measured in the plane. Ties go to the row of smaller index (the fifth
+    column, else the row's position): the rows kept do not depend on the rows' order. Writes the kept rows'
+    positions into ``keep (5,)`` and returns how many (repeats and rows on the line dropped)."""
     deepest = 0
     for i in range(count):
-        if points[i, 0] < points[deepest, 0]:
+        if points[i, 0] < points[deepest, 0] or (points[i, 0] == points[deepest, 0]
+                                                 and _index(points, i) < _index(points, deepest)):
             deepest = i
     keep[0] = deepest
     kept = 1
-    origin = points[deepest, 1:]
-    a, _ = _farthest(points, count, n, origin, origin, 1.0)
+    a, _ = _farthest(points, count, n, deepest, deepest)
     if a < 0:
         return kept
-    b, _ = _farthest(points, count, n, points[a, 1:], points[a, 1:], 1.0)
+    b, _ = _farthest(points, count, n, a, a)
     c2, c3 = -1, -1
     if b >= 0:
-        c2, _ = _farthest(points, count, n, points[a, 1:], points[b, 1:], 1.0)
-        c3, _ = _farthest(points, count, n, points[a, 1:], points[b, 1:], -1.0)
+        c2, c3 = _farthest(points, count, n, a, b)
     for c in (a, b, c2, c3):
         new = c >= 0
         for k in range(kept):
@@ -120,6 +196,35 @@ def reduce_patch(n, points, count, keep):
             keep[kept] = c
             kept += 1
     return kept
+
+
+@njit(cache=True, _nrt=False)
+def _swap_rows(points, i, j):
+    for c in range(points.shape[1]):
+        points[i, c], points[j, c] = points[j, c], points[i, c]
+
+
+@njit(cache=True, _nrt=False)
+def hull_patch(n, points, count, keep):
+    """The rows ``[distance, point, index]`` of a hull's vertices within the margin (:func:`plane_hull`, in any
+    order) as :func:`plane_vertices` then :func:`reduce_patch` give them on the hull in its own order, moved in
+    place to the first rows of ``points``: more than :data:`PATCH_POINTS` reduced (the kept rows, in
+    ``reduce_patch``'s order), else sorted by index. ``keep (5,)``: room. Returns how many; allocates nothing."""
+    if count > PATCH_POINTS:
+        kept = reduce_patch(n, points, count, keep)
+        for s in range(kept):  # row keep[s] to row s; a later row that was at s is now at keep[s]
+            source = keep[s]
+            _swap_rows(points, s, source)
+            for t in range(s + 1, kept):
+                if keep[t] == s:
+                    keep[t] = source
+        return kept
+    for i in range(1, count):  # insertion sort by index
+        j = i
+        while j > 0 and points[j - 1, 4] > points[j, 4]:
+            _swap_rows(points, j - 1, j)
+            j -= 1
+    return count
 
 
 @njit(cache=True)
@@ -172,6 +277,38 @@ def _hull(mesh: Mesh):
         vertices = np.ascontiguousarray(load_convex_hull(mesh.path, mesh.scale).vertices, dtype=float)
         _HULLS[key] = vertices, float(np.sqrt((vertices ** 2).sum(axis=1).max()))
     return _HULLS[key]
+
+
+def points_box(points: np.ndarray) -> np.ndarray:
+    """The axis-aligned box ``[centre (3), half extents (3)]`` of ``points (m, 3)`` (zeros for none)."""
+    if not len(points):
+        return np.zeros(6)
+    low, high = points.min(axis=0), points.max(axis=0)
+    return np.concatenate([0.5 * (low + high), 0.5 * (high - low)])
+
+
+def hull_leaves(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The vertices ``(m, 3)`` of a hull in leaves of :data:`LEAF_POINTS` for :func:`plane_hull`: split in two
+    along the longest side of their box, recursively, the first part a whole number of leaves (so every leaf is
+    full but the last). Returns ``(order (m,), boxes (ceil(m / L), 6))``: the vertices' indices leaf after leaf
+    (ascending within a leaf) and each leaf's box (:func:`points_box`)."""
+    leaves = []
+
+    def split(index):
+        if len(index) <= LEAF_POINTS:
+            leaves.append(np.sort(index))
+            return
+        points = vertices[index]
+        axis = int(np.argmax(np.ptp(points, axis=0)))
+        index = index[np.argsort(points[:, axis], kind="stable")]
+        cut = LEAF_POINTS * ((-(-len(index) // LEAF_POINTS) + 1) // 2)
+        split(index[:cut])
+        split(index[cut:])
+
+    if len(vertices):
+        split(np.arange(len(vertices)))
+    order = np.concatenate(leaves).astype(np.int64) if leaves else np.zeros(0, dtype=np.int64)
+    return order, np.array([points_box(vertices[leaf]) for leaf in leaves]).reshape(-1, 6)
 
 
 def _world_plane(shape: Halfspace, M):

@@ -3,9 +3,10 @@
 
 :class:`PackedScene` holds, per geometry object, a shape code, its parent joint and placement, its radius, half
 length, half-space normal and offset, bounding radius and friction coefficient, and the vertices it is checked
-by (a sphere's centre, a capsule's two end centres, a box's corners, a mesh's convex hull); per collision pair,
-the pair's code (a half-space first or second, two spheres, a pair for Python's convex contacts, or disabled);
-the joint limits and dry-friction dofs of the model. :func:`compiled_step` runs one step on it.
+by (a sphere's centre, a capsule's two end centres, a box's corners, a mesh's convex hull) and their box; a hull's
+vertices are stored in leaves of ``contacts.LEAF_POINTS``, each with its box (``contacts.hull_leaves``); per
+collision pair, the pair's code (a half-space first or second, two spheres, a pair for Python's convex contacts,
+or disabled); the joint limits and dry-friction dofs of the model. :func:`compiled_step` runs one step on it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
 from ..kernels.direct import direct
 from . import compiled, compiled_rollout
 from .constraints import ConstraintRows
-from .contacts import PATCH_POINTS, ContactSet, bounding_radius, hull_vertices, pair_contacts
+from .contacts import (PATCH_POINTS, ContactSet, bounding_radius, hull_leaves, hull_vertices, pair_contacts,
+                       points_box)
 from .solvers import FORMULATIONS, RHO_UPDATES, ADMMSolver
 
 _k = direct(compiled)
@@ -69,15 +71,22 @@ class PackedScene:
     def __init__(self, model, collision_model, friction):
         geoms = collision_model.geometry_objects
         ng = len(geoms)
-        self.gint = np.zeros((ng, 4), dtype=np.int64)  # code, parent joint, first vertex, vertex count
+        self.gint = np.zeros((ng, 5), dtype=np.int64)  # code, parent joint, first vertex, vertex count, first leaf
         self.gR, self.gp = np.zeros((ng, 3, 3)), np.zeros((ng, 3))
-        self.gparam = np.zeros((ng, 8))  # radius, half length, unit normal (3), offset, bounding radius, friction
-        vertices = []
+        # radius, half length, unit normal (3), offset, bounding radius, friction, box of the vertices (6)
+        self.gparam = np.zeros((ng, 14))
+        vertices, boxes = [], []
         for g, obj in enumerate(geoms):
             code, V, (radius, half_length) = _shape_row(obj.geometry)
+            V = np.asarray(V, dtype=float).reshape(-1, 3)
+            index = np.arange(len(V))
+            if code == compiled.HULL:  # in leaves (contacts.plane_hull), each vertex with its index
+                index, leaves = hull_leaves(V)
+                self.gint[g, 4] = sum(len(b) for b in boxes)
+                boxes.append(leaves)
             start = sum(len(x) for x in vertices)
-            self.gint[g] = code, obj.parent_joint, start, len(V)
-            vertices.append(np.asarray(V, dtype=float).reshape(-1, 3))
+            self.gint[g, :4] = code, obj.parent_joint, start, len(V)
+            vertices.append(np.column_stack([V[index], index]))
             self.gR[g], self.gp[g] = obj.placement.rotation, obj.placement.translation
             self.gparam[g, :2] = radius, half_length
             if code == compiled.HALFSPACE:
@@ -86,8 +95,10 @@ class PackedScene:
                 self.gparam[g, 5] = float(obj.geometry.offset)
             self.gparam[g, 6] = np.inf if code == compiled.HALFSPACE else bounding_radius(obj.geometry)
             self.gparam[g, 7] = friction[g]
-        # (3, n): one coordinate per row, each contiguous (contacts.plane_spheres scans them in one vectorised pass)
-        self.vertices = np.ascontiguousarray((np.concatenate(vertices) if vertices else np.zeros((0, 3))).T)
+            self.gparam[g, 8:14] = points_box(V)
+        # (4, n): x, y, z, index; one per row, each contiguous; a hull's in leaves whose boxes are (nleaves, 6)
+        self.vertices = np.ascontiguousarray((np.concatenate(vertices) if vertices else np.zeros((0, 4))).T)
+        self.boxes = np.concatenate(boxes) if boxes else np.zeros((0, 6))
         pairs = np.array(collision_model.collision_pairs, dtype=np.int64).reshape(-1, 2)
         self.pairs = np.zeros((len(pairs), 3), dtype=np.int64)
         self.capacity = 0
@@ -115,7 +126,7 @@ class PackedScene:
         self.friction = np.ascontiguousarray(model.friction, dtype=float)
         self.friction_dofs = np.flatnonzero(self.friction > 0.0).astype(np.int64)
         self.zeros = np.zeros(model.nv)
-        self.work = np.empty((max(8, int(self.gint[:, 3].max(initial=0))), 4))  # one shape's vertices
+        self.work = np.empty((max(8, int(self.gint[:, 3].max(initial=0))), 5))  # one shape's vertices
         # the speculative margins' tables (compiled.pair_margins): contiguous copies, and their room
         self.pair_ids = np.ascontiguousarray(self.pairs[:, :2])
         self.plane = (self.gint[:, 0] == compiled.HALFSPACE).astype(np.int64)
@@ -196,7 +207,7 @@ def step_arguments(sim) -> tuple:
     d = data._views
     kept = (data,
             (I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J),
-            (scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.tree),
+            (scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.boxes, scene.tree),
             (scene.work,),
             (scene.R, scene.p, scene.margins, scene.pair_ids, scene.plane, scene.radius, scene.normals,
              scene.velocities, scene.twists),
@@ -357,8 +368,8 @@ def kernel_arguments(sim, data) -> tuple:
     options = options.copy()  # the kernel keeps ADMM's penalty in it
     warm_rho = solver == compiled.ADMM and sim.solver.warm_start_rho
     return (I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J,
-            scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.support, scene.tree,
-            scene.capacity, np.empty_like(scene.work), scene.pair_ids, scene.plane, scene.radius, scene.normals,
+            scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.boxes, scene.support,
+            scene.tree, scene.capacity, np.empty_like(scene.work), scene.pair_ids, scene.plane, scene.radius, scene.normals,
             np.empty_like(scene.velocities), np.empty_like(scene.twists), sim.limited_dofs[0], sim.limited_dofs[1],
             scene.lower_limit, scene.upper_limit, scene.friction_dofs, scene.friction,
             sim.damping, sim.dt, sim.margin, sim.speculative, sim.baumgarte, sim.slop,

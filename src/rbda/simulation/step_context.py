@@ -24,8 +24,8 @@ from numba.experimental import structref
 FIELDS = (
     # the model's packed arrays and the workspace's (sim.data)
     "I", "F", "ws", "M", "L", "D", "Dinv", "lam", "nle", "oMi", "Jw",
-    # the packed scene (PackedScene): shapes, pairs, the joint tree, room for one shape's vertices
-    "pairs", "gint", "gR", "gp", "gparam", "vertices", "tree", "work",
+    # the packed scene (PackedScene): shapes, pairs, vertices and their leaves' boxes, the joint tree, room
+    "pairs", "gint", "gR", "gp", "gparam", "vertices", "boxes", "tree", "work",
     # the speculative margins' tables and room, and the geometry placements' room
     "R", "p", "margins", "pair_ids", "plane", "radius", "normals", "velocities", "twists",
     # joint limits and dry friction
