@@ -244,6 +244,39 @@ def test_one_call_step_equals_the_two_call_step():
     assert np.abs(va[:3]).max() > 1e-3  # the box slides
 
 
+def test_a_python_pair_steps_in_one_call_while_it_is_far():
+    """A pair without a compiled contact function (box-sphere) keeps the step in one call while its bounding balls
+    lie apart by more than its margin, and moves that step to two calls, with Python's contacts, when they do not:
+    the cube and ball of the MJCF scene, apart, then the ball dropped on the cube. Both match the two-call step to
+    the bit."""
+    import os
+
+    from rbda.simulation.packed import two_call_step
+
+    scene = os.path.join(os.path.dirname(__file__), "data", "scene_cube_ball.xml")
+
+    def make():
+        model, cm = rbda.load_scene(scene)
+        q = rbda.neutral(model)
+        q[:3], q[7:10] = (0.0, 0.0, 0.05), (0.0, 0.0, 0.25)  # the ball 5 cm above the cube
+        return Simulator(model, cm, 1e-3, solver_options=TIGHT), q, np.zeros(model.nv)
+
+    a, b, q, v = twins(make)
+    assert a._scene.python_pairs
+    qa, va, qb, vb = q, v, q, v
+    paths = []
+    for _ in range(250):
+        qa, va = a.step(qa, va, np.zeros(a.model.nv))
+        qb, vb = two_call_step(b, qb, vb, np.zeros(b.model.nv), None)
+        np.testing.assert_array_equal(qa, qb)
+        np.testing.assert_array_equal(va, vb)
+        np.testing.assert_array_equal(a.impulses, b.impulses)
+        assert a.contacts.keys == b.contacts.keys
+        paths.append(a._fused is not None)
+    assert paths[0] and not paths[-1]  # one call while apart, two once the ball is near the cube
+    assert any(key[0] == a._scene.python_pairs[0][0] for key in a.contacts.keys)  # the ball rests on the cube
+
+
 def test_results_read_after_a_step_are_the_reader_s():
     """The one-call step writes its results into buffers that the step after next writes again: what the
     properties return are copies, which later steps leave alone; a copied or pickled simulator steps as the

@@ -49,6 +49,7 @@ LIMIT, FRICTION, BILATERAL = 0, 1, 2
 ADMM, PGS = 0, 1
 NOT_SPD = 1000  # status: M + dt diag(damping) has a pivot <= 0
 NOT_FINITE_G = 1001  # status: the Delassus matrix of a step is not finite
+PYTHON_STEP = 1002  # status: a pair without a compiled contact function is within its margin: step in Python
 
 
 # ---------------------------------------------------------------------------------------------- stage 1
@@ -511,15 +512,32 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
 
 
 # ---------------------------------------------------------------------------------------------- one step, one call
+@njit(cache=True)
+def python_pair_near(pairs, gparam, p, margins):
+    """Whether a pair of :data:`PYTHON_PAIR` may touch: the bounding balls of its objects
+    (centred on their frames ``p (ng, 3)``, radius ``gparam[:, 6]``, inf for a half-space) lie within its margin
+    ``margins``. Farther, its contact function finds no contact, and the compiled step is the whole step."""
+    for index in range(pairs.shape[0]):
+        if pairs[index, 2] == PYTHON_PAIR:
+            a, b = pairs[index, 0], pairs[index, 1]
+            d0, d1, d2 = p[b, 0] - p[a, 0], p[b, 1] - p[a, 1], p[b, 2] - p[a, 2]
+            if not np.sqrt(d0 * d0 + d1 * d1 + d2 * d2) - gparam[a, 6] - gparam[b, 6] > margins[index]:
+                return True
+    return False
+
+
 @njit(cache=True, nogil=True)
 def step(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative, baumgarte, slop, restitution, warm, solver,
          formulation, options, previous_keys, previous_rows, previous, kp, rp, q_next, v_next):
-    """One whole step (stages 1 to 5) of a scene without Python pairs or bilateral rows, its arrays read from the
-    step context ``ctx`` (:mod:`rbda.simulation.step_context`); fills ``q_next``, ``v_next`` and the context's
+    """One whole step (stages 1 to 5) of a scene without bilateral rows, its arrays read from the step context
+    ``ctx`` (:mod:`rbda.simulation.step_context`), unless a pair without a compiled contact function may touch
+    (:func:`python_pair_near`: the step returns :data:`PYTHON_STEP` after stage 2, for the caller to run it with
+    Python's contacts); fills ``q_next``, ``v_next`` and the context's
     output set ``parity`` (contacts, keys, frames, ``J``, row bias, bounds and keys, impulses, velocities,
     statistics, ``v_free``), warm-started from the first ``kp`` contacts and ``rp`` rows of ``previous_keys``,
     ``previous_rows``, ``previous`` (the previous step's, which must not be that set). Returns ``(status, k, r)``: a kernel status (0; an input status of
-    ``q``/``v``; :data:`NOT_SPD`; :data:`NOT_FINITE_G`), the numbers of contacts and rows written."""
+    ``q``/``v``; :data:`NOT_SPD`; :data:`NOT_FINITE_G`; :data:`PYTHON_STEP`), the numbers of contacts and rows
+    written."""
     v_free = ctx.out_v_free[parity]
     status, contacts, keys = dynamics_and_contacts(
         ctx.I, ctx.F, ctx.ws, ctx.M, ctx.L, ctx.D, ctx.Dinv, ctx.lam, ctx.nle, ctx.oMi, ctx.Jw, q, v, tau, fext,
@@ -528,6 +546,8 @@ def step(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative, baumgar
         ctx.pair_ids, ctx.plane, ctx.radius, ctx.normals, ctx.velocities, ctx.twists)
     if status:
         return status, 0, 0
+    if python_pair_near(ctx.pairs, ctx.gparam, ctx.p, ctx.margins):
+        return PYTHON_STEP, 0, 0
     impulses, velocities, J, frames, bias, lower, upper, rows, stats = contact_step(
         ctx.I, ctx.F, ctx.L, ctx.Dinv, ctx.lam, ctx.Jw, ctx.support, q, v, v_free, dt, margin, baumgarte, slop,
         restitution, contacts, keys, ctx.gparent, ctx.limit_q, ctx.limit_v, ctx.lower_limit, ctx.upper_limit,

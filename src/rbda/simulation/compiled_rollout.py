@@ -22,23 +22,7 @@ import numpy as np
 from .._jit import njit
 
 from ..kernels.checks import all_finite
-from .compiled import NOT_FINITE_G, PYTHON_PAIR, contact_step, dynamics_and_contacts
-
-PYTHON_STEP = 1002  # status: a pair without a compiled contact function is within its margin: step in Python
-
-
-@njit(cache=True)
-def python_pair_near(pairs, gparam, p, margins):
-    """Whether a pair of :data:`~rbda.simulation.compiled.PYTHON_PAIR` may touch: the bounding balls of its objects
-    (centred on their frames ``p (ng, 3)``, radius ``gparam[:, 6]``, inf for a half-space) lie within its margin
-    ``margins``. Farther, its contact function finds no contact, and the compiled step is the whole step."""
-    for index in range(pairs.shape[0]):
-        if pairs[index, 2] == PYTHON_PAIR:
-            a, b = pairs[index, 0], pairs[index, 1]
-            d0, d1, d2 = p[b, 0] - p[a, 0], p[b, 1] - p[a, 1], p[b, 2] - p[a, 2]
-            if not np.sqrt(d0 * d0 + d1 * d1 + d2 * d2) - gparam[a, 6] - gparam[b, 6] > margins[index]:
-                return True
-    return False
+from .compiled import NOT_FINITE_G, PYTHON_STEP, contact_step, dynamics_and_contacts, python_pair_near
 
 
 @njit(cache=True, nogil=True)

@@ -243,10 +243,11 @@ def context(sim):
 def compiled_step(sim, q, v, tau, fext):
     """One step of ``sim`` (a :class:`rbda.Simulator`) from checked ``q``, ``v``, ``tau`` and ``fext`` (None or
     ``(nv,)``) on its :class:`PackedScene`; returns ``(q_next, v_next)`` and keeps the step's arrays on ``sim``
-    (read by its properties). A scene without Python pairs or bilateral constraints steps in one kernel call
-    (``compiled.step``), the others in two with Python between (:func:`two_call_step`)."""
+    (read by its properties). A scene without bilateral constraints steps in one kernel call (``compiled.step``),
+    unless a pair without a compiled contact function may touch; that step, and every step of a scene with
+    bilateral constraints, runs in two calls with Python between (:func:`two_call_step`)."""
     scene = sim._scene
-    if scene.python_pairs or sim.constraints:
+    if sim.constraints:
         return two_call_step(sim, q, v, tau, fext)
     ctx, sets = context(sim)
     parity = sim._parity = 1 - sim._parity  # the other set holds the previous step's results: the warm start
@@ -256,6 +257,9 @@ def compiled_step(sim, q, v, tau, fext):
         ctx, parity, q, v, tau, scene.zeros if fext is None else fext, sim.damping, sim.dt, sim.margin,
         sim.speculative, sim.baumgarte, sim.slop, np.nan if sim.restitution is None else sim.restitution,
         sim.warm_start, solver, formulation, options, *sim._warm, q_next, v_next)
+    if status == compiled.PYTHON_STEP:  # a Python pair may touch: the step again, with Python's contacts
+        sim._parity = 1 - parity
+        return two_call_step(sim, q, v, tau, fext)
     if status:
         step_error(status, sim.model, q, v)
     out = sets[parity]
@@ -395,8 +399,8 @@ def compiled_steps(sim, Q, V, taus, fext, first, last):
             keep_step(sim, contacts, keys, v_free.copy(), impulses, velocities, J, frames, bias, lower, upper,
                       rows, stats)
         try:
-            if status == compiled_rollout.PYTHON_STEP:  # a Python pair is near: this step as Simulator.step
-                Q[t + 1], V[t + 1] = compiled_step(sim, Q[t], V[t], taus[t], fext[t] if len(fext) else None)
+            if status == compiled.PYTHON_STEP:  # a Python pair is near: this step with Python's contacts
+                Q[t + 1], V[t + 1] = two_call_step(sim, Q[t], V[t], taus[t], fext[t] if len(fext) else None)
                 t += 1
                 if arguments[-1]:  # ADMM's penalty, kept by the step
                     arguments[-2][15] = sim.solver.last_rho()
