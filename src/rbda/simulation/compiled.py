@@ -262,18 +262,20 @@ def contact_jacobian(points, frames, joints, support, Jw, J):
     is ``J_lin - p x J_ang`` of the world Jacobian columns ``Jw (nv, 6)``, on the supports of the pair's joints
     ``joints (k, 2)`` (``support (njoints, nv)``: 1 on the dofs supporting a joint)."""
     for c in range(points.shape[0]):
-        x, Rc = points[c], frames[c]
+        x0, x1, x2, Rc = points[c, 0], points[c, 1], points[c, 2], frames[c]
+        first, second = support[joints[c, 0]], support[joints[c, 1]]
+        rows = J[3 * c], J[3 * c + 1], J[3 * c + 2]
         for col in range(Jw.shape[0]):
-            s = support[joints[c, 1], col] - support[joints[c, 0], col]
+            s = second[col] - first[col]
             if s == 0.0:
-                J[3 * c:3 * c + 3, col] = 0.0
+                rows[0][col], rows[1][col], rows[2][col] = 0.0, 0.0, 0.0
                 continue
             w = Jw[col]
-            u0 = (w[0] - (x[1] * w[5] - x[2] * w[4])) * s
-            u1 = (w[1] - (x[2] * w[3] - x[0] * w[5])) * s
-            u2 = (w[2] - (x[0] * w[4] - x[1] * w[3])) * s
+            u0 = (w[0] - (x1 * w[5] - x2 * w[4])) * s
+            u1 = (w[1] - (x2 * w[3] - x0 * w[5])) * s
+            u2 = (w[2] - (x0 * w[4] - x1 * w[3])) * s
             for i in range(3):
-                J[3 * c + i, col] = Rc[0, i] * u0 + Rc[1, i] * u1 + Rc[2, i] * u2
+                rows[i][col] = Rc[0, i] * u0 + Rc[1, i] * u1 + Rc[2, i] * u2
 
 
 @njit(cache=True)
