@@ -7,9 +7,9 @@ friction 0.5, dt = 1e-3, robot-ground contacts only; rbda's NCP ADMM, MuJoCo's e
 with Euler integration. Each robot is first brought to a standing rest under one StandingPD (0.5 s), then both
 engines step from that state under the controller's torques; the time is the best mean over ``--number`` steps
 (the state runs on between steps, as in a simulation), the engines interleaved, best of ``--repeat``. Also
-printed: the compiled step split into its two kernels (dynamics and contacts; Delassus, solve and integration)
-and the Python between them, the solver's share of the second kernel (the same solve, timed on its own), and the
-step written as its Python stages (``simulator.reference_step``, the step before it was compiled).
+printed: the compiled step's one kernel call (``compiled.step``) and the Python around it, the contact solve's
+share (the same solve, timed on its own), and the step written as its Python stages
+(``simulator.reference_step``, the step before it was compiled).
 
     python benchmarks/bench_simulator.py [--number 200] [--repeat 5]
 """
@@ -34,10 +34,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "simul
 
 
 def timed_kernels():
-    """Wrap the compiled step's two kernels to add up their times in a dict; returns it and an undo function."""
+    """Wrap the compiled step's kernel to add up its time in a dict; returns it and an undo function."""
     from rbda.simulation import packed
 
-    totals = {"dynamics_and_contacts": 0.0, "contact_step": 0.0}
+    totals = {"step": 0.0}
     originals = {name: getattr(packed._k, name) for name in totals}
     for name, original in originals.items():
         def wrapper(*args, _f=original, _name=name):
@@ -55,9 +55,9 @@ def solve_time(sim, q, v, tau, number):
     previous step's impulses by key), on the problem of a step from ``(q, v)``."""
     from rbda.simulation import compiled, packed
 
-    previous = sim._warm
+    previous = tuple(x.copy() for x in packed.warm_arrays(sim))
     sim.step(q, v, tau)
-    contacts, keys, _, J, v_free, bias, lower, upper, rows = sim._step_arrays
+    contacts, keys, _, J, v_free, bias, lower, upper, rows = (x.copy() for x in packed.step_arrays(sim)[:9])
     lam = np.concatenate([sim.impulses, sim.row_impulses])
     G = np.empty((len(lam), len(lam)))
     compiled.delassus(sim.data._cholesky_L, sim.data.Dinv, sim.data.dof_parents, J, np.empty(J.shape[::-1]), G)
@@ -119,9 +119,9 @@ def bench(name: str, number: int, repeat: int, active_set: int | None = None) ->
     solve, iterations, step_iterations = solve_time(sim, q, v, tau, number)
     print(f"{name:8s} nv {model.nv:3d}  contacts rbda {sim.contacts.size:3d} MuJoCo {mj_data.ncon:3d}  "
           f"rbda {best['rbda'] * 1e6:7.1f} us  MuJoCo {best['mujoco'] * 1e6:6.1f} us  "
-          f"ratio {best['rbda'] / best['mujoco']:5.1f}  (kernels: dynamics and contacts {kernels[0] * 1e6:.0f}, "
-          f"Delassus-solve-integrate {kernels[1] * 1e6:.0f} of which the solve {solve * 1e6:.0f} ({iterations} iterations, {step_iterations} in the step), Python "
-          f"{(total - sum(kernels)) * 1e6:.0f} us; ADMM iterations {sim.stats.iterations}); the Python stages "
+          f"ratio {best['rbda'] / best['mujoco']:5.2f}  (the kernel {kernels[0] * 1e6:.1f}, of which the contact solve "
+          f"{solve * 1e6:.1f} ({iterations} iterations, {step_iterations} in the step), Python "
+          f"{(total - sum(kernels)) * 1e6:.1f} us; solver iterations {sim.stats.iterations}); the Python stages "
           f"{best['reference'] * 1e6:.0f} us")
 
 
