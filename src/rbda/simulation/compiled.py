@@ -31,6 +31,7 @@ import numpy as np
 from .._jit import njit
 
 from ..kernels.active_set import active_set_solve, dual_residuals, largest_magnitude, within
+from ..kernels.active_set import velocities as g_plus_G_times
 from ..kernels.checks import all_finite
 from ..kernels.configuration import integrate
 from ..kernels.constrained import delassus
@@ -429,12 +430,10 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contac
                                                         tolerances)
         if not accepted:
             return 0, 0.0, 0.0, 0.0
-    dv[:] = 0.0
-    for i in range(n):  # J_s^T lambda_s
-        for col in range(nv):
-            dv[col] += Js[i, col] * lam_s[i]
+    transpose_product(Js, lam_s, dv)  # J_s^T lambda_s
     cholesky_solve(L, Dinv, lam, dv)  # M^-1 J_s^T lambda_s
-    velocities[:] = g + J @ dv
+    for i in range(m):  # g + J dv
+        velocities[i] = g[i] + row_dot(J[i], dv)
     impulses[:] = 0.0
     for i in range(n):
         impulses[index[i]] = lam_s[i]
@@ -442,6 +441,27 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contac
     if not within(tolerances, primal, dual, compl, largest_magnitude(impulses), largest_magnitude(velocities)):
         return 0, 0.0, 0.0, 0.0
     return used, primal, dual, compl
+
+
+@njit(cache=True)
+def row_dot(row, x):
+    """``row . x`` (a loop: on a contact problem's rows, cheaper than a BLAS call)."""
+    acc = 0.0
+    for i in range(x.shape[0]):
+        acc += row[i] * x[i]
+    return acc
+
+
+@njit(cache=True)
+def transpose_product(J, x, out):
+    """``out = J^T x`` for ``J (m, nv)``: the rows of ``J`` times the nonzero entries of ``x`` summed along
+    contiguous rows."""
+    out[:] = 0.0
+    for i in range(J.shape[0]):
+        if x[i] != 0.0:
+            row, xi = J[i], x[i]
+            for col in range(out.shape[0]):
+                out[col] += row[col] * xi
 
 
 # ---------------------------------------------------------------------------------------------- stages 3-5
@@ -473,7 +493,7 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
     r += rb
     m = 3 * k + r
     J, bias, lower, upper, rows = J[:m].copy(), bias[:r].copy(), lower[:r].copy(), upper[:r].copy(), rows[:r].copy()
-    g = J @ v_free
+    g = J @ v_free  # (as the Python stages compute it: PGS's split of a redundant patch follows its rounding)
     for c in range(k):
         vn = 0.0  # the normal velocity before the step: read by Newton's impact law only
         if not np.isnan(restitution):
@@ -503,8 +523,8 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
             stats[0] = -1.0
             return impulses, g, J, frames, bias, lower, upper, rows, stats
         stats = solve_contacts(solver, formulation, options, G, g, mu, lower, upper, impulses, warm and m > 0)
-        velocities = G @ impulses + g
-        tau = J.T @ impulses
+        g_plus_G_times(G, g, impulses, velocities)  # G lambda + g
+        transpose_product(J, impulses, tau)  # J^T lambda
         cholesky_solve(L, Dinv, lam, tau)  # M^-1 J^T lambda
     for i in range(nv):
         v_next[i] = v_free[i] + tau[i]

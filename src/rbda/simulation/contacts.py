@@ -125,6 +125,7 @@ def plane_hull(a0, a1, a2, height, scale, n, R, p, vertices, first, count, boxes
             if d <= margin:
                 out[m, 0] = d
                 for r in range(3):
+                    # plane_vertices' expression (a sphere of radius 0), zeros' signs included
                     out[m, 1 + r] = R[r, 0] * x + R[r, 1] * y + R[r, 2] * z + p[r] - 0.0 * n[r]
                 out[m, 4] = vertices[3, i]
                 m += 1
