@@ -243,6 +243,18 @@ class Simulator:
         self._results = 0, np.zeros(0), np.zeros(0)  # 3k, then the impulses and velocities of the contacts and rows
 
     @property
+    def damping(self) -> np.ndarray:
+        """The joint damping ``(nv,)`` that the step applies implicitly: a copy of ``model.damping``, to which a
+        controller may add its derivative gains (:class:`StandingPD` does, in place). Set to an ``(nv,)`` array of
+        finite values (kept as a C-contiguous float64 array, what the compiled step reads); ``ValueError``
+        otherwise."""
+        return self._damping
+
+    @damping.setter
+    def damping(self, value) -> None:
+        self._damping = finite_vector(value, self.model.nv, "damping")
+
+    @property
     def contacts(self):
         """The last step's :class:`ContactSet` (None before the first step)."""
         if self._contacts is None and (self._step_arrays is not None or self._fused is not None):

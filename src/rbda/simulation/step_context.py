@@ -18,7 +18,7 @@ steps, not with ``import rbda``.
 from __future__ import annotations
 
 import numpy as np
-from numba import types
+from numba import njit, types
 from numba.experimental import structref
 
 FIELDS = (
@@ -60,7 +60,14 @@ def step_context(arrays: dict) -> StepContext:
     missing = [name for name in FIELDS if name not in arrays]
     if missing:
         raise KeyError(f"step_context: missing {missing}")
-    return StepContext(*(arrays[name] for name in FIELDS))
+    return new_context(tuple(arrays[name] for name in FIELDS))
+
+
+@njit(cache=True)
+def new_context(arrays):
+    """The :class:`StepContext` of the tuple ``arrays`` (in the order of :data:`FIELDS`), built in a compiled,
+    cached function: the proxy's own constructor would be compiled again in every new process."""
+    return StepContext(*arrays)
 
 
 def output_buffers(capacity: int, rows: int, nv: int) -> dict:
