@@ -1,12 +1,14 @@
 """The arrays of a simulation scene for the compiled step (:mod:`rbda.simulation.compiled`), built once per
-:class:`rbda.Simulator`, and the step that calls its two kernels.
+:class:`rbda.Simulator`, and the glue of the compiled step: one kernel call over a step context
+(:func:`context`, :mod:`rbda.simulation.step_context`) or two with Python between (:func:`two_call_step`).
 
 :class:`PackedScene` holds, per geometry object, a shape code, its parent joint and placement, its radius, half
 length, half-space normal and offset, bounding radius and friction coefficient, and the vertices it is checked
 by (a sphere's centre, a capsule's two end centres, a box's corners, a mesh's convex hull) and their box; a hull's
 vertices are stored in leaves of ``contacts.LEAF_POINTS``, each with its box (``contacts.hull_leaves``); per
 collision pair, the pair's code (a half-space first or second, two spheres, a pair for Python's convex contacts,
-or disabled); the joint limits and dry-friction dofs of the model. :func:`compiled_step` runs one step on it.
+or disabled); the joint limits and dry-friction dofs of the model; each joint's parent and dofs (``tree``).
+:func:`compiled_step` runs one step on it.
 """
 
 from __future__ import annotations
