@@ -95,8 +95,9 @@ def plane_near(plane, shape, gint, gparam, boxes, R, p, margin, n):
     """Whether the half-space ``plane`` and the object ``shape`` may have a contact within ``margin``, and the
     plane's offset (``n . x = offset``, world); its world normal into ``n (3,)``. Not if the shape's bounding
     ball (see ``contacts._near_plane``), its box (``gparam[shape, 8:14]``, ``contacts.box_lowest``) or, for a
-    hull, each of its leaves' boxes (``boxes`` from row ``gint[shape, 4]``) lies farther. Calls nothing that
-    is not inlined: a pair it rejects costs a few nanoseconds."""
+    hull, each of its leaves' boxes (``boxes`` from row ``gint[shape, 4]``) lies farther (``contacts.plane_frame``
+    gives the shape's distance terms). Its helpers run without reference counting: a pair it rejects costs a few
+    nanoseconds."""
     for r in range(3):
         n[r] = R[plane, r, 0] * gparam[plane, 2] + R[plane, r, 1] * gparam[plane, 3] + R[plane, r, 2] * gparam[plane, 4]
     offset = gparam[plane, 5] + (n[0] * p[plane, 0] + n[1] * p[plane, 1] + n[2] * p[plane, 2])
@@ -107,7 +108,7 @@ def plane_near(plane, shape, gint, gparam, boxes, R, p, margin, n):
     code = gint[shape, 0]
     if code == CYLINDER:
         return True, offset
-    a0, a1, a2, lowest, scale = shape_plane(n, offset, R, p, shape, gparam[shape, 0])
+    a0, a1, a2, lowest, scale = plane_frame(n, offset, R[shape], p[shape], gparam[shape, 0])
     if box_lowest(a0, a1, a2, lowest, scale, gparam, shape, 8) > margin:
         return False, offset
     if code != HULL:
@@ -116,17 +117,6 @@ def plane_near(plane, shape, gint, gparam, boxes, R, p, margin, n):
         if box_lowest(a0, a1, a2, lowest, scale, boxes, j, 0) <= margin:
             return True, offset
     return False, offset
-
-
-@njit(cache=True, _nrt=False)
-def shape_plane(n, offset, R, p, shape, radius):
-    """``(a0, a1, a2, height, scale)``: ``contacts.plane_frame``'s for the object ``shape`` (``height`` summed in
-    scalars, within rounding of that one's) and ``box_lowest``'s scale."""
-    a0 = n[0] * R[shape, 0, 0] + n[1] * R[shape, 1, 0] + n[2] * R[shape, 2, 0]
-    a1 = n[0] * R[shape, 0, 1] + n[1] * R[shape, 1, 1] + n[2] * R[shape, 2, 1]
-    a2 = n[0] * R[shape, 0, 2] + n[1] * R[shape, 1, 2] + n[2] * R[shape, 2, 2]
-    along = n[0] * p[shape, 0] + n[1] * p[shape, 1] + n[2] * p[shape, 2]
-    return a0, a1, a2, along - offset - radius, 1.0 + abs(along) + abs(offset) + radius
 
 
 @njit(cache=True)
@@ -143,8 +133,7 @@ def plane_shape(plane, shape, gint, gparam, vertices, boxes, R, p, margin, offse
                              vertices[1, first:first + count], vertices[2, first:first + count], gparam[shape, 0],
                              margin, work)
     Rs, ps = R[shape], p[shape]
-    a0, a1, a2, height = plane_frame(n, offset, Rs, ps, 0.0)
-    scale = 1.0 + abs(height) + 2.0 * abs(offset)
+    a0, a1, a2, height, scale = plane_frame(n, offset, Rs, ps, 0.0)
     m = plane_hull(a0, a1, a2, height, scale, n, Rs, ps, vertices, first, count, boxes, gint[shape, 4], margin, work)
     return hull_patch(n, work, m, keep)
 

@@ -53,14 +53,15 @@ def plane_vertices(n, offset, R, p, vertices, margin, out):
 
 @njit(cache=True, _nrt=False)
 def plane_frame(n, offset, R, p, radius):
-    """``(a0, a1, a2, height)``: the signed distance of the lowest point of a sphere of ``radius`` centred at ``x``
-    (shape frame) of a shape placed at ``(R, p)`` above the plane ``n . x = offset`` is
-    ``a0 x0 + a1 x1 + a2 x2 + height`` (``a = R^T n``)."""
-    height = n @ p - offset - radius
-    a0 = n[0] * R[0, 0] + n[1] * R[1, 0] + n[2] * R[2, 0]  # n . (R x + p) = a . x + n . p
+    """``(a0, a1, a2, height, scale)``: the signed distance of the lowest point of a sphere of ``radius`` centred
+    at ``x`` (shape frame) of a shape placed at ``(R, p)`` above the plane ``n . x = offset`` is
+    ``a0 x0 + a1 x1 + a2 x2 + height`` (``a = R^T n``); ``scale``: the magnitudes summed into ``height``, 1 at least
+    (:func:`box_lowest`'s allowance for rounding). Written out in scalars."""
+    along = n[0] * p[0] + n[1] * p[1] + n[2] * p[2]  # n . (R x + p) = a . x + n . p
+    a0 = n[0] * R[0, 0] + n[1] * R[1, 0] + n[2] * R[2, 0]
     a1 = n[0] * R[0, 1] + n[1] * R[1, 1] + n[2] * R[2, 1]
     a2 = n[0] * R[0, 2] + n[1] * R[1, 2] + n[2] * R[2, 2]
-    return a0, a1, a2, height
+    return a0, a1, a2, along - offset - radius, 1.0 + abs(along) + abs(offset) + radius
 
 
 @njit(cache=True, _nrt=False)
@@ -95,7 +96,7 @@ def plane_spheres(n, offset, R, p, xs, ys, zs, radius, margin, out):
     """Spheres of ``radius`` centred at ``(xs[i], ys[i], zs[i])`` (shape frame; coordinates in three contiguous
     arrays) against the plane: rows ``[distance, lowest point of the sphere]`` of those within ``margin``, in
     their order (``out``'s other columns left as they are); returns how many."""
-    a0, a1, a2, height = plane_frame(n, offset, R, p, radius)
+    a0, a1, a2, height, _ = plane_frame(n, offset, R, p, radius)
     return _sphere_rows(a0, a1, a2, height, n, R, p, xs, ys, zs, radius, margin, out)
 
 
