@@ -425,14 +425,21 @@ def velocities(G, g, lam, v):
     """``v = G lam + g`` into ``v``, for a symmetric ``G``: ``g`` plus ``lam_c`` times row ``c`` of ``G`` for each
     nonzero ``lam_c`` (contiguous, independent updates that vectorise, where a dot product per row waits on each
     addition; a contact that separates costs nothing)."""
-    m = g.shape[0]
-    for r in range(m):
+    for r in range(g.shape[0]):
         v[r] = g[r]
-    for c in range(m):
-        x = lam[c]
-        if x != 0.0:
-            for r in range(m):
-                v[r] += x * G[c, r]
+    add_rows(G, lam, v)
+
+
+@njit(cache=True)
+def add_rows(A, x, out):
+    """``out += A^T x`` for ``A (m, n)``: each row of ``A`` times its entry of ``x``, for the nonzero entries,
+    added along contiguous rows."""
+    for c in range(A.shape[0]):
+        xc = x[c]
+        if xc != 0.0:
+            row = A[c]
+            for r in range(out.shape[0]):
+                out[r] += xc * row[r]
 
 
 @njit(cache=True)

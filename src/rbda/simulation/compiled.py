@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from .._jit import njit
 
-from ..kernels.active_set import active_set_solve, dual_residuals, largest_magnitude, within
+from ..kernels.active_set import active_set_solve, add_rows, dual_residuals, largest_magnitude, within
 from ..kernels.active_set import velocities as g_plus_G_times
 from ..kernels.checks import all_finite
 from ..kernels.configuration import integrate
@@ -419,7 +419,8 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contac
                                                         tolerances)
         if not accepted:
             return 0, 0.0, 0.0, 0.0
-    transpose_product(Js, lam_s, dv)  # J_s^T lambda_s
+    dv[:] = 0.0
+    add_rows(Js, lam_s, dv)  # J_s^T lambda_s
     cholesky_solve(L, Dinv, lam, dv)  # M^-1 J_s^T lambda_s
     for i in range(m):  # g + J dv
         velocities[i] = g[i] + row_dot(J[i], dv)
@@ -439,18 +440,6 @@ def row_dot(row, x):
     for i in range(x.shape[0]):
         acc += row[i] * x[i]
     return acc
-
-
-@njit(cache=True)
-def transpose_product(J, x, out):
-    """``out = J^T x`` for ``J (m, nv)``: the rows of ``J`` times the nonzero entries of ``x`` summed along
-    contiguous rows."""
-    out[:] = 0.0
-    for i in range(J.shape[0]):
-        if x[i] != 0.0:
-            row, xi = J[i], x[i]
-            for col in range(out.shape[0]):
-                out[col] += row[col] * xi
 
 
 # ---------------------------------------------------------------------------------------------- stages 3-5
@@ -513,7 +502,8 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
             return impulses, g, J, frames, bias, lower, upper, rows, stats
         stats = solve_contacts(solver, formulation, options, G, g, mu, lower, upper, impulses, warm and m > 0)
         g_plus_G_times(G, g, impulses, velocities)  # G lambda + g
-        transpose_product(J, impulses, tau)  # J^T lambda
+        tau[:] = 0.0
+        add_rows(J, impulses, tau)  # J^T lambda
         cholesky_solve(L, Dinv, lam, tau)  # M^-1 J^T lambda
     for i in range(nv):
         v_next[i] = v_free[i] + tau[i]
