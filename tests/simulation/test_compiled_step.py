@@ -303,3 +303,23 @@ def test_results_read_after_a_step_are_the_reader_s():
             q2, v2 = clone.step(q, v, push)
         np.testing.assert_allclose(q2, q1, rtol=0, atol=1e-12)
         np.testing.assert_allclose(clone.impulses, a.impulses, rtol=0, atol=1e-12)
+
+
+def test_damping_is_kept_as_the_compiled_step_reads_it():
+    """``Simulator.damping``, read unchecked by the one-call step, is kept as a C-contiguous float64 ``(nv,)`` array:
+    a strided or float32 array is converted (and the step equals the one with the converted array), a wrong size
+    or a NaN is a ValueError naming ``damping``; added to in place (as ``StandingPD`` does), it stays the same
+    array."""
+    a, b, q, v = twins(free_body(Box((0.2, 0.2, 0.2)), 10.0, mu=0.4))
+    a.damping = np.full(12, 0.5, dtype=np.float32)[::2]
+    assert a.damping.dtype == np.float64 and a.damping.flags.c_contiguous and a.damping.shape == (6,)
+    b.damping = np.full(6, 0.5)
+    v = np.array([0.3, 0.0, 0.0, 0.0, 0.0, 1.0])
+    np.testing.assert_array_equal(a.step(q, v, np.zeros(6))[1], b.step(q, v, np.zeros(6))[1])
+    kept = a.damping
+    a.damping += 1.0
+    assert a.damping is kept and kept[0] == 1.5
+    with pytest.raises(ValueError, match="damping: expected shape"):
+        a.damping = np.zeros(5)
+    with pytest.raises(ValueError, match="damping: contains non-finite"):
+        a.damping = np.full(6, np.nan)

@@ -437,9 +437,8 @@ def add_rows(A, x, out):
     for c in range(A.shape[0]):
         xc = x[c]
         if xc != 0.0:
-            row = A[c]
             for r in range(out.shape[0]):
-                out[r] += xc * row[r]
+                out[r] += xc * A[c, r]
 
 
 @njit(cache=True)
