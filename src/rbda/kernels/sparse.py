@@ -222,7 +222,7 @@ def mpy_li(L, lam, x, y):
         while j >= 0:
             acc -= L[k, j] * y[j]
             j = lam[j]
-        y[k] = acc / L[k, k]
+        y[k] = acc * (1.0 / L[k, k])  # (the division off the chain of dependent operations)
 
 
 @njit(cache=True)
@@ -231,7 +231,7 @@ def mpy_lit(L, lam, x, y):
     for k in range(L.shape[0]):
         y[k] = x[k]
     for k in range(L.shape[0] - 1, -1, -1):
-        y[k] /= L[k, k]
+        y[k] *= 1.0 / L[k, k]
         j = lam[k]
         while j >= 0:
             y[j] -= L[k, j] * y[k]

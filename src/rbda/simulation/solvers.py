@@ -21,7 +21,7 @@ After the ``k`` contacts, a problem may carry ``r`` one-dimensional box rows ``l
 ``v_j <= 0`` at the upper one, ``v_j = 0`` strictly inside. A joint limit is ``[0, inf)``, dry joint friction
 ``[-F, F]``, a bilateral constraint ``(-inf, inf)``; no shift applies to them in any formulation.
 
-Both solvers first try an exact fast path (``active_set_max_iter`` active sets at most, 4 by default; 0 turns it
+Both solvers first try an exact fast path (``active_set_max_iter`` active sets at most, 8 by default; 0 turns it
 off; ``rbda.kernels.active_set``): the warm start's sticking, sliding and separating contacts give a linear
 problem, solved directly and accepted only if it meets the solver's tolerances on the problem itself (dual
 feasibility, complementarity, and a sliding contact's velocity opposed to its friction); else the guess is updated
@@ -195,7 +195,7 @@ class PGSSolver(_ContactSolver):
     def __init__(self, formulation: str = "ncp", max_iter: int = 1000, over_relaxation: float = 1.0,
                  absolute_feasibility_tol: float = 1e-6, relative_feasibility_tol: float = 1e-6,
                  absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6,
-                 active_set_max_iter: int = 4):
+                 active_set_max_iter: int = 8):
         super().__init__(formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
                          absolute_complementarity_tol, relative_complementarity_tol, active_set_max_iter)
         omega = as_scalar(over_relaxation, "over_relaxation")
@@ -264,7 +264,7 @@ class ADMMSolver(_ContactSolver):
                  linear_update_rule_factor: float = 2.0, warm_start_rho: bool = False,
                  absolute_feasibility_tol: float = 1e-6, relative_feasibility_tol: float = 1e-6,
                  absolute_complementarity_tol: float = 1e-6, relative_complementarity_tol: float = 1e-6,
-                 active_set_max_iter: int = 4):
+                 active_set_max_iter: int = 8):
         super().__init__(formulation, max_iter, absolute_feasibility_tol, relative_feasibility_tol,
                          absolute_complementarity_tol, relative_complementarity_tol, active_set_max_iter)
         self.mu_prox = as_scalar(mu_prox, "mu_prox")
