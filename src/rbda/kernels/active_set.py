@@ -47,7 +47,7 @@ EPS = 1e-8  # the reduced solve's regularisation, relative to G's largest diagon
 DIRECT = 1e2  # a reduced matrix whose pivots all exceed DIRECT times that regularisation is solved directly
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def classify(formulation, mu, lower, upper, lam, mode, slip, rows, boundary_slides):
     """The active set of the impulses ``lam (3k + r,)``: ``mode (k,)``, ``slip (k, 2)`` (see the module) and
     ``rows (r,)`` (``FREE``, ``AT_LOWER``, ``AT_UPPER``); a contact on its cone's boundary slides along its
@@ -84,7 +84,7 @@ def classify(formulation, mu, lower, upper, lam, mode, slip, rows, boundary_slid
     return sliding
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def update(formulation, G, mu, lower, upper, lam, v, slack, mode, slip, rows):
     """One primal-dual active-set step from a rejected trial ``lam`` with velocities ``v = G lam + g``: a
     contact whose normal impulse is negative separates; a separating one whose velocity leaves the dual cone
@@ -132,7 +132,7 @@ def update(formulation, G, mu, lower, upper, lam, v, slack, mode, slip, rows):
     return changed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def row_update(state, x, v, slack, diagonal, lower, upper):
     """The next state of a box row (``FREE``, ``AT_LOWER``, ``AT_UPPER``) from its trial impulse ``x`` and
     velocity ``v`` (``diagonal``: its entry of ``G``). A free row past a bound goes to it. A row on a bound that
@@ -150,7 +150,7 @@ def row_update(state, x, v, slack, diagonal, lower, upper):
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def unstick(mu, v, tol, mode, slip):
     """Sliding contacts whose tangent velocity in ``v`` is within ``tol`` of zero set to stick; returns whether
     there was one. (A body that stopped may hold a contact at its friction bound by internal stresses between
@@ -165,7 +165,7 @@ def unstick(mu, v, tol, mode, slip):
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def realign(mu, v, mode, slip):
     """Each sliding contact's direction ``slip`` set against its tangent velocity in ``v`` (NCP and CCP);
     returns whether one moved by more than 1e-14."""
@@ -180,13 +180,14 @@ def realign(mu, v, mode, slip):
     return moved
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def unknowns(formulation, mu, lower, upper, mode, slip, rows, index, column, equation, fixed):
     """The reduced problem's unknowns for an active set: unknown ``u`` adds ``column[u, s]`` times itself to the
     impulse ``index[u, s]`` (``s < 3``), and its equation is ``sum_s equation[u, s] v[index[u, s]] = 0``;
     ``fixed (m,)`` the impulses that are not unknowns (box rows at a bound, zero elsewhere). Returns how many
     unknowns, and whether ``E = P`` (the reduced matrix is symmetric)."""
-    fixed[:] = 0.0
+    for a in range(fixed.shape[0]):
+        fixed[a] = 0.0
     count, symmetric = 0, True
     for i in range(mu.shape[0]):
         k = 3 * i
@@ -220,7 +221,7 @@ def unknowns(formulation, mu, lower, upper, mode, slip, rows, index, column, equ
     return count, symmetric
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reduced_system(G, g, count, symmetric, index, column, equation, fixed, A, b, base):
     """The reduced problem's ``A = E^T G P`` and ``b = -E^T (G fixed + g)`` (:func:`unknowns`) into ``A[:count,
     :count]`` and ``b[:count]``; ``base (m,)``: work space. An unknown's first coefficient is its own impulse's;
@@ -251,7 +252,7 @@ def reduced_system(G, g, count, symmetric, index, column, equation, fixed, A, b,
                 A[q, p] = A[p, q]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def normal_equations(A, b, count, product, scratch):
     """``A <- A^T A`` and ``b <- A^T b`` on the first ``count`` rows and columns, in place, summed row by row of
     ``A`` (contiguous updates that vectorise); ``product (m, m)``, ``scratch (m,)``: work space. Returns the
@@ -276,7 +277,7 @@ def normal_equations(A, b, count, product, scratch):
     return scale
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def refine(A, factor, b, u, count, residual):
     """``A u = b`` for a symmetric positive semi-definite ``A`` by iterative refinement from ``u = 0`` with the
     factor of ``A + eps I`` (proximal-point steps: on a consistent system they converge to the solution of least
@@ -311,7 +312,7 @@ def refine(A, factor, b, u, count, residual):
             u[p] += residual[p]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def smallest_pivot(factor, count):
     """The smallest pivot ``L_ii^2`` of a Cholesky factor's first ``count`` rows (inf for none)."""
     smallest = np.inf
@@ -320,7 +321,7 @@ def smallest_pivot(factor, count):
     return smallest
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fixed, A, factor, work):
     """The impulses of the active set (:func:`unknowns`) into ``lam``: ``A u = b`` (:func:`reduced_system`)
     solved through the Cholesky factor of ``A + eps I`` (symmetric) or of the normal equations' ``A^T A + eps
@@ -355,7 +356,7 @@ def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fix
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def residuals(formulation, G, g, mu, lower, upper, lam, v):
     """``(primal, dual, complementarity, ||lam||_inf, ||v||_inf)`` of ``lam``: the largest distance to its cone
     or box (``lam`` is then projected on them, in place), and with ``v = G lam + g`` (filled) the dual
@@ -378,7 +379,7 @@ def residuals(formulation, G, g, mu, lower, upper, lam, v):
     return primal, dual, compl, largest_magnitude(lam), largest_magnitude(v)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dual_residuals(formulation, mu, lower, upper, lam, v):
     """``(dual feasibility, complementarity)`` of impulses ``lam`` (in their cones and boxes) with velocities
     ``v``: the contacts' (``complementarity_residuals``; for the NCP and CCP also a sliding contact's tangent
@@ -390,7 +391,7 @@ def dual_residuals(formulation, mu, lower, upper, lam, v):
     return dual, compl
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def largest_magnitude(x):
     """``||x||_inf`` (0 for an empty ``x``), without the temporary array of ``np.abs(x).max()``; NaN if an entry
     is, as that expression (a NaN in the impulses or velocities must fail :func:`within`'s tests)."""
@@ -403,7 +404,7 @@ def largest_magnitude(x):
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def misalignment(mu, lam, v):
     """The largest tangent velocity of a contact on its cone's boundary that does not oppose its friction
     impulse: ``||v_t - max(v_t . u, 0) u||`` with ``u = -lambda_t / ||lambda_t||``. Coulomb's law asks for zero;
@@ -420,7 +421,7 @@ def misalignment(mu, lam, v):
     return worst
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def velocities(G, g, lam, v):
     """``v = G lam + g`` into ``v``, for a symmetric ``G``: ``g`` plus ``lam_c`` times row ``c`` of ``G`` for each
     nonzero ``lam_c`` (contiguous, independent updates that vectorise, where a dot product per row waits on each
@@ -430,7 +431,7 @@ def velocities(G, g, lam, v):
     add_rows(G, lam, v)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_rows(A, x, out):
     """``out += A^T x`` for ``A (m, n)``: each row of ``A`` times its entry of ``x``, for the nonzero entries,
     added along contiguous rows."""
@@ -441,7 +442,7 @@ def add_rows(A, x, out):
                 out[r] += xc * A[c, r]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def within(tolerances, primal, dual, compl, lam_max, v_max):
     """Whether residuals pass the solvers' tests, ``tolerances = [abs_f, rel_f, abs_c, rel_c]``: ``primal <=
     abs_f + rel_f ||lambda||_inf``, ``dual <= abs_f + rel_f ||v||_inf`` and ``compl <= abs_c + rel_c ||lambda||_inf
@@ -451,7 +452,7 @@ def within(tolerances, primal, dual, compl, lam_max, v_max):
             and compl <= abs_c + rel_c * lam_max * v_max)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def largest_diagonal(G):
     """``max_i |G_ii|`` (0 for an empty ``G``; NaN if an entry is)."""
     top = 0.0

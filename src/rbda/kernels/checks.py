@@ -21,7 +21,7 @@ SINGULAR = 97  # the joint-space inertia (or an articulated block of it) is not 
 NEEDS_FACTOR = 96
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def all_finite(x):
     for k in range(x.shape[0]):
         if not np.isfinite(x[k]):

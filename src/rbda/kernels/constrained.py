@@ -256,7 +256,7 @@ def dense_cholesky(A, n):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def damped_cholesky(G, damping, L, n):
     """``L[:n, :n]`` lower-triangular with ``L L^T = G[:n, :n] + diag(damping[:n])``, the dense
     Cholesky-Banachiewicz order: row by row, ``L_ij = (A_ij - L_i,:j . L_j,:j) / L_jj``, each dot product over two
@@ -281,7 +281,7 @@ def damped_cholesky(G, damping, L, n):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dense_cholesky_solve(Lc, x, n):
     """In place ``x = (Lc Lc^T)^-1 x``: forward substitution by rows of ``Lc``, back substitution with ``Lc^T``
     column by column (each solved entry subtracted from the entries above it along a row of ``Lc``: contiguous,
@@ -335,7 +335,7 @@ def delassus(L, Dinv, lam, Jc, Y, G):
             G[s, r] = G[r, s]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_rank_one(G, d, y, nonzero):
     """``G += d y y^T`` on the lower triangle of ``G``: for a dense ``y`` along whole rows (contiguous updates of
     fixed length that vectorise; the upper triangle gets values that the caller overwrites), else over the nonzero
@@ -360,7 +360,7 @@ def add_rank_one(G, d, y, nonzero):
             gr[s] += z * y[s]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def any_nonzero(x):
     """Whether any entry of ``x`` is nonzero."""
     for value in x:

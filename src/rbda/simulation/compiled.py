@@ -78,7 +78,7 @@ def free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, d
 
 
 # ---------------------------------------------------------------------------------------------- stage 2
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def geometry_placements(oMi, gint, gR, gp, R, p):
     """World ``R (ng, 3, 3)``, ``p (ng, 3)`` of every geometry object: its parent joint's placement composed with
     the object's placement ``gR, gp`` in the joint frame."""
@@ -227,7 +227,7 @@ def dynamics_and_contacts(I, F, ws, M, L, D, Dinv, lam, nle, oMi, Jw, q, v, tau,
 
 
 # ---------------------------------------------------------------------------------------------- stage 3
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def contact_frames(normals, frames):
     """Each contact's rotation ``[t1, t2, n]`` (columns): ``t1`` the x axis (y for a normal within 26 degrees of
     x) made orthogonal to ``n``, ``t2 = n x t1`` (as ``contacts.contact_frames``). Written out in scalars: no
@@ -246,7 +246,7 @@ def contact_frames(normals, frames):
         F[0, 2], F[1, 2], F[2, 2] = n0, n1, n2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def contact_jacobian(points, frames, joints, support, Jw, J):
     """Rows ``[t1, t2, n]^T (v_second - v_first)`` of each contact into ``J (3k, nv)``: a point's world velocity
     is ``J_lin - p x J_ang`` of the world Jacobian columns ``Jw (nv, 6)``, on the supports of the pair's joints
@@ -268,7 +268,7 @@ def contact_jacobian(points, frames, joints, support, Jw, J):
                 rows[i][col] = Rc[0, i] * u0 + Rc[1, i] * u1 + Rc[2, i] * u2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def limit_and_friction_rows(q, v_free, limit_q, limit_v, lower_limit, upper_limit, friction_v, friction, dt,
                             margin, baumgarte, J, bias, lower, upper, keys):
     """The rows of the joint limits within ``margin`` (plus this step's travel) and of dry joint friction
@@ -280,14 +280,16 @@ def limit_and_friction_rows(q, v_free, limit_q, limit_v, lower_limit, upper_limi
         for sign in (1.0, -1.0):
             d = sign * (q[a] - (lower_limit[a] if sign > 0.0 else upper_limit[a]))
             if d < margin + dt * max(0.0, -sign * v_free[i]):
-                J[r, :] = 0.0
+                for c in range(J.shape[1]):
+                    J[r, c] = 0.0
                 J[r, i] = sign
                 bias[r] = (d if d > 0.0 else baumgarte * d) / dt
                 lower[r], upper[r] = 0.0, np.inf
                 keys[r, 0], keys[r, 1], keys[r, 2] = LIMIT, i, int(sign)
                 r += 1
     for i in friction_v:
-        J[r, :] = 0.0
+        for c in range(J.shape[1]):
+            J[r, c] = 0.0
         J[r, i] = 1.0
         bound = friction[i] * dt
         bias[r], lower[r], upper[r] = 0.0, -bound, bound
@@ -297,7 +299,7 @@ def limit_and_friction_rows(q, v_free, limit_q, limit_v, lower_limit, upper_limi
 
 
 # ---------------------------------------------------------------------------------------------- stage 4
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def normal_bias(d, vn, dt, baumgarte, slop, restitution):
     """A normal row's bias (``simulator.normal_bias``): Baumgarte's ``d / dt`` (gap) or ``b min(d + slop, 0) / dt``
     (penetration beyond the slop); with restitution (not NaN) Newton's ``e min(vn, 0)`` on a contact the step
@@ -310,16 +312,18 @@ def normal_bias(d, vn, dt, baumgarte, slop, restitution):
     return d / dt if d > 0.0 else correction
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def warm_start(keys, rows, previous_keys, previous_rows, previous, k, guess):
     """``guess (3k + r,)``: each contact's (``keys (k, 4)``) and row's (``rows (r, 3)``) impulse of the previous
     step with the same key (``previous_keys``, ``previous_rows``, ``previous`` its impulses), zero otherwise."""
-    guess[:] = 0.0
+    for a in range(guess.shape[0]):  # (element by element: this function runs without reference counting)
+        guess[a] = 0.0
     kp = previous_keys.shape[0]
     for c in range(k):
         for o in range(kp):
             if previous_keys[o, 0] == keys[c, 0] and previous_keys[o, 1] == keys[c, 1]:
-                guess[3 * c:3 * c + 3] = previous[3 * o:3 * o + 3]
+                for a in range(3):
+                    guess[3 * c + a] = previous[3 * o + a]
                 break
     for j in range(rows.shape[0]):
         for o in range(previous_rows.shape[0]):
@@ -329,7 +333,7 @@ def warm_start(keys, rows, previous_keys, previous_rows, previous, k, guess):
                 break
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def given_rho(options):
     """ADMM's starting penalty from its ``options`` (:func:`solve_contacts`): the previous solve's (entry 15), else
     the solver's own ``rho`` (entry 2), else NaN (the spectral rule's, found if ADMM iterates)."""
@@ -372,7 +376,7 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
     return stats
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def loaded_rows(contacts, guess, r, index):
     """The rows of the contacts that the warm start ``guess`` loads (a positive normal impulse) or that penetrate,
     then the ``r`` box rows, into ``index``; returns how many."""
@@ -433,7 +437,7 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contac
     return used, primal, dual, compl
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def row_dot(A, i, x):
     """``A[i] . x`` (a loop over the row, without taking it as a view: on a contact problem's rows, cheaper than a
     BLAS call)."""
@@ -514,7 +518,7 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
 
 
 # ---------------------------------------------------------------------------------------------- one step, one call
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def python_pair_near(pairs, gparam, p, margins):
     """Whether a pair of :data:`PYTHON_PAIR` may touch: the bounding balls of its objects
     (centred on their frames ``p (ng, 3)``, radius ``gparam[:, 6]``, inf for a half-space) lie within its margin

@@ -26,7 +26,7 @@ from .._jit import njit
 from .contacts import _shape_table
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def joint_twists(Jw, tree, velocities, twists):
     """``twists (m, njoints, 6)``: each joint's world spatial velocity (linear part at the world origin) under each
     row of ``velocities (m, nv)``: its parent's plus its own columns ``Jw[c] (6,)`` of the world joint Jacobians
