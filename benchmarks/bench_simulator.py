@@ -66,10 +66,12 @@ def solve_time(sim, q, v, tau, number):
     compiled.warm_start(keys, rows, *previous, len(keys), guess)
     solver, formulation, options = packed.solver_options(sim.solver)
     mu = contacts[:, 7].copy()
-    compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True)  # compile
+    joint_space = J, sim.data.M, sim.data.dof_parents  # as the step passes them
+    compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True, *joint_space)
     t0 = time.perf_counter()
     for _ in range(number):
-        stats = compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True)
+        stats = compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True,
+                                        *joint_space)
     return (time.perf_counter() - t0) / number, int(stats[0]), sim.stats.iterations
 
 

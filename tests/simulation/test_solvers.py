@@ -450,3 +450,44 @@ def test_admm_penalty_settles_on_a_redundant_contact_set():
     m = contact_metrics(lam[:k3], v[:k3], mu)
     assert max(m.signorini, m.ncp_complementarity, m.dual_feasibility, m.primal_feasibility) < 1e-5
     assert np.abs(lam[k3:] - np.clip(lam[k3:] - v[k3:], lower, upper)).max() < 1e-5
+
+
+@pytest.mark.parametrize("formulation", FORMULATIONS)
+def test_admm_in_the_joint_space_is_the_dense_admm(formulation):
+    """ADMM's factorisation of ``G + d I`` in the joint space (Woodbury, ``K = d M + J^T J``; the compiled step's,
+    when ``G`` has more than two rows per dof) against its dense factorisation, on the humanoid sample (its mass
+    matrix from CRBA, read on its branch-induced pattern) with 30 contacts on its bodies and three joint rows:
+    the same iterations, penalties and factorisations, the impulses to 1e-9 of their size, and a solution of the
+    problem (its own residuals within the tolerance)."""
+    import rbda
+    from rbda.model.sample_models import humanoid
+    from rbda.simulation import packed
+
+    model = humanoid()
+    rng = np.random.default_rng(6)
+    M = rbda.crba(model, model.create_data(), rbda.random_configuration(model, rng=rng)).copy()
+    nv, k, r = model.nv, 30, 3
+    J = np.zeros((3 * k + r, nv))
+    for c in range(k):  # a contact on a random body: nonzero on the dofs of its support
+        dofs = [d for d in range(nv) if rng.random() < 0.5]
+        J[3 * c:3 * c + 3, dofs] = rng.normal(size=(3, len(dofs)))
+    J[3 * k + np.arange(r), rng.choice(nv, r, replace=False)] = 1.0
+    G = J @ np.linalg.solve(M, J.T)
+    g = J @ rng.normal(size=nv)  # the contacts' free velocities, each also approaching at 1 cm/s
+    g[2:3 * k:3] -= 0.01
+    mu, lower, upper = np.full(k, 0.5), -np.full(r, 0.1), np.full(r, 0.1)
+    solver = ADMMSolver(formulation, active_set_max_iter=0, max_iter=5000)
+    _, code, options = packed.solver_options(solver)
+    results = []
+    for joint_space in (False, True):
+        lam = np.zeros(len(g))
+        extra = (J, M, model.dof_parents) if joint_space else (np.empty((0, 0)), np.empty((0, 0)),
+                                                               np.empty(0, dtype=np.int64))
+        stats = packed.compiled.solve_contacts(packed.compiled.ADMM, code, options, G, g, mu, lower, upper, lam,
+                                               False, *extra)
+        results.append((lam, stats))
+    (dense, dense_stats), (joint, joint_stats) = results
+    assert len(g) > 2 * nv and dense_stats[1] == 1.0
+    np.testing.assert_array_equal(joint_stats[[0, 1, 6]], dense_stats[[0, 1, 6]])  # iterations, factorisations
+    assert joint_stats[5] == pytest.approx(dense_stats[5], rel=1e-9)  # rho
+    np.testing.assert_allclose(joint, dense, atol=1e-9 * np.abs(dense).max())

@@ -21,7 +21,7 @@ from .._jit import njit
 
 from .checks import all_finite
 from .constrained import damped_cholesky, dense_cholesky_solve
-from .active_set import active_set_solve, velocities, within
+from .active_set import active_set_solve, add_rows, velocities, within
 from .cones import (CCP, COULOMB, LCP, NCP, PYRAMID, box_residuals, complementarity_residuals, coulomb_project,
                     project, shift)
 
@@ -275,8 +275,61 @@ def box_dual(lower, upper, c):
     return 0.0
 
 
+JOINT_SPACE = 2  # ADMM factors G + d I in the joint space when G has more than JOINT_SPACE rows per dof
+
+
+@njit(cache=True, _nrt=False)
+def gram_lower(J, out):
+    """The lower triangle of ``J^T J (nv, nv)`` into ``out``, each row of ``J (m, nv)`` added over its nonzero
+    entries (a contact row is zero off its bodies' supports)."""
+    nv = J.shape[1]
+    for i in range(nv):
+        for j in range(i + 1):
+            out[i, j] = 0.0
+    for r in range(J.shape[0]):
+        for i in range(nv):
+            a = J[r, i]
+            if a != 0.0:
+                for j in range(i + 1):
+                    out[i, j] += a * J[r, j]
+
+
+@njit(cache=True, _nrt=False)
+def joint_space_factor(M, parents, gram, d, K, zeros, factor):
+    """The Cholesky factor of ``K = d M + J^T J (nv, nv)`` into ``factor``: ``M`` read on its branch-induced
+    pattern (each dof's entries with itself and its ancestors, ``parents`` the dofs' parents, -1 at a root: the
+    entries its sparse factor reads; the others are zero), ``gram`` the lower triangle of ``J^T J``
+    (:func:`gram_lower`), ``K`` and ``zeros (nv,)`` work space. Returns False if ``K`` is not positive definite."""
+    nv = M.shape[0]
+    for i in range(nv):
+        for j in range(i + 1):
+            K[i, j] = gram[i, j]
+        j = i
+        while j >= 0:
+            K[i, j] += d * M[i, j]
+            j = parents[j]
+    return damped_cholesky(K, zeros, factor, nv)
+
+
+@njit(cache=True, _nrt=False)
+def joint_space_solve(J, factor, d, x, t):
+    """In place ``x = (G + d I)^-1 x`` for ``G = J M^-1 J^T`` by Woodbury's identity, ``(G + d I)^-1 = (I - J K^-1
+    J^T) / d`` with ``K = d M + J^T J`` factored in ``factor`` (:func:`joint_space_factor`); ``t (nv,)``: work
+    space. (Its rounding error, about ``eps (sigma_max + d) / d`` relative, is the dense factor's own when ``G``
+    is singular, as it is with more rows than dofs.)"""
+    for i in range(t.shape[0]):
+        t[i] = 0.0
+    add_rows(J, x, t)  # J^T x
+    dense_cholesky_solve(factor, t, t.shape[0])
+    for r in range(J.shape[0]):
+        acc = x[r]
+        for i in range(t.shape[0]):
+            acc -= J[r, i] * t[i]
+        x[r] = acc / d
+
+
 @njit(cache=True)
-def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
+def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings, J, M, parents):
     """ADMM on ``G``, De Saxcé's shift updated at each iteration (see ``rbda.simulation.ADMMSolver`` for the
     iteration). ``lam (m,)``: the warm start in (used if ``warm``), the projected impulses ``y`` out. Returns
     ``(iterations, converged, primal, dual, complementarity, rho, factorisations)``; ``factorisations = -1`` if
@@ -287,7 +340,11 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
     ratio, increment, 4 tolerances, max_iter, rule, active_set_max_iter, p, p0]``; an increment of NaN is
     ``(top / mu_prox)^p`` and a rho of NaN the spectral rule's start ``sqrt(top mu_prox) (top / mu_prox)^p0``
     (clamped), with ``top`` the largest eigenvalue of ``G``, found only when the iterations start (a rho left NaN
-    by an accepted fast path is returned NaN)."""
+    by an accepted fast path is returned NaN). ``J (m, nv)``, ``M (nv, nv)``, ``parents (nv,)``: ``G = J M^-1 J^T``
+    and the mass matrix's branch-induced pattern, or ``J`` with no column for none; given, and ``G`` has more than
+    :data:`JOINT_SPACE` rows per dof (many contacts on few bodies), ``G + d I`` is factored in the joint space
+    (:func:`joint_space_factor`, ``nv^3 / 6`` instead of ``m^3 / 6``: talos lying on 35 points, 133 rows, 4 us
+    instead of 108 us a factorisation) and solved by Woodbury's identity (:func:`joint_space_solve`)."""
     mu_prox, tau, rho, rho_min, rho_max = settings[0], settings[1], settings[2], settings[3], settings[4]
     ratio, increment = settings[5], settings[6]
     tolerances = settings[7:11]  # abs_f, rel_f, abs_c, rel_c
@@ -313,7 +370,13 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
     x = lam.copy() if warm else np.zeros(m)
     y, z, rhs, x_prev, y_prev, work = (np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m),
                                          np.empty(m))
-    factor, diagonal = np.empty((m, m)), np.empty(m)
+    nv = J.shape[1]
+    joint = nv > 0 and m > JOINT_SPACE * nv
+    size = nv if joint else m
+    factor, diagonal, K, t = np.empty((size, size)), np.empty(size), np.empty((nv, nv)), np.empty(nv)
+    gram = np.empty((nv, nv))
+    if joint:
+        gram_lower(J, gram)
     # start: y = proj_K(x), z = proj_K*(c + s(c)) with c = G y + g the velocity at y (g without a warm start);
     # the dual cone's code is the cone's + 1
     for i in range(mu.shape[0]):
@@ -338,8 +401,12 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
         if mu_prox + penalty != damping:  # factor G + (mu_prox + tau rho) I again when rho changed
             while True:  # a factorisation that fails in rounding (G badly scaled) is retried with 10 rho
                 damping = mu_prox + penalty
-                diagonal[:] = damping
-                failed = not damped_cholesky(G, diagonal, factor, m)
+                if joint:
+                    diagonal[:] = 0.0
+                    failed = not joint_space_factor(M, parents, gram, damping, K, diagonal, factor)
+                else:
+                    diagonal[:] = damping
+                    failed = not damped_cholesky(G, diagonal, factor, m)
                 if not failed or rho >= rho_max:
                     break
                 rho = min(rho_max, 10.0 * rho)
@@ -351,7 +418,10 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings):
             factorizations += 1
         copy_vector(x, x_prev)
         copy_vector(rhs, x)
-        dense_cholesky_solve(factor, x, x.shape[0])  # x = (G + (mu_prox + r) I)^-1 rhs
+        if joint:  # x = (G + (mu_prox + r) I)^-1 rhs
+            joint_space_solve(J, factor, damping, x, t)
+        else:
+            dense_cholesky_solve(factor, x, x.shape[0])
         copy_vector(y, y_prev)
         primal, dual, compl, y_max, z_max = admm_update(formulation, mu, lower, upper, g, x, x_prev, y, z, rhs,
                                                          penalty, mu_prox, work)

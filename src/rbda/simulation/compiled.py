@@ -341,7 +341,7 @@ def given_rho(options):
 
 
 @njit(cache=True)
-def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, warm):
+def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, warm, J, M, parents):
     """PGS or ADMM on ``G lambda + g`` (``lam`` the warm start in, the impulses out); returns the statistics
     ``[iterations, converged, primal, dual, complementarity, rho, factorisations]``. ``options``: PGS's settings
     (``PGS_SETTINGS``), or ADMM's ``[mu_prox, tau, rho (NaN: the spectral rule's), rho_min, rho_max, ratio,
@@ -351,7 +351,9 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
     ``admm_solve`` runs only if it iterates: a step solved by the fast path reports rho NaN, unless the solver
     has one (its ``rho``, or the previous solve's with ``warm_start_rho``). (The solvers' kernels are linked
     into this module's cached code: an edit of ``kernels/contact_solvers.py`` or ``kernels/active_set.py`` reaches
-    it only once this file's cache is rebuilt.)"""
+    it only once this file's cache is rebuilt.) ``J (m, nv)``, ``M (nv, nv)``, ``parents (nv,)``: ``G = J M^-1
+    J^T``, for ADMM's factorisation in the joint space when ``G`` has many more rows than dofs
+    (``kernels/contact_solvers.admm_solve``); ``J`` without columns for none."""
     stats = np.zeros(7)
     stats[5] = np.nan
     if g.shape[0] == 0:
@@ -370,7 +372,7 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
     settings[7:12] = options[9:14]
     settings[12], settings[13], settings[14], settings[15] = rule, options[16], options[7], options[6]
     it, converged, primal, dual, compl, rho, factorizations = admm_solve(formulation, G, g, mu, lower, upper, lam,
-                                                                         warm, settings)
+                                                                         warm, settings, J, M, parents)
     stats[0], stats[1], stats[2], stats[3] = it, 1.0 if converged else 0.0, primal, dual
     stats[4], stats[5], stats[6] = compl, rho, factorizations
     return stats
@@ -449,7 +451,7 @@ def row_dot(A, i, x):
 
 # ---------------------------------------------------------------------------------------------- stages 3-5
 @njit(cache=True, nogil=True)
-def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baumgarte, slop, restitution,
+def contact_step(I, F, M, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baumgarte, slop, restitution,
                  contacts, keys, gparent, limit_q, limit_v, lower_limit, upper_limit, friction_v, friction,
                  bilateral_J, bilateral_bias, bilateral_keys, previous_keys, previous_rows, previous, warm,
                  solver, formulation, options, q_next, v_next):
@@ -505,7 +507,8 @@ def contact_step(I, F, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baum
             stats = np.zeros(7)
             stats[0] = -1.0
             return impulses, g, J, frames, bias, lower, upper, rows, stats
-        stats = solve_contacts(solver, formulation, options, G, g, mu, lower, upper, impulses, warm and m > 0)
+        stats = solve_contacts(solver, formulation, options, G, g, mu, lower, upper, impulses, warm and m > 0, J,
+                               M, lam)
         g_plus_G_times(G, g, impulses, velocities)  # G lambda + g
         tau[:] = 0.0
         add_rows(J, impulses, tau)  # J^T lambda
@@ -555,7 +558,7 @@ def step(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative, baumgar
     if python_pair_near(ctx.pairs, ctx.gparam, ctx.p, ctx.margins):
         return PYTHON_STEP, 0, 0
     impulses, velocities, J, frames, bias, lower, upper, rows, stats = contact_step(
-        ctx.I, ctx.F, ctx.L, ctx.Dinv, ctx.lam, ctx.Jw, ctx.support, q, v, v_free, dt, margin, baumgarte, slop,
+        ctx.I, ctx.F, ctx.M, ctx.L, ctx.Dinv, ctx.lam, ctx.Jw, ctx.support, q, v, v_free, dt, margin, baumgarte, slop,
         restitution, contacts, keys, ctx.gparent, ctx.limit_q, ctx.limit_v, ctx.lower_limit, ctx.upper_limit,
         ctx.friction_v, ctx.friction, ctx.no_rows_J, ctx.no_rows_bias, ctx.no_rows_keys, previous_keys[:kp],
         previous_rows[:rp], previous[:3 * kp + rp], warm, solver, formulation, options, q_next, v_next)

@@ -65,7 +65,7 @@ def rollout_steps(I, F, ws, M, L, D, Dinv, lam, nle, oMi, Jw,
         if status:
             return (status, t, contacts, keys, frames, J, bias, lower, upper, rows, impulses, velocities_out,
                     stats)
-        step = contact_step(I, F, L, Dinv, lam, Jw, support, Q[t], V[t], v_free, dt, margin, baumgarte, slop,
+        step = contact_step(I, F, M, L, Dinv, lam, Jw, support, Q[t], V[t], v_free, dt, margin, baumgarte, slop,
                             restitution, step_contacts, step_keys, gint[:, 1], limit_q, limit_v, lower_limit,
                             upper_limit, friction_v, friction, no_rows_J, no_rows_bias, no_rows_keys, previous_keys,
                             previous_rows, previous, warm, solver, formulation, options, Q[t + 1], V[t + 1])

@@ -213,7 +213,7 @@ def step_arguments(sim) -> tuple:
             (scene.work,),
             (scene.R, scene.p, scene.margins, scene.pair_ids, scene.plane, scene.radius, scene.normals,
              scene.velocities, scene.twists),
-            (I, F, data._cholesky_L, data.Dinv, data.dof_parents, d.J, scene.support),
+            (I, F, data.M, data._cholesky_L, data.Dinv, data.dof_parents, d.J, scene.support),
             (scene.parents, sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit,
              scene.friction_dofs, scene.friction))
     sim._step_arguments = kept

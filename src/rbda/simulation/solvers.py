@@ -48,6 +48,7 @@ from ._check import box_bounds, finite_vector, friction_coefficients
 
 _k = direct(_solvers)
 
+_NO_MATRIX, _NO_PARENTS = np.empty((0, 0)), np.empty(0, dtype=np.int64)  # ADMM without G's joint-space form
 FORMULATIONS = {"ncp": _cones.NCP, "ccp": _cones.CCP, "lcp": _cones.LCP}
 RHO_UPDATES = {"spectral": _solvers.RHO_SPECTRAL, "osqp": _solvers.RHO_OSQP, "linear": _solvers.RHO_LINEAR,
                "constant": _solvers.RHO_CONSTANT}
@@ -327,7 +328,8 @@ class ADMMSolver(_ContactSolver):
                              self.active_set_max_iter, math.nan, self.spectral_rho_power_init])
         lam = np.zeros(m) if guess is None else guess
         iterations, converged, primal, dual, compl, rho, factorizations = _k.admm_solve(
-            FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam, guess is not None, settings)
+            FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam, guess is not None, settings, _NO_MATRIX,
+            _NO_MATRIX, _NO_PARENTS)
         message = "" if factorizations >= 0 else NOT_POSITIVE_DEFINITE
         self._finish(iterations, converged, primal, dual, compl, rho=rho, factorizations=max(factorizations, 0),
                      message=message)
