@@ -402,14 +402,14 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contac
     few of the points its feet's patches keep), then checked on the whole problem, its velocities
     ``v = g + J M^-1 J_s^T lambda_s`` found through the sparse factor. Accepted only if the whole problem passes
     the solver's ``tolerances`` (a separated contact that the step would push into the ground fails its dual
-    feasibility): then ``impulses``, ``velocities (m,)``, ``dv = M^-1 J^T lambda (nv,)`` are filled and the
-    statistics ``(rounds, primal, dual, complementarity)`` returned; rounds 0 if not accepted (or if every row is
-    loaded, where there is nothing to save)."""
+    feasibility): then ``impulses``, ``velocities (m,)``, ``dv = M^-1 J^T lambda (nv,)`` are filled. Returns
+    ``(rounds, accepted, primal, dual, complementarity)``: the active sets tried (0 if every row is loaded, where
+    there is nothing to save) and whether the result was accepted."""
     m, nv, r = g.shape[0], J.shape[1], lower.shape[0]
     index = np.empty(m, dtype=np.int64)
     n = loaded_rows(contacts, guess, r, index)
     if n == m:
-        return 0, 0.0, 0.0, 0.0
+        return 0, False, 0.0, 0.0, 0.0
     Js, gs, lam_s, mu_s = np.empty((n, nv)), np.empty(n), np.empty(n), np.empty((n - r) // 3)
     for i in range(n):
         Js[i], gs[i], lam_s[i] = J[index[i]], g[index[i]], guess[index[i]]
@@ -420,11 +420,11 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contac
         Gs = np.empty((n, n))
         delassus(L, Dinv, lam, Js, np.empty((nv, n)), Gs)
         if not all_finite(Gs.reshape(-1)):
-            return 0, 0.0, 0.0, 0.0
+            return 0, False, 0.0, 0.0, 0.0
         used, accepted, primal, _, _ = active_set_solve(formulation, Gs, gs, mu_s, lower, upper, lam_s, rounds,
                                                         tolerances)
         if not accepted:
-            return 0, 0.0, 0.0, 0.0
+            return used, False, 0.0, 0.0, 0.0
     dv[:] = 0.0
     add_rows(Js, lam_s, dv)  # J_s^T lambda_s
     cholesky_solve(L, Dinv, lam, dv)  # M^-1 J_s^T lambda_s
@@ -435,8 +435,8 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contac
         impulses[index[i]] = lam_s[i]
     dual, compl = dual_residuals(formulation, mu, lower, upper, impulses, velocities)
     if not within(tolerances, primal, dual, compl, largest_magnitude(impulses), largest_magnitude(velocities)):
-        return 0, 0.0, 0.0, 0.0
-    return used, primal, dual, compl
+        return used, False, 0.0, 0.0, 0.0
+    return used, True, primal, dual, compl
 
 
 @njit(cache=True, _nrt=False)
@@ -492,11 +492,12 @@ def contact_step(I, F, M, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, b
         warm_start(keys, rows, previous_keys, previous_rows, previous, k, impulses)
     tolerances = options[9:13] if solver == ADMM else options[2:6]
     rounds = int(min(options[16], options[13]) if solver == ADMM else min(options[6], options[1]))
-    used = 0
+    used, accepted = 0, False
     if rounds > 0:  # the fast path on the loaded rows first
-        used, primal, dual, compl = solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contacts,
-                                                 lower, upper, impulses.copy(), impulses, velocities, tau)
-    if used:
+        used, accepted, primal, dual, compl = solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu,
+                                                           contacts, lower, upper, impulses.copy(), impulses,
+                                                           velocities, tau)
+    if accepted:
         stats = np.zeros(7)
         stats[0], stats[1], stats[2], stats[3], stats[4] = used, 1.0, primal, dual, compl
         stats[5] = given_rho(options) if solver == ADMM else np.nan
@@ -507,6 +508,9 @@ def contact_step(I, F, M, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, b
             stats = np.zeros(7)
             stats[0] = -1.0
             return impulses, g, J, frames, bias, lower, upper, rows, stats
+        if used:  # the active sets tried on the loaded rows count against the step's budget of them
+            options = options.copy()
+            options[16 if solver == ADMM else 6] = rounds - used
         stats = solve_contacts(solver, formulation, options, G, g, mu, lower, upper, impulses, warm and m > 0, J,
                                M, lam)
         g_plus_G_times(G, g, impulses, velocities)  # G lambda + g

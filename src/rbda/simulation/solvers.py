@@ -22,7 +22,8 @@ After the ``k`` contacts, a problem may carry ``r`` one-dimensional box rows ``l
 ``[-F, F]``, a bilateral constraint ``(-inf, inf)``; no shift applies to them in any formulation.
 
 Both solvers first try an exact fast path (``active_set_max_iter`` active sets at most, 8 by default; 0 turns it
-off; ``rbda.kernels.active_set``): the warm start's sticking, sliding and separating contacts give a linear
+off; ``rbda.kernels.active_set``; in a simulator's step, the active sets it first tries on the rows that the warm
+start loads count against the same budget): the warm start's sticking, sliding and separating contacts give a linear
 problem, solved directly and accepted only if it meets the solver's tolerances on the problem itself (dual
 feasibility, complementarity, and a sliding contact's velocity opposed to its friction); else the guess is updated
 from the result, then the iterations run from the warm start. Each active set counts as one iteration in the
