@@ -119,7 +119,7 @@ def plane_near(plane, shape, gint, gparam, boxes, R, p, margin, n):
     return False, offset
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plane_shape(plane, shape, gint, gparam, vertices, boxes, R, p, margin, offset, n, work, keep):
     """The contacts of the half-space ``plane`` (normal ``n``, ``offset``: :func:`plane_near`'s) with the object
     ``shape``: rows ``[distance, x, y, z]`` (the point of the shape nearest the plane) in ``work``; returns how

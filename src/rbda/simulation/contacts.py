@@ -229,32 +229,31 @@ def hull_patch(n, points, count, keep):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plane_cylinder(n, offset, R, p, radius, half_length, margin, out):
     """A cylinder (axis z of its frame) against the plane: the lowest rim point of each cap, or four rim points
-    (at 90 degrees) of a cap whose plane is parallel to the half-space's; rows ``[distance, point]``."""
-    axis = R[:, 2]  # a column: strided, so the dot product is written out ('@' wants contiguous arrays)
-    along = n[0] * axis[0] + n[1] * axis[1] + n[2] * axis[2]
-    radial = n - along * axis  # the rim point lowest along -n is c - radius * radial / |radial|
-    norm = np.sqrt(radial @ radial)
+    (at 90 degrees) of a cap whose plane is parallel to the half-space's; rows ``[distance, point]``. (Written out
+    in scalars: it allocates nothing.)"""
+    along = n[0] * R[0, 2] + n[1] * R[1, 2] + n[2] * R[2, 2]
+    r0, r1, r2 = n[0] - along * R[0, 2], n[1] - along * R[1, 2], n[2] - along * R[2, 2]
+    norm = np.sqrt(r0 * r0 + r1 * r1 + r2 * r2)  # the rim point lowest along -n is c - radius * radial / |radial|
     count = 0
     for s in (-1.0, 1.0):
-        c = p + s * half_length * axis
-        if norm > FLAT_CAP:
-            m = 1
-        else:
-            m = 4
+        c0 = p[0] + s * half_length * R[0, 2]
+        c1 = p[1] + s * half_length * R[1, 2]
+        c2 = p[2] + s * half_length * R[2, 2]
+        m = 1 if norm > FLAT_CAP else 4
         for k in range(m):
             if m == 1:
-                x = c - radius * radial / norm
+                x0, x1, x2 = c0 - radius * r0 / norm, c1 - radius * r1 / norm, c2 - radius * r2 / norm
             else:
-                a = 0.5 * np.pi * k
-                x = c + radius * (np.cos(a) * R[:, 0] + np.sin(a) * R[:, 1])
-            d = n @ x - offset
+                ca, sa = np.cos(0.5 * np.pi * k), np.sin(0.5 * np.pi * k)
+                x0 = c0 + radius * (ca * R[0, 0] + sa * R[0, 1])
+                x1 = c1 + radius * (ca * R[1, 0] + sa * R[1, 1])
+                x2 = c2 + radius * (ca * R[2, 0] + sa * R[2, 1])
+            d = n[0] * x0 + n[1] * x1 + n[2] * x2 - offset
             if d <= margin:
-                out[count, 0] = d
-                for j in range(3):
-                    out[count, 1 + j] = x[j]
+                out[count, 0], out[count, 1], out[count, 2], out[count, 3] = d, x0, x1, x2
                 count += 1
     return count
 
