@@ -54,7 +54,7 @@ PYTHON_STEP = 1002  # status: a pair without a compiled contact function is with
 
 
 # ---------------------------------------------------------------------------------------------- stage 1
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, dt, zeros, no_fext, v_free):
     """``v_free = v + dt M^-1 (tau - nle - damping v + fext)`` with ``M`` (CRBA, plus ``dt damping`` on its
     diagonal: implicit damping) factored in ``L, D, Dinv``; ``fext (nv,)`` a generalized external force (zeros for
@@ -138,26 +138,28 @@ def plane_shape(plane, shape, gint, gparam, vertices, boxes, R, p, margin, offse
     return hull_patch(n, work, m, keep)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sphere_sphere(a, b, gparam, p, margin):
-    """``(distance, point, normal)`` of two spheres (distance ``inf``: no contact, or coincident centres)."""
-    delta = p[b] - p[a]
-    length = np.sqrt(delta @ delta)
+    """``(distance, point (3 scalars), normal (3 scalars))`` of two spheres (distance ``inf``: no contact, or
+    coincident centres)."""
+    d0, d1, d2 = p[b, 0] - p[a, 0], p[b, 1] - p[a, 1], p[b, 2] - p[a, 2]
+    length = np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
     d = length - gparam[a, 0] - gparam[b, 0]
     if d > margin or length == 0.0:
-        return np.inf, delta, delta
-    n = delta / length
-    return d, 0.5 * ((p[a] + gparam[a, 0] * n) + (p[b] - gparam[b, 0] * n)), n
+        return np.inf, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    n0, n1, n2 = d0 / length, d1 / length, d2 / length
+    ra, rb = gparam[a, 0], gparam[b, 0]
+    return (d, 0.5 * ((p[a, 0] + ra * n0) + (p[b, 0] - rb * n0)), 0.5 * ((p[a, 1] + ra * n1) + (p[b, 1] - rb * n1)),
+            0.5 * ((p[a, 2] + ra * n2) + (p[b, 2] - rb * n2)), n0, n1, n2)
 
 
-@njit(cache=True)
-def pair_contacts(pairs, gint, gparam, vertices, boxes, R, p, margins, work, out, keys):
+@njit(cache=True, _nrt=False)
+def pair_contacts(pairs, gint, gparam, vertices, boxes, R, p, margins, work, out, keys, keep, n):
     """Stage 2 on the compiled pairs, each within its margin ``margins (npairs,)``: each contact as a row
     ``[distance, point (3), normal (3), mu]`` of ``out`` and its key ``(pair, point index)`` and geometry ids in
     ``keys (cap, 4)``; returns how many. The point is halfway between the surfaces, the normal from the pair's
     first object to its second. The shapes are ``PackedScene``'s (``gint`` to ``boxes``); ``work (n, 5)``: room
-    for the vertices of one shape (8 at least)."""
-    keep, n = np.empty(PATCH_POINTS, dtype=np.int64), np.empty(3)
+    for the vertices of one shape (8 at least), ``keep (PATCH_POINTS,)`` and ``n (3,)`` room too."""
     k = 0
     for index in range(pairs.shape[0]):
         a, b, kind = pairs[index, 0], pairs[index, 1], pairs[index, 2]
@@ -179,18 +181,16 @@ def pair_contacts(pairs, gint, gparam, vertices, boxes, R, p, margins, work, out
                 keys[k, 0], keys[k, 1], keys[k, 2], keys[k, 3] = index, c, a, b
                 k += 1
         elif kind == SPHERE_SPHERE:
-            d, x, normal = sphere_sphere(a, b, gparam, p, margins[index])
+            d, x0, x1, x2, n0, n1, n2 = sphere_sphere(a, b, gparam, p, margins[index])
             if d < np.inf:
-                out[k, 0] = d
-                out[k, 1:4] = x
-                out[k, 4:7] = normal
-                out[k, 7] = mu
+                out[k, 0], out[k, 1], out[k, 2], out[k, 3] = d, x0, x1, x2
+                out[k, 4], out[k, 5], out[k, 6], out[k, 7] = n0, n1, n2, mu
                 keys[k, 0], keys[k, 1], keys[k, 2], keys[k, 3] = index, 0, a, b
                 k += 1
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pair_margins(pairs, parents, plane, radius, normals, tree, Jw, v, v_free, R, p, margin, dt, speculative,
                  velocities, twists, margins):
     """Each pair's contact margin into ``margins (npairs,)``: ``margin``, or with ``speculative`` the larger of
@@ -198,10 +198,12 @@ def pair_margins(pairs, parents, plane, radius, normals, tree, Jw, v, v_free, R,
     (:func:`rbda.simulation.speculative.closing_speeds`; ``pairs (npairs, 2)`` geometry ids, and per object
     ``parents``, ``plane``, ``radius``, ``normals (ng, 3)`` and ``tree (njoints, 3)`` as :class:`PackedScene`
     holds them; ``Jw (nv, 6)`` the world joint Jacobian columns). ``velocities (2, nv)``, ``twists (2, njoints, 6)``: room; allocates nothing."""
-    margins[:] = margin
+    for k in range(margins.shape[0]):  # (element by element: no reference counting here)
+        margins[k] = margin
     if not speculative:
         return
-    velocities[0], velocities[1] = v, v_free
+    for i in range(v.shape[0]):
+        velocities[0, i], velocities[1, i] = v[i], v_free[i]
     joint_twists(Jw, tree, velocities, twists)
     closing_speeds(pairs, parents, plane, radius, normals, R, p, twists, margins)
     for k in range(pairs.shape[0]):
@@ -209,21 +211,23 @@ def pair_margins(pairs, parents, plane, radius, normals, tree, Jw, v, v_free, R,
 
 
 @njit(cache=True, nogil=True)
-def dynamics_and_contacts(I, F, ws, M, L, D, Dinv, lam, nle, oMi, Jw, q, v, tau, fext, damping, dt, zeros, no_fext,
-                          pairs, gint, gR, gp, gparam, vertices, boxes, tree, margin, speculative, capacity, work,
-                          v_free, R, p, margins, pair_ids, plane, radius, normals, velocities, twists):
-    """Stages 1 and 2 (see the module): fills ``v_free (nv,)``, the world placements ``R, p`` of the geometry
-    objects and each pair's margin ``margins`` (:func:`pair_margins`, from ``pair_ids`` to ``twists``); returns
-    ``(status, contacts (k, 8), keys (k, 4))`` (:func:`pair_contacts`, ``work`` its room)."""
-    out, keys = np.empty((capacity, 8)), np.empty((capacity, 4), dtype=np.int64)
-    status = free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, dt, zeros, no_fext, v_free)
+def dynamics_and_contacts(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative):
+    """Stages 1 and 2 (see the module) on the arrays of the step context ``ctx``
+    (:mod:`rbda.simulation.step_context`): fills its ``v_free``, contacts and keys of output set ``parity``, the
+    world placements ``R, p`` of the geometry objects and each pair's margin (:func:`pair_margins`); returns
+    ``(status, k)``, the number of contacts (:func:`pair_contacts`). The functions it calls run without reference
+    counting: reading the context's fields here, once each, is the only count of this stage's arrays."""
+    v_free = ctx.out_v_free[parity]
+    status = free_velocity(ctx.I, ctx.F, ctx.ws, ctx.M, ctx.L, ctx.D, ctx.Dinv, ctx.lam, ctx.nle, q, v, tau, fext,
+                           damping, dt, ctx.zeros, ctx.no_fext, v_free)
     if status:
-        return status, out[:0], keys[:0]
-    geometry_placements(oMi, gint, gR, gp, R, p)
-    pair_margins(pair_ids, gint[:, 1], plane, radius, normals, tree, Jw, v, v_free, R, p, margin, dt, speculative,
-                 velocities, twists, margins)
-    k = pair_contacts(pairs, gint, gparam, vertices, boxes, R, p, margins, work, out, keys)
-    return 0, out[:k], keys[:k]
+        return status, 0
+    geometry_placements(ctx.oMi, ctx.gint, ctx.gR, ctx.gp, ctx.R, ctx.p)
+    pair_margins(ctx.pair_ids, ctx.gint[:, 1], ctx.plane, ctx.radius, ctx.normals, ctx.tree, ctx.Jw, v, v_free,
+                 ctx.R, ctx.p, margin, dt, speculative, ctx.velocities, ctx.twists, ctx.margins)
+    k = pair_contacts(ctx.pairs, ctx.gint, ctx.gparam, ctx.vertices, ctx.boxes, ctx.R, ctx.p, ctx.margins, ctx.work,
+                      ctx.out_contacts[parity], ctx.out_keys[parity], ctx.keep, ctx.normal)
+    return 0, k
 
 
 # ---------------------------------------------------------------------------------------------- stage 3
@@ -551,16 +555,12 @@ def step(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative, baumgar
     ``previous_rows``, ``previous`` (the previous step's, which must not be that set). Returns ``(status, k, r)``: a kernel status (0; an input status of
     ``q``/``v``; :data:`NOT_SPD`; :data:`NOT_FINITE_G`; :data:`PYTHON_STEP`), the numbers of contacts and rows
     written."""
-    v_free = ctx.out_v_free[parity]
-    status, contacts, keys = dynamics_and_contacts(
-        ctx.I, ctx.F, ctx.ws, ctx.M, ctx.L, ctx.D, ctx.Dinv, ctx.lam, ctx.nle, ctx.oMi, ctx.Jw, q, v, tau, fext,
-        damping, dt, ctx.zeros, ctx.no_fext, ctx.pairs, ctx.gint, ctx.gR, ctx.gp, ctx.gparam, ctx.vertices,
-        ctx.boxes, ctx.tree, margin, speculative, ctx.out_contacts.shape[1], ctx.work, v_free, ctx.R, ctx.p, ctx.margins,
-        ctx.pair_ids, ctx.plane, ctx.radius, ctx.normals, ctx.velocities, ctx.twists)
+    status, k = dynamics_and_contacts(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative)
     if status:
         return status, 0, 0
     if python_pair_near(ctx.pairs, ctx.gparam, ctx.p, ctx.margins):
         return PYTHON_STEP, 0, 0
+    v_free, contacts, keys = ctx.out_v_free[parity], ctx.out_contacts[parity, :k], ctx.out_keys[parity, :k]
     impulses, velocities, J, frames, bias, lower, upper, rows, stats = contact_step(
         ctx.I, ctx.F, ctx.M, ctx.L, ctx.Dinv, ctx.lam, ctx.Jw, ctx.support, q, v, v_free, dt, margin, baumgarte, slop,
         restitution, contacts, keys, ctx.gparent, ctx.limit_q, ctx.limit_v, ctx.lower_limit, ctx.upper_limit,
@@ -568,9 +568,7 @@ def step(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative, baumgar
         previous_rows[:rp], previous[:3 * kp + rp], warm, solver, formulation, options, q_next, v_next)
     if stats[0] < 0:
         return NOT_FINITE_G, 0, 0
-    k, r = contacts.shape[0], bias.shape[0]
-    ctx.out_contacts[parity, :k] = contacts
-    ctx.out_keys[parity, :k] = keys
+    r = bias.shape[0]
     ctx.out_frames[parity, :k] = frames
     ctx.out_J[parity, :J.shape[0]] = J
     ctx.out_bias[parity, :r], ctx.out_lower[parity, :r], ctx.out_upper[parity, :r] = bias, lower, upper

@@ -233,7 +233,7 @@ def context(sim):
     scene, nv = sim._scene, sim.model.nv
     rows = 2 * len(limits[1]) + len(limits[5])  # each limited dof at both limits, each dof with dry friction
     arrays = dict(zip(FIELDS, (*kinematics, *shapes, *work, *room, *limits, scene.zeros, NO_FEXT, *scene.no_rows,
-                               scene.support)))
+                               scene.support, np.empty(compiled.PATCH_POINTS, dtype=np.int64), np.empty(3))))
     buffers = output_buffers(scene.capacity, rows, nv)
     arrays.update(buffers)
     sets = tuple({name: buffer[parity] for name, buffer in buffers.items()} for parity in (0, 1))
@@ -286,15 +286,18 @@ def step_arrays(sim) -> tuple:
 
 def two_call_step(sim, q, v, tau, fext):
     """:func:`compiled_step` in two kernel calls, the Python pairs' contacts (:mod:`convex_contacts`) and the
-    bilateral rows computed between them."""
+    bilateral rows computed between them. Stages 1 and 2 write into the output set that does not hold the warm
+    start; what this step keeps is copied out of it."""
     scene = sim._scene
-    _, kinematics, shapes, work, room, factor, limits = step_arguments(sim)
-    v_free = np.empty(v.shape[0])
-    status, contacts, keys = _k.dynamics_and_contacts(
-        *kinematics, q, v, tau, scene.zeros if fext is None else fext, sim.damping, sim.dt, scene.zeros, NO_FEXT,
-        *shapes, sim.margin, sim.speculative, scene.capacity, *work, v_free, *room)
+    ctx, sets = context(sim)
+    _, _, _, _, _, factor, limits = step_arguments(sim)
+    parity = 1 - sim._parity
+    status, k = _k.dynamics_and_contacts(ctx, parity, q, v, tau, scene.zeros if fext is None else fext, sim.damping,
+                                         sim.dt, sim.margin, sim.speculative)
     if status:
         step_error(status, sim.model, q, v)
+    out = sets[parity]
+    contacts, keys, v_free = out["out_contacts"][:k].copy(), out["out_keys"][:k].copy(), out["out_v_free"].copy()
     if scene.python_pairs:
         contacts, keys = _python_contacts(sim, scene, scene.R, scene.p, scene.margins, contacts, keys)
     bilateral = _bilateral_rows(sim) if sim.constraints else scene.no_rows
@@ -363,49 +366,37 @@ def rollout_compiled(sim) -> bool:
     return sim._compiled and not sim.constraints
 
 
-def kernel_arguments(sim, data) -> tuple:
-    """The arguments of ``compiled_rollout.rollout_steps`` before the state's: ``data``'s
-    arrays (a Data of ``sim.model``: the workspace), the scene's (with new room, so that each workspace has its
-    own), the settings and a copy of the solver's options."""
-    model, scene = sim.model, sim._scene
-    I, F = model.packed
-    d = data._views
-    solver, formulation, options = solver_options(sim.solver)
-    options = options.copy()  # the kernel keeps ADMM's penalty in it
-    warm_rho = solver == compiled.ADMM and sim.solver.warm_start_rho
-    return (I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J,
-            scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.boxes, scene.support,
-            scene.tree, scene.capacity, np.empty_like(scene.work), scene.pair_ids, scene.plane, scene.radius, scene.normals,
-            np.empty_like(scene.velocities), np.empty_like(scene.twists), sim.limited_dofs[0], sim.limited_dofs[1],
-            scene.lower_limit, scene.upper_limit, scene.friction_dofs, scene.friction,
-            sim.damping, sim.dt, sim.margin, sim.speculative, sim.baumgarte, sim.slop,
-            np.nan if sim.restitution is None else sim.restitution, scene.zeros, NO_FEXT, sim.warm_start, solver,
-            formulation, options, warm_rho)
-
-
 def compiled_steps(sim, Q, V, taus, fext, first, last):
     """Steps ``first`` to ``last - 1`` of a rollout of ``sim`` (:func:`rollout_compiled` true) in one kernel call:
     fills ``Q[t + 1], V[t + 1]`` (C-contiguous ``(T + 1, nq)``, ``(T + 1, nv)``, rows ``first`` checked) from
     ``taus (T, nv)`` and ``fext (T, nv)`` or ``(0, nv)`` (checked finite), warm-started as :meth:`Simulator.step`
     is; keeps the last step's arrays on ``sim`` as :func:`compiled_step` does. A bad step raises the step's
     ``ValueError`` prefixed with ``step t:``."""
-    nv, ng = sim.model.nv, len(sim._scene.gint)
-    v_free, R, p, margins = np.empty(nv), np.empty((ng, 3, 3)), np.empty((ng, 3)), np.empty(len(sim._scene.pairs))
-    arguments = kernel_arguments(sim, sim.data)
+    ctx, sets = context(sim)
+    solver, formulation, options = solver_options(sim.solver)
+    options = options.copy()  # the kernel keeps ADMM's penalty in it
+    warm_rho = solver == compiled.ADMM and sim.solver.warm_start_rho
+    settings = (sim.damping, sim.dt, sim.margin, sim.speculative, sim.baumgarte, sim.slop,
+                np.nan if sim.restitution is None else sim.restitution, sim.warm_start, solver, formulation, options,
+                warm_rho)
     t = first
     while t < last:
         start = t
-        status, t, contacts, keys, frames, J, bias, lower, upper, rows, impulses, velocities, stats = \
-            _kr.rollout_steps(*arguments, Q, V, taus, fext, start, last, *warm_arrays(sim), v_free, R, p, margins)
-        if t > start:
-            keep_step(sim, contacts, keys, v_free.copy(), impulses, velocities, J, frames, bias, lower, upper,
-                      rows, stats)
+        status, t, parity, k, r = _kr.rollout_steps(ctx, sim._parity, Q, V, taus, fext, start, last, *settings,
+                                                    *sim._warm)
+        if t > start:  # the last step completed: its arrays are the output set parity's
+            out = sets[parity]
+            sim._parity = parity
+            sim._warm = out["out_keys"], out["out_rows"], out["out_impulses"], k, r
+            sim._fused = parity, k, r
+            sim.solver.keep_raw_stats(out["out_stats"])
+            sim._contacts = sim._rows = None
         try:
             if status == compiled.PYTHON_STEP:  # a Python pair is near: this step with Python's contacts
                 Q[t + 1], V[t + 1] = two_call_step(sim, Q[t], V[t], taus[t], fext[t] if len(fext) else None)
                 t += 1
-                if arguments[-1]:  # ADMM's penalty, kept by the step
-                    arguments[-2][15] = sim.solver.last_rho()
+                if warm_rho:  # ADMM's penalty, kept by the step
+                    options[15] = sim.solver.last_rho()
             elif status:
                 step_error(status, sim.model, Q[t], V[t])
         except ValueError as exc:

@@ -44,11 +44,12 @@ def joint_twists(Jw, tree, velocities, twists):
                 twists[s, j, i] = acc
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def closing_speeds(pairs, joints, plane, radius, normal, rotations, centres, twists, out):
     """The bound of each pair ``pairs (npairs, 2)`` of geometry ids into ``out (npairs,)``, the largest over the
     joints' twists ``twists (m, njoints, 6)`` (:func:`joint_twists`); the per-object arguments as
-    :func:`closing_speed_bounds` takes them. Allocates nothing."""
+    :func:`closing_speed_bounds` takes them. Allocates nothing and returns nothing (it runs without reference
+    counting)."""
     for k in range(pairs.shape[0]):
         a, b = pairs[k, 0], pairs[k, 1]
         if plane[b]:
@@ -78,7 +79,6 @@ def closing_speeds(pairs, joints, plane, radius, normal, rotations, centres, twi
             else:
                 bound = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2) + np.sqrt(w0 * w0 + w1 * w1 + w2 * w2) * r
             out[k] = max(out[k], bound)
-    return out
 
 
 @njit(cache=True)
@@ -91,7 +91,8 @@ def closing_speed_bounds(pairs, joints, plane, radius, normal, rotations, centre
     6)`` the world joint Jacobians' columns (linear part at the world origin)."""
     twists = np.empty((velocities.shape[0], tree.shape[0], 6))
     joint_twists(Jw, tree, velocities, twists)
-    return closing_speeds(pairs, joints, plane, radius, normal, rotations, centres, twists, out)
+    closing_speeds(pairs, joints, plane, radius, normal, rotations, centres, twists, out)
+    return out
 
 
 def pair_speed_bounds(sim, velocities, rotations, centres) -> np.ndarray:

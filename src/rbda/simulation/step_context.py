@@ -32,6 +32,8 @@ FIELDS = (
     "gparent", "limit_q", "limit_v", "lower_limit", "upper_limit", "friction_v", "friction",
     # zeros (nv,), the kernels' "no external forces", empty bilateral rows, the joints' supports (njoints, nv)
     "zeros", "no_fext", "no_rows_J", "no_rows_bias", "no_rows_keys", "support",
+    # the contact stage's room: a patch's kept rows (PATCH_POINTS,), a half-space's world normal (3,)
+    "keep", "normal",
     # the output buffers, two sets: contacts (2, cap, 8), keys (2, cap, 4), frames (2, cap, 3, 3), J (2, m, nv),
     # bias, lower, upper (2, r), row keys (2, r, 3), impulses, velocities (2, m), statistics (2, 7), v_free (2, nv)
     "out_contacts", "out_keys", "out_frames", "out_J", "out_bias", "out_lower", "out_upper", "out_rows",
