@@ -251,13 +251,14 @@ def contact_frames(normals, frames):
 
 
 @njit(cache=True, _nrt=False)
-def contact_jacobian(points, frames, joints, support, Jw, J):
+def contact_jacobian(points, frames, keys, gparent, support, Jw, J):
     """Rows ``[t1, t2, n]^T (v_second - v_first)`` of each contact into ``J (3k, nv)``: a point's world velocity
-    is ``J_lin - p x J_ang`` of the world Jacobian columns ``Jw (nv, 6)``, on the supports of the pair's joints
-    ``joints (k, 2)`` (``support (njoints, nv)``: 1 on the dofs supporting a joint)."""
+    is ``J_lin - p x J_ang`` of the world Jacobian columns ``Jw (nv, 6)``, on the supports of the joints of the
+    pair's objects (``keys[c, 2:4]`` their geometry ids, ``gparent`` each object's joint; ``support (njoints,
+    nv)``: 1 on the dofs supporting a joint)."""
     for c in range(points.shape[0]):
         x0, x1, x2, Rc = points[c, 0], points[c, 1], points[c, 2], frames[c]
-        first, second = support[joints[c, 0]], support[joints[c, 1]]
+        first, second = support[gparent[keys[c, 2]]], support[gparent[keys[c, 3]]]
         rows = J[3 * c], J[3 * c + 1], J[3 * c + 2]
         for col in range(Jw.shape[0]):
             s = second[col] - first[col]
@@ -455,33 +456,30 @@ def row_dot(A, i, x):
 
 # ---------------------------------------------------------------------------------------------- stages 3-5
 @njit(cache=True, nogil=True)
-def contact_step(I, F, M, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, baumgarte, slop, restitution,
-                 contacts, keys, gparent, limit_q, limit_v, lower_limit, upper_limit, friction_v, friction,
-                 bilateral_J, bilateral_bias, bilateral_keys, previous_keys, previous_rows, previous, warm,
-                 solver, formulation, options, q_next, v_next):
+def contact_step(ctx, q, v, v_free, dt, margin, baumgarte, slop, restitution, contacts, keys, bilateral_J,
+                 bilateral_bias, bilateral_keys, previous_keys, previous_rows, previous, warm, solver, formulation,
+                 options, q_next, v_next, J, frames, bias, lower, upper, rows, impulses, velocities, stats):
     """Stages 3 to 5 (see the module) for the contacts ``contacts (k, 8)``, ``keys (k, 4)`` of stage 2 and the
-    bilateral rows given; fills ``q_next``, ``v_next``. ``warm``: start the solve from the previous step's impulses
-    of the same keys (:func:`warm_start`), else from zero. Returns ``(lambda (m,), velocities G lambda + g (m,),
-    J (m, nv), frames (k, 3, 3), row bias, lower, upper (r,), row keys (r, 3), statistics (7,))`` with
-    ``m = 3k + r``; the statistics' iterations are -1 if ``G`` is not finite."""
+    bilateral rows given, on the model, workspace and joint-limit tables of the step context ``ctx``; fills
+    ``q_next``, ``v_next``. ``warm``: start the solve from the previous step's impulses of the same keys
+    (:func:`warm_start`), else from zero. Writes from their first entry ``J (m, nv)``, ``frames (k, 3, 3)``, the
+    rows' bias, lower and upper bounds ``(r,)`` and keys ``(r, 3)``, ``impulses``, ``velocities G lambda + g (m,)``
+    and ``stats (7,)`` (arrays at least that large: a context's output set, or the two-call step's own), with
+    ``m = 3k + r``; returns ``(m, r)``. The statistics' iterations are -1 if ``G`` is not finite."""
     k, nv, rb = contacts.shape[0], v.shape[0], bilateral_bias.shape[0]
-    r_max = 2 * limit_q.shape[0] + friction_v.shape[0] + rb
-    J, frames = np.empty((3 * k + r_max, nv)), np.empty((k, 3, 3))
-    bias, lower, upper = np.empty(r_max), np.empty(r_max), np.empty(r_max)
-    rows = np.empty((r_max, 3), dtype=np.int64)
+    L, Dinv, lam = ctx.L, ctx.Dinv, ctx.lam
     contact_frames(contacts[:, 4:7], frames)
-    joints = np.empty((k, 2), dtype=np.int64)
-    for c in range(k):
-        joints[c, 0], joints[c, 1] = gparent[keys[c, 2]], gparent[keys[c, 3]]
-    contact_jacobian(contacts[:, 1:4], frames, joints, support, Jw, J)
-    r = limit_and_friction_rows(q, v_free, limit_q, limit_v, lower_limit, upper_limit, friction_v, friction, dt,
-                                margin, baumgarte, J[3 * k:], bias, lower, upper, rows)
+    contact_jacobian(contacts[:, 1:4], frames, keys, ctx.gparent, ctx.support, ctx.Jw, J)
+    r = limit_and_friction_rows(q, v_free, ctx.limit_q, ctx.limit_v, ctx.lower_limit, ctx.upper_limit,
+                                ctx.friction_v, ctx.friction, dt, margin, baumgarte, J[3 * k:], bias, lower, upper,
+                                rows)
     J[3 * k + r:3 * k + r + rb] = bilateral_J
     bias[r:r + rb], rows[r:r + rb] = bilateral_bias, bilateral_keys
     lower[r:r + rb], upper[r:r + rb] = -np.inf, np.inf
     r += rb
     m = 3 * k + r
-    J, bias, lower, upper, rows = J[:m].copy(), bias[:r].copy(), lower[:r].copy(), upper[:r].copy(), rows[:r].copy()
+    J, bias, lower, upper, rows, impulses, velocities = (J[:m], bias[:r], lower[:r], upper[:r], rows[:r],
+                                                         impulses[:m], velocities[:m])
     g = J @ v_free  # (as the Python stages compute it: PGS's split of a redundant patch follows its rounding)
     for c in range(k):
         vn = 0.0  # the normal velocity before the step: read by Newton's impact law only
@@ -491,7 +489,8 @@ def contact_step(I, F, M, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, b
         g[3 * c + 2] += normal_bias(contacts[c, 0], vn, dt, baumgarte, slop, restitution)
     for j in range(r):
         g[3 * k + j] += bias[j]
-    impulses, velocities, tau, mu = np.zeros(m), np.empty(m), np.empty(nv), contacts[:, 7].copy()
+    impulses[:] = 0.0
+    tau, mu = np.empty(nv), contacts[:, 7].copy()
     if warm:  # without, PGS and ADMM start from zero, as reference_step's solve
         warm_start(keys, rows, previous_keys, previous_rows, previous, k, impulses)
     tolerances = options[9:13] if solver == ADMM else options[2:6]
@@ -501,22 +500,21 @@ def contact_step(I, F, M, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, b
         used, accepted, primal, dual, compl = solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu,
                                                            contacts, lower, upper, impulses.copy(), impulses,
                                                            velocities, tau)
+    stats[:] = 0.0
     if accepted:
-        stats = np.zeros(7)
         stats[0], stats[1], stats[2], stats[3], stats[4] = used, 1.0, primal, dual, compl
         stats[5] = given_rho(options) if solver == ADMM else np.nan
     else:
         G = np.empty((m, m))
         delassus(L, Dinv, lam, J, np.empty((nv, m)), G)  # G = J M^-1 J^T through the sparse factor
         if not all_finite(G.reshape(-1)):
-            stats = np.zeros(7)
             stats[0] = -1.0
-            return impulses, g, J, frames, bias, lower, upper, rows, stats
+            return m, r
         if used:  # the active sets tried on the loaded rows count against the step's budget of them
             options = options.copy()
             options[16 if solver == ADMM else 6] = rounds - used
-        stats = solve_contacts(solver, formulation, options, G, g, mu, lower, upper, impulses, warm and m > 0, J,
-                               M, lam)
+        stats[:] = solve_contacts(solver, formulation, options, G, g, mu, lower, upper, impulses, warm and m > 0, J,
+                                  ctx.M, lam)
         g_plus_G_times(G, g, impulses, velocities)  # G lambda + g
         tau[:] = 0.0
         add_rows(J, impulses, tau)  # J^T lambda
@@ -524,8 +522,8 @@ def contact_step(I, F, M, L, Dinv, lam, Jw, support, q, v, v_free, dt, margin, b
     for i in range(nv):
         v_next[i] = v_free[i] + tau[i]
         tau[i] = dt * v_next[i]
-    integrate(I, F, q, tau, q_next)
-    return impulses, velocities, J, frames, bias, lower, upper, rows, stats
+    integrate(ctx.I, ctx.F, q, tau, q_next)
+    return m, r
 
 
 # ---------------------------------------------------------------------------------------------- one step, one call
@@ -561,19 +559,12 @@ def step(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative, baumgar
     if python_pair_near(ctx.pairs, ctx.gparam, ctx.p, ctx.margins):
         return PYTHON_STEP, 0, 0
     v_free, contacts, keys = ctx.out_v_free[parity], ctx.out_contacts[parity, :k], ctx.out_keys[parity, :k]
-    impulses, velocities, J, frames, bias, lower, upper, rows, stats = contact_step(
-        ctx.I, ctx.F, ctx.M, ctx.L, ctx.Dinv, ctx.lam, ctx.Jw, ctx.support, q, v, v_free, dt, margin, baumgarte, slop,
-        restitution, contacts, keys, ctx.gparent, ctx.limit_q, ctx.limit_v, ctx.lower_limit, ctx.upper_limit,
-        ctx.friction_v, ctx.friction, ctx.no_rows_J, ctx.no_rows_bias, ctx.no_rows_keys, previous_keys[:kp],
-        previous_rows[:rp], previous[:3 * kp + rp], warm, solver, formulation, options, q_next, v_next)
-    if stats[0] < 0:
+    m, r = contact_step(ctx, q, v, v_free, dt, margin, baumgarte, slop, restitution, contacts, keys, ctx.no_rows_J,
+                        ctx.no_rows_bias, ctx.no_rows_keys, previous_keys[:kp], previous_rows[:rp],
+                        previous[:3 * kp + rp], warm, solver, formulation, options, q_next, v_next, ctx.out_J[parity],
+                        ctx.out_frames[parity], ctx.out_bias[parity], ctx.out_lower[parity], ctx.out_upper[parity],
+                        ctx.out_rows[parity], ctx.out_impulses[parity], ctx.out_velocities[parity],
+                        ctx.out_stats[parity])
+    if ctx.out_stats[parity, 0] < 0:
         return NOT_FINITE_G, 0, 0
-    r = bias.shape[0]
-    ctx.out_frames[parity, :k] = frames
-    ctx.out_J[parity, :J.shape[0]] = J
-    ctx.out_bias[parity, :r], ctx.out_lower[parity, :r], ctx.out_upper[parity, :r] = bias, lower, upper
-    ctx.out_rows[parity, :r] = rows
-    ctx.out_impulses[parity, :impulses.shape[0]] = impulses
-    ctx.out_velocities[parity, :velocities.shape[0]] = velocities
-    ctx.out_stats[parity] = stats
     return 0, k, r

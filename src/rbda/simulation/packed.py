@@ -196,44 +196,28 @@ def _bilateral_rows(sim):
             np.array(keys, dtype=np.int64).reshape(-1, 3))
 
 
-def step_arguments(sim) -> tuple:
-    """The arguments of the step's two kernels that stay the same objects from step to step: ``sim.data``'s arrays
-    and the scene's, in the kernels' order, as ``(data, kinematics, scene, room, factor, rows)`` tuples; built once
+def context(sim):
+    """``(context, sets)``: the :class:`~rbda.simulation.step_context.StepContext` of ``sim``'s compiled step (the
+    arrays that stay the same objects from step to step: ``sim.data``'s, the packed scene's, the joint-limit tables,
+    the empty bilateral rows, room, and two sets of output buffers) and the two sets as dicts of arrays; built once
     per :class:`rbda.Simulator` and again if its ``data`` is replaced. (The settings, ``dt``, ``margin``, the
     damping, ..., are read at each step: a user may change them between steps.)"""
-    kept = sim.__dict__.get("_step_arguments")
-    if kept is not None and kept[0] is sim.data:
-        return kept
-    data, scene = sim.data, sim._scene
-    I, F = sim.model.packed
-    d = data._views
-    kept = (data,
-            (I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J),
-            (scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.boxes, scene.tree),
-            (scene.work,),
-            (scene.R, scene.p, scene.margins, scene.pair_ids, scene.plane, scene.radius, scene.normals,
-             scene.velocities, scene.twists),
-            (I, F, data.M, data._cholesky_L, data.Dinv, data.dof_parents, d.J, scene.support),
-            (scene.parents, sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit,
-             scene.friction_dofs, scene.friction))
-    sim._step_arguments = kept
-    return kept
-
-
-def context(sim):
-    """``(context, sets)``: the :class:`~rbda.simulation.step_context.StepContext` of ``sim``'s one-call step (the
-    arrays of :func:`step_arguments`, the empty bilateral rows and two sets of output buffers) and the two sets as
-    dicts of arrays; built once per :class:`rbda.Simulator` and again if its ``data`` is replaced."""
     kept = sim.__dict__.get("_context")
     if kept is not None and kept[0] is sim.data:
         return kept[1], kept[2]
     from .step_context import FIELDS, output_buffers, step_context
 
-    _, kinematics, shapes, work, room, _, limits = step_arguments(sim)
-    scene, nv = sim._scene, sim.model.nv
-    rows = 2 * len(limits[1]) + len(limits[5])  # each limited dof at both limits, each dof with dry friction
-    arrays = dict(zip(FIELDS, (*kinematics, *shapes, *work, *room, *limits, scene.zeros, NO_FEXT, *scene.no_rows,
-                               scene.support, np.empty(compiled.PATCH_POINTS, dtype=np.int64), np.empty(3))))
+    data, scene, nv = sim.data, sim._scene, sim.model.nv
+    I, F = sim.model.packed
+    d = data._views
+    rows = 2 * len(sim.limited_dofs[0]) + len(scene.friction_dofs)  # each limited dof at both limits, each friction
+    arrays = dict(zip(FIELDS, (
+        I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J,
+        scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.boxes, scene.tree, scene.work,
+        scene.R, scene.p, scene.margins, scene.pair_ids, scene.plane, scene.radius, scene.normals, scene.velocities,
+        scene.twists, scene.parents, sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit,
+        scene.friction_dofs, scene.friction, scene.zeros, NO_FEXT, *scene.no_rows, scene.support,
+        np.empty(compiled.PATCH_POINTS, dtype=np.int64), np.empty(3))))
     buffers = output_buffers(scene.capacity, rows, nv)
     arrays.update(buffers)
     sets = tuple({name: buffer[parity] for name, buffer in buffers.items()} for parity in (0, 1))
@@ -290,7 +274,6 @@ def two_call_step(sim, q, v, tau, fext):
     start; what this step keeps is copied out of it."""
     scene = sim._scene
     ctx, sets = context(sim)
-    _, _, _, _, _, factor, limits = step_arguments(sim)
     parity = 1 - sim._parity
     status, k = _k.dynamics_and_contacts(ctx, parity, q, v, tau, scene.zeros if fext is None else fext, sim.damping,
                                          sim.dt, sim.margin, sim.speculative)
@@ -303,12 +286,18 @@ def two_call_step(sim, q, v, tau, fext):
     bilateral = _bilateral_rows(sim) if sim.constraints else scene.no_rows
     solver, formulation, options = solver_options(sim.solver)
     q_next, v_next = np.empty(q.shape[0]), np.empty(v.shape[0])
-    impulses, velocities, J, frames, bias, lower, upper, rows, stats = _k.contact_step(
-        *factor, q, v, v_free, sim.dt, sim.margin, sim.baumgarte, sim.slop,
-        np.nan if sim.restitution is None else sim.restitution, contacts, keys, *limits, *bilateral, *warm_arrays(sim),
-        sim.warm_start, solver, formulation, options, q_next, v_next)
+    k, r_max = len(contacts), 2 * len(sim.limited_dofs[0]) + len(scene.friction_dofs) + len(bilateral[1])
+    J, frames, stats = np.empty((3 * k + r_max, v.shape[0])), np.empty((k, 3, 3)), np.empty(7)
+    bias, lower, upper, rows = np.empty(r_max), np.empty(r_max), np.empty(r_max), np.empty((r_max, 3), dtype=np.int64)
+    impulses, velocities = np.empty(3 * k + r_max), np.empty(3 * k + r_max)
+    m, r = _k.contact_step(ctx, q, v, v_free, sim.dt, sim.margin, sim.baumgarte, sim.slop,
+                           np.nan if sim.restitution is None else sim.restitution, contacts, keys, *bilateral,
+                           *warm_arrays(sim), sim.warm_start, solver, formulation, options, q_next, v_next, J, frames,
+                           bias, lower, upper, rows, impulses, velocities, stats)
     if stats[0] < 0:
         step_error(compiled_rollout.NOT_FINITE_G, sim.model, q, v)
+    J, bias, lower, upper, rows, impulses, velocities = (J[:m], bias[:r], lower[:r], upper[:r], rows[:r], impulses[:m],
+                                                         velocities[:m])
     keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias, lower, upper, rows, stats)
     return q_next, v_next
 

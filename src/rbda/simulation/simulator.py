@@ -290,7 +290,6 @@ class Simulator:
             state["_step_arrays"], state["_fused"] = arrays, None
             state["_warm"] = arrays[1], arrays[8], arrays[9], arrays[1].shape[0], arrays[8].shape[0]
         state.pop("_context", None)
-        state.pop("_step_arguments", None)
         return state
 
     def _step_results(self) -> tuple:
