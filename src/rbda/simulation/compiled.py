@@ -1,7 +1,9 @@
 """The simulator's step compiled: the five stages of :mod:`rbda.simulation.simulator` as numba functions over the
 packed arrays of :class:`PackedScene` (built once per :class:`rbda.Simulator`). A scene without Python pairs or
 bilateral rows steps in one call, :func:`step`, which reads every fixed array from one structref
-(:mod:`rbda.simulation.step_context`) and writes its results into that object's buffers; the others in two calls:
+(:mod:`rbda.simulation.step_context`) and writes its results into that object's buffers; the others in two calls,
+on the same context. Both stages read the context's arrays once each and pass them to helpers compiled without
+reference counting (numba's ``_nrt=False``: no atomic increment and decrement per array argument of a call):
 
 - :func:`dynamics_and_contacts` runs stages 1 and 2: the joint Jacobians, ``M`` with ``dt`` times the damping on
   its diagonal, its sparse factor ``U D U^T``, ``nle`` and the free velocity (:func:`free_velocity`), the world
@@ -10,7 +12,7 @@ bilateral rows steps in one call, :func:`step`, which reads every fixed array fr
   the patch reduction of :func:`rbda.simulation.contacts.reduce_patch`, and two spheres). A half-space pair is
   first rejected by the shape's bounding ball, its box and its hull's leaves' boxes (:func:`plane_near`); a hull
   is then scanned only in the leaves within the margin (:func:`plane_shape`).
-- Between the kernels, Python computes what has no compiled form: the pairs of two general convex shapes
+- Between the two calls, Python computes what has no compiled form: the pairs of two general convex shapes
   (:mod:`rbda.simulation.convex_contacts`: GJK/EPA and the face clipping of two polyhedra) and the rows of
   bilateral constraints. A scene without either runs no Python per pair or per row.
 - :func:`contact_step` runs stages 3 to 5: contact frames, the contact Jacobian on the joints' supports
