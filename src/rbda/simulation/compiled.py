@@ -56,7 +56,7 @@ PYTHON_STEP = 1002  # status: a pair without a compiled contact function is with
 
 
 # ---------------------------------------------------------------------------------------------- stage 1
-@njit(cache=True, _nrt=False)
+@njit(cache=True)  # not without reference counting: RNEA and CRBA need it, and would inherit the flag
 def free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, dt, zeros, no_fext, v_free):
     """``v_free = v + dt M^-1 (tau - nle - damping v + fext)`` with ``M`` (CRBA, plus ``dt damping`` on its
     diagonal: implicit damping) factored in ``L, D, Dinv``; ``fext (nv,)`` a generalized external force (zeros for
