@@ -370,11 +370,10 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings, J, M, p
     x = lam.copy() if warm else np.zeros(m)
     y, z, rhs, x_prev, y_prev, work = (np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m),
                                          np.empty(m))
-    nv = J.shape[1]
-    joint = nv > 0 and m > JOINT_SPACE * nv
-    size = nv if joint else m
-    factor, diagonal, K, t = np.empty((size, size)), np.empty(size), np.empty((nv, nv)), np.empty(nv)
-    gram = np.empty((nv, nv))
+    joint = J.shape[1] > 0 and m > JOINT_SPACE * J.shape[1]
+    nv = J.shape[1] if joint else 0  # the joint-space room, none for the dense factor
+    factor, diagonal = np.empty((nv, nv) if joint else (m, m)), np.empty(nv if joint else m)
+    K, gram, t = np.empty((nv, nv)), np.empty((nv, nv)), np.empty(nv)
     if joint:
         gram_lower(J, gram)
     # start: y = proj_K(x), z = proj_K*(c + s(c)) with c = G y + g the velocity at y (g without a warm start);

@@ -40,7 +40,7 @@ from ..kernels.constrained import delassus
 from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve
 from ..kernels.dynamics import crba_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
-from .contacts import (PATCH_POINTS, box_lowest, hull_patch, leaf_count, plane_cylinder, plane_frame, plane_hull,
+from .contacts import (box_lowest, hull_patch, leaf_count, plane_cylinder, plane_frame, plane_hull,
                        plane_spheres)
 from .speculative import closing_speeds, joint_twists
 
@@ -199,7 +199,8 @@ def pair_margins(pairs, parents, plane, radius, normals, tree, Jw, v, v_free, R,
     ``margin`` and ``dt`` times the bound on the pair's closing speed over ``v`` and ``v_free``
     (:func:`rbda.simulation.speculative.closing_speeds`; ``pairs (npairs, 2)`` geometry ids, and per object
     ``parents``, ``plane``, ``radius``, ``normals (ng, 3)`` and ``tree (njoints, 3)`` as :class:`PackedScene`
-    holds them; ``Jw (nv, 6)`` the world joint Jacobian columns). ``velocities (2, nv)``, ``twists (2, njoints, 6)``: room; allocates nothing."""
+    holds them; ``Jw (nv, 6)`` the world joint Jacobian columns). ``velocities (2, nv)``, ``twists (2, njoints,
+    6)``: room; allocates nothing."""
     for k in range(margins.shape[0]):  # (element by element: no reference counting here)
         margins[k] = margin
     if not speculative:
@@ -491,10 +492,11 @@ def contact_step(ctx, q, v, v_free, dt, margin, baumgarte, slop, restitution, co
         g[3 * c + 2] += normal_bias(contacts[c, 0], vn, dt, baumgarte, slop, restitution)
     for j in range(r):
         g[3 * k + j] += bias[j]
-    impulses[:] = 0.0
     tau, mu = np.empty(nv), contacts[:, 7].copy()
     if warm:  # without, PGS and ADMM start from zero, as reference_step's solve
-        warm_start(keys, rows, previous_keys, previous_rows, previous, k, impulses)
+        warm_start(keys, rows, previous_keys, previous_rows, previous, k, impulses)  # (zero where no key matches)
+    else:
+        impulses[:] = 0.0
     tolerances = options[9:13] if solver == ADMM else options[2:6]
     rounds = int(min(options[16], options[13]) if solver == ADMM else min(options[6], options[1]))
     used, accepted = 0, False
@@ -549,10 +551,10 @@ def step(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative, baumgar
     """One whole step (stages 1 to 5) of a scene without bilateral rows, its arrays read from the step context
     ``ctx`` (:mod:`rbda.simulation.step_context`), unless a pair without a compiled contact function may touch
     (:func:`python_pair_near`: the step returns :data:`PYTHON_STEP` after stage 2, for the caller to run it with
-    Python's contacts); fills ``q_next``, ``v_next`` and the context's
-    output set ``parity`` (contacts, keys, frames, ``J``, row bias, bounds and keys, impulses, velocities,
-    statistics, ``v_free``), warm-started from the first ``kp`` contacts and ``rp`` rows of ``previous_keys``,
-    ``previous_rows``, ``previous`` (the previous step's, which must not be that set). Returns ``(status, k, r)``: a kernel status (0; an input status of
+    Python's contacts); fills ``q_next``, ``v_next`` and the context's output set ``parity`` (contacts, keys,
+    frames, ``J``, row bias, bounds and keys, impulses, velocities, statistics, ``v_free``), warm-started from the
+    first ``kp`` contacts and ``rp`` rows of ``previous_keys``, ``previous_rows``, ``previous`` (the previous
+    step's, which must not be that set). Returns ``(status, k, r)``: a kernel status (0; an input status of
     ``q``/``v``; :data:`NOT_SPD`; :data:`NOT_FINITE_G`; :data:`PYTHON_STEP`), the numbers of contacts and rows
     written."""
     status, k = dynamics_and_contacts(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative)

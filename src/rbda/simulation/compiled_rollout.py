@@ -12,7 +12,7 @@ Python between steps.
 It serves scenes without bilateral constraints (:func:`rbda.simulation.packed.rollout_compiled` decides). A
 collision pair without a compiled contact function (two general convex shapes, a half-space against a cone) is
 checked by its bounding balls each step: while they lie apart by more than the pair's margin it has no contact and
-the step stays compiled; a step where they do not returns to Python (:data:`PYTHON_STEP`), which runs that step
+the step stays compiled; a step where they do not returns to Python (``compiled.PYTHON_STEP``), which runs that step
 as :meth:`rbda.Simulator.step` does and calls the kernel again.
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 from .._jit import njit
 
 from ..kernels.checks import all_finite
-from .compiled import NOT_FINITE_G, PYTHON_STEP, step
+from .compiled import step
 
 
 @njit(cache=True, nogil=True)
@@ -37,8 +37,8 @@ def rollout_steps(ctx, parity, Q, V, taus, fext, first, last, damping, dt, margi
     updated in place with ADMM's final penalty when ``warm_rho``.
 
     Returns ``(status, t, parity, k, r)``: ``status`` 0, or the kernel status of step ``t`` (an input status of
-    ``q``/``v``: 1 or 3 non-finite, 2 off the manifold; ``compiled.NOT_SPD``; :data:`NOT_FINITE_G`;
-    :data:`PYTHON_STEP`: step ``t`` needs the contacts of a pair in Python, the caller runs it and calls again from
+    ``q``/``v``: 1 or 3 non-finite, 2 off the manifold; ``compiled.NOT_SPD``; ``compiled.NOT_FINITE_G``;
+    ``compiled.PYTHON_STEP``: step ``t`` needs the contacts of a pair in Python, the caller runs it and calls again from
     ``t + 1``); the output set of the last step completed and its numbers of contacts and rows (those given, if
     none was).
     """
@@ -48,7 +48,8 @@ def rollout_steps(ctx, parity, Q, V, taus, fext, first, last, damping, dt, margi
         if t > first and not (all_finite(Q[t]) and all_finite(V[t])):  # the input statuses of q, v
             return 1 if not all_finite(Q[t]) else 3, t, parity, k, r
         if t > first:  # the previous step's results: the warm start
-            previous_keys, previous_rows, previous = ctx.out_keys[parity], ctx.out_rows[parity], ctx.out_impulses[parity]
+            previous_keys, previous_rows = ctx.out_keys[parity], ctx.out_rows[parity]
+            previous = ctx.out_impulses[parity]
         force = fext[t] if with_fext else ctx.zeros
         status, k_next, r_next = step(ctx, 1 - parity, Q[t], V[t], taus[t], force, damping, dt, margin, speculative,
                                       baumgarte, slop, restitution, warm, solver, formulation, options, previous_keys,

@@ -23,7 +23,7 @@ margin (:func:`box_lowest`, :func:`plane_hull`): the same rows as the scan of ev
 back in the hull's own order, or reduced with ties broken by vertex index (:func:`hull_patch`), so that its
 contacts equal these functions' to the bit. The functions it calls per pair allocate nothing and are compiled
 without reference counting (``_nrt=False``): numba's increments and decrements of each array argument, about
-5 ns each, would cost more than the work of a pair rejected by its boxes.
+10 ns each, would cost more than the work of a pair rejected by its boxes.
 """
 
 from __future__ import annotations

@@ -196,6 +196,12 @@ def _bilateral_rows(sim):
             np.array(keys, dtype=np.int64).reshape(-1, 3))
 
 
+def box_rows(sim) -> int:
+    """The most joint-limit and dry-friction rows a step of ``sim`` can have: each limited dof at both its limits,
+    each dof with dry friction."""
+    return 2 * len(sim.limited_dofs[0]) + len(sim._scene.friction_dofs)
+
+
 def context(sim):
     """``(context, sets)``: the :class:`~rbda.simulation.step_context.StepContext` of ``sim``'s compiled step (the
     arrays that stay the same objects from step to step: ``sim.data``'s, the packed scene's, the joint-limit tables,
@@ -210,14 +216,14 @@ def context(sim):
     data, scene, nv = sim.data, sim._scene, sim.model.nv
     I, F = sim.model.packed
     d = data._views
-    rows = 2 * len(sim.limited_dofs[0]) + len(scene.friction_dofs)  # each limited dof at both limits, each friction
+    rows = box_rows(sim)
     arrays = dict(zip(FIELDS, (
         I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J,
         scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.boxes, scene.tree, scene.work,
         scene.R, scene.p, scene.margins, scene.pair_ids, scene.plane, scene.radius, scene.normals, scene.velocities,
         scene.twists, scene.parents, sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit,
         scene.friction_dofs, scene.friction, scene.zeros, NO_FEXT, *scene.no_rows, scene.support,
-        np.empty(compiled.PATCH_POINTS, dtype=np.int64), np.empty(3))))
+        np.empty(PATCH_POINTS, dtype=np.int64), np.empty(3))))
     buffers = output_buffers(scene.capacity, rows, nv)
     arrays.update(buffers)
     sets = tuple({name: buffer[parity] for name, buffer in buffers.items()} for parity in (0, 1))
@@ -248,10 +254,7 @@ def compiled_step(sim, q, v, tau, fext):
         return two_call_step(sim, q, v, tau, fext)
     if status:
         step_error(status, sim.model, q, v)
-    out = sets[parity]
-    sim._warm = out["out_keys"], out["out_rows"], out["out_impulses"], k, r
-    sim._fused = parity, k, r  # the step's arrays are views of the set, made when read (step_arrays)
-    sim.solver.keep_raw_stats(out["out_stats"])
+    keep_set(sim, sets, parity, k, r)
     return q_next, v_next
 
 
@@ -286,7 +289,7 @@ def two_call_step(sim, q, v, tau, fext):
     bilateral = _bilateral_rows(sim) if sim.constraints else scene.no_rows
     solver, formulation, options = solver_options(sim.solver)
     q_next, v_next = np.empty(q.shape[0]), np.empty(v.shape[0])
-    k, r_max = len(contacts), 2 * len(sim.limited_dofs[0]) + len(scene.friction_dofs) + len(bilateral[1])
+    k, r_max = len(contacts), box_rows(sim) + len(bilateral[1])
     J, frames, stats = np.empty((3 * k + r_max, v.shape[0])), np.empty((k, 3, 3)), np.empty(7)
     bias, lower, upper, rows = np.empty(r_max), np.empty(r_max), np.empty(r_max), np.empty((r_max, 3), dtype=np.int64)
     impulses, velocities = np.empty(3 * k + r_max), np.empty(3 * k + r_max)
@@ -295,7 +298,7 @@ def two_call_step(sim, q, v, tau, fext):
                            *warm_arrays(sim), sim.warm_start, solver, formulation, options, q_next, v_next, J, frames,
                            bias, lower, upper, rows, impulses, velocities, stats)
     if stats[0] < 0:
-        step_error(compiled_rollout.NOT_FINITE_G, sim.model, q, v)
+        step_error(compiled.NOT_FINITE_G, sim.model, q, v)
     J, bias, lower, upper, rows, impulses, velocities = (J[:m], bias[:r], lower[:r], upper[:r], rows[:r], impulses[:m],
                                                          velocities[:m])
     keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias, lower, upper, rows, stats)
@@ -303,11 +306,11 @@ def two_call_step(sim, q, v, tau, fext):
 
 
 def step_error(status, model, q, v):
-    """Raise the ``ValueError`` of a step's kernel status (``compiled.NOT_SPD``, ``compiled_rollout.NOT_FINITE_G``,
+    """Raise the ``ValueError`` of a step's kernel status (``compiled.NOT_SPD``, ``compiled.NOT_FINITE_G``,
     or an input status of ``q``, ``v``)."""
     if status == compiled.NOT_SPD:
         raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0)")
-    if status == compiled_rollout.NOT_FINITE_G:
+    if status == compiled.NOT_FINITE_G:
         raise ValueError("D: contains non-finite values (NaN or inf)")
     report(status, ("q", "v"), model, (q, v))
 
@@ -321,6 +324,19 @@ def keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias
     sim._fused = None
     sim.solver.keep_raw_stats(stats)
     sim._contacts = sim._rows = None  # built from the step's arrays when read
+
+
+def keep_set(sim, sets, parity, k, r):
+    """Keep on ``sim`` a one-call step's results, ``k`` contacts and ``r`` rows in the output set ``parity`` of its
+    step context (``sets``, :func:`context`): as :func:`keep_step` does with a two-call step's arrays, the set's
+    arrays are the next step's warm start, and the step's arrays are views of it, made when read
+    (:func:`step_arrays`)."""
+    out = sets[parity]
+    sim._parity = parity
+    sim._warm = out["out_keys"], out["out_rows"], out["out_impulses"], k, r
+    sim._fused = parity, k, r
+    sim.solver.keep_raw_stats(out["out_stats"])
+    sim._contacts = sim._rows = None
 
 
 def warm_arrays(sim) -> tuple:
@@ -374,12 +390,7 @@ def compiled_steps(sim, Q, V, taus, fext, first, last):
         status, t, parity, k, r = _kr.rollout_steps(ctx, sim._parity, Q, V, taus, fext, start, last, *settings,
                                                     *sim._warm)
         if t > start:  # the last step completed: its arrays are the output set parity's
-            out = sets[parity]
-            sim._parity = parity
-            sim._warm = out["out_keys"], out["out_rows"], out["out_impulses"], k, r
-            sim._fused = parity, k, r
-            sim.solver.keep_raw_stats(out["out_stats"])
-            sim._contacts = sim._rows = None
+            keep_set(sim, sets, parity, k, r)
         try:
             if status == compiled.PYTHON_STEP:  # a Python pair is near: this step with Python's contacts
                 Q[t + 1], V[t + 1] = two_call_step(sim, Q[t], V[t], taus[t], fext[t] if len(fext) else None)
