@@ -53,6 +53,9 @@ ADMM, PGS = 0, 1
 NOT_SPD = 1000  # status: M + dt diag(damping) has a pivot <= 0
 NOT_FINITE_G = 1001  # status: the Delassus matrix of a step is not finite
 PYTHON_STEP = 1002  # status: a pair without a compiled contact function is within its margin: step in Python
+# the simulator's settings array (StepContext.settings), in this order (restitution NaN for none; flags 0 or 1)
+SETTINGS = ("dt", "margin", "speculative", "baumgarte", "slop", "restitution", "warm_start")
+DT, MARGIN, SPECULATIVE, BAUMGARTE, SLOP, RESTITUTION, WARM_START = range(len(SETTINGS))
 
 
 # ---------------------------------------------------------------------------------------------- stage 1
@@ -214,15 +217,16 @@ def pair_margins(pairs, parents, plane, radius, normals, tree, Jw, v, v_free, R,
 
 
 @njit(cache=True, nogil=True)
-def dynamics_and_contacts(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative):
-    """Stages 1 and 2 (see the module) on the arrays of the step context ``ctx``
+def dynamics_and_contacts(ctx, parity, q, v, tau, fext):
+    """Stages 1 and 2 (see the module) on the arrays and settings of the step context ``ctx``
     (:mod:`rbda.simulation.step_context`): fills its ``v_free``, contacts and keys of output set ``parity``, the
     world placements ``R, p`` of the geometry objects and each pair's margin (:func:`pair_margins`); returns
     ``(status, k)``, the number of contacts (:func:`pair_contacts`). The functions it calls run without reference
     counting: reading the context's fields here, once each, is the only count of this stage's arrays."""
-    v_free = ctx.out_v_free[parity]
+    v_free, settings = ctx.out_v_free[parity], ctx.settings
+    dt, margin, speculative = settings[DT], settings[MARGIN], settings[SPECULATIVE] != 0.0
     status = free_velocity(ctx.I, ctx.F, ctx.ws, ctx.M, ctx.L, ctx.D, ctx.Dinv, ctx.lam, ctx.nle, q, v, tau, fext,
-                           damping, dt, ctx.zeros, ctx.no_fext, v_free)
+                           ctx.damping, dt, ctx.zeros, ctx.no_fext, v_free)
     if status:
         return status, 0
     geometry_placements(ctx.oMi, ctx.gint, ctx.gR, ctx.gp, ctx.R, ctx.p)
@@ -459,18 +463,20 @@ def row_dot(A, i, x):
 
 # ---------------------------------------------------------------------------------------------- stages 3-5
 @njit(cache=True, nogil=True)
-def contact_step(ctx, q, v, v_free, dt, margin, baumgarte, slop, restitution, contacts, keys, bilateral_J,
-                 bilateral_bias, bilateral_keys, previous_keys, previous_rows, previous, warm, solver, formulation,
-                 options, q_next, v_next, J, frames, bias, lower, upper, rows, impulses, velocities, stats):
+def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias, bilateral_keys, previous_keys,
+                 previous_rows, previous, solver, formulation, options, q_next, v_next, J, frames, bias, lower, upper,
+                 rows, impulses, velocities, stats):
     """Stages 3 to 5 (see the module) for the contacts ``contacts (k, 8)``, ``keys (k, 4)`` of stage 2 and the
-    bilateral rows given, on the model, workspace and joint-limit tables of the step context ``ctx``; fills
-    ``q_next``, ``v_next``. ``warm``: start the solve from the previous step's impulses of the same keys
-    (:func:`warm_start`), else from zero. Writes from their first entry ``J (m, nv)``, ``frames (k, 3, 3)``, the
+    bilateral rows given, on the model, workspace, joint-limit tables and settings of the step context ``ctx``;
+    fills ``q_next``, ``v_next``. With the setting ``warm_start``, the solve starts from the previous step's
+    impulses of the same keys (:func:`warm_start`), else from zero. Writes from their first entry ``J (m, nv)``, ``frames (k, 3, 3)``, the
     rows' bias, lower and upper bounds ``(r,)`` and keys ``(r, 3)``, ``impulses``, ``velocities G lambda + g (m,)``
     and ``stats (7,)`` (arrays at least that large: a context's output set, or the two-call step's own), with
     ``m = 3k + r``; returns ``(m, r)``. The statistics' iterations are -1 if ``G`` is not finite."""
     k, nv, rb = contacts.shape[0], v.shape[0], bilateral_bias.shape[0]
-    L, Dinv, lam = ctx.L, ctx.Dinv, ctx.lam
+    L, Dinv, lam, settings = ctx.L, ctx.Dinv, ctx.lam, ctx.settings
+    dt, margin, baumgarte, slop = settings[DT], settings[MARGIN], settings[BAUMGARTE], settings[SLOP]
+    restitution, warm = settings[RESTITUTION], settings[WARM_START] != 0.0
     contact_frames(contacts[:, 4:7], frames)
     contact_jacobian(contacts[:, 1:4], frames, keys, ctx.gparent, ctx.support, ctx.Jw, J)
     r = limit_and_friction_rows(q, v_free, ctx.limit_q, ctx.limit_v, ctx.lower_limit, ctx.upper_limit,
@@ -546,29 +552,38 @@ def python_pair_near(pairs, gparam, p, margins):
 
 
 @njit(cache=True, nogil=True)
-def step(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative, baumgarte, slop, restitution, warm, solver,
-         formulation, options, previous_keys, previous_rows, previous, kp, rp, q_next, v_next):
-    """One whole step (stages 1 to 5) of a scene without bilateral rows, its arrays read from the step context
-    ``ctx`` (:mod:`rbda.simulation.step_context`), unless a pair without a compiled contact function may touch
-    (:func:`python_pair_near`: the step returns :data:`PYTHON_STEP` after stage 2, for the caller to run it with
-    Python's contacts); fills ``q_next``, ``v_next`` and the context's output set ``parity`` (contacts, keys,
-    frames, ``J``, row bias, bounds and keys, impulses, velocities, statistics, ``v_free``), warm-started from the
-    first ``kp`` contacts and ``rp`` rows of ``previous_keys``, ``previous_rows``, ``previous`` (the previous
-    step's, which must not be that set). Returns ``(status, k, r)``: a kernel status (0; an input status of
-    ``q``/``v``; :data:`NOT_SPD`; :data:`NOT_FINITE_G`; :data:`PYTHON_STEP`), the numbers of contacts and rows
-    written."""
-    status, k = dynamics_and_contacts(ctx, parity, q, v, tau, fext, damping, dt, margin, speculative)
+def step(ctx, parity, q, v, tau, fext, solver, formulation, options, q_next, v_next):
+    """One whole step (stages 1 to 5) of a scene without bilateral rows, its arrays and settings read from the step
+    context ``ctx`` (:mod:`rbda.simulation.step_context`), unless a pair without a compiled contact function may
+    touch (:func:`python_pair_near`: the step returns :data:`PYTHON_STEP` after stage 2, for the caller to run it
+    with Python's contacts); fills ``q_next``, ``v_next`` and the context's output set ``parity`` (contacts, keys,
+    frames, ``J``, row bias, bounds and keys, impulses, velocities, statistics, ``v_free``, the counts of contacts
+    and rows), warm-started from the other set (the previous step's). Returns ``(status, k, r)``: a kernel status
+    (0; an input status: ``1 + 2 i`` if argument ``i`` of ``q, v, tau, fext`` is not finite, 2 if ``q`` is off the
+    configuration manifold; :data:`NOT_SPD`; :data:`NOT_FINITE_G`; :data:`PYTHON_STEP`), the numbers of contacts
+    and rows written."""
+    if not all_finite(q):
+        return 1, 0, 0
+    if not all_finite(v):
+        return 3, 0, 0
+    if not all_finite(tau):
+        return 5, 0, 0
+    if not all_finite(fext):
+        return 7, 0, 0
+    status, k = dynamics_and_contacts(ctx, parity, q, v, tau, fext)
     if status:
         return status, 0, 0
     if python_pair_near(ctx.pairs, ctx.gparam, ctx.p, ctx.margins):
         return PYTHON_STEP, 0, 0
+    o = 1 - parity
+    kp, rp = ctx.out_counts[o, 0], ctx.out_counts[o, 1]
     v_free, contacts, keys = ctx.out_v_free[parity], ctx.out_contacts[parity, :k], ctx.out_keys[parity, :k]
-    m, r = contact_step(ctx, q, v, v_free, dt, margin, baumgarte, slop, restitution, contacts, keys, ctx.no_rows_J,
-                        ctx.no_rows_bias, ctx.no_rows_keys, previous_keys[:kp], previous_rows[:rp],
-                        previous[:3 * kp + rp], warm, solver, formulation, options, q_next, v_next, ctx.out_J[parity],
-                        ctx.out_frames[parity], ctx.out_bias[parity], ctx.out_lower[parity], ctx.out_upper[parity],
-                        ctx.out_rows[parity], ctx.out_impulses[parity], ctx.out_velocities[parity],
-                        ctx.out_stats[parity])
+    m, r = contact_step(ctx, q, v, v_free, contacts, keys, ctx.no_rows_J, ctx.no_rows_bias, ctx.no_rows_keys,
+                        ctx.out_keys[o, :kp], ctx.out_rows[o, :rp], ctx.out_impulses[o, :3 * kp + rp], solver,
+                        formulation, options, q_next, v_next, ctx.out_J[parity], ctx.out_frames[parity],
+                        ctx.out_bias[parity], ctx.out_lower[parity], ctx.out_upper[parity], ctx.out_rows[parity],
+                        ctx.out_impulses[parity], ctx.out_velocities[parity], ctx.out_stats[parity])
     if ctx.out_stats[parity, 0] < 0:
         return NOT_FINITE_G, 0, 0
+    ctx.out_counts[parity, 0], ctx.out_counts[parity, 1] = k, r
     return 0, k, r

@@ -20,43 +20,32 @@ from __future__ import annotations
 
 from .._jit import njit
 
-from ..kernels.checks import all_finite
 from .compiled import step
 
 
 @njit(cache=True, nogil=True)
-def rollout_steps(ctx, parity, Q, V, taus, fext, first, last, damping, dt, margin, speculative, baumgarte, slop,
-                  restitution, warm, solver, formulation, options, warm_rho, previous_keys, previous_rows, previous,
-                  kp, rp):
+def rollout_steps(ctx, parity, Q, V, taus, fext, first, last, solver, formulation, options, warm_rho):
     """Steps ``t = first, ..., last - 1`` of one state: ``Q[t + 1], V[t + 1]`` from ``Q[t], V[t]`` under ``taus[t]``
     (and ``fext[t]`` if ``fext`` has rows, else none), each by :func:`~rbda.simulation.compiled.step` on the step
-    context ``ctx``, the first warm-started from ``kp`` contacts and ``rp`` rows of ``previous_keys (kp, 4)``,
-    ``previous_rows (rp, 3)``, ``previous (3 kp + rp,)`` (the step before ``first``, which must not lie in the
-    output set ``1 - parity``; empty for a fresh start), each next one from the output set its predecessor wrote.
-    The settings are :meth:`rbda.Simulator.step`'s; ``options`` (the solver's, ``packed.solver_options``) is
-    updated in place with ADMM's final penalty when ``warm_rho``.
+    context ``ctx`` (its settings :meth:`rbda.Simulator.step`'s), the first warm-started from the output set
+    ``parity`` (the step before ``first``'s, or a warm start written there), each next one from the set its
+    predecessor wrote. ``options`` (the solver's, ``packed.solver_options``) is updated in place with ADMM's final
+    penalty when ``warm_rho``.
 
-    Returns ``(status, t, parity, k, r)``: ``status`` 0, or the kernel status of step ``t`` (an input status of
-    ``q``/``v``: 1 or 3 non-finite, 2 off the manifold; ``compiled.NOT_SPD``; ``compiled.NOT_FINITE_G``;
-    ``compiled.PYTHON_STEP``: step ``t`` needs the contacts of a pair in Python, the caller runs it and calls again from
-    ``t + 1``); the output set of the last step completed and its numbers of contacts and rows (those given, if
-    none was).
+    Returns ``(status, t, parity)``: ``status`` 0, or the kernel status of step ``t`` (an input status: 1 or 3 for a
+    non-finite ``q`` or ``v``, 2 off the manifold; ``compiled.NOT_SPD``; ``compiled.NOT_FINITE_G``;
+    ``compiled.PYTHON_STEP``: step ``t`` needs the contacts of a pair in Python, the caller runs it and calls again
+    from ``t + 1``); the output set of the last step completed (the one given, if none was), whose counts hold its
+    numbers of contacts and rows.
     """
     with_fext = fext.shape[0] > 0
-    k, r = kp, rp
     for t in range(first, last):
-        if t > first and not (all_finite(Q[t]) and all_finite(V[t])):  # the input statuses of q, v
-            return 1 if not all_finite(Q[t]) else 3, t, parity, k, r
-        if t > first:  # the previous step's results: the warm start
-            previous_keys, previous_rows = ctx.out_keys[parity], ctx.out_rows[parity]
-            previous = ctx.out_impulses[parity]
         force = fext[t] if with_fext else ctx.zeros
-        status, k_next, r_next = step(ctx, 1 - parity, Q[t], V[t], taus[t], force, damping, dt, margin, speculative,
-                                      baumgarte, slop, restitution, warm, solver, formulation, options, previous_keys,
-                                      previous_rows, previous, k, r, Q[t + 1], V[t + 1])
+        status, _, _ = step(ctx, 1 - parity, Q[t], V[t], taus[t], force, solver, formulation, options, Q[t + 1],
+                            V[t + 1])
         if status:
-            return status, t, parity, k, r
-        parity, k, r = 1 - parity, k_next, r_next
+            return status, t, parity
+        parity = 1 - parity
         if warm_rho:
             options[15] = ctx.out_stats[parity, 5]
-    return 0, last, parity, k, r
+    return 0, last, parity

@@ -28,6 +28,7 @@ from .solvers import FORMULATIONS, RHO_UPDATES, ADMMSolver
 
 _k = direct(compiled)
 _kr = direct(compiled_rollout)
+SETTINGS = compiled.SETTINGS
 
 
 def _shape_row(shape):
@@ -206,8 +207,8 @@ def context(sim):
     """``(context, sets)``: the :class:`~rbda.simulation.step_context.StepContext` of ``sim``'s compiled step (the
     arrays that stay the same objects from step to step: ``sim.data``'s, the packed scene's, the joint-limit tables,
     the empty bilateral rows, room, and two sets of output buffers) and the two sets as dicts of arrays; built once
-    per :class:`rbda.Simulator` and again if its ``data`` is replaced. (The settings, ``dt``, ``margin``, the
-    damping, ..., are read at each step: a user may change them between steps.)"""
+    per :class:`rbda.Simulator` and again if its ``data`` is replaced. (The context holds the simulator's damping
+    and settings arrays, which their setters change in place: a change takes effect at the next step.)"""
     kept = sim.__dict__.get("_context")
     if kept is not None and kept[0] is sim.data:
         return kept[1], kept[2]
@@ -223,7 +224,7 @@ def context(sim):
         scene.R, scene.p, scene.margins, scene.pair_ids, scene.plane, scene.radius, scene.normals, scene.velocities,
         scene.twists, scene.parents, sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit,
         scene.friction_dofs, scene.friction, scene.zeros, NO_FEXT, *scene.no_rows, scene.support,
-        np.empty(PATCH_POINTS, dtype=np.int64), np.empty(3))))
+        np.empty(PATCH_POINTS, dtype=np.int64), np.empty(3), sim.damping, sim._settings)))
     buffers = output_buffers(scene.capacity, rows, nv)
     arrays.update(buffers)
     sets = tuple({name: buffer[parity] for name, buffer in buffers.items()} for parity in (0, 1))
@@ -232,30 +233,46 @@ def context(sim):
     return sim._context[1], sets
 
 
-def compiled_step(sim, q, v, tau, fext):
-    """One step of ``sim`` (a :class:`rbda.Simulator`) from checked ``q``, ``v``, ``tau`` and ``fext`` (None or
-    ``(nv,)``) on its :class:`PackedScene`; returns ``(q_next, v_next)`` and keeps the step's arrays on ``sim``
-    (read by its properties). A scene without bilateral constraints steps in one kernel call (``compiled.step``),
-    unless a pair without a compiled contact function may touch; that step, and every step of a scene with
-    bilateral constraints, runs in two calls with Python between (:func:`two_call_step`)."""
-    scene = sim._scene
+def compiled_step(sim, q, v, tau, fext, names=("q", "v", "tau", "fext")):
+    """One step of ``sim`` (a :class:`rbda.Simulator`) from ``q``, ``v``, ``tau`` and ``fext`` (None or ``(nv,)``;
+    C-contiguous float64 vectors of the right sizes, whose finiteness the kernel checks) on its
+    :class:`PackedScene`; returns ``(q_next, v_next)`` and keeps the step's arrays on ``sim`` (read by its
+    properties). A scene without bilateral constraints steps in one kernel call (``compiled.step``), unless a pair
+    without a compiled contact function may touch; that step, and every step of a scene with bilateral
+    constraints, runs in two calls with Python between (:func:`two_call_step`). A bad argument raises the
+    ``ValueError`` of :func:`step_error`, naming it by ``names``."""
     if sim.constraints:
-        return two_call_step(sim, q, v, tau, fext)
+        return two_call_step(sim, q, v, tau, fext, names)
     ctx, sets = context(sim)
-    parity = sim._parity = 1 - sim._parity  # the other set holds the previous step's results: the warm start
+    parity = 1 - sim._parity  # the other set holds the previous step's results: the warm start
+    if not sim._warm_in_set:
+        stage_warm(sim, sets[1 - parity])
     solver, formulation, options = solver_options(sim.solver)
     q_next, v_next = np.empty(q.shape[0]), np.empty(v.shape[0])
-    status, k, r = _k.step(
-        ctx, parity, q, v, tau, scene.zeros if fext is None else fext, sim.damping, sim.dt, sim.margin,
-        sim.speculative, sim.baumgarte, sim.slop, np.nan if sim.restitution is None else sim.restitution,
-        sim.warm_start, solver, formulation, options, *sim._warm, q_next, v_next)
+    status, k, r = _k.step(ctx, parity, q, v, tau, sim._scene.zeros if fext is None else fext, solver, formulation,
+                           options, q_next, v_next)
     if status == compiled.PYTHON_STEP:  # a Python pair may touch: the step again, with Python's contacts
-        sim._parity = 1 - parity
-        return two_call_step(sim, q, v, tau, fext)
+        return two_call_step(sim, q, v, tau, fext, names)
     if status:
-        step_error(status, sim.model, q, v)
+        step_error(status, sim.model, q, v, names)
     keep_set(sim, sets, parity, k, r)
     return q_next, v_next
+
+
+def stage_warm(sim, out):
+    """Write the warm start of ``sim``'s next one-call step (:func:`warm_arrays`: after a two-call step, a reset, or
+    none) into the output set ``out`` that the step reads it from, with its counts: the contacts of the pairs
+    with a compiled contact function (the others have none in a one-call step), then the rows."""
+    keys, rows, impulses = warm_arrays(sim)
+    k = keys.shape[0]
+    kept = np.flatnonzero(sim._scene.pairs[keys[:, 0], 2] != compiled.PYTHON_PAIR)
+    n, r = len(kept), rows.shape[0]
+    out["out_keys"][:n] = keys[kept]
+    out["out_impulses"][:3 * n] = impulses[:3 * k].reshape(k, 3)[kept].reshape(-1)
+    out["out_impulses"][3 * n:3 * n + r] = impulses[3 * k:]
+    out["out_rows"][:r] = rows
+    out["out_counts"][:] = n, r
+    sim._warm_in_set = True
 
 
 def step_arrays(sim) -> tuple:
@@ -271,17 +288,16 @@ def step_arrays(sim) -> tuple:
             out["out_impulses"][:m], out["out_velocities"][:m])
 
 
-def two_call_step(sim, q, v, tau, fext):
+def two_call_step(sim, q, v, tau, fext, names=("q", "v", "tau", "fext")):
     """:func:`compiled_step` in two kernel calls, the Python pairs' contacts (:mod:`convex_contacts`) and the
     bilateral rows computed between them. Stages 1 and 2 write into the output set that does not hold the warm
     start; what this step keeps is copied out of it."""
     scene = sim._scene
     ctx, sets = context(sim)
     parity = 1 - sim._parity
-    status, k = _k.dynamics_and_contacts(ctx, parity, q, v, tau, scene.zeros if fext is None else fext, sim.damping,
-                                         sim.dt, sim.margin, sim.speculative)
+    status, k = _k.dynamics_and_contacts(ctx, parity, q, v, tau, scene.zeros if fext is None else fext)
     if status:
-        step_error(status, sim.model, q, v)
+        step_error(status, sim.model, q, v, names)
     out = sets[parity]
     contacts, keys, v_free = out["out_contacts"][:k].copy(), out["out_keys"][:k].copy(), out["out_v_free"].copy()
     if scene.python_pairs:
@@ -293,26 +309,24 @@ def two_call_step(sim, q, v, tau, fext):
     J, frames, stats = np.empty((3 * k + r_max, v.shape[0])), np.empty((k, 3, 3)), np.empty(7)
     bias, lower, upper, rows = np.empty(r_max), np.empty(r_max), np.empty(r_max), np.empty((r_max, 3), dtype=np.int64)
     impulses, velocities = np.empty(3 * k + r_max), np.empty(3 * k + r_max)
-    m, r = _k.contact_step(ctx, q, v, v_free, sim.dt, sim.margin, sim.baumgarte, sim.slop,
-                           np.nan if sim.restitution is None else sim.restitution, contacts, keys, *bilateral,
-                           *warm_arrays(sim), sim.warm_start, solver, formulation, options, q_next, v_next, J, frames,
-                           bias, lower, upper, rows, impulses, velocities, stats)
+    m, r = _k.contact_step(ctx, q, v, v_free, contacts, keys, *bilateral, *warm_arrays(sim), solver, formulation,
+                           options, q_next, v_next, J, frames, bias, lower, upper, rows, impulses, velocities, stats)
     if stats[0] < 0:
-        step_error(compiled.NOT_FINITE_G, sim.model, q, v)
+        step_error(compiled.NOT_FINITE_G, sim.model, q, v, names)
     J, bias, lower, upper, rows, impulses, velocities = (J[:m], bias[:r], lower[:r], upper[:r], rows[:r], impulses[:m],
                                                          velocities[:m])
     keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias, lower, upper, rows, stats)
     return q_next, v_next
 
 
-def step_error(status, model, q, v):
+def step_error(status, model, q, v, names=("q", "v", "tau", "fext")):
     """Raise the ``ValueError`` of a step's kernel status (``compiled.NOT_SPD``, ``compiled.NOT_FINITE_G``,
-    or an input status of ``q``, ``v``)."""
+    or an input status of ``q``, ``v``, ``tau``, ``fext``, named by ``names``)."""
     if status == compiled.NOT_SPD:
         raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0)")
     if status == compiled.NOT_FINITE_G:
         raise ValueError("D: contains non-finite values (NaN or inf)")
-    report(status, ("q", "v"), model, (q, v))
+    report(status, names, model, (q, v))
 
 
 def keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias, lower, upper, rows, stats):
@@ -320,6 +334,7 @@ def keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias
     ``rows`` are built from when read (:func:`step_arrays`), the solver's raw statistics (its ``stats`` are built
     from them when read)."""
     sim._warm = keys, rows, impulses, keys.shape[0], rows.shape[0]
+    sim._warm_in_set = False
     sim._step_arrays = contacts, keys, frames, J, v_free, bias, lower, upper, rows, impulses, velocities
     sim._fused = None
     sim.solver.keep_raw_stats(stats)
@@ -334,6 +349,7 @@ def keep_set(sim, sets, parity, k, r):
     out = sets[parity]
     sim._parity = parity
     sim._warm = out["out_keys"], out["out_rows"], out["out_impulses"], k, r
+    sim._warm_in_set = True
     sim._fused = parity, k, r
     sim.solver.keep_raw_stats(out["out_stats"])
     sim._contacts = sim._rows = None
@@ -381,16 +397,16 @@ def compiled_steps(sim, Q, V, taus, fext, first, last):
     solver, formulation, options = solver_options(sim.solver)
     options = options.copy()  # the kernel keeps ADMM's penalty in it
     warm_rho = solver == compiled.ADMM and sim.solver.warm_start_rho
-    settings = (sim.damping, sim.dt, sim.margin, sim.speculative, sim.baumgarte, sim.slop,
-                np.nan if sim.restitution is None else sim.restitution, sim.warm_start, solver, formulation, options,
-                warm_rho)
     t = first
     while t < last:
         start = t
-        status, t, parity, k, r = _kr.rollout_steps(ctx, sim._parity, Q, V, taus, fext, start, last, *settings,
-                                                    *sim._warm)
+        if not sim._warm_in_set:
+            stage_warm(sim, sets[sim._parity])
+        status, t, parity = _kr.rollout_steps(ctx, sim._parity, Q, V, taus, fext, start, last, solver, formulation,
+                                              options, warm_rho)
         if t > start:  # the last step completed: its arrays are the output set parity's
-            keep_set(sim, sets, parity, k, r)
+            k, r = sets[parity]["out_counts"]
+            keep_set(sim, sets, parity, int(k), int(r))
         try:
             if status == compiled.PYTHON_STEP:  # a Python pair is near: this step with Python's contacts
                 Q[t + 1], V[t + 1] = two_call_step(sim, Q[t], V[t], taus[t], fext[t] if len(fext) else None)

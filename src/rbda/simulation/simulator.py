@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..algorithms import cholesky
+from ..algorithms._check import vector
 from ..algorithms.configuration import integrate as _integrate
 from ..algorithms.dynamics import crba, nonlinear_effects
 from ..algorithms.jacobian import compute_joint_jacobians
@@ -32,12 +33,13 @@ from .contacts import compute_contacts
 from .progress import _Silent, progress_bar
 from .speculative import speculative_margins
 from .delassus import DelassusDense
-from .packed import PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows, contact_set
+from .packed import SETTINGS, PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows, contact_set
 from .packed import step_arrays
 from .packed import rollout_compiled
 from .solvers import FORMULATIONS, ADMMSolver, PGSSolver, SolverStats
 
 SOLVERS = {"admm": ADMMSolver, "pgs": PGSSolver}
+STEP_ARGUMENTS = ("q", "v", "tau", "fext")  # the names of a step's arguments in its errors
 
 
 def _step_rows(x, name: str, T: int = -1, nv: int = 0) -> np.ndarray:
@@ -145,6 +147,56 @@ def reference_step(sim, q, v, tau, fext=None):
     return _integrate(sim.model, q, sim.dt * v_next), v_next
 
 
+def _positive(name, value):
+    value = as_scalar(value, name)
+    if not value > 0.0:
+        raise ValueError(f"{name}: must be > 0, got {value}")
+    return value
+
+
+def _non_negative(name, value):
+    value = as_scalar(value, name)
+    if not value >= 0.0:
+        raise ValueError(f"{name}: must be >= 0, got {value}")
+    return value
+
+
+def _fraction(name, value):
+    value = as_scalar(value, name)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name}: must lie in [0, 1], got {value}")
+    return value
+
+
+def _optional_fraction(name, value):
+    return None if value is None else _fraction(name, value)
+
+
+def _flag(name, value):
+    return bool(value)
+
+
+class _Setting:
+    """A setting of :class:`Simulator` (``dt``, ``margin``, ...): an attribute checked when set, whose value is also
+    written into the simulator's array ``_settings`` at ``packed.SETTINGS.index(name)`` (None as NaN), which the
+    compiled step reads (so that a step passes one array, not seven numbers, and a changed setting takes effect at
+    the next step)."""
+
+    def __init__(self, check):
+        self.check = check
+
+    def __set_name__(self, owner, name):
+        self.name, self.index = name, SETTINGS.index(name)
+
+    def __get__(self, sim, owner=None):
+        return self if sim is None else sim.__dict__[self.name]
+
+    def __set__(self, sim, value):
+        value = self.check(self.name, value)
+        sim.__dict__[self.name] = value
+        sim._settings[self.index] = np.nan if value is None else float(value)
+
+
 class Simulator:
     """A contact simulator for ``model`` and its ``collision_model`` (geometry objects and the collision pairs to
     check), stepping by ``dt`` seconds.
@@ -181,10 +233,21 @@ class Simulator:
     solver's :class:`SolverStats`); ``rows`` (the :class:`ConstraintRows` of limits, friction and bilateral
     constraints), ``row_impulses (r,)`` and ``row_velocities (r,)``.
 
+    The settings ``dt``, ``margin``, ``speculative``, ``baumgarte``, ``slop``, ``restitution`` and ``warm_start``
+    may be changed between steps (checked as in the constructor).
+
     Raises ``ValueError`` for ``dt <= 0``, ``mu < 0``, an unknown solver or formulation, a restitution outside
     ``[0, 1]``, ``TypeError`` for a collision model that is not a ``GeometryModel`` or a constraint that is not a
     ``RigidConstraintModel``.
     """
+
+    dt = _Setting(_positive)
+    margin = _Setting(_non_negative)
+    speculative = _Setting(_flag)
+    baumgarte = _Setting(_fraction)
+    slop = _Setting(_non_negative)
+    restitution = _Setting(_optional_fraction)
+    warm_start = _Setting(_flag)
 
     def __init__(self, model, collision_model, dt: float, solver: str = "admm", formulation: str = "ncp",
                  mu=0.5, default: float = 0.5, baumgarte: float = 0.2, slop: float = 0.0, margin: float = 1e-3,
@@ -192,9 +255,8 @@ class Simulator:
                  restitution: float | None = None, speculative: bool = True):
         if not isinstance(collision_model, GeometryModel):
             raise TypeError(f"collision_model: expected a GeometryModel, got {type(collision_model).__name__}")
-        self.dt = as_scalar(dt, "dt")
-        if self.dt <= 0.0:
-            raise ValueError(f"dt: must be > 0, got {self.dt}")
+        self._settings = np.zeros(len(SETTINGS))
+        self.dt = dt
         if solver not in SOLVERS:
             raise ValueError(f"solver: expected one of {sorted(SOLVERS)}, got {solver!r}")
         if formulation not in FORMULATIONS:
@@ -213,20 +275,8 @@ class Simulator:
         own = {g.name: g.friction for g in collision_model.geometry_objects if g.friction is not None}
         self.friction = np.array([friction_coefficient(mu.get(n, own.get(n, default)), f"mu[{n!r}]")
                                   for n in names])
-        self.baumgarte = as_scalar(baumgarte, "baumgarte")
-        if not 0.0 <= self.baumgarte <= 1.0:
-            raise ValueError(f"baumgarte: must lie in [0, 1], got {self.baumgarte}")
-        self.slop = as_scalar(slop, "slop")
-        if self.slop < 0.0:
-            raise ValueError(f"slop: must be >= 0, got {self.slop}")
-        self.margin = as_scalar(margin, "margin")
-        if self.margin < 0.0:
-            raise ValueError(f"margin: must be >= 0, got {self.margin}")
-        self.warm_start = bool(warm_start)
-        self.speculative = bool(speculative)
-        self.restitution = None if restitution is None else as_scalar(restitution, "restitution")
-        if self.restitution is not None and not 0.0 <= self.restitution <= 1.0:
-            raise ValueError(f"restitution: must lie in [0, 1], got {self.restitution}")
+        self.baumgarte, self.slop, self.margin = baumgarte, slop, margin
+        self.warm_start, self.speculative, self.restitution = warm_start, speculative, restitution
         self.constraints, self.constraint_datas = check_bilateral(model, constraints)
         self.limited_dofs = limited_dofs(model)
         self.solver = SOLVERS[solver](formulation=formulation, **(solver_options or {}))
@@ -236,6 +286,7 @@ class Simulator:
         self._compiled = model.nv_extended == model.nv  # mimic joints: the reference step
         # the warm start: the previous compiled step's keys, row keys, impulses, and how many contacts and rows
         self._warm = (np.zeros((0, 4), dtype=np.int64), np.zeros((0, 3), dtype=np.int64), np.zeros(0), 0, 0)
+        self._warm_in_set = False  # whether it is also in the step context's output set the next step reads
         self._step_arrays = None  # the compiled step's arrays, from which contacts and rows are built when read
         self._fused = None  # or (parity, k, r) of a one-call step, whose arrays are in its output buffers
         self._contacts = None
@@ -252,7 +303,11 @@ class Simulator:
 
     @damping.setter
     def damping(self, value) -> None:
-        self._damping = finite_vector(value, self.model.nv, "damping")
+        value = finite_vector(value, self.model.nv, "damping")
+        if "_damping" in self.__dict__:  # in place: the compiled step's context holds this array
+            self._damping[:] = value
+        else:
+            self._damping = value.copy()
 
     @property
     def contacts(self):
@@ -290,6 +345,8 @@ class Simulator:
             state["_step_arrays"], state["_fused"] = arrays, None
             state["_warm"] = arrays[1], arrays[8], arrays[9], arrays[1].shape[0], arrays[8].shape[0]
         state.pop("_context", None)
+        state["_warm_in_set"] = False
+        state["_settings"], state["_damping"] = self._settings.copy(), self._damping.copy()  # a copy's own
         return state
 
     def _step_results(self) -> tuple:
@@ -334,6 +391,7 @@ class Simulator:
         on a new simulator."""
         self._previous = {}
         self._warm = (*self._warm[:3], 0, 0)
+        self._warm_in_set = False
         self.solver.stats = SolverStats()
 
     def step(self, q, v, tau, fext=None, _step: int | None = None):
@@ -341,17 +399,19 @@ class Simulator:
         external force ``fext (nv,)``; returns ``(q_next, v_next)``. Fills ``contacts``, ``impulses``,
         ``contact_velocities`` and the solver's ``stats``. Raises ``ValueError`` naming the argument for a wrong
         size or a non-finite value."""
-        where = "" if _step is None else f"step {_step}: "
+        names = STEP_ARGUMENTS if _step is None else tuple(f"step {_step}: {name}" for name in STEP_ARGUMENTS)
         model = self.model
-        q = finite_vector(q, model.nq, where + "q")
-        v = finite_vector(v, model.nv, where + "v")
-        tau = finite_vector(tau, model.nv, where + "tau")
+        q, v, tau = vector(q, model.nq, names[0]), vector(v, model.nv, names[1]), vector(tau, model.nv, names[2])
         if fext is not None:
-            fext = finite_vector(fext, model.nv, where + "fext")
-        if not self._compiled:
-            return reference_step(self, q, v, tau, fext)
-        q_next, v_next = compiled_step(self, q, v, tau, fext)
-        self._contacts = self._rows = None  # built from the step's arrays when read
+            fext = vector(fext, model.nv, names[3])
+        if self._compiled and not self.constraints:  # one kernel call, which checks that they are finite
+            q_next, v_next = compiled_step(self, q, v, tau, fext, names)
+        else:
+            for x, name in zip((q, v, tau, fext), names):
+                if x is not None:
+                    finite_vector(x, len(x), name)
+            q_next, v_next = (compiled_step(self, q, v, tau, fext, names) if self._compiled else
+                              reference_step(self, q, v, tau, fext))
         return q_next, v_next
 
     def rollout(self, q0, v0, taus, fext=None, progress: bool | None = None):

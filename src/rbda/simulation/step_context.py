@@ -8,8 +8,9 @@ to box (measured on this project's machine), and the two kernels of a step took 
 arrays: 5 to 6 us a step, about a sixth of a standing quadruped's step. A structref is unboxed in about 0.5 us.
 
 The output buffers come in two sets (leading axis of size 2): a step writes the set ``parity`` and reads its warm
-start (the previous step's keys and impulses) from the other, or from arrays of a rollout; the simulator
-alternates the sets (``packed.compiled_step``).
+start (the previous step's keys, impulses and their counts) from the other; the simulator alternates the sets
+(``packed.compiled_step``) and, after a step that ran otherwise, writes the warm start into the set the next one
+reads (``packed.stage_warm``).
 
 This module imports numba when it is imported: :mod:`rbda.simulation.packed` imports it when a simulator first
 steps, not with ``import rbda``.
@@ -34,10 +35,13 @@ FIELDS = (
     "zeros", "no_fext", "no_rows_J", "no_rows_bias", "no_rows_keys", "support",
     # the contact stage's room: a patch's kept rows (PATCH_POINTS,), a half-space's world normal (3,)
     "keep", "normal",
+    # the simulator's joint damping (nv,) and settings (compiled.SETTINGS), which their setters change in place
+    "damping", "settings",
     # the output buffers, two sets: contacts (2, cap, 8), keys (2, cap, 4), frames (2, cap, 3, 3), J (2, m, nv),
-    # bias, lower, upper (2, r), row keys (2, r, 3), impulses, velocities (2, m), statistics (2, 7), v_free (2, nv)
+    # bias, lower, upper (2, r), row keys (2, r, 3), impulses, velocities (2, m), statistics (2, 7), v_free (2, nv),
+    # the numbers of contacts and rows written (2, 2)
     "out_contacts", "out_keys", "out_frames", "out_J", "out_bias", "out_lower", "out_upper", "out_rows",
-    "out_impulses", "out_velocities", "out_stats", "out_v_free",
+    "out_impulses", "out_velocities", "out_stats", "out_v_free", "out_counts",
 )
 
 
@@ -79,4 +83,5 @@ def output_buffers(capacity: int, rows: int, nv: int) -> dict:
             "out_frames": np.zeros((2, capacity, 3, 3)), "out_J": np.zeros((2, m, nv)),
             "out_bias": np.zeros((2, rows)), "out_lower": np.zeros((2, rows)), "out_upper": np.zeros((2, rows)),
             "out_rows": np.zeros((2, rows, 3), dtype=np.int64), "out_impulses": np.zeros((2, m)),
-            "out_velocities": np.zeros((2, m)), "out_stats": np.zeros((2, 7)), "out_v_free": np.zeros((2, nv))}
+            "out_velocities": np.zeros((2, m)), "out_stats": np.zeros((2, 7)), "out_v_free": np.zeros((2, nv)),
+            "out_counts": np.zeros((2, 2), dtype=np.int64)}
