@@ -119,6 +119,41 @@ def test_bad_input():
         sim.rollout(q, v, taus)
     with pytest.raises(ValueError, match="tau"):
         sim.step(q, v, np.zeros(5))
+    for i, name in enumerate(("q", "v", "tau", "fext")):  # the compiled step's own checks, in the arguments' order
+        args = [q.copy(), v.copy(), np.zeros(6), np.zeros(6)]
+        for later in args[i:]:
+            later[0] = np.inf if i % 2 else np.nan
+        with pytest.raises(ValueError, match=f"^{name}: contains non-finite"):
+            sim.step(*args)
+    for name, value in (("dt", 0.0), ("dt", np.nan), ("margin", -1e-3), ("baumgarte", 1.5), ("slop", -1.0),
+                        ("restitution", 2.0)):
+        with pytest.raises(ValueError, match=f"^{name}: must"):
+            setattr(sim, name, value)
+    assert sim.dt == 1e-3 and sim.margin == 1e-3 and sim.restitution is None  # unchanged by the failed sets
+
+
+def test_settings_changed_between_steps_take_effect():
+    """A setting changed on a simulator that already stepped (its compiled step keeps the settings in an array of
+    its own) gives the step of a new simulator built with it; a copy's settings are its own."""
+    import copy
+
+    shape, mass = Box((0.2, 0.2, 0.2)), 1.0
+    sim, q, v = world(shape, mass)
+    q[2] += 0.002  # falling: dt, the margin and the restitution all change the step
+    v[2] = -1.0
+    sim.step(q, v, np.zeros(6))
+    other = copy.copy(sim)
+    for name, value in (("dt", 2e-3), ("margin", 0.05), ("restitution", 0.5), ("baumgarte", 0.0),
+                        ("warm_start", False), ("speculative", False)):
+        setattr(sim, name, value)
+        fresh, _, _ = world(shape, mass, **{k: getattr(sim, k) for k in ("dt", "margin", "restitution", "baumgarte",
+                                                                         "warm_start", "speculative")})
+        fresh.step(q, v, np.zeros(6))  # the same warm start as sim's
+        np.testing.assert_array_equal(sim.step(q, v, np.zeros(6))[1], fresh.step(q, v, np.zeros(6))[1])
+    assert other.dt == 1e-3 and other.margin == 1e-3 and other.restitution is None
+    reference, _, _ = world(shape, mass)
+    reference.step(q, v, np.zeros(6))
+    np.testing.assert_array_equal(other.step(q, v, np.zeros(6))[1], reference.step(q, v, np.zeros(6))[1])
 
 
 def test_solver_that_does_not_converge_says_so_and_stays_finite():
