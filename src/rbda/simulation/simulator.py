@@ -182,8 +182,8 @@ class _Setting:
     compiled step reads (so that a step passes one array, not seven numbers, and a changed setting takes effect at
     the next step)."""
 
-    def __init__(self, check):
-        self.check = check
+    def __init__(self, check, doc: str):
+        self.check, self.__doc__ = check, doc
 
     def __set_name__(self, owner, name):
         self.name, self.index = name, SETTINGS.index(name)
@@ -241,13 +241,13 @@ class Simulator:
     ``RigidConstraintModel``.
     """
 
-    dt = _Setting(_positive)
-    margin = _Setting(_non_negative)
-    speculative = _Setting(_flag)
-    baumgarte = _Setting(_fraction)
-    slop = _Setting(_non_negative)
-    restitution = _Setting(_optional_fraction)
-    warm_start = _Setting(_flag)
+    dt = _Setting(_positive, "The time step (s), > 0.")
+    margin = _Setting(_non_negative, "The distance (m, >= 0) within which contacts are kept.")
+    speculative = _Setting(_flag, "Whether each pair's margin widens to the distance it may close in one step.")
+    baumgarte = _Setting(_fraction, "The fraction of a penetration corrected per step, in [0, 1].")
+    slop = _Setting(_non_negative, "The penetration (m, >= 0) left uncorrected.")
+    restitution = _Setting(_optional_fraction, "None (Baumgarte on the normal rows) or Newton's coefficient in [0, 1].")
+    warm_start = _Setting(_flag, "Whether each solve starts from the previous step's impulses of the same contacts.")
 
     def __init__(self, model, collision_model, dt: float, solver: str = "admm", formulation: str = "ncp",
                  mu=0.5, default: float = 0.5, baumgarte: float = 0.2, slop: float = 0.0, margin: float = 1e-3,
