@@ -24,7 +24,7 @@ myst_heading_anchors = 3
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
-autodoc_default_options = {"members": False}
+autodoc_default_options = {}  # a page lists a class's members where its directive says :members:
 # The signatures name ``Model``, ``Data`` and numpy's ``ArrayLike`` only for type checkers; they are not
 # importable at run time, so autodoc keeps them as strings.
 autodoc_type_aliases = {}

@@ -112,3 +112,6 @@ def test_the_site_builds_without_warnings(tmp_path):
     pytest.importorskip("myst_parser")
     status = sphinx.build_main(["-W", "-q", "-b", "html", str(DOCS), str(tmp_path / "html")])
     assert status == 0
+    page = (tmp_path / "html" / "api" / "simulation.html").read_text()  # a class's members, where it lists them
+    for member in ("rbda.Simulator.step", "rbda.Simulator.rollout", "rbda.Simulator.dt"):
+        assert f'id="{member}"' in page, member
