@@ -28,7 +28,7 @@ from .solvers import FORMULATIONS, RHO_UPDATES, ADMMSolver
 
 _k = direct(compiled)
 _kr = direct(compiled_rollout)
-SETTINGS = compiled.SETTINGS
+STEP_ARGUMENTS = ("q", "v", "tau", "fext")  # a step's arguments, as its errors name them
 
 
 def _shape_row(shape):
@@ -233,7 +233,7 @@ def context(sim):
     return sim._context[1], sets
 
 
-def compiled_step(sim, q, v, tau, fext, names=("q", "v", "tau", "fext")):
+def compiled_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS):
     """One step of ``sim`` (a :class:`rbda.Simulator`) from ``q``, ``v``, ``tau`` and ``fext`` (None or ``(nv,)``;
     C-contiguous float64 vectors of the right sizes, whose finiteness the kernel checks) on its
     :class:`PackedScene`; returns ``(q_next, v_next)`` and keeps the step's arrays on ``sim`` (read by its
@@ -244,9 +244,8 @@ def compiled_step(sim, q, v, tau, fext, names=("q", "v", "tau", "fext")):
     if sim.constraints:
         return two_call_step(sim, q, v, tau, fext, names)
     ctx, sets = context(sim)
+    stage_warm(sim, sets)
     parity = 1 - sim._parity  # the other set holds the previous step's results: the warm start
-    if not sim._warm_in_set:
-        stage_warm(sim, sets[1 - parity])
     solver, formulation, options = solver_options(sim.solver)
     q_next, v_next = np.empty(q.shape[0]), np.empty(v.shape[0])
     status, k, r = _k.step(ctx, parity, q, v, tau, sim._scene.zeros if fext is None else fext, solver, formulation,
@@ -259,10 +258,14 @@ def compiled_step(sim, q, v, tau, fext, names=("q", "v", "tau", "fext")):
     return q_next, v_next
 
 
-def stage_warm(sim, out):
-    """Write the warm start of ``sim``'s next one-call step (:func:`warm_arrays`: after a two-call step, a reset, or
-    none) into the output set ``out`` that the step reads it from, with its counts: the contacts of the pairs
-    with a compiled contact function (the others have none in a one-call step), then the rows."""
+def stage_warm(sim, sets):
+    """Unless it is there, write the warm start of ``sim``'s next one-call step (:func:`warm_arrays`: after a
+    two-call step, a reset, or none) into the output set of ``sets`` that the step reads it from (``sim._parity``),
+    with its counts: the contacts of the pairs with a compiled contact function (the others have none in a
+    one-call step), then the rows."""
+    if sim._warm_in_set:
+        return
+    out = sets[sim._parity]
     keys, rows, impulses = warm_arrays(sim)
     k = keys.shape[0]
     kept = np.flatnonzero(sim._scene.pairs[keys[:, 0], 2] != compiled.PYTHON_PAIR)
@@ -288,7 +291,7 @@ def step_arrays(sim) -> tuple:
             out["out_impulses"][:m], out["out_velocities"][:m])
 
 
-def two_call_step(sim, q, v, tau, fext, names=("q", "v", "tau", "fext")):
+def two_call_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS):
     """:func:`compiled_step` in two kernel calls, the Python pairs' contacts (:mod:`convex_contacts`) and the
     bilateral rows computed between them. Stages 1 and 2 write into the output set that does not hold the warm
     start; what this step keeps is copied out of it."""
@@ -319,7 +322,7 @@ def two_call_step(sim, q, v, tau, fext, names=("q", "v", "tau", "fext")):
     return q_next, v_next
 
 
-def step_error(status, model, q, v, names=("q", "v", "tau", "fext")):
+def step_error(status, model, q, v, names=STEP_ARGUMENTS):
     """Raise the ``ValueError`` of a step's kernel status (``compiled.NOT_SPD``, ``compiled.NOT_FINITE_G``,
     or an input status of ``q``, ``v``, ``tau``, ``fext``, named by ``names``)."""
     if status == compiled.NOT_SPD:
@@ -400,8 +403,7 @@ def compiled_steps(sim, Q, V, taus, fext, first, last):
     t = first
     while t < last:
         start = t
-        if not sim._warm_in_set:
-            stage_warm(sim, sets[sim._parity])
+        stage_warm(sim, sets)
         status, t, parity = _kr.rollout_steps(ctx, sim._parity, Q, V, taus, fext, start, last, solver, formulation,
                                               options, warm_rho)
         if t > start:  # the last step completed: its arrays are the output set parity's

@@ -26,20 +26,21 @@ from ..algorithms.configuration import integrate as _integrate
 from ..algorithms.dynamics import crba, nonlinear_effects
 from ..algorithms.jacobian import compute_joint_jacobians
 from ..io.geometry import GeometryModel
-from ..spatial._validate import as_scalar
+from ..spatial._validate import as_scalar, non_negative, positive
 from ._check import finite_vector, friction_coefficient
 from .constraints import ConstraintRows, augment, check_bilateral, constraint_rows, limited_dofs
 from .contacts import compute_contacts
 from .progress import _Silent, progress_bar
 from .speculative import speculative_margins
 from .delassus import DelassusDense
-from .packed import SETTINGS, PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows, contact_set
+from .compiled import SETTINGS
+from .packed import STEP_ARGUMENTS, PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows
+from .packed import contact_set
 from .packed import step_arrays
 from .packed import rollout_compiled
 from .solvers import FORMULATIONS, ADMMSolver, PGSSolver, SolverStats
 
 SOLVERS = {"admm": ADMMSolver, "pgs": PGSSolver}
-STEP_ARGUMENTS = ("q", "v", "tau", "fext")  # the names of a step's arguments in its errors
 
 
 def _step_rows(x, name: str, T: int = -1, nv: int = 0) -> np.ndarray:
@@ -147,38 +148,24 @@ def reference_step(sim, q, v, tau, fext=None):
     return _integrate(sim.model, q, sim.dt * v_next), v_next
 
 
-def _positive(name, value):
-    value = as_scalar(value, name)
-    if not value > 0.0:
-        raise ValueError(f"{name}: must be > 0, got {value}")
-    return value
-
-
-def _non_negative(name, value):
-    value = as_scalar(value, name)
-    if not value >= 0.0:
-        raise ValueError(f"{name}: must be >= 0, got {value}")
-    return value
-
-
-def _fraction(name, value):
+def _fraction(value, name):
     value = as_scalar(value, name)
     if not 0.0 <= value <= 1.0:
         raise ValueError(f"{name}: must lie in [0, 1], got {value}")
     return value
 
 
-def _optional_fraction(name, value):
-    return None if value is None else _fraction(name, value)
+def _optional_fraction(value, name):
+    return None if value is None else _fraction(value, name)
 
 
-def _flag(name, value):
+def _flag(value, name):
     return bool(value)
 
 
 class _Setting:
     """A setting of :class:`Simulator` (``dt``, ``margin``, ...): an attribute checked when set, whose value is also
-    written into the simulator's array ``_settings`` at ``packed.SETTINGS.index(name)`` (None as NaN), which the
+    written into the simulator's array ``_settings`` at ``compiled.SETTINGS.index(name)`` (None as NaN), which the
     compiled step reads (so that a step passes one array, not seven numbers, and a changed setting takes effect at
     the next step)."""
 
@@ -192,7 +179,7 @@ class _Setting:
         return self if sim is None else sim.__dict__[self.name]
 
     def __set__(self, sim, value):
-        value = self.check(self.name, value)
+        value = self.check(value, self.name)
         sim.__dict__[self.name] = value
         sim._settings[self.index] = np.nan if value is None else float(value)
 
@@ -241,11 +228,11 @@ class Simulator:
     ``RigidConstraintModel``.
     """
 
-    dt = _Setting(_positive, "The time step (s), > 0.")
-    margin = _Setting(_non_negative, "The distance (m, >= 0) within which contacts are kept.")
+    dt = _Setting(positive, "The time step (s), > 0.")
+    margin = _Setting(non_negative, "The distance (m, >= 0) within which contacts are kept.")
     speculative = _Setting(_flag, "Whether each pair's margin widens to the distance it may close in one step.")
     baumgarte = _Setting(_fraction, "The fraction of a penetration corrected per step, in [0, 1].")
-    slop = _Setting(_non_negative, "The penetration (m, >= 0) left uncorrected.")
+    slop = _Setting(non_negative, "The penetration (m, >= 0) left uncorrected.")
     restitution = _Setting(_optional_fraction, "None (Baumgarte on the normal rows) or Newton's coefficient in [0, 1].")
     warm_start = _Setting(_flag, "Whether each solve starts from the previous step's impulses of the same contacts.")
 
@@ -404,15 +391,13 @@ class Simulator:
         q, v, tau = vector(q, model.nq, names[0]), vector(v, model.nv, names[1]), vector(tau, model.nv, names[2])
         if fext is not None:
             fext = vector(fext, model.nv, names[3])
-        if self._compiled and not self.constraints:  # one kernel call, which checks that they are finite
-            q_next, v_next = compiled_step(self, q, v, tau, fext, names)
-        else:
+        if not self._compiled or self.constraints:  # else one kernel call, which checks that they are finite
             for x, name in zip((q, v, tau, fext), names):
                 if x is not None:
                     finite_vector(x, len(x), name)
-            q_next, v_next = (compiled_step(self, q, v, tau, fext, names) if self._compiled else
-                              reference_step(self, q, v, tau, fext))
-        return q_next, v_next
+        if not self._compiled:
+            return reference_step(self, q, v, tau, fext)
+        return compiled_step(self, q, v, tau, fext, names)
 
     def rollout(self, q0, v0, taus, fext=None, progress: bool | None = None):
         """``T`` steps from ``(q0, v0)`` under the torques ``taus (T, nv)`` (and ``fext (T, nv)`` if given); returns

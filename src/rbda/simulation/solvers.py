@@ -44,7 +44,7 @@ import numpy as np
 from ..kernels import cones as _cones
 from ..kernels import contact_solvers as _solvers
 from ..kernels.direct import direct
-from ..spatial._validate import as_scalar
+from ..spatial._validate import as_scalar, non_negative
 from ._check import box_bounds, finite_vector, friction_coefficients
 
 _k = direct(_solvers)
@@ -99,13 +99,6 @@ def _positive_int(x, name: str, minimum: int = 1) -> int:
     return int(x)
 
 
-def _tolerance(x, name: str) -> float:
-    x = as_scalar(x, name)
-    if x < 0.0:
-        raise ValueError(f"{name}: must be >= 0, got {x}")
-    return x
-
-
 class _ContactSolver:
     """What PGS and ADMM share: the formulation, the stopping tolerances, checking a problem's arguments."""
 
@@ -115,10 +108,10 @@ class _ContactSolver:
             raise ValueError(f"formulation: expected one of {sorted(FORMULATIONS)}, got {formulation!r}")
         self.formulation = formulation
         self.max_iter = _positive_int(max_iter, "max_iter")
-        self.absolute_feasibility_tol = _tolerance(absolute_feasibility_tol, "absolute_feasibility_tol")
-        self.relative_feasibility_tol = _tolerance(relative_feasibility_tol, "relative_feasibility_tol")
-        self.absolute_complementarity_tol = _tolerance(absolute_complementarity_tol, "absolute_complementarity_tol")
-        self.relative_complementarity_tol = _tolerance(relative_complementarity_tol, "relative_complementarity_tol")
+        self.absolute_feasibility_tol = non_negative(absolute_feasibility_tol, "absolute_feasibility_tol")
+        self.relative_feasibility_tol = non_negative(relative_feasibility_tol, "relative_feasibility_tol")
+        self.absolute_complementarity_tol = non_negative(absolute_complementarity_tol, "absolute_complementarity_tol")
+        self.relative_complementarity_tol = non_negative(relative_complementarity_tol, "relative_complementarity_tol")
         self.active_set_max_iter = _positive_int(active_set_max_iter, "active_set_max_iter", minimum=0)
         self.stats = SolverStats()
 

@@ -42,5 +42,21 @@ def as_scalar(x, name: str) -> float:
     return s
 
 
+def positive(x, name: str) -> float:
+    """Return ``x`` as a finite Python float > 0, else a ``ValueError`` naming ``name``."""
+    x = as_scalar(x, name)
+    if not x > 0.0:
+        raise ValueError(f"{name}: must be > 0, got {x}")
+    return x
+
+
+def non_negative(x, name: str) -> float:
+    """Return ``x`` as a finite Python float >= 0, else a ``ValueError`` naming ``name``."""
+    x = as_scalar(x, name)
+    if not x >= 0.0:
+        raise ValueError(f"{name}: must be >= 0, got {x}")
+    return x
+
+
 def _fmt(shape: tuple) -> str:
     return "(" + ", ".join("N" if s == -1 else str(s) for s in shape) + (",)" if len(shape) == 1 else ")")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, as_scalar
+from ._validate import as_array, as_scalar, positive
 from .motion import Force, Motion, force_cross_matrix, motion_cross_matrix
 from .skew import skew
 
@@ -59,34 +59,34 @@ class Inertia:
     @classmethod
     def FromSphere(cls, mass: float, radius: float) -> "Inertia":
         """Solid sphere centred at the origin."""
-        m, r = _positive(mass, "mass"), _positive(radius, "radius")
+        m, r = positive(mass, "mass"), positive(radius, "radius")
         return cls(m, np.zeros(3), 0.4 * m * r * r * np.eye(3))
 
     @classmethod
     def FromEllipsoid(cls, mass: float, x: float, y: float, z: float) -> "Inertia":
         """Solid ellipsoid with semi-axes ``x, y, z`` along the frame axes."""
-        m = _positive(mass, "mass")
-        x, y, z = (_positive(s, n) for s, n in ((x, "x"), (y, "y"), (z, "z")))
+        m = positive(mass, "mass")
+        x, y, z = (positive(s, n) for s, n in ((x, "x"), (y, "y"), (z, "z")))
         return cls(m, np.zeros(3), np.diag([y * y + z * z, x * x + z * z, x * x + y * y]) * m / 5.0)
 
     @classmethod
     def FromBox(cls, mass: float, x: float, y: float, z: float) -> "Inertia":
         """Solid box with side lengths ``x, y, z`` along the frame axes."""
-        m = _positive(mass, "mass")
-        x, y, z = (_positive(s, n) for s, n in ((x, "x"), (y, "y"), (z, "z")))
+        m = positive(mass, "mass")
+        x, y, z = (positive(s, n) for s, n in ((x, "x"), (y, "y"), (z, "z")))
         return cls(m, np.zeros(3), np.diag([y * y + z * z, x * x + z * z, x * x + y * y]) * m / 12.0)
 
     @classmethod
     def FromCylinder(cls, mass: float, radius: float, length: float) -> "Inertia":
         """Solid cylinder of axis z, centred at the origin."""
-        m, r, h = _positive(mass, "mass"), _positive(radius, "radius"), _positive(length, "length")
+        m, r, h = positive(mass, "mass"), positive(radius, "radius"), positive(length, "length")
         lateral = m * (3 * r * r + h * h) / 12.0
         return cls(m, np.zeros(3), np.diag([lateral, lateral, 0.5 * m * r * r]))
 
     @classmethod
     def FromCapsule(cls, mass: float, radius: float, height: float) -> "Inertia":
         """Solid capsule of axis z: a cylinder of ``height`` capped by two hemispheres, uniform density."""
-        m, r, h = _positive(mass, "mass"), _positive(radius, "radius"), as_scalar(height, "height")
+        m, r, h = positive(mass, "mass"), positive(radius, "radius"), as_scalar(height, "height")
         if h < 0:
             raise ValueError(f"height: must be >= 0, got {h}")
         v_cyl, v_sph = np.pi * r * r * h, 4.0 / 3.0 * np.pi * r**3
@@ -268,10 +268,3 @@ class Inertia:
 
     def __repr__(self) -> str:
         return f"Inertia(mass={self.mass!r}, lever={self.lever.tolist()}, inertia={self.inertia.tolist()})"
-
-
-def _positive(x, name: str) -> float:
-    x = as_scalar(x, name)
-    if not x > 0:
-        raise ValueError(f"{name}: must be > 0, got {x}")
-    return x
