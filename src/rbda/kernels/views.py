@@ -76,6 +76,38 @@ def borrowed(typingctx, arr):
     return sig, codegen
 
 
+@intrinsic
+def borrowed_all(typingctx, arrays):
+    """The tuple ``arrays`` with each array :func:`borrowed` (other members as they are): for an object that holds
+    arrays it does not own, whose owner keeps them alive for as long as the object is used (the simulator's step
+    context). Reading such a field, passing it to a kernel and cutting views of it then count no reference."""
+    from numba import types
+    from numba.core import cgutils
+    from numba.np.arrayobj import make_array, populate_array
+
+    if not isinstance(arrays, types.BaseTuple):
+        return None
+    sig = arrays(arrays)
+
+    def codegen(context, builder, signature, args):
+        out = args[0]
+        for i, typ in enumerate(arrays):
+            member = builder.extract_value(args[0], i)
+            if isinstance(typ, types.Array):
+                src = make_array(typ)(context, builder, member)
+                dst = make_array(typ)(context, builder)
+                populate_array(dst, data=src.data, shape=src.shape, strides=src.strides, itemsize=src.itemsize,
+                               meminfo=cgutils.get_null_value(dst.meminfo.type),
+                               parent=cgutils.get_null_value(dst.parent.type))
+                member = dst._getvalue()
+            else:
+                context.nrt.incref(builder, typ, member)
+            out = builder.insert_value(out, member, i)
+        return out
+
+    return sig, codegen
+
+
 def python_view(buf, offset, shape):
     """:func:`view` for plain Python: the same C-contiguous view, through numpy."""
     return buf[offset : offset + int(np.prod(shape))].reshape(shape)

@@ -40,6 +40,7 @@ from ..kernels.constrained import delassus
 from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve
 from ..kernels.dynamics import crba_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
+from ..kernels.views import borrowed
 from .contacts import (box_lowest, hull_patch, leaf_count, plane_cylinder, plane_frame, plane_hull,
                        plane_spheres)
 from .speculative import closing_speeds, joint_twists
@@ -562,6 +563,8 @@ def step(ctx, parity, q, v, tau, fext, solver, formulation, options, q_next, v_n
     (0; an input status: ``1 + 2 i`` if argument ``i`` of ``q, v, tau, fext`` is not finite, 2 if ``q`` is off the
     configuration manifold; :data:`NOT_SPD`; :data:`NOT_FINITE_G`; :data:`PYTHON_STEP`), the numbers of contacts
     and rows written."""
+    q, v, tau, fext, options = borrowed(q), borrowed(v), borrowed(tau), borrowed(fext), borrowed(options)
+    q_next, v_next = borrowed(q_next), borrowed(v_next)  # (the caller's, alive for the call: no reference counting)
     if not all_finite(q):
         return 1, 0, 0
     if not all_finite(v):

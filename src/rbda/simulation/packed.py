@@ -207,8 +207,9 @@ def context(sim):
     """``(context, sets)``: the :class:`~rbda.simulation.step_context.StepContext` of ``sim``'s compiled step (the
     arrays that stay the same objects from step to step: ``sim.data``'s, the packed scene's, the joint-limit tables,
     the empty bilateral rows, room, and two sets of output buffers) and the two sets as dicts of arrays; built once
-    per :class:`rbda.Simulator` and again if its ``data`` is replaced. (The context holds the simulator's damping
-    and settings arrays, which their setters change in place: a change takes effect at the next step.)"""
+    per :class:`rbda.Simulator` and again if its ``data`` is replaced, and kept on it with the arrays (the context
+    borrows them: they must live as long as it). (The context holds the simulator's damping and settings arrays,
+    which their setters change in place: a change takes effect at the next step.)"""
     kept = sim.__dict__.get("_context")
     if kept is not None and kept[0] is sim.data:
         return kept[1], kept[2]
@@ -228,7 +229,7 @@ def context(sim):
     buffers = output_buffers(scene.capacity, rows, nv)
     arrays.update(buffers)
     sets = tuple({name: buffer[parity] for name, buffer in buffers.items()} for parity in (0, 1))
-    sim._context = sim.data, step_context(arrays), sets
+    sim._context = sim.data, step_context(arrays), sets, arrays
     sim._parity = 0
     return sim._context[1], sets
 

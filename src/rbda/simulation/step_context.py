@@ -12,6 +12,11 @@ start (the previous step's keys, impulses and their counts) from the other; the 
 (``packed.compiled_step``) and, after a step that ran otherwise, writes the warm start into the set the next one
 reads (``packed.stage_warm``).
 
+The context does not own its arrays: it holds them borrowed (``kernels.views.borrowed_all``: no owner, so that
+reading a field, passing it to a kernel and cutting views of it count no reference; each count is an atomic
+operation, and they were a fifth of a small scene's step), and whoever builds it keeps the arrays alive for as long
+as it is used (``packed.context`` keeps them with it on the simulator).
+
 This module imports numba when it is imported: :mod:`rbda.simulation.packed` imports it when a simulator first
 steps, not with ``import rbda``.
 """
@@ -21,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 from numba.experimental import structref
+
+from ..kernels.views import borrowed_all
 
 FIELDS = (
     # the model's packed arrays and the workspace's (sim.data)
@@ -62,7 +69,8 @@ structref.define_proxy(StepContext, StepContextType, list(FIELDS))
 
 def step_context(arrays: dict) -> StepContext:
     """A :class:`StepContext` of ``arrays`` (a dict holding every name of :data:`FIELDS`). The context refers to the
-    same memory: the caller keeps the arrays, and reads the output buffers' results through them."""
+    same memory without owning it: the caller keeps the arrays alive while it uses the context, and reads the output
+    buffers' results through them."""
     missing = [name for name in FIELDS if name not in arrays]
     if missing:
         raise KeyError(f"step_context: missing {missing}")
@@ -71,9 +79,10 @@ def step_context(arrays: dict) -> StepContext:
 
 @njit(cache=True)
 def new_context(arrays):
-    """The :class:`StepContext` of the tuple ``arrays`` (in the order of :data:`FIELDS`), built in a compiled,
-    cached function: the proxy's own constructor would be compiled again in every new process."""
-    return StepContext(*arrays)
+    """The :class:`StepContext` of the tuple ``arrays`` (in the order of :data:`FIELDS`), borrowed (see the module:
+    the caller keeps them alive), built in a compiled, cached function: the proxy's own constructor would be
+    compiled again in every new process."""
+    return StepContext(*borrowed_all(arrays))
 
 
 def output_buffers(capacity: int, rows: int, nv: int) -> dict:
