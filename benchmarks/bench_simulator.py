@@ -60,18 +60,21 @@ def solve_time(sim, q, v, tau, number):
     contacts, keys, _, J, v_free, bias, lower, upper, rows = (x.copy() for x in packed.step_arrays(sim)[:9])
     lam = np.concatenate([sim.impulses, sim.row_impulses])
     G = np.empty((len(lam), len(lam)))
-    compiled.delassus(sim.data._cholesky_L, sim.data.Dinv, sim.data.dof_parents, J, np.empty(J.shape[::-1]), G)
+    compiled.delassus(sim.data._cholesky_L, sim.data.Dinv, sim.data.dof_parents, J, np.empty(J.shape[::-1]), G,
+                      np.empty(len(lam), dtype=np.int64))
     g = np.concatenate([sim.contact_velocities, sim.row_velocities]) - G @ lam
     guess = np.empty(len(lam))
     compiled.warm_start(keys, rows, *previous, len(keys), guess)
     solver, formulation, options = packed.solver_options(sim.solver)
     mu = contacts[:, 7].copy()
-    joint_space = J, sim.data.M, sim.data.dof_parents  # as the step passes them
-    compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True, *joint_space)
+    # as the step passes them: G's joint-space form, the statistics' buffer and room for the scratch arrays
+    floats, integers = compiled.room_sizes(len(lam), sim.model.nv)
+    rest = J, sim.data.M, sim.data.dof_parents, np.empty(7), np.empty(integers, dtype=np.int64), np.empty(floats)
+    compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True, *rest)
     t0 = time.perf_counter()
     for _ in range(number):
-        stats = compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True,
-                                        *joint_space)
+        compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True, *rest)
+    stats = rest[3]
     return (time.perf_counter() - t0) / number, int(stats[0]), sim.stats.iterations
 
 

@@ -483,8 +483,9 @@ def test_admm_in_the_joint_space_is_the_dense_admm(formulation):
         lam = np.zeros(len(g))
         extra = (J, M, model.dof_parents) if joint_space else (np.empty((0, 0)), np.empty((0, 0)),
                                                                np.empty(0, dtype=np.int64))
-        stats = packed.compiled.solve_contacts(packed.compiled.ADMM, code, options, G, g, mu, lower, upper, lam,
-                                               False, *extra)
+        stats = np.empty(7)
+        packed.compiled.solve_contacts(packed.compiled.ADMM, code, options, G, g, mu, lower, upper, lam, False,
+                                       *extra, stats, np.empty(0, dtype=np.int64), np.empty(0))
         results.append((lam, stats))
     (dense, dense_stats), (joint, joint_stats) = results
     assert len(g) > 2 * nv and dense_stats[1] == 1.0

@@ -10,7 +10,7 @@ import numpy as np
 from .._jit import njit
 
 from ..spatial.compiled import jlog_coefficient, one_minus_cos_over_t2, quat_exp, quat_log, quat_mul, quat_normalize
-from ..spatial.compiled import quat_rotation, t_minus_sin_over_t3
+from ..spatial.compiled import quat_rotation, rotation_entries, t_minus_sin_over_t3
 from .base import JointType, SE3SubgroupJoint
 from .spherical import random_quaternion
 
@@ -45,15 +45,16 @@ def _apply_V(w, x, out):
 
 @njit(cache=True)
 def integrate(q, v, out):
-    R = np.empty((3, 3))
-    quat_rotation(q[3:7], R)
-    dp = np.empty(3)
-    _apply_V(v[3:6], v[0:3], dp)  # translation of exp6(v)
-    for r in range(3):
-        out[r] = q[r] + R[r, 0] * dp[0] + R[r, 1] * dp[1] + R[r, 2] * dp[2]
-    dq = np.empty(4)
-    quat_exp(v[3:6], dq)
-    quat_mul(q[3:7], dq, out[3:7])
+    """``out = q * exp6(v)``: the position plus ``R(q) V(w) v_lin``, the quaternion times ``exp3(w)`` normalised;
+    ``out`` holds the translation and ``exp3(w)`` on the way (nothing allocated)."""
+    _apply_V(v[3:6], v[0:3], out[0:3])  # translation of exp6(v)
+    d0, d1, d2 = out[0], out[1], out[2]
+    r00, r01, r02, r10, r11, r12, r20, r21, r22 = rotation_entries(q[3], q[4], q[5], q[6])
+    out[0] = q[0] + r00 * d0 + r01 * d1 + r02 * d2
+    out[1] = q[1] + r10 * d0 + r11 * d1 + r12 * d2
+    out[2] = q[2] + r20 * d0 + r21 * d1 + r22 * d2
+    quat_exp(v[3:6], out[3:7])
+    quat_mul(q[3:7], (out[3], out[4], out[5], out[6]), out[3:7])
     quat_normalize(out[3:7])
     if q[3] * out[3] + q[4] * out[4] + q[5] * out[5] + q[6] * out[6] < 0.0:  # the sign closest to q (as Pinocchio)
         for k in range(3, 7):

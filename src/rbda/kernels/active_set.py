@@ -36,7 +36,7 @@ from .._jit import njit
 from .checks import all_finite
 from .cones import CCP, COULOMB, LCP, PYRAMID, box_residuals, complementarity_residuals, project
 from .constrained import damped_cholesky, dense_cholesky_solve
-from .views import view
+from .views import take, view
 
 SEPARATE, STICK, SLIDE = 0, 1, 2
 FREE, AT_LOWER, AT_UPPER = 0, 1, 2
@@ -465,13 +465,13 @@ def largest_diagonal(G):
 
 
 @njit(cache=True)
-def workspace(m, k):
-    """The fast path's arrays for ``m = 3k + r`` rows, cut from one integer and one float allocation: ``(mode
-    (k,), rows (r,), index (m, 3), slip (k, 2), column, equation (m, 3), fixed, raw, trial, v, v_raw (m,), A,
-    factor (m, m), work (5, m))``."""
+def workspace(m, k, integers, floats):
+    """The fast path's arrays for ``m = 3k + r`` rows, cut from one integer and one float array (:func:`views.take`:
+    from the rooms ``integers`` and ``floats`` if they hold them, else new): ``(mode (k,), rows (r,), index (m, 3),
+    slip (k, 2), column, equation (m, 3), fixed, raw, trial, v, v_raw (m,), A, factor (m, m), work (5, m))``."""
     r = m - 3 * k
-    integers = np.empty(k + r + 3 * m, dtype=np.int64)
-    floats = np.empty(2 * k + 6 * m + 5 * m + 2 * m * m + 5 * m)
+    integers, _ = take(integers, (k + r + 3 * m,))
+    floats, _ = take(floats, (2 * k + 6 * m + 5 * m + 2 * m * m + 5 * m,))
     mode, rows, index = view(integers, 0, (k,)), view(integers, k, (r,)), view(integers, k + r, (m, 3))
     slip, column, equation = view(floats, 0, (k, 2)), view(floats, 2 * k, (m, 3)), view(floats, 2 * k + 3 * m, (m, 3))
     o = 2 * k + 6 * m
@@ -483,14 +483,16 @@ def workspace(m, k):
 
 
 @njit(cache=True)
-def active_set_solve(formulation, G, g, mu, lower, upper, lam, max_rounds, tolerances):
+def active_set_solve(formulation, G, g, mu, lower, upper, lam, max_rounds, tolerances, integers, floats):
     """The fast path (see the module) from the guess ``lam (m,)``, ``m = 3k + r``, at most ``max_rounds``
     active sets, the reduced solve regularised by ``EPS`` times ``G``'s largest diagonal entry; ``tolerances =
-    [abs_f, rel_f, abs_c, rel_c]`` (:func:`within`). Returns ``(rounds, accepted, primal, dual, complementarity)``:
-    if accepted, ``lam`` holds the solution (in the cones and boxes); otherwise ``lam`` is unchanged."""
+    [abs_f, rel_f, abs_c, rel_c]`` (:func:`within`); ``integers``, ``floats``: room for its arrays (:func:`workspace`;
+    empty: new ones). Returns ``(rounds, accepted, primal, dual, complementarity)``: if accepted, ``lam`` holds the
+    solution (in the cones and boxes); otherwise ``lam`` is unchanged."""
     m, k = g.shape[0], mu.shape[0]
     eps = EPS * max(largest_diagonal(G), 1e-300)
-    mode, rows, index, slip, column, equation, fixed, raw, trial, v, v_raw, A, factor, work = workspace(m, k)
+    mode, rows, index, slip, column, equation, fixed, raw, trial, v, v_raw, A, factor, work = workspace(m, k, integers,
+                                                                                                      floats)
     retry = classify(formulation, mu, lower, upper, lam, mode, slip, rows, True)
     primal, dual, compl, rounds = np.inf, np.inf, np.inf, 0
     for rounds in range(1, max_rounds + 1):

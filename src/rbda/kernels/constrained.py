@@ -305,9 +305,10 @@ def dense_cholesky_solve_rows(Lc, X):
         dense_cholesky_solve(Lc, X[r], Lc.shape[0])
 
 
-@njit(cache=True)
-def delassus(L, Dinv, lam, Jc, Y, G):
-    """``G = J M^-1 J^T = Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (``Y (nv, nc)`` room; ``M = U D U^T``, ``L = U^T``).
+@njit(cache=True, _nrt=False)
+def delassus(L, Dinv, lam, Jc, Y, G, nonzero):
+    """``G = J M^-1 J^T = Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (``Y (nv, nc)``, ``nonzero (nc,)`` integers: room;
+    ``M = U D U^T``, ``L = U^T``).
     Each step runs over all the rows of ``J`` at once, along a contiguous row of ``Y``, so that it vectorises: the
     triangular solve pushes row ``k`` of ``Y`` to the dof's ancestors (``lam``, the tree of the factor), then each
     dof adds its rank-one term ``D^-1_k y_k y_k^T`` to the lower triangle of ``G`` (:func:`add_rank_one`), which is
@@ -326,8 +327,9 @@ def delassus(L, Dinv, lam, Jc, Y, G):
             for r in range(nc):
                 yj[r] -= l * yk[r]
             j = lam[j]
-    G[:, :] = 0.0
-    nonzero = np.empty(nc, dtype=np.int64)
+    for r in range(nc):
+        for s in range(nc):
+            G[r, s] = 0.0
     for k in range(nv):
         add_rank_one(G, Dinv[k], Y[k], nonzero)
     for r in range(nc):
@@ -437,7 +439,7 @@ def solve_kkt(lam, L, Dinv, Jc, b, settings, work, stats, x, R, CI):
     G = delassus_in(work, nc, nv)
     Lc = view(work, 4 * nc + nc * nv + nc * nc, (nc, nc))
     f = work[4 * nc + nc * nv + 2 * nc * nc + 42:state_offset(nc, nv)]
-    delassus(L, Dinv, lam, Jc, Y, G)
+    delassus(L, Dinv, lam, Jc, Y, G, np.empty(nc, dtype=np.int64))
     if not proximal_solve(G, Lc, b, settings[0], settings[1], int(settings[2]), lam_c, previous, residual, stats):
         return False
     for k in range(nv):  # f = J^T lambda

@@ -214,12 +214,12 @@ def admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs):
 
 
 @njit(cache=True)
-def pgs_solve(formulation, G, g, mu, lower, upper, lam, settings):
+def pgs_solve(formulation, G, g, mu, lower, upper, lam, settings, integers, floats):
     """Projected Gauss-Seidel sweeps (:func:`pgs_sweep`) until the dual feasibility and the complementarity
     (``complementarity_residuals``, :func:`box_residuals`) are within tolerance, or ``max_iter`` sweeps. ``lam
-    (m,)``: the warm start
-    in, the impulses out. Returns ``(iterations, converged, dual feasibility, complementarity)``; a sweep that
-    would leave a non-finite impulse is undone and ends the solve."""
+    (m,)``: the warm start in, the impulses out; ``integers``, ``floats``: room for the fast path's arrays
+    (``active_set.workspace``; empty: new ones). Returns ``(iterations, converged, dual feasibility,
+    complementarity)``; a sweep that would leave a non-finite impulse is undone and ends the solve."""
     omega, max_iter = settings[0], int(settings[1])
     m = g.shape[0]
     v, previous = np.empty(m), np.empty(m)
@@ -227,7 +227,7 @@ def pgs_solve(formulation, G, g, mu, lower, upper, lam, settings):
     rounds = min(int(settings[6]), max_iter)
     if rounds > 0:  # the exact fast path first (kernels/active_set.py), each active set counted as an iteration
         it, accepted, _, dual, compl = active_set_solve(formulation, G, g, mu, lower, upper, lam, rounds,
-                                                        settings[2:6])
+                                                        settings[2:6], integers, floats)
         if accepted:
             return it, True, dual, compl
     for it in range(it + 1, max_iter + 1):
@@ -329,7 +329,7 @@ def joint_space_solve(J, factor, d, x, t):
 
 
 @njit(cache=True)
-def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings, J, M, parents):
+def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings, J, M, parents, integers, floats):
     """ADMM on ``G``, De Saxcé's shift updated at each iteration (see ``rbda.simulation.ADMMSolver`` for the
     iteration). ``lam (m,)``: the warm start in (used if ``warm``), the projected impulses ``y`` out. Returns
     ``(iterations, converged, primal, dual, complementarity, rho, factorisations)``; ``factorisations = -1`` if
@@ -344,7 +344,8 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings, J, M, p
     and the mass matrix's branch-induced pattern, or ``J`` with no column for none; given, and ``G`` has more than
     :data:`JOINT_SPACE` rows per dof (many contacts on few bodies), ``G + d I`` is factored in the joint space
     (:func:`joint_space_factor`, ``nv^3 / 6`` instead of ``m^3 / 6``: talos lying on 35 points, 133 rows, 4 us
-    instead of 108 us a factorisation) and solved by Woodbury's identity (:func:`joint_space_solve`)."""
+    instead of 108 us a factorisation) and solved by Woodbury's identity (:func:`joint_space_solve`). ``integers``,
+    ``floats``: room for the fast path's arrays (``active_set.workspace``; empty: new ones)."""
     mu_prox, tau, rho, rho_min, rho_max = settings[0], settings[1], settings[2], settings[3], settings[4]
     ratio, increment = settings[5], settings[6]
     tolerances = settings[7:11]  # abs_f, rel_f, abs_c, rel_c
@@ -355,7 +356,7 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings, J, M, p
     if rounds > 0:  # the exact fast path first (kernels/active_set.py), each active set counted as an iteration
         guess = lam if warm else np.zeros(m)
         start, accepted, primal, dual, compl = active_set_solve(formulation, G, g, mu, lower, upper, guess, rounds,
-                                                                tolerances)
+                                                                tolerances, integers, floats)
         if accepted:
             copy_vector(guess, lam)
             return start, True, primal, dual, compl, rho, 0

@@ -12,7 +12,7 @@ from types import FunctionType
 
 import numpy as np
 
-from .._jit import intrinsic
+from .._jit import intrinsic, njit
 
 
 @intrinsic
@@ -74,6 +74,19 @@ def borrowed(typingctx, arr):
         return dst._getvalue()
 
     return sig, codegen
+
+
+@njit(cache=True)
+def take(room, shape):
+    """``(array, rest)``: a C-contiguous array of ``shape`` cut from the front of the 1-D ``room`` (a :func:`view`:
+    nothing allocated, and from a borrowed room no reference counted) and the room after it; a new array, and the
+    whole room, when the room is too small. The kernels' scratch arrays come from a room kept from call to call."""
+    n = 1
+    for s in shape:
+        n *= s
+    if n <= room.shape[0]:
+        return view(room, 0, shape), room[n:]
+    return np.empty(shape, room.dtype), room
 
 
 @intrinsic

@@ -40,7 +40,7 @@ from ..kernels.constrained import delassus
 from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve
 from ..kernels.dynamics import crba_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
-from ..kernels.views import borrowed
+from ..kernels.views import borrowed, take
 from .contacts import (box_lowest, hull_patch, leaf_count, plane_cylinder, plane_frame, plane_hull,
                        plane_spheres)
 from .speculative import closing_speeds, joint_twists
@@ -354,9 +354,11 @@ def given_rho(options):
 
 
 @njit(cache=True)
-def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, warm, J, M, parents):
-    """PGS or ADMM on ``G lambda + g`` (``lam`` the warm start in, the impulses out); returns the statistics
-    ``[iterations, converged, primal, dual, complementarity, rho, factorisations]``. ``options``: PGS's settings
+def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, warm, J, M, parents, stats, integers,
+                   floats):
+    """PGS or ADMM on ``G lambda + g`` (``lam`` the warm start in, the impulses out); writes the statistics
+    ``[iterations, converged, primal, dual, complementarity, rho, factorisations]`` into ``stats (7,)``, its
+    scratch arrays cut from the rooms ``integers`` and ``floats`` (``views.take``). ``options``: PGS's settings
     (``PGS_SETTINGS``), or ADMM's ``[mu_prox, tau, rho (NaN: the spectral rule's), rho_min, rho_max, ratio,
     spectral_rho_power_init, spectral_rho_power_factor, linear_update_rule_factor, 4 tolerances, max_iter,
     rho_update, previous rho (NaN: none), active_set_max_iter (0: no fast path)]``. The spectral rule's start and
@@ -367,28 +369,29 @@ def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, wa
     it only once this file's cache is rebuilt.) ``J (m, nv)``, ``M (nv, nv)``, ``parents (nv,)``: ``G = J M^-1
     J^T``, for ADMM's factorisation in the joint space when ``G`` has many more rows than dofs
     (``kernels/contact_solvers.admm_solve``); ``J`` without columns for none."""
-    stats = np.zeros(7)
+    for i in range(7):
+        stats[i] = 0.0
     stats[5] = np.nan
     if g.shape[0] == 0:
         stats[1] = 1.0
-        return stats
+        return
     if solver == PGS:
-        it, converged, dual, compl = pgs_solve(formulation, G, g, mu, lower, upper, lam, options)
+        it, converged, dual, compl = pgs_solve(formulation, G, g, mu, lower, upper, lam, options, integers, floats)
         stats[0], stats[1], stats[3], stats[4] = it, 1.0 if converged else 0.0, dual, compl
-        return stats
+        return
     rule = int(options[14])
     rho = given_rho(options)  # the previous solve's, the solver's, or NaN:
     increment = max(options[8], 1.0 + 1e-12) if rule != RHO_SPECTRAL else np.nan  # found by admm_solve from G's
-    settings = np.empty(16)  # largest eigenvalue if it iterates (not after an accepted fast path)
+    settings, floats = take(floats, (16,))  # largest eigenvalue if it iterates (not after an accepted fast path)
     settings[:6] = options[:6]
     settings[2], settings[6] = rho, increment
     settings[7:12] = options[9:14]
     settings[12], settings[13], settings[14], settings[15] = rule, options[16], options[7], options[6]
     it, converged, primal, dual, compl, rho, factorizations = admm_solve(formulation, G, g, mu, lower, upper, lam,
-                                                                         warm, settings, J, M, parents)
+                                                                         warm, settings, J, M, parents, integers,
+                                                                         floats)
     stats[0], stats[1], stats[2], stats[3] = it, 1.0 if converged else 0.0, primal, dual
     stats[4], stats[5], stats[6] = compl, rho, factorizations
-    return stats
 
 
 @njit(cache=True, _nrt=False)
@@ -409,7 +412,7 @@ def loaded_rows(contacts, guess, r, index):
 
 @njit(cache=True)
 def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contacts, lower, upper, guess, impulses,
-                 velocities, dv):
+                 velocities, dv, integers, floats):
     """The fast path (``kernels/active_set.py``) on the rows that the warm start loads (:func:`loaded_rows`), the
     other contacts left at zero impulse: with ``G_s = J_s M^-1 J_s^T`` of those rows only (a resting robot loads a
     few of the points its feet's patches keep), then checked on the whole problem, its velocities
@@ -417,25 +420,31 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contac
     the solver's ``tolerances`` (a separated contact that the step would push into the ground fails its dual
     feasibility): then ``impulses``, ``velocities (m,)``, ``dv = M^-1 J^T lambda (nv,)`` are filled. Returns
     ``(rounds, accepted, primal, dual, complementarity)``: the active sets tried (0 if every row is loaded, where
-    there is nothing to save) and whether the result was accepted."""
+    there is nothing to save) and whether the result was accepted. ``integers``, ``floats``: room for its arrays
+    (``views.take``)."""
     m, nv, r = g.shape[0], J.shape[1], lower.shape[0]
-    index = np.empty(m, dtype=np.int64)
+    index, integers = take(integers, (m,))
     n = loaded_rows(contacts, guess, r, index)
     if n == m:
         return 0, False, 0.0, 0.0, 0.0
-    Js, gs, lam_s, mu_s = np.empty((n, nv)), np.empty(n), np.empty(n), np.empty((n - r) // 3)
+    Js, floats = take(floats, (n, nv))
+    gs, floats = take(floats, (n,))
+    lam_s, floats = take(floats, (n,))
+    mu_s, floats = take(floats, ((n - r) // 3,))
     for i in range(n):
         Js[i], gs[i], lam_s[i] = J[index[i]], g[index[i]], guess[index[i]]
     for c in range(mu_s.shape[0]):
         mu_s[c] = mu[index[3 * c] // 3]
     used, primal = 1, 0.0
     if n > 0:
-        Gs = np.empty((n, n))
-        delassus(L, Dinv, lam, Js, np.empty((nv, n)), Gs)
+        Gs, floats = take(floats, (n, n))
+        Y, floats = take(floats, (nv, n))
+        nonzero, integers = take(integers, (n,))
+        delassus(L, Dinv, lam, Js, Y, Gs, nonzero)
         if not all_finite(Gs.reshape(-1)):
             return 0, False, 0.0, 0.0, 0.0
         used, accepted, primal, _, _ = active_set_solve(formulation, Gs, gs, mu_s, lower, upper, lam_s, rounds,
-                                                        tolerances)
+                                                        tolerances, integers, floats)
         if not accepted:
             return used, False, 0.0, 0.0, 0.0
     dv[:] = 0.0
@@ -463,6 +472,13 @@ def row_dot(A, i, x):
 
 
 # ---------------------------------------------------------------------------------------------- stages 3-5
+def room_sizes(m, nv):
+    """The floats and integers of room that the scratch arrays of :func:`contact_step` (and of the solves it calls:
+    :func:`solve_loaded`, or the Delassus matrix and :func:`solve_contacts`; the fast path's workspace) take for a
+    problem of ``m`` rows (at most) and ``nv`` dofs. A larger problem gets new arrays for what does not fit."""
+    return 3 * m * m + 2 * nv * m + 24 * m + nv + 16, 6 * m
+
+
 @njit(cache=True, nogil=True)
 def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias, bilateral_keys, previous_keys,
                  previous_rows, previous, solver, formulation, options, q_next, v_next, J, frames, bias, lower, upper,
@@ -490,7 +506,9 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     m = 3 * k + r
     J, bias, lower, upper, rows, impulses, velocities = (J[:m], bias[:r], lower[:r], upper[:r], rows[:r],
                                                          impulses[:m], velocities[:m])
-    g = J @ v_free  # (as the Python stages compute it: PGS's split of a redundant patch follows its rounding)
+    floats, integers = ctx.room, ctx.iroom  # the scratch arrays' room (views.take)
+    g, floats = take(floats, (m,))
+    np.dot(J, v_free, g)  # (as the Python stages compute it: PGS's split of a redundant patch follows its rounding)
     for c in range(k):
         vn = 0.0  # the normal velocity before the step: read by Newton's impact law only
         if not np.isnan(restitution):
@@ -499,7 +517,11 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         g[3 * c + 2] += normal_bias(contacts[c, 0], vn, dt, baumgarte, slop, restitution)
     for j in range(r):
         g[3 * k + j] += bias[j]
-    tau, mu = np.empty(nv), contacts[:, 7].copy()
+    tau, floats = take(floats, (nv,))
+    mu, floats = take(floats, (k,))
+    guess, floats = take(floats, (m,))
+    for c in range(k):
+        mu[c] = contacts[c, 7]
     if warm:  # without, PGS and ADMM start from zero, as reference_step's solve
         warm_start(keys, rows, previous_keys, previous_rows, previous, k, impulses)  # (zero where no key matches)
     else:
@@ -508,24 +530,27 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     rounds = int(min(options[16], options[13]) if solver == ADMM else min(options[6], options[1]))
     used, accepted = 0, False
     if rounds > 0:  # the fast path on the loaded rows first
+        guess[:] = impulses
         used, accepted, primal, dual, compl = solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu,
-                                                           contacts, lower, upper, impulses.copy(), impulses,
-                                                           velocities, tau)
+                                                           contacts, lower, upper, guess, impulses, velocities, tau,
+                                                           integers, floats)
     stats[:] = 0.0
     if accepted:
         stats[0], stats[1], stats[2], stats[3], stats[4] = used, 1.0, primal, dual, compl
         stats[5] = given_rho(options) if solver == ADMM else np.nan
     else:
-        G = np.empty((m, m))
-        delassus(L, Dinv, lam, J, np.empty((nv, m)), G)  # G = J M^-1 J^T through the sparse factor
+        G, floats = take(floats, (m, m))
+        Y, floats = take(floats, (nv, m))
+        nonzero, integers = take(integers, (m,))
+        delassus(L, Dinv, lam, J, Y, G, nonzero)  # G = J M^-1 J^T through the sparse factor
         if not all_finite(G.reshape(-1)):
             stats[0] = -1.0
             return m, r
         if used:  # the active sets tried on the loaded rows count against the step's budget of them
             options = options.copy()
             options[16 if solver == ADMM else 6] = rounds - used
-        stats[:] = solve_contacts(solver, formulation, options, G, g, mu, lower, upper, impulses, warm and m > 0, J,
-                                  ctx.M, lam)
+        solve_contacts(solver, formulation, options, G, g, mu, lower, upper, impulses, warm and m > 0, J, ctx.M, lam,
+                       stats, integers, floats)
         g_plus_G_times(G, g, impulses, velocities)  # G lambda + g
         tau[:] = 0.0
         add_rows(J, impulses, tau)  # J^T lambda

@@ -29,6 +29,7 @@ from .solvers import FORMULATIONS, RHO_UPDATES, ADMMSolver
 _k = direct(compiled)
 _kr = direct(compiled_rollout)
 STEP_ARGUMENTS = ("q", "v", "tau", "fext")  # a step's arguments, as its errors name them
+ROOM_ROWS = 120  # a step context's room holds the scratch arrays of a contact problem of this many rows (0.4 MB)
 
 
 def _shape_row(shape):
@@ -226,6 +227,8 @@ def context(sim):
         scene.twists, scene.parents, sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit,
         scene.friction_dofs, scene.friction, scene.zeros, NO_FEXT, *scene.no_rows, scene.support,
         np.empty(PATCH_POINTS, dtype=np.int64), np.empty(3), sim.damping, sim._settings)))
+    floats, integers = compiled.room_sizes(min(3 * scene.capacity + rows, ROOM_ROWS), nv)
+    arrays["room"], arrays["iroom"] = np.empty(floats), np.empty(integers, dtype=np.int64)
     buffers = output_buffers(scene.capacity, rows, nv)
     arrays.update(buffers)
     sets = tuple({name: buffer[parity] for name, buffer in buffers.items()} for parity in (0, 1))

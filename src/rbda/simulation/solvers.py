@@ -50,6 +50,7 @@ from ._check import box_bounds, finite_vector, friction_coefficients
 _k = direct(_solvers)
 
 _NO_MATRIX, _NO_PARENTS = np.empty((0, 0)), np.empty(0, dtype=np.int64)  # ADMM without G's joint-space form
+_NO_INTEGERS, _NO_FLOATS = np.empty(0, dtype=np.int64), np.empty(0)  # no room: the fast path's arrays are new ones
 FORMULATIONS = {"ncp": _cones.NCP, "ccp": _cones.CCP, "lcp": _cones.LCP}
 RHO_UPDATES = {"spectral": _solvers.RHO_SPECTRAL, "osqp": _solvers.RHO_OSQP, "linear": _solvers.RHO_LINEAR,
                "constant": _solvers.RHO_CONSTANT}
@@ -215,7 +216,7 @@ class PGSSolver(_ContactSolver):
                              self.relative_feasibility_tol, self.absolute_complementarity_tol,
                              self.relative_complementarity_tol, self.active_set_max_iter])
         iterations, converged, dual, compl = _k.pgs_solve(FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam,
-                                                               settings)
+                                                               settings, _NO_INTEGERS, _NO_FLOATS)
         self._finish(iterations, converged, 0.0, dual, compl)
         return lam
 
@@ -323,7 +324,7 @@ class ADMMSolver(_ContactSolver):
         lam = np.zeros(m) if guess is None else guess
         iterations, converged, primal, dual, compl, rho, factorizations = _k.admm_solve(
             FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam, guess is not None, settings, _NO_MATRIX,
-            _NO_MATRIX, _NO_PARENTS)
+            _NO_MATRIX, _NO_PARENTS, _NO_INTEGERS, _NO_FLOATS)
         message = "" if factorizations >= 0 else NOT_POSITIVE_DEFINITE
         self._finish(iterations, converged, primal, dual, compl, rho=rho, factorizations=max(factorizations, 0),
                      message=message)

@@ -44,6 +44,8 @@ FIELDS = (
     "keep", "normal",
     # the simulator's joint damping (nv,) and settings (compiled.SETTINGS), which their setters change in place
     "damping", "settings",
+    # room for the contact stage's scratch arrays, floats and integers (compiled.room_sizes, views.take)
+    "room", "iroom",
     # the output buffers, two sets: contacts (2, cap, 8), keys (2, cap, 4), frames (2, cap, 3, 3), J (2, m, nv),
     # bias, lower, upper (2, r), row keys (2, r, 3), impulses, velocities (2, m), statistics (2, 7), v_free (2, nv),
     # the numbers of contacts and rows written (2, 2)

@@ -115,18 +115,18 @@ def quat_normalize(q):
 
 
 @njit(cache=True, forceinline=True)
+def rotation_entries(x, y, z, w):
+    """The entries of the rotation matrix of the unit quaternion ``[x, y, z, w]``, row by row (nine scalars)."""
+    return (1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w), 2.0 * (x * z + y * w),
+            2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w),
+            2.0 * (x * z - y * w), 2.0 * (y * z + x * w), 1.0 - 2.0 * (x * x + y * y))
+
+
+@njit(cache=True, forceinline=True)
 def quat_rotation(q, R):
     """Rotation matrix of the unit quaternion ``q = [x, y, z, w]``."""
-    x, y, z, w = q[0], q[1], q[2], q[3]
-    R[0, 0] = 1.0 - 2.0 * (y * y + z * z)
-    R[0, 1] = 2.0 * (x * y - z * w)
-    R[0, 2] = 2.0 * (x * z + y * w)
-    R[1, 0] = 2.0 * (x * y + z * w)
-    R[1, 1] = 1.0 - 2.0 * (x * x + z * z)
-    R[1, 2] = 2.0 * (y * z - x * w)
-    R[2, 0] = 2.0 * (x * z - y * w)
-    R[2, 1] = 2.0 * (y * z + x * w)
-    R[2, 2] = 1.0 - 2.0 * (x * x + y * y)
+    (R[0, 0], R[0, 1], R[0, 2], R[1, 0], R[1, 1], R[1, 2],
+     R[2, 0], R[2, 1], R[2, 2]) = rotation_entries(q[0], q[1], q[2], q[3])
 
 
 @njit(cache=True, forceinline=True)
