@@ -138,22 +138,24 @@ def _farthest(points, count, n, a, b):
     """The rows of ``points[:count, 1:4]`` farthest, in the plane of normal ``n``, from the point of row ``a``
     (when ``b == a``) or from the line through rows ``a`` and ``b`` on each side of it, ties to the smaller index
     (:func:`_index`). Returns ``(row, row on the other side)`` (the same for a point); row -1 when no row lies at
-    a positive distance. (Written out in scalars: no array is allocated per row.)"""
+    a positive distance. The distances are compared, not computed: from the point, the square of the distance in
+    the plane, ``|w|^2 - (n . w)^2`` (``w`` from the point to the row's); from the line of direction ``u``,
+    ``n . (u x w) = (n x u) . w``, ``|u|`` times the signed distance in the plane (neither ``u`` nor ``w`` needs
+    projecting on the plane: their components along ``n`` drop out of the product). (Written out in scalars: no
+    array is allocated per row.)"""
     best, best_d, other, other_d = -1, 0.0, -1, 0.0
     a0, a1, a2 = points[a, 1], points[a, 2], points[a, 3]
     u0, u1, u2 = points[b, 1] - a0, points[b, 2] - a1, points[b, 3] - a2
-    un = n[0] * u0 + n[1] * u1 + n[2] * u2
-    u0, u1, u2 = u0 - un * n[0], u1 - un * n[1], u2 - un * n[2]
-    length = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
+    c0, c1, c2 = n[1] * u2 - n[2] * u1, n[2] * u0 - n[0] * u2, n[0] * u1 - n[1] * u0  # n x u
+    line = c0 != 0.0 or c1 != 0.0 or c2 != 0.0
     for i in range(count):
         w0, w1, w2 = points[i, 1] - a0, points[i, 2] - a1, points[i, 3] - a2
-        wn = n[0] * w0 + n[1] * w1 + n[2] * w2
-        w0, w1, w2 = w0 - wn * n[0], w1 - wn * n[1], w2 - wn * n[2]
-        if length == 0.0:
-            d = e = np.sqrt(w0 * w0 + w1 * w1 + w2 * w2)
-        else:  # +- n . (u x w) / |u|
-            d = (n[0] * (u1 * w2 - u2 * w1) + n[1] * (u2 * w0 - u0 * w2) + n[2] * (u0 * w1 - u1 * w0)) / length
+        if line:
+            d = c0 * w0 + c1 * w1 + c2 * w2
             e = -d
+        else:
+            wn = n[0] * w0 + n[1] * w1 + n[2] * w2
+            d = e = w0 * w0 + w1 * w1 + w2 * w2 - wn * wn
         if d > best_d or (d == best_d and best >= 0 and _index(points, i) < _index(points, best)):
             best, best_d = i, d
         if e > other_d or (e == other_d and other >= 0 and _index(points, i) < _index(points, other)):
