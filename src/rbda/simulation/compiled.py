@@ -10,8 +10,8 @@ reference counting (numba's ``_nrt=False``: no atomic increment and decrement pe
   placement of every geometry object, then every collision pair with a compiled contact function
   (:func:`pair_contacts`: a half-space against a sphere, capsule, box, cylinder or convex set of vertices, with
   the patch reduction of :func:`rbda.simulation.contacts.reduce_patch`, and two spheres). A half-space pair is
-  first rejected by the shape's bounding ball, its box and its hull's leaves' boxes (:func:`plane_near`); a hull
-  is then scanned only in the leaves within the margin (:func:`plane_shape`).
+  first rejected by the shape's bounding ball and its box (:func:`plane_near`); a hull is then scanned only in the
+  leaves whose boxes reach within the margin (:func:`plane_shape`).
 - Between the two calls, Python computes what has no compiled form: the pairs of two general convex shapes
   (:mod:`rbda.simulation.convex_contacts`: GJK/EPA and the face clipping of two polyhedra) and the rows of
   bilateral constraints. A scene without either runs no Python per pair or per row.
@@ -97,13 +97,13 @@ def geometry_placements(oMi, gint, gR, gp, R, p):
 
 
 @njit(cache=True, _nrt=False)
-def plane_near(plane, shape, gint, gparam, boxes, R, p, margin, n):
+def plane_near(plane, shape, gint, gparam, R, p, margin, n):
     """Whether the half-space ``plane`` and the object ``shape`` may have a contact within ``margin``, and the
     plane's offset (``n . x = offset``, world); its world normal into ``n (3,)``. Not if the shape's bounding
-    ball (see ``contacts._near_plane``), its box (``gparam[shape, 8:14]``, ``contacts.box_lowest``) or, for a
-    hull, each of its leaves' boxes (``boxes`` from row ``gint[shape, 4]``) lies farther (``contacts.plane_frame``
-    gives the shape's distance terms). Its helpers run without reference counting: a pair it rejects costs a few
-    nanoseconds."""
+    ball (see ``contacts._near_plane``) or its box (``gparam[shape, 8:14]``, ``contacts.box_lowest``) lies farther
+    (``contacts.plane_frame`` gives the shape's distance terms; a hull's leaves' boxes are tested by
+    ``contacts.plane_hull``, which scans only the leaves within the margin). Its helpers run without reference
+    counting: a pair it rejects costs a few nanoseconds."""
     for r in range(3):
         n[r] = R[plane, r, 0] * gparam[plane, 2] + R[plane, r, 1] * gparam[plane, 3] + R[plane, r, 2] * gparam[plane, 4]
     offset = gparam[plane, 5] + (n[0] * p[plane, 0] + n[1] * p[plane, 1] + n[2] * p[plane, 2])
@@ -115,14 +115,7 @@ def plane_near(plane, shape, gint, gparam, boxes, R, p, margin, n):
     if code == CYLINDER:
         return True, offset
     a0, a1, a2, lowest, scale = plane_frame(n, offset, R[shape], p[shape], gparam[shape, 0])
-    if box_lowest(a0, a1, a2, lowest, scale, gparam, shape, 8) > margin:
-        return False, offset
-    if code != HULL:
-        return True, offset
-    for j in range(gint[shape, 4], gint[shape, 4] + leaf_count(gint[shape, 3])):
-        if box_lowest(a0, a1, a2, lowest, scale, boxes, j, 0) <= margin:
-            return True, offset
-    return False, offset
+    return box_lowest(a0, a1, a2, lowest, scale, gparam, shape, 8) <= margin, offset
 
 
 @njit(cache=True, _nrt=False)
@@ -172,7 +165,7 @@ def pair_contacts(pairs, gint, gparam, vertices, boxes, R, p, margins, work, out
         mu = max(gparam[a, 7], gparam[b, 7])
         if kind == PLANE_FIRST or kind == PLANE_SECOND:
             plane, shape = (a, b) if kind == PLANE_FIRST else (b, a)
-            near, offset = plane_near(plane, shape, gint, gparam, boxes, R, p, margins[index], n)
+            near, offset = plane_near(plane, shape, gint, gparam, R, p, margins[index], n)
             m = plane_shape(plane, shape, gint, gparam, vertices, boxes, R, p, margins[index], offset, n, work,
                             keep) if near else 0
             sign = 1.0 if kind == PLANE_FIRST else -1.0
@@ -450,8 +443,9 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contac
     dv[:] = 0.0
     add_rows(Js, lam_s, dv)  # J_s^T lambda_s
     cholesky_solve(L, Dinv, lam, dv)  # M^-1 J_s^T lambda_s
-    for i in range(m):  # g + J dv
-        velocities[i] = g[i] + row_dot(J, i, dv)
+    np.dot(J, dv, velocities)  # g + J dv (BLAS: the whole problem's rows, tens)
+    for i in range(m):
+        velocities[i] += g[i]
     impulses[:] = 0.0
     for i in range(n):
         impulses[index[i]] = lam_s[i]
@@ -459,16 +453,6 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contac
     if not within(tolerances, primal, dual, compl, largest_magnitude(impulses), largest_magnitude(velocities)):
         return used, False, 0.0, 0.0, 0.0
     return used, True, primal, dual, compl
-
-
-@njit(cache=True, _nrt=False)
-def row_dot(A, i, x):
-    """``A[i] . x`` (a loop over the row, without taking it as a view: on a contact problem's rows, cheaper than a
-    BLAS call)."""
-    acc = 0.0
-    for c in range(x.shape[0]):
-        acc += A[i, c] * x[c]
-    return acc
 
 
 # ---------------------------------------------------------------------------------------------- stages 3-5
