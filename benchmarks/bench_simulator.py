@@ -60,8 +60,7 @@ def solve_time(sim, q, v, tau, number):
     contacts, keys, _, J, v_free, bias, lower, upper, rows = (x.copy() for x in packed.step_arrays(sim)[:9])
     lam = np.concatenate([sim.impulses, sim.row_impulses])
     G = np.empty((len(lam), len(lam)))
-    compiled.delassus(sim.data._cholesky_L, sim.data.Dinv, sim.data.dof_parents, J, np.empty(J.shape[::-1]), G,
-                      np.empty(len(lam), dtype=np.int64))
+    compiled.delassus(sim.data._cholesky_L, sim.data.Dinv, sim.data.dof_parents, J, np.empty(J.shape[::-1]), G)
     g = np.concatenate([sim.contact_velocities, sim.row_velocities]) - G @ lam
     guess = np.empty(len(lam))
     compiled.warm_start(keys, rows, *previous, len(keys), guess)

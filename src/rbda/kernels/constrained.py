@@ -306,13 +306,13 @@ def dense_cholesky_solve_rows(Lc, X):
 
 
 @njit(cache=True, _nrt=False)
-def delassus(L, Dinv, lam, Jc, Y, G, nonzero):
-    """``G = J M^-1 J^T = Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (``Y (nv, nc)``, ``nonzero (nc,)`` integers: room;
-    ``M = U D U^T``, ``L = U^T``).
+def delassus(L, Dinv, lam, Jc, Y, G):
+    """``G = J M^-1 J^T = Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (``Y (nv, nc)`` room; ``M = U D U^T``, ``L = U^T``).
     Each step runs over all the rows of ``J`` at once, along a contiguous row of ``Y``, so that it vectorises: the
     triangular solve pushes row ``k`` of ``Y`` to the dof's ancestors (``lam``, the tree of the factor), then each
-    dof adds its rank-one term ``D^-1_k y_k y_k^T`` to the lower triangle of ``G`` (:func:`add_rank_one`), which is
-    mirrored at the end. A dof that supports no constrained body has a zero row and is skipped."""
+    dof adds its rank-one term ``D^-1_k y_k y_k^T`` to the lower triangle of ``G``, row ``r`` of it (where
+    ``y_kr != 0``) the contiguous update ``(D^-1_k y_kr) y_k[:r + 1]``, and the triangle is mirrored at the end. A
+    dof that supports no constrained body has a zero row, skipped in both."""
     nc, nv = Jc.shape
     for k in range(nv):
         for r in range(nc):
@@ -331,35 +331,15 @@ def delassus(L, Dinv, lam, Jc, Y, G, nonzero):
         for s in range(nc):
             G[r, s] = 0.0
     for k in range(nv):
-        add_rank_one(G, Dinv[k], Y[k], nonzero)
+        d, yk = Dinv[k], Y[k]
+        for r in range(nc):
+            if yk[r] != 0.0:
+                z, gr = d * yk[r], G[r]
+                for s in range(r + 1):
+                    gr[s] += z * yk[s]
     for r in range(nc):
         for s in range(r):
             G[s, r] = G[r, s]
-
-
-@njit(cache=True, _nrt=False)
-def add_rank_one(G, d, y, nonzero):
-    """``G += d y y^T`` on the lower triangle of ``G``: for a dense ``y`` along whole rows (contiguous updates of
-    fixed length that vectorise; the upper triangle gets values that the caller overwrites), else over the nonzero
-    entries of ``y`` only (listed in ``nonzero``, room). Each lower entry receives the same product
-    ``(d y_r) y_s`` either way."""
-    n, count = y.shape[0], 0
-    for r in range(n):
-        if y[r] != 0.0:
-            nonzero[count] = r
-            count += 1
-    if count == n:
-        for r in range(n):
-            z, gr = d * y[r], G[r]
-            for s in range(n):
-                gr[s] += z * y[s]
-        return
-    for a in range(count):
-        r = nonzero[a]
-        z, gr = d * y[r], G[r]
-        for b in range(a + 1):
-            s = nonzero[b]
-            gr[s] += z * y[s]
 
 
 @njit(cache=True, _nrt=False)
@@ -439,7 +419,7 @@ def solve_kkt(lam, L, Dinv, Jc, b, settings, work, stats, x, R, CI):
     G = delassus_in(work, nc, nv)
     Lc = view(work, 4 * nc + nc * nv + nc * nc, (nc, nc))
     f = work[4 * nc + nc * nv + 2 * nc * nc + 42:state_offset(nc, nv)]
-    delassus(L, Dinv, lam, Jc, Y, G, np.empty(nc, dtype=np.int64))
+    delassus(L, Dinv, lam, Jc, Y, G)
     if not proximal_solve(G, Lc, b, settings[0], settings[1], int(settings[2]), lam_c, previous, residual, stats):
         return False
     for k in range(nv):  # f = J^T lambda

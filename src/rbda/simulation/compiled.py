@@ -432,8 +432,7 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contac
     if n > 0:
         Gs, floats = take(floats, (n, n))
         Y, floats = take(floats, (nv, n))
-        nonzero, integers = take(integers, (n,))
-        delassus(L, Dinv, lam, Js, Y, Gs, nonzero)
+        delassus(L, Dinv, lam, Js, Y, Gs)
         if not all_finite(Gs.reshape(-1)):
             return 0, False, 0.0, 0.0, 0.0
         used, accepted, primal, _, _ = active_set_solve(formulation, Gs, gs, mu_s, lower, upper, lam_s, rounds,
@@ -460,7 +459,7 @@ def room_sizes(m, nv):
     """The floats and integers of room that the scratch arrays of :func:`contact_step` (and of the solves it calls:
     :func:`solve_loaded`, or the Delassus matrix and :func:`solve_contacts`; the fast path's workspace) take for a
     problem of ``m`` rows (at most) and ``nv`` dofs. A larger problem gets new arrays for what does not fit."""
-    return 3 * m * m + 2 * nv * m + 24 * m + nv + 16, 6 * m
+    return 3 * m * m + 2 * nv * m + 24 * m + nv + 16, 5 * m
 
 
 @njit(cache=True, nogil=True)
@@ -525,8 +524,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     else:
         G, floats = take(floats, (m, m))
         Y, floats = take(floats, (nv, m))
-        nonzero, integers = take(integers, (m,))
-        delassus(L, Dinv, lam, J, Y, G, nonzero)  # G = J M^-1 J^T through the sparse factor
+        delassus(L, Dinv, lam, J, Y, G)  # G = J M^-1 J^T through the sparse factor
         if not all_finite(G.reshape(-1)):
             stats[0] = -1.0
             return m, r
