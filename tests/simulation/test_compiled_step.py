@@ -330,3 +330,24 @@ def test_damping_is_kept_as_the_compiled_step_reads_it():
         a.damping = np.zeros(5)
     with pytest.raises(ValueError, match="damping: contains non-finite"):
         a.damping = np.full(6, np.nan)
+
+
+@pytest.mark.parametrize("solver", ["admm", "pgs"])
+def test_the_scratch_room_leaves_the_step_unchanged(solver, monkeypatch):
+    """The contact stage cuts its scratch arrays (the Delassus matrix, the loaded rows' copies, the active set's
+    workspace) from a room its step context keeps (``views.take``), or takes new arrays when a problem does not fit:
+    the same steps to the bit either way. A box pushed off rest onto a slide, then dropped, against its twin whose
+    context has no room at all (every scratch array new)."""
+    from rbda.simulation import packed
+
+    make = free_body(Box((0.2, 0.2, 0.2)), 10.0, solver=solver, mu=0.4, drop=0.02)
+    (a, q, v), (b, _, _) = make(), make()
+    taus = np.zeros((300, 6))
+    taus[150:, 0] = 1.1 * 0.4 * 10.0 * G0
+    Qa, Va = a.rollout(q, v, taus)
+    monkeypatch.setattr(packed, "ROOM_ROWS", 0)  # b's context is built at its first step
+    Qb, Vb = b.rollout(q, v, taus)
+    assert packed.context(b)[0] is not packed.context(a)[0]
+    np.testing.assert_array_equal(Qa, Qb)
+    np.testing.assert_array_equal(Va, Vb)
+    assert a.contacts.size == 4 and np.abs(Va[-1, 0]) > 0.01  # four corners, sliding at the end
