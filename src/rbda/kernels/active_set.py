@@ -313,15 +313,6 @@ def refine(A, factor, b, u, count, residual):
 
 
 @njit(cache=True, _nrt=False)
-def smallest_pivot(factor, count):
-    """The smallest pivot ``L_ii^2`` of a Cholesky factor's first ``count`` rows (inf for none)."""
-    smallest = np.inf
-    for p in range(count):
-        smallest = min(smallest, factor[p, p] * factor[p, p])
-    return smallest
-
-
-@njit(cache=True, _nrt=False)
 def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fixed, A, factor, work):
     """The impulses of the active set (:func:`unknowns`) into ``lam``: ``A u = b`` (:func:`reduced_system`)
     solved through the Cholesky factor of ``A + eps I`` (symmetric) or of the normal equations' ``A^T A + eps
@@ -337,7 +328,7 @@ def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fix
         eps = eps * np.sqrt(normal_equations(A, b, count, factor, residual))
     for p in range(count):
         damping[p] = 0.0
-    if damped_cholesky(A, damping, factor, count) and smallest_pivot(factor, count) > DIRECT * eps:
+    if damped_cholesky(A, damping, factor, count, DIRECT * eps):  # every pivot above DIRECT eps, or it stops
         for p in range(count):
             u[p] = b[p]
         dense_cholesky_solve(factor, u, count)

@@ -257,13 +257,14 @@ def dense_cholesky(A, n):
 
 
 @njit(cache=True, _nrt=False)
-def damped_cholesky(G, damping, L, n):
+def damped_cholesky(G, damping, L, n, floor=0.0):
     """``L[:n, :n]`` lower-triangular with ``L L^T = G[:n, :n] + diag(damping[:n])``, the dense
     Cholesky-Banachiewicz order: row by row, ``L_ij = (A_ij - L_i,:j . L_j,:j) / L_jj``, each dot product over two
     contiguous rows (on a contact problem's tens of rows, faster than LAPACK's call overhead and than the
     tree-sparse factor with a dense pattern). The division is a product with ``1 / L_jj``, which does not wait on
     the dot product: the row's chain of dependent operations then holds multiplications only (30% faster at 12 to
-    40 rows). Returns False if the matrix is not positive definite (a pivot <= 0 or not finite)."""
+    40 rows). Returns False if the matrix is not positive definite (a pivot <= 0 or not finite), or as soon as a pivot
+    ``L_ii^2`` is ``<= floor`` (a caller that only wants a well-conditioned factor stops there)."""
     for i in range(n):
         for j in range(i):
             acc = G[i, j]
@@ -273,7 +274,7 @@ def damped_cholesky(G, damping, L, n):
         acc = G[i, i] + damping[i]
         for k in range(i):
             acc -= L[i, k] * L[i, k]
-        if not (acc > 0.0 and np.isfinite(acc)):
+        if not (acc > floor and np.isfinite(acc)):
             return False
         L[i, i] = np.sqrt(acc)
         for j in range(i + 1, n):

@@ -32,7 +32,8 @@ from __future__ import annotations
 import numpy as np
 from .._jit import njit
 
-from ..kernels.active_set import active_set_solve, add_rows, dual_residuals, largest_magnitude, within
+from ..kernels.active_set import (active_set_solve, add_rows, dual_residuals, largest_diagonal, largest_magnitude,
+                                  within)
 from ..kernels.active_set import velocities as g_plus_G_times
 from ..kernels.checks import all_finite
 from ..kernels.configuration import integrate
@@ -433,7 +434,7 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contac
         Gs, floats = take(floats, (n, n))
         Y, floats = take(floats, (nv, n))
         delassus(L, Dinv, lam, Js, Y, Gs)
-        if not all_finite(Gs.reshape(-1)):
+        if not np.isfinite(largest_diagonal(Gs)):  # (the diagonal is enough: see contact_step)
             return 0, False, 0.0, 0.0, 0.0
         used, accepted, primal, _, _ = active_set_solve(formulation, Gs, gs, mu_s, lower, upper, lam_s, rounds,
                                                         tolerances, integers, floats)
@@ -525,7 +526,9 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         G, floats = take(floats, (m, m))
         Y, floats = take(floats, (nv, m))
         delassus(L, Dinv, lam, J, Y, G)  # G = J M^-1 J^T through the sparse factor
-        if not all_finite(G.reshape(-1)):
+        # G = Y^T D^-1 Y with D > 0: an entry that is not finite comes from a term d y_kr y_ks whose y_kr, y_ks or d
+        # is not, which puts one that is not on the diagonal too
+        if not np.isfinite(largest_diagonal(G)):
             stats[0] = -1.0
             return m, r
         if used:  # the active sets tried on the loaded rows count against the step's budget of them
