@@ -51,6 +51,19 @@ def view(typingctx, buf, offset, shape):
     return sig, codegen
 
 
+def _ownerless(context, builder, typ, value):
+    """Code for the array ``value`` of type ``typ`` with a null meminfo and parent (the same data, shape and
+    strides): :func:`borrowed`'s and :func:`borrowed_all`'s."""
+    from numba.core import cgutils
+    from numba.np.arrayobj import make_array, populate_array
+
+    src = make_array(typ)(context, builder, value)
+    dst = make_array(typ)(context, builder)
+    populate_array(dst, data=src.data, shape=src.shape, strides=src.strides, itemsize=src.itemsize,
+                   meminfo=cgutils.get_null_value(dst.meminfo.type), parent=cgutils.get_null_value(dst.parent.type))
+    return dst._getvalue()
+
+
 @intrinsic
 def borrowed(typingctx, arr):
     """``arr`` without an owner (null meminfo and parent): the views and slices cut from it skip the atomic
@@ -58,20 +71,13 @@ def borrowed(typingctx, arr):
     workspace's one counter). Valid only while the caller keeps ``arr`` alive, i.e. for a kernel's argument
     during the call; never return it, or a view of it, to Python."""
     from numba import types
-    from numba.core import cgutils
-    from numba.np.arrayobj import make_array, populate_array
 
     if not isinstance(arr, types.Array):
         return None
     sig = arr(arr)
 
     def codegen(context, builder, signature, args):
-        src = make_array(arr)(context, builder, args[0])
-        dst = make_array(arr)(context, builder)
-        null = cgutils.get_null_value(dst.meminfo.type)
-        populate_array(dst, data=src.data, shape=src.shape, strides=src.strides, itemsize=src.itemsize,
-                       meminfo=null, parent=cgutils.get_null_value(dst.parent.type))
-        return dst._getvalue()
+        return _ownerless(context, builder, arr, args[0])
 
     return sig, codegen
 
@@ -95,8 +101,6 @@ def borrowed_all(typingctx, arrays):
     arrays it does not own, whose owner keeps them alive for as long as the object is used (the simulator's step
     context). Reading such a field, passing it to a kernel and cutting views of it then count no reference."""
     from numba import types
-    from numba.core import cgutils
-    from numba.np.arrayobj import make_array, populate_array
 
     if not isinstance(arrays, types.BaseTuple):
         return None
@@ -107,12 +111,7 @@ def borrowed_all(typingctx, arrays):
         for i, typ in enumerate(arrays):
             member = builder.extract_value(args[0], i)
             if isinstance(typ, types.Array):
-                src = make_array(typ)(context, builder, member)
-                dst = make_array(typ)(context, builder)
-                populate_array(dst, data=src.data, shape=src.shape, strides=src.strides, itemsize=src.itemsize,
-                               meminfo=cgutils.get_null_value(dst.meminfo.type),
-                               parent=cgutils.get_null_value(dst.parent.type))
-                member = dst._getvalue()
+                member = _ownerless(context, builder, typ, member)
             else:
                 context.nrt.incref(builder, typ, member)
             out = builder.insert_value(out, member, i)

@@ -42,8 +42,7 @@ from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve
 from ..kernels.dynamics import crba_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
 from ..kernels.views import borrowed, take
-from .contacts import (box_lowest, hull_patch, leaf_count, plane_cylinder, plane_frame, plane_hull,
-                       plane_spheres)
+from .contacts import box_lowest, hull_patch, plane_cylinder, plane_frame, plane_hull, plane_spheres
 from .speculative import closing_speeds, joint_twists
 
 # geometry codes (PackedScene.gint[:, 0])
