@@ -455,7 +455,7 @@ def largest_diagonal(G):
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def workspace(m, k, integers, floats):
     """The fast path's arrays for ``m = 3k + r`` rows, cut from one integer and one float array (:func:`views.take`:
     from the rooms ``integers`` and ``floats`` if they hold them, else new): ``(mode (k,), rows (r,), index (m, 3),

@@ -82,7 +82,7 @@ def borrowed(typingctx, arr):
     return sig, codegen
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def take(room, shape):
     """``(array, rest)``: a C-contiguous array of ``shape`` cut from the front of the 1-D ``room`` (a :func:`view`:
     nothing allocated, and from a borrowed room no reference counted) and the room after it; a new array, and the

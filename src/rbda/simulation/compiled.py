@@ -346,7 +346,7 @@ def given_rho(options):
     return options[15] if not np.isnan(options[15]) else options[2]
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, warm, J, M, parents, stats, integers,
                    floats):
     """PGS or ADMM on ``G lambda + g`` (``lam`` the warm start in, the impulses out); writes the statistics
@@ -404,22 +404,18 @@ def loaded_rows(contacts, guess, r, index):
 
 
 @njit(cache=True)
-def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, contacts, lower, upper, guess, impulses,
+def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, index, lower, upper, guess, impulses,
                  velocities, dv, integers, floats):
-    """The fast path (``kernels/active_set.py``) on the rows that the warm start loads (:func:`loaded_rows`), the
-    other contacts left at zero impulse: with ``G_s = J_s M^-1 J_s^T`` of those rows only (a resting robot loads a
-    few of the points its feet's patches keep), then checked on the whole problem, its velocities
+    """The fast path (``kernels/active_set.py``) on the rows ``index (n,)`` that the warm start loads
+    (:func:`loaded_rows`; fewer than all, or there is nothing to save), the other contacts left at zero impulse:
+    with ``G_s = J_s M^-1 J_s^T`` of those rows only (a resting robot loads a few of the points its feet's patches
+    keep), then checked on the whole problem, its velocities
     ``v = g + J M^-1 J_s^T lambda_s`` found through the sparse factor. Accepted only if the whole problem passes
     the solver's ``tolerances`` (a separated contact that the step would push into the ground fails its dual
     feasibility): then ``impulses``, ``velocities (m,)``, ``dv = M^-1 J^T lambda (nv,)`` are filled. Returns
-    ``(rounds, accepted, primal, dual, complementarity)``: the active sets tried (0 if every row is loaded, where
-    there is nothing to save) and whether the result was accepted. ``integers``, ``floats``: room for its arrays
-    (``views.take``)."""
-    m, nv, r = g.shape[0], J.shape[1], lower.shape[0]
-    index, integers = take(integers, (m,))
-    n = loaded_rows(contacts, guess, r, index)
-    if n == m:
-        return 0, False, 0.0, 0.0, 0.0
+    ``(rounds, accepted, primal, dual, complementarity)``: the active sets tried and whether the result was
+    accepted. ``integers``, ``floats``: room for its arrays (``views.take``)."""
+    m, nv, n, r = g.shape[0], J.shape[1], index.shape[0], lower.shape[0]
     Js, floats = take(floats, (n, nv))
     gs, floats = take(floats, (n,))
     lam_s, floats = take(floats, (n,))
@@ -512,11 +508,13 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     tolerances = options[9:13] if solver == ADMM else options[2:6]
     rounds = int(min(options[16], options[13]) if solver == ADMM else min(options[6], options[1]))
     used, accepted = 0, False
-    if rounds > 0:  # the fast path on the loaded rows first
+    index, rest = take(integers, (m,))
+    n = loaded_rows(contacts, impulses, r, index) if rounds > 0 else m
+    if n < m:  # the fast path on the loaded rows first (all loaded: nothing to save, the whole problem's below)
         guess[:] = impulses
         used, accepted, primal, dual, compl = solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu,
-                                                           contacts, lower, upper, guess, impulses, velocities, tau,
-                                                           integers, floats)
+                                                           index[:n], lower, upper, guess, impulses, velocities, tau,
+                                                           rest, floats)
     stats[:] = 0.0
     if accepted:
         stats[0], stats[1], stats[2], stats[3], stats[4] = used, 1.0, primal, dual, compl
