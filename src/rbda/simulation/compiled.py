@@ -346,7 +346,7 @@ def given_rho(options):
     return options[15] if not np.isnan(options[15]) else options[2]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True)
 def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, warm, J, M, parents, stats, integers,
                    floats):
     """PGS or ADMM on ``G lambda + g`` (``lam`` the warm start in, the impulses out); writes the statistics
