@@ -407,10 +407,10 @@ def loaded_rows(contacts, guess, r, index):
 def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, index, lower, upper, guess, impulses,
                  velocities, dv, integers, floats):
     """The fast path (``kernels/active_set.py``) on the rows ``index (n,)`` that the warm start loads
-    (:func:`loaded_rows`; fewer than all, or there is nothing to save), the other contacts left at zero impulse:
-    with ``G_s = J_s M^-1 J_s^T`` of those rows only (a resting robot loads a few of the points its feet's patches
-    keep), then checked on the whole problem, its velocities
-    ``v = g + J M^-1 J_s^T lambda_s`` found through the sparse factor. Accepted only if the whole problem passes
+    (:func:`loaded_rows`; the caller calls it only if they are fewer than all, else there is nothing to save), the
+    other contacts left at zero impulse: with ``G_s = J_s M^-1 J_s^T`` of those rows only (a resting robot loads a
+    few of the points its feet's patches keep), then checked on the whole problem, its velocities ``v = g + J M^-1
+    J_s^T lambda_s`` found through the sparse factor. Accepted only if the whole problem passes
     the solver's ``tolerances`` (a separated contact that the step would push into the ground fails its dual
     feasibility): then ``impulses``, ``velocities (m,)``, ``dv = M^-1 J^T lambda (nv,)`` are filled. Returns
     ``(rounds, accepted, primal, dual, complementarity)``: the active sets tried and whether the result was
