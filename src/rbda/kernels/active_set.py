@@ -44,6 +44,7 @@ BOUNDARY = 1e-9  # a guess's tangent impulse within this fraction of mu n is on 
 REFINEMENTS = 12
 POLISH = 4  # realignments of the sliding directions after acceptance
 EPS = 1e-8  # the reduced solve's regularisation, relative to G's largest diagonal entry
+GUESS = 1e-6  # the guess is kept if it passes the tolerances times this
 DIRECT = 1e2  # a reduced matrix whose pivots all exceed DIRECT times that regularisation is solved directly
 
 
@@ -352,6 +353,16 @@ def residuals(formulation, G, g, mu, lower, upper, lam, v):
     """``(primal, dual, complementarity, ||lam||_inf, ||v||_inf)`` of ``lam``: the largest distance to its cone
     or box (``lam`` is then projected on them, in place), and with ``v = G lam + g`` (filled) the dual
     feasibility and complementarity (``complementarity_residuals``, ``box_residuals``)."""
+    primal = project_impulses(formulation, mu, lower, upper, lam)
+    velocities(G, g, lam, v)
+    dual, compl = dual_residuals(formulation, mu, lower, upper, lam, v)
+    return primal, dual, compl, largest_magnitude(lam), largest_magnitude(v)
+
+
+@njit(cache=True, _nrt=False)
+def project_impulses(formulation, mu, lower, upper, lam):
+    """``lam (3k + r,)`` projected on its cones (the pyramids for the LCP) and boxes, in place; returns the largest
+    distance an entry moved (the primal residual)."""
     cone = PYRAMID if formulation == LCP else COULOMB
     primal = 0.0
     for i in range(mu.shape[0]):
@@ -365,9 +376,7 @@ def residuals(formulation, G, g, mu, lower, upper, lam, v):
         x = min(upper[j], max(lower[j], lam[a]))
         primal = max(primal, abs(lam[a] - x))
         lam[a] = x
-    velocities(G, g, lam, v)
-    dual, compl = dual_residuals(formulation, mu, lower, upper, lam, v)
-    return primal, dual, compl, largest_magnitude(lam), largest_magnitude(v)
+    return primal
 
 
 @njit(cache=True, _nrt=False)
@@ -434,11 +443,12 @@ def add_rows(A, x, out):
 
 
 @njit(cache=True, _nrt=False)
-def within(tolerances, primal, dual, compl, lam_max, v_max):
-    """Whether residuals pass the solvers' tests, ``tolerances = [abs_f, rel_f, abs_c, rel_c]``: ``primal <=
-    abs_f + rel_f ||lambda||_inf``, ``dual <= abs_f + rel_f ||v||_inf`` and ``compl <= abs_c + rel_c ||lambda||_inf
-    ||v||_inf``."""
-    abs_f, rel_f, abs_c, rel_c = tolerances[0], tolerances[1], tolerances[2], tolerances[3]
+def within(tolerances, primal, dual, compl, lam_max, v_max, scale=1.0):
+    """Whether residuals pass the solvers' tests, ``tolerances = [abs_f, rel_f, abs_c, rel_c]`` (each times
+    ``scale``): ``primal <= abs_f + rel_f ||lambda||_inf``, ``dual <= abs_f + rel_f ||v||_inf`` and ``compl <= abs_c +
+    rel_c ||lambda||_inf ||v||_inf``."""
+    abs_f, rel_f = scale * tolerances[0], scale * tolerances[1]
+    abs_c, rel_c = scale * tolerances[2], scale * tolerances[3]
     return (primal <= abs_f + rel_f * lam_max and dual <= abs_f + rel_f * v_max
             and compl <= abs_c + rel_c * lam_max * v_max)
 
@@ -484,6 +494,11 @@ def active_set_solve(formulation, G, g, mu, lower, upper, lam, max_rounds, toler
     eps = EPS * max(largest_diagonal(G), 1e-300)
     mode, rows, index, slip, column, equation, fixed, raw, trial, v, v_raw, A, factor, work = workspace(m, k, integers,
                                                                                                       floats)
+    trial[:] = lam  # the guess itself first: a problem that did not change since the previous step is solved
+    primal, dual, compl, lam_max, v_max = residuals(formulation, G, g, mu, lower, upper, trial, v)
+    if within(tolerances, primal, dual, compl, lam_max, v_max, GUESS):
+        lam[:] = trial
+        return 0, True, primal, dual, compl
     retry = classify(formulation, mu, lower, upper, lam, mode, slip, rows, True)
     primal, dual, compl, rounds = np.inf, np.inf, np.inf, 0
     for rounds in range(1, max_rounds + 1):

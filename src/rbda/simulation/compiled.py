@@ -32,8 +32,8 @@ from __future__ import annotations
 import numpy as np
 from .._jit import njit
 
-from ..kernels.active_set import (active_set_solve, add_rows, dual_residuals, largest_diagonal, largest_magnitude,
-                                  within)
+from ..kernels.active_set import (GUESS, active_set_solve, add_rows, dual_residuals, largest_diagonal,
+                                  largest_magnitude, project_impulses, within)
 from ..kernels.active_set import velocities as g_plus_G_times
 from ..kernels.checks import all_finite
 from ..kernels.configuration import integrate
@@ -415,7 +415,7 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, index,
     feasibility): then ``impulses``, ``velocities (m,)``, ``dv = M^-1 J^T lambda (nv,)`` are filled. Returns
     ``(rounds, accepted, primal, dual, complementarity)``: the active sets tried and whether the result was
     accepted. ``integers``, ``floats``: room for its arrays (``views.take``)."""
-    m, nv, n, r = g.shape[0], J.shape[1], index.shape[0], lower.shape[0]
+    nv, n, r = J.shape[1], index.shape[0], lower.shape[0]
     Js, floats = take(floats, (n, nv))
     gs, floats = take(floats, (n,))
     lam_s, floats = take(floats, (n,))
@@ -435,19 +435,33 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, index,
                                                         tolerances, integers, floats)
         if not accepted:
             return used, False, 0.0, 0.0, 0.0
-    dv[:] = 0.0
-    add_rows(Js, lam_s, dv)  # J_s^T lambda_s
-    cholesky_solve(L, Dinv, lam, dv)  # M^-1 J_s^T lambda_s
-    np.dot(J, dv, velocities)  # g + J dv (BLAS: the whole problem's rows, tens)
-    for i in range(m):
-        velocities[i] += g[i]
     impulses[:] = 0.0
     for i in range(n):
         impulses[index[i]] = lam_s[i]
-    dual, compl = dual_residuals(formulation, mu, lower, upper, impulses, velocities)
-    if not within(tolerances, primal, dual, compl, largest_magnitude(impulses), largest_magnitude(velocities)):
+    passed, dual, compl = solves_whole(formulation, tolerances, 1.0, L, Dinv, lam, J, g, mu, lower, upper, impulses,
+                                       primal, velocities, dv)
+    if not passed:
         return used, False, 0.0, 0.0, 0.0
     return used, True, primal, dual, compl
+
+
+@njit(cache=True)
+def solves_whole(formulation, tolerances, scale, L, Dinv, lam, J, g, mu, lower, upper, impulses, primal, velocities,
+                 dv):
+    """Whether ``impulses (m,)`` (in their cones and boxes, ``primal`` their distance before the projection) solve
+    the whole problem within the solver's ``tolerances`` times ``scale`` (``kernels/active_set.within``), with its
+    velocities ``v = g + J M^-1 J^T lambda`` found through the sparse factor (``L, Dinv, lam``) without the
+    Delassus matrix: fills ``velocities (m,)`` and ``dv = M^-1 J^T lambda (nv,)``. Returns ``(passed, dual,
+    complementarity)``."""
+    dv[:] = 0.0
+    add_rows(J, impulses, dv)  # J^T lambda, the rows of nonzero impulses only
+    cholesky_solve(L, Dinv, lam, dv)  # M^-1 J^T lambda
+    np.dot(J, dv, velocities)  # g + J dv (BLAS: the whole problem's rows, tens)
+    for i in range(g.shape[0]):
+        velocities[i] += g[i]
+    dual, compl = dual_residuals(formulation, mu, lower, upper, impulses, velocities)
+    return (within(tolerances, primal, dual, compl, largest_magnitude(impulses), largest_magnitude(velocities), scale),
+            dual, compl)
 
 
 # ---------------------------------------------------------------------------------------------- stages 3-5
@@ -460,12 +474,15 @@ def room_sizes(m, nv):
 
 @njit(cache=True, nogil=True)
 def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias, bilateral_keys, previous_keys,
-                 previous_rows, previous, solver, formulation, options, q_next, v_next, J, frames, bias, lower, upper,
-                 rows, impulses, velocities, stats):
+                 previous_rows, previous, kept, solver, formulation, options, q_next, v_next, J, frames, bias, lower,
+                 upper, rows, impulses, velocities, stats):
     """Stages 3 to 5 (see the module) for the contacts ``contacts (k, 8)``, ``keys (k, 4)`` of stage 2 and the
     bilateral rows given, on the model, workspace, joint-limit tables and settings of the step context ``ctx``;
     fills ``q_next``, ``v_next``. With the setting ``warm_start``, the solve starts from the previous step's
-    impulses of the same keys (:func:`warm_start`), else from zero. Writes from their first entry ``J (m, nv)``, ``frames (k, 3, 3)``, the
+    impulses of the same keys (:func:`warm_start`), else from zero; if the previous step ``kept`` its own warm start
+    (its statistics' iterations 0: a body at rest, whose problem repeats each step), this one is tried first on
+    the whole problem through the sparse factor (:func:`solves_whole`), before the Delassus matrix is formed
+    (otherwise the fast path's first trial, ``active_set_solve``, tries it). Writes from their first entry ``J (m, nv)``, ``frames (k, 3, 3)``, the
     rows' bias, lower and upper bounds ``(r,)`` and keys ``(r, 3)``, ``impulses``, ``velocities G lambda + g (m,)``
     and ``stats (7,)`` (arrays at least that large: a context's output set, or the two-call step's own), with
     ``m = 3k + r``; returns ``(m, r)``. The statistics' iterations are -1 if ``G`` is not finite."""
@@ -508,9 +525,16 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     tolerances = options[9:13] if solver == ADMM else options[2:6]
     rounds = int(min(options[16], options[13]) if solver == ADMM else min(options[6], options[1]))
     used, accepted = 0, False
+    if warm and kept and rounds > 0:  # the previous impulses, kept if they solve this problem to GUESS times the
+        guess[:] = impulses  # tolerances, as the fast path's first trial would
+        primal = project_impulses(formulation, mu, lower, upper, guess)
+        accepted, dual, compl = solves_whole(formulation, tolerances, GUESS, L, Dinv, lam, J, g, mu, lower, upper,
+                                             guess, primal, velocities, tau)
+        if accepted:
+            impulses[:] = guess
     index, rest = take(integers, (m,))
     n = loaded_rows(contacts, impulses, r, index) if rounds > 0 else m
-    if n < m:  # the fast path on the loaded rows first (all loaded: nothing to save, the whole problem's below)
+    if not accepted and n < m:  # the fast path on the loaded rows (all loaded: nothing to save, the whole problem's below)
         guess[:] = impulses
         used, accepted, primal, dual, compl = solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu,
                                                            index[:n], lower, upper, guess, impulses, velocities, tau,
@@ -589,10 +613,10 @@ def step(ctx, parity, q, v, tau, fext, solver, formulation, options, q_next, v_n
     kp, rp = ctx.out_counts[o, 0], ctx.out_counts[o, 1]
     v_free, contacts, keys = ctx.out_v_free[parity], ctx.out_contacts[parity, :k], ctx.out_keys[parity, :k]
     m, r = contact_step(ctx, q, v, v_free, contacts, keys, ctx.no_rows_J, ctx.no_rows_bias, ctx.no_rows_keys,
-                        ctx.out_keys[o, :kp], ctx.out_rows[o, :rp], ctx.out_impulses[o, :3 * kp + rp], solver,
-                        formulation, options, q_next, v_next, ctx.out_J[parity], ctx.out_frames[parity],
-                        ctx.out_bias[parity], ctx.out_lower[parity], ctx.out_upper[parity], ctx.out_rows[parity],
-                        ctx.out_impulses[parity], ctx.out_velocities[parity], ctx.out_stats[parity])
+                        ctx.out_keys[o, :kp], ctx.out_rows[o, :rp], ctx.out_impulses[o, :3 * kp + rp],
+                        ctx.out_stats[o, 0] == 0.0 and ctx.out_stats[o, 1] == 1.0, solver, formulation, options,
+                        q_next, v_next, ctx.out_J[parity], ctx.out_frames[parity], ctx.out_bias[parity],
+                        ctx.out_lower[parity], ctx.out_upper[parity], ctx.out_rows[parity], ctx.out_impulses[parity], ctx.out_velocities[parity], ctx.out_stats[parity])
     if ctx.out_stats[parity, 0] < 0:
         return NOT_FINITE_G, 0, 0
     ctx.out_counts[parity, 0], ctx.out_counts[parity, 1] = k, r

@@ -317,8 +317,8 @@ def two_call_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS):
     J, frames, stats = np.empty((3 * k + r_max, v.shape[0])), np.empty((k, 3, 3)), np.empty(7)
     bias, lower, upper, rows = np.empty(r_max), np.empty(r_max), np.empty(r_max), np.empty((r_max, 3), dtype=np.int64)
     impulses, velocities = np.empty(3 * k + r_max), np.empty(3 * k + r_max)
-    m, r = _k.contact_step(ctx, q, v, v_free, contacts, keys, *bilateral, *warm_arrays(sim), solver, formulation,
-                           options, q_next, v_next, J, frames, bias, lower, upper, rows, impulses, velocities, stats)
+    m, r = _k.contact_step(ctx, q, v, v_free, contacts, keys, *bilateral, *warm_arrays(sim), kept_guess(sim), solver,
+                           formulation, options, q_next, v_next, J, frames, bias, lower, upper, rows, impulses, velocities, stats)
     if stats[0] < 0:
         step_error(compiled.NOT_FINITE_G, sim.model, q, v, names)
     J, bias, lower, upper, rows, impulses, velocities = (J[:m], bias[:r], lower[:r], upper[:r], rows[:r], impulses[:m],
@@ -361,6 +361,13 @@ def keep_set(sim, sets, parity, k, r):
     sim._fused = parity, k, r
     sim.solver.keep_raw_stats(out["out_stats"])
     sim._contacts = sim._rows = None
+
+
+def kept_guess(sim) -> bool:
+    """Whether ``sim``'s last compiled step kept its warm start (its statistics' iterations 0, converged): the next
+    step then tries its own first, before forming the Delassus matrix (``compiled.contact_step``)."""
+    raw = sim.solver.__dict__.get("_raw_stats")
+    return raw is not None and raw[0] == 0.0 and raw[1] == 1.0
 
 
 def warm_arrays(sim) -> tuple:
