@@ -23,12 +23,14 @@ After the ``k`` contacts, a problem may carry ``r`` one-dimensional box rows ``l
 
 Both solvers first try an exact fast path (``active_set_max_iter`` active sets at most, 8 by default; 0 turns it
 off; ``rbda.kernels.active_set``; in a simulator's step, the active sets it first tries on the rows that the warm
-start loads count against the same budget): the warm start's sticking, sliding and separating contacts give a linear
-problem, solved directly and accepted only if it meets the solver's tolerances on the problem itself (dual
-feasibility, complementarity, and a sliding contact's velocity opposed to its friction); else the guess is updated
-from the result, then the iterations run from the warm start. Each active set counts as one iteration in the
-statistics. A resting or steadily sliding scene is solved this way in one or two active sets, without iterating;
-a degenerate one (many redundant points, joints held by dry friction) often falls back to the iterations.
+start loads count against the same budget). The warm start itself is tried first and kept as it is if it meets a
+thousandth of the solver's tolerances (``kernels.active_set.GUESS``; a body at rest or sliding steadily meets the
+same problem step after step), with 0 iterations in the statistics. Else the warm start's sticking, sliding and
+separating contacts give a linear problem, solved directly and accepted only if it meets the solver's tolerances on
+the problem itself (dual feasibility, complementarity, and a sliding contact's velocity opposed to its friction);
+else the guess is updated from the result, then the iterations run from the warm start. Each active set counts as
+one iteration in the statistics. A resting or steadily sliding scene is solved this way in one or two active sets,
+without iterating; a degenerate one (many redundant points, joints held by dry friction) often falls back to the iterations.
 
 Both solvers keep their last statistics in ``solver.stats`` (a :class:`SolverStats`); a solver that stops at
 ``max_iter`` says ``converged = False`` and returns its last iterate, which is finite.
