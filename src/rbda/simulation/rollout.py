@@ -33,27 +33,31 @@ def _make(model, collision_model, dt, options):
     _worker.sim = Simulator(model, collision_model, dt, **options)
 
 
-def _run(first, Q0, V0, TAUS, sim=None):
-    """Roll out the states ``first, first + 1, ...`` on ``sim`` (default: this worker's simulator); an error names
-    its state."""
+def _run(first, Q0, V0, TAUS, sim=None, out=None):
+    """Roll out the states ``first, first + 1, ...`` on ``sim`` (default: this worker's simulator) into ``out = (Q,
+    V)`` (the batch's output rows; default: new arrays); an error names its state."""
     sim = sim or _worker.sim
     B, T = TAUS.shape[0], TAUS.shape[1]
-    Q, V = np.empty((B, T + 1, Q0.shape[1])), np.empty((B, T + 1, V0.shape[1]))
+    Q, V = out if out is not None else (np.empty((B, T + 1, Q0.shape[1])), np.empty((B, T + 1, V0.shape[1])))
     for b in range(B):
         sim.reset()
         try:
-            Q[b], V[b] = sim.rollout(Q0[b], V0[b], TAUS[b])
+            sim._rollout_into(Q[b], V[b], Q0[b], V0[b], TAUS[b])
         except ValueError as exc:
             raise ValueError(f"state {first + b}: {exc}") from None
     return first, Q, V
 
 
-def _run_threaded(free, first, Q0, V0, TAUS):
-    """:func:`_run` on a simulator taken from the queue ``free`` (one per thread: each its own workspace) and
-    given back."""
-    sim = free.get()
+def _run_threaded(free, make, first, Q0, V0, TAUS, out):
+    """:func:`_run` into ``out`` on a simulator taken from the queue ``free`` and given back (one per thread: each
+    its own workspace), or made by ``make()`` if none is free (in the worker thread: the pool's simulators are built
+    side by side)."""
     try:
-        return _run(first, Q0, V0, TAUS, sim)
+        sim = free.get_nowait()
+    except queue.Empty:
+        sim = make()
+    try:
+        return _run(first, Q0, V0, TAUS, sim, out)
     finally:
         free.put(sim)
 
@@ -110,16 +114,17 @@ def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: Arr
     bar = progress_bar(B * T, f"rbda: {B} rollouts", progress)
     with bar:
         if backend == "serial" or workers == 1:
-            results = (_run(s, Q0[s:s + chunk], V0[s:s + chunk], TAUS[s:s + chunk], first_sim) for s in starts)
+            results = (_run(s, Q0[s:s + chunk], V0[s:s + chunk], TAUS[s:s + chunk], first_sim,
+                            (Q[s:s + chunk], V[s:s + chunk])) for s in starts)
             pool = None
         elif backend == "thread":
-            free = queue.SimpleQueue()  # the workers' simulators
+            free = queue.SimpleQueue()  # the workers' simulators: this one, and those the threads make
             free.put(first_sim)
-            for _ in range(workers - 1):
-                free.put(Simulator(model, collision_model, dt, **options))
             pool = ThreadPoolExecutor(workers)
-            results = as_completed([pool.submit(_run_threaded, free, s, Q0[s:s + chunk], V0[s:s + chunk],
-                                                TAUS[s:s + chunk]) for s in starts])
+            results = as_completed([pool.submit(_run_threaded, free, lambda: Simulator(model, collision_model, dt,
+                                                                                       **options),
+                                                s, Q0[s:s + chunk], V0[s:s + chunk], TAUS[s:s + chunk],
+                                                (Q[s:s + chunk], V[s:s + chunk])) for s in starts])
         else:
             pool = ProcessPoolExecutor(workers, initializer=_make, initargs=(model, collision_model, dt, options))
             results = as_completed([pool.submit(_run, s, Q0[s:s + chunk], V0[s:s + chunk], TAUS[s:s + chunk])
@@ -127,7 +132,8 @@ def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: Arr
         try:
             for r in results:
                 first, q, v = r if pool is None else r.result()
-                Q[first:first + len(q)], V[first:first + len(q)] = q, v
+                if pool is not None and backend == "process":  # (serial and thread workers wrote into Q, V)
+                    Q[first:first + len(q)], V[first:first + len(q)] = q, v
                 bar.update(len(q) * T)
         finally:
             if pool is not None:

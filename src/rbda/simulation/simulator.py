@@ -413,7 +413,13 @@ class Simulator:
         if taus.ndim != 2 or taus.shape[1] != self.model.nv:
             raise ValueError(f"taus: expected shape (T, {self.model.nv}), got {taus.shape}")
         T = taus.shape[0]
-        Q, V = np.empty((T + 1, self.model.nq)), np.empty((T + 1, self.model.nv))
+        return self._rollout_into(np.empty((T + 1, self.model.nq)), np.empty((T + 1, self.model.nv)), q0, v0, taus,
+                                  fext, progress)
+
+    def _rollout_into(self, Q, V, q0, v0, taus, fext=None, progress=None):
+        """:meth:`rollout` into ``Q (T + 1, nq)``, ``V (T + 1, nv)`` (C-contiguous float64: ``rbda.batch.rollout``'s
+        output rows) for ``taus`` already a float array of shape ``(T, nv)``; returns ``(Q, V)``."""
+        T = taus.shape[0]
         Q[0] = finite_vector(q0, self.model.nq, "q0")
         V[0] = finite_vector(v0, self.model.nv, "v0")
         with progress_bar(T, "rbda: rollout", progress) as bar:
