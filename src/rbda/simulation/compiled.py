@@ -533,7 +533,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         if accepted:
             impulses[:] = guess
     index, rest = take(integers, (m,))
-    n = loaded_rows(contacts, impulses, r, index) if rounds > 0 else m
+    n = loaded_rows(contacts, impulses, r, index) if rounds > 0 and not accepted else m
     if not accepted and n < m:  # the fast path on the loaded rows (all loaded: nothing to save, the whole problem's below)
         guess[:] = impulses
         used, accepted, primal, dual, compl = solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu,
