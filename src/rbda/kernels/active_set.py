@@ -488,21 +488,24 @@ def workspace(m, k, integers, floats):
 
 
 @njit(cache=True)
-def active_set_solve(formulation, G, g, mu, lower, upper, lam, max_rounds, tolerances, integers, floats):
-    """The fast path (see the module) from the guess ``lam (m,)``, ``m = 3k + r``, at most ``max_rounds``
-    active sets, the reduced solve regularised by ``EPS`` times ``G``'s largest diagonal entry; ``tolerances =
-    [abs_f, rel_f, abs_c, rel_c]`` (:func:`within`); ``integers``, ``floats``: room for its arrays (:func:`workspace`;
+def active_set_solve(formulation, G, g, mu, lower, upper, lam, max_rounds, tolerances, integers, floats,
+                     guess_first=True):
+    """The fast path (see the module) from the guess ``lam (m,)``, ``m = 3k + r``: the guess itself first (unless
+    ``guess_first`` is False: a simulator's step that waits to try it again), then at most ``max_rounds`` active
+    sets, the reduced solve regularised by ``EPS`` times ``G``'s largest diagonal entry; ``tolerances = [abs_f,
+    rel_f, abs_c, rel_c]`` (:func:`within`); ``integers``, ``floats``: room for its arrays (:func:`workspace`;
     empty: new ones). Returns ``(rounds, accepted, primal, dual, complementarity)``: if accepted, ``lam`` holds the
     solution (in the cones and boxes); otherwise ``lam`` is unchanged."""
     m, k = g.shape[0], mu.shape[0]
     eps = EPS * max(largest_diagonal(G), 1e-300)
     mode, rows, index, slip, column, equation, fixed, raw, trial, v, v_raw, A, factor, work = workspace(m, k, integers,
                                                                                                       floats)
-    trial[:] = lam  # the guess itself first (GUESS)
-    primal, dual, compl, lam_max, v_max = residuals(formulation, G, g, mu, lower, upper, trial, v)
-    if within(tolerances, primal, dual, compl, lam_max, v_max, GUESS):
-        lam[:] = trial
-        return 0, True, primal, dual, compl
+    if guess_first:  # the guess itself first (GUESS)
+        trial[:] = lam
+        primal, dual, compl, lam_max, v_max = residuals(formulation, G, g, mu, lower, upper, trial, v)
+        if within(tolerances, primal, dual, compl, lam_max, v_max, GUESS):
+            lam[:] = trial
+            return 0, True, primal, dual, compl
     retry = classify(formulation, mu, lower, upper, lam, mode, slip, rows, True)
     primal, dual, compl, rounds = np.inf, np.inf, np.inf, 0
     for rounds in range(1, max_rounds + 1):

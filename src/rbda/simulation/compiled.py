@@ -51,6 +51,7 @@ HALFSPACE, SPHERES, VERTICES, HULL, CYLINDER, OTHER = 0, 1, 2, 3, 4, 5
 PLANE_FIRST, PLANE_SECOND, SPHERE_SPHERE, PYTHON_PAIR, DISABLED = 0, 1, 2, 3, 4
 LIMIT, FRICTION, BILATERAL = 0, 1, 2
 ADMM, PGS = 0, 1
+BACKOFF = 4  # a warm start that keeps failing is tried every 2^BACKOFF steps (guess_backoff)
 NOT_SPD = 1000  # status: M + dt diag(damping) has a pivot <= 0
 NOT_FINITE_G = 1001  # status: the Delassus matrix of a step is not finite
 PYTHON_STEP = 1002  # status: a pair without a compiled contact function is within its margin: step in Python
@@ -405,7 +406,7 @@ def loaded_rows(contacts, guess, r, index):
 
 @njit(cache=True)
 def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, index, lower, upper, guess, impulses,
-                 velocities, dv, integers, floats):
+                 velocities, dv, integers, floats, guess_first):
     """The fast path (``kernels/active_set.py``) on the rows ``index (n,)`` that the warm start loads
     (:func:`loaded_rows`; the caller calls it only if they are fewer than all, else there is nothing to save), the
     other contacts left at zero impulse: with ``G_s = J_s M^-1 J_s^T`` of those rows only (a resting robot loads a
@@ -414,7 +415,8 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, index,
     the solver's ``tolerances`` (a separated contact that the step would push into the ground fails its dual
     feasibility): then ``impulses``, ``velocities (m,)``, ``dv = M^-1 J^T lambda (nv,)`` are filled. Returns
     ``(rounds, accepted, primal, dual, complementarity)``: the active sets tried and whether the result was
-    accepted. ``integers``, ``floats``: room for its arrays (``views.take``)."""
+    accepted. ``integers``, ``floats``: room for its arrays (``views.take``); ``guess_first``: whether the fast path
+    tries the warm start itself first (``active_set_solve``)."""
     nv, n, r = J.shape[1], index.shape[0], lower.shape[0]
     Js, floats = take(floats, (n, nv))
     gs, floats = take(floats, (n,))
@@ -432,7 +434,7 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, index,
         if not np.isfinite(largest_diagonal(Gs)):  # (the diagonal is enough: see contact_step)
             return 0, False, 0.0, 0.0, 0.0
         used, accepted, primal, _, _ = active_set_solve(formulation, Gs, gs, mu_s, lower, upper, lam_s, rounds,
-                                                        tolerances, integers, floats)
+                                                        tolerances, integers, floats, guess_first)
         if not accepted:
             return used, False, 0.0, 0.0, 0.0
     impulses[:] = 0.0
@@ -445,7 +447,7 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, index,
     return used, True, primal, dual, compl
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def solves_whole(formulation, tolerances, scale, L, Dinv, lam, J, g, mu, lower, upper, impulses, primal, velocities,
                  dv):
     """Whether ``impulses (m,)`` (in their cones and boxes, ``primal`` their distance before the projection) solve
@@ -474,15 +476,16 @@ def room_sizes(m, nv):
 
 @njit(cache=True, nogil=True)
 def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias, bilateral_keys, previous_keys,
-                 previous_rows, previous, kept, solver, formulation, options, q_next, v_next, J, frames, bias, lower,
-                 upper, rows, impulses, velocities, stats):
+                 previous_rows, previous, try_guess, solver, formulation, options, q_next, v_next, J, frames, bias,
+                 lower, upper, rows, impulses, velocities, stats):
     """Stages 3 to 5 (see the module) for the contacts ``contacts (k, 8)``, ``keys (k, 4)`` of stage 2 and the
     bilateral rows given, on the model, workspace, joint-limit tables and settings of the step context ``ctx``;
     fills ``q_next``, ``v_next``. With the setting ``warm_start``, the solve starts from the previous step's
-    impulses of the same keys (:func:`warm_start`), else from zero; if the previous step ``kept`` its own warm start
-    (its statistics' iterations 0: a body at rest, whose problem repeats each step), this one is tried first on
-    the whole problem through the sparse factor (:func:`solves_whole`), before the Delassus matrix is formed
-    (otherwise the fast path's first trial, ``active_set_solve``, tries it). Writes from their first entry ``J (m, nv)``, ``frames (k, 3, 3)``, the
+    impulses of the same keys (:func:`warm_start`), else from zero. With ``try_guess`` (:func:`guess_backoff`), the
+    warm start is tried first as it is (``kernels/active_set.GUESS``: a body at rest, whose problem repeats each
+    step), on the whole problem through the sparse factor (:func:`solves_whole`), before the Delassus matrix is
+    formed; without, the fast path on the loaded rows does not try it either (the whole problem's solve still
+    does). Writes from their first entry ``J (m, nv)``, ``frames (k, 3, 3)``, the
     rows' bias, lower and upper bounds ``(r,)`` and keys ``(r, 3)``, ``impulses``, ``velocities G lambda + g (m,)``
     and ``stats (7,)`` (arrays at least that large: a context's output set, or the two-call step's own), with
     ``m = 3k + r``; returns ``(m, r)``. The statistics' iterations are -1 if ``G`` is not finite."""
@@ -525,7 +528,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     tolerances = options[9:13] if solver == ADMM else options[2:6]
     rounds = int(min(options[16], options[13]) if solver == ADMM else min(options[6], options[1]))
     used, accepted = 0, False
-    if warm and kept and rounds > 0:  # the previous impulses, kept if they solve this problem to GUESS times the
+    if warm and try_guess and rounds > 0:  # the previous impulses, kept if they solve this problem to GUESS times the
         guess[:] = impulses  # tolerances, as the fast path's first trial would
         primal = project_impulses(formulation, mu, lower, upper, guess)
         accepted, dual, compl = solves_whole(formulation, tolerances, GUESS, L, Dinv, lam, J, g, mu, lower, upper,
@@ -538,7 +541,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         guess[:] = impulses
         used, accepted, primal, dual, compl = solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu,
                                                            index[:n], lower, upper, guess, impulses, velocities, tau,
-                                                           rest, floats)
+                                                           rest, floats, try_guess)
     stats[:] = 0.0
     if accepted:
         stats[0], stats[1], stats[2], stats[3], stats[4] = used, 1.0, primal, dual, compl
@@ -610,14 +613,32 @@ def step(ctx, parity, q, v, tau, fext, solver, formulation, options, q_next, v_n
     if python_pair_near(ctx.pairs, ctx.gparam, ctx.p, ctx.margins):
         return PYTHON_STEP, 0, 0
     o = 1 - parity
-    kp, rp = ctx.out_counts[o, 0], ctx.out_counts[o, 1]
+    kp, rp, failed, wait = ctx.out_counts[o, 0], ctx.out_counts[o, 1], ctx.out_counts[o, 2], ctx.out_counts[o, 3]
     v_free, contacts, keys = ctx.out_v_free[parity], ctx.out_contacts[parity, :k], ctx.out_keys[parity, :k]
     m, r = contact_step(ctx, q, v, v_free, contacts, keys, ctx.no_rows_J, ctx.no_rows_bias, ctx.no_rows_keys,
-                        ctx.out_keys[o, :kp], ctx.out_rows[o, :rp], ctx.out_impulses[o, :3 * kp + rp],
-                        ctx.out_stats[o, 0] == 0.0 and ctx.out_stats[o, 1] == 1.0, solver, formulation, options,
-                        q_next, v_next, ctx.out_J[parity], ctx.out_frames[parity], ctx.out_bias[parity],
+                        ctx.out_keys[o, :kp], ctx.out_rows[o, :rp], ctx.out_impulses[o, :3 * kp + rp], wait == 0,
+                        solver, formulation, options, q_next, v_next, ctx.out_J[parity], ctx.out_frames[parity], ctx.out_bias[parity],
                         ctx.out_lower[parity], ctx.out_upper[parity], ctx.out_rows[parity], ctx.out_impulses[parity], ctx.out_velocities[parity], ctx.out_stats[parity])
     if ctx.out_stats[parity, 0] < 0:
         return NOT_FINITE_G, 0, 0
-    ctx.out_counts[parity, 0], ctx.out_counts[parity, 1] = k, r
+    kept = ctx.out_stats[parity, 0] == 0.0 and ctx.out_stats[parity, 1] == 1.0
+    failed, wait = guess_backoff(failed, wait, kept)
+    ctx.out_counts[parity, 0], ctx.out_counts[parity, 1], ctx.out_counts[parity, 2], ctx.out_counts[parity, 3] = (
+        k, r, failed, wait)
     return 0, k, r
+
+
+@njit(cache=True, _nrt=False)
+def guess_backoff(failed, wait, kept):
+    """When a simulator's step tries its warm start as it is (``contact_step``'s ``try_guess``): each step while
+    it is kept; after ``f`` trials in a row that failed, again after ``2^(f - 2)`` steps (at most ``2^BACKOFF``), so
+    that a robot under control, whose problem changes each step, seldom pays for the trial, while a body that
+    comes to rest is caught within a few steps. From the previous step's ``(failed, wait)`` (trials failed in a row,
+    steps left to wait: the warm start is tried when ``wait`` is 0) and whether it ``kept`` its warm start,
+    returns this step's."""
+    if kept:
+        return 0, 0
+    if wait > 0:
+        return failed, wait - 1
+    failed = min(failed + 1, BACKOFF + 2)
+    return failed, (1 << (failed - 2)) if failed >= 2 else 0

@@ -279,7 +279,7 @@ def stage_warm(sim, sets):
     out["out_impulses"][:3 * n] = impulses[:3 * k].reshape(k, 3)[kept].reshape(-1)
     out["out_impulses"][3 * n:3 * n + r] = impulses[3 * k:]
     out["out_rows"][:r] = rows
-    out["out_counts"][:] = n, r
+    out["out_counts"][:] = n, r, *backoff(sim)
     sim._warm_in_set = True
 
 
@@ -317,13 +317,15 @@ def two_call_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS):
     J, frames, stats = np.empty((3 * k + r_max, v.shape[0])), np.empty((k, 3, 3)), np.empty(7)
     bias, lower, upper, rows = np.empty(r_max), np.empty(r_max), np.empty(r_max), np.empty((r_max, 3), dtype=np.int64)
     impulses, velocities = np.empty(3 * k + r_max), np.empty(3 * k + r_max)
-    m, r = _k.contact_step(ctx, q, v, v_free, contacts, keys, *bilateral, *warm_arrays(sim), kept_guess(sim), solver,
+    failed, wait = backoff(sim)
+    m, r = _k.contact_step(ctx, q, v, v_free, contacts, keys, *bilateral, *warm_arrays(sim), wait == 0, solver,
                            formulation, options, q_next, v_next, J, frames, bias, lower, upper, rows, impulses, velocities, stats)
     if stats[0] < 0:
         step_error(compiled.NOT_FINITE_G, sim.model, q, v, names)
     J, bias, lower, upper, rows, impulses, velocities = (J[:m], bias[:r], lower[:r], upper[:r], rows[:r], impulses[:m],
                                                          velocities[:m])
     keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias, lower, upper, rows, stats)
+    sim._backoff = compiled.guess_backoff(failed, wait, stats[0] == 0.0 and stats[1] == 1.0)
     return q_next, v_next
 
 
@@ -356,6 +358,7 @@ def keep_set(sim, sets, parity, k, r):
     (:func:`step_arrays`)."""
     out = sets[parity]
     sim._parity = parity
+    sim._backoff = None  # in the set's counts (backoff)
     sim._warm = out["out_keys"], out["out_rows"], out["out_impulses"], k, r
     sim._warm_in_set = True
     sim._fused = parity, k, r
@@ -363,11 +366,13 @@ def keep_set(sim, sets, parity, k, r):
     sim._contacts = sim._rows = None
 
 
-def kept_guess(sim) -> bool:
-    """Whether ``sim``'s last compiled step kept its warm start (its statistics' iterations 0, converged): the next
-    step then tries its own first, before forming the Delassus matrix (``compiled.contact_step``)."""
-    raw = sim.solver.__dict__.get("_raw_stats")
-    return raw is not None and raw[0] == 0.0 and raw[1] == 1.0
+def backoff(sim) -> tuple:
+    """``(failed, wait)`` of ``sim``'s next step: when it tries its warm start as it is (``compiled.guess_backoff``);
+    after a one-call step, in its output set's counts, else kept on the simulator."""
+    if sim._backoff is None:  # (keep_set)
+        counts = context(sim)[1][sim._fused[0]]["out_counts"]
+        return int(counts[2]), int(counts[3])
+    return sim._backoff
 
 
 def warm_arrays(sim) -> tuple:
@@ -419,7 +424,7 @@ def compiled_steps(sim, Q, V, taus, fext, first, last):
         status, t, parity = _kr.rollout_steps(ctx, sim._parity, Q, V, taus, fext, start, last, solver, formulation,
                                               options, warm_rho)
         if t > start:  # the last step completed: its arrays are the output set parity's
-            k, r = sets[parity]["out_counts"]
+            k, r = sets[parity]["out_counts"][:2]
             keep_set(sim, sets, parity, int(k), int(r))
         try:
             if status == compiled.PYTHON_STEP:  # a Python pair is near: this step with Python's contacts

@@ -36,7 +36,7 @@ from .delassus import DelassusDense
 from .compiled import SETTINGS
 from .packed import STEP_ARGUMENTS, PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows
 from .packed import contact_set
-from .packed import step_arrays
+from .packed import backoff, step_arrays
 from .packed import rollout_compiled
 from .solvers import FORMULATIONS, ADMMSolver, PGSSolver, SolverStats
 
@@ -274,6 +274,7 @@ class Simulator:
         # the warm start: the previous compiled step's keys, row keys, impulses, and how many contacts and rows
         self._warm = (np.zeros((0, 4), dtype=np.int64), np.zeros((0, 3), dtype=np.int64), np.zeros(0), 0, 0)
         self._warm_in_set = False  # whether it is also in the step context's output set the next step reads
+        self._backoff = (0, 0)  # when the compiled step tries its warm start as it is (compiled.guess_backoff)
         self._step_arrays = None  # the compiled step's arrays, from which contacts and rows are built when read
         self._fused = None  # or (parity, k, r) of a one-call step, whose arrays are in its output buffers
         self._contacts = None
@@ -327,6 +328,7 @@ class Simulator:
         """The simulator's state for ``copy`` and ``pickle``: the last step's results as arrays of their own, without
         the compiled step's context (a numba object, rebuilt by the next step)."""
         state = self.__dict__.copy()
+        state["_backoff"] = backoff(self)
         if self._fused is not None:
             arrays = tuple(x.copy() for x in step_arrays(self))
             state["_step_arrays"], state["_fused"] = arrays, None
@@ -379,6 +381,7 @@ class Simulator:
         self._previous = {}
         self._warm = (*self._warm[:3], 0, 0)
         self._warm_in_set = False
+        self._backoff = (0, 0)
         self.solver.stats = SolverStats()
 
     def step(self, q, v, tau, fext=None, _step: int | None = None):

@@ -48,7 +48,8 @@ FIELDS = (
     "room", "iroom",
     # the output buffers, two sets: contacts (2, cap, 8), keys (2, cap, 4), frames (2, cap, 3, 3), J (2, m, nv),
     # bias, lower, upper (2, r), row keys (2, r, 3), impulses, velocities (2, m), statistics (2, 7), v_free (2, nv),
-    # the numbers of contacts and rows written (2, 2)
+    # the numbers of contacts and rows written, and the warm start's trials failed in a row and steps to wait before
+    # the next (compiled.guess_backoff) (2, 4)
     "out_contacts", "out_keys", "out_frames", "out_J", "out_bias", "out_lower", "out_upper", "out_rows",
     "out_impulses", "out_velocities", "out_stats", "out_v_free", "out_counts",
 )
@@ -95,4 +96,4 @@ def output_buffers(capacity: int, rows: int, nv: int) -> dict:
             "out_bias": np.zeros((2, rows)), "out_lower": np.zeros((2, rows)), "out_upper": np.zeros((2, rows)),
             "out_rows": np.zeros((2, rows, 3), dtype=np.int64), "out_impulses": np.zeros((2, m)),
             "out_velocities": np.zeros((2, m)), "out_stats": np.zeros((2, 7)), "out_v_free": np.zeros((2, nv)),
-            "out_counts": np.zeros((2, 2), dtype=np.int64)}
+            "out_counts": np.zeros((2, 4), dtype=np.int64)}
