@@ -92,3 +92,25 @@ def test_bad_setting(Solver):
     with pytest.raises(TypeError, match="active_set_max_iter"):
         Solver(active_set_max_iter=1.5)
     assert Solver(active_set_max_iter=0).active_set_max_iter == 0
+
+
+@pytest.mark.parametrize("Solver", [PGSSolver, ADMMSolver])
+@pytest.mark.parametrize("name", ["box at rest", "box pushed, slides", "sphere on an incline"])
+def test_a_guess_that_solves_the_problem_is_kept(Solver, name):
+    """A warm start that already solves the problem to a thousandth of the tolerances is returned as it is, with 0
+    iterations (a body at rest meets the same problem step after step); one off by 1e-4 of its impulses (a
+    velocity error of about 1e-7, above the 1e-9 of that test though within the solver's 1e-6) is not, and the
+    solve then meets the solver's own tolerance (PGS's sweeps on the sliding box, where the active sets from that
+    guess do not pass, stop at 6e-7)."""
+    problem = PROBLEMS[name]()
+    exact, _ = solve(Solver, "ncp", problem)
+    loose = dict(absolute_feasibility_tol=1e-6, relative_feasibility_tol=1e-6, absolute_complementarity_tol=1e-6,
+                 relative_complementarity_tol=1e-6)
+    lam, stats = solve(Solver, "ncp", problem, exact, **loose)
+    assert stats.iterations == 0 and np.array_equal(lam, exact)
+    off = exact * (1.0 + 1e-4)
+    velocity_error = np.abs(problem.G @ (off - exact)).max()
+    assert 1e-8 < velocity_error < 1e-6  # kept by the solver's tolerance, not by a thousandth of it
+    lam, stats = solve(Solver, "ncp", problem, off, **loose)
+    assert stats.iterations >= 1
+    assert np.abs(problem.v_next(lam) - problem.v_next(exact)).max() < 2e-6  # to the solver's own tolerance

@@ -351,3 +351,37 @@ def test_the_scratch_room_leaves_the_step_unchanged(solver, monkeypatch):
     np.testing.assert_array_equal(Qa, Qb)
     np.testing.assert_array_equal(Va, Vb)
     assert a.contacts.size == 4 and np.abs(Va[-1, 0]) > 0.01  # four corners, sliding at the end
+
+
+def test_a_resting_box_keeps_its_warm_start():
+    """A box at rest on the ground (the solver's default tolerances, 1e-6) keeps its warm start, as it is, in most
+    steps (0 iterations: the previous impulses solve the next problem to a thousandth of the tolerances) and stays
+    at rest: its velocity under 1e-9, the normal impulses summing to ``m g dt`` to 1e-9. The same box with the warm
+    start off, whose every step is an exact solve, rests at the same height to 1e-12. Then, pushed, the box slides
+    at the right acceleration (its friction impulse is the same each step: kept too); stopped, it keeps its warm
+    start again (``compiled.guess_backoff``)."""
+    mass, dt = 10.0, 1e-3
+    make = free_body(Box((0.2, 0.2, 0.2)), mass, mu=0.4, solver_options={})
+    sim, q, v = make()
+    exact = Simulator(sim.model, sim.collision_model, dt, mu=0.4, warm_start=False)
+    qe, ve = q, v
+    iterations = []
+    for _ in range(300):
+        q, v = sim.step(q, v, np.zeros(6))
+        qe, ve = exact.step(qe, ve, np.zeros(6))
+        iterations.append(sim.solver.stats.iterations)
+        assert np.abs(v).max() < 1e-9
+        assert sim.impulses[2::3].sum() == pytest.approx(mass * G0 * dt, rel=1e-9)
+    assert np.mean(np.array(iterations[10:]) == 0) > 0.8, iterations
+    assert abs(q[2] - qe[2]) < 1e-12
+    push = np.array([1.5 * 0.4 * mass * G0, 0, 0, 0, 0, 0])
+    iterations = []
+    for t in range(400):
+        q, v = sim.step(q, v, push if t < 100 else np.zeros(6))
+        iterations.append(sim.solver.stats.iterations)
+        if t == 99:  # pushed at 1.5 mu m g against mu m g of sliding friction for 100 steps
+            assert v[0] == pytest.approx(100 * dt * 0.5 * 0.4 * G0, rel=1e-6)
+    # stopped (friction decelerates it at mu g): ADMM's sliding steps, at its 1e-6 tolerance, leave it rocking at
+    # 1.4e-7 rad/s, which kept warm starts, within 1e-9 of complementarity, do not damp (exact solves would)
+    assert np.abs(v[:3]).max() < 1e-7 and np.abs(v[3:]).max() < 1e-6
+    assert np.mean(np.array(iterations[-100:]) == 0) > 0.8, iterations[-100:]
