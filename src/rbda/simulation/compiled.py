@@ -537,7 +537,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
             impulses[:] = guess
     index, rest = take(integers, (m,))
     n = loaded_rows(contacts, impulses, r, index) if rounds > 0 and not accepted else m
-    if not accepted and n < m:  # the fast path on the loaded rows (all loaded: nothing to save, the whole problem's below)
+    if not accepted and n < m:  # the fast path on the loaded rows (all loaded: the whole problem's, below)
         guess[:] = impulses
         used, accepted, primal, dual, compl = solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu,
                                                            index[:n], lower, upper, guess, impulses, velocities, tau,
@@ -617,8 +617,9 @@ def step(ctx, parity, q, v, tau, fext, solver, formulation, options, q_next, v_n
     v_free, contacts, keys = ctx.out_v_free[parity], ctx.out_contacts[parity, :k], ctx.out_keys[parity, :k]
     m, r = contact_step(ctx, q, v, v_free, contacts, keys, ctx.no_rows_J, ctx.no_rows_bias, ctx.no_rows_keys,
                         ctx.out_keys[o, :kp], ctx.out_rows[o, :rp], ctx.out_impulses[o, :3 * kp + rp], wait == 0,
-                        solver, formulation, options, q_next, v_next, ctx.out_J[parity], ctx.out_frames[parity], ctx.out_bias[parity],
-                        ctx.out_lower[parity], ctx.out_upper[parity], ctx.out_rows[parity], ctx.out_impulses[parity], ctx.out_velocities[parity], ctx.out_stats[parity])
+                        solver, formulation, options, q_next, v_next, ctx.out_J[parity], ctx.out_frames[parity],
+                        ctx.out_bias[parity], ctx.out_lower[parity], ctx.out_upper[parity], ctx.out_rows[parity],
+                        ctx.out_impulses[parity], ctx.out_velocities[parity], ctx.out_stats[parity])
     if ctx.out_stats[parity, 0] < 0:
         return NOT_FINITE_G, 0, 0
     kept = ctx.out_stats[parity, 0] == 0.0 and ctx.out_stats[parity, 1] == 1.0

@@ -319,7 +319,8 @@ def two_call_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS):
     impulses, velocities = np.empty(3 * k + r_max), np.empty(3 * k + r_max)
     failed, wait = backoff(sim)
     m, r = _k.contact_step(ctx, q, v, v_free, contacts, keys, *bilateral, *warm_arrays(sim), wait == 0, solver,
-                           formulation, options, q_next, v_next, J, frames, bias, lower, upper, rows, impulses, velocities, stats)
+                           formulation, options, q_next, v_next, J, frames, bias, lower, upper, rows, impulses,
+                           velocities, stats)
     if stats[0] < 0:
         step_error(compiled.NOT_FINITE_G, sim.model, q, v, names)
     J, bias, lower, upper, rows, impulses, velocities = (J[:m], bias[:r], lower[:r], upper[:r], rows[:r], impulses[:m],

@@ -30,7 +30,8 @@ separating contacts give a linear problem, solved directly and accepted only if 
 the problem itself (dual feasibility, complementarity, and a sliding contact's velocity opposed to its friction);
 else the guess is updated from the result, then the iterations run from the warm start. Each active set counts as
 one iteration in the statistics. A resting or steadily sliding scene is solved this way in one or two active sets,
-without iterating; a degenerate one (many redundant points, joints held by dry friction) often falls back to the iterations.
+without iterating; a degenerate one (many redundant points, joints held by dry friction) often falls back to the
+iterations.
 
 Both solvers keep their last statistics in ``solver.stats`` (a :class:`SolverStats`); a solver that stops at
 ``max_iter`` says ``converged = False`` and returns its last iterate, which is finite.
