@@ -491,8 +491,8 @@ def workspace(m, k, integers, floats):
 def active_set_solve(formulation, G, g, mu, lower, upper, lam, max_rounds, tolerances, integers, floats,
                      guess_first=True):
     """The fast path (see the module) from the guess ``lam (m,)``, ``m = 3k + r``: the guess itself first (unless
-    ``guess_first`` is False: a simulator's step that waits to try it again), then at most ``max_rounds`` active
-    sets, the reduced solve regularised by ``EPS`` times ``G``'s largest diagonal entry; ``tolerances = [abs_f,
+    ``guess_first`` is False: a simulator's step that tried it, or waits to, on the whole problem), then at most
+    ``max_rounds`` active sets, the reduced solve regularised by ``EPS`` times ``G``'s largest diagonal entry; ``tolerances = [abs_f,
     rel_f, abs_c, rel_c]`` (:func:`within`); ``integers``, ``floats``: room for its arrays (:func:`workspace`;
     empty: new ones). Returns ``(rounds, accepted, primal, dual, complementarity)``: if accepted, ``lam`` holds the
     solution (in the cones and boxes); otherwise ``lam`` is unchanged."""

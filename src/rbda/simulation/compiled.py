@@ -406,7 +406,7 @@ def loaded_rows(contacts, guess, r, index):
 
 @njit(cache=True)
 def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, index, lower, upper, guess, impulses,
-                 velocities, dv, integers, floats, guess_first):
+                 velocities, dv, integers, floats):
     """The fast path (``kernels/active_set.py``) on the rows ``index (n,)`` that the warm start loads
     (:func:`loaded_rows`; the caller calls it only if they are fewer than all, else there is nothing to save), the
     other contacts left at zero impulse: with ``G_s = J_s M^-1 J_s^T`` of those rows only (a resting robot loads a
@@ -415,8 +415,9 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, index,
     the solver's ``tolerances`` (a separated contact that the step would push into the ground fails its dual
     feasibility): then ``impulses``, ``velocities (m,)``, ``dv = M^-1 J^T lambda (nv,)`` are filled. Returns
     ``(rounds, accepted, primal, dual, complementarity)``: the active sets tried and whether the result was
-    accepted. ``integers``, ``floats``: room for its arrays (``views.take``); ``guess_first``: whether the fast path
-    tries the warm start itself first (``active_set_solve``)."""
+    accepted. ``integers``, ``floats``: room for its arrays (``views.take``). The active sets start from the warm
+    start's own active set: the warm start as it is was tried on the whole problem before, or is waited for
+    (:func:`contact_step`)."""
     nv, n, r = J.shape[1], index.shape[0], lower.shape[0]
     Js, floats = take(floats, (n, nv))
     gs, floats = take(floats, (n,))
@@ -434,7 +435,7 @@ def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, index,
         if not np.isfinite(largest_diagonal(Gs)):  # (the diagonal is enough: see contact_step)
             return 0, False, 0.0, 0.0, 0.0
         used, accepted, primal, _, _ = active_set_solve(formulation, Gs, gs, mu_s, lower, upper, lam_s, rounds,
-                                                        tolerances, integers, floats, guess_first)
+                                                        tolerances, integers, floats, False)
         if not accepted:
             return used, False, 0.0, 0.0, 0.0
     impulses[:] = 0.0
@@ -484,8 +485,8 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     impulses of the same keys (:func:`warm_start`), else from zero. With ``try_guess`` (:func:`guess_backoff`), the
     warm start is tried first as it is (``kernels/active_set.GUESS``: a body at rest, whose problem repeats each
     step), on the whole problem through the sparse factor (:func:`solves_whole`), before the Delassus matrix is
-    formed; without, the fast path on the loaded rows does not try it either (the whole problem's solve still
-    does). Writes from their first entry ``J (m, nv)``, ``frames (k, 3, 3)``, the
+    formed (the fast path on the loaded rows then starts from its active set; the whole problem's solve tries it
+    again on ``G``, which is how a step that waits still finds a body come to rest). Writes from their first entry ``J (m, nv)``, ``frames (k, 3, 3)``, the
     rows' bias, lower and upper bounds ``(r,)`` and keys ``(r, 3)``, ``impulses``, ``velocities G lambda + g (m,)``
     and ``stats (7,)`` (arrays at least that large: a context's output set, or the two-call step's own), with
     ``m = 3k + r``; returns ``(m, r)``. The statistics' iterations are -1 if ``G`` is not finite."""
@@ -541,7 +542,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         guess[:] = impulses
         used, accepted, primal, dual, compl = solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu,
                                                            index[:n], lower, upper, guess, impulses, velocities, tau,
-                                                           rest, floats, try_guess)
+                                                           rest, floats)
     stats[:] = 0.0
     if accepted:
         stats[0], stats[1], stats[2], stats[3], stats[4] = used, 1.0, primal, dual, compl
