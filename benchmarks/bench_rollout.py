@@ -1,6 +1,7 @@
-"""Batched rollouts: ``rbda.batch.rollout`` on its three backends (serial, a thread pool, worker processes)
-against MuJoCo's multi-threaded ``mujoco.rollout`` on the same scene, read from one MJCF file (a cube sliding and a
-ball rolling on the ground, dt = 1e-3, Euler, elliptic cones), both on 2 workers/threads.
+"""Batched rollouts: ``rbda.batch.rollout`` on its three backends (serial, a thread pool, worker processes), and
+``rbda.batch.RolloutPool``'s threads (made before the timing, as MuJoCo's pool and its ``MjData`` are), against
+MuJoCo's multi-threaded ``mujoco.rollout`` on the same scene, read from one MJCF file (a cube sliding and a ball
+rolling on the ground, dt = 1e-3, Euler, elliptic cones), both on 2 workers/threads.
 
 Each of ``B`` states starts the cube sliding at its own speed along x and the ball rolling along y; zero torques,
 ``T`` steps. Reported: the wall time of the whole batch (best of ``--repeat``), per step and state, the ratio
@@ -98,11 +99,16 @@ def main():
           f"{os.cpu_count()} cores")
     results = {}
     n = a.batch * a.steps
-    for backend in ("serial", "thread", "process"):
+    pool = rbda.batch.RolloutPool(model, geom, 1e-3, workers=a.workers, backend="thread")
+    pool.rollout(Q0, V0, TAUS)  # its threads and simulators made, as MuJoCo's pool and MjData below
+    for backend in ("serial", "thread", "process", "pool"):
         best, used, cpu = np.inf, 0.0, np.inf
         for _ in range(a.repeat):
             c, t = cpu_seconds(), time.perf_counter()
-            Q, _ = rbda.batch.rollout(model, geom, Q0, V0, TAUS, 1e-3, workers=a.workers, backend=backend)
+            if backend == "pool":
+                Q, _ = pool.rollout(Q0, V0, TAUS)
+            else:
+                Q, _ = rbda.batch.rollout(model, geom, Q0, V0, TAUS, 1e-3, workers=a.workers, backend=backend)
             wall, spent = time.perf_counter() - t, cpu_seconds() - c
             cpu = min(cpu, spent)
             if wall < best:
@@ -113,9 +119,11 @@ def main():
     mj, mj_cpu, qpos = mujoco_rollout(SCENE, Q0, V0, a.steps, a.workers, a.repeat)
     print(f"mujoco.rollout {a.workers} threads {mj:7.3f} s  {1e6 * mj / n:7.1f} us/step  "
           f"CPU {1e6 * mj_cpu / n:7.1f} us/step")
+    pool.close()
     best = min(results.values(), key=lambda r: r[0])
-    print(f"rbda (best backend) / MuJoCo = {best[0] / mj:.2f} (wall), "
-          f"rbda thread / MuJoCo = {results['thread'][2] / mj_cpu:.2f} (CPU time)")
+    print(f"rbda (best backend) / MuJoCo = {best[0] / mj:.2f} (wall); CPU time: "
+          f"rbda's thread pool / MuJoCo's = {results['pool'][2] / mj_cpu:.2f}, "
+          f"rbda.batch.rollout on threads / MuJoCo = {results['thread'][2] / mj_cpu:.2f}")
     Q = results["process"][1][:, -1] - Q0  # (positions: the free flyers' first three coordinates)
     ball = model.idx_q[2]
     print(f"travel of the cube along x: max |rbda - MuJoCo| = {np.abs(Q[:, 0] - qpos[:, 0]).max():.2e} m "

@@ -708,6 +708,9 @@ def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: Arr
     Raises ``ValueError`` for a wrong shape (of an argument or of ``out``), a non-finite entry (naming the argument
     and the state), an unknown backend, ``workers < 1``, or a step's error prefixed with ``state b:``; the Simulator's own errors for bad
     options.
+
+    Each call makes its workers (their simulators, the threads or processes); :class:`RolloutPool` keeps them for
+    batch after batch of one scene.
     """
     from .simulation.rollout import rollout as run  # rbda.simulation loads on first use
 
@@ -734,4 +737,8 @@ for _name in __all__:  # each function maps itself block by block over Dask arra
 def __getattr__(name):  # ``rbda.batch.numba``: numba itself, imported on first use (``rbda/_jit.py``)
     if name == "numba":
         return _load_numba()
+    if name == "RolloutPool":  # rbda.simulation loads on first use
+        from .simulation.rollout import RolloutPool
+
+        return RolloutPool
     raise AttributeError(f"module 'rbda.batch' has no attribute {name!r}")

@@ -117,3 +117,41 @@ def test_progress_bar_shows_on_a_terminal_and_is_silent_without_tqdm(monkeypatch
     with progress_bar(LONG, "no tqdm", enabled=True) as bar:
         bar.update(LONG)
     assert sys.stderr.getvalue() == ""
+
+
+@pytest.mark.parametrize("backend", ["serial", "thread", "process"])
+def test_a_pool_keeps_its_simulators_between_batches(backend, monkeypatch):
+    """Batches of several sizes on one RolloutPool equal fresh simulators' rollouts state by state, one simulator
+    built per thread for all of them; a batch with a bad state raises and the next one runs; closed, it refuses."""
+    from rbda.simulation import rollout as rollout_module
+
+    built = []
+    real = rollout_module.Simulator
+
+    def counted(*args, **kwargs):
+        built.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rollout_module, "Simulator", counted)
+    model, cm = scene()
+    options = dict(mu=0.4, solver="pgs")
+    with rbda.batch.RolloutPool(model, cm, 1e-3, workers=2, backend=backend, **options) as pool:
+        for B, T, seed in ((5, 30, 1), (3, 50, 2), (7, 20, 3)):
+            Q0, V0, TAUS = states(model, B, T, seed)
+            Q, V = pool.rollout(Q0, V0, TAUS)
+            for b in range(B):
+                Qb, Vb = real(model, cm, 1e-3, **options).rollout(Q0[b], V0[b], TAUS[b])
+                np.testing.assert_array_equal(Q[b], Qb)
+                np.testing.assert_array_equal(V[b], Vb)
+        Q0[4, 3:7] = (0.0, 0.0, 0.0, 2.0)
+        with pytest.raises(ValueError, match=r"state 4: step 0: q: is not a valid configuration"):
+            pool.rollout(Q0, V0, TAUS)
+        Q, V = pool.rollout(Q0[:4], V0[:4], TAUS[:4])
+        np.testing.assert_array_equal(Q[3], real(model, cm, 1e-3, **options).rollout(Q0[3], V0[3], TAUS[3])[0])
+    assert 1 <= len(built) <= (2 if backend == "thread" else 1)  # (worker processes build theirs there)
+    with pytest.raises(RuntimeError, match="closed"):
+        pool.rollout(Q0, V0, TAUS)
+    with pytest.raises(ValueError, match="workers"):
+        rbda.batch.RolloutPool(model, cm, 1e-3, workers=0)
+    with pytest.raises(ValueError, match="mu"):
+        rbda.batch.RolloutPool(model, cm, 1e-3, mu=-1.0)

@@ -16,6 +16,7 @@ from .world import add_free_body, add_ground_plane
 from .scene import load_scene
 from .constraints import ConstraintRows
 from .control import StandingPD
+from .rollout import RolloutPool
 
 __all__ = [
     "ADMMSolver", "ContactMetrics", "CoulombFrictionCone", "DelassusDense", "DualCoulombFrictionCone",
@@ -24,7 +25,7 @@ __all__ = [
     "signorini",
     "ContactSet", "Simulator", "add_free_body", "add_ground_plane", "compute_contacts", "load_scene",
     "ConstraintRows",
-    "StandingPD",
+    "StandingPD", "RolloutPool",
 ]
 
 from . import convex_contacts  # noqa: E402, F401 (registers the convex pair functions in contacts.PAIR_FUNCTIONS)

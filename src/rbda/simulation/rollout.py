@@ -14,7 +14,7 @@ import math
 import os
 import queue
 import threading
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -48,20 +48,6 @@ def _run(first, Q0, V0, TAUS, sim=None, out=None):
     return first, Q, V
 
 
-def _run_threaded(free, make, first, Q0, V0, TAUS, out):
-    """:func:`_run` into ``out`` on a simulator taken from the queue ``free`` and given back (one per thread: each
-    its own workspace), or made by ``make()`` if none is free (in the worker thread: the pool's simulators are built
-    side by side)."""
-    try:
-        sim = free.get_nowait()
-    except queue.Empty:
-        sim = make()
-    try:
-        return _run(first, Q0, V0, TAUS, sim, out)
-    finally:
-        free.put(sim)
-
-
 def _outputs(out, *shapes: tuple) -> list:
     """The arrays of the tuple ``out``, each checked to be C-contiguous float64 of its shape in ``shapes``, or new
     ones if None."""
@@ -89,56 +75,128 @@ def _batch(x, shape: tuple, name: str) -> np.ndarray:
     return a
 
 
-def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: ArrayLike, TAUS: ArrayLike, dt: float,
-            workers: int | None = None,
-            backend: str | None = None, progress: bool | None = None, out: tuple | None = None, **options):
-    """:func:`rbda.batch.rollout` (its documentation is there)."""
-    if backend is not None and backend not in BACKENDS:
-        raise ValueError(f"backend: expected one of {BACKENDS}, got {backend!r}")
-    TAUS = _batch(TAUS, (-1, -1, model.nv), "TAUS")
-    B, T = TAUS.shape[0], TAUS.shape[1]
-    Q0, V0 = _batch(Q0, (B, model.nq), "Q0"), _batch(V0, (B, model.nv), "V0")
-    first_sim = Simulator(model, collision_model, dt, **options)  # the options' errors, here, not in a worker
-    if backend is None:  # threads where a rollout is one compiled call, processes where Python steps remain
-        backend = "thread" if rollout_compiled(first_sim) else "process"
-    if workers is None:
-        workers = os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
-        raise ValueError(f"workers: expected an integer >= 1, got {workers!r}")
-    workers = min(int(workers), max(B, 1))
-    Q, V = _outputs(out, (B, T + 1, model.nq), (B, T + 1, model.nv))
-    if B == 0:
-        return Q, V
-    chunk = max(1, math.ceil(B / (4 * workers)))  # a few chunks per worker: balance and a moving progress bar
-    starts = range(0, B, chunk)
-    bar = progress_bar(B * T, f"rbda: {B} rollouts", progress)
-    with bar:
-        if backend == "serial" or workers == 1:
-            results = (_run(s, Q0[s:s + chunk], V0[s:s + chunk], TAUS[s:s + chunk], first_sim,
-                            (Q[s:s + chunk], V[s:s + chunk])) for s in starts)
-            pool = None
-        elif backend == "thread":
-            free = queue.SimpleQueue()  # the workers' simulators: this one, and those the threads make
-            free.put(first_sim)
-            pool = ThreadPoolExecutor(workers)
-            results = as_completed([pool.submit(_run_threaded, free, lambda: Simulator(model, collision_model, dt,
-                                                                                       **options),
-                                                s, Q0[s:s + chunk], V0[s:s + chunk], TAUS[s:s + chunk],
-                                                (Q[s:s + chunk], V[s:s + chunk])) for s in starts])
-        else:
-            pool = ProcessPoolExecutor(workers, initializer=_make, initargs=(model, collision_model, dt, options))
-            results = as_completed([pool.submit(_run, s, Q0[s:s + chunk], V0[s:s + chunk], TAUS[s:s + chunk])
-                                    for s in starts])
+class RolloutPool:
+    """Workers that keep their simulators between batches of rollouts of one scene: ``rbda.batch.rollout``
+    without the set-up of each call (the simulators' workspaces, the threads or processes, the scene shipped to
+    each process), for a loop that rolls out batch after batch (a sampler, a learner's data collection).
+
+    ``RolloutPool(model, collision_model, dt, workers=None, backend=None, **options)``: the arguments of
+    :func:`rbda.batch.rollout` that name the scene and the workers; ``pool.rollout(Q0, V0, TAUS, progress=None,
+    out=None)`` then runs a batch exactly as ``rbda.batch.rollout`` would with them (the same results, state by
+    state those of a fresh :class:`Simulator`). The scene is the one given when the pool was made. ``close()``
+    (or a ``with`` block) stops the workers; a closed pool raises ``RuntimeError``.
+
+    Raises the :class:`Simulator`'s errors for bad options, ``ValueError`` for an unknown backend or
+    ``workers < 1``.
+    """
+
+    def __init__(self, model: Model, collision_model: GeometryModel, dt: float, workers: int | None = None,
+                 backend: str | None = None, **options):
+        if backend is not None and backend not in BACKENDS:
+            raise ValueError(f"backend: expected one of {BACKENDS}, got {backend!r}")
+        if workers is None:
+            workers = os.cpu_count() or 1
+        if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
+            raise ValueError(f"workers: expected an integer >= 1, got {workers!r}")
+        self.model, self.collision_model, self.dt, self.options = model, collision_model, dt, options
+        self.workers = int(workers)
+        first = Simulator(model, collision_model, dt, **options)  # the options' errors, here, not in a worker
+        if backend is None:  # threads where a rollout is one compiled call, processes where Python steps remain
+            backend = "thread" if rollout_compiled(first) else "process"
+        self._free = queue.SimpleQueue()  # the simulators not running: this one, and those the threads make
+        self._free.put(first)
+        self.backend = "serial" if self.workers == 1 else backend
+        self._pool = None  # the thread or process pool, started by the first batch that uses it
+        self._closed = False
+
+    def _simulator(self) -> Simulator:
+        """A simulator of the scene for this thread: a free one, or a new one (in the worker thread: the pool's
+        simulators are built side by side)."""
         try:
-            for r in results:
-                first, q, v = r if pool is None else r.result()
-                if pool is not None and backend == "process":  # (serial and thread workers wrote into Q, V)
-                    Q[first:first + len(q)], V[first:first + len(q)] = q, v
-                bar.update(len(q) * T)
+            return self._free.get_nowait()
+        except queue.Empty:
+            return Simulator(self.model, self.collision_model, self.dt, **self.options)
+
+    def _run_threaded(self, first, Q0, V0, TAUS, out):
+        """:func:`_run` into ``out`` on a simulator of this thread's, given back afterwards."""
+        sim = self._simulator()
+        try:
+            return _run(first, Q0, V0, TAUS, sim, out)
         finally:
-            if pool is not None:
-                pool.shutdown(cancel_futures=True)
-    return Q, V
+            self._free.put(sim)
+
+    def rollout(self, Q0: ArrayLike, V0: ArrayLike, TAUS: ArrayLike, progress: bool | None = None,
+                out: tuple | None = None):
+        """``B`` rollouts of ``T`` steps on this pool's workers, ``(Q (B, T + 1, nq), V (B, T + 1, nv))``, as
+        :func:`rbda.batch.rollout` gives them: ``Q0 (B, nq)``, ``V0 (B, nv)`` the initial states, ``TAUS (B, T, nv)``
+        the torques of each step, ``progress`` a tqdm bar (None: on a terminal for long runs), ``out`` a tuple
+        ``(Q, V)`` of C-contiguous float64 arrays to write into, or None.
+
+        Raises ``ValueError`` for a wrong shape or a non-finite entry (naming the argument and the state), or a
+        step's error prefixed with ``state b:`` (the pool stays usable); ``RuntimeError`` once closed."""
+        if self._closed:
+            raise RuntimeError("this RolloutPool is closed")
+        model = self.model
+        TAUS = _batch(TAUS, (-1, -1, model.nv), "TAUS")
+        B, T = TAUS.shape[0], TAUS.shape[1]
+        Q0, V0 = _batch(Q0, (B, model.nq), "Q0"), _batch(V0, (B, model.nv), "V0")
+        Q, V = _outputs(out, (B, T + 1, model.nq), (B, T + 1, model.nv))
+        if B == 0:
+            return Q, V
+        workers = min(self.workers, B)
+        serial = self.backend == "serial" or workers == 1
+        chunk = max(1, math.ceil(B / (4 * workers)))  # a few chunks per worker: balance and a moving progress bar
+        parts = [(s, Q0[s:s + chunk], V0[s:s + chunk], TAUS[s:s + chunk]) for s in range(0, B, chunk)]
+        with progress_bar(B * T, f"rbda: {B} rollouts", progress) as bar:
+            if serial:
+                sim = self._simulator()
+                try:
+                    for s, q0, v0, taus in parts:
+                        _run(s, q0, v0, taus, sim, (Q[s:s + chunk], V[s:s + chunk]))
+                        bar.update(len(taus) * T)
+                finally:
+                    self._free.put(sim)
+                return Q, V
+            if self._pool is None:
+                self._pool = (ThreadPoolExecutor(self.workers) if self.backend == "thread" else ProcessPoolExecutor(
+                    self.workers, initializer=_make, initargs=(model, self.collision_model, self.dt, self.options)))
+            if self.backend == "thread":  # (its workers write into Q, V)
+                futures = [self._pool.submit(self._run_threaded, s, q0, v0, taus, (Q[s:s + chunk], V[s:s + chunk]))
+                           for s, q0, v0, taus in parts]
+            else:
+                futures = [self._pool.submit(_run, *part) for part in parts]
+            try:
+                for future in as_completed(futures):
+                    first, q, v = future.result()
+                    if self.backend == "process":
+                        Q[first:first + len(q)], V[first:first + len(q)] = q, v
+                    bar.update(len(q) * T)
+            finally:  # after an error: the batch's other tasks cancelled or finished, none writes into Q, V later
+                for future in futures:
+                    future.cancel()
+                wait(futures)
+        return Q, V
+
+    def close(self) -> None:
+        """Stop the workers (idle: each batch has finished when :meth:`rollout` returns or raises)."""
+        self._closed = True
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __enter__(self) -> RolloutPool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: ArrayLike, TAUS: ArrayLike, dt: float,
+            workers: int | None = None, backend: str | None = None, progress: bool | None = None,
+            out: tuple | None = None, **options):
+    """:func:`rbda.batch.rollout` (its documentation is there): one batch on a :class:`RolloutPool` of its own."""
+    with RolloutPool(model, collision_model, dt, workers, backend, **options) as pool:
+        return pool.rollout(Q0, V0, TAUS, progress, out)
 
 
 def _dask_shapes(model, collision_model, Q0, V0, TAUS, *args, **kwargs):
