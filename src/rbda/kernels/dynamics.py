@@ -120,6 +120,27 @@ def crba_after_kinematics(I, F, ws):
     return 0
 
 
+@njit(cache=True)
+def free_bodies_after_kinematics(I, F, ws):
+    """:func:`crba_after_kinematics` for a model whose joints are all free flyers on the universe (free bodies):
+    the world Jacobian columns, and ``M`` block-diagonal, each body's block its spatial inertia in its own frame
+    (a leaf's composite inertia is its own, and its motion subspace in local coordinates the identity) plus the
+    armature: the same whatever the configuration, without CRBA's round trip through the world frame. Writes the
+    bodies' diagonal blocks only (the others stay zero)."""
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    column = d.v6[0]
+    for i in range(1, m.nj):
+        iv = m.idx_v[i]
+        world_jacobian_columns(d.oMi[i], d.S[iv : iv + 6], d.J[iv : iv + 6])
+        for c in range(6):
+            inertia_apply(m.inertias[i], d.S[iv + c], column)  # the block's column c: Y e_c
+            for r in range(6):
+                d.M[iv + r, iv + c] = column[r]
+            d.M[iv + c, iv + c] += m.armature[iv + c]
+    return 0
+
+
 @njit(cache=True, inline="always")  # a call passing the model/data views costs 0.4 us (measured): inlined
 def composite_inertias(m, d):
     """The backward pass of CRBA from the world columns ``d.J`` and body inertias ``d.oYcrb``: composite inertias

@@ -39,7 +39,7 @@ from ..kernels.checks import all_finite
 from ..kernels.configuration import integrate
 from ..kernels.constrained import delassus
 from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve
-from ..kernels.dynamics import crba_after_kinematics, rnea
+from ..kernels.dynamics import crba_after_kinematics, free_bodies_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
 from ..kernels.views import borrowed, take
 from .contacts import box_lowest, hull_patch, plane_cylinder, plane_frame, plane_hull, plane_spheres
@@ -55,23 +55,30 @@ BACKOFF = 4  # a warm start that keeps failing is tried every 2^BACKOFF steps (g
 NOT_SPD = 1000  # status: M + dt diag(damping) has a pivot <= 0
 NOT_FINITE_G = 1001  # status: the Delassus matrix of a step is not finite
 PYTHON_STEP = 1002  # status: a pair without a compiled contact function is within its margin: step in Python
-# the simulator's settings array (StepContext.settings), in this order (restitution NaN for none; flags 0 or 1)
-SETTINGS = ("dt", "margin", "speculative", "baumgarte", "slop", "restitution", "warm_start")
-DT, MARGIN, SPECULATIVE, BAUMGARTE, SLOP, RESTITUTION, WARM_START = range(len(SETTINGS))
+# the simulator's settings array (StepContext.settings), in this order (restitution NaN for none; flags 0 or 1;
+# free_bodies, whether every joint is a free flyer on the universe, set from the model, the others by their setters)
+SETTINGS = ("dt", "margin", "speculative", "baumgarte", "slop", "restitution", "warm_start", "free_bodies")
+DT, MARGIN, SPECULATIVE, BAUMGARTE, SLOP, RESTITUTION, WARM_START, FREE_BODIES = range(len(SETTINGS))
 
 
 # ---------------------------------------------------------------------------------------------- stage 1
 @njit(cache=True)  # not without reference counting: RNEA and CRBA need it, and would inherit the flag
-def free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, dt, zeros, no_fext, v_free):
+def free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, dt, zeros, no_fext, free_bodies,
+                  v_free):
     """``v_free = v + dt M^-1 (tau - nle - damping v + fext)`` with ``M`` (CRBA, plus ``dt damping`` on its
     diagonal: implicit damping) factored in ``L, D, Dinv``; ``fext (nv,)`` a generalized external force (zeros for
     none). One kinematics pass: RNEA's (``nle`` into ``d.tau``, which ``nle`` views; it leaves the placements and
     motion subspaces current), then CRBA from them (the world Jacobian columns, read by the contact stage, and the
-    composite inertias). Returns a kernel status (0, or the input status of ``q``/``v``, or :data:`NOT_SPD`)."""
+    composite inertias), or, if ``free_bodies`` (every joint a free flyer on the universe), the world columns and
+    the bodies' own inertias (``kernels/dynamics.free_bodies_after_kinematics``: ``M`` does not depend on ``q``).
+    Returns a kernel status (0, or the input status of ``q``/``v``, or :data:`NOT_SPD`)."""
     status = rnea(I, F, ws, q, v, zeros, no_fext)
     if status:
         return status
-    crba_after_kinematics(I, F, ws)
+    if free_bodies:
+        free_bodies_after_kinematics(I, F, ws)
+    else:
+        crba_after_kinematics(I, F, ws)
     for i in range(M.shape[0]):
         M[i, i] += dt * damping[i]
     if cholesky_decompose(M, lam, L, D, Dinv):
@@ -221,7 +228,7 @@ def dynamics_and_contacts(ctx, parity, q, v, tau, fext):
     v_free, settings = ctx.out_v_free[parity], ctx.settings
     dt, margin, speculative = settings[DT], settings[MARGIN], settings[SPECULATIVE] != 0.0
     status = free_velocity(ctx.I, ctx.F, ctx.ws, ctx.M, ctx.L, ctx.D, ctx.Dinv, ctx.lam, ctx.nle, q, v, tau, fext,
-                           ctx.damping, dt, ctx.zeros, ctx.no_fext, v_free)
+                           ctx.damping, dt, ctx.zeros, ctx.no_fext, settings[FREE_BODIES] != 0.0, v_free)
     if status:
         return status, 0
     geometry_placements(ctx.oMi, ctx.gint, ctx.gR, ctx.gp, ctx.R, ctx.p)

@@ -26,6 +26,8 @@ from ..algorithms.configuration import integrate as _integrate
 from ..algorithms.dynamics import crba, nonlinear_effects
 from ..algorithms.jacobian import compute_joint_jacobians
 from ..io.geometry import GeometryModel
+from ..joints import JointModelFreeFlyer
+from ..kernels.dynamics import free_bodies_after_kinematics
 from ..spatial._validate import as_scalar, non_negative, positive
 from ._check import finite_vector, friction_coefficient
 from .constraints import ConstraintRows, augment, check_bilateral, constraint_rows, limited_dofs
@@ -61,7 +63,10 @@ def kinematics(sim, q, v, tau, fext):
     """Stage 1: fills ``sim.data`` (placements, ``J``, ``M`` factored) and returns ``v_free (nv,)``."""
     model, data, dt = sim.model, sim.data, sim.dt
     compute_joint_jacobians(model, data, q)
-    crba(model, data, q)
+    if sim._settings[SETTINGS.index("free_bodies")]:  # M constant: each body's own spatial inertia, as in the
+        free_bodies_after_kinematics(*model.packed, data.ws)  # compiled step (the same rounding)
+    else:
+        crba(model, data, q)
     data.M[np.diag_indices(model.nv)] += dt * sim.damping
     cholesky.decompose(model, data)
     force = tau - nonlinear_effects(model, data, q, v) - sim.damping * v
@@ -271,6 +276,8 @@ class Simulator:
         self._scene = PackedScene(model, collision_model, self.friction)
         self.support_mask = self._scene.support  # (njoints, nv): 1 on the dofs supporting each joint
         self._compiled = model.nv_extended == model.nv  # mimic joints: the reference step
+        self._settings[SETTINGS.index("free_bodies")] = all(  # M is then constant (compiled.free_velocity)
+            isinstance(model.joints[i], JointModelFreeFlyer) and model.parents[i] == 0 for i in range(1, model.njoints))
         # the warm start: the previous compiled step's keys, row keys, impulses, and how many contacts and rows
         self._warm = (np.zeros((0, 4), dtype=np.int64), np.zeros((0, 3), dtype=np.int64), np.zeros(0), 0, 0)
         self._warm_in_set = False  # whether it is also in the step context's output set the next step reads
