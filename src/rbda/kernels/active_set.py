@@ -102,7 +102,7 @@ def update(formulation, G, mu, lower, upper, lam, v, slack, mode, slip, rows):
     velocity follows the friction (the friction overshot: LCP, on such an axis); each box row follows
     :func:`row_update`, pushed off its bound by more than ``slack``. Returns whether anything changed. (Sticking
     the contacts made while sliding, or re-aiming a friction that overshot, made the active sets cycle on a
-    sliding cube's back corners: 47 ADMM iterations on the first step of each sliding rollout, 2 to 3 rounds now.)"""
+    sliding cube's back corners: 47 ADMM iterations on the first step of each sliding rollout, 3 rounds now.)"""
     changed = False
     for i in range(mu.shape[0]):
         k = 3 * i
