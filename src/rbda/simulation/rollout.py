@@ -1,4 +1,5 @@
-"""Batched rollouts: many independent simulations of one scene, spread over the cores (``rbda.batch.rollout``).
+"""Batched rollouts: many independent simulations of one scene, spread over the cores (``rbda.batch.rollout``, and
+:class:`RolloutPool`, whose workers and their simulators last from batch to batch).
 
 Each worker has one :class:`Simulator` of the scene (its workspace; the model is shipped once per worker process,
 not once per state) and runs its share of the states one after the other, each from a fresh warm start, exactly as
@@ -94,12 +95,8 @@ class RolloutPool:
                  backend: str | None = None, **options):
         if backend is not None and backend not in BACKENDS:
             raise ValueError(f"backend: expected one of {BACKENDS}, got {backend!r}")
-        if workers is None:
-            workers = os.cpu_count() or 1
-        if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
-            raise ValueError(f"workers: expected an integer >= 1, got {workers!r}")
         self.model, self.collision_model, self.dt, self.options = model, collision_model, dt, options
-        self.workers = int(workers)
+        self.workers = _worker_count(workers)
         first = Simulator(model, collision_model, dt, **options)  # the options' errors, here, not in a worker
         if backend is None:  # threads where a rollout is one compiled call, processes where Python steps remain
             backend = "thread" if rollout_compiled(first) else "process"
@@ -194,9 +191,21 @@ class RolloutPool:
 def rollout(model: Model, collision_model: GeometryModel, Q0: ArrayLike, V0: ArrayLike, TAUS: ArrayLike, dt: float,
             workers: int | None = None, backend: str | None = None, progress: bool | None = None,
             out: tuple | None = None, **options):
-    """:func:`rbda.batch.rollout` (its documentation is there): one batch on a :class:`RolloutPool` of its own."""
+    """:func:`rbda.batch.rollout` (its documentation is there): one batch on a :class:`RolloutPool` of its own, with
+    no more workers than states."""
+    TAUS = _batch(TAUS, (-1, -1, model.nv), "TAUS")
+    workers = min(_worker_count(workers), max(TAUS.shape[0], 1))
     with RolloutPool(model, collision_model, dt, workers, backend, **options) as pool:
         return pool.rollout(Q0, V0, TAUS, progress, out)
+
+
+def _worker_count(workers) -> int:
+    """``workers`` checked (an integer >= 1, else ``ValueError``), or the number of cores if None."""
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
+        raise ValueError(f"workers: expected an integer >= 1, got {workers!r}")
+    return int(workers)
 
 
 def _dask_shapes(model, collision_model, Q0, V0, TAUS, *args, **kwargs):
