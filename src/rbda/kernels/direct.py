@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Callable
 
 from .._jit import load
@@ -102,7 +103,8 @@ class announced:
         return first_call
 
 
-_ANNOUNCED = {"first": True}
+_ANNOUNCED = {"first": True, "kernels": set()}  # the first notice says more; each kernel is announced once
+_ANNOUNCING = threading.Lock()  # (threads that reach one kernel's first compile together: one notice)
 
 
 def announce_compilation(kernel: Callable) -> None:
@@ -117,12 +119,17 @@ def announce_compilation(kernel: Callable) -> None:
     except Exception:  # no cache (caching disabled, a read-only install): compiling is all there is
         pass
     name = f"{kernel.py_func.__module__.rsplit('.', 1)[-1]}.{kernel.py_func.__name__}"
-    if _ANNOUNCED["first"]:
-        _ANNOUNCED["first"] = False
-        message = (f"rbda: compiling {name} for this machine, a few seconds, once: the compiled code is cached for "
-                   "later runs. 'rbda warmup' compiles every kernel ahead of time (RBDA_COMPILE_NOTICE=0 silences this).")
-    else:
-        message = f"rbda: compiling {name} (once per machine)"
+    with _ANNOUNCING:
+        if kernel in _ANNOUNCED["kernels"]:
+            return
+        _ANNOUNCED["kernels"].add(kernel)
+        if _ANNOUNCED["first"]:
+            _ANNOUNCED["first"] = False
+            message = (f"rbda: compiling {name} for this machine, a few seconds, once: the compiled code is cached "
+                       "for later runs. 'rbda warmup' compiles every kernel ahead of time (RBDA_COMPILE_NOTICE=0 "
+                       "silences this).")
+        else:
+            message = f"rbda: compiling {name} (once per machine)"
     print(message, file=sys.stderr, flush=True)
 
 
