@@ -738,7 +738,7 @@ def __getattr__(name):  # ``rbda.batch.numba``: numba itself, imported on first 
     if name == "numba":
         return _load_numba()
     if name == "RolloutPool":  # rbda.simulation loads on first use
-        from .simulation.rollout import RolloutPool
+        from .simulation import RolloutPool
 
         return RolloutPool
     raise AttributeError(f"module 'rbda.batch' has no attribute {name!r}")

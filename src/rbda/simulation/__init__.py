@@ -16,7 +16,6 @@ from .world import add_free_body, add_ground_plane
 from .scene import load_scene
 from .constraints import ConstraintRows
 from .control import StandingPD
-from .rollout import RolloutPool
 
 __all__ = [
     "ADMMSolver", "ContactMetrics", "CoulombFrictionCone", "DelassusDense", "DualCoulombFrictionCone",
@@ -30,3 +29,11 @@ __all__ = [
 
 from . import convex_contacts  # noqa: E402, F401 (registers the convex pair functions in contacts.PAIR_FUNCTIONS)
 from . import halfspace_contacts  # noqa: E402, F401 (a half-space against a cone, an ellipsoid, a convex polytope)
+
+
+def __getattr__(name):  # RolloutPool loads its thread and process pools' modules (16 ms) on first use
+    if name == "RolloutPool":
+        from .rollout import RolloutPool
+
+        return RolloutPool
+    raise AttributeError(f"module 'rbda.simulation' has no attribute {name!r}")

@@ -35,7 +35,7 @@ from .contacts import compute_contacts
 from .progress import _Silent, progress_bar
 from .speculative import speculative_margins
 from .delassus import DelassusDense
-from .compiled import SETTINGS
+from .compiled import FREE_BODIES, SETTINGS
 from .packed import STEP_ARGUMENTS, PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows
 from .packed import contact_set
 from .packed import backoff, step_arrays
@@ -63,7 +63,7 @@ def kinematics(sim, q, v, tau, fext):
     """Stage 1: fills ``sim.data`` (placements, ``J``, ``M`` factored) and returns ``v_free (nv,)``."""
     model, data, dt = sim.model, sim.data, sim.dt
     compute_joint_jacobians(model, data, q)
-    if sim._settings[SETTINGS.index("free_bodies")]:  # M constant: each body's own spatial inertia, as in the
+    if sim._settings[FREE_BODIES]:  # M constant: each body's own spatial inertia, as in the
         free_bodies_after_kinematics(*model.packed, data.ws)  # compiled step (the same rounding)
     else:
         crba(model, data, q)
@@ -276,7 +276,7 @@ class Simulator:
         self._scene = PackedScene(model, collision_model, self.friction)
         self.support_mask = self._scene.support  # (njoints, nv): 1 on the dofs supporting each joint
         self._compiled = model.nv_extended == model.nv  # mimic joints: the reference step
-        self._settings[SETTINGS.index("free_bodies")] = all(  # M is then constant (compiled.free_velocity)
+        self._settings[FREE_BODIES] = all(  # M is then constant (compiled.free_velocity)
             isinstance(model.joints[i], JointModelFreeFlyer) and model.parents[i] == 0 for i in range(1, model.njoints))
         # the warm start: the previous compiled step's keys, row keys, impulses, and how many contacts and rows
         self._warm = (np.zeros((0, 4), dtype=np.int64), np.zeros((0, 3), dtype=np.int64), np.zeros(0), 0, 0)
