@@ -114,8 +114,8 @@ class RolloutPool:
         except queue.Empty:
             return Simulator(self.model, self.collision_model, self.dt, **self.options)
 
-    def _run_threaded(self, first, Q0, V0, TAUS, out):
-        """:func:`_run` into ``out`` on a simulator of this thread's, given back afterwards."""
+    def _run_on_free(self, first, Q0, V0, TAUS, out):
+        """:func:`_run` into ``out`` on a free simulator (:meth:`_simulator`), given back afterwards."""
         sim = self._simulator()
         try:
             return _run(first, Q0, V0, TAUS, sim, out)
@@ -146,19 +146,15 @@ class RolloutPool:
         parts = [(s, Q0[s:s + chunk], V0[s:s + chunk], TAUS[s:s + chunk]) for s in range(0, B, chunk)]
         with progress_bar(B * T, f"rbda: {B} rollouts", progress) as bar:
             if serial:
-                sim = self._simulator()
-                try:
-                    for s, q0, v0, taus in parts:
-                        _run(s, q0, v0, taus, sim, (Q[s:s + chunk], V[s:s + chunk]))
-                        bar.update(len(taus) * T)
-                finally:
-                    self._free.put(sim)
+                for s, q0, v0, taus in parts:
+                    self._run_on_free(s, q0, v0, taus, (Q[s:s + chunk], V[s:s + chunk]))
+                    bar.update(len(taus) * T)
                 return Q, V
             if self._pool is None:
                 self._pool = (ThreadPoolExecutor(self.workers) if self.backend == "thread" else ProcessPoolExecutor(
                     self.workers, initializer=_make, initargs=(model, self.collision_model, self.dt, self.options)))
             if self.backend == "thread":  # (its workers write into Q, V)
-                futures = [self._pool.submit(self._run_threaded, s, q0, v0, taus, (Q[s:s + chunk], V[s:s + chunk]))
+                futures = [self._pool.submit(self._run_on_free, s, q0, v0, taus, (Q[s:s + chunk], V[s:s + chunk]))
                            for s, q0, v0, taus in parts]
             else:
                 futures = [self._pool.submit(_run, *part) for part in parts]
