@@ -62,7 +62,15 @@ def _step_rows(x, name: str, T: int = -1, nv: int = 0) -> np.ndarray:
 
 
 def kinematics(sim, q, v, tau, fext):
-    """Stage 1: fills ``sim.data`` (placements, ``J``, ``M`` factored) and returns ``v_free (nv,)``."""
+    """Stage 1: fills ``sim.data`` (placements, ``J``, ``M`` factored) and returns ``v_free (nv,)``: the explicit
+    free velocity (:func:`explicit_free_velocity`) with the free flyers' change of coordinates (:func:`transport`)."""
+    v_free = explicit_free_velocity(sim, q, v, tau, fext)
+    transport(sim, v, v_free)
+    return v_free
+
+
+def explicit_free_velocity(sim, q, v, tau, fext):
+    """``v + dt M_s^-1 (tau + fext - nle - damping v)`` (``M_s = M + dt diag(damping)``), filling ``sim.data``."""
     model, data, dt = sim.model, sim.data, sim.dt
     compute_joint_jacobians(model, data, q)
     if sim._settings[FREE_BODIES]:  # M constant: each body's own spatial inertia, as in the
@@ -74,9 +82,7 @@ def kinematics(sim, q, v, tau, fext):
     force = tau - nonlinear_effects(model, data, q, v) - sim.damping * v
     if fext is not None:
         force = force + fext
-    v_free = v + dt * cholesky.solve(model, data, force)
-    transport(sim, v, v_free)
-    return v_free
+    return v + dt * cholesky.solve(model, data, force)
 
 
 def _free_flyers(model) -> list:
