@@ -334,6 +334,7 @@ class Simulator:
         self.limited_dofs = limited_dofs(model)
         self.solver = SOLVERS[solver](formulation=formulation, **(solver_options or {}))
         self._previous = {}  # the warm start of reference_step
+        self._unconverged = False  # whether a step's solve has stopped short of its tolerances (warned once)
         self._scene = PackedScene(model, collision_model, self.friction)
         self.support_mask = self._scene.support  # (njoints, nv): 1 on the dofs supporting each joint
         self._compiled = model.nv_extended == model.nv  # mimic joints: the reference step
