@@ -1,5 +1,6 @@
-"""One simulation step on the whole scene suite (benchmarks/scenes): rbda.Simulator.step against mujoco.mj_step on
-the same MJCF, the same dt, one thread, CPU time, the engines interleaved.
+"""One simulation step on the whole scene suite (benchmarks/scenes, its robots included): rbda.Simulator.step
+against mujoco.mj_step on the same MJCF (the same URDF for the robots), the same dt, one thread, CPU time, the
+engines interleaved.
 
 Each scene is run by both engines for ``--steps`` steps from its start (the state running on, as in a
 simulation), ``--repeat`` times alternating rbda and MuJoCo; a scene's time is the best of its repeats, per step.
@@ -24,6 +25,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from benchmarks import scenes  # noqa: E402
+from benchmarks.scenes import robots  # noqa: E402
 
 
 def time_rbda(scene, steps):
@@ -52,6 +54,23 @@ def time_mujoco(scene, steps):
     return (time.process_time() - t0) / steps
 
 
+def time_robot(scene, steps):
+    """``(rbda, mujoco)`` seconds per step of a robot scene (``robots.robot_engines``; MuJoCo's None where it
+    rejects the robot's file), the engines run one after the other from the same start."""
+    step_rbda, step_mujoco, _ = robots.robot_engines(scene)
+    times = []
+    for step in (step_rbda, step_mujoco):
+        if step is None:
+            times.append(None)
+            continue
+        step()
+        t0 = time.process_time()
+        for _ in range(steps):
+            step()
+        times.append((time.process_time() - t0) / steps)
+    return times
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=500)
@@ -59,22 +78,31 @@ def main(argv=None):
     parser.add_argument("--piles", type=int, default=8)
     parser.add_argument("--only", nargs="*", default=None)
     args = parser.parse_args(argv)
-    suite = [s for s in scenes.suite(args.piles) if not args.only or any(n in s.name for n in args.only)]
+    suite = [s for s in scenes.suite(args.piles) + robots.robot_scenes()
+             if not args.only or any(n in s.name for n in args.only)]
     print(f"{'scene':22s} {'rbda (us)':>10s} {'mj_step (us)':>12s} {'ratio':>7s}  checks")
     ratios = []
     for scene in suite:
         steps = min(args.steps, scene.steps)
-        problems = scenes.check(scene, scenes.run_rbda(scene))
+        robot = isinstance(scene, robots.RobotScene)
+        problems = scenes.check(scene, robots.run_robot(scene) if robot else scenes.run_rbda(scene))
         r, m = [], []
         for _ in range(args.repeat):
-            r.append(time_rbda(scene, steps))
-            m.append(time_mujoco(scene, steps))
+            if robot:
+                a, b = time_robot(scene, steps)
+            else:
+                a, b = time_rbda(scene, steps), time_mujoco(scene, steps)
+            r.append(a)
+            m.append(b)
+        checks = "ok" if not problems else "; ".join(problems)
+        if m[0] is None:
+            print(f"{scene.name:22s} {1e6 * min(r):10.1f} {'-':>12s} {'-':>7s}  {checks} (MuJoCo rejects the file)")
+            continue
         ratio = min(r) / min(m)
-        ratios.append(ratio)
-        print(f"{scene.name:22s} {1e6 * min(r):10.1f} {1e6 * min(m):12.1f} {ratio:7.2f}  "
-              f"{'ok' if not problems else '; '.join(problems)}", flush=True)
-    worst = int(np.argmax(ratios))
-    print(f"median ratio {np.median(ratios):.2f}, worst {ratios[worst]:.2f} ({suite[worst].name}), "
+        ratios.append((ratio, scene.name))
+        print(f"{scene.name:22s} {1e6 * min(r):10.1f} {1e6 * min(m):12.1f} {ratio:7.2f}  {checks}", flush=True)
+    worst = max(ratios)
+    print(f"median ratio {np.median([x for x, _ in ratios]):.2f}, worst {worst[0]:.2f} ({worst[1]}), "
           f"{len(ratios)} scenes")
 
 

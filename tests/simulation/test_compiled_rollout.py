@@ -103,7 +103,7 @@ def test_pendulum_on_its_limit_with_dry_friction():
 
 def test_solo12_standing_under_pd_torques():
     pytest.importorskip("pinocchio")
-    from robot_scenes import rbda_robot
+    from benchmarks.scenes.robots import rbda_robot
 
     model, _, a, q0 = rbda_robot("solo12")
     pd = StandingPD(a, q0)
