@@ -2,9 +2,9 @@
 MuJoCo's compiler (``pip install 'rbda[mjcf]'``) for a model built by :func:`rbda.io.mjcf.build_model_from_mjcf`.
 
 Each geom is attached to the BODY frame of its body (world geoms to the universe), at its MuJoCo placement, in its
-material's or its own ``rgba``. Boxes, spheres, capsules and cylinders keep their shape; a plane becomes a thin
-box (10 m wide where its size is 0), an ellipsoid an :class:`rbda.collision.Ellipsoid`; a mesh geom is its file (the path MuJoCo
-resolved, with its ``scale``), placed so that the file's vertices land where MuJoCo's re-centred ones are.
+material's or its own ``rgba``. Boxes, spheres, capsules, cylinders and ellipsoids keep their shape; a plane
+becomes a thin box (10 m wide where its size is 0); a mesh geom is its file (the path MuJoCo resolved, with its
+``scale``), placed so that the file's vertices land where MuJoCo's re-centred ones are.
 Height fields and SDF geoms are left out, as are invisible geoms (alpha 0) and those of groups 3-5, which MuJoCo's
 viewer hides by default.
 """
@@ -18,7 +18,7 @@ import numpy as np
 from ..model import FrameType, Model
 from ..spatial import SE3
 from .errors import ModelFileError
-from .geometry import Box, Capsule, Cylinder, GeometryModel, GeometryObject, Mesh, Sphere
+from .geometry import Box, Capsule, Cylinder, Ellipsoid, GeometryModel, GeometryObject, Mesh, Sphere
 from .mjcf import _file_error, _mujoco, _placement, _warnings_as_python_warnings
 
 PLANE, HFIELD, SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH = range(8)
@@ -51,8 +51,6 @@ def _shape(mj, g: int, file: str):
     if kind == BOX:
         return Box(tuple(2 * size)), SE3.Identity()
     if kind == ELLIPSOID:
-        from ..collision.shapes import Ellipsoid
-
         return Ellipsoid(tuple(float(r) for r in size)), SE3.Identity()
     if kind == PLANE:
         sides = [2 * s if s > 0 else PLANE_SIDE for s in size[:2]]
