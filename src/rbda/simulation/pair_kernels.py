@@ -430,11 +430,11 @@ def box_feature(R, p, half, u, out):
 
 
 @njit(cache=True, _nrt=False)
-def axial_feature(R, p, radius, half_length, cap, u, out):
-    """The feature of a capsule (``cap`` False) or a cylinder (``cap`` True) along the world unit ``u``: its axis
-    (2 ends; the radius lifts it to the surface) when ``u`` is perpendicular to it, a cylinder's cap (``CAP_SIDES``
-    rim points counter-clockwise about its outward normal) when ``u`` lies along it; else a point. Returns
-    ``(count, normal)``."""
+def axial_feature(R, p, radius, half_length, cylinder, u, out):
+    """The feature of a capsule (``cylinder`` False) or a cylinder (``cylinder`` True) along the world unit ``u``:
+    its axis (2 ends, lifted to the surface by its radius: a capsule's end spheres, a cylinder's side) when ``u`` is
+    perpendicular to it; a cylinder's cap (``CAP_SIDES`` rim points counter-clockwise about its outward normal)
+    when ``u`` lies along it; else a point. Returns ``(count, normal)``."""
     z = column(R, 2)
     along = dot(u, z)
     if abs(along) <= FEATURE_SINE:
@@ -442,7 +442,7 @@ def axial_feature(R, p, radius, half_length, cap, u, out):
         out[0, 0], out[0, 1], out[0, 2] = e0[0], e0[1], e0[2]
         out[1, 0], out[1, 1], out[1, 2] = e1[0], e1[1], e1[2]
         return 2, u
-    if cap and abs(along) >= math.sqrt(1.0 - FEATURE_SINE * FEATURE_SINE):
+    if cylinder and abs(along) >= math.sqrt(1.0 - FEATURE_SINE * FEATURE_SINE):
         s = 1.0 if along > 0.0 else -1.0
         c = axpy((p[0], p[1], p[2]), s * half_length, z)
         x_axis, y_axis = column(R, 0), column(R, 1)
@@ -478,8 +478,9 @@ def hull_feature(R, p, faces, face_ranges, polygons, first, count, u, out):
 @njit(cache=True, _nrt=False)
 def feature(g, gint, sparam, faces, face_ranges, polygons, R, p, u, out):
     """The feature of object ``g`` along the world unit ``u`` (pointing out of it) into ``out (F, 3)``: ``(count,
-    normal, radius)``: 1 for a point; 2, a segment, and the radius that lifts it to the surface; 3 or more, a face
-    (vertices counter-clockwise about its outward ``normal``)."""
+    normal, radius)``: 1 for a point; 2, a segment, and the radius that lifts it to the surface (a capsule's, along
+    any direction; a cylinder's, perpendicular to its axis); 3 or more, a face (vertices counter-clockwise about its
+    outward ``normal``)."""
     t = gint[g, TYPE]
     P = sparam[g]
     if t == BOX:
@@ -533,23 +534,27 @@ def clip_segment(reference, count, normal, e0, e1):
 
 
 @njit(cache=True, _nrt=False)
-def face_patch(reference, count, normal, incident, incident_count, radius, margin, clipped, patch):
+def face_patch(reference, count, normal, incident, incident_count, radius, cylinder, margin, clipped, patch):
     """The contacts of a face ``reference[:count]`` (outward unit ``normal``) and the other shape's feature
-    ``incident[:incident_count]`` (a segment lifted by ``radius``, or a face): the feature clipped to the face's
-    prism, each clipped vertex ``x`` within ``margin`` as a row ``[d, x - radius normal]`` of ``patch``, ``d =
-    normal . (x - face) - radius``; returns how many."""
+    ``incident[:incident_count]`` (a face, or a segment lifted to the surface by ``radius`` along ``-w``: ``w =
+    normal`` for a capsule's axis, the part of ``normal`` perpendicular to it for a ``cylinder``'s): the feature
+    (lifted) clipped to the face's prism, each clipped vertex ``x`` within ``margin`` as a row ``[d, x]`` of
+    ``patch``, ``d = normal . (x - face)``; returns how many."""
     a0 = row(reference, 0)
     m = 0
     if incident_count == 2:
-        e0, e1 = row(incident, 0), row(incident, 1)
+        w = normal
+        if cylinder:
+            axis = unit_or(sub(row(incident, 1), row(incident, 0)), normal)[0]
+            w = unit_or(axpy(normal, -dot(normal, axis), axis), normal)[0]
+        e0, e1 = axpy(row(incident, 0), -radius, w), axpy(row(incident, 1), -radius, w)
         t0, t1 = clip_segment(reference, count, normal, e0, e1)
         if t0 > t1:
             return 0
         for end in range(2 if t1 > t0 else 1):
             x = axpy(e0, t0 if end == 0 else t1, sub(e1, e0))
-            d = dot(sub(x, a0), normal) - radius
+            d = dot(sub(x, a0), normal)
             if d <= margin:
-                x = axpy(x, -radius, normal)
                 patch[m, 0], patch[m, 1], patch[m, 2], patch[m, 3] = d, x[0], x[1], x[2]
                 m += 1
         return m
@@ -627,9 +632,9 @@ def manifold(a, b, d, p1, p2, n, gint, sparam, faces, face_ranges, polygons, R, 
     if ka >= 3 or kb >= 3:
         a_reference = ka >= 3 and (kb < 3 or dot(fa, n) >= -dot(fb, n))
         if a_reference and kb >= 2:
-            m = face_patch(feats[0], ka, fa, feats[1], kb, rb, margin, clipped, patch)
+            m = face_patch(feats[0], ka, fa, feats[1], kb, rb, gint[b, TYPE] == CYLINDER, margin, clipped, patch)
         elif not a_reference and ka >= 2:
-            m = face_patch(feats[1], kb, fb, feats[0], ka, ra, margin, clipped, patch)
+            m = face_patch(feats[1], kb, fb, feats[0], ka, ra, gint[a, TYPE] == CYLINDER, margin, clipped, patch)
         if m > 0:
             f = fa if a_reference else fb
             kept = m
