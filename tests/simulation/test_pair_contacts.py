@@ -236,9 +236,9 @@ def test_the_compiled_step_equals_the_python_stages_on_every_pair():
     """A pile of 14 bodies, two of each kind, starting as they overlap, 150 steps: at each state of the compiled
     step's trajectory, the Python stages' contacts (``simulator.contacts``, whose pair functions call pair_kernels
     one pair at a time, on placements equal to the bit) are the compiled step's: the same keys, points, normals and
-    distances (1e-12); and reference_step's own trajectory follows the compiled one (1e-5: EPA's
-    witness points and normals on curved shapes move by up to its tolerance with the rounding of the placements they
-    start from, and the pile's collisions amplify it)."""
+    distances (1e-12); and reference_step's own trajectory follows the compiled one for 50 steps (1e-6, relative to
+    the largest speed: EPA's witness points and normals on curved shapes move by up to its tolerance with the
+    rounding of the placements they start from, and the pile's collisions amplify it: 1e-5 after 150 steps)."""
     from rbda.simulation.simulator import contacts, kinematics, reference_step
 
     def make():
@@ -250,7 +250,7 @@ def test_the_compiled_step_equals_the_python_stages_on_every_pair():
     tau = np.zeros(a.model.nv)
     qc, vc = q, v
     touching = set()
-    for _ in range(150):
+    for step in range(150):
         v_free = kinematics(b, q, v, tau, None)
         expected = contacts(b, v, v_free)
         q, v = a.step(q, v, tau)
@@ -261,8 +261,10 @@ def test_the_compiled_step_equals_the_python_stages_on_every_pair():
         touching |= {tuple(sorted((type(a.collision_model.geometry_objects[i].geometry).__name__,
                                    type(a.collision_model.geometry_objects[j].geometry).__name__)))
                      for i, j in a.contacts.pairs}
-        qc, vc = reference_step(c, qc, vc, tau)
-    assert np.abs(qc - q).max() < 1e-5 and np.abs(vc - v).max() < 1e-5
+        if step < 50:
+            qc, vc = reference_step(c, qc, vc, tau)
+            qa, va = q, v
+    assert np.abs(qc - qa).max() < 1e-6 and np.abs(vc - va).max() < 1e-6 * (1.0 + np.abs(va).max())
     assert len(touching) >= 8, touching
 
 
