@@ -1,8 +1,7 @@
 """Simulator.rollout as one compiled kernel (rbda.simulation.compiled_rollout) against the same simulator stepped
 one step at a time through Simulator.step (two kernels and Python glue a step): the same states to 1e-12, the
 same last-step contacts, impulses, rows and solver statistics, on a box pushed, a cube and a ball, the incline,
-a pendulum on its limit with dry friction and solo12 under a torque sequence; a scene with a Python pair keeps the
-stepped path; the physics of the kernel's trajectory (a cube's stopping distance); the errors name the step."""
+a pendulum on its limit with dry friction and solo12 under a torque sequence, a box sliding on a box; the physics of the kernel's trajectory (a cube's stopping distance); the errors name the step."""
 
 import numpy as np
 import pytest
@@ -66,8 +65,7 @@ def test_box_at_rest_then_pushed(solver):
 
 
 def test_cube_and_ball_colliding_under_random_torques_and_forces():
-    """The cube-ball pair has no compiled contact function: the kernel runs while their bounding balls are apart
-    and returns to Python for the steps where they are near (the ball rolls into the cube)."""
+    """The ball rolls into the cube (a box-sphere pair, compiled): the rollout's kernel equals the steps."""
     def make():
         model, cm = rbda.Model(), GeometryModel()
         add_free_body(model, cm, "cube", Box((0.1, 0.1, 0.1)), 1.0)
@@ -75,7 +73,6 @@ def test_cube_and_ball_colliding_under_random_torques_and_forces():
         add_ground_plane(model, cm)
         return Simulator(model, cm, 1e-3, mu=0.5)
     sim = make()
-    assert sim._scene.python_pairs
     q = rbda.neutral(sim.model)
     q[2], q[7], q[9] = 0.05, 0.3, 0.05
     v = np.zeros(12)
@@ -131,7 +128,7 @@ def test_the_sliding_cube_stops_after_v0_squared_over_2_mu_g():
     np.testing.assert_allclose(Q[-1, 0] - q[0], 1.0 / (2 * 0.5 * G0), atol=1e-3)
 
 
-def test_a_box_resting_on_a_box_steps_in_python_and_equals_the_steps():
+def test_a_box_sliding_on_a_box_equals_the_steps():
     def make():
         model, cm = rbda.Model(), GeometryModel()
         cm.add_geometry_object(GeometryObject("table", 0, 0, rbda.SE3(np.eye(3), [0.0, 0.0, -0.25]),
@@ -142,7 +139,7 @@ def test_a_box_resting_on_a_box_steps_in_python_and_equals_the_steps():
     q[2] = 0.05
     v = np.array([0.3, 0.0, 0.0, 0.0, 0.0, 0.0])
     sim, Q, V = check_equal(make, q, v, np.zeros((100, 6)))
-    assert sim.contacts.size >= 3 and sim._scene.python_pairs
+    assert sim.contacts.size == 4
 
 
 def test_chunks_of_steps_equal_one_call():

@@ -2,7 +2,7 @@
 stages (simulator.reference_step: NumPy Jacobians, dense M^-1 J^T, the contact functions returning lists, the
 dict-keyed warm start): the same trajectories, contacts, impulses, rows and solver iterations, step by step, on the
 scenes of the physical tests (box at rest and pushed, sliding cube in each formulation, incline, rolling ball,
-solo12 standing, talos falling, a box on a box through the Python convex pair, a pendulum on its limit with dry
+solo12 standing, talos falling, a box on a box, a pendulum on its limit with dry
 friction, a four-bar's loop closure, a bouncing ball with restitution)."""
 
 import numpy as np
@@ -143,9 +143,9 @@ def test_talos_falling():
     assert run_both(a, b, q0, np.zeros(model.nv), np.zeros((200, model.nv))) < TOL
 
 
-def test_box_on_a_box_through_the_python_convex_pair():
-    """Two boxes: no compiled contact function, their face patch comes from convex_contacts (Python), merged in
-    the pairs' order with the compiled ground contacts of a sphere beside them."""
+def test_box_on_a_box_and_a_ball_beside_it():
+    """Two boxes: their face patch (pair_kernels), in the pairs' order with the ground contacts of a sphere beside
+    them."""
     def make():
         model, cm = rbda.Model(), GeometryModel()
         cm.add_geometry_object(GeometryObject("table", 0, 0, rbda.SE3(np.eye(3), [0.0, 0.0, -0.25]),
@@ -162,7 +162,7 @@ def test_box_on_a_box_through_the_python_convex_pair():
 
     a, b, q, v = twins(make)
     assert run_both(a, b, q, v, np.zeros((200, 12))) < TOL
-    assert a.contacts.size >= 5 and a._scene.python_pairs
+    assert a.contacts.size >= 5
 
 
 @pytest.mark.parametrize("solver", ["admm", "pgs"])
@@ -225,7 +225,7 @@ def test_errors_of_the_compiled_step_name_the_argument():
 def test_one_call_step_equals_the_two_call_step():
     """The one-call step (``compiled.step``, its arrays in a structref and its results in alternating output
     buffers) gives the two-call step's results to the bit (the same stages; the two-call step serves scenes with
-    Python pairs or bilateral rows), on a pendulum with a joint limit and dry friction and on a box pushed to
+    bilateral rows), on a pendulum with a joint limit and dry friction and on a box pushed to
     sliding, over steps that alternate the buffers."""
     from test_simulator_constraints import pendulum
 
@@ -251,11 +251,9 @@ def test_one_call_step_equals_the_two_call_step():
     assert np.abs(va[:3]).max() > 1e-3  # the box slides
 
 
-def test_a_python_pair_steps_in_one_call_while_it_is_far():
-    """A pair without a compiled contact function (box-sphere) keeps the step in one call while its bounding balls
-    lie apart by more than its margin, and moves that step to two calls, with Python's contacts, when they do not:
-    the cube and ball of the MJCF scene, apart, then the ball dropped on the cube. Both match the two-call step to
-    the bit."""
+def test_a_box_and_ball_step_in_one_call_as_in_two():
+    """The cube and ball of the MJCF scene, apart, then the ball dropped on the cube: every step in one kernel call
+    (the box-sphere pair compiled), equal to the two-call step to the bit."""
     import os
 
     from rbda.simulation.packed import two_call_step
@@ -269,9 +267,7 @@ def test_a_python_pair_steps_in_one_call_while_it_is_far():
         return Simulator(model, cm, 1e-3, solver_options=TIGHT), q, np.zeros(model.nv)
 
     a, b, q, v = twins(make)
-    assert a._scene.python_pairs
     qa, va, qb, vb = q, v, q, v
-    paths = []
     for _ in range(250):
         qa, va = a.step(qa, va, np.zeros(a.model.nv))
         qb, vb = two_call_step(b, qb, vb, np.zeros(b.model.nv), None)
@@ -279,9 +275,9 @@ def test_a_python_pair_steps_in_one_call_while_it_is_far():
         np.testing.assert_array_equal(va, vb)
         np.testing.assert_array_equal(a.impulses, b.impulses)
         assert a.contacts.keys == b.contacts.keys
-        paths.append(a._fused is not None)
-    assert paths[0] and not paths[-1]  # one call while apart, two once the ball is near the cube
-    assert any(key[0] == a._scene.python_pairs[0][0] for key in a.contacts.keys)  # the ball rests on the cube
+        assert a._fused is not None
+    cube_ball = a.collision_model.collision_pairs.index((1, 2))
+    assert any(key[0] == cube_ball for key in a.contacts.keys)  # the ball rests on the cube
 
 
 def test_results_read_after_a_step_are_the_reader_s():

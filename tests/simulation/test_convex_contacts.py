@@ -1,4 +1,4 @@
-"""Convex-convex contacts from the compiled narrow phase: a box resting on a fixed box (a patch of four points,
+"""Contacts of two bounded shapes (simulation/pair_kernels.py): a box resting on a fixed box (a patch of four points,
 total normal impulse m g dt, no motion), a box sliding on a box (decelerates at mu g), and the patch's points and
 distances against the geometry by hand."""
 
@@ -9,7 +9,8 @@ import rbda
 from rbda.io import Box, Capsule, GeometryModel, GeometryObject, Sphere
 from rbda.simulation import Simulator, add_free_body
 from rbda.simulation.contacts import pair_contacts
-from rbda.simulation.convex_contacts import clip_polygon, polyhedron_faces
+from rbda.io.meshes import convex_hull
+from rbda.simulation.pair_kernels import clip_polygon, hull_faces
 
 G0 = 9.81
 TIGHT = dict(max_iter=5000, absolute_feasibility_tol=1e-12, relative_feasibility_tol=1e-12,
@@ -87,9 +88,16 @@ def test_single_point_pairs_and_faces():
     assert pair_contacts(box, _placed(np.eye(3), [0, 0, 0]), ball, _placed(np.eye(3), [0, 0, 0.7]), 0.0) == []
     lying = _placed(np.array([[0, 0, 1], [0, 1, 0], [-1, 0, 0.0]]), [0, 0, 0.549])  # axis along x, 1 mm in
     contacts = pair_contacts(capsule, lying, box, _placed(np.eye(3), [0, 0, 0]), 0.0)
-    assert len(contacts) == 1 and contacts[0][0] == pytest.approx(-1e-3, abs=1e-10)
-    faces = polyhedron_faces(box)
+    assert len(contacts) == 2  # its axis's two ends, each 1 mm deep, normal -z (from the capsule to the box)
+    for d, p1, p2, n in contacts:
+        assert d == pytest.approx(-1e-3, abs=1e-12) and np.allclose(n, [0, 0, -1])
+    assert sorted(p2[0] for _, _, p2, _ in contacts) == pytest.approx([-0.2, 0.2], abs=1e-12)
+    corners = np.array([[sx, sy, sz] for sx in (-0.5, 0.5) for sy in (-0.5, 0.5) for sz in (-0.5, 0.5)])
+    faces = hull_faces(corners, convex_hull(corners).faces)
     assert len(faces) == 6 and all(len(P) == 4 and np.allclose(P @ n, 0.5) for n, P in faces)
+    for n, P in faces:  # counter-clockwise about the outward normal
+        assert all(np.cross(P[k] - P[k - 1], P[(k + 1) % 4] - P[k]) @ n > 0 for k in range(4))
     square = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0.0]])
-    np.testing.assert_allclose(clip_polygon(square, np.array([0.5, 0, 0]), np.array([-1.0, 0, 0])),
-                               [[0, 0, 0], [0.5, 0, 0], [0.5, 1, 0], [0, 1, 0]])
+    out = np.empty((8, 3))
+    m = clip_polygon(square, 4, (0.5, 0.0, 0.0), (-1.0, 0.0, 0.0), out)
+    np.testing.assert_allclose(out[:m], [[0, 0, 0], [0.5, 0, 0], [0.5, 1, 0], [0, 1, 0]])

@@ -51,11 +51,18 @@ def world_boxes(types, local, oMg, boxes):
             for r in range(3):
                 boxes[k, r], boxes[k, 3 + r] = -math.inf, math.inf
             continue
-        M = oMg[k]
-        for r in range(3):
-            c = M[r, 0] * local[k, 0] + M[r, 1] * local[k, 1] + M[r, 2] * local[k, 2] + M[r, 3]
-            h = abs(M[r, 0]) * local[k, 3] + abs(M[r, 1]) * local[k, 4] + abs(M[r, 2]) * local[k, 5]
-            boxes[k, r], boxes[k, 3 + r] = c - h, c + h
+        world_box(oMg[k], oMg[k, :, 3], local[k], boxes[k])
+
+
+@njit(cache=True, forceinline=True)
+def world_box(R, p, local, box):
+    """``box (6,) = [lower (3), upper (3)]``: the world box of the local box ``local (6,)`` (centre, half-extents)
+    of a shape placed at rotation ``R`` (the first three columns of ``R`` are read) and translation ``p``: centre
+    ``R c + p``, half-extents ``|R| h`` (Arvo's box transform)."""
+    for r in range(3):
+        c = R[r, 0] * local[0] + R[r, 1] * local[1] + R[r, 2] * local[2] + p[r]
+        h = abs(R[r, 0]) * local[3] + abs(R[r, 1]) * local[4] + abs(R[r, 2]) * local[5]
+        box[r], box[3 + r] = c - h, c + h
 
 
 @njit(cache=True)

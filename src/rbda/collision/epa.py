@@ -99,7 +99,25 @@ def _flat(P, i, j, k, m, eps):
 
 
 @njit(cache=True)
+def epa_room():
+    """The scratch arrays of :func:`epa_in`: ``(P (MAX_VERTICES, 9), faces (MAX_FACES, 3) int, plane (MAX_FACES,
+    4), alive (MAX_FACES,) bool, edges (3 MAX_FACES, 2) int)``, the polytope's rows ``[w | a | b]``, its faces,
+    their planes (unit outward normal, distance of the origin), which are alive, and the horizon's edges."""
+    return (np.empty((MAX_VERTICES, 9)), np.empty((MAX_FACES, 3), dtype=np.int64), np.empty((MAX_FACES, 4)),
+            np.zeros(MAX_FACES, dtype=np.bool_), np.empty((3 * MAX_FACES, 2), dtype=np.int64))
+
+
+@njit(cache=True)
 def epa(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, max_iterations, out):
+    """:func:`epa_in` with its scratch arrays allocated here (:func:`epa_room`)."""
+    P, faces, plane, alive, edges = epa_room()
+    return epa_in(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, max_iterations, out, P, faces,
+                  plane, alive, edges)
+
+
+@njit(cache=True)
+def epa_in(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, max_iterations, out, P, faces, plane,
+           alive, edges):
     """Penetration of the cores whose GJK simplex (``S``, ``lam``, ``n`` vertices) touches or contains the origin
     (``H``: the hull search starts, as GJK left them). Writes ``out[0]`` the point of A, ``out[1]`` the point of B,
     ``out[2]`` the unit normal ``n`` (moving B by ``depth n`` separates the shapes) and returns ``(depth,
@@ -108,12 +126,10 @@ def epa(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, max_ite
 
     A simplex of fewer than four points has the origin on it: it is completed to a polytope around the origin with
     support points along its normals (a segment: one normal ``d`` and ``-d``, then the triangle's two normals); if
-    one of them adds no volume, the origin is on the boundary of ``A - B`` and the depth is 0."""
-    P = np.empty((MAX_VERTICES, 9))  # rows [w | a | b]
-    faces = np.empty((MAX_FACES, 3), dtype=np.int64)
-    plane = np.empty((MAX_FACES, 4))  # unit outward normal, distance of the origin to the face plane
-    alive = np.zeros(MAX_FACES, dtype=np.bool_)
-    edges = np.empty((3 * MAX_FACES, 2), dtype=np.int64)
+    one of them adds no volume, the origin is on the boundary of ``A - B`` and the depth is 0.
+
+    ``P, faces, plane, alive, edges``: the scratch arrays (:func:`epa_room`, their former contents unread); it
+    allocates nothing."""
     for i in range(n):
         for r in range(3):
             P[i, r], P[i, 3 + r], P[i, 6 + r] = S[i, r], S[4 + i, r], S[8 + i, r]

@@ -7,7 +7,9 @@ momentum direction) and projects the origin on the new simplex (Ericson, *Real-T
 
 Stopping: ``w`` being the support along ``-v``, every point of ``D`` satisfies ``v . x >= v . w``, so
 ``|v| - d <= (v.v - v.w) / |v|`` (the Frank-Wolfe duality gap over ``2 |v|``); the loop stops when that bound
-is below ``tolerance * |v|``. The Nesterov variant (Montaut, Le Lidec, Petrik, Sivic & Carpentier, RSS 2022,
+is below ``tolerance * |v|``, or below ``ROUNDING |w|``: near contact, ``|v|`` much smaller than the points of
+``D``, the rounding of the simplex's projection (``1e-16 |w|`` in each coordinate) leaves a gap that a tolerance
+relative to ``|v|`` cannot close, while ``|v|`` is the distance to within that gap. The Nesterov variant (Montaut, Le Lidec, Petrik, Sivic & Carpentier, RSS 2022,
 Algorithm 2) takes the support along ``d_k = delta_k d_{k-1} + (1 - delta_k) y_k``,
 ``y_k = delta_k v_k + (1 - delta_k) w_{k-1}``, ``delta_k = (k + 1) / (k + 3)``; since the gap is only a bound
 for the support along ``-v``, once the gap test passes it falls back to vanilla steps, and only a vanilla step
@@ -30,6 +32,7 @@ from .support import BOX, CONE, CONVEX, CYLINDER, support_world
 VANILLA, NESTEROV = 0, 1
 INTERSECTION_NORM = 1e-12  # |v| below this: the cores touch or overlap
 MAX_STALLS = 4  # iterations in a row without progress before GJK stops
+ROUNDING = 1e-11  # GJK stops once |v| is within ROUNDING |w| of the distance, whatever its tolerance (rounding)
 
 
 @njit(cache=True, forceinline=True)
@@ -214,7 +217,9 @@ def gjk(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, max_iteratio
         vw = v[0] * S[n, 0] + v[1] * S[n, 1] + v[2] * S[n, 2]
         if along_v and n > 0 and vw > exit_above * math.sqrt(vv):  # d >= v.w / |v| > exit_above: stop early
             return n, vw / math.sqrt(vv), it, False
-        if n > 0 and vv - vw <= tolerance * vv:  # |v| - d <= (v.v - v.w) / |v| <= tolerance |v|
+        w2 = S[n, 0] * S[n, 0] + S[n, 1] * S[n, 1] + S[n, 2] * S[n, 2]
+        # |v| - d <= (v.v - v.w) / |v| <= tolerance |v|, or <= ROUNDING |w|: as close as rounding lets it come
+        if n > 0 and vv - vw <= tolerance * vv + ROUNDING * math.sqrt(vv * w2):
             if along_v:
                 converged = True
                 break

@@ -17,13 +17,13 @@ import math
 import numpy as np
 from .._jit import njit
 
-from .epa import epa
+from .epa import epa_in, epa_room
 from .gjk import INTERSECTION_NORM, NESTEROV, VANILLA, gjk
 
 NEAR_CONTACT = 1e-3  # relative |v| under which a GJK that stalled hands over to EPA
 from .support import CAPSULE, HALFSPACE, PLANE, SPHERE, radius, support_world
 
-__all__ = ["shape_distance", "VANILLA", "NESTEROV"]
+__all__ = ["shape_distance", "shape_distance_in", "VANILLA", "NESTEROV"]
 
 
 @njit(cache=True)
@@ -132,12 +132,24 @@ def _size(M1, M2, S, n):
 @njit(cache=True, inline="always")
 def shape_distance(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, max_iterations, out, iterations,
                    exit_above=math.inf):
+    """:func:`shape_distance_in` with its scratch arrays allocated here."""
+    S, lam, H = np.empty((16, 3)), np.empty(4), np.zeros(2, dtype=np.int64)
+    P, faces, plane, alive, edges = epa_room()
+    return shape_distance_in(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, max_iterations, out,
+                             iterations, exit_above, S, lam, H, P, faces, plane, alive, edges)
+
+
+@njit(cache=True, inline="always")
+def shape_distance_in(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, max_iterations, out, iterations,
+                      exit_above, S, lam, H, P, faces, plane, alive, edges):
     """Signed distance between shape 1 (type code ``t1``, parameters ``P1`` ``(4,)``, convex vertices ``V1``
     ``(n1, 3)``, their vertex graph ``G1`` (empty: no hill climbing), world placement ``M1`` ``(3, 4)``) and
     shape 2. Writes ``out`` ``(3, 3)``: ``p1``, ``p2`` and the
     normal from 1 to 2, and ``iterations`` ``(2,)``: GJK's and EPA's. At most one shape may be unbounded (a
     half-space or a plane); two unbounded shapes give ``-inf`` with zero points. With a finite ``exit_above``,
-    GJK may stop as soon as it proves the distance above it, and returns that lower bound (``out`` zeroed)."""
+    GJK may stop as soon as it proves the distance above it, and returns that lower bound (``out`` zeroed).
+    ``S (16, 3)``, ``lam (4,)``, ``H (2,)`` int: GJK's simplex room (``gjk.gjk``); ``P`` to ``edges``: EPA's
+    (``epa.epa_room``). It allocates nothing."""
     iterations[0] = iterations[1] = 0
     u1, u2 = t1 == HALFSPACE or t1 == PLANE, t2 == HALFSPACE or t2 == PLANE
     if u1 and u2:
@@ -154,7 +166,7 @@ def shape_distance(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, m
     if (t1 == SPHERE or t1 == CAPSULE) and (t2 == SPHERE or t2 == CAPSULE):
         dc = _segments(t1, P1, M1, t2, P2, M2, out)
     else:
-        S, lam, H = np.empty((16, 3)), np.empty(4), np.zeros(2, dtype=np.int64)
+        H[0] = H[1] = 0
         n, norm_v, iterations[0], converged = gjk(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance,
                                                   max_iterations, exit_above + r1 + r2, S, lam, H)
         if not converged and norm_v > exit_above + r1 + r2:
@@ -172,8 +184,8 @@ def shape_distance(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, m
             for r in range(3):
                 out[2, r] /= dc
         else:  # overlapping, or GJK stalled close to contact (parallel faces): EPA gives the signed distance
-            depth, iterations[1] = epa(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, 255,
-                                      out)
+            depth, iterations[1] = epa_in(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, 255,
+                                         out, P, faces, plane, alive, edges)
             dc = -depth
             if out[2, 0] == 0.0 and out[2, 1] == 0.0 and out[2, 2] == 0.0:  # touching at a point
                 _fallback_normal(M1, M2, out)

@@ -1,9 +1,8 @@
 """Shapes for collision and their packed form.
 
 The shapes the model readers produce (:class:`~rbda.io.geometry.Box`, ``Cylinder``, ``Sphere``, ``Capsule``,
-``Mesh``) are joined here by :class:`Cone`, :class:`Ellipsoid`, :class:`Halfspace`, :class:`Plane` and
-:class:`Convex` (a convex polytope given by its vertices). All are expressed in their geometry's frame, with
-coal's conventions: a cylinder, cone or capsule has its axis along z and is centred on the frame (a cone's apex
+``Ellipsoid``, ``Mesh``, ``Halfspace``) are joined here by :class:`Cone`, :class:`Plane` and :class:`Convex` (a
+convex polytope given by its vertices). All are expressed in their geometry's frame, with coal's conventions: a cylinder, cone or capsule has its axis along z and is centred on the frame (a cone's apex
 at ``z = +length / 2``); a half-space is ``{x : n . x <= d}``, a plane ``{x : n . x = d}``.
 
 :func:`pack_shapes` turns a list of shapes into the flat arrays the compiled kernels take: a type code per
@@ -20,7 +19,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
+from ..io.geometry import Box, Capsule, Cylinder, Ellipsoid, Halfspace, Mesh, Sphere
 from .nonconvex import NonConvexMesh
 
 NPARAMS = 4  # parameters per shape
@@ -48,13 +47,6 @@ class Cone:
 
     radius: float
     length: float
-
-
-@dataclass(frozen=True)
-class Ellipsoid:
-    """An ellipsoid of semi-axes ``radii = (a, b, c)`` along x, y, z, centred on its frame."""
-
-    radii: tuple
 
 
 @dataclass(frozen=True)

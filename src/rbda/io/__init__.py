@@ -5,8 +5,8 @@
 """
 
 from .errors import ModelFileError
-from .geometry import (Box, Capsule, Cylinder, GeometryModel, GeometryObject, GeometryType, Halfspace, Mesh,
-                       Sphere)
+from .geometry import (Box, Capsule, Cylinder, Ellipsoid, GeometryModel, GeometryObject, GeometryType, Halfspace,
+                       Mesh, Sphere)
 from .loader import load_model, load_model_from_string
 from .srdf import Srdf, load_reference_configurations, load_rotor_parameters, read_srdf, remove_collision_pairs
 from .urdf import (
@@ -26,7 +26,8 @@ __all__ = [
     "build_model_from_urdf", "build_model_from_urdf_string", "build_geom_from_urdf", "build_models_from_urdf",
     "read_urdf", "write_urdf", "InertiaWarning",
     "Srdf", "read_srdf", "load_reference_configurations", "load_rotor_parameters", "remove_collision_pairs",
-    "GeometryModel", "GeometryObject", "GeometryType", "Box", "Cylinder", "Sphere", "Capsule", "Mesh", "Halfspace",
+    "GeometryModel", "GeometryObject", "GeometryType", "Box", "Cylinder", "Sphere", "Capsule", "Ellipsoid", "Mesh",
+    "Halfspace",
     "constraints_from_mjcf",
     "constraints_from_sdf",
 ]

@@ -1,7 +1,7 @@
 """Visual and collision geometry attached to a model's frames (Pinocchio's ``GeometryModel``).
 
-A :class:`GeometryObject` is a shape (:class:`Box`, :class:`Cylinder`, :class:`Sphere`, :class:`Capsule` or
-:class:`Mesh`) rigidly attached to joint ``parent_joint`` at ``placement`` (in that joint's frame), declared on
+A :class:`GeometryObject` is a shape (:class:`Box`, :class:`Cylinder`, :class:`Sphere`, :class:`Capsule`,
+:class:`Ellipsoid`, :class:`Mesh` or :class:`Halfspace`) rigidly attached to joint ``parent_joint`` at ``placement`` (in that joint's frame), declared on
 frame ``parent_frame`` (the BODY frame of its link). Meshes are kept as a resolved file path and a scale; rbda
 does not load them. A :class:`GeometryModel` is the list of objects plus the collision pairs to check.
 """
@@ -66,6 +66,13 @@ class Capsule:
 
 
 @dataclass(frozen=True)
+class Ellipsoid:
+    """A solid ellipsoid of semi-axes ``radii = (a, b, c)`` along its frame's x, y, z axes, centred on its frame."""
+
+    radii: tuple
+
+
+@dataclass(frozen=True)
 class Mesh:
     """A mesh file ``path`` (resolved, absolute where it was found) scaled by ``scale = (sx, sy, sz)``;
     ``convex``: to be used through its convex hull for collision."""
@@ -84,8 +91,9 @@ class Halfspace:
     offset: float = 0.0
 
 
-Shape = Box | Cylinder | Sphere | Capsule | Mesh | Halfspace
-_SHAPE_NAMES = {Box: "BOX", Cylinder: "CYLINDER", Sphere: "SPHERE", Capsule: "CAPSULE", Halfspace: "HALFSPACE"}
+Shape = Box | Cylinder | Sphere | Capsule | Ellipsoid | Mesh | Halfspace
+_SHAPE_NAMES = {Box: "BOX", Cylinder: "CYLINDER", Sphere: "SPHERE", Capsule: "CAPSULE", Ellipsoid: "ELLIPSOID",
+                Halfspace: "HALFSPACE"}
 DEFAULT_COLOR = (0.9, 0.9, 0.9, 1.0)
 
 

@@ -2,11 +2,11 @@
 MuJoCo's compiler (``pip install 'rbda[mjcf]'``) for a model built by :func:`rbda.io.mjcf.build_model_from_mjcf`.
 
 Each geom is attached to the BODY frame of its body (world geoms to the universe), at its MuJoCo placement, in its
-material's or its own ``rgba``. Boxes, spheres, capsules and cylinders keep their shape; a plane becomes a thin
-box (10 m wide where its size is 0), an ellipsoid an :class:`rbda.collision.Ellipsoid`; a mesh geom is its file (the path MuJoCo
-resolved, with its ``scale``), placed so that the file's vertices land where MuJoCo's re-centred ones are.
-Height fields and SDF geoms are left out, as are invisible geoms (alpha 0) and those of groups 3-5, which MuJoCo's
-viewer hides by default.
+material's or its own ``rgba``. Boxes, spheres, capsules, cylinders and ellipsoids keep their shape; a plane
+becomes a thin box (10 m wide where its size is 0); a mesh geom is its file (the path MuJoCo resolved, with its
+``scale``), placed so that the file's vertices land where MuJoCo's re-centred ones are.
+Height fields and SDF geoms are left out, as are (for the visual geometry) invisible geoms (alpha 0) and those of
+groups 3-5, which MuJoCo's viewer hides by default; the collision geometry holds the geoms MuJoCo collides.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 from ..model import FrameType, Model
 from ..spatial import SE3
 from .errors import ModelFileError
-from .geometry import Box, Capsule, Cylinder, GeometryModel, GeometryObject, Mesh, Sphere
+from .geometry import Box, Capsule, Cylinder, Ellipsoid, GeometryModel, GeometryObject, GeometryType, Mesh, Sphere
 from .mjcf import _file_error, _mujoco, _placement, _warnings_as_python_warnings
 
 PLANE, HFIELD, SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH = range(8)
@@ -51,8 +51,6 @@ def _shape(mj, g: int, file: str):
     if kind == BOX:
         return Box(tuple(2 * size)), SE3.Identity()
     if kind == ELLIPSOID:
-        from ..collision.shapes import Ellipsoid
-
         return Ellipsoid(tuple(float(r) for r in size)), SE3.Identity()
     if kind == PLANE:
         sides = [2 * s if s > 0 else PLANE_SIDE for s in size[:2]]
@@ -68,23 +66,34 @@ def _shape(mj, g: int, file: str):
     return None
 
 
-def build_geom_from_mjcf(model: Model, source, is_text: bool = False) -> GeometryModel:
+def build_geom_from_mjcf(model: Model, source, is_text: bool = False,
+                         geometry_type: GeometryType = GeometryType.VISUAL) -> GeometryModel:
     """The :class:`GeometryModel` of the geoms of the MJCF file ``source`` (its text if ``is_text``) for ``model``,
-    the model :func:`rbda.io.mjcf.build_model_from_mjcf` built from it (bodies are found by their BODY frames).
+    the model :func:`rbda.io.mjcf.build_model_from_mjcf` built from it (bodies are found by their BODY frames):
+    with ``geometry_type`` ``VISUAL`` the geoms MuJoCo's viewer draws (see the module), with ``COLLISION`` the geoms
+    MuJoCo collides (``contype`` or ``conaffinity`` not zero), whatever their group or colour.
 
     Objects are named after their geoms (``geom<k>`` when unnamed), coloured by their material or ``rgba``
     (``override_material`` set). Raises :class:`ModelFileError` naming the file for a file MuJoCo rejects or a
-    body that ``model`` does not have, ``ImportError`` naming the extra without MuJoCo.
+    body that ``model`` does not have, and, for ``COLLISION``, naming a colliding geom of a type without a shape
+    here (a height field, an SDF); ``ImportError`` naming the extra without MuJoCo.
     """
     mujoco, mj, file = _compile(source, is_text)
     bodies = {f.name: (k, f) for k, f in enumerate(model.frames) if f.type == FrameType.BODY}
     geometry = GeometryModel()
+    collision = GeometryType(geometry_type) == GeometryType.COLLISION
     for g in range(mj.ngeom):
         rgba = mj.mat_rgba[mj.geom_matid[g]] if mj.geom_matid[g] >= 0 else mj.geom_rgba[g]
-        if mj.geom_group[g] > 2 or rgba[3] == 0:
+        if collision and not (mj.geom_contype[g] or mj.geom_conaffinity[g]):
+            continue
+        if not collision and (mj.geom_group[g] > 2 or rgba[3] == 0):
             continue
         drawn = _shape(mj, g, file)
         if drawn is None:
+            if collision:
+                name = mujoco.mj_id2name(mj, mujoco.mjtObj.mjOBJ_GEOM, g) or f"geom{g}"
+                raise ModelFileError(file, f"geom '{name}'", f"a colliding geom of MuJoCo type {int(mj.geom_type[g])} "
+                                                            "(a height field or an SDF) has no collision shape here")
             continue
         shape, shape_in_geom = drawn
         b = int(mj.geom_bodyid[g])

@@ -27,7 +27,7 @@ __all__ = [
     "StandingPD", "RolloutPool",
 ]
 
-from . import convex_contacts  # noqa: E402, F401 (registers the convex pair functions in contacts.PAIR_FUNCTIONS)
+from . import pair_kernels  # noqa: E402, F401 (registers the bounded pairs' function in contacts.PAIR_FUNCTIONS)
 from . import halfspace_contacts  # noqa: E402, F401 (a half-space against a cone, an ellipsoid, a convex polytope)
 
 

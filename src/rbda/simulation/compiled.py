@@ -7,14 +7,16 @@ reference counting (numba's ``_nrt=False``: no atomic increment and decrement pe
 
 - :func:`dynamics_and_contacts` runs stages 1 and 2: the joint Jacobians, ``M`` with ``dt`` times the damping on
   its diagonal, its sparse factor ``U D U^T``, ``nle`` and the free velocity (:func:`free_velocity`), the world
-  placement of every geometry object, then every collision pair with a compiled contact function
-  (:func:`pair_contacts`: a half-space against a sphere, capsule, box, cylinder or convex set of vertices, with
-  the patch reduction of :func:`rbda.simulation.contacts.reduce_patch`, and two spheres). A half-space pair is
-  first rejected by the shape's bounding ball and its box (:func:`plane_near`); a hull is then scanned only in the
-  leaves whose boxes reach within the margin (:func:`plane_shape`).
-- Between the two calls, Python computes what has no compiled form: the pairs of two general convex shapes
-  (:mod:`rbda.simulation.convex_contacts`: GJK/EPA and the face clipping of two polyhedra) and the rows of
-  bilateral constraints. A scene without either runs no Python per pair or per row.
+  placement of every geometry object, the broad phase (:func:`candidate_pairs`: the pairs with a half-space, and
+  the pairs of bounded objects whose boxes overlap, by sort-and-sweep, :mod:`rbda.simulation.broad_phase`) and
+  each candidate's margin, then the candidates' contacts (:func:`pair_contacts`): a half-space against a sphere,
+  capsule, box, cylinder, cone, ellipsoid or convex hull, with the patch reduction of
+  :func:`rbda.simulation.contacts.reduce_patch`, and every pair of two bounded shapes
+  (:func:`rbda.simulation.pair_kernels.shape_pair`: closed forms, GJK/EPA, face and segment patches). A
+  half-space pair is first rejected by the shape's bounding ball and its box (:func:`plane_near`); a hull is then
+  scanned only in the leaves whose boxes reach within the margin (:func:`plane_shape`).
+- Between the two calls, Python computes the rows of bilateral constraints; a scene without them runs no Python
+  in a step.
 - :func:`contact_step` runs stages 3 to 5: contact frames, the contact Jacobian on the joints' supports
   (:func:`contact_jacobian`), the joint-limit and joint-friction rows (:func:`limit_and_friction_rows`),
   ``G = J M^-1 J^T`` through the sparse factor (``kernels/constrained.py: delassus``), the biases, the warm
@@ -43,20 +45,23 @@ from ..kernels.dynamics import crba_after_kinematics, free_bodies_after_kinemati
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
 from ..kernels.time_stepping import advance, transport
 from ..kernels.views import borrowed, take
+from .broad_phase import boxes_within, heap_sort, sweep, sweep_growth, world_boxes
 from .contacts import box_lowest, hull_patch, plane_cylinder, plane_frame, plane_hull, plane_spheres
-from .speculative import closing_speeds, joint_twists
+from .halfspace_contacts import plane_cone, plane_ellipsoid
+from .pair_kernels import shape_pair
+from .speculative import closing_speed, joint_twists
 
-# geometry codes (PackedScene.gint[:, 0])
-HALFSPACE, SPHERES, VERTICES, HULL, CYLINDER, OTHER = 0, 1, 2, 3, 4, 5
-# pair codes (PackedScene.pairs[:, 2]): a half-space first or second, two spheres, Python's, disabled
-PLANE_FIRST, PLANE_SECOND, SPHERE_SPHERE, PYTHON_PAIR, DISABLED = 0, 1, 2, 3, 4
+# geometry codes (PackedScene.gint[:, 0]) for the half-space contacts; OTHER: a shape without contacts
+HALFSPACE, SPHERES, VERTICES, HULL, CYLINDER, ELLIPSOID, CONE, OTHER = range(8)
+# pair codes (PackedScene.pairs[:, 2]): a half-space first or second, two bounded shapes (pair_kernels), disabled
+PLANE_FIRST, PLANE_SECOND, SHAPES, DISABLED = range(4)
 LIMIT, FRICTION, BILATERAL = 0, 1, 2
 ADMM, PGS = 0, 1
 BACKOFF = 4  # a warm start that keeps failing is tried every 2^BACKOFF steps (guess_backoff)
 NOT_SPD = 1000  # status: M + dt diag(damping) has a pivot <= 0
 NOT_FINITE_G = 1001  # status: the Delassus matrix of a step is not finite
-PYTHON_STEP = 1002  # status: a pair without a compiled contact function is within its margin: step in Python
-NOT_FINITE_STEP = 1003  # status: the step's q_next or v_next is not finite (the contact solve diverged)
+TOO_MANY_CONTACTS = 1003  # status: the step's contacts do not fit in the output buffers (the caller enlarges them)
+NOT_FINITE_STEP = 1004  # status: the step's q_next or v_next is not finite (the contact solve diverged)
 # the simulator's settings array (StepContext.settings), in this order (restitution NaN for none; flags 0 or 1;
 # free_bodies, whether every joint is a free flyer on the universe, set from the model, the others by their setters)
 SETTINGS = ("dt", "margin", "speculative", "baumgarte", "slop", "restitution", "warm_start", "free_bodies")
@@ -123,21 +128,27 @@ def plane_near(plane, shape, gint, gparam, R, p, margin, n):
     if height - gparam[plane, 5] - gparam[shape, 6] > margin:
         return False, offset
     code = gint[shape, 0]
-    if code == CYLINDER:
+    if code == CYLINDER or code == ELLIPSOID or code == CONE:  # no vertices: the ball's test only
         return True, offset
     a0, a1, a2, lowest, scale = plane_frame(n, offset, R[shape], p[shape], gparam[shape, 0])
     return box_lowest(a0, a1, a2, lowest, scale, gparam, shape, 8) <= margin, offset
 
 
 @njit(cache=True, _nrt=False)
-def plane_shape(plane, shape, gint, gparam, vertices, boxes, R, p, margin, offset, n, work, keep):
+def plane_shape(plane, shape, gint, gparam, sparam, vertices, boxes, R, p, margin, offset, n, work, keep):
     """The contacts of the half-space ``plane`` (normal ``n``, ``offset``: :func:`plane_near`'s) with the object
     ``shape``: rows ``[distance, x, y, z]`` (the point of the shape nearest the plane) in ``work``; returns how
     many. A hull's vertices are scanned only in the leaves whose box reaches within ``margin``
-    (``contacts.plane_hull``), its patch reduced or ordered (``contacts.hull_patch``, ``keep (5,)`` its room)."""
+    (``contacts.plane_hull``), its patch reduced or ordered (``contacts.hull_patch``, ``keep (5,)`` its room); an
+    ellipsoid's radii are ``sparam[shape, :3]``."""
     code, first, count = gint[shape, 0], gint[shape, 2], gint[shape, 3]
     if code == CYLINDER:
         return plane_cylinder(n, offset, R[shape], p[shape], gparam[shape, 0], gparam[shape, 1], margin, work)
+    if code == CONE:
+        return plane_cone(n, offset, R[shape], p[shape], gparam[shape, 0], 2.0 * gparam[shape, 1], margin, work)
+    if code == ELLIPSOID:
+        return plane_ellipsoid(n, offset, R[shape], p[shape], sparam[shape, 0], sparam[shape, 1], sparam[shape, 2],
+                               margin, work)
     if code != HULL:
         return plane_spheres(n, offset, R[shape], p[shape], vertices[0, first:first + count],
                              vertices[1, first:first + count], vertices[2, first:first + count], gparam[shape, 0],
@@ -149,84 +160,99 @@ def plane_shape(plane, shape, gint, gparam, vertices, boxes, R, p, margin, offse
 
 
 @njit(cache=True, _nrt=False)
-def sphere_sphere(a, b, gparam, p, margin):
-    """``(distance, point (3 scalars), normal (3 scalars))`` of two spheres (distance ``inf``: no contact, or
-    coincident centres)."""
-    d0, d1, d2 = p[b, 0] - p[a, 0], p[b, 1] - p[a, 1], p[b, 2] - p[a, 2]
-    length = np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
-    d = length - gparam[a, 0] - gparam[b, 0]
-    if d > margin or length == 0.0:
-        return np.inf, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    n0, n1, n2 = d0 / length, d1 / length, d2 / length
-    ra, rb = gparam[a, 0], gparam[b, 0]
-    return (d, 0.5 * ((p[a, 0] + ra * n0) + (p[b, 0] - rb * n0)), 0.5 * ((p[a, 1] + ra * n1) + (p[b, 1] - rb * n1)),
-            0.5 * ((p[a, 2] + ra * n2) + (p[b, 2] - rb * n2)), n0, n1, n2)
-
-
-@njit(cache=True, _nrt=False)
-def pair_contacts(pairs, gint, gparam, vertices, boxes, R, p, margins, work, out, keys, keep, n):
-    """Stage 2 on the compiled pairs, each within its margin ``margins (npairs,)``: each contact as a row
-    ``[distance, point (3), normal (3), mu]`` of ``out`` and its key ``(pair, point index)`` and geometry ids in
-    ``keys (cap, 4)``; returns how many. The point is halfway between the surfaces, the normal from the pair's
-    first object to its second. The shapes are ``PackedScene``'s (``gint`` to ``boxes``); ``work (n, 5)``: room
-    for the vertices of one shape (8 at least), ``keep (PATCH_POINTS,)`` and ``n (3,)`` room too."""
+def pair_contacts(pairs, candidates, gint, gparam, vertices, boxes, shapes, world_box, R, p, margins, work, room, rows,
+                  out, keys, keep, n):
+    """Stage 2 on the pairs ``candidates`` (ascending), each within its margin ``margins (npairs,)``: each contact
+    as a row ``[distance, point (3), normal (3), mu]`` of ``out`` and its key ``(pair, point index)`` and geometry
+    ids in ``keys (cap, 4)``; returns how many, or -1 if they would exceed ``out``'s rows (a pair's most contacts:
+    ``pairs[:, 3]``). The point is halfway between the surfaces, the normal from the pair's first object to its
+    second. The shapes are ``PackedScene``'s (``gint`` to ``boxes``, and ``shapes``: ``(sparam, hull, graph,
+    faces, face_ranges, polygons)``, :mod:`rbda.simulation.pair_kernels`' tables), ``world_box (ng, 6)`` the
+    bounded objects' world boxes; ``work (n, 5)``: room for the vertices of one shape (8 at least), ``room`` and
+    ``rows (FACE, 10)`` a bounded pair's (``pair_kernels.pair_room``), ``keep (PATCH_POINTS,)`` and ``n (3,)``
+    room too."""
+    sparam, hull, graph, faces, face_ranges, polygons = shapes
     k = 0
-    for index in range(pairs.shape[0]):
+    for c in range(candidates.shape[0]):
+        index = candidates[c]
         a, b, kind = pairs[index, 0], pairs[index, 1], pairs[index, 2]
+        if k + pairs[index, 3] > out.shape[0]:
+            return -1
         mu = max(gparam[a, 7], gparam[b, 7])
         if kind == PLANE_FIRST or kind == PLANE_SECOND:
             plane, shape = (a, b) if kind == PLANE_FIRST else (b, a)
             near, offset = plane_near(plane, shape, gint, gparam, R, p, margins[index], n)
-            m = plane_shape(plane, shape, gint, gparam, vertices, boxes, R, p, margins[index], offset, n, work,
-                            keep) if near else 0
+            m = plane_shape(plane, shape, gint, gparam, sparam, vertices, boxes, R, p, margins[index], offset, n,
+                            work, keep) if near else 0
             sign = 1.0 if kind == PLANE_FIRST else -1.0
-            for c in range(m):
-                d = work[c, 0]
+            for i in range(m):
+                d = work[i, 0]
                 out[k, 0] = d
                 for r in range(3):
-                    x = work[c, 1 + r]
+                    x = work[i, 1 + r]
                     out[k, 1 + r] = 0.5 * ((x - d * n[r]) + x)
                     out[k, 4 + r] = sign * n[r]
                 out[k, 7] = mu
-                keys[k, 0], keys[k, 1], keys[k, 2], keys[k, 3] = index, c, a, b
+                keys[k, 0], keys[k, 1], keys[k, 2], keys[k, 3] = index, i, a, b
                 k += 1
-        elif kind == SPHERE_SPHERE:
-            d, x0, x1, x2, n0, n1, n2 = sphere_sphere(a, b, gparam, p, margins[index])
-            if d < np.inf:
-                out[k, 0], out[k, 1], out[k, 2], out[k, 3] = d, x0, x1, x2
-                out[k, 4], out[k, 5], out[k, 6], out[k, 7] = n0, n1, n2, mu
-                keys[k, 0], keys[k, 1], keys[k, 2], keys[k, 3] = index, 0, a, b
+        elif kind == SHAPES and boxes_within(world_box, a, b, margins[index]):
+            m = shape_pair(a, b, gint, sparam, hull, graph, faces, face_ranges, polygons, R, p, margins[index], room,
+                           rows)
+            for i in range(m):
+                out[k, 0] = rows[i, 0]
+                for r in range(3):
+                    out[k, 1 + r] = 0.5 * (rows[i, 1 + r] + rows[i, 4 + r])
+                    out[k, 4 + r] = rows[i, 7 + r]
+                out[k, 7] = mu
+                keys[k, 0], keys[k, 1], keys[k, 2], keys[k, 3] = index, i, a, b
                 k += 1
     return k
 
 
 @njit(cache=True, _nrt=False)
-def pair_margins(pairs, parents, plane, radius, normals, tree, Jw, v, v_free, R, p, margin, dt, speculative,
-                 velocities, twists, margins):
-    """Each pair's contact margin into ``margins (npairs,)``: ``margin``, or with ``speculative`` the larger of
-    ``margin`` and ``dt`` times the bound on the pair's closing speed over ``v`` and ``v_free``
-    (:func:`rbda.simulation.speculative.closing_speeds`; ``pairs (npairs, 2)`` geometry ids, and per object
-    ``parents``, ``plane``, ``radius``, ``normals (ng, 3)`` and ``tree (njoints, 3)`` as :class:`PackedScene`
-    holds them; ``Jw (nv, 6)`` the world joint Jacobian columns). ``velocities (2, nv)``, ``twists (2, njoints,
-    6)``: room; allocates nothing."""
-    for k in range(margins.shape[0]):  # (element by element: no reference counting here)
+def candidate_pairs(pairs, plane_pairs, bounded, order, local_box, world_box, partner_start, partners, parents, plane,
+                    radius, normals, tree, Jw, v, v_free, R, p, margin, dt, speculative, velocities, twists,
+                    candidates, margins):
+    """The broad phase (:mod:`rbda.simulation.broad_phase`): the pairs that may have a contact this step into
+    ``candidates`` (ascending; returns how many), each one's margin into ``margins (npairs,)`` (the others' are
+    not written): ``margin``, or with ``speculative`` the larger of ``margin`` and ``dt`` times the bound on the
+    pair's closing speed over ``v`` and ``v_free`` (:func:`rbda.simulation.speculative.closing_speed`). Every pair
+    with a half-space (``plane_pairs``) is a candidate, and every pair of the bounded objects ``bounded`` whose
+    world boxes (into ``world_box (ng, 6)``, from ``local_box``) overlap when grown by the bound of every margin
+    (``broad_phase.sweep_growth``), swept in the ``order`` kept from the previous step (``partner_start``,
+    ``partners``: each object's partners, ``broad_phase.partner_table``). Per object ``parents``, ``plane``,
+    ``radius``, ``normals (ng, 3)`` and ``tree (njoints, 3)`` as :class:`PackedScene` holds them; ``Jw (nv, 6)``
+    the world joint Jacobian columns. ``velocities (2, nv)``, ``twists (2, njoints, 6)``: room. Allocates
+    nothing."""
+    grow = margin
+    if speculative:
+        for i in range(v.shape[0]):
+            velocities[0, i], velocities[1, i] = v[i], v_free[i]
+        joint_twists(Jw, tree, velocities, twists)
+        grow = sweep_growth(bounded, parents, radius, p, twists, margin, dt)
+    world_boxes(bounded, local_box, R, p, world_box)
+    count = 0
+    for k in plane_pairs:
+        candidates[count] = k
+        count += 1
+    count = sweep(order, world_box, grow, partner_start, partners, candidates, count)
+    heap_sort(candidates, count)
+    for c in range(count):
+        k = candidates[c]
         margins[k] = margin
-    if not speculative:
-        return
-    for i in range(v.shape[0]):
-        velocities[0, i], velocities[1, i] = v[i], v_free[i]
-    joint_twists(Jw, tree, velocities, twists)
-    closing_speeds(pairs, parents, plane, radius, normals, R, p, twists, margins)
-    for k in range(pairs.shape[0]):
-        margins[k] = max(margin, dt * margins[k])
+        if speculative:
+            margins[k] = max(margin, dt * closing_speed(pairs[k, 0], pairs[k, 1], parents, plane, radius, normals, R,
+                                                        p, twists))
+    return count
 
 
 @njit(cache=True, nogil=True)
 def dynamics_and_contacts(ctx, parity, q, v, tau, fext):
     """Stages 1 and 2 (see the module) on the arrays and settings of the step context ``ctx``
     (:mod:`rbda.simulation.step_context`): fills its ``v_free``, contacts and keys of output set ``parity``, the
-    world placements ``R, p`` of the geometry objects and each pair's margin (:func:`pair_margins`); returns
-    ``(status, k)``, the number of contacts (:func:`pair_contacts`). The functions it calls run without reference
+    world placements ``R, p`` of the geometry objects and each candidate pair's margin (:func:`candidate_pairs`);
+    returns ``(status, k)``: a kernel status (0, :func:`free_velocity`'s, or :data:`TOO_MANY_CONTACTS`) and the
+    number of contacts (:func:`pair_contacts`). The functions it calls run without reference
     counting: reading the context's fields here, once each, is the only count of this stage's arrays."""
     v_free, settings = ctx.out_v_free[parity], ctx.settings
     dt, margin, speculative = settings[DT], settings[MARGIN], settings[SPECULATIVE] != 0.0
@@ -235,10 +261,19 @@ def dynamics_and_contacts(ctx, parity, q, v, tau, fext):
     if status:
         return status, 0
     geometry_placements(ctx.oMi, ctx.gint, ctx.gR, ctx.gp, ctx.R, ctx.p)
-    pair_margins(ctx.pair_ids, ctx.gint[:, 1], ctx.plane, ctx.radius, ctx.normals, ctx.tree, ctx.Jw, v, v_free,
-                 ctx.R, ctx.p, margin, dt, speculative, ctx.velocities, ctx.twists, ctx.margins)
-    k = pair_contacts(ctx.pairs, ctx.gint, ctx.gparam, ctx.vertices, ctx.boxes, ctx.R, ctx.p, ctx.margins, ctx.work,
+    count = candidate_pairs(ctx.pairs, ctx.plane_pairs, ctx.bounded, ctx.order, ctx.local_box, ctx.world_box,
+                            ctx.partner_start, ctx.partners, ctx.gint[:, 1], ctx.plane, ctx.radius, ctx.normals,
+                            ctx.tree, ctx.Jw, v, v_free, ctx.R, ctx.p, margin, dt, speculative, ctx.velocities,
+                            ctx.twists, ctx.candidates, ctx.margins)
+    shapes = (ctx.sparam, ctx.hull, ctx.graph, ctx.faces, ctx.face_ranges, ctx.polygons)
+    room = (ctx.simplex, ctx.simplex_weights, ctx.hull_starts, ctx.witness, ctx.iterations, ctx.epa_polytope,
+            ctx.epa_faces, ctx.epa_planes, ctx.epa_alive, ctx.epa_edges, ctx.pair_placements, ctx.features,
+            ctx.clipped, ctx.patch, ctx.keep)
+    k = pair_contacts(ctx.pairs, ctx.candidates[:count], ctx.gint, ctx.gparam, ctx.vertices, ctx.boxes, shapes,
+                      ctx.world_box, ctx.R, ctx.p, ctx.margins, ctx.work, room, ctx.pair_rows,
                       ctx.out_contacts[parity], ctx.out_keys[parity], ctx.keep, ctx.normal)
+    if k < 0:
+        return TOO_MANY_CONTACTS, 0
     return 0, k
 
 
@@ -584,31 +619,16 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
 
 
 # ---------------------------------------------------------------------------------------------- one step, one call
-@njit(cache=True, _nrt=False)
-def python_pair_near(pairs, gparam, p, margins):
-    """Whether a pair of :data:`PYTHON_PAIR` may touch: the bounding balls of its objects
-    (centred on their frames ``p (ng, 3)``, radius ``gparam[:, 6]``, inf for a half-space) lie within its margin
-    ``margins``. Farther, its contact function finds no contact, and the compiled step is the whole step."""
-    for index in range(pairs.shape[0]):
-        if pairs[index, 2] == PYTHON_PAIR:
-            a, b = pairs[index, 0], pairs[index, 1]
-            d0, d1, d2 = p[b, 0] - p[a, 0], p[b, 1] - p[a, 1], p[b, 2] - p[a, 2]
-            if not np.sqrt(d0 * d0 + d1 * d1 + d2 * d2) - gparam[a, 6] - gparam[b, 6] > margins[index]:
-                return True
-    return False
-
-
 @njit(cache=True, nogil=True)
 def step(ctx, parity, q, v, tau, fext, solver, formulation, options, q_next, v_next):
     """One whole step (stages 1 to 5) of a scene without bilateral rows, its arrays and settings read from the step
-    context ``ctx`` (:mod:`rbda.simulation.step_context`), unless a pair without a compiled contact function may
-    touch (:func:`python_pair_near`: the step returns :data:`PYTHON_STEP` after stage 2, for the caller to run it
-    with Python's contacts); fills ``q_next``, ``v_next`` and the context's output set ``parity`` (contacts, keys,
+    context ``ctx`` (:mod:`rbda.simulation.step_context`); fills ``q_next``, ``v_next`` and the context's output
+    set ``parity`` (contacts, keys,
     frames, ``J``, row bias, bounds and keys, impulses, velocities, statistics, ``v_free``, the counts of contacts
     and rows), warm-started from the other set (the previous step's). Returns ``(status, k, r)``: a kernel status
     (0; an input status: ``1 + 2 i`` if argument ``i`` of ``q, v, tau, fext`` is not finite, 2 if ``q`` is off the
-    configuration manifold; :data:`NOT_SPD`; :data:`NOT_FINITE_G`; :data:`NOT_FINITE_STEP`; :data:`PYTHON_STEP`), the numbers of contacts
-    and rows written."""
+    configuration manifold; :data:`NOT_SPD`; :data:`NOT_FINITE_G`; :data:`TOO_MANY_CONTACTS`;
+    :data:`NOT_FINITE_STEP`), the numbers of contacts and rows written."""
     q, v, tau, fext, options = borrowed(q), borrowed(v), borrowed(tau), borrowed(fext), borrowed(options)
     q_next, v_next = borrowed(q_next), borrowed(v_next)  # (the caller's, alive for the call: no reference counting)
     if not all_finite(q):
@@ -622,8 +642,6 @@ def step(ctx, parity, q, v, tau, fext, solver, formulation, options, q_next, v_n
     status, k = dynamics_and_contacts(ctx, parity, q, v, tau, fext)
     if status:
         return status, 0, 0
-    if python_pair_near(ctx.pairs, ctx.gparam, ctx.p, ctx.margins):
-        return PYTHON_STEP, 0, 0
     o = 1 - parity
     kp, rp, failed, wait = ctx.out_counts[o, 0], ctx.out_counts[o, 1], ctx.out_counts[o, 2], ctx.out_counts[o, 3]
     v_free, contacts, keys = ctx.out_v_free[parity], ctx.out_contacts[parity, :k], ctx.out_keys[parity, :k]

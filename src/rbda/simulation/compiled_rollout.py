@@ -9,11 +9,9 @@ Python between steps.
 - It releases the GIL: threads, each with its own simulator (a Data of the model and its packed scene: the
   workspace), run rollouts of different states at once (``rbda.batch.rollout``'s thread backend).
 
-It serves scenes without bilateral constraints (:func:`rbda.simulation.packed.rollout_compiled` decides). A
-collision pair without a compiled contact function (two general convex shapes, a half-space against a cone) is
-checked by its bounding balls each step: while they lie apart by more than the pair's margin it has no contact and
-the step stays compiled; a step where they do not returns to Python (``compiled.PYTHON_STEP``), which runs that step
-as :meth:`rbda.Simulator.step` does and calls the kernel again.
+It serves scenes without bilateral constraints (:func:`rbda.simulation.packed.rollout_compiled` decides). A step
+that finds more contacts than the output buffers hold returns (``compiled.TOO_MANY_CONTACTS``): the caller enlarges
+them and calls the kernel again from that step.
 """
 
 from __future__ import annotations
@@ -34,8 +32,8 @@ def rollout_steps(ctx, parity, Q, V, taus, fext, first, last, solver, formulatio
 
     Returns ``(status, t, parity)``: ``status`` 0, or the kernel status of step ``t`` (an input status: 1 or 3 for a
     non-finite ``q`` or ``v``, 2 off the manifold; ``compiled.NOT_SPD``; ``compiled.NOT_FINITE_G``;
-    ``compiled.PYTHON_STEP``: step ``t`` needs the contacts of a pair in Python, the caller runs it and calls again
-    from ``t + 1``); the output set of the last step completed (the one given, if none was), whose counts hold its
+    ``compiled.TOO_MANY_CONTACTS``: step ``t``'s contacts do not fit, the caller enlarges the buffers and calls
+    again from ``t``); the output set of the last step completed (the one given, if none was), whose counts hold its
     numbers of contacts and rows.
     """
     with_fext = fext.shape[0] > 0

@@ -5,12 +5,13 @@ normal pointing from the first object of the pair to the second, and a signed di
 overlap, the penetration depth). A pair function has the signature ``pair(shape1, M1, shape2, M2, margin) ->
 list of (distance, p1, p2, normal)`` (``M1``, ``M2`` the world placements ``(R (3, 3), p (3,))``, ``p1``, ``p2``
 the witness points on each surface): :data:`PAIR_FUNCTIONS` maps a pair of shape types to one, so that a general
-convex-convex function (GJK/EPA) plugs in as one more entry. Closed forms here:
-
-- a half-space against a sphere, a capsule (its two end spheres), a box (every corner below the plane: a face on
-  the floor is a patch of four points), a cylinder (the lowest rim point of each cap, or four rim points of a cap
-  lying flat), a mesh through its convex hull and a convex set of vertices (every vertex below the plane);
-- a sphere against a sphere.
+pair of bounded convex shapes plugs in as one more entry (:mod:`rbda.simulation.pair_kernels` registers the compiled
+step's own for every pair of spheres, capsules, boxes, cylinders, cones, ellipsoids and convex hulls,
+:mod:`rbda.simulation.halfspace_contacts` a half-space's against a cone, an ellipsoid and a convex polytope).
+Closed forms here: a half-space against a sphere, a capsule (its two end spheres), a box (every corner below the
+plane: a face on the floor is a patch of four points), a cylinder (the lowest rim point of each cap, or four rim
+points of a cap lying flat), a mesh through its convex hull and a convex set of vertices (every vertex below the
+plane).
 
 Only points within ``margin`` of touching are kept. A patch of more than :data:`PATCH_POINTS` vertices against a
 half-space (a mesh's hull lying on the floor has hundreds of vertices within the margin) is reduced to its deepest
@@ -359,22 +360,9 @@ def halfspace_shape(plane: Halfspace, M1, shape, M2, margin):
     return contacts
 
 
-def sphere_sphere(s1: Sphere, M1, s2: Sphere, M2, margin):
-    """Two spheres: one contact on the line of centres (none within ``margin`` if they are apart, nor if their
-    centres coincide, where the normal is undefined)."""
-    delta = M2[1] - M1[1]
-    length = np.linalg.norm(delta)
-    d = length - s1.radius - s2.radius
-    if d > margin or length == 0.0:
-        return []
-    n = delta / length
-    return [(d, M1[1] + s1.radius * n, M2[1] - s2.radius * n, n)]
-
-
 PAIR_FUNCTIONS = {(Halfspace, Sphere): halfspace_shape, (Halfspace, Capsule): halfspace_shape,
                   (Halfspace, Box): halfspace_shape, (Halfspace, Cylinder): halfspace_shape,
-                  (Halfspace, Mesh): halfspace_shape,
-                  (Sphere, Sphere): sphere_sphere}
+                  (Halfspace, Mesh): halfspace_shape}  # and halfspace_contacts', pair_kernels' (registered there)
 
 
 @dataclass

@@ -9,7 +9,7 @@
 - An ellipsoid of semi-axes ``A = diag(a, b, c)`` centred at ``c`` with rotation ``R``: its lowest point along
   ``-n`` maximises ``-n . x`` over ``x = c + R A u``, ``|u| = 1``, so ``u = -A R^T n / |A R^T n|`` and
   ``x = c - R A^2 R^T n / |A R^T n|``: one point.
-- A convex polytope (:class:`rbda.collision.shapes.Convex`): its vertices, as a mesh's hull
+- A convex polytope (:class:`rbda.collision.shapes.Convex`): the vertices of its hull, as a mesh's hull
   (:func:`rbda.simulation.contacts.halfspace_shape`).
 """
 
@@ -21,47 +21,54 @@ from .._jit import njit
 from ..collision.shapes import Cone, Convex, Ellipsoid
 from ..io.geometry import Halfspace
 from .contacts import FLAT_CAP, PAIR_FUNCTIONS, _world_plane, halfspace_shape
+from .pair_kernels import shape_table
 
 
-@njit(cache=True)
-def _keep(n, offset, x, margin, out, count):
+@njit(cache=True, _nrt=False)
+def _keep(n, offset, x0, x1, x2, margin, out, count):
     """Writes the row ``[distance, x]`` of the point ``x`` into ``out[count]`` if it lies within ``margin`` of the
     plane; returns the new count."""
-    d = n @ x - offset
+    d = n[0] * x0 + n[1] * x1 + n[2] * x2 - offset
     if d <= margin:
-        out[count, 0] = d
-        out[count, 1:] = x
+        out[count, 0], out[count, 1], out[count, 2], out[count, 3] = d, x0, x1, x2
         count += 1
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plane_cone(n, offset, R, p, radius, length, margin, out):
     """A cone placed at ``(R, p)`` against the plane ``n . x = offset``: rows ``[distance, point]`` (world) of its
     apex and of its base rim's lowest point (four rim points when the base lies parallel to the plane) within
-    ``margin`` into ``out (5, 4)``; returns how many."""
-    axis = np.ascontiguousarray(R[:, 2])
-    count = _keep(n, offset, p + 0.5 * length * axis, margin, out, 0)
-    base = p - 0.5 * length * axis
-    radial = n - (n @ axis) * axis
-    norm = np.sqrt(radial @ radial)
+    ``margin`` into ``out (5, 4)``; returns how many. (Written out in scalars: it allocates nothing.)"""
+    h = 0.5 * length
+    count = _keep(n, offset, p[0] + h * R[0, 2], p[1] + h * R[1, 2], p[2] + h * R[2, 2], margin, out, 0)
+    b0, b1, b2 = p[0] - h * R[0, 2], p[1] - h * R[1, 2], p[2] - h * R[2, 2]  # the base's centre
+    along = n[0] * R[0, 2] + n[1] * R[1, 2] + n[2] * R[2, 2]
+    r0, r1, r2 = n[0] - along * R[0, 2], n[1] - along * R[1, 2], n[2] - along * R[2, 2]
+    norm = np.sqrt(r0 * r0 + r1 * r1 + r2 * r2)
     if norm > FLAT_CAP:
-        count = _keep(n, offset, base - radius * radial / norm, margin, out, count)
-    else:
-        for k in range(4):
-            a = 0.5 * np.pi * k
-            count = _keep(n, offset, base + radius * (np.cos(a) * R[:, 0] + np.sin(a) * R[:, 1]), margin, out,
-                          count)
+        return _keep(n, offset, b0 - radius * r0 / norm, b1 - radius * r1 / norm, b2 - radius * r2 / norm, margin,
+                     out, count)
+    for k in range(4):
+        ca, sa = np.cos(0.5 * np.pi * k), np.sin(0.5 * np.pi * k)
+        count = _keep(n, offset, b0 + radius * (ca * R[0, 0] + sa * R[0, 1]), b1 + radius * (ca * R[1, 0] + sa * R[1, 1]),
+                      b2 + radius * (ca * R[2, 0] + sa * R[2, 1]), margin, out, count)
     return count
 
 
-@njit(cache=True)
-def plane_ellipsoid(n, offset, R, p, radii, margin, out):
-    """An ellipsoid of semi-axes ``radii (3,)`` placed at ``(R, p)`` against the plane ``n . x = offset``: the row
+@njit(cache=True, _nrt=False)
+def plane_ellipsoid(n, offset, R, p, a, b, c, margin, out):
+    """An ellipsoid of semi-axes ``a, b, c`` placed at ``(R, p)`` against the plane ``n . x = offset``: the row
     ``[distance, lowest point]`` of ``x = p - R A^2 R^T n / |A R^T n|`` into ``out (1, 4)`` if within ``margin``;
-    returns how many (0 or 1)."""
-    An = radii * (R.T @ n)
-    return _keep(n, offset, p - R @ (radii * An) / np.sqrt(An @ An), margin, out, 0)
+    returns how many (0 or 1). (Written out in scalars: it allocates nothing.)"""
+    m0 = a * (R[0, 0] * n[0] + R[1, 0] * n[1] + R[2, 0] * n[2])  # A R^T n
+    m1 = b * (R[0, 1] * n[0] + R[1, 1] * n[1] + R[2, 1] * n[2])
+    m2 = c * (R[0, 2] * n[0] + R[1, 2] * n[1] + R[2, 2] * n[2])
+    length = np.sqrt(m0 * m0 + m1 * m1 + m2 * m2)
+    u0, u1, u2 = a * m0 / length, b * m1 / length, c * m2 / length  # A^2 R^T n / |A R^T n|
+    return _keep(n, offset, p[0] - (R[0, 0] * u0 + R[0, 1] * u1 + R[0, 2] * u2),
+                 p[1] - (R[1, 0] * u0 + R[1, 1] * u1 + R[1, 2] * u2),
+                 p[2] - (R[2, 0] * u0 + R[2, 1] * u1 + R[2, 2] * u2), margin, out, 0)
 
 
 def halfspace_round(plane: Halfspace, M1, shape, M2, margin):
@@ -69,15 +76,15 @@ def halfspace_round(plane: Halfspace, M1, shape, M2, margin):
     ``M1``, ``M2`` (each ``(R, p)``): a list of ``(distance, p1, p2, normal)``, the normal the plane's (from the
     half-space to the shape), ``p1`` on the plane and ``p2`` on the shape. Raises ``TypeError`` for another
     shape."""
-    if isinstance(shape, Convex):
-        return halfspace_shape(plane, M1, np.asarray(shape.vertices, dtype=float), M2, margin)
+    if isinstance(shape, Convex):  # the vertices of its hull
+        return halfspace_shape(plane, M1, shape_table(shape)[2], M2, margin)
     n, offset = _world_plane(plane, M1)
     R, p = (np.ascontiguousarray(M2[0], dtype=float), np.asarray(M2[1], dtype=float))
     out = np.empty((5, 4))
     if isinstance(shape, Cone):
         count = plane_cone(n, offset, R, p, float(shape.radius), float(shape.length), margin, out)
     elif isinstance(shape, Ellipsoid):
-        count = plane_ellipsoid(n, offset, R, p, np.asarray(shape.radii, dtype=float), margin, out)
+        count = plane_ellipsoid(n, offset, R, p, *map(float, shape.radii), margin, out)
     else:
         raise TypeError(f"shape: expected a Cone, Ellipsoid or Convex, got {type(shape).__name__}")
     return [(d, np.array(x) - d * n, np.array(x), n) for d, *x in out[:count]]

@@ -5,10 +5,13 @@
 :class:`PackedScene` holds, per geometry object, a shape code, its parent joint and placement, its radius, half
 length, half-space normal and offset, bounding radius and friction coefficient, and the vertices it is checked
 by (a sphere's centre, a capsule's two end centres, a box's corners, a mesh's convex hull) and their box; a hull's
-vertices are stored in leaves of ``contacts.LEAF_POINTS``, each with its box (``contacts.hull_leaves``); per
-collision pair, the pair's code (a half-space first or second, two spheres, a pair for Python's convex contacts,
-or disabled); the joint limits and dry-friction dofs of the model; each joint's parent and dofs (``tree``).
-:func:`compiled_step` runs one step on it.
+vertices are stored in leaves of ``contacts.LEAF_POINTS``, each with its box (``contacts.hull_leaves``); the shape
+tables of the pairs of bounded shapes (:func:`rbda.simulation.pair_kernels.shape_tables`) and each shape's box in
+its frame; per collision pair, the pair's code (a half-space first or second, two bounded shapes, or disabled) and
+its most contacts; the broad phase's tables (:mod:`rbda.simulation.broad_phase`); the joint limits and
+dry-friction dofs of the model; each joint's parent and dofs (``tree``). :func:`compiled_step` runs one step on
+it. A collision pair without a contact function (two half-spaces, a shape the step does not know) is refused when
+the scene is packed, naming the pair.
 """
 
 from __future__ import annotations
@@ -20,22 +23,28 @@ import numpy as np
 from ..algorithms._check import report
 from ..algorithms.constrained import constraint_kinematics
 from ..algorithms.dynamics import NO_FEXT
+from ..collision.broadphase import local_boxes
+from ..collision.shapes import Cone, Convex, Ellipsoid
 from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
 from ..kernels.direct import direct
 from . import compiled, compiled_rollout
+from .broad_phase import partner_table
 from .constraints import ConstraintRows
-from .contacts import (PATCH_POINTS, ContactSet, bounding_radius, hull_leaves, hull_vertices, pair_contacts,
-                       points_box)
+from .contacts import PATCH_POINTS, ContactSet, bounding_radius, hull_leaves, hull_vertices, points_box
+from .pair_kernels import FACE, TYPE, most_contacts, pair_room, shape_table, shape_tables
 from .solvers import FORMULATIONS, RHO_UPDATES, ADMMSolver, ConvergenceWarning
 
 _k = direct(compiled)
 _kr = direct(compiled_rollout)
 STEP_ARGUMENTS = ("q", "v", "tau", "fext")  # a step's arguments, as its errors name them
 ROOM_ROWS = 120  # a step context's room holds the scratch arrays of a contact problem of this many rows (0.4 MB)
+CONTACTS_PER_OBJECT = 8  # the output buffers first hold this many contacts per bounded object (plus the half-space
+# pairs' most), or every pair's most if fewer; a step that finds more enlarges them (grow_contacts)
 
 
 def _shape_row(shape):
-    """``(code, vertices (n, 3), [radius, half_length])`` of one shape."""
+    """``(code, vertices (n, 3), [radius, half_length])`` of one shape for the half-space contacts
+    (:mod:`rbda.simulation.compiled`'s geometry codes)."""
     if isinstance(shape, Halfspace):
         return compiled.HALFSPACE, np.zeros((0, 3)), [0.0, 0.0]
     if isinstance(shape, Sphere):
@@ -52,32 +61,54 @@ def _shape_row(shape):
         return compiled.CYLINDER, np.zeros((0, 3)), [float(shape.radius), float(shape.half_length)]
     if isinstance(shape, Mesh):
         return compiled.HULL, hull_vertices(shape), [0.0, 0.0]
+    if isinstance(shape, Convex):
+        return compiled.HULL, shape_table(shape)[2], [0.0, 0.0]
+    if isinstance(shape, Ellipsoid):
+        return compiled.ELLIPSOID, np.zeros((0, 3)), [0.0, 0.0]
+    if isinstance(shape, Cone):
+        return compiled.CONE, np.zeros((0, 3)), [float(shape.radius), 0.5 * float(shape.length)]
     return compiled.OTHER, np.zeros((0, 3)), [0.0, 0.0]
 
 
+# the most contacts of a half-space pair, by the shape's code (else its vertex count; a hull's patch is reduced)
+PLANE_MOST = {compiled.CYLINDER: 8, compiled.CONE: 5, compiled.ELLIPSOID: 1}
+
+
 def _pair_code(g1, g2, code1, code2) -> tuple[int, int]:
-    """``(pair code, most contacts)`` of two geometry objects (:mod:`rbda.simulation.compiled`)."""
+    """``(pair code, most contacts)`` of two geometry objects (:mod:`rbda.simulation.compiled`); the code None for a
+    pair without a contact function."""
     if g1.disable_collision or g2.disable_collision:
         return compiled.DISABLED, 0
-    bounded = (compiled.SPHERES, compiled.VERTICES, compiled.HULL, compiled.CYLINDER)
-    if code1 == compiled.HALFSPACE and code2 in bounded:
+    if code1 == compiled.OTHER or code2 == compiled.OTHER or code1 == code2 == compiled.HALFSPACE:
+        return None, 0
+    if code1 == compiled.HALFSPACE:
         return compiled.PLANE_FIRST, -1
-    if code2 == compiled.HALFSPACE and code1 in bounded:
+    if code2 == compiled.HALFSPACE:
         return compiled.PLANE_SECOND, -1
-    if type(g1.geometry) is Sphere and type(g2.geometry) is Sphere:
-        return compiled.SPHERE_SPHERE, 1
-    return compiled.PYTHON_PAIR, 0
+    return compiled.SHAPES, 0
+
+
+def _refused(geoms, pairs) -> str:
+    """The message of the collision pairs ``pairs`` (index, i, j) that have no contact function."""
+    named = ", ".join(f"{index} ('{geoms[i].name}' {type(geoms[i].geometry).__name__}, '{geoms[j].name}' "
+                      f"{type(geoms[j].geometry).__name__})" for index, i, j in pairs)
+    return (f"collision_model: no contact function for the collision pairs {named}: the simulator handles every pair "
+            "of half-spaces, spheres, capsules, boxes, cylinders, cones, ellipsoids and convex meshes but two "
+            "half-spaces (disable the pair or remove it)")
 
 
 class PackedScene:
     """The packed arrays of ``collision_model`` and ``model``'s limits for the compiled step (see the module);
     ``friction (ngeoms,)`` each object's coefficient. The collision model is read here, once: its objects'
-    shapes, placements, ``disable_collision`` flags and pairs as they are when the simulator is built."""
+    shapes, placements, ``disable_collision`` flags and pairs as they are when the simulator is built. Raises
+    ``ValueError`` naming the collision pairs that have no contact function (and the errors of
+    ``collision.shapes.shape_row`` for a bad shape: a size that is not positive, a mesh file that is missing)."""
 
     def __init__(self, model, collision_model, friction):
         geoms = collision_model.geometry_objects
         ng = len(geoms)
-        self.gint = np.zeros((ng, 5), dtype=np.int64)  # code, parent joint, first vertex, vertex count, first leaf
+        # code, parent joint, first vertex, vertex count, first leaf, then pair_kernels' columns from TYPE on
+        self.gint = np.zeros((ng, TYPE + 7), dtype=np.int64)
         self.gR, self.gp = np.zeros((ng, 3, 3)), np.zeros((ng, 3))
         # radius, half length, unit normal (3), offset, bounding radius, friction, box of the vertices (6)
         self.gparam = np.zeros((ng, 14))
@@ -105,19 +136,44 @@ class PackedScene:
         # (4, n): x, y, z, index; one per row, each contiguous; a hull's in leaves whose boxes are (nleaves, 6)
         self.vertices = np.ascontiguousarray((np.concatenate(vertices) if vertices else np.zeros((0, 4))).T)
         self.boxes = np.concatenate(boxes) if boxes else np.zeros((0, 6))
+        # the bounded pairs' shape tables (pair_kernels.shape_tables): a half-space's row is its normal and offset
+        columns, self.sparam, self.hull, self.graph, self.faces, self.face_ranges, self.polygons, widest = (
+            shape_tables([obj.geometry if self.gint[g, 0] != compiled.OTHER else Halfspace()
+                          for g, obj in enumerate(geoms)], [f"collision_model: {obj.name!r}" for obj in geoms]))
+        self.gint[:, TYPE:] = columns
         pairs = np.array(collision_model.collision_pairs, dtype=np.int64).reshape(-1, 2)
-        self.pairs = np.zeros((len(pairs), 3), dtype=np.int64)
-        self.capacity = 0
+        self.pairs = np.zeros((len(pairs), 4), dtype=np.int64)  # i, j, pair code, most contacts
+        refused = []
         for index, (i, j) in enumerate(pairs):
             code, most = _pair_code(geoms[i], geoms[j], self.gint[i, 0], self.gint[j, 0])
+            if code is None:
+                refused.append((index, i, j))
+                continue
             if most < 0:  # a half-space and a shape: its vertices (a mesh's patch reduced), a cylinder's 8
                 shape = j if code == compiled.PLANE_FIRST else i
-                most = {compiled.CYLINDER: 8, compiled.HULL: min(self.gint[shape, 3], PATCH_POINTS)}.get(
-                    self.gint[shape, 0], self.gint[shape, 3])
-            self.pairs[index] = i, j, code
-            self.capacity += most
-        self.python_pairs = [(index, int(i), int(j)) for index, (i, j, c) in enumerate(self.pairs)
-                             if c == compiled.PYTHON_PAIR]
+                most = min(self.gint[shape, 3], PATCH_POINTS) if self.gint[shape, 0] == compiled.HULL else (
+                    PLANE_MOST.get(self.gint[shape, 0], self.gint[shape, 3]))
+            elif code == compiled.SHAPES:
+                most = most_contacts(self.gint[i, TYPE], self.gint[j, TYPE])
+            self.pairs[index] = i, j, code, most
+        if refused:
+            raise ValueError(_refused(geoms, refused))
+        # the broad phase (broad_phase.py): the half-space pairs, the bounded objects, their partners and boxes
+        codes = self.pairs[:, 2]
+        self.plane_pairs = np.flatnonzero((codes == compiled.PLANE_FIRST) | (codes == compiled.PLANE_SECOND))
+        shapes = codes == compiled.SHAPES
+        self.bounded = np.unique(self.pairs[shapes, :2]).astype(np.int64)
+        self.order = self.bounded.copy()  # sorted by the boxes' lower x at each step
+        self.partner_start, self.partners = partner_table(self.pairs[:, :2], shapes, ng)
+        self.local_box = np.zeros((ng, 6))
+        ranges = np.ascontiguousarray(self.gint[:, TYPE + 1:TYPE + 3])
+        local_boxes(np.ascontiguousarray(self.gint[:, TYPE]), self.sparam, ranges, self.hull, self.local_box)
+        self.world_box = np.zeros((ng, 6))
+        self.candidates = np.zeros(len(pairs), dtype=np.int64)
+        self.most_contacts = int(self.pairs[:, 3].sum())
+        self.capacity = min(self.most_contacts,
+                            int(self.pairs[self.plane_pairs, 3].sum()) + CONTACTS_PER_OBJECT * len(self.bounded))
+        self.pair_room, self.pair_rows = pair_room(widest), np.empty((FACE, 10))
         self.parents = self.gint[:, 1].copy()
         support = np.zeros((model.njoints, model.nv))
         for j in range(1, model.njoints):
@@ -133,8 +189,7 @@ class PackedScene:
         self.friction_dofs = np.flatnonzero(self.friction > 0.0).astype(np.int64)
         self.zeros = np.zeros(model.nv)
         self.work = np.empty((max(8, int(self.gint[:, 3].max(initial=0))), 5))  # one shape's vertices
-        # the speculative margins' tables (compiled.pair_margins): contiguous copies, and their room
-        self.pair_ids = np.ascontiguousarray(self.pairs[:, :2])
+        # the speculative margins' tables (compiled.candidate_pairs): contiguous copies, and their room
         self.plane = (self.gint[:, 0] == compiled.HALFSPACE).astype(np.int64)
         self.radius = np.ascontiguousarray(self.gparam[:, 6])
         self.normals = np.ascontiguousarray(self.gparam[:, 2:5])
@@ -167,23 +222,6 @@ def solver_options(solver) -> tuple[int, int, np.ndarray]:
     if options[0] == compiled.ADMM:
         options[2][15] = solver.last_rho() if solver.warm_start_rho else np.nan
     return options
-
-
-def _python_contacts(sim, scene, R, p, margins, contacts, keys):
-    """The contacts of the pairs without a compiled function (:mod:`rbda.simulation.convex_contacts`), each within
-    its margin ``margins (npairs,)``, merged with the compiled ones in the pairs' order."""
-    geoms = sim.collision_model.geometry_objects
-    rows, extra = [], []
-    for index, i, j in scene.python_pairs:
-        found = pair_contacts(geoms[i].geometry, (R[i], p[i]), geoms[j].geometry, (R[j], p[j]), margins[index])
-        for point, (d, p1, p2, n) in enumerate(found):
-            rows.append([d, *(0.5 * (p1 + p2)), *n, max(scene.gparam[i, 7], scene.gparam[j, 7])])
-            extra.append([index, point, i, j])
-    if not rows:
-        return contacts, keys
-    keys = np.concatenate([keys, np.array(extra, dtype=np.int64)])
-    order = np.argsort(keys[:, 0], kind="stable")
-    return np.ascontiguousarray(np.concatenate([contacts, np.array(rows)])[order]), np.ascontiguousarray(keys[order])
 
 
 def _bilateral_rows(sim):
@@ -225,10 +263,19 @@ def context(sim):
     arrays = dict(zip(FIELDS, (
         I, F, data.ws, data.M, data._cholesky_L, data.D, data.Dinv, data.dof_parents, d.tau, d.oMi, d.J,
         scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.boxes, scene.tree, scene.work,
-        scene.R, scene.p, scene.margins, scene.pair_ids, scene.plane, scene.radius, scene.normals, scene.velocities,
+        scene.R, scene.p, scene.margins, scene.plane, scene.radius, scene.normals, scene.velocities,
         scene.twists, scene.parents, sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit,
         scene.friction_dofs, scene.friction, scene.zeros, NO_FEXT, *scene.no_rows, scene.support,
         np.empty(PATCH_POINTS, dtype=np.int64), np.empty(3), sim.damping, sim._settings)))
+    arrays.update(zip(("sparam", "hull", "graph", "faces", "face_ranges", "polygons"),
+                      (scene.sparam, scene.hull, scene.graph, scene.faces, scene.face_ranges, scene.polygons)))
+    arrays.update(zip(("simplex", "simplex_weights", "hull_starts", "witness", "iterations", "epa_polytope",
+                       "epa_faces", "epa_planes", "epa_alive", "epa_edges", "pair_placements", "features", "clipped",
+                       "patch"), scene.pair_room[:14]))
+    arrays["pair_rows"] = scene.pair_rows
+    arrays.update(zip(("plane_pairs", "bounded", "order", "partner_start", "partners", "local_box", "world_box",
+                       "candidates"), (scene.plane_pairs, scene.bounded, scene.order, scene.partner_start,
+                                       scene.partners, scene.local_box, scene.world_box, scene.candidates)))
     floats, integers = compiled.room_sizes(min(3 * scene.capacity + rows, ROOM_ROWS), nv)
     arrays["room"], arrays["iroom"] = np.empty(floats), np.empty(integers, dtype=np.int64)
     buffers = output_buffers(scene.capacity, rows, nv)
@@ -243,9 +290,9 @@ def compiled_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS, _empty=np.empty):
     """One step of ``sim`` (a :class:`rbda.Simulator`) from ``q``, ``v``, ``tau`` and ``fext`` (None or ``(nv,)``;
     C-contiguous float64 vectors of the right sizes, whose finiteness the kernel checks) on its
     :class:`PackedScene`; returns ``(q_next, v_next)`` and keeps the step's arrays on ``sim`` (read by its
-    properties). A scene without bilateral constraints steps in one kernel call (``compiled.step``), unless a pair
-    without a compiled contact function may touch; that step, and every step of a scene with bilateral
-    constraints, runs in two calls with Python between (:func:`two_call_step`). A bad argument raises the
+    properties). A scene without bilateral constraints steps in one kernel call (``compiled.step``); a scene with
+    bilateral constraints in two calls with Python between (:func:`two_call_step`). A step that finds more contacts
+    than the output buffers hold enlarges them (:func:`grow_contacts`) and runs again. A bad argument raises the
     ``ValueError`` of :func:`step_error`, naming it by ``names``. (``_empty``: ``np.empty`` as a local name, which
     halves its call's 0.1 us.)"""
     if sim.constraints:
@@ -257,8 +304,9 @@ def compiled_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS, _empty=np.empty):
     q_next, v_next = _empty(len(q)), _empty(len(v))
     status, k, r = _k.step(ctx, parity, q, v, tau, sim._scene.zeros if fext is None else fext, solver, formulation,
                            options, q_next, v_next)
-    if status == compiled.PYTHON_STEP:  # a Python pair may touch: the step again, with Python's contacts
-        return two_call_step(sim, q, v, tau, fext, names)
+    if status == compiled.TOO_MANY_CONTACTS:
+        grow_contacts(sim)
+        return compiled_step(sim, q, v, tau, fext, names)
     if status:
         step_error(status, sim.model, q, v, names, sets[parity]["out_stats"])
     keep_set(sim, sets, parity, k, r)
@@ -277,23 +325,35 @@ def unconverged(sim, stats) -> None:
                   "(solver_options) set the bound. Shown once per simulator.", ConvergenceWarning, stacklevel=4)
 
 
+def grow_contacts(sim):
+    """Twice the room for contacts in ``sim``'s output buffers (at most every pair's most): the last step's results
+    kept as arrays of their own (the warm start of the next), and the step context built again at the next step."""
+    scene = sim._scene
+    if scene.capacity >= scene.most_contacts:
+        raise RuntimeError("the step found more contacts than its pairs can have")  # (never: each pair's most)
+    if sim._fused is not None:  # the last one-call step's arrays: from the output set to arrays of their own
+        arrays = tuple(x.copy() for x in step_arrays(sim))
+        sim._backoff = backoff(sim)
+        sim._step_arrays, sim._fused = arrays, None
+        sim._warm = arrays[1], arrays[8], arrays[9], arrays[1].shape[0], arrays[8].shape[0]
+    sim._warm_in_set = False
+    scene.capacity = min(scene.most_contacts, 2 * max(scene.capacity, 1))
+    del sim._context
+
+
 def stage_warm(sim, sets):
     """Unless it is there, write the warm start of ``sim``'s next one-call step (:func:`warm_arrays`: after a
     two-call step, a reset, or none) into the output set of ``sets`` that the step reads it from (``sim._parity``),
-    with its counts: the contacts of the pairs with a compiled contact function (the others have none in a
-    one-call step), then the rows."""
+    with its counts: the contacts, then the rows."""
     if sim._warm_in_set:
         return
     out = sets[sim._parity]
     keys, rows, impulses = warm_arrays(sim)
-    k = keys.shape[0]
-    kept = np.flatnonzero(sim._scene.pairs[keys[:, 0], 2] != compiled.PYTHON_PAIR)
-    n, r = len(kept), rows.shape[0]
-    out["out_keys"][:n] = keys[kept]
-    out["out_impulses"][:3 * n] = impulses[:3 * k].reshape(k, 3)[kept].reshape(-1)
-    out["out_impulses"][3 * n:3 * n + r] = impulses[3 * k:]
+    k, r = keys.shape[0], rows.shape[0]
+    out["out_keys"][:k] = keys
+    out["out_impulses"][:3 * k + r] = impulses
     out["out_rows"][:r] = rows
-    out["out_counts"][:] = n, r, *backoff(sim)
+    out["out_counts"][:] = k, r, *backoff(sim)
     sim._warm_in_set = True
 
 
@@ -311,19 +371,19 @@ def step_arrays(sim) -> tuple:
 
 
 def two_call_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS):
-    """:func:`compiled_step` in two kernel calls, the Python pairs' contacts (:mod:`convex_contacts`) and the
-    bilateral rows computed between them. Stages 1 and 2 write into the output set that does not hold the warm
-    start; what this step keeps is copied out of it."""
+    """:func:`compiled_step` in two kernel calls, the bilateral rows computed between them. Stages 1 and 2 write into
+    the output set that does not hold the warm start; what this step keeps is copied out of it."""
     scene = sim._scene
     ctx, sets = context(sim)
     parity = 1 - sim._parity
     status, k = _k.dynamics_and_contacts(ctx, parity, q, v, tau, scene.zeros if fext is None else fext)
+    if status == compiled.TOO_MANY_CONTACTS:
+        grow_contacts(sim)
+        return two_call_step(sim, q, v, tau, fext, names)
     if status:
         step_error(status, sim.model, q, v, names)
     out = sets[parity]
     contacts, keys, v_free = out["out_contacts"][:k].copy(), out["out_keys"][:k].copy(), out["out_v_free"].copy()
-    if scene.python_pairs:
-        contacts, keys = _python_contacts(sim, scene, scene.R, scene.p, scene.margins, contacts, keys)
     bilateral = _bilateral_rows(sim) if sim.constraints else scene.no_rows
     solver, formulation, options = solver_options(sim.solver)
     q_next, v_next = np.empty(q.shape[0]), np.empty(v.shape[0])
@@ -425,8 +485,7 @@ def constraint_rows(arrays) -> ConstraintRows:
 # ---------------------------------------------------------------------------------- whole rollouts compiled
 def rollout_compiled(sim) -> bool:
     """Whether ``sim``'s rollouts run as one compiled kernel (:mod:`rbda.simulation.compiled_rollout`): no
-    bilateral constraint and no mimic joint (a pair without a compiled contact function steps in Python while it
-    is near)."""
+    bilateral constraint and no mimic joint."""
     return sim._compiled and not sim.constraints
 
 
@@ -450,11 +509,9 @@ def compiled_steps(sim, Q, V, taus, fext, first, last):
             k, r = sets[parity]["out_counts"][:2]
             keep_set(sim, sets, parity, int(k), int(r))
         try:
-            if status == compiled.PYTHON_STEP:  # a Python pair is near: this step with Python's contacts
-                Q[t + 1], V[t + 1] = two_call_step(sim, Q[t], V[t], taus[t], fext[t] if len(fext) else None)
-                t += 1
-                if warm_rho:  # ADMM's penalty, kept by the step
-                    options[15] = sim.solver.last_rho()
+            if status == compiled.TOO_MANY_CONTACTS:  # step t again, with more room for contacts
+                grow_contacts(sim)
+                ctx, sets = context(sim)
             elif status:
                 step_error(status, sim.model, Q[t], V[t], stats=sets[1 - parity]["out_stats"])
         except ValueError as exc:

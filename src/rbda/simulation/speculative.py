@@ -46,39 +46,43 @@ def joint_twists(Jw, tree, velocities, twists):
 
 @njit(cache=True, _nrt=False)
 def closing_speeds(pairs, joints, plane, radius, normal, rotations, centres, twists, out):
-    """The bound of each pair ``pairs (npairs, 2)`` of geometry ids into ``out (npairs,)``, the largest over the
-    joints' twists ``twists (m, njoints, 6)`` (:func:`joint_twists`); the per-object arguments as
-    :func:`closing_speed_bounds` takes them. Allocates nothing and returns nothing (it runs without reference
-    counting)."""
+    """The bound of each pair ``pairs (npairs, 2)`` of geometry ids into ``out (npairs,)`` (:func:`closing_speed`).
+    Allocates nothing and returns nothing (it runs without reference counting)."""
     for k in range(pairs.shape[0]):
-        a, b = pairs[k, 0], pairs[k, 1]
-        if plane[b]:
-            a, b = b, a  # a: the half-space, if any; b: the bounded object
-        if plane[b] or not np.isfinite(radius[b]):  # two half-spaces, or a shape without a bounding ball
-            out[k] = np.inf
-            continue
-        n0 = n1 = n2 = 0.0
-        if plane[a]:  # the world normal R_a n_a
-            R = rotations[a]
-            n0 = R[0, 0] * normal[a, 0] + R[0, 1] * normal[a, 1] + R[0, 2] * normal[a, 2]
-            n1 = R[1, 0] * normal[a, 0] + R[1, 1] * normal[a, 1] + R[1, 2] * normal[a, 2]
-            n2 = R[2, 0] * normal[a, 0] + R[2, 1] * normal[a, 1] + R[2, 2] * normal[a, 2]
-        c0, c1, c2, r = centres[b, 0], centres[b, 1], centres[b, 2], radius[b]
-        ja, jb = joints[a], joints[b]
-        out[k] = 0.0
-        for s in range(twists.shape[0]):
-            w0 = twists[s, jb, 3] - twists[s, ja, 3]  # dw
-            w1 = twists[s, jb, 4] - twists[s, ja, 4]
-            w2 = twists[s, jb, 5] - twists[s, ja, 5]
-            u0 = twists[s, jb, 0] - twists[s, ja, 0] + (w1 * c2 - w2 * c1)  # dv + dw x c: the velocity at the centre
-            u1 = twists[s, jb, 1] - twists[s, ja, 1] + (w2 * c0 - w0 * c2)
-            u2 = twists[s, jb, 2] - twists[s, ja, 2] + (w0 * c1 - w1 * c0)
-            if plane[a]:
-                x0, x1, x2 = n1 * w2 - n2 * w1, n2 * w0 - n0 * w2, n0 * w1 - n1 * w0  # n x dw
-                bound = max(0.0, -(n0 * u0 + n1 * u1 + n2 * u2) + np.sqrt(x0 * x0 + x1 * x1 + x2 * x2) * r)
-            else:
-                bound = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2) + np.sqrt(w0 * w0 + w1 * w1 + w2 * w2) * r
-            out[k] = max(out[k], bound)
+        out[k] = closing_speed(pairs[k, 0], pairs[k, 1], joints, plane, radius, normal, rotations, centres, twists)
+
+
+@njit(cache=True, _nrt=False)
+def closing_speed(a, b, joints, plane, radius, normal, rotations, centres, twists):
+    """The bound of the pair of geometry objects ``a``, ``b``, the largest over the joints' twists ``twists (m,
+    njoints, 6)`` (:func:`joint_twists`); the per-object arguments as :func:`closing_speed_bounds` takes them."""
+    if plane[b]:
+        a, b = b, a  # a: the half-space, if any; b: the bounded object
+    if plane[b] or not np.isfinite(radius[b]):  # two half-spaces, or a shape without a bounding ball
+        return np.inf
+    n0 = n1 = n2 = 0.0
+    if plane[a]:  # the world normal R_a n_a
+        R = rotations[a]
+        n0 = R[0, 0] * normal[a, 0] + R[0, 1] * normal[a, 1] + R[0, 2] * normal[a, 2]
+        n1 = R[1, 0] * normal[a, 0] + R[1, 1] * normal[a, 1] + R[1, 2] * normal[a, 2]
+        n2 = R[2, 0] * normal[a, 0] + R[2, 1] * normal[a, 1] + R[2, 2] * normal[a, 2]
+    c0, c1, c2, r = centres[b, 0], centres[b, 1], centres[b, 2], radius[b]
+    ja, jb = joints[a], joints[b]
+    out = 0.0
+    for s in range(twists.shape[0]):
+        w0 = twists[s, jb, 3] - twists[s, ja, 3]  # dw
+        w1 = twists[s, jb, 4] - twists[s, ja, 4]
+        w2 = twists[s, jb, 5] - twists[s, ja, 5]
+        u0 = twists[s, jb, 0] - twists[s, ja, 0] + (w1 * c2 - w2 * c1)  # dv + dw x c: the velocity at the centre
+        u1 = twists[s, jb, 1] - twists[s, ja, 1] + (w2 * c0 - w0 * c2)
+        u2 = twists[s, jb, 2] - twists[s, ja, 2] + (w0 * c1 - w1 * c0)
+        if plane[a]:
+            x0, x1, x2 = n1 * w2 - n2 * w1, n2 * w0 - n0 * w2, n0 * w1 - n1 * w0  # n x dw
+            bound = max(0.0, -(n0 * u0 + n1 * u1 + n2 * u2) + np.sqrt(x0 * x0 + x1 * x1 + x2 * x2) * r)
+        else:
+            bound = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2) + np.sqrt(w0 * w0 + w1 * w1 + w2 * w2) * r
+        out = max(out, bound)
+    return out
 
 
 @njit(cache=True)

@@ -35,7 +35,7 @@ FIELDS = (
     # the packed scene (PackedScene): shapes, pairs, vertices and their leaves' boxes, the joint tree, room
     "pairs", "gint", "gR", "gp", "gparam", "vertices", "boxes", "tree", "work",
     # the speculative margins' tables and room, and the geometry placements' room
-    "R", "p", "margins", "pair_ids", "plane", "radius", "normals", "velocities", "twists",
+    "R", "p", "margins", "plane", "radius", "normals", "velocities", "twists",
     # joint limits and dry friction
     "gparent", "limit_q", "limit_v", "lower_limit", "upper_limit", "friction_v", "friction",
     # zeros (nv,), the kernels' "no external forces", empty bilateral rows, the joints' supports (njoints, nv)
@@ -44,6 +44,14 @@ FIELDS = (
     "keep", "normal",
     # the simulator's joint damping (nv,) and settings (compiled.SETTINGS), which their setters change in place
     "damping", "settings",
+    # the bounded shapes' tables (pair_kernels.shape_tables) and a pair's room (pair_kernels.pair_room, its kept
+    # rows "keep"), and its rows
+    "sparam", "hull", "graph", "faces", "face_ranges", "polygons",
+    "simplex", "simplex_weights", "hull_starts", "witness", "iterations", "epa_polytope", "epa_faces", "epa_planes",
+    "epa_alive", "epa_edges", "pair_placements", "features", "clipped", "patch", "pair_rows",
+    # the broad phase (broad_phase.py): the half-space pairs, the bounded objects and their order of the sweep, their
+    # partners, their boxes in their frames and in the world, the candidate pairs
+    "plane_pairs", "bounded", "order", "partner_start", "partners", "local_box", "world_box", "candidates",
     # room for the contact stage's scratch arrays, floats and integers (compiled.room_sizes, views.take)
     "room", "iroom",
     # the output buffers, two sets: contacts (2, cap, 8), keys (2, cap, 4), frames (2, cap, 3, 3), J (2, m, nv),
