@@ -27,7 +27,7 @@ def without_counting(decorators):
 
 
 def inlined(decorators):
-    return any("forceinline=True" in d or "inline=\"always\"" in d for d in decorators)
+    return any("forceinline=True" in d or "inline=\"always\"" in d or "inline='always'" in d for d in decorators)
 
 
 def test_refcount_free_kernels_call_only_refcount_free_kernels():

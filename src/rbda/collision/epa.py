@@ -18,27 +18,18 @@ import numpy as np
 from .._jit import njit
 
 from .gjk import minkowski_support
+from .vectors import cross, sub
 
 MAX_VERTICES = 260
 MAX_FACES = 2 * MAX_VERTICES
 
 
-@njit(cache=True, forceinline=True)
-def _cross(u, v):
-    return u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]
-
-
-@njit(cache=True, forceinline=True)
-def _sub(a, b):
-    return a[0] - b[0], a[1] - b[1], a[2] - b[2]
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _set_face(P, faces, plane, f, i, j, k):
     """Face ``f`` = vertices ``(i, j, k)`` of the polytope rows ``P[:, 0:3]``: unit normal ``(b - a) x (c - a)``
     and distance to the origin into ``plane[f]``."""
     a, b, c = P[i, 0:3], P[j, 0:3], P[k, 0:3]
-    n = _cross(_sub(b, a), _sub(c, a))
+    n = cross(sub(b, a), sub(c, a))
     norm = math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2])
     faces[f, 0], faces[f, 1], faces[f, 2] = i, j, k
     if norm > 0.0:
@@ -48,7 +39,7 @@ def _set_face(P, faces, plane, f, i, j, k):
         plane[f, 0], plane[f, 1], plane[f, 2], plane[f, 3] = 0.0, 0.0, 1.0, math.inf
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, d, S, H, P, nv):
     """Support point of ``A - B`` along ``d`` into polytope row ``nv``: ``[w | a | b]``."""
     minkowski_support(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, d, S, 3, H)
@@ -56,7 +47,7 @@ def _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, d, S, H, P, nv):
         P[nv, r], P[nv, 3 + r], P[nv, 6 + r] = S[3, r], S[7, r], S[11, r]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _insert(P, faces, plane, alive, edges, nf, nv):
     """Add polytope vertex ``nv`` (rows ``P``): remove the faces it sees, join it to their horizon (the edges
     whose reverse is not among theirs). Returns the new count of face slots."""
@@ -89,12 +80,12 @@ def _insert(P, faces, plane, alive, edges, nf, nv):
     return nf
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _flat(P, i, j, k, m, eps):
     """Whether ``P[m]`` is within ``eps`` of the plane of ``P[i], P[j], P[k]``."""
-    n = _cross(_sub(P[j, 0:3], P[i, 0:3]), _sub(P[k, 0:3], P[i, 0:3]))
+    n = cross(sub(P[j, 0:3], P[i, 0:3]), sub(P[k, 0:3], P[i, 0:3]))
     nn = math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2])
-    d = _sub(P[m, 0:3], P[i, 0:3])
+    d = sub(P[m, 0:3], P[i, 0:3])
     return abs(n[0] * d[0] + n[1] * d[1] + n[2] * d[2]) <= eps * nn
 
 
@@ -115,7 +106,7 @@ def epa(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, max_ite
                   plane, alive, edges)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def epa_in(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, max_iterations, out, P, faces, plane,
            alive, edges):
     """Penetration of the cores whose GJK simplex (``S``, ``lam``, ``n`` vertices) touches or contains the origin
@@ -140,19 +131,19 @@ def epa_in(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, max_
     extra = 0  # support points still to insert after the first tetrahedron
     n_gjk = n
     if n == 2:  # a normal d of the segment, then -d
-        e = _sub(P[1, 0:3], P[0, 0:3])
+        e = sub(P[1, 0:3], P[0, 0:3])
         k = 0 if abs(e[0]) <= abs(e[1]) and abs(e[0]) <= abs(e[2]) else (1 if abs(e[1]) <= abs(e[2]) else 2)
         axis = (1.0 if k == 0 else 0.0, 1.0 if k == 1 else 0.0, 1.0 if k == 2 else 0.0)
-        d = _cross(e, axis)
+        d = cross(e, axis)
         _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, d, S, H, P, 2)
         _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, (-d[0], -d[1], -d[2]), S, H, P, 5)
         for m, sign in ((2, 1.0), (5, -1.0)):
-            c = _cross(e, _sub(P[m, 0:3], P[0, 0:3]))
+            c = cross(e, sub(P[m, 0:3], P[0, 0:3]))
             if c[0] * c[0] + c[1] * c[1] + c[2] * c[2] <= (eps * eps) * (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]):
                 return _touching(S, lam, n_gjk, (sign * d[0], sign * d[1], sign * d[2]), P[m, 0:3], out)
         n, extra = 3, 1
     if n == 3:  # the triangle's two normals
-        nrm = _cross(_sub(P[1, 0:3], P[0, 0:3]), _sub(P[2, 0:3], P[0, 0:3]))
+        nrm = cross(sub(P[1, 0:3], P[0, 0:3]), sub(P[2, 0:3], P[0, 0:3]))
         _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, nrm, S, H, P, 3)
         _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, (-nrm[0], -nrm[1], -nrm[2]), S, H, P, 4)
         for m, sign in ((3, 1.0), (4, -1.0)):
@@ -194,7 +185,7 @@ def epa_in(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, max_
     return depth, it
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _touching(S, lam, n, normal, w, out):
     """The origin on (or within rounding of) a flat part of the boundary of ``A - B`` with outward ``normal``
     and ``w`` a point of it: depth ``normal . w`` (about 0), witness points at GJK's closest point (simplex
@@ -211,7 +202,7 @@ def _touching(S, lam, n, normal, w, out):
     return depth, 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _face_result(P, faces, plane, f, out):
     """The point ``dist n`` of face ``f`` nearest the origin, in barycentric coordinates of its triangle, gives
     the witness points ``out[0]`` (on A) and ``out[1]`` (on B); ``out[2]`` is the face normal."""
@@ -219,11 +210,11 @@ def _face_result(P, faces, plane, f, out):
     nrm, dist = (plane[f, 0], plane[f, 1], plane[f, 2]), plane[f, 3]
     x = (dist * nrm[0], dist * nrm[1], dist * nrm[2])
     a, b, c = P[i, 0:3], P[j, 0:3], P[k, 0:3]
-    full = _cross(_sub(b, a), _sub(c, a))
+    full = cross(sub(b, a), sub(c, a))
     area = full[0] * nrm[0] + full[1] * nrm[1] + full[2] * nrm[2]
     u, v = 1.0, 0.0
     if area > 0.0:  # u = area(x b c) / area(a b c), v = area(x c a) / area(a b c)
-        ub, vb = _cross(_sub(b, x), _sub(c, x)), _cross(_sub(c, x), _sub(a, x))
+        ub, vb = cross(sub(b, x), sub(c, x)), cross(sub(c, x), sub(a, x))
         u = (ub[0] * nrm[0] + ub[1] * nrm[1] + ub[2] * nrm[2]) / area
         v = (vb[0] * nrm[0] + vb[1] * nrm[1] + vb[2] * nrm[2]) / area
     w = 1.0 - u - v

@@ -7,9 +7,8 @@ momentum direction) and projects the origin on the new simplex (Ericson, *Real-T
 
 Stopping: ``w`` being the support along ``-v``, every point of ``D`` satisfies ``v . x >= v . w``, so
 ``|v| - d <= (v.v - v.w) / |v|`` (the Frank-Wolfe duality gap over ``2 |v|``); the loop stops when that bound
-is below ``tolerance * |v|``, or below ``ROUNDING |w|``: near contact, ``|v|`` much smaller than the points of
-``D``, the rounding of the simplex's projection (``1e-16 |w|`` in each coordinate) leaves a gap that a tolerance
-relative to ``|v|`` cannot close, while ``|v|`` is the distance to within that gap. The Nesterov variant (Montaut, Le Lidec, Petrik, Sivic & Carpentier, RSS 2022,
+is below ``tolerance * |v|``; ``v . w / |v|`` is a lower bound of the distance, which GJK returns too (positive:
+the shapes are apart, though GJK may stall before it meets its tolerance). The Nesterov variant (Montaut, Le Lidec, Petrik, Sivic & Carpentier, RSS 2022,
 Algorithm 2) takes the support along ``d_k = delta_k d_{k-1} + (1 - delta_k) y_k``,
 ``y_k = delta_k v_k + (1 - delta_k) w_{k-1}``, ``delta_k = (k + 1) / (k + 3)``; since the gap is only a bound
 for the support along ``-v``, once the gap test passes it falls back to vanilla steps, and only a vanilla step
@@ -28,19 +27,14 @@ import math
 from .._jit import njit
 
 from .support import BOX, CONE, CONVEX, CYLINDER, support_world
+from .vectors import dot
 
 VANILLA, NESTEROV = 0, 1
 INTERSECTION_NORM = 1e-12  # |v| below this: the cores touch or overlap
 MAX_STALLS = 4  # iterations in a row without progress before GJK stops
-ROUNDING = 1e-11  # GJK stops once |v| is within ROUNDING |w| of the distance, whatever its tolerance (rounding)
 
 
-@njit(cache=True, forceinline=True)
-def _dot(a, b):
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reduce(S, n, weights, lam):
     """Keep the simplex vertices ``i < n`` of positive ``weights[i]`` (moved down in ``S``, in order), with those
     weights in ``lam``; returns their count."""
@@ -56,7 +50,7 @@ def _reduce(S, n, weights, lam):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def segment_weights(a, b):
     """Barycentric weights ``(1 - t, t)`` of the point of segment ``ab`` closest to the origin."""
     ab0, ab1, ab2 = b[0] - a[0], b[1] - a[1], b[2] - a[2]
@@ -66,23 +60,23 @@ def segment_weights(a, b):
     return 1.0 - t, t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def triangle_weights(a, b, c):
     """Barycentric weights ``(u, v, w)`` of the point of triangle ``abc`` closest to the origin: Ericson's
     ClosestPtPointTriangle (Voronoi regions of the vertices, the edges, the face)."""
     ab = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
     ac = (c[0] - a[0], c[1] - a[1], c[2] - a[2])
-    d1, d2 = -_dot(ab, a), -_dot(ac, a)
+    d1, d2 = -dot(ab, a), -dot(ac, a)
     if d1 <= 0.0 and d2 <= 0.0:
         return 1.0, 0.0, 0.0
-    d3, d4 = -_dot(ab, b), -_dot(ac, b)
+    d3, d4 = -dot(ab, b), -dot(ac, b)
     if d3 >= 0.0 and d4 <= d3:
         return 0.0, 1.0, 0.0
     vc = d1 * d4 - d3 * d2
     if vc <= 0.0 and d1 >= 0.0 and d3 <= 0.0:
         t = d1 / (d1 - d3)
         return 1.0 - t, t, 0.0
-    d5, d6 = -_dot(ab, c), -_dot(ac, c)
+    d5, d6 = -dot(ab, c), -dot(ac, c)
     if d6 >= 0.0 and d5 <= d6:
         return 0.0, 0.0, 1.0
     vb = d5 * d2 - d1 * d6
@@ -95,7 +89,7 @@ def triangle_weights(a, b, c):
         return 0.0, 1.0 - t, t
     den = va + vb + vc
     if not den > 0.0:  # a flat triangle: its closest vertex
-        da, db, dc = _dot(a, a), _dot(b, b), _dot(c, c)
+        da, db, dc = dot(a, a), dot(b, b), dot(c, c)
         if da <= db and da <= dc:
             return 1.0, 0.0, 0.0
         return (0.0, 1.0, 0.0) if db <= dc else (0.0, 0.0, 1.0)
@@ -146,7 +140,7 @@ def project_origin(S, n, lam):
         return _reduce(S, 3, (u, v, w, 0.0), lam), False
     # a tetrahedron: the origin is inside unless it is beyond a face; then the closest such face
     origin = (0.0, 0.0, 0.0)
-    scale = max(_dot(S[0], S[0]), _dot(S[1], S[1]), _dot(S[2], S[2]), _dot(S[3], S[3]))
+    scale = max(dot(S[0], S[0]), dot(S[1], S[1]), dot(S[2], S[2]), dot(S[3], S[3]))
     flat = abs(_plane_side(S[0], S[1], S[2], S[3])) <= 1e-14 * scale**1.5
     best, weights = math.inf, (0.0, 0.0, 0.0, 0.0)
     for f in range(4):
@@ -183,19 +177,20 @@ def _polytope_like(t):
 @njit(cache=True, inline="always")  # a call with this many arrays costs more than the iterations
 def gjk(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, max_iterations, exit_above, S, lam, H):
     """Distance between the cores of shapes 1 and 2 (types ``t``, parameters ``P`` ``(4,)``, vertices ``V`` ``(n,
-    3)``, vertex graphs ``G``, placements ``M`` ``(3, 4)``). Returns ``(n, |v|, iterations, converged)``: the final
+    3)``, vertex graphs ``G``, placements ``M`` ``(3, 4)``). Returns ``(n, |v|, iterations, converged, lower)``: the final
     simplex is ``S[0:n]`` with weights ``lam[0:n]``, so that the closest points are ``sum lam_i S[4 + i]`` on A and
     ``sum lam_i S[8 + i]`` on B; ``|v| = 0`` when the cores touch or overlap (then ``n = 4`` if the origin is inside
     the simplex); ``converged`` is False when GJK stopped without closing the gap (rounding stalled it near contact,
     or ``max_iterations``). Once the lower bound ``v . w / |v|`` on the distance exceeds ``exit_above`` (``inf``:
-    never), it stops and returns that bound as ``|v|`` with ``converged`` False (a collision check needs no more)."""
+    never), it stops and returns that bound as ``|v|`` with ``converged`` False (a collision check needs no more).
+    ``lower``: the largest lower bound ``v . w / |v|`` of the distance met (``-inf`` before the second support)."""
     v = (M1[0, 3] - M2[0, 3], M1[1, 3] - M2[1, 3], M1[2, 3] - M2[2, 3])  # a point of A - B, roughly
     if v[0] * v[0] + v[1] * v[1] + v[2] * v[2] == 0.0:
         v = (1.0, 0.0, 0.0)
     direction = v
     normalize = _polytope_like(t1) or _polytope_like(t2)
     momentum = variant == NESTEROV
-    n, vv, it, stalls, converged = 0, math.inf, 0, 0, False
+    n, vv, it, stalls, converged, lower = 0, math.inf, 0, 0, False, -math.inf
     while it < max_iterations:
         along_v = not (momentum and it > 0)
         if along_v:
@@ -205,7 +200,7 @@ def gjk(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, max_iteratio
             y = (delta * v[0] + (1.0 - delta) * S[15, 0], delta * v[1] + (1.0 - delta) * S[15, 1],
                  delta * v[2] + (1.0 - delta) * S[15, 2])
             if normalize:
-                a, b = delta / math.sqrt(_dot(direction, direction)), (1.0 - delta) / math.sqrt(_dot(y, y))
+                a, b = delta / math.sqrt(dot(direction, direction)), (1.0 - delta) / math.sqrt(dot(y, y))
             else:
                 a, b = delta, 1.0 - delta
             direction = (a * direction[0] + b * y[0], a * direction[1] + b * y[1], a * direction[2] + b * y[2])
@@ -216,10 +211,10 @@ def gjk(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, max_iteratio
             S[15, r] = S[n, r]  # w_k, kept for the next momentum step
         vw = v[0] * S[n, 0] + v[1] * S[n, 1] + v[2] * S[n, 2]
         if along_v and n > 0 and vw > exit_above * math.sqrt(vv):  # d >= v.w / |v| > exit_above: stop early
-            return n, vw / math.sqrt(vv), it, False
-        w2 = S[n, 0] * S[n, 0] + S[n, 1] * S[n, 1] + S[n, 2] * S[n, 2]
-        # |v| - d <= (v.v - v.w) / |v| <= tolerance |v|, or <= ROUNDING |w|: as close as rounding lets it come
-        if n > 0 and vv - vw <= tolerance * vv + ROUNDING * math.sqrt(vv * w2):
+            return n, vw / math.sqrt(vv), it, False, vw / math.sqrt(vv)
+        if along_v and n > 0:
+            lower = max(lower, vw / math.sqrt(vv))  # every point x of D has v . x >= v . w
+        if n > 0 and vv - vw <= tolerance * vv:  # |v| - d <= (v.v - v.w) / |v| <= tolerance |v|
             if along_v:
                 converged = True
                 break
@@ -239,4 +234,4 @@ def gjk(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, max_iteratio
             if stalls == MAX_STALLS:
                 break
             momentum = False
-    return n, math.sqrt(vv) if vv < math.inf else math.inf, it, converged
+    return n, math.sqrt(vv) if vv < math.inf else math.inf, it, converged, lower

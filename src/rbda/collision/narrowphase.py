@@ -7,7 +7,8 @@ the witness point of shape 1, that of shape 2, and the unit normal ``n`` from sh
 - both cores points or segments (sphere, capsule): the closest points of two segments (Ericson, *Real-Time
   Collision Detection*, 5.1.9), then the radii;
 - a half-space or plane against a bounded shape: the support point along the normal (closed form);
-- otherwise GJK on the cores, EPA when they overlap, then the radii.
+- otherwise GJK on the cores, EPA when they overlap (or GJK stalls near contact without a separating plane), then
+  the radii.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from .support import CAPSULE, HALFSPACE, PLANE, SPHERE, radius, support_world
 __all__ = ["shape_distance", "shape_distance_in", "VANILLA", "NESTEROV"]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _core_segment(t, params, oMg):
     """The world end points of a sphere's (a point twice) or capsule's core segment."""
     h = params[1] if t == CAPSULE else 0.0
@@ -35,7 +36,7 @@ def _core_segment(t, params, oMg):
     return p0, p1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def segment_segment(p1, q1, p2, q2):
     """Parameters ``(s, t)`` of the closest points ``p1 + s (q1 - p1)`` and ``p2 + t (q2 - p2)`` of two segments,
     either possibly a point (Ericson 5.1.9; parallel segments take ``s = 0`` clamped)."""
@@ -63,7 +64,7 @@ def segment_segment(p1, q1, p2, q2):
     return s, t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fallback_normal(oM1, oM2, out):
     """A unit normal when the witness points coincide: along the centres, else z."""
     d = (oM2[0, 3] - oM1[0, 3], oM2[1, 3] - oM1[1, 3], oM2[2, 3] - oM1[2, 3])
@@ -74,7 +75,7 @@ def _fallback_normal(oM1, oM2, out):
         out[2, 0], out[2, 1], out[2, 2] = 0.0, 0.0, 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _segments(t1, P1, M1, t2, P2, M2, out):
     """Spheres and capsules: closest points of the core segments, normal along them."""
     a0, a1 = _core_segment(t1, P1, M1)
@@ -93,7 +94,7 @@ def _segments(t1, P1, M1, t2, P2, M2, out):
     return dc
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _against_plane(t, P, V, G, M, plane_type, plane_params, oMp, out):
     """A bounded shape (row 0 of ``out``) against a half-space or plane (row 1) placed at ``oMp``: the support
     points along the world normal ``m`` give ``lo = min m . x - d`` and ``hi = max m . x - d``."""
@@ -120,7 +121,7 @@ def _against_plane(t, P, V, G, M, plane_type, plane_params, oMp, out):
     return dist
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _size(M1, M2, S, n):
     """A length scale of the pair: the largest simplex point or the distance of the origins."""
     size = math.sqrt((M1[0, 3] - M2[0, 3]) ** 2 + (M1[1, 3] - M2[1, 3]) ** 2 + (M1[2, 3] - M2[2, 3]) ** 2)
@@ -167,12 +168,15 @@ def shape_distance_in(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance
         dc = _segments(t1, P1, M1, t2, P2, M2, out)
     else:
         H[0] = H[1] = 0
-        n, norm_v, iterations[0], converged = gjk(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance,
-                                                  max_iterations, exit_above + r1 + r2, S, lam, H)
+        n, norm_v, iterations[0], converged, lower = gjk(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance,
+                                                         max_iterations, exit_above + r1 + r2, S, lam, H)
         if not converged and norm_v > exit_above + r1 + r2:
             out[:] = 0.0
             return norm_v - r1 - r2
-        near = norm_v <= INTERSECTION_NORM or (not converged and norm_v <= NEAR_CONTACT * _size(M1, M2, S, n))
+        # EPA where the cores overlap, or GJK stalled close to contact without proving them apart (lower <= 0: no
+        # separating plane found; a stall with lower > 0 leaves |v| within its gap of the distance, EPA no better)
+        near = norm_v <= INTERSECTION_NORM or (not converged and lower <= 0.0
+                                               and norm_v <= NEAR_CONTACT * _size(M1, M2, S, n))
         if not near:
             for r in range(3):
                 out[0, r] = out[1, r] = 0.0

@@ -43,6 +43,7 @@ from ..collision.epa import MAX_FACES, MAX_VERTICES
 from ..collision.narrowphase import segment_segment, shape_distance_in
 from ..collision.shapes import Cone, Convex, Ellipsoid
 from ..collision.support import BOX, CAPSULE, CONVEX, CYLINDER, SPHERE
+from ..collision.vectors import axpy, cross, dot, neg, norm, sub
 from ..io.geometry import Box, Capsule, Cylinder, Mesh, Sphere
 from .contacts import PAIR_FUNCTIONS, PATCH_POINTS, reduce_patch
 
@@ -74,37 +75,6 @@ def pair_room(features: int) -> tuple:
 
 
 # ---------------------------------------------------------------------------------------------- 3-vectors
-@njit(cache=True, forceinline=True)
-def dot(a, b):
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
-@njit(cache=True, forceinline=True)
-def cross(a, b):
-    return a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]
-
-
-@njit(cache=True, forceinline=True)
-def sub(a, b):
-    return a[0] - b[0], a[1] - b[1], a[2] - b[2]
-
-
-@njit(cache=True, forceinline=True)
-def axpy(a, s, b):
-    """``a + s b``."""
-    return a[0] + s * b[0], a[1] + s * b[1], a[2] + s * b[2]
-
-
-@njit(cache=True, forceinline=True)
-def neg(a):
-    return -a[0], -a[1], -a[2]
-
-
-@njit(cache=True, forceinline=True)
-def norm(a):
-    return math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
-
-
 @njit(cache=True, forceinline=True)
 def column(R, j):
     return R[0, j], R[1, j], R[2, j]
