@@ -1,9 +1,16 @@
 """Helpers shared by the core tests: random models of every joint type and finite differences on the manifold."""
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import rbda
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # the scene suite, benchmarks/scenes, shared by the tests and the benchmarks
+    sys.path.insert(0, str(ROOT))
 
 SEEDS = (0, 1, 2)
 MODEL_CASES = [(seed, floating) for seed in SEEDS for floating in (False, True)]

@@ -43,6 +43,7 @@ from ..kernels.constrained import delassus
 from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve
 from ..kernels.dynamics import crba_after_kinematics, free_bodies_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
+from ..kernels.time_stepping import advance, transport
 from ..kernels.views import borrowed, take
 from .contacts import box_lowest, hull_patch, plane_cylinder, plane_frame, plane_hull, plane_spheres
 from .passive import add_implicit_terms, add_passive_forces
@@ -99,6 +100,7 @@ def free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, d
     cholesky_solve(L, Dinv, lam, v_free)
     for i in range(v.shape[0]):
         v_free[i] = v[i] + dt * v_free[i]
+    transport(I, F, v, dt, free_bodies, v_free)  # free flyers: in coordinates that create no energy
     return 0
 
 
@@ -605,6 +607,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         v_next[i] = v_free[i] + tau[i]
         tau[i] = dt * v_next[i]
     integrate(ctx.I, ctx.F, q, tau, q_next)
+    advance(ctx.I, ctx.F, q, dt, q_next, v_next)  # free flyers: a straight move, v_next in their new frame
     return m, r
 
 

@@ -30,6 +30,8 @@ from ..algorithms.jacobian import compute_joint_jacobians
 from ..io.geometry import GeometryModel
 from ..joints import JointModelFreeFlyer
 from ..kernels.dynamics import free_bodies_after_kinematics
+from ..kernels.time_stepping import MIDPOINT_ITERATIONS
+from ..spatial import quat_to_matrix, skew
 from ..spatial._validate import as_scalar, non_negative, positive
 from ._check import finite_vector, friction_coefficient
 from .constraints import (ConstraintRows, augment, check_bilateral, check_equalities, constraint_rows,
@@ -78,7 +80,61 @@ def kinematics(sim, q, v, tau, fext):
     force += passive_force(sim.passive, q, v, dt, data.J, data.oMi.array, sim.support_mask, model.gravity.linear)
     if fext is not None:
         force = force + fext
-    return v + dt * cholesky.solve(model, data, force)
+    v_free = v + dt * cholesky.solve(model, data, force)
+    transport(sim, v, v_free)
+    return v_free
+
+
+def _free_flyers(model) -> list:
+    """The free-flyer joints of ``model``."""
+    return [i for i in range(1, model.njoints) if isinstance(model.joints[i], JointModelFreeFlyer)]
+
+
+def transport(sim, v, v_free) -> None:
+    """Stage 1's change of coordinates of a free flyer (:mod:`rbda.kernels.time_stepping`), in place on ``v_free``:
+    ``+ dt [w x (v_lin + w x c); 0]``, the velocity of its centre of mass ``c`` kept in its parent's frame; in a
+    model of free bodies, each body's gyroscopic torque implicit, ``I_c (w_1 - w) = dt (I_c w_m) x w_m +
+    dt tau_c`` by the implicit midpoint rule, where its dofs have no armature."""
+    model, dt = sim.model, sim.dt
+    for i in _free_flyers(model):
+        k, Y = model.idx_v[i], model.inertias[i]
+        w, c = v[k + 3:k + 6], Y.lever
+        v_free[k:k + 3] += dt * np.cross(w, v[k:k + 3] + np.cross(w, c))
+        if sim._settings[FREE_BODIES] and Y.mass > 0.0 and not np.any(model.armature[k:k + 6]):
+            explicit = v_free[k + 3:k + 6].copy()
+            implicit = _midpoint_rotation(Y.inertia, w, explicit, dt)
+            v_free[k:k + 3] -= np.cross(implicit - explicit, c)
+            v_free[k + 3:k + 6] = implicit
+
+
+def _midpoint_rotation(Ic, w0, explicit, dt):
+    """``w_1`` of the implicit midpoint rule ``Ic (w_1 - w_0) = dt (Ic w_m) x w_m + dt tau_c`` (``w_m`` the mean),
+    ``dt tau_c`` recovered from the explicit step ``explicit``; by Newton's method from it."""
+    impulse = Ic @ (explicit - w0) + dt * np.cross(w0, Ic @ w0)
+    w1 = explicit.copy()
+    for _ in range(MIDPOINT_ITERATIONS):
+        wm = 0.5 * (w0 + w1)
+        residual = Ic @ (w1 - w0) - dt * np.cross(Ic @ wm, wm) - impulse
+        step = np.linalg.solve(Ic - 0.5 * dt * (skew(Ic @ wm) - skew(wm) @ Ic), residual)
+        w1 = w1 - step
+        if np.abs(step).sum() <= 1e-15 * np.abs(w1).sum():
+            break
+    return w1
+
+
+def advance(model, q, v_next, dt):
+    """Stage 5's ``(q_next, v_next)`` from ``v_next`` in the coordinates of the step's start: ``q (+) dt v_next``,
+    except that each free flyer's centre of mass moves by ``dt u`` in a straight line, ``u = R(q) (v_lin + w x c)``,
+    its origin follows, and its linear velocity is expressed in its new frame, ``R_next^T u - w x c``
+    (:mod:`rbda.kernels.time_stepping`)."""
+    q_next, v_next = _integrate(model, q, dt * v_next), v_next.copy()
+    for i in _free_flyers(model):
+        a, k, c = model.idx_q[i], model.idx_v[i], model.inertias[i].lever
+        R, R_next, w = quat_to_matrix(q[a + 3:a + 7]), quat_to_matrix(q_next[a + 3:a + 7]), v_next[k + 3:k + 6]
+        u = R @ (v_next[k:k + 3] + np.cross(w, c))
+        q_next[a:a + 3] = q[a:a + 3] + R @ c + dt * u - R_next @ c
+        v_next[k:k + 3] = R_next.T @ u - np.cross(w, c)
+    return q_next, v_next
 
 
 def contacts(sim, *velocities):
@@ -155,8 +211,7 @@ def reference_step(sim, q, v, tau, fext=None):
     J, MinvJt, G = augment(sim, J, MinvJt, G, rows)
     lam = solve(sim, cs, J, G, v_free, rows, v)
     sim.contacts, sim.rows = cs, rows
-    v_next = v_free + MinvJt @ lam
-    return _integrate(sim.model, q, sim.dt * v_next), v_next
+    return advance(sim.model, q, v_free + MinvJt @ lam, sim.dt)
 
 
 def _fraction(value, name):
