@@ -120,3 +120,20 @@ def load_example(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def pytest_addoption(parser):
+    parser.addoption("--slow", action="store_true", default=False, help="also run the tests marked slow")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: a long run (the scene suite's full durations); run with --slow")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--slow"):
+        return
+    skip = pytest.mark.skip(reason="a slow test: run with --slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
+from ..algorithms.kinematics import forward_kinematics
 from .speculative import joint_twists
 
 
@@ -113,6 +114,20 @@ class PassiveForces:
                         raise ValueError(f"model.mjcf_physics: tendon {self.tendon_names[t]!r} has a spring or "
                                          f"damper on dofs {a} and {b} of different branches, which the simulator's "
                                          "sparse factorisation of M does not hold")
+
+    def potential_energy(self, model, data, q) -> float:
+        """The potential energy of the passive forces at ``q (nq,)``, to add to ``rbda.compute_mechanical_energy``'s
+        (kinetic and gravity): the springs' ``k (q - q_ref)^2 / 2`` and ``k (L - L0)^2 / 2``, and the gravity
+        compensation's ``m_c g . c`` (the force ``-m_c g`` at ``c`` is its gradient's opposite: it takes back that
+        part of the weight's potential ``-m g . c``). Fills ``data``'s placements (forward kinematics)."""
+        energy = 0.5 * np.sum(self.spring_k * (q[self.spring_q] - self.spring_ref) ** 2)
+        energy += 0.5 * np.sum(self.tendon_k * (self.tendon_q @ q - self.tendon_length0) ** 2)
+        if self.gravcomp_joint.size:
+            forward_kinematics(model, data, q)
+            oMi, g = data.oMi.array, model.gravity.linear
+            for j, (mass, *lever) in zip(self.gravcomp_joint, self.gravcomp):
+                energy += mass * g @ (oMi[j, :, :3] @ lever + oMi[j, :, 3])
+        return float(energy)
 
     @property
     def any(self) -> bool:

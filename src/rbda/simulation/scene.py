@@ -128,9 +128,9 @@ def _unsupported_contacts(mj, mujoco) -> list:
     colliding = [g for g in range(mj.ngeom) if mj.geom_contype[g] or mj.geom_conaffinity[g]]
     for g in colliding:
         name = f"geom '{mujoco.mj_id2name(mj, mujoco.mjtObj.mjOBJ_GEOM, g) or f'geom{g}'}'"
-        if mj.geom_condim[g] in (4, 6):
-            found.append((name, f"condim {int(mj.geom_condim[g])} (torsional{' and rolling' * (mj.geom_condim[g] == 6)}"
-                                " friction)"))
+        condim = int(mj.geom_condim[g])
+        if condim in (4, 6):
+            found.append((name, f"condim {condim} ({'torsional' if condim == 4 else 'torsional and rolling'} friction)"))
         if mj.geom_priority[g] != 0:
             found.append((name, f"priority {int(mj.geom_priority[g])}"))
     if mj.npair:
