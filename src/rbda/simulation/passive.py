@@ -51,8 +51,9 @@ class PassiveForces:
     twists and wrenches.
 
     Raises ``ValueError`` for a spring on a joint that is not a one-dof joint, for what the MJCF file holds that the
-    simulator does not model (``model.mjcf_physics.unsupported``), and for a tendon spring or damper coupling dofs
-    of different branches (``dt^2 k A^T A`` would fall outside the sparsity of ``M``'s factor)."""
+    simulator does not model (``model.mjcf_physics.unsupported``), for MJCF physics read for a model of other sizes
+    (a model changed after it was read), and for a tendon spring or damper coupling dofs of different branches
+    (``dt^2 k A^T A`` would fall outside the sparsity of ``M``'s factor)."""
 
     def __init__(self, model):
         nq, nv = model.nq, model.nv
@@ -77,8 +78,14 @@ class PassiveForces:
             raise ValueError("model: its MJCF file holds what rbda's simulator does not model: "
                              + "; ".join(f"{element}: {what}" for element, what in physics.unsupported))
         nj = model.njoints
-        if physics is None or (physics.tendon_q.shape[1:], physics.tendon_v.shape[1:], physics.gravcomp.shape[0]) != (
-                (nq,), (nv,), nj):  # none, or another model's (a reduced one)
+        if physics is not None and (physics.tendon_q.shape[1:], physics.tendon_v.shape[1:],
+                                    physics.gravcomp.shape[0]) != ((nq,), (nv,), nj):  # another model's
+            if np.any(physics.gravcomp) or len(physics.fluid_joints) or len(physics.tendon_names):
+                raise ValueError("model.mjcf_physics: was read for a model of other sizes (a model changed since "
+                                 "it was read from MJCF); its gravity compensation, fluid forces and tendons do not "
+                                 "apply to this one: set model.mjcf_physics = None to leave them out")
+            physics = None
+        if physics is None:
             physics = _no_physics(nj, nq, nv)
         self.tendon_names = list(physics.tendon_names)
         self.tendon_q = np.ascontiguousarray(physics.tendon_q, dtype=float).reshape(-1, nq)
