@@ -1,7 +1,7 @@
 """One simulation step of a robot standing on the ground: rbda.Simulator.step against MuJoCo's mj_step on the same
 scene, the same dt, one thread.
 
-The scenes are tests/simulation/robot_scenes.py's: example-robot-data's solo12 and talos with their collision
+The scenes are benchmarks/scenes/robots.py's: example-robot-data's solo12 and talos with their collision
 meshes on a ground plane (rbda: its URDF reader and convex hulls; MuJoCo: the same URDF compiled by MuJoCo),
 friction 0.5, dt = 1e-3, robot-ground contacts only; rbda's NCP ADMM, MuJoCo's elliptic cones and Newton solver
 with Euler integration. Each robot is first brought to a standing rest under one StandingPD (0.5 s), then both
@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 from rbda.simulation import ADMMSolver, StandingPD  # noqa: E402
 from rbda.simulation import simulator as stages  # noqa: E402
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "simulation"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
 def timed_kernels():
@@ -80,7 +80,7 @@ def solve_time(sim, q, v, tau, number):
 def bench(name: str, number: int, repeat: int, active_set: int | None = None) -> None:
     import mujoco
 
-    from robot_scenes import JointMap, mujoco_robot, rbda_robot
+    from benchmarks.scenes.robots import JointMap, mujoco_robot, rbda_robot
 
     options = {} if active_set is None else dict(active_set_max_iter=active_set)
     model, _, sim, q0 = rbda_robot(name, solver_options=options)

@@ -123,17 +123,18 @@ def load_example(name: str):
 
 
 def pytest_addoption(parser):
-    parser.addoption("--slow", action="store_true", default=False, help="also run the tests marked slow")
+    parser.addoption("--slow", action="store_true", help="also run the tests marked slow (the scene suite's "
+                     "hundreds of seeds)")
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: a long run (the scene suite's full durations); run with --slow")
+    config.addinivalue_line("markers", "slow: long runs (hundreds of random scenes); run with --slow")
 
 
 def pytest_collection_modifyitems(config, items):
     if config.getoption("--slow"):
         return
-    skip = pytest.mark.skip(reason="a slow test: run with --slow")
+    skip = pytest.mark.skip(reason="slow: run with --slow")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)

@@ -12,7 +12,8 @@ energy may not rise), the deepest penetration allowed, and closed forms of its e
 - ``stack``: five boxes standing on each other (at rest for the whole run), and a box of 1000 times the mass of
   the one it stands on;
 - ``pile``: 2 to 6 primitives (boxes, spheres, capsules, cylinders, ellipsoids) of random sizes, densities and
-  friction, dropped apart onto the floor, one scene per seed (:func:`pile`).
+  friction, dropped apart onto the floor, one scene per seed (:func:`pile`); ``heap``: the same dropped one
+  above the other, landing on each other.
 
 :func:`run_rbda` and :func:`run_mujoco` step a scene and return its :class:`Run` (energy, penetration and the
 free bodies' heights per step, the CPU time per step); :func:`check` lists what a run violates.
@@ -155,12 +156,14 @@ def stack() -> list[Scene]:
 KINDS = ("box", "sphere", "capsule", "cylinder", "ellipsoid")
 
 
-def pile(seed: int, kinds=KINDS, dt: float = 2e-3, duration: float = 2.0) -> Scene:
-    """2 to 6 primitives of ``kinds``, random sizes (2-12 cm), densities (200-3000 kg/m^3), friction (0.2-1),
-    random orientations and spin, on a grid 40 cm apart, 5-50 cm above the floor: dropped and left to settle."""
+def pile(seed: int, kinds=KINDS, dt: float = 2e-3, duration: float = 2.0, heap: bool = False) -> Scene:
+    """2 to 6 primitives of ``kinds``, random sizes (2-12 cm), densities (200-3000 kg/m^3), friction (0.2-1) and
+    orientations, dropped onto the floor and left to settle: on a grid 40 cm apart, 5-50 cm above the floor, or
+    with ``heap`` one above the other (their bounding balls 2 cm apart, within 4 cm of a vertical line), so that they land on each
+    other."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 7))
-    bodies = []
+    bodies, top = [], 0.0
     for i in range(n):
         kind = kinds[int(rng.integers(len(kinds)))]
         a, b, c = rng.uniform(0.02, 0.12, 3)
@@ -168,17 +171,26 @@ def pile(seed: int, kinds=KINDS, dt: float = 2e-3, duration: float = 2.0) -> Sce
                 "cylinder": f"{a:.4g} {b:.4g}", "ellipsoid": f"{a:.4g} {b:.4g} {c:.4g}"}[kind]
         quat = rng.normal(size=4)
         quat /= np.linalg.norm(quat)
-        x, y = 0.4 * (i % 3) - 0.4, 0.4 * (i // 3)
-        z = 0.15 + rng.uniform(0.05, 0.5)
+        radius = {"box": np.sqrt(a * a + b * b + c * c), "sphere": a, "capsule": a + b,
+                  "cylinder": np.sqrt(a * a + b * b), "ellipsoid": max(a, b, c)}[kind]
+        if heap:  # each body's bounding ball 2 cm above the one below
+            x, y = rng.uniform(-0.04, 0.04, 2)
+            z = top + radius + 0.02
+            top = z + radius
+        else:
+            x, y = 0.4 * (i % 3) - 0.4, 0.4 * (i // 3)
+            z = 0.15 + rng.uniform(0.05, 0.5)
         geom = (f'<geom name="b{i}" type="{kind}" size="{size}" density="{rng.uniform(200, 3000):.4g}" '
                 f'friction="{rng.uniform(0.2, 1.0):.3g}"/>')
         bodies.append(_body(f"b{i}", geom, (x, y, z), quat))
-    return Scene(f"pile_{seed}", "pile", _mjcf("".join(bodies), dt), dt, duration, penetration=1e-2)
+    name = f"{'heap' if heap else 'pile'}_{seed}"
+    return Scene(name, "heap" if heap else "pile", _mjcf("".join(bodies), dt), dt, duration, penetration=1e-2)
 
 
 def suite(piles: int = 8) -> list[Scene]:
-    """Every family, with ``piles`` random piles (seeds 0 ..)."""
-    return rolling() + free() + stack() + [pile(seed) for seed in range(piles)]
+    """Every family, with ``piles`` random piles and heaps each (seeds 0 ..)."""
+    return (rolling() + free() + stack() + [pile(seed) for seed in range(piles)]
+            + [pile(seed, heap=True) for seed in range(piles)])
 
 
 # ---------------------------------------------------------------------------------------------- running

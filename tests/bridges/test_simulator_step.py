@@ -24,13 +24,13 @@ TIGHT = dict(max_iter=5000, absolute_feasibility_tol=1e-12, relative_feasibility
              absolute_complementarity_tol=1e-14, relative_complementarity_tol=1e-12)
 
 
-def box(mu):
-    """A 10 kg cube of side 0.2 resting on a fixed 2 x 2 x 0.5 box (top at z = 0)."""
+def box(mu, lift=0.0):
+    """A 10 kg cube of side 0.2 resting on a fixed 2 x 2 x 0.5 box (top at z = 0), or ``lift`` above it."""
     model, cm = rbda.Model(), GeometryModel()
     cm.add_geometry_object(GeometryObject("table", 0, 0, rbda.SE3(np.eye(3), [0.0, 0.0, -0.25]), Box((2.0, 2.0, 0.5))))
     add_free_body(model, cm, "body", Box((0.2, 0.2, 0.2)), 10.0)
     q = rbda.neutral(model)
-    q[2] = 0.1
+    q[2] = 0.1 + lift
     return Simulator(model, cm, 1e-3, mu=mu, solver_options=TIGHT, warm_start=False), q
 
 
@@ -49,6 +49,8 @@ def pendulum(stiffness=0.0):
 SCENES = {  # name: (scene, v, tau, q directions (tangent) that keep the contact geometry)
     "box sticking": (lambda: box(0.5), [0.001, 0, 0, 0, 0, 0], [5.0, 2.0, 0, 0, 0, 0.1], [0, 1, 5]),
     "box sliding": (lambda: box(0.2), [0.3, 0.1, 0, 0, 0, 0], [1.0, 0, 0, 0, 0, 0], [0, 1]),
+    "box tumbling in the air": (lambda: box(0.2, lift=1.0), [0.3, 0.1, -0.5, 3.0, -2.0, 5.0], [1.0, 0, 0, 0, 0.3, 0.5],
+                                range(6)),
     "pendulum at its limit": (pendulum, [0.2], [0.1], [0]),
     "sprung pendulum at its limit": (lambda: pendulum(40.0), [0.2], [20.0], [0]),
 }
@@ -65,10 +67,12 @@ def test_jacobians_against_differences(name):
     y = f(q, v, tau)
     np.testing.assert_allclose(y[0], q_next, rtol=0, atol=1e-12)
     np.testing.assert_allclose(y[1], v_next, rtol=0, atol=1e-12)
-    if name.startswith("box"):  # the active set of the scene
+    if name in ("box sticking", "box sliding"):  # the active set of the scene
         assert sim.contacts.size == 4 and np.all(sim.impulses[2::3] > 0)
         lt, ln = np.linalg.norm(sim.impulses.reshape(4, 3)[:, :2], axis=1), sim.impulses[2::3]
         assert np.all(lt < 0.5 * ln * 0.99) if name == "box sticking" else np.allclose(lt, 0.2 * ln, rtol=1e-8)
+    elif name == "box tumbling in the air":  # the free flyer's coordinates and gyroscopic rule, no contact
+        assert sim.contacts.size == 0
     else:
         assert sim.row_impulses.size == 1 and sim.row_impulses[0] > 0
     Jqn, Jvn = jax.jit(jax.jacfwd(f, argnums=(0, 1, 2)))(q, v, tau)  # d q_next / d(q, v, tau), d v_next / ...

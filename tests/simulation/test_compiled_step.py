@@ -119,7 +119,7 @@ def test_incline(shape):
 
 def test_solo12_standing():
     pytest.importorskip("pinocchio")
-    from robot_scenes import rbda_robot
+    from benchmarks.scenes.robots import rbda_robot
 
     (model, _, a, q0), (_, _, b, _) = rbda_robot("solo12"), rbda_robot("solo12")
     pd = StandingPD(a, q0)
@@ -135,7 +135,7 @@ def test_talos_falling():
     a rounding difference can change which active set the fast path accepts first (8 against 7 in one step), two
     solutions within the tolerance whose states differ by 1e-9."""
     pytest.importorskip("pinocchio")
-    from robot_scenes import rbda_robot
+    from benchmarks.scenes.robots import rbda_robot
 
     tight = dict(absolute_feasibility_tol=1e-10, relative_feasibility_tol=1e-10, absolute_complementarity_tol=1e-10,
                  relative_complementarity_tol=1e-10)

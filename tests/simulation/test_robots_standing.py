@@ -13,7 +13,7 @@ from rbda.simulation import simulator as stages
 from rbda.simulation.contacts import PATCH_POINTS, halfspace_shape, reduce_patch
 
 pytest.importorskip("pinocchio")  # example-robot-data's files are installed with it
-from robot_scenes import rbda_robot, stand_both  # noqa: E402
+from benchmarks.scenes.robots import rbda_robot, stand_both  # noqa: E402
 
 G0 = 9.81
 
@@ -182,7 +182,7 @@ def test_rbda_simulate_holds_solo12():
     import os
 
     from rbda import cli
-    from robot_scenes import ROBOTS, robots_share
+    from benchmarks.scenes.robots import ROBOTS, robots_share
 
     urdf = os.path.join(robots_share(), "example-robot-data", "robots", ROBOTS["solo12"][0])
     t, Q, V, TAU = cli.simulate(urdf, duration=0.5, floating_base=True, package_dirs=[robots_share()],

@@ -16,7 +16,7 @@ from rbda.simulation import StandingPD
 from rbda.simulation import simulator as stages
 
 pytest.importorskip("pinocchio")  # example-robot-data's files are installed with it
-from robot_scenes import ROBOTS, rbda_robot, robots_share  # noqa: E402
+from benchmarks.scenes.robots import ROBOTS, rbda_robot, robots_share  # noqa: E402
 
 DT = 1e-3
 
@@ -68,7 +68,7 @@ def test_talos_joint_model_is_the_urdfs():
     np.testing.assert_array_equal(sim.damping, model.damping)  # what the step applies (no controller here)
     assert len(sim.limited_dofs[0]) == model.nv - 6
     mujoco = pytest.importorskip("mujoco")
-    from robot_scenes import JointMap, mujoco_robot
+    from benchmarks.scenes.robots import JointMap, mujoco_robot
 
     mj_model, _ = mujoco_robot("talos", DT)
     joints = JointMap(model, mj_model)

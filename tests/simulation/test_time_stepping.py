@@ -129,3 +129,17 @@ def test_a_free_flyer_moves_its_centre_of_mass_in_a_straight_line_in_one_step():
         R1 = quat_to_matrix(q1[3:7])
         assert np.allclose(q1[:3] + R1 @ c, q[:3] + R @ c + 1e-2 * u, atol=1e-13)
         assert np.allclose(R1 @ (v1[:3] + np.cross(v1[3:], c)), u, atol=1e-12)
+
+
+def test_a_step_that_does_not_converge_says_so_once():
+    """A solver held to one iteration on a box landing on the floor: the step warns (ConvergenceWarning, once per
+    simulator), and its results stay finite."""
+    scene = scenes.stack()[0]
+    model, geom, _, q, v = scenes.rbda_simulator(scene)
+    sim = rbda.Simulator(model, geom, scene.dt, solver_options=dict(max_iter=1, active_set_max_iter=0))
+    v[2] = -1.0
+    with pytest.warns(rbda.simulation.ConvergenceWarning, match="without meeting its tolerances") as caught:
+        for _ in range(20):
+            q, v = sim.step(q, v, np.zeros(model.nv))
+    assert len([w for w in caught if w.category is rbda.simulation.ConvergenceWarning]) == 1
+    assert np.isfinite(q).all() and np.isfinite(v).all()

@@ -3,9 +3,11 @@ problem, for :func:`rbda.jax.simulator_step`.
 
 The step (its stages in :mod:`rbda.simulation.simulator`) is ``v_free = v + dt M_s^-1 (tau - nle - damping v
 - K (q - q_ref) - dt K v - D v)`` (``M_s = M + dt diag(damping) + dt D + dt^2 K``; ``K``, ``D`` the joint and
-tendon springs' stiffness and the tendons' damping, :mod:`rbda.simulation.passive`), the impulses ``lambda`` of the contact problem ``v_c = G lambda + g`` with
-``g = J v_free + b(q)``, then ``v_next = v_free + M^-1 J^T lambda`` and ``q_next = q (+) dt v_next``. At the
-solution each row is classified, and the classification (the active set) is held fixed::
+tendon springs' stiffness and the tendons' damping, :mod:`rbda.simulation.passive`) with the free flyers' change of
+coordinates (``simulator.transport``), the impulses ``lambda`` of the contact problem ``v_c = G lambda + g`` with
+``g = J v_free + b(q)``, then ``v_next = v_free + M^-1 J^T lambda`` and ``(q_next, v_next) = advance(q,
+v_next)`` (``q (+) dt v_next``, a free flyer's centre of mass moved in a straight line;
+:mod:`rbda.kernels.time_stepping`). At the solution each row is classified, and the classification (the active set) is held fixed::
 
     separated contact (lambda_n ~ 0), bound row (a limit at 0)     d lambda_i = 0
     sticking contact (|lambda_t| < mu lambda_n), free row          d v_c,i = G_i d lambda + d g_i = 0
@@ -33,7 +35,10 @@ from ..algorithms import cholesky
 from ..algorithms.configuration import d_integrate
 from ..algorithms.derivatives import compute_rnea_derivatives
 from ..simulation.constraints import augment, constraint_rows
-from ..simulation.simulator import contacts, delassus, kinematics
+from ..simulation.compiled import FREE_BODIES
+from ..simulation.simulator import (_free_flyers, _midpoint_rotation, contacts, delassus, explicit_free_velocity,
+                                    transport)
+from ..spatial import Jexp3, exp3, skew
 
 
 def _active_set(sim, cs, rows, G, lam, vc):
@@ -109,6 +114,53 @@ def _springs(sim) -> tuple[np.ndarray, np.ndarray]:
     return K + A.T @ (passive.tendon_k[:, None] * A), A.T @ (passive.tendon_d[:, None] * A)
 
 
+def _transport_jacobians(sim, v, explicit) -> tuple:
+    """``(G_e, G_v)``: the derivatives of stage 1's change of coordinates of the free flyers
+    (``simulator.transport``: ``v_free = explicit + t(v)``, and a free body's implicit gyroscopic rotation) with
+    respect to the explicit free velocity ``explicit (nv,)`` and to ``v``, each ``(nv, nv)``."""
+    model, dt, nv = sim.model, sim.dt, sim.model.nv
+    Ge, Gv = np.eye(nv), np.zeros((nv, nv))
+    for i in _free_flyers(model):
+        k, Y = model.idx_v[i], model.inertias[i]
+        lin, ang, c, w = slice(k, k + 3), slice(k + 3, k + 6), Y.lever, v[k + 3:k + 6]
+        s = v[lin] + np.cross(w, c)
+        Gv[lin, lin] = dt * skew(w)  # d (dt w x (v + w x c))
+        Gv[lin, ang] = -dt * (skew(s) + skew(w) @ skew(c))
+        if sim._settings[FREE_BODIES] and Y.mass > 0.0 and not np.any(model.armature[k:k + 6]):
+            Ic = Y.inertia  # the midpoint rule's w_1 (explicit w_e, start w_0), by the implicit function theorem
+            w1 = _midpoint_rotation(Ic, w, explicit[ang], dt)
+            wm = 0.5 * (w + w1)
+            curl = 0.5 * dt * (skew(Ic @ wm) - skew(wm) @ Ic)
+            K = np.linalg.inv(Ic - curl)
+            De, D0 = K @ Ic, K @ (curl + dt * (skew(w) @ Ic - skew(Ic @ w)))
+            Ge[ang, ang] = De
+            Ge[lin, ang] = skew(c) @ (De - np.eye(3))  # v_lin -= (w_1 - w_e) x c
+            Gv[ang, ang] += D0
+            Gv[lin, ang] += skew(c) @ D0
+    return Ge, Gv
+
+
+def _advance_jacobians(model, q, v_next, dt) -> tuple:
+    """``(A_q, A_v, B_v)``: stage 5's ``(q_next, v_out) = advance(q, v_next)`` (``simulator.advance``), its
+    tangent ``d q_next = A_q d q + A_v d v_next`` and ``d v_out = B_v d v_next`` (``v_out`` does not depend on
+    ``q``): ``d_integrate``'s blocks, except on a free flyer, whose centre of mass moves in a straight line. With
+    ``E = exp3(dt w)``, ``J_r`` its right Jacobian, ``s = v + w x c`` and ``u~ = E^T s``: the rotation's tangent
+    ``E^T d theta + dt J_r d w``, the translation's ``E^T (d p - ([c]x + dt [s]x) d theta + dt d v - dt [c]x d w)
+    + [c]x`` (the rotation's), and ``d v_out = E^T d v + (dt [u~]x J_r + [c]x - E^T [c]x) d w``."""
+    Dq, Dv = d_integrate(model, q, dt * v_next)
+    Aq, Av, Bv = Dq.copy(), dt * Dv, np.eye(model.nv)
+    for i in _free_flyers(model):
+        k, c = model.idx_v[i], model.inertias[i].lever
+        lin, ang, w = slice(k, k + 3), slice(k + 3, k + 6), v_next[k + 3:k + 6]
+        s = v_next[lin] + np.cross(w, c)
+        Et, Jr, C = exp3(dt * w).T, Jexp3(dt * w), skew(c)
+        Aq[lin, lin], Aq[lin, ang], Aq[ang, lin], Aq[ang, ang] = Et, C @ Et - Et @ (C + dt * skew(s)), 0.0, Et
+        Av[lin, lin], Av[lin, ang], Av[ang, lin], Av[ang, ang] = dt * Et, dt * (C @ Jr - Et @ C), 0.0, dt * Jr
+        Bv[lin, ang] = dt * skew(Et @ s) @ Jr + C - Et @ C
+        Bv[lin, lin] = Et
+    return Aq, Av, Bv
+
+
 def step_jacobians(sim, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> tuple:
     """``(q_next, v_next, dq_next/d(q, v, tau), dv_next/d(q, v, tau))``: one ``sim.step(q, v, tau)`` and its six
     tangent-space Jacobians ``(nv, nv)`` (``q`` directions and ``q_next`` rows through ``integrate``), by the
@@ -119,7 +171,9 @@ def step_jacobians(sim, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> tuple:
     K, D = _springs(sim)
     q_next, v_next = sim.step(q, v, tau)
     model, data, dt, nv = sim.model, sim.data, sim.dt, sim.model.nv
-    v_free = kinematics(sim, q, v, tau, None)  # the step's stages again: M_s factored, J, the contact problem
+    explicit = explicit_free_velocity(sim, q, v, tau, None)  # the step's stages again: M_s factored, J, the
+    v_free = explicit.copy()  # contact problem
+    transport(sim, v, v_free)
     cs = contacts(sim, v, v_free)  # the step's own contact set (its speculative margins)
     J, MinvJt, G = delassus(sim, cs)
     rows = constraint_rows(sim, q, v_free)
@@ -127,9 +181,10 @@ def step_jacobians(sim, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> tuple:
     lam = np.concatenate([sim.impulses, sim.row_impulses])
     vc = np.concatenate([sim.contact_velocities, sim.row_velocities])
     Minv = cholesky.solve(model, data, np.eye(nv))  # M_s^-1
-    dtau_dq, dtau_dv, _ = compute_rnea_derivatives(model, model.create_data(), q, v, (v_free - v) / dt)
-    F = (-dt * Minv @ (dtau_dq + K), np.eye(nv) - dt * Minv @ (dtau_dv + np.diag(sim.damping) + D + dt * K),
-         dt * Minv)
+    dtau_dq, dtau_dv, _ = compute_rnea_derivatives(model, model.create_data(), q, v, (explicit - v) / dt)
+    Ge, Gv = _transport_jacobians(sim, v, explicit)
+    F = (-dt * Ge @ Minv @ (dtau_dq + K),
+         Ge @ (np.eye(nv) - dt * Minv @ (dtau_dv + np.diag(sim.damping) + D + dt * K)) + Gv, dt * Ge @ Minv)
     if lam.size:
         A, B = _active_set(sim, cs, rows, G, lam, vc)
         S = -np.linalg.lstsq(A, B, rcond=None)[0]  # d lambda = S d g
@@ -137,6 +192,6 @@ def step_jacobians(sim, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> tuple:
         dv = [P @ F[0] + MinvJt @ S @ _bias_derivative(sim, q, cs, rows, J), P @ F[1], P @ F[2]]
     else:
         dv = list(F)
-    Dq, Dv = d_integrate(model, q, dt * v_next)
-    dq = [Dq + dt * Dv @ dv[0], dt * Dv @ dv[1], dt * Dv @ dv[2]]
-    return q_next, v_next, dq, dv
+    Aq, Av, Bv = _advance_jacobians(model, q, v_free + MinvJt @ lam if lam.size else v_free, dt)
+    dq = [Aq + Av @ dv[0], Av @ dv[1], Av @ dv[2]]
+    return q_next, v_next, dq, [Bv @ x for x in dv]

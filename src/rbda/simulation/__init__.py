@@ -9,7 +9,7 @@ from .cones import (CoulombFrictionCone, DualCoulombFrictionCone, DualPyramidalF
 from .delassus import DelassusDense
 from .metrics import (ContactMetrics, conic_complementarity, contact_metrics, dual_feasibility,
                       maximum_dissipation_gap, ncp_complementarity, primal_feasibility, signorini)
-from .solvers import ADMMSolver, PGSSolver, SolverStats
+from .solvers import ADMMSolver, ConvergenceWarning, PGSSolver, SolverStats
 from .contacts import ContactSet, compute_contacts
 from .simulator import Simulator
 from .world import add_free_body, add_ground_plane
@@ -18,7 +18,7 @@ from .constraints import ConstraintRows
 from .control import StandingPD
 
 __all__ = [
-    "ADMMSolver", "ContactMetrics", "CoulombFrictionCone", "DelassusDense", "DualCoulombFrictionCone",
+    "ADMMSolver", "ContactMetrics", "ConvergenceWarning", "CoulombFrictionCone", "DelassusDense", "DualCoulombFrictionCone",
     "DualPyramidalFrictionCone", "PGSSolver", "PyramidalFrictionCone", "SolverStats", "conic_complementarity",
     "contact_metrics", "dual_feasibility", "maximum_dissipation_gap", "ncp_complementarity", "primal_feasibility",
     "signorini",

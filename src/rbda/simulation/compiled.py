@@ -59,6 +59,7 @@ BACKOFF = 4  # a warm start that keeps failing is tried every 2^BACKOFF steps (g
 NOT_SPD = 1000  # status: M + dt diag(damping) has a pivot <= 0
 NOT_FINITE_G = 1001  # status: the Delassus matrix of a step is not finite
 PYTHON_STEP = 1002  # status: a pair without a compiled contact function is within its margin: step in Python
+NOT_FINITE_STEP = 1003  # status: the step's q_next or v_next is not finite (the contact solve diverged)
 # the simulator's settings array (StepContext.settings), in this order (restitution NaN for none; flags 0 or 1;
 # free_bodies, whether every joint is a free flyer on the universe, set from the model, the others by their setters)
 SETTINGS = ("dt", "margin", "speculative", "baumgarte", "slop", "restitution", "warm_start", "free_bodies")
@@ -635,7 +636,7 @@ def step(ctx, parity, q, v, tau, fext, solver, formulation, options, q_next, v_n
     frames, ``J``, row bias, bounds and keys, impulses, velocities, statistics, ``v_free``, the counts of contacts
     and rows), warm-started from the other set (the previous step's). Returns ``(status, k, r)``: a kernel status
     (0; an input status: ``1 + 2 i`` if argument ``i`` of ``q, v, tau, fext`` is not finite, 2 if ``q`` is off the
-    configuration manifold; :data:`NOT_SPD`; :data:`NOT_FINITE_G`; :data:`PYTHON_STEP`), the numbers of contacts
+    configuration manifold; :data:`NOT_SPD`; :data:`NOT_FINITE_G`; :data:`NOT_FINITE_STEP`; :data:`PYTHON_STEP`), the numbers of contacts
     and rows written."""
     q, v, tau, fext, options = borrowed(q), borrowed(v), borrowed(tau), borrowed(fext), borrowed(options)
     q_next, v_next = borrowed(q_next), borrowed(v_next)  # (the caller's, alive for the call: no reference counting)
@@ -662,6 +663,8 @@ def step(ctx, parity, q, v, tau, fext, solver, formulation, options, q_next, v_n
                         ctx.out_impulses[parity], ctx.out_velocities[parity], ctx.out_stats[parity])
     if ctx.out_stats[parity, 0] < 0:
         return NOT_FINITE_G, 0, 0
+    if not (all_finite(v_next) and all_finite(q_next)):
+        return NOT_FINITE_STEP, 0, 0
     kept = ctx.out_stats[parity, 0] == 0.0 and ctx.out_stats[parity, 1] == 1.0
     failed, wait = guess_backoff(failed, wait, kept)
     ctx.out_counts[parity, 0], ctx.out_counts[parity, 1], ctx.out_counts[parity, 2], ctx.out_counts[parity, 3] = (

@@ -13,6 +13,8 @@ or disabled); the joint limits and dry-friction dofs of the model; each joint's 
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..algorithms._check import report
@@ -24,7 +26,7 @@ from . import compiled, compiled_rollout
 from .constraints import ConstraintRows
 from .contacts import (PATCH_POINTS, ContactSet, bounding_radius, hull_leaves, hull_vertices, pair_contacts,
                        points_box)
-from .solvers import FORMULATIONS, RHO_UPDATES, ADMMSolver
+from .solvers import FORMULATIONS, RHO_UPDATES, ADMMSolver, ConvergenceWarning
 
 _k = direct(compiled)
 _kr = direct(compiled_rollout)
@@ -267,9 +269,21 @@ def compiled_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS, _empty=np.empty):
     if status == compiled.PYTHON_STEP:  # a Python pair may touch: the step again, with Python's contacts
         return two_call_step(sim, q, v, tau, fext, names)
     if status:
-        step_error(status, sim.model, q, v, names)
+        step_error(status, sim.model, q, v, names, sets[parity]["out_stats"])
     keep_set(sim, sets, parity, k, r)
+    if sets[parity]["out_stats"][1] == 0.0 and not sim._unconverged:
+        unconverged(sim, sets[parity]["out_stats"])
     return q_next, v_next
+
+
+def unconverged(sim, stats) -> None:
+    """Warn, once per simulator, that a step's contact solve stopped before its tolerances
+    (:class:`~rbda.simulation.solvers.ConvergenceWarning`); ``stats``: the step's raw statistics."""
+    sim._unconverged = True
+    warnings.warn(f"rbda.Simulator: a step's contact solve stopped after {int(stats[0])} iterations without meeting "
+                  f"its tolerances (primal {stats[2]:.1e}, dual {stats[3]:.1e}, complementarity {stats[4]:.1e}); "
+                  "the step is kept. sim.stats holds each step's figures; the solver's max_iter and tolerances "
+                  "(solver_options) set the bound. Shown once per simulator.", ConvergenceWarning, stacklevel=4)
 
 
 def stage_warm(sim, sets):
@@ -332,20 +346,28 @@ def two_call_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS):
                            velocities, stats)
     if stats[0] < 0:
         step_error(compiled.NOT_FINITE_G, sim.model, q, v, names)
+    if not (np.isfinite(v_next).all() and np.isfinite(q_next).all()):
+        step_error(compiled.NOT_FINITE_STEP, sim.model, q, v, names, stats)
     J, bias, lower, upper, rows, impulses, velocities = (J[:m], bias[:r], lower[:r], upper[:r], rows[:r], impulses[:m],
                                                          velocities[:m])
     keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias, lower, upper, rows, stats)
     sim._backoff = compiled.guess_backoff(failed, wait, stats[0] == 0.0 and stats[1] == 1.0)
+    if stats[1] == 0.0 and not sim._unconverged:
+        unconverged(sim, stats)
     return q_next, v_next
 
 
-def step_error(status, model, q, v, names=STEP_ARGUMENTS):
+def step_error(status, model, q, v, names=STEP_ARGUMENTS, stats=None):
     """Raise the ``ValueError`` of a step's kernel status (``compiled.NOT_SPD``, ``compiled.NOT_FINITE_G``,
-    or an input status of ``q``, ``v``, ``tau``, ``fext``, named by ``names``)."""
+    ``compiled.NOT_FINITE_STEP`` with the solve's raw ``stats``, or an input status of ``q``, ``v``, ``tau``,
+    ``fext``, named by ``names``)."""
     if status == compiled.NOT_SPD:
         raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0)")
     if status == compiled.NOT_FINITE_G:
         raise ValueError("D: contains non-finite values (NaN or inf)")
+    if status == compiled.NOT_FINITE_STEP:
+        raise ValueError(f"the step's q_next, v_next: not finite (the contact solve diverged after {int(stats[0])} "
+                         f"iterations, converged {bool(stats[1])}); the state given is kept unchanged")
     report(status, names, model, (q, v))
 
 
@@ -443,6 +465,6 @@ def compiled_steps(sim, Q, V, taus, fext, first, last):
                 if warm_rho:  # ADMM's penalty, kept by the step
                     options[15] = sim.solver.last_rho()
             elif status:
-                step_error(status, sim.model, Q[t], V[t])
+                step_error(status, sim.model, Q[t], V[t], stats=sets[1 - parity]["out_stats"])
         except ValueError as exc:
             raise ValueError(f"step {t}: {exc}") from None

@@ -66,7 +66,17 @@ def _step_rows(x, name: str, T: int = -1, nv: int = 0) -> np.ndarray:
 
 
 def kinematics(sim, q, v, tau, fext):
-    """Stage 1: fills ``sim.data`` (placements, ``J``, ``M`` factored) and returns ``v_free (nv,)``."""
+    """Stage 1: fills ``sim.data`` (placements, ``J``, ``M`` factored) and returns ``v_free (nv,)``: the explicit
+    free velocity (:func:`explicit_free_velocity`) with the free flyers' change of coordinates (:func:`transport`)."""
+    v_free = explicit_free_velocity(sim, q, v, tau, fext)
+    transport(sim, v, v_free)
+    return v_free
+
+
+def explicit_free_velocity(sim, q, v, tau, fext):
+    """``v + dt M_s^-1 (tau + fext - nle - damping v + passive)`` (``M_s = M + dt diag(damping)`` plus the springs'
+    and tendons' implicit terms; ``passive`` their forces, gravity compensation and fluid forces:
+    :mod:`rbda.simulation.passive`), filling ``sim.data``."""
     model, data, dt = sim.model, sim.data, sim.dt
     compute_joint_jacobians(model, data, q)
     if sim._settings[FREE_BODIES]:  # M constant: each body's own spatial inertia, as in the
@@ -80,9 +90,7 @@ def kinematics(sim, q, v, tau, fext):
     force += passive_force(sim.passive, q, v, dt, data.J, data.oMi.array, sim.support_mask, model.gravity.linear)
     if fext is not None:
         force = force + fext
-    v_free = v + dt * cholesky.solve(model, data, force)
-    transport(sim, v, v_free)
-    return v_free
+    return v + dt * cholesky.solve(model, data, force)
 
 
 def _free_flyers(model) -> list:
@@ -341,6 +349,7 @@ class Simulator:
         self.limited_dofs = limited_dofs(model)
         self.solver = SOLVERS[solver](formulation=formulation, **(solver_options or {}))
         self._previous = {}  # the warm start of reference_step
+        self._unconverged = False  # whether a step's solve has stopped short of its tolerances (warned once)
         self._scene = PackedScene(model, collision_model, self.friction)
         self.support_mask = self._scene.support  # (njoints, nv): 1 on the dofs supporting each joint
         self._compiled = model.nv_extended == model.nv  # mimic joints: the reference step

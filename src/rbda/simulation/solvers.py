@@ -59,6 +59,10 @@ RHO_UPDATES = {"spectral": _solvers.RHO_SPECTRAL, "osqp": _solvers.RHO_OSQP, "li
                "constant": _solvers.RHO_CONSTANT}
 
 
+class ConvergenceWarning(RuntimeWarning):
+    """A contact solve of a simulator's step stopped before its tolerances (at ``max_iter``)."""
+
+
 @dataclass
 class SolverStats:
     """Statistics of a solver's last ``solve``.

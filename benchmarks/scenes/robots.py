@@ -1,14 +1,16 @@
-"""The same standing robot for rbda and MuJoCo: example-robot-data's URDF compiled by MuJoCo (its collision meshes
-by absolute path, a free joint on the root body, a ground plane), only robot-ground contacts (as rbda's
-add_ground_plane), friction 0.5, elliptic cones, Euler integration at the same dt, and the joint torques of one
-StandingPD (computed by rbda) applied to both through their joint names, its damping as both engines' implicit
-joint damping. Used by the tests and by
-benchmarks/bench_simulator.py (example-robot-data is installed with pin)."""
+"""The scene suite's robots: the same robot for rbda and MuJoCo, example-robot-data's URDF (solo12, anymal,
+talos) compiled by MuJoCo (its collision meshes by absolute path, a free joint on the root body, a ground
+plane), only robot-ground contacts (as rbda's add_ground_plane), friction 0.5, elliptic cones, Euler
+integration at the same dt; standing under the joint torques of one StandingPD (computed by rbda) applied to both
+through their joint names, its damping as both engines' implicit joint damping, or falling passively
+(:func:`robot_scenes`, :func:`run_robot`). Used by the tests, benchmarks/bench_simulator.py and
+benchmarks/bench_suite.py (example-robot-data is installed with pin)."""
 
 from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -18,6 +20,8 @@ from rbda.io import GeometryType, build_geom_from_urdf, load_reference_configura
 from rbda.simulation import Simulator, StandingPD, add_ground_plane
 
 ROBOTS = {"solo12": ("solo_description/robots/solo12.urdf", "solo_description/srdf/solo.srdf", "standing"),
+          "anymal": ("anymal_c_simple_description/urdf/anymal.urdf", "anymal_c_simple_description/srdf/anymal.srdf",
+                     "standing"),
           "talos": ("talos_data/robots/talos_reduced.urdf", "talos_data/srdf/talos.srdf", "half_sitting")}
 MU = 0.5
 
@@ -131,3 +135,94 @@ def stand_both(name: str, seconds: float, dt: float = 1e-3):
         z_mj[k] = mj_data.qpos[2]
         depth_mj[k] = -min((mj_data.contact[i].dist for i in range(mj_data.ncon)), default=0.0)
     return z_rbda, z_mj, depth_mj
+
+
+@dataclass
+class RobotScene:
+    """A robot of :data:`ROBOTS` on the ground for ``duration`` seconds at ``dt``: ``standing`` under one
+    StandingPD at its start, or falling with zero torque (passive: its energy may not rise)."""
+
+    name: str
+    robot: str
+    standing: bool
+    dt: float = 1e-3
+    duration: float = 2.0
+    family: str = "robot"
+    penetration: float = 5e-3
+    rolling_speed: None = None
+    rest: bool = False
+
+    @property
+    def passive(self) -> bool:
+        return not self.standing
+
+    @property
+    def steps(self) -> int:
+        return int(round(self.duration / self.dt))
+
+
+def robot_scenes() -> list:
+    """Each robot standing and falling."""
+    return [RobotScene(f"{robot}_{'standing' if standing else 'falling'}", robot, standing)
+            for robot in ROBOTS for standing in (True, False)]
+
+
+def robot_engines(scene: RobotScene):
+    """``(step_rbda, step_mujoco, read)``: one step of each engine (closures over their own states; ``step_mujoco``
+    None where MuJoCo's compiler rejects the robot's file) and a function returning rbda's ``(model, sim, q, v)``."""
+    import mujoco
+
+    model, collision, sim, q0 = rbda_robot(scene.robot, scene.dt)
+    pd = StandingPD(sim, q0) if scene.standing else None
+    state = {"q": q0.copy(), "v": np.zeros(model.nv)}
+    zero = np.zeros(model.nv)
+
+    def step_rbda():
+        state["q"], state["v"] = sim.step(state["q"], state["v"], pd(state["q"]) if pd else zero)
+
+    def read():
+        return model, sim, state["q"], state["v"]
+
+    try:
+        mj_model, mj_data = mujoco_robot(scene.robot, scene.dt)
+    except ValueError:  # MuJoCo's compiler rejects the file (anymal's link inertias are not positive definite)
+        return step_rbda, None, read
+    joints = JointMap(model, mj_model)
+    if pd is not None:
+        mj_model.dof_damping[joints.v_mj] += pd.kd[joints.v_rbda]
+    mj_data.qpos[:] = joints.qpos(q0)
+    mujoco.mj_forward(mj_model, mj_data)
+
+    def step_mujoco():
+        if pd is not None:
+            mj_data.qfrc_applied[:] = joints.qfrc(pd(joints.q(mj_data.qpos)))
+        mujoco.mj_step(mj_model, mj_data)
+
+    return step_rbda, step_mujoco, read
+
+
+def run_robot(scene: RobotScene):
+    """``scene`` stepped by rbda: its :class:`benchmarks.scenes.Run`."""
+    import time
+
+    import rbda
+
+    from . import Run
+
+    step_rbda, _, read = robot_engines(scene)
+    model, sim, q, v = read()
+    data = model.create_data()
+    E, P, H, cpu, error = [rbda.compute_mechanical_energy(model, data, q, v)], [0.0], [[q[2]]], 0.0, None
+    for step in range(scene.steps):
+        t0 = time.process_time()
+        try:
+            step_rbda()
+        except Exception as exc:  # a scene that fails is a result, reported
+            error = f"step {step}: {type(exc).__name__}: {exc}"
+            break
+        cpu += time.process_time() - t0
+        _, _, q, v = read()
+        E.append(rbda.compute_mechanical_energy(model, data, q, v))
+        P.append(max(0.0, -float(sim.contacts.distances.min(initial=0.0))))
+        H.append([q[2]])
+    return Run(np.array(E), np.array(P), np.array(H), 0.0, cpu / max(1, len(E) - 1), error)

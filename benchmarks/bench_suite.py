@@ -1,0 +1,110 @@
+"""One simulation step on the whole scene suite (benchmarks/scenes, its robots included): rbda.Simulator.step
+against mujoco.mj_step on the same MJCF (the same URDF for the robots), the same dt, one thread, CPU time, the
+engines interleaved.
+
+Each scene is run by both engines for ``--steps`` steps from its start (the state running on, as in a
+simulation), ``--repeat`` times alternating rbda and MuJoCo; a scene's time is the best of its repeats, per step.
+Printed per scene: both times, their ratio, and whether rbda's run passed the scene's physics checks
+(``scenes.check``); then the median and the worst ratio.
+
+    python benchmarks/bench_suite.py [--steps 500] [--repeat 3] [--piles 8] [--only NAME ...]
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one thread: numpy's BLAS too
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from benchmarks import scenes  # noqa: E402
+from benchmarks.scenes import robots  # noqa: E402
+
+
+def time_rbda(scene, steps):
+    model, _, sim, q, v = scenes.rbda_simulator(scene)
+    tau = np.zeros(model.nv)
+    q, v = sim.step(q, v, tau)  # the first step outside the timing (the simulator's buffers)
+    t0 = time.process_time()
+    for _ in range(steps):
+        q, v = sim.step(q, v, tau)
+    return (time.process_time() - t0) / steps
+
+
+def time_mujoco(scene, steps):
+    import mujoco
+
+    mj = mujoco.MjModel.from_xml_path(scene.path())
+    d = mujoco.MjData(mj)
+    if scene.qpos is not None:
+        d.qpos[:] = scene.qpos
+    if scene.qvel is not None:
+        d.qvel[:] = scene.qvel
+    mujoco.mj_step(mj, d)
+    t0 = time.process_time()
+    for _ in range(steps):
+        mujoco.mj_step(mj, d)
+    return (time.process_time() - t0) / steps
+
+
+def time_robot(scene, steps):
+    """``(rbda, mujoco)`` seconds per step of a robot scene (``robots.robot_engines``; MuJoCo's None where it
+    rejects the robot's file), the engines run one after the other from the same start."""
+    step_rbda, step_mujoco, _ = robots.robot_engines(scene)
+    times = []
+    for step in (step_rbda, step_mujoco):
+        if step is None:
+            times.append(None)
+            continue
+        step()
+        t0 = time.process_time()
+        for _ in range(steps):
+            step()
+        times.append((time.process_time() - t0) / steps)
+    return times
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=500)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--piles", type=int, default=8)
+    parser.add_argument("--only", nargs="*", default=None)
+    args = parser.parse_args(argv)
+    suite = [s for s in scenes.suite(args.piles) + robots.robot_scenes()
+             if not args.only or any(n in s.name for n in args.only)]
+    print(f"{'scene':22s} {'rbda (us)':>10s} {'mj_step (us)':>12s} {'ratio':>7s}  checks")
+    ratios = []
+    for scene in suite:
+        steps = min(args.steps, scene.steps)
+        robot = isinstance(scene, robots.RobotScene)
+        problems = scenes.check(scene, robots.run_robot(scene) if robot else scenes.run_rbda(scene))
+        r, m = [], []
+        for _ in range(args.repeat):
+            if robot:
+                a, b = time_robot(scene, steps)
+            else:
+                a, b = time_rbda(scene, steps), time_mujoco(scene, steps)
+            r.append(a)
+            m.append(b)
+        checks = "ok" if not problems else "; ".join(problems)
+        if m[0] is None:
+            print(f"{scene.name:22s} {1e6 * min(r):10.1f} {'-':>12s} {'-':>7s}  {checks} (MuJoCo rejects the file)")
+            continue
+        ratio = min(r) / min(m)
+        ratios.append((ratio, scene.name))
+        print(f"{scene.name:22s} {1e6 * min(r):10.1f} {1e6 * min(m):12.1f} {ratio:7.2f}  {checks}", flush=True)
+    worst = max(ratios)
+    print(f"median ratio {np.median([x for x, _ in ratios]):.2f}, worst {worst[0]:.2f} ({worst[1]}), "
+          f"{len(ratios)} scenes")
+
+
+if __name__ == "__main__":
+    main()
