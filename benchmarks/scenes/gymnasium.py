@@ -17,22 +17,22 @@ should stop gets through): its foot creeps forward on the floor and MuJoCo's hop
 knee, while with rigid contacts it falls back onto its torso, as rbda's does and as MuJoCo's does with its own
 default ``solimp`` (:data:`RIGID`). Its reference is that MuJoCo run; the file's is reported beside it.
 
-Per run (:func:`run`): the mechanical energy (kinetic, gravity, the joint and tendon springs, less the weight that
-gravity compensation carries: :meth:`rbda.simulation.passive.PassiveForces.potential_energy`), each step's deepest
-penetration, the root's height (the free joint's z, or the ``rootz`` slide of the planar robots), the final
-``qpos`` and the CPU time per step. :func:`compare` puts the two engines' runs side by side.
+:func:`compare` runs a scene in both engines (``scenes.run_rbda``: the mechanical energy with the joint and tendon
+springs' potential, ``scenes.run_mujoco``) and keeps the runs side by side (:class:`Summary`: the energy's rise,
+the root's height, the free joint's z or the ``rootz`` slide of the planar robots, the final ``qpos``, the CPU time
+per step); :func:`check` lists what rbda's run violates.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import os
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from . import Run, Scene, energy_rise
+from . import Run, Scene, energy_rise, run_mujoco, run_rbda
 
 MODELS = ("ant", "half_cheetah", "hopper", "humanoid", "humanoidstandup", "inverted_pendulum",
           "inverted_double_pendulum", "point", "pusher", "pusher_v5", "reacher", "swimmer", "walker2d", "walker2d_v5")
@@ -52,6 +52,10 @@ NOT_COMPARED = ("inverted_double_pendulum", "point", "reacher")
 RIGID = {"hopper": ('solimp=".8 .8 .01"', 'solimp=".9 .95 .001"')}
 FALL = 2.0  # s: the time at which the roots' heights are compared ("after the fall")
 SLOP = 1e-3  # m: the penetration below which a state counts as separated (Summary.energy_rise)
+# the checks (check): the energy's rise above its start, of its scale (its start's magnitude, or its range if
+# larger; the solver's tolerances, 1e-6 and below, take a far smaller share); the root's height against MuJoCo's
+# after the fall and at the end (m); the final qpos of a robot without a root against MuJoCo's (m or rad)
+ENERGY_RISE, ROOT_TOLERANCE, QPOS_TOLERANCE = 1e-3, 0.06, 0.05
 
 
 def assets() -> str:
@@ -97,14 +101,19 @@ def scenes(duration: float = 10.0, names=MODELS) -> list[Scene]:
 
 @dataclass
 class Summary:
-    """The runs of one scene: ``rbda``, its MuJoCo reference ``mujoco`` (the file, or for a file with soft contacts
-    the file made rigid, :data:`RIGID`) and ``mujoco_file`` (the file as it is), each a :class:`Run` with
-    ``extra["root"]``, the root's height per step, and ``extra["qpos"]``, the final ``qpos``."""
+    """The runs of one scene (``scenes.Run``): ``rbda``, its MuJoCo reference ``mujoco`` (the file, or for a file
+    with soft contacts the file made rigid, :data:`RIGID`) and ``mujoco_file`` (the file as it is)."""
 
     scene: Scene
     rbda: Run
     mujoco: Run
     mujoco_file: Run
+    root: int | None  # the qpos index of the root's height (_root)
+
+    def roots(self, run: Run) -> np.ndarray:
+        """``run``'s root height per step (NaN for a robot without a root)."""
+        Q = run.extra["qpos"]
+        return Q[:, self.root] if self.root is not None else np.full(len(Q), np.nan)
 
     @property
     def energy_rise(self) -> float:
@@ -120,7 +129,7 @@ class Summary:
         """The root's height in rbda and in the MuJoCo reference at ``time`` (s; None: the end; NaN for a robot
         whose root does not move up and down)."""
         k = -1 if time is None else min(int(round(time / self.scene.dt)), self.scene.steps)
-        return float(self.rbda.extra["root"][k]), float(self.mujoco.extra["root"][k])
+        return float(self.roots(self.rbda)[k]), float(self.roots(self.mujoco)[k])
 
     @property
     def qpos_difference(self) -> float:
@@ -128,15 +137,17 @@ class Summary:
         :data:`NOT_COMPARED`; free joints' quaternions compared as they are)."""
         if self.scene.name.removeprefix("gymnasium_") in NOT_COMPARED:
             return np.nan
-        return float(np.abs(self.rbda.extra["qpos"] - self.mujoco.extra["qpos"]).max())
+        return float(np.abs(self.rbda.extra["qpos"][-1] - self.mujoco.extra["qpos"][-1]).max())
 
     def row(self) -> str:
+        """One line of the table (:data:`HEADER`)."""
         fall, end = self.root_heights(FALL), self.root_heights()
-        file = self.mujoco_file.extra["root"][-1]
+        file = self.roots(self.mujoco_file)[-1]
         return (f"{self.scene.name.removeprefix('gymnasium_'):24s} {self.energy_rise:9.2e} "
                 f"{fall[0]:7.3f} {fall[1]:7.3f} {abs(fall[0] - fall[1]):6.3f}  {end[0]:7.3f} {end[1]:7.3f} "
-                f"{abs(end[0] - end[1]):6.3f} {file:7.3f} {self.qpos_difference:7.3f}  {self.rbda.penetration.max():7.1e} "
-                f"{1e6 * self.rbda.cpu:8.1f} {1e6 * self.mujoco_file.cpu:7.1f} {self.rbda.cpu / self.mujoco_file.cpu:6.1f}"
+                f"{abs(end[0] - end[1]):6.3f} {file:7.3f} {self.qpos_difference:7.3f}  "
+                f"{self.rbda.penetration.max():7.1e} {1e6 * self.rbda.cpu:8.1f} {1e6 * self.mujoco_file.cpu:7.1f} "
+                f"{self.rbda.cpu / self.mujoco_file.cpu:6.1f}"
                 + (f"  {self.rbda.error}" if self.rbda.error else ""))
 
 
@@ -157,77 +168,48 @@ def _root(mj) -> int | None:
     return None
 
 
-def run_mujoco(scene: Scene, changes: tuple | None = None) -> Run:
-    """``scene`` stepped by ``mujoco.mj_step`` under zero control, its MJCF text changed by ``changes = (text,
-    replacement)`` if given."""
-    import mujoco
-
-    mj = (mujoco.MjModel.from_xml_path(scene.path()) if changes is None
-          else mujoco.MjModel.from_xml_string(scene.xml.replace(*changes)))
-    d = mujoco.MjData(mj)
-    d.qpos[:], d.qvel[:] = scene.qpos, scene.qvel
-    root = _root(mj)
-    E, P, H = [], [], []
-
-    def record():
-        mujoco.mj_energyPos(mj, d)
-        mujoco.mj_energyVel(mj, d)
-        E.append(d.energy[0] + d.energy[1])
-        P.append(max(0.0, -min((d.contact[i].dist for i in range(d.ncon)), default=0.0)))
-        H.append(d.qpos[root] if root is not None else np.nan)
-
-    mujoco.mj_forward(mj, d)
-    record()
-    cpu = 0.0
-    for _ in range(scene.steps):
-        t0 = time.process_time()
-        mujoco.mj_step(mj, d)
-        cpu += time.process_time() - t0
-        record()
-    return Run(np.array(E), np.array(P), np.zeros((len(E), 0)), 0.0, cpu / scene.steps,
-               extra={"root": np.array(H), "qpos": d.qpos.copy()})
+def available() -> bool:
+    """Whether gymnasium (its MJCF files) and MuJoCo are installed."""
+    return importlib.util.find_spec("gymnasium") is not None and importlib.util.find_spec("mujoco") is not None
 
 
-def run_rbda(scene: Scene, steps: int | None = None, **options) -> Run:
-    """``scene`` stepped by ``rbda.Simulator`` (``options`` to it) under zero torque, ``steps`` steps (all by
-    default); a step that raises ends the run and is reported in ``Run.error``."""
-    import mujoco
-
-    import rbda
-    from rbda.io.mjcf import q_to_qpos, qpos_to_q, qvel_to_v
-
-    model, geom = rbda.load_scene(scene.path())
-    sim = rbda.Simulator(model, geom, scene.dt, **options)
-    root = _root(mujoco.MjModel.from_xml_path(scene.path()))
-    q, v = qpos_to_q(model, scene.qpos), qvel_to_v(model, scene.qpos, scene.qvel)
-    data, tau = model.create_data(), np.zeros(model.nv)
-
-    def energy(q, v):
-        return rbda.compute_mechanical_energy(model, data, q, v) + sim.passive.potential_energy(model, data, q)
-
-    E, P, H = [energy(q, v)], [0.0], [q[root] if root is not None else np.nan]
-    cpu, error = 0.0, None
-    for step in range(scene.steps if steps is None else steps):
-        t0 = time.process_time()
-        try:
-            q, v = sim.step(q, v, tau)
-        except Exception as exc:  # a scene that fails is a result, reported
-            error = f"step {step}: {type(exc).__name__}: {exc}"
-            break
-        cpu += time.process_time() - t0 if step else 0.0  # (the first step may compile kernels: not counted)
-        E.append(energy(q, v))
-        P.append(max(0.0, -float(sim.contacts.distances.min(initial=0.0))))
-        H.append(q[root] if root is not None else np.nan)
-    return Run(np.array(E), np.array(P), np.zeros((len(E), 0)), 0.0, cpu / max(1, len(E) - 2), error,
-               extra={"root": np.array(H), "qpos": q_to_qpos(model, q)})
+def check(summary: Summary) -> list[str]:
+    """What ``summary``'s rbda run violates (empty: none): an error or a non-finite state, an energy rise above
+    :data:`ENERGY_RISE`, a penetration deeper than the scene's bound, the root's height after the fall (:data:`FALL`)
+    or at the end farther than :data:`ROOT_TOLERANCE` from MuJoCo's, the final ``qpos`` of a robot without a root
+    farther than :data:`QPOS_TOLERANCE` (but those of :data:`NOT_COMPARED`)."""
+    run, problems = summary.rbda, []
+    if run.error:
+        problems.append(run.error)
+    if not (np.all(np.isfinite(run.energy)) and np.all(np.isfinite(run.extra["q"]))):
+        return problems + ["non-finite state"]
+    if summary.energy_rise > ENERGY_RISE:
+        problems.append(f"energy rose {summary.energy_rise:.2e} of its scale above the start")
+    if run.penetration.max() > summary.scene.penetration:
+        problems.append(f"penetration {run.penetration.max():.2e} m > {summary.scene.penetration:.0e}")
+    for time in (FALL, None):
+        rbda, mujoco = summary.root_heights(time)
+        if np.isfinite(mujoco) and abs(rbda - mujoco) > ROOT_TOLERANCE:
+            problems.append(f"root at {'the end' if time is None else f'{time} s'}: {rbda:.3f} m, MuJoCo {mujoco:.3f}")
+    if not np.isfinite(summary.root_heights()[1]) and summary.qpos_difference > QPOS_TOLERANCE:
+        problems.append(f"final qpos {summary.qpos_difference:.3f} from MuJoCo's")
+    return problems
 
 
 def compare(scene: Scene, **options) -> Summary:
-    """``scene`` run by both engines (``options`` to rbda's Simulator), and by MuJoCo on its rigid twin where
-    :data:`RIGID` has one."""
-    name = scene.name.removeprefix("gymnasium_")
+    """``scene`` run by both engines under zero torque (``scenes.run_rbda``, ``options`` to rbda's Simulator;
+    ``scenes.run_mujoco``), and by MuJoCo on its rigid twin where :data:`RIGID` has one."""
+    import mujoco
+
+    from rbda.io.mjcf import q_to_qpos
+
+    name, mj = scene.name.removeprefix("gymnasium_"), mujoco.MjModel.from_xml_path(scene.path())
     file = run_mujoco(scene)
-    return Summary(scene, run_rbda(scene, **options), run_mujoco(scene, RIGID[name]) if name in RIGID else file, file)
+    rigid = run_mujoco(dataclasses.replace(scene, name=scene.name + "_rigid", xml=scene.xml.replace(*RIGID[name]))
+                       ) if name in RIGID else file
+    rbda = run_rbda(scene, **options)
+    rbda.extra["qpos"] = np.array([q_to_qpos(mj, q) for q in rbda.extra["q"]])
+    return Summary(scene, rbda, rigid, file, _root(mj))
 
 
 if __name__ == "__main__":  # python -m benchmarks.scenes.gymnasium [duration] [names...]
@@ -240,7 +222,8 @@ if __name__ == "__main__":  # python -m benchmarks.scenes.gymnasium [duration] [
     for name in names:
         summary = compare(scene(name, duration))
         summaries.append(summary)
-        print(summary.row(), flush=True)
+        problems = check(summary)
+        print(summary.row() + ("  " + "; ".join(problems) if problems else ""), flush=True)
     rises = [s.energy_rise for s in summaries]
     ratios = [s.rbda.cpu / s.mujoco_file.cpu for s in summaries]
     print(f"worst energy rise {max(rises):.2e} ({summaries[int(np.argmax(rises))].scene.name}); worst |root height "

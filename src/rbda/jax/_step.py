@@ -7,7 +7,8 @@ tendon springs' stiffness and the tendons' damping, :mod:`rbda.simulation.passiv
 coordinates (``simulator.transport``), the impulses ``lambda`` of the contact problem ``v_c = G lambda + g`` with
 ``g = J v_free + b(q)``, then ``v_next = v_free + M^-1 J^T lambda`` and ``(q_next, v_next) = advance(q,
 v_next)`` (``q (+) dt v_next``, a free flyer's centre of mass moved in a straight line;
-:mod:`rbda.kernels.time_stepping`). At the solution each row is classified, and the classification (the active set) is held fixed::
+:mod:`rbda.kernels.time_stepping`). At the solution each row is classified, and the classification (the active
+set) is held fixed::
 
     separated contact (lambda_n ~ 0), bound row (a limit at 0)     d lambda_i = 0
     sticking contact (|lambda_t| < mu lambda_n), free row          d v_c,i = G_i d lambda + d g_i = 0

@@ -130,7 +130,8 @@ def _unsupported_contacts(mj, mujoco) -> list:
         name = f"geom '{mujoco.mj_id2name(mj, mujoco.mjtObj.mjOBJ_GEOM, g) or f'geom{g}'}'"
         condim = int(mj.geom_condim[g])
         if condim in (4, 6):
-            found.append((name, f"condim {condim} ({'torsional' if condim == 4 else 'torsional and rolling'} friction)"))
+            kind = "torsional" if condim == 4 else "torsional and rolling"
+            found.append((name, f"condim {condim} ({kind} friction)"))
         if mj.geom_priority[g] != 0:
             found.append((name, f"priority {int(mj.geom_priority[g])}"))
     if mj.npair:
