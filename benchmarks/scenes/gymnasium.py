@@ -67,8 +67,9 @@ def assets() -> str:
 
 
 def scene(name: str, duration: float = 10.0) -> Scene:
-    """The scene of gymnasium's ``<name>.xml``: its timestep, ``duration`` seconds, ``qpos0`` (tilted by
-    :data:`TILT` where it is unstable) and zero velocity."""
+    """The scene of gymnasium's ``<name>.xml``: its timestep, ``duration`` seconds, its ``qpos0`` made feasible
+    (joints clipped into their ranges, the root lifted out of the floor), tilted by :data:`TILT` where it is
+    unstable, and zero velocity or :data:`KICK`'s (see the module)."""
     import mujoco
 
     path = os.path.join(assets(), f"{name}.xml")
