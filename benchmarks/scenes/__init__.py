@@ -185,7 +185,9 @@ def pile(seed: int, kinds=KINDS, dt: float = 2e-3, duration: float = 2.0, heap: 
                 f'friction="{rng.uniform(0.2, 1.0):.3g}"/>')
         bodies.append(_body(f"b{i}", geom, (x, y, z), quat))
     name = f"{'heap' if heap else 'pile'}_{seed}"
-    return Scene(name, "heap" if heap else "pile", _mjcf("".join(bodies), dt), dt, duration, penetration=1e-2)
+    # the bound: a heap's bodies land at up to 7 m/s (14 mm a step) on others whose contacts are single points
+    return Scene(name, "heap" if heap else "pile", _mjcf("".join(bodies), dt), dt, duration,
+                 penetration=3e-2 if heap else 1e-2)
 
 
 def suite(piles: int = 8) -> list[Scene]:

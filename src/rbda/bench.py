@@ -96,4 +96,10 @@ def format_table(model_name: str, rows) -> str:
         pin_txt = f"{t_theirs * 1e6:8.2f}us" if t_theirs else f"{'-':>10s}"
         ratio = f"{t_ours / t_theirs:7.2f}" if t_theirs else f"{'-':>7s}"
         lines.append(f"  {name:26s} {t_ours * 1e6:8.2f}us {pin_txt} {ratio}")
+    if not any(t_theirs for _, _, t_theirs in rows):
+        import importlib.util
+
+        why = ("Pinocchio is not installed (pip install 'rbda[bench]')" if importlib.util.find_spec("pinocchio") is None
+               else "Pinocchio cannot build this model")
+        lines.append(f"  (no pinocchio column: {why})")
     return "\n".join(lines)

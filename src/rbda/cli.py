@@ -155,6 +155,11 @@ def simulate(name: str, duration: float = 2.0, dt: float = 1e-3, floating_base: 
 
     if controller not in ("pd", "none"):
         raise SystemExit(f"rbda: --controller: expected 'pd' or 'none', got {controller!r}")
+    if plot:  # before the simulation, not after it
+        import importlib.util
+
+        if importlib.util.find_spec("matplotlib") is None:
+            raise SystemExit("rbda: --plot needs matplotlib: pip install 'rbda[viewer]'")
     model = load(name, floating_base)
     try:
         collision = build_geom_from_urdf(model, name, GeometryType.COLLISION, package_dirs)
