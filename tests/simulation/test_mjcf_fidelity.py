@@ -466,3 +466,36 @@ def test_gymnasium_robots_step_passively_10s(name):
     """As :func:`test_gymnasium_robots_step_passively_2s`, for 10 s: fallen or at rest, the root within 6 cm of
     MuJoCo's at 2 s and at the end (measured: 0.3 to 4.9 cm at the end)."""
     _check_gymnasium(name, 10.0)
+
+
+def test_tendon_springs_across_branches_and_dead_bands_are_refused(tmp_path):
+    """A tendon spring coupling joints of two branches would put ``dt^2 k A^T A`` outside the sparsity of ``M``'s
+    factor: the simulator refuses it, naming the tendon; a spring dead band (two ``springlength`` values) is
+    refused by ``load_scene``."""
+    arms = """<mujoco><worldbody>
+      <body name="left"><joint name="a" type="hinge"/><geom type="sphere" size=".1"/></body>
+      <body name="right" pos="1 0 0"><joint name="b" type="hinge"/><geom type="sphere" size=".1"/></body>
+      </worldbody><tendon><fixed name="across" {attributes}><joint joint="a" coef="1"/><joint joint="b" coef="1"/>
+      </fixed></tendon></mujoco>"""
+    model = build_model_from_mjcf_string(arms.format(attributes='stiffness="3"'))
+    with pytest.raises(ValueError, match="tendon 'across'"):
+        rbda.Simulator(model, GeometryModel(), 0.01)
+    rbda.Simulator(build_model_from_mjcf_string(arms.format(attributes='limited="true" range="-1 1"')),
+                   GeometryModel(), 0.01)  # its limit is a row: any dofs
+    path = tmp_path / "band.xml"
+    path.write_text(arms.format(attributes='stiffness="3" springlength="0.1 0.4"'))
+    with pytest.raises(ModelFileError, match="dead band") as error:
+        rbda.load_scene(path)
+    assert error.value.element == "tendon 'across'"
+
+
+def test_mjcf_physics_of_another_model_is_refused():
+    """A model changed after it was read (here made a mimic model, which keeps the records) no longer matches its
+    ``mjcf_physics``: the simulator refuses to apply it rather than drop it."""
+    model = build_model_from_mjcf_string(GRAVCOMP.format(fraction=1))
+    mimic = rbda.transform_joint_into_mimic(model, model.get_joint_id("shoulder"), model.get_joint_id("wrist"),
+                                            1.0, 0.0)
+    with pytest.raises(ValueError, match="model.mjcf_physics: was read for a model of other sizes"):
+        rbda.Simulator(mimic, GeometryModel(), 0.01)
+    mimic.mjcf_physics = None
+    rbda.Simulator(mimic, GeometryModel(), 0.01)
