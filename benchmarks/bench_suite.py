@@ -1,6 +1,6 @@
-"""One simulation step on the whole scene suite (benchmarks/scenes, its robots included): rbda.Simulator.step
-against mujoco.mj_step on the same MJCF (the same URDF for the robots), the same dt, one thread, CPU time, the
-engines interleaved.
+"""One simulation step on the whole scene suite (benchmarks/scenes, its robots and gymnasium's included):
+rbda.Simulator.step against mujoco.mj_step on the same MJCF (the same URDF for the robots), the same dt, one thread,
+CPU time, the engines interleaved.
 
 Each scene is run by both engines for ``--steps`` steps from its start (the state running on, as in a
 simulation), ``--repeat`` times alternating rbda and MuJoCo; a scene's time is the best of its repeats, per step.
@@ -25,7 +25,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from benchmarks import scenes  # noqa: E402
-from benchmarks.scenes import robots  # noqa: E402
+from benchmarks.scenes import gymnasium, robots  # noqa: E402
 
 
 def time_rbda(scene, steps):
@@ -78,14 +78,18 @@ def main(argv=None):
     parser.add_argument("--piles", type=int, default=8)
     parser.add_argument("--only", nargs="*", default=None)
     args = parser.parse_args(argv)
-    suite = [s for s in scenes.suite(args.piles) + robots.robot_scenes()
+    gym = gymnasium.scenes() if gymnasium.available() else []  # gymnasium's robots, passive, 10 s
+    suite = [s for s in scenes.suite(args.piles) + robots.robot_scenes() + gym
              if not args.only or any(n in s.name for n in args.only)]
     print(f"{'scene':22s} {'rbda (us)':>10s} {'mj_step (us)':>12s} {'ratio':>7s}  checks")
     ratios = []
     for scene in suite:
         steps = min(args.steps, scene.steps)
         robot = isinstance(scene, robots.RobotScene)
-        problems = scenes.check(scene, robots.run_robot(scene) if robot else scenes.run_rbda(scene))
+        if scene.family == "gymnasium":  # beside MuJoCo's run: gymnasium.check
+            problems = gymnasium.check(gymnasium.compare(scene))
+        else:
+            problems = scenes.check(scene, robots.run_robot(scene) if robot else scenes.run_rbda(scene))
         r, m = [], []
         for _ in range(args.repeat):
             if robot:

@@ -69,7 +69,8 @@ class Scene:
 class Run:
     """A scene stepped by one engine: per step (``steps + 1`` rows, the start first) the mechanical ``energy``,
     the deepest ``penetration`` (>= 0) and each free body's origin ``heights``; ``speed``: the first free body's
-    final linear speed; ``cpu``: CPU seconds per step; ``error``: the exception that stopped it, if any."""
+    final linear speed; ``cpu``: CPU seconds per step; ``error``: the exception that stopped it, if any;
+    ``extra``: the engine's configuration per step (MuJoCo's ``qpos``, rbda's ``q``)."""
 
     energy: np.ndarray
     penetration: np.ndarray
@@ -213,7 +214,7 @@ def run_mujoco(scene: Scene) -> Run:
     if scene.qvel is not None:
         d.qvel[:] = scene.qvel
     free = _free_joints(mj)
-    E, P, H = [], [], []
+    E, P, H, Q = [], [], [], []
 
     def record():
         mujoco.mj_forward(mj, d) if not E else None
@@ -222,6 +223,7 @@ def run_mujoco(scene: Scene) -> Run:
         E.append(d.energy[0] + d.energy[1])
         P.append(max(0.0, -min((d.contact[i].dist for i in range(d.ncon)), default=0.0)))
         H.append([d.qpos[mj.jnt_qposadr[j] + 2] for j in free])
+        Q.append(d.qpos.copy())
 
     mujoco.mj_forward(mj, d)
     record()
@@ -232,7 +234,7 @@ def run_mujoco(scene: Scene) -> Run:
         cpu += time.process_time() - t0
         record()
     speed = float(np.linalg.norm(d.qvel[mj.jnt_dofadr[free[0]]:mj.jnt_dofadr[free[0]] + 3])) if free else 0.0
-    return Run(np.array(E), np.array(P), np.array(H), speed, cpu / scene.steps)
+    return Run(np.array(E), np.array(P), np.array(H), speed, cpu / scene.steps, extra={"qpos": np.array(Q)})
 
 
 def rbda_simulator(scene: Scene, **options):
@@ -264,7 +266,11 @@ def run_rbda(scene: Scene, **options) -> Run:
     joints = [i for i in range(1, model.njoints) if isinstance(model.joints[i], JointModelFreeFlyer)]
     free = [model.idx_q[i] for i in joints]
     tau = np.zeros(model.nv)
-    E, P, H = [rbda.compute_mechanical_energy(model, data, q, v)], [0.0], [[q[a + 2] for a in free]]
+
+    def energy(q, v):  # kinetic and gravity, and the springs' (sim.passive: joint and tendon springs, gravcomp)
+        return rbda.compute_mechanical_energy(model, data, q, v) + sim.passive.potential_energy(model, data, q)
+
+    E, P, H, Q = [energy(q, v)], [0.0], [[q[a + 2] for a in free]], [q]
     cpu, error = 0.0, None
     for step in range(scene.steps):
         t0 = time.process_time()
@@ -273,14 +279,16 @@ def run_rbda(scene: Scene, **options) -> Run:
         except Exception as exc:  # a scene that fails is a result, reported
             error = f"step {step}: {type(exc).__name__}: {exc}"
             break
-        cpu += time.process_time() - t0
-        E.append(rbda.compute_mechanical_energy(model, data, q, v))
+        cpu += time.process_time() - t0 if step else 0.0  # (the first step loads or compiles kernels: not counted)
+        E.append(energy(q, v))
         distances = sim.contacts.distances
         P.append(max(0.0, -float(distances.min(initial=0.0))))
         H.append([q[a + 2] for a in free])
+        Q.append(q)
     k = model.idx_v[joints[0]] if joints else 0
     speed = float(np.linalg.norm(v[k:k + 3])) if joints else 0.0  # (|R v| = |v|)
-    return Run(np.array(E), np.array(P), np.array(H), speed, cpu / max(1, len(E) - 1), error)
+    return Run(np.array(E), np.array(P), np.array(H), speed, cpu / max(1, len(E) - 2), error,
+               extra={"q": np.array(Q)})
 
 
 def energy_rise(run: Run) -> tuple[float, float]:

@@ -1,7 +1,8 @@
 """rbda.jax.simulator_step: the value is Simulator.step; jacfwd (the implicit function theorem on the step's
 active set) equals central differences of Simulator.step on scenes whose active set does not change under the
 perturbation: a box resting on a fixed box pushed gently (four sticking contacts, a redundant set), the same box
-sliding (four contacts on the cone boundary), and a pendulum pressed into its upper joint limit (a limit row);
+sliding (four contacts on the cone boundary), and a pendulum pressed into its upper joint limit (a limit row),
+with and without a spring on its hinge;
 in q along the motions that keep the contact geometry (horizontal translations and yaw of the box, the
 pendulum's angle), on the manifold; bad input raises errors naming it."""
 
@@ -33,13 +34,15 @@ def box(mu, lift=0.0):
     return Simulator(model, cm, 1e-3, mu=mu, solver_options=TIGHT, warm_start=False), q
 
 
-def pendulum():
-    """A 1 kg ball on a 0.3 m arm about y, its angle 5e-4 rad past its upper limit 0.5 (a penetration)."""
+def pendulum(stiffness=0.0):
+    """A 1 kg ball on a 0.3 m arm about y, its angle 5e-4 rad past its upper limit 0.5 (a penetration); with
+    ``stiffness``, a spring about 0.1 rad on its hinge (implicit in the step)."""
     model = rbda.Model()
     j = model.add_joint(0, rbda.JointModelRY(), rbda.SE3.Identity(), "hinge")
     model.append_body_to_joint(j, rbda.Inertia.FromSphere(1.0, 0.05), rbda.SE3(np.eye(3), [0.3, 0.0, 0.0]))
     model.lower_position_limit[:] = -0.5
     model.upper_position_limit[:] = 0.5
+    model.stiffness[:], model.springref[:] = stiffness, 0.1
     return Simulator(model, GeometryModel(), 1e-3, solver_options=TIGHT, warm_start=False), np.array([0.5005])
 
 
@@ -49,6 +52,7 @@ SCENES = {  # name: (scene, v, tau, q directions (tangent) that keep the contact
     "box tumbling in the air": (lambda: box(0.2, lift=1.0), [0.3, 0.1, -0.5, 3.0, -2.0, 5.0], [1.0, 0, 0, 0, 0.3, 0.5],
                                 range(6)),
     "pendulum at its limit": (pendulum, [0.2], [0.1], [0]),
+    "sprung pendulum at its limit": (lambda: pendulum(40.0), [0.2], [20.0], [0]),
 }
 
 

@@ -252,7 +252,7 @@ def test_save_and_load_model_round_trip(tmp_path):
         assert path.read_bytes()[:1] == b"{"  # JSON: data, never code
         loaded = rbda.load_model_file(path)
         assert loaded == model and loaded is not model
-        for name in ("mjcf_layout", "mjcf_equality"):
+        for name in ("mjcf_layout", "mjcf_equality", "mjcf_physics", "mjcf_actuators"):
             assert repr(getattr(loaded, name, None)) == repr(getattr(model, name, None))
         q, v, a = (rbda.random_configuration(model, rng=np.random.default_rng(8)), np.ones(model.nv), np.ones(model.nv))
         np.testing.assert_array_equal(rbda.rnea(loaded, loaded.create_data(), q, v, a),

@@ -14,7 +14,7 @@ SCENE = os.path.join(os.path.dirname(__file__), "data", "scene_cube_ball.xml")
 
 
 def _scene():
-    return rbda.load_scene(SCENE)  # every pair has a contact function (box-sphere: simulation/convex_contacts.py)
+    return rbda.load_scene(SCENE)  # every pair has a compiled contact function (simulation/pair_kernels.py)
 
 
 def test_load_scene_reads_bodies_obstacles_and_friction():

@@ -19,6 +19,7 @@ from .urdf import (
 )
 from .urdf_writer import write_urdf
 from .constraints import constraints_from_mjcf  # MJCF connect/weld equalities as RigidConstraintModel
+from .mjcf_physics import actuator_torques  # MJCF actuators' joint torques of their controls
 from .constraints import constraints_from_sdf  # SDFormat loop-closing joints as RigidConstraintModel
 
 __all__ = [
@@ -28,6 +29,6 @@ __all__ = [
     "Srdf", "read_srdf", "load_reference_configurations", "load_rotor_parameters", "remove_collision_pairs",
     "GeometryModel", "GeometryObject", "GeometryType", "Box", "Cylinder", "Sphere", "Capsule", "Ellipsoid", "Mesh",
     "Halfspace",
-    "constraints_from_mjcf",
+    "constraints_from_mjcf", "actuator_torques",
     "constraints_from_sdf",
 ]

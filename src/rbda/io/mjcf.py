@@ -23,9 +23,13 @@ and ``v`` always have MuJoCo's ``qpos``/``qvel`` layout):
   ``jnt_range`` of limited hinge/slide joints -> position limits, ``jnt_actfrcrange`` -> effort limits;
   ``opt.gravity`` -> ``model.gravity``; equality constraints -> ``model.mjcf_equality`` (kept, not enforced).
 
-Not represented in the rbda model: joint springs (``stiffness``/``springref``), gravity compensation, tendons,
-actuators, contacts and the ball joints' cone limits; MuJoCo's ``mj_inverse``/``mj_forward`` include the passive
-damping force ``-damping * qvel``, which rbda's ``rnea``/``aba`` leave to the caller.
+* ``jnt_stiffness`` and ``qpos_spring`` (``springref``) of hinge and slide joints -> ``model.stiffness``,
+  ``model.springref``; gravity compensation, fluid forces and fixed tendons -> ``model.mjcf_physics``, actuators
+  -> ``model.mjcf_actuators`` (:mod:`rbda.io.mjcf_physics`, which also lists what the simulator does not model).
+
+The contacts are read by :func:`rbda.load_scene`. MuJoCo's ``mj_inverse``/``mj_forward`` include the passive forces
+(damping ``-damping * qvel``, springs, gravity compensation, ...), which rbda's ``rnea``/``aba`` leave to the caller
+and :class:`rbda.Simulator` applies.
 
 State conventions differ, and :func:`qpos_to_q`, :func:`qvel_to_v`, :func:`qacc_to_a`, :func:`qfrc_to_tau` and
 their inverses convert (see :class:`MjcfLayout`): MuJoCo quaternions are ``(w, x, y, z)``, rbda's ``(x, y, z, w)``;
@@ -224,6 +228,11 @@ def build_model_from_mjmodel(mj, root_joint=None, root_joint_name: str = "root_j
         [np.zeros(root_joint.nv), mj.dof_armature])
     model.mjcf_layout = MjcfLayout.from_mujoco(mj) if root_joint is None else None
     model.mjcf_equality = [_equality(mj, mujoco, e) for e in range(mj.neq)]
+    from .mjcf_physics import read_actuators, read_physics
+
+    offsets = (0, 0) if root_joint is None else (root_joint.nq, root_joint.nv)
+    model.mjcf_physics = read_physics(mj, mujoco, attach, offsets, model.njoints, model.nq, model.nv, name_of)
+    model.mjcf_actuators = read_actuators(mj, mujoco, offsets, model.nv, name_of)
     return model
 
 
@@ -231,22 +240,30 @@ def _check_finite(mj, mujoco, file: str, name_of) -> None:
     """MuJoCo accepts NaN and inf in a file (with a warning): name the first element that holds one."""
     obj = mujoco.mjtObj
     per_row = [("body", obj.mjOBJ_BODY, a) for a in ("body_pos", "body_quat", "body_ipos", "body_iquat", "body_mass",
-                                                     "body_inertia")]
-    per_row += [("joint", obj.mjOBJ_JOINT, a) for a in ("jnt_pos", "jnt_axis", "jnt_range", "jnt_actfrcrange")]
+                                                     "body_inertia", "body_gravcomp")]
+    per_row += [("joint", obj.mjOBJ_JOINT, a) for a in ("jnt_pos", "jnt_axis", "jnt_range", "jnt_actfrcrange",
+                                                        "jnt_stiffness")]
+    per_row += [("tendon", obj.mjOBJ_TENDON, a) for a in ("tendon_range", "tendon_stiffness", "tendon_lengthspring",
+                                                          "tendon_damping")]
+    per_row += [("actuator", obj.mjOBJ_ACTUATOR, a) for a in ("actuator_gear", "actuator_gainprm",
+                                                              "actuator_biasprm", "actuator_ctrlrange",
+                                                              "actuator_forcerange")]
     per_row += [("site", obj.mjOBJ_SITE, a) for a in ("site_pos", "site_quat")]
     for prefix, objtype, array in per_row:
         for k, row in enumerate(np.asarray(getattr(mj, array))):
             if not np.all(np.isfinite(row)):
                 raise ModelFileError(file, f"{prefix} '{name_of(objtype, k, prefix)}'", f"non-finite value in {array}")
     for array, addresses in (("dof_armature", mj.jnt_dofadr), ("dof_damping", mj.jnt_dofadr),
-                             ("dof_frictionloss", mj.jnt_dofadr), ("qpos0", mj.jnt_qposadr)):
+                             ("dof_frictionloss", mj.jnt_dofadr), ("qpos0", mj.jnt_qposadr),
+                             ("qpos_spring", mj.jnt_qposadr)):
         bad = np.flatnonzero(~np.isfinite(getattr(mj, array)))
         if bad.size:
             j = int(np.searchsorted(addresses, bad[0], side="right") - 1)
             joint = name_of(obj.mjOBJ_JOINT, j, "joint")
             raise ModelFileError(file, f"joint '{joint}'", f"non-finite value in {array}")
-    if not np.all(np.isfinite(mj.opt.gravity)):
-        raise ModelFileError(file, "option", "non-finite gravity")
+    for option in ("gravity", "wind", "density", "viscosity"):
+        if not np.all(np.isfinite(getattr(mj.opt, option))):
+            raise ModelFileError(file, "option", f"non-finite {option}")
 
 
 def _placement(pos, quat_wxyz) -> SE3:
@@ -293,16 +310,20 @@ def _add_joint(model: Model, mj, joints: list, parent: int, placement: SE3, sub_
     while model.exist_joint_name(name):
         name += "_"
     jid = model.add_joint(parent, joint, placement, name)
-    lower, upper, effort = [], [], []
+    lower, upper, effort, stiffness, springref = [], [], [], [], []
     for j, sub in zip(joints, models):
-        limited = int(mj.jnt_type[j]) in (HINGE, SLIDE) and mj.jnt_limited[j]
+        scalar = int(mj.jnt_type[j]) in (HINGE, SLIDE)
+        limited = scalar and mj.jnt_limited[j]
         lower += [mj.jnt_range[j, 0]] if limited else [-np.inf] * sub.nq
         upper += [mj.jnt_range[j, 1]] if limited else [np.inf] * sub.nq
         effort += [np.max(np.abs(mj.jnt_actfrcrange[j])) if mj.jnt_actfrclimited[j] else np.inf] * sub.nv
+        stiffness += [mj.jnt_stiffness[j]] if scalar else [0.0] * sub.nv  # (a ball or free joint's: refused)
+        springref += [mj.qpos_spring[mj.jnt_qposadr[j]]] if scalar else [0.0] * sub.nq
     q = slice(model.idx_q[jid], model.idx_q[jid] + joint.nq)
     v = slice(model.idx_v[jid], model.idx_v[jid] + joint.nv)
     dofs = slice(mj.jnt_dofadr[joints[0]], mj.jnt_dofadr[joints[0]] + joint.nv)
     model.lower_position_limit[q], model.upper_position_limit[q], model.effort_limit[v] = lower, upper, effort
+    model.stiffness[v], model.springref[q] = stiffness, springref
     model.damping[v], model.friction[v] = mj.dof_damping[dofs], mj.dof_frictionloss[dofs]
     model.add_joint_frame(jid)
     return jid

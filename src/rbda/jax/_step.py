@@ -1,12 +1,14 @@
 """The derivatives of one step of :class:`rbda.Simulator` by the implicit function theorem on its solved contact
 problem, for :func:`rbda.jax.simulator_step`.
 
-The step (its stages in :mod:`rbda.simulation.simulator`) is ``v_free = v + dt M_s^-1 (tau - nle - damping v)``
-(``M_s = M + dt diag(damping)``) with the free flyers' change of coordinates (``simulator.transport``), the
-impulses ``lambda`` of the contact problem ``v_c = G lambda + g`` with ``g = J v_free + b(q)``, then
-``v_next = v_free + M^-1 J^T lambda`` and ``(q_next, v_next) = advance(q, v_next)`` (``q (+) dt v_next``, a
-free flyer's centre of mass moved in a straight line; :mod:`rbda.kernels.time_stepping`). At the
-solution each row is classified, and the classification (the active set) is held fixed::
+The step (its stages in :mod:`rbda.simulation.simulator`) is ``v_free = v + dt M_s^-1 (tau - nle - damping v
+- K (q - q_ref) - dt K v - D v)`` (``M_s = M + dt diag(damping) + dt D + dt^2 K``; ``K``, ``D`` the joint and
+tendon springs' stiffness and the tendons' damping, :mod:`rbda.simulation.passive`) with the free flyers' change of
+coordinates (``simulator.transport``), the impulses ``lambda`` of the contact problem ``v_c = G lambda + g`` with
+``g = J v_free + b(q)``, then ``v_next = v_free + M^-1 J^T lambda`` and ``(q_next, v_next) = advance(q,
+v_next)`` (``q (+) dt v_next``, a free flyer's centre of mass moved in a straight line;
+:mod:`rbda.kernels.time_stepping`). At the solution each row is classified, and the classification (the active
+set) is held fixed::
 
     separated contact (lambda_n ~ 0), bound row (a limit at 0)     d lambda_i = 0
     sticking contact (|lambda_t| < mu lambda_n), free row          d v_c,i = G_i d lambda + d g_i = 0
@@ -16,8 +18,9 @@ solution each row is classified, and the classification (the active set) is held
 
 a linear system ``A d lambda = -B d g`` (solved in the least-squares sense: a redundant contact set has many
 impulses but one velocity). With ``a* = (v_free - v) / dt``, rbda's RNEA derivatives at ``(q, v, a*)`` give the
-free velocity's: ``dv_free/dq = -dt M_s^-1 dtau/dq``, ``dv_free/dv = I - dt M_s^-1 (dtau/dv + diag(damping))``,
-``dv_free/dtau = dt M_s^-1`` (exact). The bias ``b(q)`` varies with ``q`` along the rows' own Jacobian (a
+free velocity's: ``dv_free/dq = -dt M_s^-1 (dtau/dq + K)``, ``dv_free/dv = I - dt M_s^-1 (dtau/dv +
+diag(damping) + D + dt K)``, ``dv_free/dtau = dt M_s^-1`` (exact; not available with gravity compensation or fluid
+forces). The bias ``b(q)`` varies with ``q`` along the rows' own Jacobian (a
 contact's distance along its normal row, a limit's along its dof; factor ``1 / dt``, or ``baumgarte / dt`` for
 a penetration). Held fixed, so approximate in ``q``: the contact Jacobian ``J`` and ``G`` (their change under a
 rotation of the bodies), the contact points and frames. So the derivatives in ``v`` and ``tau`` are exact for a
@@ -83,13 +86,33 @@ def _bias_derivative(sim, q, cs, rows, J) -> np.ndarray:
         factor = (1.0 if d > 0.0 else 0.0 if d > -sim.slop else sim.baumgarte) / dt
         dB[3 * c + 2] = factor * J[3 * c + 2]
     q_index = dict(zip(sim.limited_dofs[1].tolist(), sim.limited_dofs[0].tolist()))
+    passive = sim.passive
     for r, key in enumerate(rows.keys):
         if key[0] == "limit":
             i, sign = key[1], key[2]
             limit = model.lower_position_limit if sign > 0 else model.upper_position_limit
             d = sign * (q[q_index[i]] - limit[q_index[i]])
             dB[k3 + r, i] = sign * (1.0 if d > 0.0 else sim.baumgarte) / dt
+        elif key[0] == "tendon_limit":  # the same on the tendon's length, along its row A_v
+            t, sign = key[1], key[2]
+            limit = passive.tendon_lower[t] if sign > 0 else passive.tendon_upper[t]
+            d = sign * (passive.tendon_q[t] @ q - limit)
+            dB[k3 + r] = sign * (1.0 if d > 0.0 else sim.baumgarte) / dt * passive.tendon_v[t]
     return dB
+
+
+def _springs(sim) -> tuple[np.ndarray, np.ndarray]:
+    """``(K, D) (nv, nv)``: the stiffness of the joint and tendon springs (``diag(k)``, ``k A_v^T A_v``) and the
+    tendons' damping ``d A_v^T A_v``, the derivatives of their forces (:mod:`rbda.simulation.passive`); raises
+    ``ValueError`` for the passive forces whose derivatives are not available (gravity compensation, fluid)."""
+    passive, nv = sim.passive, sim.model.nv
+    if passive.gravcomp_joint.size or passive.fluid_joint.size:
+        raise ValueError("sim: the derivatives of a step with gravity compensation or fluid forces "
+                         "(model.mjcf_physics) are not available")
+    K, D = np.zeros((nv, nv)), np.zeros((nv, nv))
+    K[passive.spring_v, passive.spring_v] = passive.spring_k
+    A = passive.tendon_v
+    return K + A.T @ (passive.tendon_k[:, None] * A), A.T @ (passive.tendon_d[:, None] * A)
 
 
 def _transport_jacobians(sim, v, explicit) -> tuple:
@@ -146,6 +169,7 @@ def step_jacobians(sim, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> tuple:
     approximate in ``q``). Raises ``ValueError`` for a simulator with restitution (its bias depends on ``v``)."""
     if sim.restitution is not None:
         raise ValueError("sim: the derivatives of a step with restitution are not available; use restitution=None")
+    K, D = _springs(sim)
     q_next, v_next = sim.step(q, v, tau)
     model, data, dt, nv = sim.model, sim.data, sim.dt, sim.model.nv
     explicit = explicit_free_velocity(sim, q, v, tau, None)  # the step's stages again: M_s factored, J, the
@@ -160,8 +184,8 @@ def step_jacobians(sim, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> tuple:
     Minv = cholesky.solve(model, data, np.eye(nv))  # M_s^-1
     dtau_dq, dtau_dv, _ = compute_rnea_derivatives(model, model.create_data(), q, v, (explicit - v) / dt)
     Ge, Gv = _transport_jacobians(sim, v, explicit)
-    F = (-dt * Ge @ Minv @ dtau_dq, Ge @ (np.eye(nv) - dt * Minv @ (dtau_dv + np.diag(sim.damping))) + Gv,
-         dt * Ge @ Minv)
+    F = (-dt * Ge @ Minv @ (dtau_dq + K),
+         Ge @ (np.eye(nv) - dt * Minv @ (dtau_dv + np.diag(sim.damping) + D + dt * K)) + Gv, dt * Ge @ Minv)
     if lam.size:
         A, B = _active_set(sim, cs, rows, G, lam, vc)
         S = -np.linalg.lstsq(A, B, rcond=None)[0]  # d lambda = S d g

@@ -91,7 +91,10 @@ class Model:
     for the universe), ``joint_placements[i]`` (placement of the joint input frame in the parent joint frame),
     ``inertias[i]`` (body inertia in the joint frame), ``idx_q[i]``, ``idx_v[i]``, ``nqs[i]``, ``nvs[i]``.
     Per configuration/velocity entry: position limits ``lower_position_limit``/``upper_position_limit`` (nq),
-    ``velocity_limit``, ``effort_limit``, ``armature``, ``damping``, ``friction`` (nv).
+    ``velocity_limit``, ``effort_limit``, ``armature``, ``damping``, ``friction`` (nv); joint springs
+    ``stiffness`` (nv) and their rest configuration ``springref`` (nq): a one-dof joint (``nq = nv = 1``) with
+    ``stiffness k > 0`` feels ``-k (q - springref)``, applied by the simulator (as ``damping``; the algorithms
+    leave both to the caller). Entries of other joints are 0 (``rbda.Simulator`` refuses a spring on them).
 
     ``Model(name="")`` is an empty tree (the universe only) called ``name``; add joints with :meth:`add_joint`,
     bodies with :meth:`append_body_to_joint`, frames with :meth:`add_frame`, or read a robot file with
@@ -113,6 +116,8 @@ class Model:
         self.effort_limit = np.zeros(0)
         self.damping = np.zeros(0)
         self.friction = np.zeros(0)
+        self.stiffness = np.zeros(0)
+        self.springref = np.zeros(0)
         self._gravity = np.array([*_DEFAULT_GRAVITY, 0.0, 0.0, 0.0])
         self._armature = np.zeros(0)
         self.frames = _TrackedList([Frame("universe", 0, 0, SE3(), FrameType.FIXED_JOINT)], self)
@@ -225,6 +230,8 @@ class Model:
         self.upper_position_limit = np.concatenate([self.upper_position_limit, limits[3]])
         self.friction = np.concatenate([self.friction, limits[4]])
         self.damping = np.concatenate([self.damping, limits[5]])
+        self.stiffness = np.concatenate([self.stiffness, np.zeros(nv)])
+        self.springref = np.concatenate([self.springref, np.zeros(nq)])
         self._armature = np.concatenate([self._armature, np.zeros(nv)])
         self._invalidate()
         return self.njoints - 1
@@ -381,7 +388,8 @@ class Model:
                              ("upper_position_limit", self.upper_position_limit, self.nq),
                              ("velocity_limit", self.velocity_limit, self.nv), ("effort_limit", self.effort_limit, self.nv),
                              ("armature", self.armature, self.nv), ("damping", self.damping, self.nv),
-                             ("friction", self.friction, self.nv)):
+                             ("friction", self.friction, self.nv), ("stiffness", self.stiffness, self.nv),
+                             ("springref", self.springref, self.nq)):
             if np.shape(arr) != (n,):
                 raise ValueError(f"model.{name}: expected shape ({n},), got {np.shape(arr)}")
         for k, f in enumerate(self.frames):
@@ -515,7 +523,7 @@ class Model:
         same_arrays = all(
             np.array_equal(getattr(self, k), getattr(other, k))
             for k in ("lower_position_limit", "upper_position_limit", "velocity_limit", "effort_limit", "damping",
-                      "friction", "armature", "_gravity")
+                      "friction", "stiffness", "springref", "armature", "_gravity")
         )
         return (
             same_arrays
@@ -546,6 +554,8 @@ class Model:
         self.__dict__.update(state)
         self.__dict__.setdefault("mimicking_joints", [])
         self.__dict__.setdefault("mimicked_joints", [])
+        self.__dict__.setdefault("stiffness", np.zeros(self.nv))  # files and pickles without joint springs
+        self.__dict__.setdefault("springref", np.zeros(self.nq))
         for k in ("joints", "joint_placements", "inertias", "frames"):
             self.__dict__[k] = _TrackedList(state[k], self)
 

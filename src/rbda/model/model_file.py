@@ -3,7 +3,8 @@
 ``save_model`` writes ``{"format": "rbda-model", "version": 2, "model": ...}``; the model is its fields, with
 typed values tagged by a single key: ``{"array": [...], "dtype": ...}``, ``{"SE3": [R, p]}``,
 ``{"Inertia": [m, c, I]}``, ``{"Frame": {...}}``, ``{"joint": class name, "state": {...}}`` and
-``{"record": class name, "fields": {...}}`` for the readers' records (MJCF layout and equalities). Reading builds
+``{"record": class name, "fields": {...}}`` for the readers' records (MJCF layout, equalities, physics and
+actuators). Reading builds
 only those classes, from a fixed list, and checks the model (``Model.check``) before returning it: a file cannot
 run code, unlike a pickle (version 1 of the format, read only with ``allow_pickle=True``).
 """
@@ -29,8 +30,9 @@ FORMAT, VERSION = "rbda-model", 2
 def _records() -> dict:
     """The plain records a model may hold (from the readers), by name."""
     from ..io.mjcf import MjcfEquality, MjcfLayout
+    from ..io.mjcf_physics import MjcfActuators, MjcfPhysics
 
-    return {cls.__name__: cls for cls in (MjcfLayout, MjcfEquality)}
+    return {cls.__name__: cls for cls in (MjcfLayout, MjcfEquality, MjcfPhysics, MjcfActuators)}
 
 
 def _joint_classes() -> dict:

@@ -38,14 +38,15 @@ def _joint_slices(model: Model, i: int) -> tuple[slice, slice]:
 
 def _copy_joint(dst: Model, src: Model, i: int, parent: int, placement: SE3) -> int:
     """Add joint ``i`` of ``src`` to ``dst`` under ``parent`` at ``placement``, with its body, limits, friction,
-    damping and armature; returns its id in ``dst``."""
+    damping, springs and armature; returns its id in ``dst``."""
     qs, vs = _joint_slices(src, i)
     jid = dst.add_joint(parent, src.joints[i], placement, src.names[i])
     nqs, nvs = _joint_slices(dst, jid)
     dst.inertias[jid] = src.inertias[i].copy()
     for name, new, old in (("lower_position_limit", nqs, qs), ("upper_position_limit", nqs, qs),
                            ("effort_limit", nvs, vs), ("velocity_limit", nvs, vs), ("friction", nvs, vs),
-                           ("damping", nvs, vs), ("armature", nvs, vs)):
+                           ("damping", nvs, vs), ("stiffness", nvs, vs), ("springref", nqs, qs),
+                           ("armature", nvs, vs)):
         getattr(dst, name)[new] = getattr(src, name)[old]
     return jid
 
@@ -312,9 +313,9 @@ def transform_joint_into_mimic(model: Model, mimicked: int | str, mimicking: int
     out = pickle.loads(pickle.dumps(model))
     out._check_mimic(joint, i)
     iq, iv = model.idx_q[i], model.idx_v[i]
-    for name in ("lower_position_limit", "upper_position_limit"):
+    for name in ("lower_position_limit", "upper_position_limit", "springref"):
         setattr(out, name, np.delete(getattr(model, name), iq))
-    for name in ("effort_limit", "velocity_limit", "friction", "damping"):
+    for name in ("effort_limit", "velocity_limit", "friction", "damping", "stiffness"):
         setattr(out, name, np.delete(getattr(model, name), iv))
     out.__dict__["_armature"] = np.delete(model.armature, iv)
     out.reference_configurations = {k: np.delete(q, iq) for k, q in model.reference_configurations.items()}

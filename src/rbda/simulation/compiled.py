@@ -6,7 +6,8 @@ on the same context. Both stages read the context's arrays once each and pass th
 reference counting (numba's ``_nrt=False``: no atomic increment and decrement per array argument of a call):
 
 - :func:`dynamics_and_contacts` runs stages 1 and 2: the joint Jacobians, ``M`` with ``dt`` times the damping on
-  its diagonal, its sparse factor ``U D U^T``, ``nle`` and the free velocity (:func:`free_velocity`), the world
+  its diagonal (and the implicit terms of the springs, :mod:`rbda.simulation.passive`), its sparse factor
+  ``U D U^T``, ``nle``, the passive forces and the free velocity (:func:`free_velocity`), the world
   placement of every geometry object, the broad phase (:func:`candidate_pairs`: the pairs with a half-space, and
   the pairs of bounded objects whose boxes overlap, by sort-and-sweep, :mod:`rbda.simulation.broad_phase`) and
   each candidate's margin, then the candidates' contacts (:func:`pair_contacts`): a half-space against a sphere,
@@ -26,7 +27,8 @@ reference counting (numba's ``_nrt=False``: no atomic increment and decrement pe
 The kernels release the GIL (``nogil``): threads run the steps of different simulators at once.
 
 Keys: a contact's is ``(pair index, point index)``; a row's is ``(kind, a, b)`` with kinds :data:`LIMIT` (dof,
-+1 at the lower limit or -1 at the upper), :data:`FRICTION` (dof, 0) and :data:`BILATERAL` (constraint, row).
++1 at the lower limit or -1 at the upper), :data:`TENDON_LIMIT` (tendon, +1 or -1), :data:`FRICTION` (dof, 0) and
+:data:`BILATERAL` (constraint, row).
 """
 
 from __future__ import annotations
@@ -49,13 +51,14 @@ from .broad_phase import boxes_within, heap_sort, sweep, sweep_growth, world_box
 from .contacts import box_lowest, hull_patch, plane_cylinder, plane_frame, plane_hull, plane_spheres
 from .halfspace_contacts import plane_cone, plane_ellipsoid
 from .pair_kernels import shape_pair
+from .passive import add_implicit_terms, add_passive_forces
 from .speculative import closing_speed, joint_twists
 
 # geometry codes (PackedScene.gint[:, 0]) for the half-space contacts; OTHER: a shape without contacts
 HALFSPACE, SPHERES, VERTICES, HULL, CYLINDER, ELLIPSOID, CONE, OTHER = range(8)
 # pair codes (PackedScene.pairs[:, 2]): a half-space first or second, two bounded shapes (pair_kernels), disabled
 PLANE_FIRST, PLANE_SECOND, SHAPES, DISABLED = range(4)
-LIMIT, FRICTION, BILATERAL = 0, 1, 2
+LIMIT, FRICTION, BILATERAL, TENDON_LIMIT = 0, 1, 2, 3
 ADMM, PGS = 0, 1
 BACKOFF = 4  # a warm start that keeps failing is tried every 2^BACKOFF steps (guess_backoff)
 NOT_SPD = 1000  # status: M + dt diag(damping) has a pivot <= 0
@@ -71,14 +74,16 @@ DT, MARGIN, SPECULATIVE, BAUMGARTE, SLOP, RESTITUTION, WARM_START, FREE_BODIES =
 # ---------------------------------------------------------------------------------------------- stage 1
 @njit(cache=True)  # not without reference counting: RNEA and CRBA need it, and would inherit the flag
 def free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, dt, zeros, no_fext, free_bodies,
-                  v_free):
-    """``v_free = v + dt M^-1 (tau - nle - damping v + fext)`` with ``M`` (CRBA, plus ``dt damping`` on its
-    diagonal: implicit damping) factored in ``L, D, Dinv``; ``fext (nv,)`` a generalized external force (zeros for
-    none). One kinematics pass: RNEA's (``nle`` into ``d.tau``, which ``nle`` views; it leaves the placements and
-    motion subspaces current), then CRBA from them (the world Jacobian columns, read by the contact stage, and the
-    composite inertias), or, if ``free_bodies`` (every joint a free flyer on the universe), the world columns and
-    the bodies' own inertias (``kernels/dynamics.free_bodies_after_kinematics``: ``M`` does not depend on ``q``).
-    Returns a kernel status (0, or the input status of ``q``/``v``, or :data:`NOT_SPD`)."""
+                  v_free, ctx):
+    """``v_free = v + dt M^-1 (tau - nle - damping v + passive + fext)`` with ``M`` (CRBA, plus ``dt damping`` on
+    its diagonal and the springs' and tendons' terms: implicit damping and springs, ``passive.add_implicit_terms``)
+    factored in ``L, D, Dinv``; ``passive`` the passive forces of the step context ``ctx``'s arrays
+    (``passive.add_passive_forces``); ``fext (nv,)`` a generalized external force (zeros for none). One kinematics
+    pass: RNEA's (``nle`` into ``d.tau``, which ``nle`` views; it leaves the placements and motion subspaces
+    current), then CRBA from them (the world Jacobian columns, read by the contact stage, and the composite
+    inertias), or, if ``free_bodies`` (every joint a free flyer on the universe), the world columns and the bodies'
+    own inertias (``kernels/dynamics.free_bodies_after_kinematics``: ``M`` does not depend on ``q``). Returns a
+    kernel status (0, or the input status of ``q``/``v``, or :data:`NOT_SPD`)."""
     status = rnea(I, F, ws, q, v, zeros, no_fext)
     if status:
         return status
@@ -88,10 +93,16 @@ def free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, d
         crba_after_kinematics(I, F, ws)
     for i in range(M.shape[0]):
         M[i, i] += dt * damping[i]
+    add_implicit_terms(M, dt, ctx.spring_v, ctx.spring_k, ctx.tendon_v, ctx.tendon_k, ctx.tendon_d)
     if cholesky_decompose(M, lam, L, D, Dinv):
         return NOT_SPD
     for i in range(v.shape[0]):
         v_free[i] = tau[i] - nle[i] - damping[i] * v[i] + fext[i]
+    add_passive_forces(q, v, dt, ctx.spring_q, ctx.spring_v, ctx.spring_k, ctx.spring_ref, ctx.tendon_q,
+                       ctx.tendon_v, ctx.tendon_k, ctx.tendon_d, ctx.tendon_length0, ctx.gravcomp_joint,
+                       ctx.gravcomp, ctx.fluid_joint, ctx.fluid_R, ctx.fluid_p, ctx.fluid_viscous,
+                       ctx.fluid_quadratic, ctx.wind, F[0:3], ctx.oMi, ctx.Jw, ctx.tree, ctx.passive_room,
+                       ctx.passive_velocities, v_free)
     cholesky_solve(L, Dinv, lam, v_free)
     for i in range(v.shape[0]):
         v_free[i] = v[i] + dt * v_free[i]
@@ -257,7 +268,7 @@ def dynamics_and_contacts(ctx, parity, q, v, tau, fext):
     v_free, settings = ctx.out_v_free[parity], ctx.settings
     dt, margin, speculative = settings[DT], settings[MARGIN], settings[SPECULATIVE] != 0.0
     status = free_velocity(ctx.I, ctx.F, ctx.ws, ctx.M, ctx.L, ctx.D, ctx.Dinv, ctx.lam, ctx.nle, q, v, tau, fext,
-                           ctx.damping, dt, ctx.zeros, ctx.no_fext, settings[FREE_BODIES] != 0.0, v_free)
+                           ctx.damping, dt, ctx.zeros, ctx.no_fext, settings[FREE_BODIES] != 0.0, v_free, ctx)
     if status:
         return status, 0
     geometry_placements(ctx.oMi, ctx.gint, ctx.gR, ctx.gp, ctx.R, ctx.p)
@@ -321,11 +332,13 @@ def contact_jacobian(points, frames, keys, gparent, support, Jw, J):
 
 
 @njit(cache=True, _nrt=False)
-def limit_and_friction_rows(q, v_free, limit_q, limit_v, lower_limit, upper_limit, friction_v, friction, dt,
-                            margin, baumgarte, J, bias, lower, upper, keys):
-    """The rows of the joint limits within ``margin`` (plus this step's travel) and of dry joint friction
-    (``constraints.constraint_rows``), written from row 0 of ``J``, ``bias``, ``lower``, ``upper``, ``keys``;
-    returns how many."""
+def limit_and_friction_rows(q, v_free, limit_q, limit_v, lower_limit, upper_limit, tendon_limited, tendon_q,
+                            tendon_v, tendon_lower, tendon_upper, friction_v, friction, dt, margin, baumgarte, J,
+                            bias, lower, upper, keys):
+    """The rows of the joint limits and of the limited fixed tendons (``tendon_limited``: their rows of
+    ``tendon_q (nt, nq)``, ``tendon_v (nt, nv)``, ``tendon_lower``, ``tendon_upper``) within ``margin`` (plus this
+    step's travel) and of dry joint friction (``constraints.constraint_rows``), written from row 0 of ``J``,
+    ``bias``, ``lower``, ``upper``, ``keys``; returns how many."""
     r = 0
     for k in range(limit_q.shape[0]):
         a, i = limit_q[k], limit_v[k]
@@ -338,6 +351,21 @@ def limit_and_friction_rows(q, v_free, limit_q, limit_v, lower_limit, upper_limi
                 bias[r] = (d if d > 0.0 else baumgarte * d) / dt
                 lower[r], upper[r] = 0.0, np.inf
                 keys[r, 0], keys[r, 1], keys[r, 2] = LIMIT, i, int(sign)
+                r += 1
+    for t in tendon_limited:  # the same on the tendon's length L = A_q q, J = +-A_v
+        length, rate = 0.0, 0.0
+        for c in range(q.shape[0]):
+            length += tendon_q[t, c] * q[c]
+        for c in range(J.shape[1]):
+            rate += tendon_v[t, c] * v_free[c]
+        for sign in (1.0, -1.0):
+            d = sign * (length - (tendon_lower[t] if sign > 0.0 else tendon_upper[t]))
+            if d < margin + dt * max(0.0, -sign * rate):
+                for c in range(J.shape[1]):
+                    J[r, c] = sign * tendon_v[t, c]
+                bias[r] = (d if d > 0.0 else baumgarte * d) / dt
+                lower[r], upper[r] = 0.0, np.inf
+                keys[r, 0], keys[r, 1], keys[r, 2] = TENDON_LIMIT, t, int(sign)
                 r += 1
     for i in friction_v:
         for c in range(J.shape[1]):
@@ -542,6 +570,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     contact_frames(contacts[:, 4:7], frames)
     contact_jacobian(contacts[:, 1:4], frames, keys, ctx.gparent, ctx.support, ctx.Jw, J)
     r = limit_and_friction_rows(q, v_free, ctx.limit_q, ctx.limit_v, ctx.lower_limit, ctx.upper_limit,
+                                ctx.tendon_limited, ctx.tendon_q, ctx.tendon_v, ctx.tendon_lower, ctx.tendon_upper,
                                 ctx.friction_v, ctx.friction, dt, margin, baumgarte, J[3 * k:], bias, lower, upper,
                                 rows)
     J[3 * k + r:3 * k + r + rb] = bilateral_J

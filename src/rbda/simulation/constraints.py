@@ -8,6 +8,9 @@ box ``[lower_j, upper_j]`` for its impulse (see :mod:`rbda.simulation.solvers`):
   step's travel) of ``model.lower_position_limit`` or ``model.upper_position_limit``: ``J = +e_i`` at the lower
   limit, ``-e_i`` at the upper, the distance ``d`` to the limit corrected as a contact's penetration (a gap
   closes in one step at most, a violation by ``baumgarte d`` per step), impulse in ``[0, inf)``;
+- a **tendon limit** of a fixed tendon of an MJCF model (``model.mjcf_physics``) whose length ``L = A_q q`` is
+  within ``margin`` (plus this step's travel) of its range: the same, with ``J = +A_v`` at the lower limit,
+  ``-A_v`` at the upper;
 - **dry friction** of every velocity coordinate with ``model.friction > 0``: ``J = e_i``, no bias, impulse in
   ``[-F dt, F dt]`` (sticks while the other forces stay below ``F``, else slides against ``F``);
 - a **bilateral constraint** (:class:`rbda.RigidConstraintModel`, 3 or 6 rows): ``J`` its Jacobian, the bias
@@ -28,7 +31,8 @@ from ..model.constraints import RigidConstraintModel
 @dataclass
 class ConstraintRows:
     """The ``r`` one-dimensional rows of a step: ``J (r, nv)``, ``bias (r,)``, ``lower``, ``upper (r,)`` and a
-    ``keys`` list (``("limit", dof, +1 | -1)``, ``("friction", dof)``, ``("constraint", index, row)``) to warm
+    ``keys`` list (``("limit", dof, +1 | -1)``, ``("tendon_limit", tendon, +1 | -1)``, ``("friction", dof)``,
+    ``("constraint", index, row)``) to warm
     start each row from the previous step's row with the same key."""
 
     J: np.ndarray
@@ -52,6 +56,17 @@ def limited_dofs(model) -> tuple[np.ndarray, np.ndarray]:
                 iq.append(a)
                 iv.append(model.idx_v[j])
     return np.array(iq, dtype=np.int64), np.array(iv, dtype=np.int64)
+
+
+def check_equalities(model, constraints) -> None:
+    """Raise ``ValueError`` if ``model`` (read from MJCF) has active ``connect``/``weld`` equalities
+    (``model.mjcf_equality``) and no bilateral ``constraints`` are given: the step would ignore them."""
+    active = [e.name or f"equality {k}" for k, e in enumerate(getattr(model, "mjcf_equality", None) or ())
+              if e.active and e.type in ("connect", "weld")]
+    if active and not constraints:
+        raise ValueError(f"constraints: the MJCF equalities {active} of the model are not enforced unless given: "
+                         "pass constraints=rbda.io.constraints_from_mjcf(model) (or empty model.mjcf_equality "
+                         "to leave them out)")
 
 
 def check_bilateral(model, constraints) -> tuple[list, list]:
@@ -87,6 +102,14 @@ def constraint_rows(sim, q, v_free) -> ConstraintRows:
                 e = np.zeros(nv)
                 e[i] = sign
                 row(e, (d if d > 0.0 else sim.baumgarte * d) / dt, 0.0, np.inf, ("limit", int(i), int(sign)))
+    passive = sim.passive  # fixed tendons' limits: the same on the length L = A_q q, J = +-A_v
+    for t in passive.tendon_limited:
+        length, rate = passive.tendon_q[t] @ q, passive.tendon_v[t] @ v_free
+        for sign, limit in ((1.0, passive.tendon_lower[t]), (-1.0, passive.tendon_upper[t])):
+            d = sign * (length - limit)
+            if d < sim.margin + dt * max(0.0, -sign * rate):
+                row(sign * passive.tendon_v[t], (d if d > 0.0 else sim.baumgarte * d) / dt, 0.0, np.inf,
+                    ("tendon_limit", int(t), int(sign)))
     for i in np.flatnonzero(model.friction > 0.0):  # dry friction: an impulse within [-F dt, F dt]
         e = np.zeros(nv)
         e[i] = 1.0

@@ -239,9 +239,18 @@ def _bilateral_rows(sim):
 
 
 def box_rows(sim) -> int:
-    """The most joint-limit and dry-friction rows a step of ``sim`` can have: each limited dof at both its limits,
-    each dof with dry friction."""
-    return 2 * len(sim.limited_dofs[0]) + len(sim._scene.friction_dofs)
+    """The most joint-limit, tendon-limit and dry-friction rows a step of ``sim`` can have: each limited dof and
+    tendon at both its limits, each dof with dry friction."""
+    return 2 * len(sim.limited_dofs[0]) + 2 * len(sim.passive.tendon_limited) + len(sim._scene.friction_dofs)
+
+
+def passive_arrays(passive) -> tuple:
+    """The arrays of a :class:`~rbda.simulation.passive.PassiveForces` in the order of the step context's fields."""
+    return (passive.spring_q, passive.spring_v, passive.spring_k, passive.spring_ref, passive.tendon_q,
+            passive.tendon_v, passive.tendon_k, passive.tendon_d, passive.tendon_length0, passive.tendon_limited,
+            passive.tendon_lower, passive.tendon_upper, passive.gravcomp_joint, passive.gravcomp, passive.fluid_joint,
+            passive.fluid_R, passive.fluid_p, passive.fluid_viscous, passive.fluid_quadratic, passive.wind,
+            passive.room, passive.velocities)
 
 
 def context(sim):
@@ -265,8 +274,8 @@ def context(sim):
         scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.boxes, scene.tree, scene.work,
         scene.R, scene.p, scene.margins, scene.plane, scene.radius, scene.normals, scene.velocities,
         scene.twists, scene.parents, sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit,
-        scene.friction_dofs, scene.friction, scene.zeros, NO_FEXT, *scene.no_rows, scene.support,
-        np.empty(PATCH_POINTS, dtype=np.int64), np.empty(3), sim.damping, sim._settings)))
+        scene.friction_dofs, scene.friction, *passive_arrays(sim.passive), scene.zeros, NO_FEXT, *scene.no_rows,
+        scene.support, np.empty(PATCH_POINTS, dtype=np.int64), np.empty(3), sim.damping, sim._settings)))
     arrays.update(zip(("sparam", "hull", "graph", "faces", "face_ranges", "polygons"),
                       (scene.sparam, scene.hull, scene.graph, scene.faces, scene.face_ranges, scene.polygons)))
     arrays.update(zip(("simplex", "simplex_weights", "hull_starts", "witness", "iterations", "epa_polytope",
@@ -476,8 +485,8 @@ def contact_set(arrays) -> ContactSet:
 def constraint_rows(arrays) -> ConstraintRows:
     """The :class:`ConstraintRows` of a compiled step's arrays (:func:`step_arrays`)."""
     contacts, J, bias, lower, upper, rows = arrays[0], arrays[3], *arrays[5:9]
-    keys = [("limit", int(a), int(b)) if kind == compiled.LIMIT else
-            ("friction", int(a)) if kind == compiled.FRICTION else ("constraint", int(a), int(b))
+    names = {compiled.LIMIT: "limit", compiled.TENDON_LIMIT: "tendon_limit", compiled.BILATERAL: "constraint"}
+    keys = [("friction", int(a)) if kind == compiled.FRICTION else (names[int(kind)], int(a), int(b))
             for kind, a, b in rows]
     return ConstraintRows(J[3 * contacts.shape[0]:].copy(), bias.copy(), lower.copy(), upper.copy(), keys)
 

@@ -6,9 +6,12 @@ import os
 
 import dataclasses
 
+from ..io.errors import ModelFileError
 from ..io.geometry import GeometryType, Halfspace
 from ..io.mjcf import _placement, build_model_from_mjmodel
 from ..io.mjcf_geometry import PLANE, _compile, build_geom_from_mjcf
+
+FRICTIONLESS = "/frictionless"  # the suffix of a condim-1 geom's frictionless twin (see load_scene)
 
 
 def load_scene(path: str | os.PathLike):
@@ -16,14 +19,29 @@ def load_scene(path: str | os.PathLike):
 
     Free bodies become free-flyer joints (MuJoCo's ``qpos`` converts with :func:`rbda.io.mjcf.qpos_to_q`), the
     worldbody's geoms are fixed obstacles on joint 0 (a ``plane`` geom is the half-space below it, a
-    :class:`rbda.io.Halfspace`), each object's ``friction`` is MuJoCo's first ``friction`` value of its geom. The
-    objects are the geoms MuJoCo collides (``contype`` or ``conaffinity`` not zero, whatever their group), and the
-    collision pairs those MuJoCo tests (:func:`mujoco_pairs`). Raises :class:`rbda.io.ModelFileError` naming the
-    file for a file MuJoCo rejects or a colliding geom without a shape here (a height field, an SDF),
-    ``ImportError`` without MuJoCo.
+    :class:`rbda.io.Halfspace`). The objects are the geoms MuJoCo collides (``contype`` or ``conaffinity`` not
+    zero, whatever their group), and the collision pairs those MuJoCo tests (:func:`mujoco_pairs`).
+
+    Friction as MuJoCo combines it: a contact has the larger ``condim`` of its two geoms, and the larger of their
+    first ``friction`` values, or none at all where both geoms have ``condim 1``. The simulator's rule (a pair
+    takes the larger of its objects' coefficients) gives that when each object's ``friction`` is its geom's, and 0
+    for a ``condim 1`` geom that meets only ``condim 1`` geoms; a ``condim 1`` geom that meets geoms of both
+    kinds is kept twice, its pairs with ``condim 1`` geoms going to a twin named ``<geom>/frictionless`` with
+    friction 0 (same shape, placement and joint).
+
+    Raises :class:`rbda.io.ModelFileError` naming the file and the element for a file MuJoCo rejects, for what the
+    file holds and rbda's simulator does not model (``model.mjcf_physics.unsupported``: see
+    :mod:`rbda.io.mjcf_physics`), for contacts it does not model: ``condim`` 4 or 6 (torsional and rolling
+    friction), geom priorities (``priority``), explicit ``contact/pair`` elements, and for a colliding geom without
+    a shape here (a height field, an SDF); ``ImportError`` without MuJoCo.
     """
     mujoco, mj, file = _compile(path, False)
     model = build_model_from_mjmodel(mj, file=file)
+    unsupported = list(model.mjcf_physics.unsupported) + _unsupported_contacts(mj, mujoco)
+    if unsupported:
+        element, what = unsupported[0]
+        also = "".join(f"; {e}: {w}" for e, w in unsupported[1:])
+        raise ModelFileError(file, element, f"{what}, which rbda's simulator does not model{also}")
     geometry = build_geom_from_mjcf(model, file, geometry_type=GeometryType.COLLISION)
     ids = {}
     for g in range(mj.ngeom):
@@ -41,10 +59,10 @@ def load_scene(path: str | os.PathLike):
             changes.update(geometry=Halfspace(), placement=placement)
         geometry.geometry_objects[k] = dataclasses.replace(obj, **changes)
     tested = mujoco_pairs(mujoco, mj)
-    for i in range(geometry.ngeoms):
-        for j in range(i + 1, geometry.ngeoms):
-            if (min(ids[i], ids[j]), max(ids[i], ids[j])) in tested:
-                geometry.add_collision_pair(i, j)
+    pairs = [(i, j) for i in range(geometry.ngeoms) for j in range(i + 1, geometry.ngeoms)
+             if (min(ids[i], ids[j]), max(ids[i], ids[j])) in tested]
+    for i, j in _frictionless_pairs(geometry, mj, ids, pairs):
+        geometry.add_collision_pair(i, j)
     return model, geometry
 
 
@@ -71,3 +89,44 @@ def mujoco_pairs(mujoco, mj) -> set:
                 continue
             pairs.add((g1, g2))
     return pairs
+
+
+def _frictionless_pairs(geometry, mj, ids: dict, pairs: list) -> list:
+    """The collision pairs with MuJoCo's friction (see :func:`load_scene`): 0 on the objects of ``condim 1`` geoms
+    that meet only ``condim 1`` geoms, a frictionless twin for those that meet both kinds (appended to
+    ``geometry``, ``ids`` extended); returns the pairs, each pair of two ``condim 1`` geoms moved to the twins."""
+    frictionless = {k for k, g in ids.items() if mj.geom_condim[g] == 1}
+    partners = {k: set() for k in frictionless}  # whether each meets condim-1 geoms (True), others (False)
+    for i, j in pairs:
+        for a, b in ((i, j), (j, i)):
+            if a in frictionless:
+                partners[a].add(b in frictionless)
+    twins = {}
+    for k in sorted(frictionless):
+        obj = geometry.geometry_objects[k]
+        if partners[k] == {True}:
+            geometry.geometry_objects[k] = dataclasses.replace(obj, friction=0.0)
+        elif partners[k] == {True, False}:
+            twins[k] = geometry.add_geometry_object(dataclasses.replace(obj, name=obj.name + FRICTIONLESS,
+                                                                        friction=0.0))
+            ids[twins[k]] = ids[k]
+    moved = [(twins.get(i, i), twins.get(j, j)) if i in frictionless and j in frictionless else (i, j)
+             for i, j in pairs]
+    return sorted((min(i, j), max(i, j)) for i, j in moved)
+
+
+def _unsupported_contacts(mj, mujoco) -> list:
+    """``(element, what)`` of the contact settings the simulator does not model, for geoms that collide."""
+    found = []
+    colliding = [g for g in range(mj.ngeom) if mj.geom_contype[g] or mj.geom_conaffinity[g]]
+    for g in colliding:
+        name = f"geom '{mujoco.mj_id2name(mj, mujoco.mjtObj.mjOBJ_GEOM, g) or f'geom{g}'}'"
+        condim = int(mj.geom_condim[g])
+        if condim in (4, 6):
+            kind = "torsional" if condim == 4 else "torsional and rolling"
+            found.append((name, f"condim {condim} ({kind} friction)"))
+        if mj.geom_priority[g] != 0:
+            found.append((name, f"priority {int(mj.geom_priority[g])}"))
+    if mj.npair:
+        found.append(("contact > pair", f"{mj.npair} explicit contact pair(s)"))
+    return found

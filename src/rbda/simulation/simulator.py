@@ -2,9 +2,11 @@
 
 One step reads as its stages, each a function of the simulator and the step's state:
 
-1. ``kinematics``: placements, world joint Jacobians, ``M`` (with ``dt`` times the joint damping on its diagonal:
-   implicit damping) factored sparsely as ``U D U^T``, and the free velocity
-   ``v_free = v + dt M^-1 (tau + J_ext - nle - damping v)``;
+1. ``kinematics``: placements, world joint Jacobians, ``M`` (with ``dt`` times the joint damping and ``dt^2`` times
+   the joint stiffness on its diagonal, and the tendons' terms: implicit damping and springs,
+   :mod:`rbda.simulation.passive`) factored sparsely as ``U D U^T``, and the free velocity
+   ``v_free = v + dt M^-1 (tau + J_ext - nle - damping v + passive)``, ``passive`` the springs' ``-K (q - q_ref)
+   - dt K v``, the tendons', gravity compensation and fluid forces;
 2. ``contacts``: the contact points of the collision pairs (:mod:`rbda.simulation.contacts`);
 3. ``delassus``: the contact Jacobian ``J (3k, nv)`` (rows ``[t1, t2, n]`` of the relative velocity of the second
    object with respect to the first), ``M^-1 J^T`` by the sparse factorisation and ``G = J M^-1 J^T``;
@@ -32,11 +34,13 @@ from ..kernels.time_stepping import MIDPOINT_ITERATIONS
 from ..spatial import quat_to_matrix, skew
 from ..spatial._validate import as_scalar, non_negative, positive
 from ._check import finite_vector, friction_coefficient
-from .constraints import ConstraintRows, augment, check_bilateral, constraint_rows, limited_dofs
+from .constraints import (ConstraintRows, augment, check_bilateral, check_equalities, constraint_rows,
+                          limited_dofs)
 from .contacts import compute_contacts
 from .progress import _Silent, progress_bar
 from .speculative import speculative_margins
 from .delassus import DelassusDense
+from .passive import PassiveForces, add_implicit, passive_force
 from .compiled import FREE_BODIES, SETTINGS
 from .packed import STEP_ARGUMENTS, PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows
 from .packed import contact_set
@@ -70,7 +74,9 @@ def kinematics(sim, q, v, tau, fext):
 
 
 def explicit_free_velocity(sim, q, v, tau, fext):
-    """``v + dt M_s^-1 (tau + fext - nle - damping v)`` (``M_s = M + dt diag(damping)``), filling ``sim.data``."""
+    """``v + dt M_s^-1 (tau + fext - nle - damping v + passive)`` (``M_s = M + dt diag(damping)`` plus the springs'
+    and tendons' implicit terms; ``passive`` their forces, gravity compensation and fluid forces:
+    :mod:`rbda.simulation.passive`), filling ``sim.data``."""
     model, data, dt = sim.model, sim.data, sim.dt
     compute_joint_jacobians(model, data, q)
     if sim._settings[FREE_BODIES]:  # M constant: each body's own spatial inertia, as in the
@@ -78,8 +84,10 @@ def explicit_free_velocity(sim, q, v, tau, fext):
     else:
         crba(model, data, q)
     data.M[np.diag_indices(model.nv)] += dt * sim.damping
+    add_implicit(sim.passive, data.M, dt)  # springs and tendon dampers, implicit (simulation/passive.py)
     cholesky.decompose(model, data)
     force = tau - nonlinear_effects(model, data, q, v) - sim.damping * v
+    force += passive_force(sim.passive, q, v, dt, data.J, data.oMi.array, sim.support_mask, model.gravity.linear)
     if fext is not None:
         force = force + fext
     return v + dt * cholesky.solve(model, data, force)
@@ -274,9 +282,12 @@ class Simulator:
     pair's margin to ``dt`` times a bound on its closing speed where that is larger (:mod:`rbda.simulation.speculative`), so that a fast
     body's contact is found the step before it would penetrate. The joint damping ``damping (nv,)``, a
     copy of ``model.damping`` that a controller may add its derivative gains to (:class:`StandingPD` does), is
-    applied implicitly (the model is never changed); the position limits of one-dof joints (``model.lower_position_limit``,
-    ``model.upper_position_limit``) are unilateral constraints within ``margin``, and ``model.friction`` is dry
-    joint friction (:mod:`rbda.simulation.constraints`).
+    applied implicitly (the model is never changed), as are the joint springs (``model.stiffness`` about
+    ``model.springref``); a model read from MJCF adds its gravity compensation, fluid forces and fixed tendons'
+    springs and dampers (``model.mjcf_physics``, :mod:`rbda.simulation.passive`); the position limits of one-dof
+    joints (``model.lower_position_limit``, ``model.upper_position_limit``) and of fixed tendons are unilateral
+    constraints within ``margin``, and ``model.friction`` is dry joint friction
+    (:mod:`rbda.simulation.constraints`).
 
     The step is compiled (:mod:`rbda.simulation.compiled`) over arrays of the collision model packed here, once
     (:class:`rbda.simulation.packed.PackedScene`): build a new simulator after changing the collision model.
@@ -290,7 +301,9 @@ class Simulator:
     may be changed between steps (checked as in the constructor).
 
     Raises ``ValueError`` for ``dt <= 0``, ``mu < 0``, an unknown solver or formulation, a restitution outside
-    ``[0, 1]``, ``TypeError`` for a collision model that is not a ``GeometryModel`` or a constraint that is not a
+    ``[0, 1]``, a spring on a joint that is not a one-dof joint, a model whose MJCF file holds what the step does not
+    model (``model.mjcf_physics.unsupported``, each element named) or whose active MJCF ``connect``/``weld``
+    equalities are not passed as ``constraints`` (``rbda.io.constraints_from_mjcf(model)``), ``TypeError`` for a collision model that is not a ``GeometryModel`` or a constraint that is not a
     ``RigidConstraintModel``.
     """
 
@@ -331,6 +344,8 @@ class Simulator:
         self.baumgarte, self.slop, self.margin = baumgarte, slop, margin
         self.warm_start, self.speculative, self.restitution = warm_start, speculative, restitution
         self.constraints, self.constraint_datas = check_bilateral(model, constraints)
+        check_equalities(model, self.constraints)
+        self.passive = PassiveForces(model)  # springs, tendons, gravity compensation, fluid forces
         self.limited_dofs = limited_dofs(model)
         self.solver = SOLVERS[solver](formulation=formulation, **(solver_options or {}))
         self._previous = {}  # the warm start of reference_step

@@ -38,6 +38,11 @@ FIELDS = (
     "R", "p", "margins", "plane", "radius", "normals", "velocities", "twists",
     # joint limits and dry friction
     "gparent", "limit_q", "limit_v", "lower_limit", "upper_limit", "friction_v", "friction",
+    # the passive forces (simulation/passive.PassiveForces): joint springs, fixed tendons (their springs, dampers and
+    # limits), gravity compensation, fluid forces, and their room
+    "spring_q", "spring_v", "spring_k", "spring_ref", "tendon_q", "tendon_v", "tendon_k", "tendon_d",
+    "tendon_length0", "tendon_limited", "tendon_lower", "tendon_upper", "gravcomp_joint", "gravcomp", "fluid_joint",
+    "fluid_R", "fluid_p", "fluid_viscous", "fluid_quadratic", "wind", "passive_room", "passive_velocities",
     # zeros (nv,), the kernels' "no external forces", empty bilateral rows, the joints' supports (njoints, nv)
     "zeros", "no_fext", "no_rows_J", "no_rows_bias", "no_rows_keys", "support",
     # the contact stage's room: a patch's kept rows (PATCH_POINTS,), a half-space's world normal (3,)
