@@ -19,7 +19,7 @@ release = version = rbda.__version__
 
 extensions = ["sphinx.ext.autodoc", "sphinx.ext.mathjax", "sphinx.ext.viewcode", "myst_parser"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build", "build"]
+exclude_patterns = ["_build", "build", "_generated"]  # _generated: tables the benchmarks write, included by pages
 myst_heading_anchors = 3
 
 autodoc_member_order = "bysource"
