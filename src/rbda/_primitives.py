@@ -321,16 +321,6 @@ def _com_jacobians_batch(model, Q):
     return batch.center_of_mass(model, Q), batch.jacobian_center_of_mass(model, Q)
 
 
-def frame_index(model: Model, frame_id) -> int:
-    """``frame_id`` (an id or a frame's name) as a frame id of ``model``: ``KeyError`` for an unknown name (from
-    ``model.get_frame_id``), ``ValueError`` naming it for an id out of range."""
-    if isinstance(frame_id, str):
-        frame_id = model.get_frame_id(frame_id)
-    if not (isinstance(frame_id, (int, np.integer)) and 0 <= frame_id < model.nframes):
-        raise ValueError(f"frame_id: {frame_id!r} is not a frame id of this model (0..{model.nframes - 1})")
-    return int(frame_id)
-
-
 def _frame_placement(model, data, q, frame_id):
     alg.frames_forward_kinematics(model, data, q)
     return data.oMf.array[frame_id]

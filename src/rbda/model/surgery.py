@@ -43,6 +43,7 @@ def _copy_joint(dst: Model, src: Model, i: int, parent: int, placement: SE3) -> 
     jid = dst.add_joint(parent, src.joints[i], placement, src.names[i])
     nqs, nvs = _joint_slices(dst, jid)
     dst.inertias[jid] = src.inertias[i].copy()
+    dst.nbodies += 1  # the joint's body, counted as Pinocchio's appendModel and buildReducedModel count it
     for name, new, old in (("lower_position_limit", nqs, qs), ("upper_position_limit", nqs, qs),
                            ("effort_limit", nvs, vs), ("velocity_limit", nvs, vs), ("friction", nvs, vs),
                            ("damping", nvs, vs), ("armature", nvs, vs)):
