@@ -29,8 +29,8 @@ from ..joints import (JointModelFreeFlyer, JointModelHelicalUnaligned, JointMode
                       JointModelPZ, JointModelRevoluteUnaligned, JointModelRevoluteUnboundedUnaligned,
                       JointModelRUBX, JointModelRUBY, JointModelRUBZ, JointModelRX, JointModelRY, JointModelRZ,
                       JointModelSpherical, JointModelSphericalZYX, JointModelTranslation, JointModelUniversal)
-from ..model.constraints import (CONTACT_3D, CONTACT_6D, BaumgarteCorrectorParameters, ContactType,
-                                 ProximalSettings, RigidConstraintData, RigidConstraintModel)
+from .constraints import (CONTACT_3D, CONTACT_6D, BaumgarteCorrectorParameters, ContactType, ProximalSettings,
+                          RigidConstraintData, RigidConstraintModel)
 from . import explog, liegroups, rpy, utils, visualize
 from .algorithms import *  # noqa: F401,F403
 from .algorithms import ARG0, ARG1, LOCAL, LOCAL_WORLD_ALIGNED, WORLD, ArgumentPosition, Convention, cholesky

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import algorithms as _a
 from ..algorithms import cholesky as _cholesky
+from ..algorithms import constrained as _constrained
 from ..algorithms import derivatives as _derivatives
 from ..algorithms import jacobian as _jacobian
 from ..algorithms import kinematics as _kinematics
@@ -625,9 +626,15 @@ def computeConstraintDynamicsDerivatives(model, data, contact_models, contact_da
 
 
 def computeImpulseDynamicsDerivatives(model, data, contact_models, contact_datas, r_coeff=None, prox_settings=None):
-    """The derivatives of the last ``impulseDynamics`` (its restitution ``r_coeff``, which this argument repeats)."""
-    return _a.compute_impulse_dynamics_derivatives(model, native(data), list(contact_models), list(contact_datas),
-                                                   prox_settings)
+    """The derivatives of the last ``impulseDynamics`` (its restitution ``r_coeff``, which this argument repeats),
+    into Pinocchio's fields: ``data.ddq_dq = dv_after/dq``, ``data.ddq_dv = dv_after/dv - 1`` (Pinocchio's field
+    holds the derivative of ``v_after - v``; rbda's ``data.dvafter_dv`` the derivative of ``v_after``),
+    ``data.dlambda_dq``, ``data.dlambda_dv`` the impulses'. Returns None, as Pinocchio's."""
+    d = native(data)
+    dv_dq, dv_dv, dP_dq, dP_dv = _a.compute_impulse_dynamics_derivatives(model, d, list(contact_models),
+                                                                        list(contact_datas), prox_settings)
+    d.ddq_dq[...], d.ddq_dv[...] = dv_dq, dv_dv - np.eye(model.nv)
+    d.dlambda_dq, d.dlambda_dv = dP_dq, dP_dv
 
 
 def computeDelassusMatrix(model, data, q, contact_models, contact_datas, mu: float = 0.0):
@@ -644,10 +651,12 @@ def computeDampedDelassusMatrixInverse(model, data, q, contact_models, contact_d
 
 
 def getConstraintJacobian(model, data, contact_model, contact_data):
-    """The Jacobian of one constraint (its data's, from the last constrained call) or of a list of them stacked."""
-    if isinstance(contact_model, _RigidConstraintModel):
-        return np.array(contact_data.jacobian)
-    return np.vstack([np.array(cd.jacobian) for cd in contact_data])
+    """The Jacobian ``(size, nv)`` of one constraint, or of a list of them stacked, at the data's last
+    configuration (in each constraint's frame)."""
+    single = isinstance(contact_model, _RigidConstraintModel)
+    models, datas = ([contact_model], [contact_data]) if single else (list(contact_model), list(contact_data))
+    q = recorded(data, "q", "forwardKinematics(model, data, q)")
+    return _constrained._constraint_jacobian(model, native(data), q, models, datas).copy()
 
 
 def getConstraintsJacobian(model, data, contact_models, contact_datas):

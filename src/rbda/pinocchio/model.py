@@ -362,9 +362,9 @@ class _JointData:
 
     def __init__(self, model, data, i: int):
         nat = native(data)
-        self.M = to_pin(model.joint_placements[i].inverse() * nat.liMi[i])
+        self.M = to_pin(model.joint_placements[i].inverse() * nat.liMi[i]) if i else _ps.SE3()
         cols = model.columns
-        self.S = nat.S[:, cols[0][i] : cols[0][i] + cols[1][i]].copy()
+        self.S = nat.S[:, cols[0][i] : cols[0][i] + cols[1][i]].copy() if i else np.zeros((6, 0))
         self.v = _ps.Motion(nat.v[i])
 
 
@@ -426,7 +426,7 @@ class Data:
         model = self._model() if self._model is not None else None
         if model is None:
             raise ValueError("data.joints: the model of this data is gone")
-        return [_JointData(model, self, i) for i in range(1, model.njoints)]
+        return [_JointData(model, self, i) for i in range(model.njoints)]
 
     def __getattr__(self, name):
         data = object.__getattribute__(self, "_data")
