@@ -285,7 +285,7 @@ def _frame_placements(model, data, q):
 
 # -------------------------------------------------------------------------------------- the other primitives
 def _rnea_jacobians(model, data, q, v, a):
-    return (alg.rnea(model, data, q, v, a).copy(), *alg.compute_rnea_derivatives(model, data, q, v, a))
+    return (alg.rnea(model, data, q, v, a), *alg.compute_rnea_derivatives(model, data, q, v, a))
 
 
 def _rnea_jacobians_batch(model, Q, V, A):
@@ -304,7 +304,7 @@ def _aba_jacobians_batch(model, Q, V, TAU):
 def _crba_jacobians(model, data, q):
     z = np.zeros(model.nv)
     dM_dq = alg.compute_rnea_second_order_derivatives(model, data, q, z, z)[3]  # dM_dq[:, :, k] = dM/dq_k
-    return alg.crba(model, data, q).copy(), dM_dq
+    return alg.crba(model, data, q), dM_dq
 
 
 def _crba_jacobians_batch(model, Q):
