@@ -15,13 +15,16 @@ compared with. The rows that cannot run in either library are in :data:`NOT_RUN`
 
 from __future__ import annotations
 
-import importlib.metadata
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import rbda.pinocchio as rpin
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "io"))
+from urdf_samples import robots_dir  # noqa: E402  (example-robot-data's robots folder, or a skip)
 
 NOT_RUN = {
     "documentation pin.Model?": "IPython's help syntax, not Python",
@@ -39,12 +42,7 @@ NOT_RUN = {
 
 
 def _ur5() -> str:
-    try:
-        dist = importlib.metadata.distribution("example-robot-data")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip("example-robot-data is not installed")
-    return str(Path(dist.locate_file("cmeel.prefix/share/example-robot-data/robots/ur_description/urdf/"
-                                     "ur5_robot.urdf")))
+    return str(robots_dir() / "ur_description" / "urdf" / "ur5_robot.urdf")
 
 
 SETUP = """
@@ -509,7 +507,6 @@ def test_cheat_sheet_imports_as_written():
     name ``pinocchio`` resolves to ``rbda.pinocchio`` (a process of its own, as the unittest runner's)."""
     import os
     import subprocess
-    import sys
 
     import rbda
 

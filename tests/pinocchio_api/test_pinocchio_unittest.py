@@ -14,7 +14,6 @@ module (:data:`NOT_ELIGIBLE`). At least 95 % of the eligible tests pass; each on
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import os
 import shutil
@@ -25,6 +24,9 @@ from pathlib import Path
 import pytest
 
 import rbda
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "io"))
+from urdf_samples import robots_dir  # noqa: E402  (example-robot-data's robots folder, or a skip)
 
 NOT_ELIGIBLE = {
     "bindings_fcl_transform.TestFCLTransformConversion.test_from_SE3": "coal's own bindings (pin.hppfcl.Transform3f)",
@@ -64,14 +66,6 @@ def suite_folder() -> Path | None:
     return None
 
 
-def _robots_share() -> Path:
-    try:
-        dist = importlib.metadata.distribution("example-robot-data")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip("example-robot-data is not installed: pip install 'rbda[test]'")
-    return Path(dist.locate_file("cmeel.prefix/share/example-robot-data"))
-
-
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory):
     source = suite_folder()
@@ -80,7 +74,7 @@ def outcomes(tmp_path_factory):
                     "(unittest/python, unittest/models and models of stack-of-tasks/pinocchio)")
     suite = tmp_path_factory.mktemp("pinocchio-suite") / "suite"
     shutil.copytree(source, suite)
-    (suite / "models" / "example-robot-data").symlink_to(_robots_share(), target_is_directory=True)
+    (suite / "models" / "example-robot-data").symlink_to(robots_dir().parent, target_is_directory=True)
     (suite / "unittest" / "python" / "serialization-data").mkdir(exist_ok=True)
     out = suite / "outcomes.json"
     src = str(Path(rbda.__file__).parent.parent)

@@ -8,8 +8,8 @@ that the compiled kernels fill:
 * ``wb`` (``kernels/whole_body.py``): centre of mass, centroidal quantities, the factor of ``M``;
 * ``dws`` (``kernels/derivatives.py``): the derivatives' workspace, allocated on the first derivative call.
 
-Names follow Pinocchio. Results returned by the algorithms are these buffers: a second call overwrites them, so
-copy a result that must outlive the next call.
+Names follow Pinocchio. The algorithms fill these buffers and return copies of their results, which the caller
+owns; the fields themselves hold the last call's values (a second call overwrites them).
 """
 
 from __future__ import annotations

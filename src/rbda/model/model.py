@@ -71,24 +71,16 @@ def _unknown(kind: str, name, names: list) -> str:
     return f"no {kind} named {name!r}; {kind}s are {shown}"
 
 
-class UnknownNameError(KeyError, ValueError):
-    """A name that the model does not have (a joint's or a frame's): a ``KeyError`` as for a dict, and a
-    ``ValueError`` as for any bad argument; its message gives the closest names."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
-
-
 def frame_id_arg(model: "Model", frame_id: int | str, name: str = "frame_id") -> int:
     """``frame_id`` (a frame id, or a frame's name) as the id of a frame of ``model``; the one rule for the frame
-    arguments of every function. Raises :class:`UnknownNameError` for an unknown name (with the closest names),
+    arguments of every function. Raises ``KeyError`` for an unknown name (with the closest names),
     ``ValueError`` for an id out of range, ``TypeError`` for anything else, each naming the argument."""
     if isinstance(frame_id, str):
         names = [f.name for f in model.frames]
         if frame_id in names:
             return names.index(frame_id)
-        raise UnknownNameError(f"{name}: {_unknown('frame', frame_id, names)} (model.get_frame_id(name) gives a "
-                               "frame's id)")
+        raise KeyError(f"{name}: {_unknown('frame', frame_id, names)} (model.get_frame_id(name) gives a "
+                       "frame's id)")
     if isinstance(frame_id, (bool, np.bool_)) or not isinstance(frame_id, (int, np.integer)):
         raise TypeError(f"{name}: expected a frame id (int) or a frame name (str), got {type(frame_id).__name__}")
     if not 0 <= frame_id < model.nframes:
@@ -324,19 +316,19 @@ class Model:
         try:
             return self.names.index(name)
         except ValueError:
-            raise UnknownNameError(_unknown("joint", name, self.names)) from None
+            raise KeyError(_unknown("joint", name, self.names)) from None
 
     def exist_joint_name(self, name: str) -> bool:
         """Whether a joint called ``name`` exists."""
         return name in self.names
 
     def get_frame_id(self, name: str, type: FrameType | None = None) -> int:
-        """Id of the frame ``name`` (of ``type`` if given); raises :class:`UnknownNameError` (a ``KeyError``)
-        with the closest names if there is none."""
+        """Id of the frame ``name`` (of ``type`` if given); raises ``KeyError`` with the closest names if
+        there is none."""
         for k, f in enumerate(self.frames):
             if f.name == name and (type is None or f.type & type):
                 return k
-        raise UnknownNameError(_unknown("frame", name, [f.name for f in self.frames if type is None or f.type & type]))
+        raise KeyError(_unknown("frame", name, [f.name for f in self.frames if type is None or f.type & type]))
 
     def exist_frame(self, name: str, type: FrameType | None = None) -> bool:
         """Whether a frame called ``name`` (of ``type``, any type when None) exists."""

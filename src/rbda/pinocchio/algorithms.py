@@ -104,11 +104,9 @@ def getFrameAcceleration(model, data, *args):
 
 
 def getFrameClassicalAcceleration(model, data, *args):
-    rf = args[2] if len(args) >= 2 and isinstance(args[1], _ps._s.SE3) and len(args) > 2 else (
-        args[1] if len(args) > 1 and not isinstance(args[1], _ps._s.SE3) else LOCAL)
-    head = args[:2] if len(args) >= 2 and isinstance(args[1], _ps._s.SE3) else args[:1]
-    return to_pin(_kinematics._classical(_frame_motion(model, data, "v", (*head, rf)),
-                                         _frame_motion(model, data, "a", (*head, rf))))
+    """The classical acceleration (``a + w x v`` in its linear part) of a frame, in either form of
+    :func:`getFrameVelocity`."""
+    return to_pin(_kinematics._classical(_frame_motion(model, data, "v", args), _frame_motion(model, data, "a", args)))
 
 
 # ------------------------------------------------------------------------------------------------------ Jacobians
@@ -664,41 +662,18 @@ def getConstraintsJacobian(model, data, contact_models, contact_datas):
 
 
 # ------------------------------------------------------------------------------------------------------ cholesky
+def _on_native_data(function):
+    """``function(model, data, *args)`` called with the rbda data of an ``rbda.pinocchio.Data``."""
+    return staticmethod(lambda model, data, *args: function(model, native(data), *args))
+
+
 class cholesky:  # noqa: N801  (Pinocchio's namespace)
     """Pinocchio's ``pinocchio.cholesky``: rbda's :mod:`rbda.cholesky` under Pinocchio's names."""
 
-    @staticmethod
-    def decompose(model, data):
-        return _cholesky.decompose(model, native(data))
-
-    @staticmethod
-    def solve(model, data, v):
-        return _cholesky.solve(model, native(data), vector(v) if np.ndim(v) == 2 and np.shape(v)[1] == 1 else v)
-
-    @staticmethod
-    def computeMinv(model, data):
-        return _cholesky.compute_minv(model, native(data))
-
-    @staticmethod
-    def Mv(model, data, v):
-        return _cholesky.Mv(model, native(data), v)
-
-    @staticmethod
-    def UDUtv(model, data, v):
-        return _cholesky.UDUtv(model, native(data), v)
-
-    @staticmethod
-    def Uv(model, data, v):
-        return _cholesky.Uv(model, native(data), v)
-
-    @staticmethod
-    def Utv(model, data, v):
-        return _cholesky.Utv(model, native(data), v)
-
-    @staticmethod
-    def Uiv(model, data, v):
-        return _cholesky.Uiv(model, native(data), v)
-
-    @staticmethod
-    def Utiv(model, data, v):
-        return _cholesky.Utiv(model, native(data), v)
+    decompose = _on_native_data(_cholesky.decompose)
+    solve = _on_native_data(lambda model, data, v: _cholesky.solve(model, data, vector(v) if np.ndim(v) == 2 and
+                                                                   np.shape(v)[1] == 1 else v))
+    computeMinv = _on_native_data(_cholesky.compute_minv)
+    Mv, UDUtv = _on_native_data(_cholesky.Mv), _on_native_data(_cholesky.UDUtv)
+    Uv, Utv = _on_native_data(_cholesky.Uv), _on_native_data(_cholesky.Utv)
+    Uiv, Utiv = _on_native_data(_cholesky.Uiv), _on_native_data(_cholesky.Utiv)
