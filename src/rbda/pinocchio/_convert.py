@@ -17,9 +17,10 @@ PIN_CLASSES: dict[type, type] = {}
 
 
 def register(pin_class: type) -> type:
-    """Class decorator: ``pin_class`` (a direct subclass of an rbda class, with no field of its own) is what
-    :func:`to_pin` turns instances of that rbda class into."""
-    PIN_CLASSES[pin_class.__bases__[0]] = pin_class
+    """Class decorator: ``pin_class`` (a direct subclass of an rbda class, with no field of its own; its other
+    bases are ``rbda.pinocchio``'s mixins) is what :func:`to_pin` turns instances of that rbda class into."""
+    rbda_class = next(b for b in pin_class.__bases__ if not b.__module__.startswith(__package__))
+    PIN_CLASSES[rbda_class] = pin_class
     return pin_class
 
 
@@ -38,6 +39,26 @@ def to_pin(x):
     if type(x) is list:
         return [to_pin(v) for v in x]
     return x
+
+
+#: id of an SE3 or Inertia held by a model (a joint placement, a body inertia) -> a weak reference to that model
+_HELD_BY: dict[int, object] = {}
+
+
+def hold(x, model_ref) -> None:
+    """Remember that the model ``model_ref()`` holds ``x`` (an ``rbda.pinocchio`` SE3 or Inertia): an edit of ``x``'s
+    fields then reaches the model (:func:`edited`), as Pinocchio's in-place edits of ``model.inertias[i]`` do."""
+    _HELD_BY[id(x)] = model_ref
+
+
+def edited(x) -> None:
+    """``x`` was edited in place: if a model holds it (the object itself, not another at the same address), the
+    model's packed arrays are rebuilt at its next use."""
+    ref = _HELD_BY.get(id(x))
+    model = ref() if ref is not None else None
+    if model is not None and any(y is x for y in (*model.__dict__.get("inertias", ()),
+                                                   *model.__dict__.get("joint_placements", ()))):
+        model._invalidate()
 
 
 def vector(x):

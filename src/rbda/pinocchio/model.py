@@ -3,9 +3,10 @@
 ``Model`` and ``Frame`` are rbda's classes with Pinocchio's names added (``addJoint``, ``jointPlacements``,
 ``lowerPositionLimit``, ``parentJoint``, ...): an ``rbda.pinocchio.Model`` *is* an :class:`rbda.Model` and goes to
 rbda's own functions unchanged. Its frames, inertias and joint placements are shown as ``rbda.pinocchio`` objects
-(re-classed, not copied), and an edit of a frame's field (``model.frames[i].placement = M``) reaches the
-algorithms, as in Pinocchio. Edit an inertia or a joint placement by replacing it (``model.inertias[i] = Y``):
-rbda, unlike Pinocchio, does not see edits made inside one (``model.inertias[i].mass = 2``).
+(re-classed, not copied), and an edit of one of their fields (``model.frames[i].placement = M``,
+``model.inertias[i].mass = 2``) reaches the algorithms, as in Pinocchio; an edit *inside* a field's array
+(``model.inertias[i].lever[0] = 1``) does not: assign the field (or replace the object, ``model.inertias[i] =
+Y``), as rbda asks.
 
 ``Data`` holds an :class:`rbda.Data` and shows its fields as Pinocchio types them: ``data.oMi[i]`` an ``SE3``,
 ``data.v[i]`` a ``Motion`` and ``data.f[i]`` a ``Force`` (views: writing into them writes the data),
@@ -30,7 +31,7 @@ from .. import model as _m
 from ..model.data import SE3Views as _SE3Views
 from ..model.model_file import load_model_file, save_model
 from . import spatial as _ps
-from ._convert import native, register, to_pin, vector
+from ._convert import hold, native, register, to_pin, vector
 
 FrameType = _m.FrameType
 OP_FRAME, JOINT, FIXED_JOINT, BODY, SENSOR = (FrameType.OP_FRAME, FrameType.JOINT, FrameType.FIXED_JOINT,
@@ -124,13 +125,17 @@ class Model(_m.Model):
         ref = weakref.ref(self)
         for name in ("joint_placements", "inertias"):
             for x in self.__dict__.get(name, ()):
-                to_pin(x)
+                hold(to_pin(x), ref)
         for frame in self.__dict__.get("frames", ()):
             to_pin(frame)
             frame.__dict__["_owner"] = ref
 
     def _invalidate(self) -> None:
         super()._invalidate()
+        self._adopt()
+
+    def __setstate__(self, state) -> None:
+        super().__setstate__(state)
         self._adopt()
 
     # sizes and fields under Pinocchio's names

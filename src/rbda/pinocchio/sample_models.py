@@ -31,8 +31,9 @@ def _link(model: Model, parent: int, joint, placement, name: str, inertia, **lim
     return jid
 
 
-def _root(model: Model, using_free_flyer: bool, inertia) -> int:
-    """``root_joint``: a free-flyer, or (without) a composite of a translation and a ZYX spherical joint."""
+def _root(model: Model, using_free_flyer: bool, inertia, body_frame: bool) -> int:
+    """``root_joint``: a free-flyer, or (without) a composite of a translation and a ZYX spherical joint; its
+    JOINT frame, and with ``body_frame`` a BODY frame ``root_body``."""
     if using_free_flyer:
         joint = _j.JointModelFreeFlyer()
         limits = {"min_config": [-1, -1, -1, -1, -1, -1, -1], "max_config": [1, 1, 1, 1, 1, 1, 1]}
@@ -40,12 +41,14 @@ def _root(model: Model, using_free_flyer: bool, inertia) -> int:
         joint = _j.JointModelComposite([_j.JointModelTranslation(), _j.JointModelSphericalZYX()])
         limits = {"min_config": [-1, -1, -1, -np.pi, -np.pi, -np.pi], "max_config": [1, 1, 1, np.pi, np.pi, np.pi]}
     jid = model.add_joint(0, joint, _ps.SE3(), "root_joint", **limits)
-    model.add_body_frame("root_body", jid, _ps.SE3(), model.add_joint_frame(jid))
+    joint_frame = model.add_joint_frame(jid)
+    if body_frame:
+        model.add_body_frame("root_body", jid, _ps.SE3(), joint_frame)
     model.append_body_to_joint(jid, inertia)
     return jid
 
 
-def _limb(model: Model, parent: int, prefix: str, placement, down: bool, extras: bool) -> int:
+def _limb(model: Model, parent: int, prefix: str, placement, down: bool, extras: bool, last: str = "wrist2") -> int:
     """A 6-dof limb ``<prefix>shoulder1..3, elbow, wrist1..2`` (axes X Y Z Y X Y), 0.5 m upper and lower parts;
     with ``extras`` the BODY frames ``upperarm``, ``lowerarm`` and ``effector`` that Pinocchio's models have."""
     s = -1.0 if down else 1.0
@@ -56,14 +59,14 @@ def _limb(model: Model, parent: int, prefix: str, placement, down: bool, extras:
         p = _ps.SE3()
     if extras:
         model.add_body_frame(f"{prefix}upperarm_body", parent, _ps.SE3(np.eye(3), [0, 0, s * 0.25]))
-    model.append_body_to_joint(parent, _rod(1.0, 0.5, down))
+    model.merge_inertia(parent, _rod(1.0, 0.5, down))  # the upper part, on the last shoulder joint's body
     elbow = _link(model, parent, _j.JointModelRY(), _ps.SE3(np.eye(3), [0, 0, s * 0.5]), f"{prefix}elbow",
                   _rod(1.0, 0.5, down), min_config=-np.pi, max_config=np.pi)
     if extras:
         model.add_body_frame(f"{prefix}lowerarm_body", elbow, _ps.SE3(np.eye(3), [0, 0, s * 0.25]))
     wrist = _link(model, elbow, _j.JointModelRX(), _ps.SE3(np.eye(3), [0, 0, s * 0.5]), f"{prefix}wrist1",
                   _ps.Inertia.FromSphere(0.1, 0.05), min_config=-np.pi, max_config=np.pi)
-    wrist = _link(model, wrist, _j.JointModelRY(), _ps.SE3(), f"{prefix}wrist2", _ps.Inertia.FromSphere(0.1, 0.05),
+    wrist = _link(model, wrist, _j.JointModelRY(), _ps.SE3(), f"{prefix}{last}", _ps.Inertia.FromSphere(0.1, 0.05),
                   min_config=-np.pi, max_config=np.pi)
     if extras:
         model.add_body_frame(f"{prefix}effector_body", wrist, _ps.SE3(np.eye(3), [0, 0, s * 0.1]))
@@ -72,15 +75,12 @@ def _limb(model: Model, parent: int, prefix: str, placement, down: bool, extras:
 
 def buildSampleModelManipulator(mimic: bool = False) -> Model:
     """A 6-dof arm: ``shoulder1_joint`` ... ``wrist2_joint`` (axes X Y Z Y X Y) with Pinocchio's frames; with
-    ``mimic``, ``wrist1_mimic_joint`` follows ``wrist1_joint`` in place of ``wrist2_joint`` (nq = nv = 5)."""
+    ``mimic``, ``wrist1_mimic_joint`` (and its frames) follows ``wrist1_joint`` in place of ``wrist2_joint``
+    (nq = nv = 5)."""
     model = Model()
     model.name = "manipulator"
-    _limb(model, 0, "", _ps.SE3(), False, True)
-    if not mimic:
-        return model
-    out = to_pin(transform_joint_into_mimic(model, "wrist1_joint", "wrist2_joint", 1.0, 0.0))
-    out.names[out.njoints - 1] = "wrist1_mimic_joint"
-    return out
+    _limb(model, 0, "", _ps.SE3(), False, True, "wrist1_mimic" if mimic else "wrist2")
+    return to_pin(transform_joint_into_mimic(model, "wrist1_joint", "wrist1_mimic_joint", 1.0, 0.0)) if mimic else model
 
 
 def buildSampleModelHumanoid(usingFF: bool = True) -> Model:
@@ -89,7 +89,7 @@ def buildSampleModelHumanoid(usingFF: bool = True) -> Model:
     ``chest1_joint``, ``chest2_joint``, ``head1_joint``, ``head2_joint`` (30 joints); deterministic."""
     model = Model()
     model.name = "humanoid"
-    root = _root(model, usingFF, _ps.Inertia.FromBox(10.0, 0.3, 0.4, 0.2))
+    root = _root(model, usingFF, _ps.Inertia.FromBox(10.0, 0.3, 0.4, 0.2), False)
     for side, y in (("r", -0.2), ("l", 0.2)):
         _limb(model, root, f"{side}leg_", _ps.SE3(np.eye(3), [0.0, y, -0.1]), True, True)
     chest = _link(model, root, _j.JointModelRX(), _ps.SE3(), "chest1", _ps.Inertia.FromSphere(0.1, 0.05),
@@ -119,7 +119,7 @@ def buildSampleModelHumanoidRandom(usingFF: bool = True, mimic: bool = False) ->
         return _link(model, parent, _REVOLUTE[axis](), to_pin(_ps._s.SE3.Random(rng)), name,
                      to_pin(_ps._s.Inertia.Random(rng)), **rand)
 
-    root = _root(model, usingFF, to_pin(_ps._s.Inertia.Random(rng)))
+    root = _root(model, usingFF, to_pin(_ps._s.Inertia.Random(rng)), True)
     for leg in ("lleg", "rleg"):
         parent = root
         for k, axis in enumerate("XYZYYX", start=1):
@@ -131,5 +131,5 @@ def buildSampleModelHumanoidRandom(usingFF: bool = True, mimic: bool = False) ->
         for k, axis in enumerate("XYZYYX", start=1):
             parent = random_link(parent, axis, f"{arm}{k}")
     if mimic:
-        return to_pin(transform_joint_into_mimic(model, "larm5_joint", "larm6_joint", 1.0, 0.0))
+        return to_pin(transform_joint_into_mimic(model, "larm5_joint", "larm6_joint", 2.5, 0.75))
     return model

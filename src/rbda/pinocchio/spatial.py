@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import spatial as _s
 from ..spatial.so3 import ReferenceFrame
-from ._convert import register, to_pin, vector
+from ._convert import edited, register, to_pin, vector
 
 _rng = np.random.default_rng()  # the random objects' generator (Pinocchio draws from its own, unseeded)
 
@@ -42,6 +42,7 @@ def _stored(slot, shape: tuple, name: str) -> property:
         if value.shape != shape:
             raise ValueError(f"{name}: expected shape {shape}, got {value.shape}")
         slot.__set__(self, value)
+        edited(self)
 
     return property(slot.__get__, set_value)
 
@@ -87,12 +88,12 @@ class SE3(_s.SE3):
         return to_pin(_s.SE3.Interpolate(A, B, t))
 
     def setIdentity(self) -> "SE3":
-        self.rotation[...], self.translation[...] = np.eye(3), 0.0
+        self.rotation, self.translation = np.eye(3), np.zeros(3)
         return self
 
     def setRandom(self) -> "SE3":
         M = _s.SE3.Random(_rng)
-        self.rotation[...], self.translation[...] = M.rotation, M.translation
+        self.rotation, self.translation = M.rotation, M.translation
         return self
 
     translation = _stored(_s.SE3.translation, (3,), "translation")
@@ -319,6 +320,10 @@ class Inertia(_s.Inertia):
         return self
 
     lever = _stored(_s.Inertia.lever, (3,), "lever")
+
+    def __setattr__(self, name, value) -> None:
+        super().__setattr__(name, value)
+        edited(self)
 
     @property
     def np(self) -> np.ndarray:
