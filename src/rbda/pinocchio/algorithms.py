@@ -45,6 +45,21 @@ def _is_array(x) -> bool:
     return isinstance(x, (np.ndarray, list, tuple)) and not isinstance(x, bool)
 
 
+def _translate(function, state: str = ""):
+    """Pinocchio's twin of rbda's ``function(model, data, *args)``: called on the data's rbda data with its first
+    ``len(state)`` arguments as vectors (column vectors accepted), which the data records as its ``q``, ``v``,
+    ``a`` where ``state`` says so (``t``: a vector not recorded, such as ``tau``); the result in Pinocchio's
+    types."""
+
+    def translated(model, data, *args, **kwargs):
+        args = [vector(x) if k < len(state) else x for k, x in enumerate(args)]
+        record(data, **{c: x for c, x in zip(state, args) if c in "qva"})
+        return to_pin(function(model, native(data), *args, **kwargs))
+
+    translated.__doc__ = f"Pinocchio's name of :func:`rbda.{function.__name__}`, on a Pinocchio data."
+    return translated
+
+
 # ------------------------------------------------------------------------------------------------------ kinematics
 def forwardKinematics(model, data, q, v=None, a=None):
     q, v, a = _v(q, v, a)
@@ -52,34 +67,18 @@ def forwardKinematics(model, data, q, v=None, a=None):
     record(data, q, v, a)
 
 
-def framesForwardKinematics(model, data, q):
-    q = vector(q)
-    _a.frames_forward_kinematics(model, native(data), q)
-    record(data, q)
 
 
-def updateFramePlacements(model, data):
-    _a.update_frame_placements(model, native(data))
 
 
-def updateFramePlacement(model, data, frame_id):
-    return to_pin(_a.update_frame_placement(model, native(data), frame_id))
 
 
-def updateGlobalPlacements(model, data):
-    _a.update_global_placements(model, native(data))
 
 
-def getVelocity(model, data, joint_id, reference_frame=LOCAL):
-    return to_pin(_a.get_velocity(model, native(data), joint_id, reference_frame))
 
 
-def getAcceleration(model, data, joint_id, reference_frame=LOCAL):
-    return to_pin(_a.get_acceleration(model, native(data), joint_id, reference_frame))
 
 
-def getClassicalAcceleration(model, data, joint_id, reference_frame=LOCAL):
-    return to_pin(_a.get_classical_acceleration(model, native(data), joint_id, reference_frame))
 
 
 def _frame_motion(model, data, field: str, args):
@@ -118,14 +117,8 @@ def computeJointJacobians(model, data, q=None):
     return J
 
 
-def computeJointJacobian(model, data, q, joint_id):
-    q = vector(q)
-    record(data, q)
-    return _a.compute_joint_jacobian(model, native(data), q, joint_id)
 
 
-def getJointJacobian(model, data, joint_id, reference_frame):
-    return _a.get_joint_jacobian(model, native(data), joint_id, reference_frame)
 
 
 def getFrameJacobian(model, data, *args):
@@ -140,24 +133,12 @@ def getFrameJacobian(model, data, *args):
     return _a.get_frame_jacobian(model, d, *args)
 
 
-def computeFrameJacobian(model, data, q, frame_id, reference_frame=LOCAL):
-    q = vector(q)
-    record(data, q)
-    return _a.compute_frame_jacobian(model, native(data), q, frame_id, reference_frame)
 
 
-def computeJointJacobiansTimeVariation(model, data, q, v):
-    q, v = _v(q, v)
-    record(data, q, v)
-    return _a.compute_joint_jacobians_time_variation(model, native(data), q, v)
 
 
-def getJointJacobianTimeVariation(model, data, joint_id, reference_frame):
-    return _a.get_joint_jacobian_time_variation(model, native(data), joint_id, reference_frame)
 
 
-def getFrameJacobianTimeVariation(model, data, frame_id, reference_frame):
-    return _a.get_frame_jacobian_time_variation(model, native(data), frame_id, reference_frame)
 
 
 def frameJacobianTimeVariation(model, data, q, v, frame_id, reference_frame):
@@ -173,15 +154,9 @@ def computeJointKinematicHessians(model, data, q=None):
     return _a.compute_joint_kinematic_hessians(model, native(data), q)
 
 
-def getJointKinematicHessian(model, data, joint_id, reference_frame):
-    return _a.get_joint_kinematic_hessian(model, native(data), joint_id, reference_frame)
 
 
 # ------------------------------------------------------------------------------------------------------ dynamics
-def rnea(model, data, q, v, a, fext=None):
-    q, v, a = _v(q, v, a)
-    record(data, q, v, a)
-    return _a.rnea(model, native(data), q, v, a, fext)
 
 
 def aba(model, data, q, v, tau, fext=None, convention=None):
@@ -206,28 +181,12 @@ def computeMinverse(model, data, q=None):
     return _a.compute_minverse(model, native(data), q)
 
 
-def nonLinearEffects(model, data, q, v):
-    q, v = _v(q, v)
-    record(data, q, v)
-    return _a.nonlinear_effects(model, native(data), q, v)
 
 
-def computeGeneralizedGravity(model, data, q):
-    q = vector(q)
-    record(data, q)
-    return _a.compute_generalized_gravity(model, native(data), q)
 
 
-def computeStaticTorque(model, data, q, fext):
-    q = vector(q)
-    record(data, q)
-    return _a.compute_static_torque(model, native(data), q, fext)
 
 
-def computeCoriolisMatrix(model, data, q, v):
-    q, v = _v(q, v)
-    record(data, q, v)
-    return _a.compute_coriolis_matrix(model, native(data), q, v)
 
 
 def computeAllTerms(model, data, q, v):
@@ -246,48 +205,20 @@ def computeAllTerms(model, data, q, v):
 
 
 # ------------------------------------------------------------------------------------------------------ derivatives
-def computeRNEADerivatives(model, data, q, v, a, fext=None):
-    q, v, a = _v(q, v, a)
-    record(data, q, v, a)
-    return _a.compute_rnea_derivatives(model, native(data), q, v, a, fext)
 
 
-def computeABADerivatives(model, data, q, v, tau, fext=None):
-    q, v, tau = _v(q, v, tau)
-    record(data, q, v)
-    return _a.compute_aba_derivatives(model, native(data), q, v, tau, fext)
 
 
-def computeGeneralizedGravityDerivatives(model, data, q):
-    q = vector(q)
-    record(data, q)
-    return _a.compute_generalized_gravity_derivatives(model, native(data), q)
 
 
-def computeStaticTorqueDerivatives(model, data, q, fext):
-    q = vector(q)
-    record(data, q)
-    return _a.compute_static_torque_derivatives(model, native(data), q, fext)
 
 
-def computeRNEASecondOrderDerivatives(model, data, q, v, a):
-    q, v, a = _v(q, v, a)
-    record(data, q, v, a)
-    return _a.compute_rnea_second_order_derivatives(model, native(data), q, v, a)
 
 
-def computeForwardKinematicsDerivatives(model, data, q, v, a):
-    q, v, a = _v(q, v, a)
-    record(data, q, v, a)
-    _a.compute_forward_kinematics_derivatives(model, native(data), q, v, a)
 
 
-def getJointVelocityDerivatives(model, data, joint_id, reference_frame):
-    return _a.get_joint_velocity_derivatives(model, native(data), joint_id, reference_frame)
 
 
-def getJointAccelerationDerivatives(model, data, joint_id, reference_frame):
-    return _a.get_joint_acceleration_derivatives(model, native(data), joint_id, reference_frame)
 
 
 def _frame_derivatives(model, data, args, accel: bool):
@@ -310,10 +241,6 @@ def getFrameAccelerationDerivatives(model, data, *args):
     return _frame_derivatives(model, data, args, True)
 
 
-def computeCentroidalDynamicsDerivatives(model, data, q, v, a):
-    q, v, a = _v(q, v, a)
-    record(data, q, v, a)
-    return _a.compute_centroidal_dynamics_derivatives(model, native(data), q, v, a)
 
 
 def getCentroidalDynamicsDerivatives(model, data):
@@ -386,28 +313,12 @@ def getJacobianSubtreeCenterOfMass(model, data, subtree_root_joint_id):
 
 
 # ------------------------------------------------------------------------------------------------------ centroidal
-def ccrba(model, data, q, v):
-    q, v = _v(q, v)
-    record(data, q, v)
-    return _a.ccrba(model, native(data), q, v)
 
 
-def dccrba(model, data, q, v):
-    q, v = _v(q, v)
-    record(data, q, v)
-    return _a.dccrba(model, native(data), q, v)
 
 
-def computeCentroidalMap(model, data, q):
-    q = vector(q)
-    record(data, q)
-    return _a.compute_centroidal_map(model, native(data), q)
 
 
-def computeCentroidalMapTimeVariation(model, data, q, v):
-    q, v = _v(q, v)
-    record(data, q, v)
-    return _a.compute_centroidal_map_time_variation(model, native(data), q, v)
 
 
 def computeCentroidalMomentum(model, data, q=None, v=None):
@@ -450,10 +361,6 @@ def computeMechanicalEnergy(model, data, q=None, v=None):
 
 
 # ------------------------------------------------------------------------------------------------------ regressors
-def computeStaticRegressor(model, data, q):
-    q = vector(q)
-    record(data, q)
-    return _a.compute_static_regressor(model, native(data), q)
 
 
 def bodyRegressor(velocity, acceleration):
@@ -461,46 +368,22 @@ def bodyRegressor(velocity, acceleration):
                              vector(getattr(acceleration, "vector", acceleration)))
 
 
-def jointBodyRegressor(model, data, joint_id):
-    return _a.joint_body_regressor(model, native(data), joint_id)
 
 
-def frameBodyRegressor(model, data, frame_id):
-    return _a.frame_body_regressor(model, native(data), frame_id)
 
 
-def computeJointTorqueRegressor(model, data, q, v, a):
-    q, v, a = _v(q, v, a)
-    record(data, q, v, a)
-    return _a.compute_joint_torque_regressor(model, native(data), q, v, a)
 
 
-def computeJointKinematicRegressor(model, data, joint_id, reference_frame, placement=None):
-    return _a.compute_joint_kinematic_regressor(model, native(data), joint_id, reference_frame, placement)
 
 
-def computeFrameKinematicRegressor(model, data, frame_id, reference_frame):
-    return _a.compute_frame_kinematic_regressor(model, native(data), frame_id, reference_frame)
 
 
-def computeKineticEnergyRegressor(model, data, q, v):
-    q, v = _v(q, v)
-    record(data, q, v)
-    return _a.compute_kinetic_energy_regressor(model, native(data), q, v)
 
 
-def computePotentialEnergyRegressor(model, data, q):
-    q = vector(q)
-    record(data, q)
-    return _a.compute_potential_energy_regressor(model, native(data), q)
 
 
-def computeSupportedInertiaByFrame(model, data, frame_id, with_subtree: bool):
-    return to_pin(_a.compute_supported_inertia_by_frame(model, native(data), frame_id, with_subtree))
 
 
-def computeSupportedForceByFrame(model, data, frame_id):
-    return to_pin(_a.compute_supported_force_by_frame(model, native(data), frame_id))
 
 
 # ------------------------------------------------------------------------------------------------------ configuration
@@ -594,10 +477,6 @@ def impulseDynamics(model, data, *args):
     return _a.impulse_dynamics(model, native(data), q, v, J, *(numbers or [0.0]))
 
 
-def computeKKTContactDynamicMatrixInverse(model, data, q, J, inv_damping: float = 0.0):
-    q = vector(q)
-    record(data, q)
-    return _a.compute_kkt_contact_dynamic_matrix_inverse(model, native(data), q, J, inv_damping)
 
 
 def getKKTContactDynamicMatrixInverse(model, data, J):
@@ -661,19 +540,64 @@ def getConstraintsJacobian(model, data, contact_models, contact_datas):
     return getConstraintJacobian(model, data, list(contact_models), list(contact_datas))
 
 
+# ------------------------------------------------------------------------------------------------ plain translations
+# Pinocchio's name = _translate(rbda's function, its leading vector arguments: q, v, a recorded, t not)
+framesForwardKinematics = _translate(_a.frames_forward_kinematics, "q")
+updateFramePlacements = _translate(_a.update_frame_placements)
+updateFramePlacement = _translate(_a.update_frame_placement)
+updateGlobalPlacements = _translate(_a.update_global_placements)
+getVelocity = _translate(_a.get_velocity)
+getAcceleration = _translate(_a.get_acceleration)
+getClassicalAcceleration = _translate(_a.get_classical_acceleration)
+computeJointJacobian = _translate(_a.compute_joint_jacobian, "q")
+getJointJacobian = _translate(_a.get_joint_jacobian)
+computeFrameJacobian = _translate(_a.compute_frame_jacobian, "q")
+computeJointJacobiansTimeVariation = _translate(_a.compute_joint_jacobians_time_variation, "qv")
+getJointJacobianTimeVariation = _translate(_a.get_joint_jacobian_time_variation)
+getFrameJacobianTimeVariation = _translate(_a.get_frame_jacobian_time_variation)
+getJointKinematicHessian = _translate(_a.get_joint_kinematic_hessian)
+rnea = _translate(_a.rnea, "qva")
+nonLinearEffects = _translate(_a.nonlinear_effects, "qv")
+computeGeneralizedGravity = _translate(_a.compute_generalized_gravity, "q")
+computeStaticTorque = _translate(_a.compute_static_torque, "q")
+computeCoriolisMatrix = _translate(_a.compute_coriolis_matrix, "qv")
+computeRNEADerivatives = _translate(_a.compute_rnea_derivatives, "qva")
+computeABADerivatives = _translate(_a.compute_aba_derivatives, "qvt")
+computeGeneralizedGravityDerivatives = _translate(_a.compute_generalized_gravity_derivatives, "q")
+computeStaticTorqueDerivatives = _translate(_a.compute_static_torque_derivatives, "q")
+computeRNEASecondOrderDerivatives = _translate(_a.compute_rnea_second_order_derivatives, "qva")
+computeForwardKinematicsDerivatives = _translate(_a.compute_forward_kinematics_derivatives, "qva")
+getJointVelocityDerivatives = _translate(_a.get_joint_velocity_derivatives)
+getJointAccelerationDerivatives = _translate(_a.get_joint_acceleration_derivatives)
+computeCentroidalDynamicsDerivatives = _translate(_a.compute_centroidal_dynamics_derivatives, "qva")
+ccrba = _translate(_a.ccrba, "qv")
+dccrba = _translate(_a.dccrba, "qv")
+computeCentroidalMap = _translate(_a.compute_centroidal_map, "q")
+computeCentroidalMapTimeVariation = _translate(_a.compute_centroidal_map_time_variation, "qv")
+computeStaticRegressor = _translate(_a.compute_static_regressor, "q")
+jointBodyRegressor = _translate(_a.joint_body_regressor)
+frameBodyRegressor = _translate(_a.frame_body_regressor)
+computeJointTorqueRegressor = _translate(_a.compute_joint_torque_regressor, "qva")
+computeJointKinematicRegressor = _translate(_a.compute_joint_kinematic_regressor)
+computeFrameKinematicRegressor = _translate(_a.compute_frame_kinematic_regressor)
+computeKineticEnergyRegressor = _translate(_a.compute_kinetic_energy_regressor, "qv")
+computePotentialEnergyRegressor = _translate(_a.compute_potential_energy_regressor, "q")
+computeSupportedInertiaByFrame = _translate(_a.compute_supported_inertia_by_frame)
+computeSupportedForceByFrame = _translate(_a.compute_supported_force_by_frame)
+computeKKTContactDynamicMatrixInverse = _translate(_a.compute_kkt_contact_dynamic_matrix_inverse, "q")
+
+
 # ------------------------------------------------------------------------------------------------------ cholesky
-def _on_native_data(function):
-    """``function(model, data, *args)`` called with the rbda data of an ``rbda.pinocchio.Data``."""
-    return staticmethod(lambda model, data, *args: function(model, native(data), *args))
-
-
 class cholesky:  # noqa: N801  (Pinocchio's namespace)
     """Pinocchio's ``pinocchio.cholesky``: rbda's :mod:`rbda.cholesky` under Pinocchio's names."""
 
-    decompose = _on_native_data(_cholesky.decompose)
-    solve = _on_native_data(lambda model, data, v: _cholesky.solve(model, data, vector(v) if np.ndim(v) == 2 and
-                                                                   np.shape(v)[1] == 1 else v))
-    computeMinv = _on_native_data(_cholesky.compute_minv)
-    Mv, UDUtv = _on_native_data(_cholesky.Mv), _on_native_data(_cholesky.UDUtv)
-    Uv, Utv = _on_native_data(_cholesky.Uv), _on_native_data(_cholesky.Utv)
-    Uiv, Utiv = _on_native_data(_cholesky.Uiv), _on_native_data(_cholesky.Utiv)
+    decompose = staticmethod(_translate(_cholesky.decompose))
+    solve = staticmethod(_translate(_cholesky.solve, "t"))
+    computeMinv = staticmethod(_translate(_cholesky.compute_minv))
+    Mv, UDUtv = staticmethod(_translate(_cholesky.Mv)), staticmethod(_translate(_cholesky.UDUtv))
+    Uv, Utv = staticmethod(_translate(_cholesky.Uv)), staticmethod(_translate(_cholesky.Utv))
+    Uiv, Utiv = staticmethod(_translate(_cholesky.Uiv)), staticmethod(_translate(_cholesky.Utiv))
+
+
+__all__ = sorted(name for name, x in list(globals().items()) if not name.startswith("_") and callable(x)
+                 and getattr(x, "__module__", None) == __name__)
