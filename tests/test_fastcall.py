@@ -75,11 +75,13 @@ def test_fast_entry_equals_ordinary_path_bit_for_bit(model_name, name):
         if r_slow is None:
             assert r_fast is None
         else:
-            if name in TUPLES:  # the same data arrays as the ordinary path returns
-                assert all(x is getattr(fast, f) for x, f in zip(r_fast, FIELDS[name][:3]))
+            if name in TUPLES:  # copies of the data arrays, as the ordinary path returns
+                for x, f in zip(r_fast, FIELDS[name][:3]):
+                    assert x is not getattr(fast, f) and np.array_equal(x, getattr(fast, f))
                 assert fast.kinematics_derivatives is False
             else:
-                assert r_fast is getattr(fast, FIELDS[name][0])
+                assert r_fast is not getattr(fast, FIELDS[name][0])
+                np.testing.assert_array_equal(r_fast, getattr(fast, FIELDS[name][0]))
             np.testing.assert_array_equal(r_fast, r_slow)
         for x, y in zip(fields(fast, name), fields(slow, name)):
             np.testing.assert_array_equal(x, y)
@@ -237,7 +239,8 @@ def test_copies_and_pickles_of_a_data_bind_their_own_entries():
     for clone in (copy.deepcopy(data), pickle.loads(pickle.dumps(data))):
         assert all(clone.__dict__[k] is entry for k, entry in fastcall.UNBOUND.items())  # none bound
         np.testing.assert_array_equal(rbda.rnea(model, clone, q, v, a), expected)
-        assert rbda.rnea(model, clone, q, v, a) is clone.tau
+        tau = rbda.rnea(model, clone, q, v, a)
+        assert tau is not clone.tau and np.array_equal(tau, clone.tau) and np.shares_memory(clone.tau, clone.ws)
 
 
 def test_no_reference_or_memory_leak():

@@ -285,7 +285,7 @@ def _frame_placements(model, data, q):
 
 # -------------------------------------------------------------------------------------- the other primitives
 def _rnea_jacobians(model, data, q, v, a):
-    return (alg.rnea(model, data, q, v, a).copy(), *alg.compute_rnea_derivatives(model, data, q, v, a))
+    return (alg.rnea(model, data, q, v, a), *alg.compute_rnea_derivatives(model, data, q, v, a))
 
 
 def _rnea_jacobians_batch(model, Q, V, A):
@@ -304,7 +304,7 @@ def _aba_jacobians_batch(model, Q, V, TAU):
 def _crba_jacobians(model, data, q):
     z = np.zeros(model.nv)
     dM_dq = alg.compute_rnea_second_order_derivatives(model, data, q, z, z)[3]  # dM_dq[:, :, k] = dM/dq_k
-    return alg.crba(model, data, q).copy(), dM_dq
+    return alg.crba(model, data, q), dM_dq
 
 
 def _crba_jacobians_batch(model, Q):
@@ -319,16 +319,6 @@ def _com_jacobians(model, data, q):
 
 def _com_jacobians_batch(model, Q):
     return batch.center_of_mass(model, Q), batch.jacobian_center_of_mass(model, Q)
-
-
-def frame_index(model: Model, frame_id) -> int:
-    """``frame_id`` (an id or a frame's name) as a frame id of ``model``: ``KeyError`` for an unknown name (from
-    ``model.get_frame_id``), ``ValueError`` naming it for an id out of range."""
-    if isinstance(frame_id, str):
-        frame_id = model.get_frame_id(frame_id)
-    if not (isinstance(frame_id, (int, np.integer)) and 0 <= frame_id < model.nframes):
-        raise ValueError(f"frame_id: {frame_id!r} is not a frame id of this model (0..{model.nframes - 1})")
-    return int(frame_id)
 
 
 def _frame_placement(model, data, q, frame_id):

@@ -32,6 +32,7 @@ from .kernels import constrained as _constrained_module
 from .kernels.direct import announce_compilation, announced
 from .model import data as _data
 from .model.data import Data as _Data
+from .model.model import frame_id_arg as _frame_id_arg
 from .spatial import ReferenceFrame as _ReferenceFrame
 
 from .model.constraints import ProximalSettings, RigidConstraintModel  # noqa: E402  (constrained dynamics' types)
@@ -282,10 +283,7 @@ def compute_frame_jacobian(model: Model, Q: ArrayLike, frame_id: int,
     ``rbda.compute_frame_jacobian(model, data, Q[b], frame_id, reference_frame)``."""
     from .algorithms.kinematics import reference_frame_arg
 
-    if isinstance(frame_id, str):
-        frame_id = model.get_frame_id(frame_id)
-    if not (isinstance(frame_id, (int, np.integer)) and 0 <= frame_id < model.nframes):
-        raise ValueError(f"frame_id: {frame_id!r} is not a frame id of this model (0..{model.nframes - 1})")
+    frame_id = _frame_id_arg(model, frame_id)
     rf = int(reference_frame_arg(reference_frame))
     Q = _stack(Q, model.nq, "Q")
     result = _output(out, (Q.shape[0], 6, model.nv))

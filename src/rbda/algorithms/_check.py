@@ -76,8 +76,11 @@ def _off_manifold(model, q) -> str:
         if isinstance(joint, JointModelMimic) or nq == 0:
             continue
         qi = q[iq : iq + nq]
-        if np.all(np.abs(joint.normalize(qi) - qi) <= 1e-6):
-            continue
+        try:
+            if np.all(np.abs(joint.normalize(qi) - qi) <= 1e-6):
+                continue
+        except ZeroDivisionError:  # a zero quaternion or (cos, sin) pair: off the manifold, reported below
+            pass
         unit = np.flatnonzero(joint.normalize(np.full(nq, 2.0)) != 2.0)  # the entries of unit-norm parts
         part = "quaternion (x, y, z, w)" if len(unit) == 4 else "(cos, sin) pair" if len(unit) == 2 else "unit parts"
         return (f"the {part} of joint {model.names[i]!r} (id {i}, q[{iq + unit[0]}:{iq + unit[-1] + 1}]) has norm "

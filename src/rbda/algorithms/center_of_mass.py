@@ -31,7 +31,7 @@ def center_of_mass(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None =
     row i > 0 the subtree of joint i expressed in joint i's frame, as Pinocchio does (``data.oMi[i].act(
     data.com[i])`` is its world position; subtrees are always computed, ``compute_subtree_coms`` is accepted
     for Pinocchio's signature); also ``data.mass`` ``(njoints,)`` and the kinematics ``data.oMi``, ``data.v``,
-    ``data.a``. A massless subtree gets its joint's origin and zero rates. Returns ``data.com[0]``.
+    ``data.a``. A massless subtree gets its joint's origin and zero rates. Returns ``data.com[0]`` (a copy).
     """
     I, F = model.packed
     q = vector(q, model.nq, "q")
@@ -45,18 +45,18 @@ def center_of_mass(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None =
         status = _k.center_of_mass(I, F, data.ws, data.wb, q, vector(v, model.nv, "v"), vector(a, model.nv, "a"))
     if status:
         report(status, ("q", "v", "a"), model, (q, v, a))
-    return data.com[0]
+    return data.com[0].copy()
 
 
 def jacobian_center_of_mass(model: Model, data: Data, q: ArrayLike, compute_subtree_coms: bool = True) -> np.ndarray:
-    """Jacobian ``(3, nv)`` of the centre of mass at ``q: (nq,)`` (world frame): ``d com / dt = Jcom v``. Also fills
-    ``data.Jcom``, ``data.mass``, ``data.J``, ``data.oMi``, and with ``compute_subtree_coms`` (the default, as in
+    """Jacobian ``(3, nv)`` of the centre of mass at ``q: (nq,)`` (world frame): ``d com / dt = Jcom v``; a new
+    array, also in ``data.Jcom``. Also fills ``data.mass``, ``data.J``, ``data.oMi``, and with ``compute_subtree_coms`` (the default, as in
     Pinocchio) every subtree's centre of mass ``data.com`` in the world frame."""
     I, F = model.packed
     status = _k.jacobian_center_of_mass(I, F, data.ws, data.wb, vector(q, model.nq, "q"))
     if status:
         report(status, ("q",), model, (q,))
-    return data.Jcom
+    return data.Jcom.copy()
 
 
 def jacobian_subtree_center_of_mass(model: Model, data: Data, q: ArrayLike, subtree_root_joint_id: int) -> np.ndarray:
@@ -92,14 +92,14 @@ def compute_total_mass(model: Model, data: Data | None = None) -> float:
 
 
 def compute_subtree_masses(model: Model, data: Data) -> np.ndarray:
-    """Mass of every subtree into ``data.mass`` ``(njoints,)`` (``data.mass[0]`` the total); returns it."""
+    """Mass of every subtree into ``data.mass`` ``(njoints,)`` (``data.mass[0]`` the total); returns a copy."""
     check_data(model, data)
     mass = np.array([Y.mass for Y in model.inertias], dtype=float)
     mass[0] = 0.0
     for i in range(model.njoints - 1, 0, -1):
         mass[model.parents[i]] += mass[i]
     data.mass[:] = mass
-    return data.mass
+    return mass
 
 
 __all__ = ["center_of_mass", "jacobian_center_of_mass", "jacobian_subtree_center_of_mass", "compute_total_mass",

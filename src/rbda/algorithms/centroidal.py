@@ -27,54 +27,54 @@ _k = direct(centroidal)  # the kernels, past numba's per-call dispatch
 
 
 def compute_centroidal_map(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
-    """Centroidal momentum matrix ``Ag`` ``(6, nv)`` at ``q: (nq,)``, in ``data.Ag``; also ``data.Ig``,
+    """Centroidal momentum matrix ``Ag`` ``(6, nv)`` at ``q: (nq,)``: a new array, also in ``data.Ag``; fills ``data.Ig``,
     ``data.com``, ``data.mass``, ``data.J`` and ``data.oYcrb``."""
     I, F = model.packed
     status = _k.centroidal_map(I, F, data.ws, data.wb, vector(q, model.nq, "q"), NONE)
     if status:
         report(status, ("q",), model, (q,))
-    return data.Ag
+    return data.Ag.copy()
 
 
 def ccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
-    """Centroidal composite-rigid-body algorithm at ``q: (nq,)``, ``v: (nv,)``: ``Ag`` ``(6, nv)`` (returned,
-    in ``data.Ag``), ``data.Ig``, ``data.hg = Ag v``, ``data.com[0]``, ``data.vcom[0]``, ``data.J``."""
+    """Centroidal composite-rigid-body algorithm at ``q: (nq,)``, ``v: (nv,)``: ``Ag`` ``(6, nv)`` (returned as a
+    new array, also in ``data.Ag``), ``data.Ig``, ``data.hg = Ag v``, ``data.com[0]``, ``data.vcom[0]``, ``data.J``."""
     I, F = model.packed
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     status = _k.centroidal_map(I, F, data.ws, data.wb, q, v)
     if status:
         report(status, ("q", "v"), model, (q, v))
-    return data.Ag
+    return data.Ag.copy()
 
 
 def compute_centroidal_momentum(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """Centroidal momentum ``hg`` ``(6,)`` at ``q: (nq,)``, ``v: (nv,)``: the sum of the body momenta, about the
-    CoM; in ``data.hg``, with ``data.com[0]``, ``data.vcom[0]``, ``data.mass[0]``, ``data.v``. (``Force(hg)``
+    CoM; a new array, also in ``data.hg``, with ``data.com[0]``, ``data.vcom[0]``, ``data.mass[0]``, ``data.v``. (``Force(hg)``
     gives Pinocchio's return type.)"""
     I, F = model.packed
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     status = _k.centroidal_momentum(I, F, data.ws, data.wb, q, v, NONE)
     if status:
         report(status, ("q", "v"), model, (q, v))
-    return data.hg
+    return data.hg.copy()
 
 
 def compute_centroidal_momentum_time_variation(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
                                                a: ArrayLike) -> np.ndarray:
     """Rate of the centroidal momentum ``dhg`` ``(6,)`` at ``q: (nq,)``, ``v, a: (nv,)`` (the sum of the
-    forces acting on the bodies, without gravity, about the CoM); in ``data.dhg``, with ``data.hg``,
+    forces acting on the bodies, without gravity, about the CoM); a new array, also in ``data.dhg``, with ``data.hg``,
     ``data.com[0]``, ``data.vcom[0]``, ``data.acom[0]``."""
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.centroidal_momentum(I, F, data.ws, data.wb, q, v, a)
     if status:
         report(status, ("q", "v", "a"), model, (q, v, a))
-    return data.dhg
+    return data.dhg.copy()
 
 
 def dccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
-    """Time derivative ``dAg`` ``(6, nv)`` of the centroidal momentum matrix along ``v`` at ``q``, in
-    ``data.dAg``; also ``data.Ag``, ``data.hg``, ``data.Ig``, ``data.com[0]``, ``data.vcom[0]``, ``data.J`` and
+    """Time derivative ``dAg`` ``(6, nv)`` of the centroidal momentum matrix along ``v`` at ``q``: a new array,
+    also in ``data.dAg``; fills ``data.Ag``, ``data.hg``, ``data.Ig``, ``data.com[0]``, ``data.vcom[0]``, ``data.J`` and
     ``data.dJ`` (with ``dS/dt`` for joints whose subspace depends on q, through the model's elementary twin:
     rbda's dAg matches finite differences on every joint, Pinocchio's leaves that term out).
 
@@ -93,7 +93,7 @@ def dccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
             getattr(data, name)[...] = getattr(target, name)
         data.com[0], data.vcom[0], data.mass[0] = target.com[0], target.vcom[0], target.mass[0]
         forward_kinematics(model, data, q, v)
-    return data.dAg
+    return data.dAg.copy()
 
 
 def compute_centroidal_map_time_variation(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:

@@ -57,7 +57,7 @@ def _apply(model, data, x, name, kernel, matrix) -> np.ndarray:
 
 def decompose(model: Model, data: Data) -> np.ndarray:
     """Factorise ``data.M`` (from :func:`rbda.crba`) as ``U D U^T``: fills ``data.U`` ``(nv, nv)``, ``data.D``,
-    ``data.Dinv`` ``(nv,)``; returns ``data.U``. Raises if M is not positive definite on its diagonal pivots."""
+    ``data.Dinv`` ``(nv,)``; returns ``U`` (a new array). Raises if M is not positive definite on its diagonal pivots."""
     check_data(model, data)
     try:
         status = _k.cholesky_decompose(data.M, data.dof_parents, data._cholesky_L, data.D, data.Dinv)
@@ -65,7 +65,7 @@ def decompose(model: Model, data: Data) -> np.ndarray:
         status = 1
     if status:
         raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0); run crba first")
-    return data.U
+    return data.U.copy()
 
 
 def solve(model: Model, data: Data, y) -> np.ndarray:
@@ -87,10 +87,10 @@ def solve(model: Model, data: Data, y) -> np.ndarray:
 
 
 def compute_minv(model: Model, data: Data) -> np.ndarray:
-    """``M^-1`` ``(nv, nv)`` from the factorisation, in ``data.Minv``."""
+    """``M^-1`` ``(nv, nv)`` from the factorisation: a new array, also in ``data.Minv``."""
     check_data(model, data)
     _k.cholesky_minv(data._cholesky_L, data.D, data.dof_parents, data.Minv)
-    return data.Minv
+    return data.Minv.copy()
 
 
 def Mv(model: Model, data: Data, v: ArrayLike) -> np.ndarray:

@@ -311,8 +311,8 @@ def constraint_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, ta
 
     ``q: (nq,)``, ``v, tau: (nv,)``; ``contact_models``: a list of :class:`RigidConstraintModel`,
     ``contact_datas`` their datas (``cm.create_data()``); ``prox_settings``: :class:`ProximalSettings` (default
-    ``mu = 0``, the exact solve), which receives the iterations and residuals. Returns ``data.ddq`` ``(nv,)``;
-    fills ``data.lambda_c`` ``(m,)`` (the forces stacked in the order of the list, each in its constraint's
+    ``mu = 0``, the exact solve), which receives the iterations and residuals. Returns ``ddq`` ``(nv,)``, a new
+    array, also in ``data.ddq``; fills ``data.lambda_c`` ``(m,)`` (the forces stacked in the order of the list, each in its constraint's
     frame), each ``contact_datas[k].contact_force`` and the other fields of the constraint datas, ``data.M``,
     its factor ``data.U``/``data.D``, ``data.nle``, ``data.J``, ``data.oMi``, ``data.v``, ``data.a`` (at
     ``ddq = 0``) and ``data.constraint_jacobian`` ``(m, nv)``.
@@ -337,7 +337,7 @@ def constraint_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, ta
     lam[:] = work[:len(lam)]
     data.lambda_c, data.constraint_jacobian = lam, Jc
     data.constraint_state = ("dynamics", *state)  # views of the kernel's copy of (q, v, tau)
-    return data.ddq
+    return data.ddq.copy()
 
 
 def _statistics(settings, stats) -> None:
@@ -366,25 +366,32 @@ def _constraint_dynamics_python(model, data, q, v, tau, contact_models, contact_
     data.lambda_c, data.constraint_jacobian = lam, J
     data.constraint_state = ("dynamics", q.copy(), v.copy(), tau.copy())
     _scatter_forces(contact_models, contact_datas, lam)
-    return data.ddq
+    return data.ddq.copy()
 
 
 def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
                      contact_models: Sequence[RigidConstraintModel] | ArrayLike,
-                     contact_datas: Sequence[RigidConstraintData] | float, r_coeff: float = 0.0,
+                     contact_datas: Sequence[RigidConstraintData] | float | None = None, r_coeff: float = 0.0,
                      prox_settings: ProximalSettings | float | None = None) -> np.ndarray:
     """Velocity after an impact on the constraints: ``M (v+ - v) = J^T P`` with ``J v+ = -r_coeff J v``.
 
     Two forms (Pinocchio's overloads): ``impulse_dynamics(model, data, q, v, contact_models, contact_datas,
     r_coeff=0.0, prox_settings=None)`` with constraint models, or the dense
-    ``impulse_dynamics(model, data, q, v, J, r_coeff=0.0, inv_damping=0.0)`` with a Jacobian ``J: (m, nv)``.
+    ``impulse_dynamics(model, data, q, v, J, r_coeff=0.0, inv_damping=0.0)`` with a Jacobian ``J: (m, nv)``
+    (``r_coeff`` by position or by name, ``inv_damping`` by position).
     ``q: (nq,)``, ``v: (nv,)`` the velocity before the impact, ``r_coeff`` in [0, 1] the restitution. Returns
-    ``data.dq_after`` ``(nv,)``; fills ``data.impulse_c`` ``(m,)`` (the impulses ``P``), each constraint data's
-    ``contact_force`` (its impulse), and ``data.M`` with its factor. Errors as :func:`constraint_dynamics`.
+    ``v+`` ``(nv,)``, a new array, also in ``data.dq_after``; fills ``data.impulse_c`` ``(m,)`` (the impulses
+    ``P``), each constraint data's ``contact_force`` (its impulse), and ``data.M`` with its factor. Errors as
+    :func:`constraint_dynamics`; the constraint form without ``contact_datas`` raises ``TypeError``.
     """
     if not ((type(contact_models) in (list, tuple) or isinstance(contact_models, Sequence))
             and all(isinstance(c, RigidConstraintModel) for c in contact_models)):
+        if contact_datas is None:  # the dense form with its defaults, or r_coeff by name
+            return _dense_impulse(model, data, q, v, contact_models, r_coeff, 0.0, prox_settings)
         return _dense_impulse(model, data, q, v, contact_models, contact_datas, r_coeff, prox_settings)
+    if contact_datas is None:
+        raise TypeError("impulse_dynamics: contact_datas is required with constraint models "
+                        "([cm.create_data() for cm in contact_models])")
     check_data(model, data)
     settings = _settings(prox_settings)
     r_coeff = _restitution(r_coeff)
@@ -412,7 +419,7 @@ def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
         state = (qs, vs)  # the kernel's copy
     data.impulse_c, data.constraint_jacobian = P, J
     data.constraint_state = ("impulse", *state, r_coeff)
-    return data.dq_after
+    return data.dq_after.copy()
 
 
 def _restitution(r_coeff) -> float:
@@ -438,7 +445,7 @@ def forward_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: 
     ``J ddq + gamma = inv_damping lambda`` (``inv_damping = 0``: the rigid constraint ``J ddq + gamma = 0``).
 
     ``q: (nq,)``, ``v``, ``tau`` ``(nv,)``; ``J: (m, nv)`` any constraint Jacobian, ``gamma: (m,)`` its drift
-    ``dJ/dt v``. Returns ``data.ddq``; fills
+    ``dJ/dt v``. Returns ``ddq`` ``(nv,)``, a new array, also in ``data.ddq``; fills
     ``data.lambda_c`` ``(m,)``, ``data.M``, its factor and ``data.nle``. Raises for wrong shapes, NaN,
     ``inv_damping < 0``, and a rank-deficient ``J`` with ``inv_damping = 0``.
     """
@@ -454,7 +461,7 @@ def forward_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: 
     lam = _cho_solve(_cholesky(G, mu, SINGULAR_J), -(J @ free + gamma))
     data.ddq[:] = free + cholesky.solve(model, data, J.T @ lam)
     data.lambda_c = lam
-    return data.ddq
+    return data.ddq.copy()
 
 
 def _dense_impulse(model, data, q, v, J, r_coeff=0.0, inv_damping=0.0, extra=None) -> np.ndarray:
@@ -468,7 +475,7 @@ def _dense_impulse(model, data, q, v, J, r_coeff=0.0, inv_damping=0.0, extra=Non
     P = _cho_solve(_cholesky(G, mu, SINGULAR_J), -(1.0 + r_coeff) * (J @ v))
     data.dq_after = v + cholesky.solve(model, data, J.T @ P)
     data.impulse_c = P
-    return data.dq_after
+    return data.dq_after.copy()
 
 
 def compute_kkt_contact_dynamic_matrix_inverse(model: Model, data: Data, q: ArrayLike, J: ArrayLike,
@@ -495,7 +502,7 @@ def compute_kkt_contact_dynamic_matrix_inverse(model: Model, data: Data, q: Arra
     K[:nv, nv:] = SinvJMinv.T
     K[nv:, nv:] = -_cho_solve(S, np.eye(m))
     data.kkt_inverse = K
-    return K
+    return K.copy()
 
 
 # ------------------------------------------------------------------------------------------------ Delassus
@@ -513,10 +520,10 @@ def compute_delassus_matrix(model: Model, data: Data, q: ArrayLike, contact_mode
     """The Delassus matrix ``G + mu I = J M^-1 J^T + mu I`` ``(m, m)`` at ``q: (nq,)`` of the constraint set
     ``contact_models`` (with their ``contact_datas``), with ``J``
     in each constraint's own frame (LOCAL_WORLD_ALIGNED rows included), through the sparse factor of ``M``.
-    Also in ``data.delassus``; fills ``data.constraint_jacobian``, ``data.M`` and its factor."""
+    Returns a new array, also in ``data.delassus``; fills ``data.constraint_jacobian``, ``data.M`` and its factor."""
     J = _constraint_jacobian(model, data, q, contact_models, contact_datas)
     data.delassus = delassus_factors(model, data, J)[1] + _damping(mu, "mu") * np.eye(len(J))
-    return data.delassus
+    return data.delassus.copy()
 
 
 def compute_damped_delassus_matrix_inverse(model: Model, data: Data, q: ArrayLike,

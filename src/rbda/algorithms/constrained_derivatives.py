@@ -233,7 +233,7 @@ def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_mo
     forces ``lambda`` in each constraint's frame (so their change of frame is included) and the Baumgarte
     corrector's dependence on ``q`` and ``v`` included.
 
-    Results in ``data.ddq_dq``, ``data.ddq_dv``, ``data.ddq_dtau``, ``data.dlambda_dq``, ``data.dlambda_dv``,
+    New arrays, also in ``data.ddq_dq``, ``data.ddq_dv``, ``data.ddq_dtau``, ``data.dlambda_dq``, ``data.dlambda_dv``,
     ``data.dlambda_dtau``. ``prox_settings``: its ``mu`` damps ``G`` as in the solve (for redundant sets).
     ``contact_models``, ``contact_datas``: the constraint set of that call. Raises ValueError if
     :func:`rbda.constraint_dynamics` was not called first with this data.
@@ -256,7 +256,7 @@ def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_mo
             raise ValueError(SINGULAR_SET)
         report(status, ("q", "v", "ddq"), model, (q, v, data.ddq))
     data.dlambda_dq, data.dlambda_dv, data.dlambda_dtau = dlam_dq, dlam_dv, dlam_dtau
-    return data.ddq_dq, data.ddq_dv, data.ddq_dtau, dlam_dq, dlam_dv, dlam_dtau
+    return tuple(X.copy() for X in (data.ddq_dq, data.ddq_dv, data.ddq_dtau, dlam_dq, dlam_dv, dlam_dtau))
 
 
 def _compiled_inputs(model, data, packed):
@@ -299,14 +299,14 @@ def _constraint_dynamics_derivatives_python(model, data, contact_models, contact
 
 def _store(data, **results):
     """Write each result into ``data``'s field of that name (in place when it has the shape: ``ddq_dq`` and
-    ``ddq_dv`` are views of the derivative workspace); returns them as a tuple."""
+    ``ddq_dv`` are views of the derivative workspace); returns copies of them as a tuple."""
     for name, value in results.items():
         target = getattr(data, name, None)
         if isinstance(target, np.ndarray) and target.shape == value.shape:
             target[...] = value
         else:
             setattr(data, name, value)
-    return tuple(getattr(data, name) for name in results)
+    return tuple(getattr(data, name).copy() for name in results)
 
 
 def compute_impulse_dynamics_derivatives(model: Model, data: Data, contact_models: Sequence[RigidConstraintModel],
@@ -316,7 +316,7 @@ def compute_impulse_dynamics_derivatives(model: Model, data: Data, contact_model
     ``(dvafter_dq, dvafter_dv)`` ``(nv, nv)`` and ``(dimpulse_dq, dimpulse_dv)`` ``(m, nv)`` (``q`` in the
     tangent space, ``v`` the velocity before the impact). The impact is the KKT system
     ``r1 = M(q) (v+ - v) - J^T P = 0``, ``r2 = J (v+ + e v) = 0``, differentiated as in
-    :func:`compute_constraint_dynamics_derivatives`. Results in ``data.dvafter_dq``, ``data.dvafter_dv``,
+    :func:`compute_constraint_dynamics_derivatives`. New arrays, also in ``data.dvafter_dq``, ``data.dvafter_dv``,
     ``data.dimpulse_dq``, ``data.dimpulse_dv``. ``contact_models``, ``contact_datas`` and ``prox_settings`` are
     those of that call. Raises ValueError if :func:`rbda.impulse_dynamics` was not called first with this data.
     """
@@ -339,7 +339,7 @@ def compute_impulse_dynamics_derivatives(model: Model, data: Data, contact_model
             raise ValueError(SINGULAR_SET)
         report(status, ("q", "v", "dq_after"), model, (q, v, data.dq_after))
     data.dimpulse_dq, data.dimpulse_dv = dP_dq, dP_dv
-    return data.dvafter_dq, data.dvafter_dv, dP_dq, dP_dv
+    return tuple(X.copy() for X in (data.dvafter_dq, data.dvafter_dv, dP_dq, dP_dv))
 
 
 def _impulse_dynamics_derivatives_python(model, data, contact_models, contact_datas, q, v, e, settings):

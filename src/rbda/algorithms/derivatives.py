@@ -48,13 +48,13 @@ def _elementary_fext(model, fext, elementary):
 def compute_rnea_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
                              fext: ArrayLike | None = None):
     """``(dtau_dq, dtau_dv, dtau_da)`` ``(nv, nv)`` each, the partial derivatives of ``rnea(q, v, a, fext)``;
-    ``dtau_da = M``. Also fills ``data.tau``, ``data.M``, ``data.J`` and ``data.oMi``; the results are
-    ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``."""
+    ``dtau_da = M``: new arrays, also in ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``. Also fills ``data.tau``,
+    ``data.J`` and ``data.oMi``."""
     if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
         out = data._fast_compute_rnea_derivatives(model, data, q, v, a)
         if out is not None:
             data.kinematics_derivatives = False
-            return out
+            return out[0].copy(), out[1].copy(), out[2].copy()
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
@@ -63,7 +63,7 @@ def compute_rnea_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLik
         report(status, ("q", "v", "a"), model, (q, v, a))
     if elementary is not None:
         copy_back(data, elementary, ("tau", "M", "J"))
-    return data.dtau_dq, data.dtau_dv, data.M
+    return data.dtau_dq.copy(), data.dtau_dv.copy(), data.M.copy()
 
 
 def compute_rnea_second_order_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
@@ -73,8 +73,8 @@ def compute_rnea_second_order_derivatives(model: Model, data: Data, q: ArrayLike
     last index is the outer derivative, ``d2tau_dqdq[:, :, k] = d(dtau_dq)/dq_k``, ``d2tau_dvdv[:, :, k] =
     d(dtau_dv)/dv_k``, ``dtau_dqdv[:, :, k] = d(dtau_dq)/dv_k`` (q along the columns, as Pinocchio 4.1 computes
     it, though its header comment says v), ``dtau_dadq[:, :, k] = dM/dq_k`` (``q`` directions through
-    ``integrate``). Pinocchio's has no ``fext`` (and no Python binding in 4.1). The results are stored as
-    ``data.d2tau_dqdq``, ``data.d2tau_dvdv``, ``data.d2tau_dqdv`` and ``data.d2tau_dadq`` (Pinocchio's names);
+    ``integrate``). Pinocchio's has no ``fext`` (and no Python binding in 4.1). The results are new arrays, also
+    stored as ``data.d2tau_dqdq``, ``data.d2tau_dvdv``, ``data.d2tau_dqdv`` and ``data.d2tau_dadq`` (Pinocchio's names);
     the first-order results are left as :func:`compute_rnea_derivatives` leaves them."""
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False
@@ -91,12 +91,12 @@ def compute_rnea_second_order_derivatives(model: Model, data: Data, q: ArrayLike
         report(status, ("q", "v", "a"), model, (q, v, a))
     if elementary is not None:
         copy_back(data, elementary, ("tau", "M", "J"))
-    return out
+    return tuple(T.copy() for T in out)
 
 
 def compute_generalized_gravity_derivatives(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``dg/dq`` ``(nv, nv)`` at ``q: (nq,)``, the derivative of :func:`compute_generalized_gravity` in the tangent
-    space; returns ``data.dtau_dq``."""
+    space (a new array, also in ``data.dtau_dq``)."""
     z = np.zeros(model.nv)
     return compute_rnea_derivatives(model, data, q, z, z)[0]
 
@@ -111,14 +111,14 @@ def compute_static_torque_derivatives(model: Model, data: Data, q: ArrayLike, fe
 def compute_aba_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
                             fext: ArrayLike | None = None):
     """``(ddq_dq, ddq_dv, ddq_dtau)`` ``(nv, nv)`` each, the partial derivatives of ``aba(q, v, tau, fext)``:
-    ``dFD/dx = -M^-1 dID/dx`` at ``(q, v, FD(q, v, tau))``, and ``ddq_dtau = M^-1``. Also fills ``data.ddq``,
-    ``data.M``, ``data.Minv``, ``data.dtau_dq``, ``data.dtau_dv``; the results are ``data.ddq_dq``,
-    ``data.ddq_dv`` and ``data.Minv``."""
+    ``dFD/dx = -M^-1 dID/dx`` at ``(q, v, FD(q, v, tau))``, and ``ddq_dtau = M^-1``: new arrays, also in
+    ``data.ddq_dq``, ``data.ddq_dv`` and ``data.Minv``. Also fills ``data.ddq``, ``data.M``, ``data.dtau_dq``,
+    ``data.dtau_dv``."""
     if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
         out = data._fast_compute_aba_derivatives(model, data, q, v, tau)
         if out is not None:
             data.kinematics_derivatives = False
-            return out
+            return out[0].copy(), out[1].copy(), out[2].copy()
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
@@ -127,7 +127,7 @@ def compute_aba_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike
         report(status, ("q", "v", "tau"), model, (q, v, tau))
     if elementary is not None:
         copy_back(data, elementary, ("ddq", "tau", "M", "Minv", "J"))
-    return data.ddq_dq, data.ddq_dv, data.Minv
+    return data.ddq_dq.copy(), data.ddq_dv.copy(), data.Minv.copy()
 
 
 # ------------------------------------------------------------------------------------ kinematics derivatives
@@ -190,21 +190,23 @@ def get_joint_acceleration_derivatives(model: Model, data: Data, joint_id: int,
     return v_dq, a_dq, a_dv, a_da
 
 
-def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int,
+def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int | str,
                                    reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
-    """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of frame ``frame_id`` in
+    """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of frame ``frame_id`` (an id or a name) in
     ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``), after
     :func:`compute_forward_kinematics_derivatives`."""
-    frame = model.frames[_frame_id(model, data, frame_id)]
+    frame_id = _frame_id(model, data, frame_id)
+    frame = model.frames[frame_id]
     return tuple(_motion_derivatives(model, data, frame.parent_joint, frame.placement, reference_frame, False))
 
 
-def get_frame_acceleration_derivatives(model: Model, data: Data, frame_id: int,
+def get_frame_acceleration_derivatives(model: Model, data: Data, frame_id: int | str,
                                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)``: derivatives of the spatial velocity
-    and acceleration of frame ``frame_id`` in ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``),
+    and acceleration of frame ``frame_id`` (an id or a name) in ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``),
     after :func:`compute_forward_kinematics_derivatives`."""
-    frame = model.frames[_frame_id(model, data, frame_id)]
+    frame_id = _frame_id(model, data, frame_id)
+    frame = model.frames[frame_id]
     v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, frame.parent_joint, frame.placement,
                                                     reference_frame, True)
     return v_dq, a_dq, a_dv, a_da
@@ -277,4 +279,4 @@ def get_center_of_mass_velocity_derivatives(model: Model, data: Data) -> np.ndar
     dv = data.dvcom_dq
     if dv is None or dv.shape != (3, model.nv):
         raise ValueError("data: call compute_centroidal_dynamics_derivatives(model, data, q, v, a) first")
-    return dv
+    return dv.copy()

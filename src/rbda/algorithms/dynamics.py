@@ -41,50 +41,52 @@ def rnea(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
     """Inverse dynamics ``tau = M(q) a + C(q, v) v + g(q) - sum J_i^T fext_i`` (Pinocchio's SE(3) cheat sheet "RNEA").
 
     ``q: (nq,)``, ``v: (nv,)``, ``a: (nv,)``; ``fext`` one force per joint (``(njoints, 6)`` or a list of
-    Force), each expressed in its joint frame. Returns ``data.tau`` ``(nv,)``; fills ``data.v``,
+    Force), each expressed in its joint frame. Returns ``tau`` ``(nv,)``, a new array, also in ``data.tau``; fills ``data.v``,
     ``data.a_gf``, ``data.f``, ``data.oMi``, ``data.liMi``. Armature adds ``armature * a``.
     """
     if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
         tau = data._fast_rnea(model, data, q, v, a)
         if tau is not None:
-            return tau
+            return tau.copy()
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.rnea(I, F, data.ws, q, v, a, NO_FEXT if fext is None else _fext(model, fext))
     if status:
         report(status, ("q", "v", "a"), model, (q, v, a))
-    return data.tau
+    return data.tau.copy()
 
 
 def nonlinear_effects(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
-    """``C(q, v) v + g(q)`` ``(nv,)``, also in ``data.nle``."""
-    data.nle[:] = rnea(model, data, q, v, np.zeros(model.nv))
-    return data.nle
+    """``C(q, v) v + g(q)`` ``(nv,)`` (a new array), also in ``data.nle``."""
+    nle = rnea(model, data, q, v, np.zeros(model.nv))
+    data.nle[:] = nle
+    return nle
 
 
 def compute_generalized_gravity(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
-    """``g(q)`` ``(nv,)``, also in ``data.g``."""
+    """``g(q)`` ``(nv,)`` (a new array), also in ``data.g``."""
     z = np.zeros(model.nv)
-    data.g[:] = rnea(model, data, q, z, z)
-    return data.g
+    g = rnea(model, data, q, z, z)
+    data.g[:] = g
+    return g
 
 
 def compute_static_torque(model: Model, data: Data, q: ArrayLike, fext: ArrayLike | None) -> np.ndarray:
     """``g(q) - sum J_i^T fext_i`` ``(nv,)``: the torques that hold configuration ``q: (nq,)`` still against gravity
     and the external forces ``fext`` (one per joint, in its joint frame, as in :func:`rnea`; None for none). Returns
-    ``data.tau``."""
+    a new array, also in ``data.tau``."""
     z = np.zeros(model.nv)
     return rnea(model, data, q, z, z, fext)
 
 
 def compute_coriolis_matrix(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
-    """Coriolis matrix ``C(q, v)`` ``(nv, nv)``, with ``C v = nle - g`` and ``dM/dt - 2 C`` skew-symmetric; returns
-    ``data.C``.
+    """Coriolis matrix ``C(q, v)`` ``(nv, nv)``, with ``C v = nle - g`` and ``dM/dt - 2 C`` skew-symmetric.
 
     Body by body in the world frame: ``C = sum_i J_i^T (Y_i dJ_i + B_i J_i)`` with
     ``B_i = (V_i x* Y_i - Y_i V_i x + (Y_i V_i) xbar) / 2``, where ``(h xbar) m = m x* h``, so that
     ``B_i V_i = V_i x* Y_i V_i`` and ``B_i + B_i^T = dY_i/dt``, summed over subtrees from the leaves
-    (``kernels/coriolis.py``). Also fills ``data.J``, ``data.dJ``, ``data.oMi`` and ``data.v``.
+    (``kernels/coriolis.py``). Returns a new array, also in ``data.C``; also fills ``data.J``, ``data.dJ``,
+    ``data.oMi`` and ``data.v``.
     """
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     I, F, ws, dws, elementary = workspaces(model, data)
@@ -95,20 +97,20 @@ def compute_coriolis_matrix(model: Model, data: Data, q: ArrayLike, v: ArrayLike
         edata = data.elementary_data
         data.C[...], data.J[...], data.dJ[...] = edata.C, edata.J, edata.dJ
         forward_kinematics(model, data, q, v)
-    return data.C
+    return data.C.copy()
 
 
 def crba(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
-    """Joint-space inertia matrix ``M(q)`` ``(nv, nv)``, full and symmetric, in ``data.M`` (armature on the
-    diagonal). Also fills ``data.oMi``, ``data.J`` and the composite inertias ``data.oYcrb``."""
+    """Joint-space inertia matrix ``M(q)`` ``(nv, nv)``, full and symmetric (armature on the diagonal): a new array,
+    also in ``data.M``. Also fills ``data.oMi``, ``data.J`` and the composite inertias ``data.oYcrb``."""
     M = data._fast_crba(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None for the checks below
     if M is not None:
-        return M
+        return M.copy()
     I, F = model.packed
     status = _k.crba(I, F, data.ws, vector(q, model.nq, "q"))
     if status:
         report(status, ("q",), model, (q,))
-    return data.M
+    return data.M.copy()
 
 
 def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
@@ -116,13 +118,13 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
     """Forward dynamics ``ddq = M^-1 (tau - C v - g + sum J_i^T fext_i)`` by the articulated-body algorithm.
 
     ``q: (nq,)``, ``v: (nv,)``, ``tau: (nv,)``; ``fext`` one force per joint (``(njoints, 6)`` or a list of
-    Force), each in its joint frame, or None. Returns ``data.ddq`` ``(nv,)``; fills ``data.oMi``, ``data.ov``,
+    Force), each in its joint frame, or None. Returns ``ddq`` ``(nv,)``, a new array, also in ``data.ddq``; fills ``data.oMi``, ``data.ov``,
     ``data.oa_gf``, ``data.of``, ``data.oYcrb``, ``data.oYaba``. Armature adds ``armature * ddq``. Raises
     ``ValueError`` naming the argument for a wrong size, a NaN or an unnormalised quaternion."""
     if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
         ddq = data._fast_aba(model, data, q, v, tau)
         if ddq is not None:
-            return ddq
+            return ddq.copy()
     I, F = model.packed
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     fext = NO_FEXT if fext is None else _fext(model, fext)
@@ -131,19 +133,19 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
         status = _k.forward_dynamics_through_factor(I, F, data.ws, q, v, tau, fext)
     if status:
         report(status, ("q", "v", "tau"), model, (q, v, tau))
-    return data.ddq
+    return data.ddq.copy()
 
 
 def compute_minverse(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
-    """``M(q)^-1`` ``(nv, nv)`` in ``data.Minv``."""
+    """``M(q)^-1`` ``(nv, nv)``: a new array, also in ``data.Minv``."""
     Minv = data._fast_compute_minverse(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None
     if Minv is not None:
-        return Minv
+        return Minv.copy()
     I, F = model.packed
     status = _k.minverse(I, F, data.ws, vector(q, model.nq, "q"))
     if status:
         report(status, ("q",), model, (q,))
-    return data.Minv
+    return data.Minv.copy()
 
 
 def compute_all_terms(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> None:

@@ -24,11 +24,11 @@ _k = direct(kinematic_kernels)  # the kernels, past numba's per-call dispatch
 
 
 def compute_joint_jacobians(model: Model, data: Data, q: ArrayLike | None = None) -> np.ndarray:
-    """World-frame Jacobian columns of every joint into ``data.J`` ``(6, nv)``, with forward kinematics.
-    Without ``q``, uses the placements of the last ``forward_kinematics``."""
+    """World-frame Jacobian columns of every joint ``(6, nv)``, with forward kinematics: returns a new array, also
+    in ``data.J``. Without ``q``, uses the placements of the last ``forward_kinematics``."""
     J = data._fast_compute_joint_jacobians(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None
     if J is not None:
-        return J
+        return J.copy()
     I, F = model.packed
     if q is None:
         status = _k.joint_jacobians_from_placements(I, F, data.ws)
@@ -36,7 +36,7 @@ def compute_joint_jacobians(model: Model, data: Data, q: ArrayLike | None = None
         status = _k.compute_joint_jacobians(I, F, data.ws, vector(q, model.nq, "q"))
     if status:
         report(status, ("q",), model, (q,))
-    return data.J
+    return data.J.copy()
 
 
 def _support_columns(model, joint_id: int) -> np.ndarray:
@@ -88,20 +88,21 @@ def compute_joint_jacobian(model: Model, data: Data, q: ArrayLike, joint_id: int
     return get_joint_jacobian(model, data, joint_id, ReferenceFrame.LOCAL)
 
 
-def get_frame_jacobian(model: Model, data: Data, frame_id: int,
+def get_frame_jacobian(model: Model, data: Data, frame_id: int | str,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
-    """Jacobian ``(6, nv)`` of frame ``frame_id``, from ``data.J`` after :func:`compute_joint_jacobians`;
+    """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name), from ``data.J`` after :func:`compute_joint_jacobians`;
     ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Returns a new array."""
-    f = model.frames[_frame_id(model, data, frame_id)]
+    frame_id = _frame_id(model, data, frame_id)
+    f = model.frames[frame_id]
     cols = _support_columns(model, f.parent_joint)
     oMf = data.oMi[f.parent_joint] * f.placement
     data.oMf[frame_id] = oMf
     return _model_columns(model, cols, _express_columns(data.J[:, cols], oMf, reference_frame))
 
 
-def compute_frame_jacobian(model: Model, data: Data, q: ArrayLike, frame_id: int,
+def compute_frame_jacobian(model: Model, data: Data, q: ArrayLike, frame_id: int | str,
                            reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
-    """Jacobian ``(6, nv)`` of frame ``frame_id`` at configuration ``q: (nq,)`` (computes the kinematics itself);
+    """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name) at configuration ``q: (nq,)`` (computes the kinematics itself);
     ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Fills ``data.oMi``,
     ``data.oMf[frame_id]`` and ``data.J``; returns a new array."""
     compute_joint_jacobians(model, data, q)
@@ -111,7 +112,7 @@ def compute_frame_jacobian(model: Model, data: Data, q: ArrayLike, frame_id: int
 # ------------------------------------------------------------------------------------------------ time variation
 def compute_joint_jacobians_time_variation(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """``data.J`` and its time derivative ``data.dJ`` ``(6, nv)`` (world frame) at ``(q, v)``; also fills
-    ``data.oMi``, ``data.liMi``, ``data.v`` (the forward kinematics at ``(q, v)``). Returns ``data.dJ``.
+    ``data.oMi``, ``data.liMi``, ``data.v`` (the forward kinematics at ``(q, v)``). Returns ``dJ``, a new array.
 
     A column moves with its joint's body, ``dJ_k = ov_j x J_k``, when the joint's motion subspace is constant in
     its frame; a model with universal, spherical-ZYX or composite joints is evaluated on its elementary twin,
@@ -125,7 +126,7 @@ def compute_joint_jacobians_time_variation(model: Model, data: Data, q: ArrayLik
     if elementary is not None:
         data.J[...], data.dJ[...] = data.elementary_data.J, data.elementary_data.dJ
         forward_kinematics(model, data, q, v)
-    return data.dJ
+    return data.dJ.copy()
 
 
 def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
@@ -136,11 +137,12 @@ def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
     return _jacobian_time_variation(model, data, joint_id, data.oMi[joint_id], reference_frame)
 
 
-def get_frame_jacobian_time_variation(model: Model, data: Data, frame_id: int,
+def get_frame_jacobian_time_variation(model: Model, data: Data, frame_id: int | str,
                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
-    """``dJ/dt`` ``(6, nv)`` of frame ``frame_id``, after :func:`compute_joint_jacobians_time_variation`;
+    """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (an id or a name), after :func:`compute_joint_jacobians_time_variation`;
     ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``."""
-    f = model.frames[_frame_id(model, data, frame_id)]
+    frame_id = _frame_id(model, data, frame_id)
+    f = model.frames[frame_id]
     return _jacobian_time_variation(model, data, f.parent_joint, data.oMi[f.parent_joint] * f.placement, reference_frame)
 
 
@@ -168,7 +170,8 @@ def _jacobian_time_variation(model, data, joint_id: int, oM: SE3, reference_fram
 # ------------------------------------------------------------------------------------------------ kinematic Hessians
 def compute_joint_kinematic_hessians(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Derivatives of the world-frame Jacobian columns, ``H[:, j, k] = dJ_j / dq_k`` ``(6, nv, nv)``, in the
-    tangent space (``q (+) eps e_k``); returns ``data.kinematic_hessians`` and fills ``data.J``, ``data.oMi``.
+    tangent space (``q (+) eps e_k``); returns a new array, also in ``data.kinematic_hessians``, and fills
+    ``data.J``, ``data.oMi``.
 
     Moving ``q_k`` moves every frame below its joint with the twist ``J_k``, so a column of a joint whose motion
     subspace is constant varies as ``J_k x J_j`` (``k`` a dof of the same joint or of an ancestor), and is
@@ -183,7 +186,7 @@ def compute_joint_kinematic_hessians(model: Model, data: Data, q: ArrayLike) -> 
         report(status, ("q",), model, (q,))
     if elementary is not None:
         compute_joint_jacobians(model, data, q)
-    return data.kinematic_hessians
+    return data.kinematic_hessians.copy()
 
 
 def get_joint_kinematic_hessian(model: Model, data: Data, joint_id: int,

@@ -9,6 +9,7 @@ import numpy as np
 from ..kernels import kinematics
 from ..kernels.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
+from ..model.model import frame_id_arg
 from ._check import check_data, report, vector
 
 if TYPE_CHECKING:
@@ -59,11 +60,13 @@ def update_frame_placements(model: Model, data: Data) -> None:
         report(status, ())
 
 
-def update_frame_placement(model: Model, data: Data, frame_id: int) -> SE3:
-    """``data.oMf[frame_id]`` from ``data.oMi``; returns it."""
-    f = model.frames[_frame_id(model, data, frame_id)]
-    data.oMf[frame_id] = data.oMi[f.parent_joint] * f.placement
-    return data.oMf[frame_id]
+def update_frame_placement(model: Model, data: Data, frame_id: int | str) -> SE3:
+    """``data.oMf[frame_id]`` from ``data.oMi`` (``frame_id``: a frame id or name); returns a copy of it."""
+    frame_id = _frame_id(model, data, frame_id)
+    f = model.frames[frame_id]
+    oMf = data.oMi[f.parent_joint] * f.placement
+    data.oMf[frame_id] = oMf
+    return oMf
 
 
 def frames_forward_kinematics(model: Model, data: Data, q: ArrayLike) -> None:
@@ -112,27 +115,29 @@ def get_classical_acceleration(model: Model, data: Data, joint_id: int,
     return _classical(get_velocity(model, data, joint_id, reference_frame), get_acceleration(model, data, joint_id, reference_frame))
 
 
-def get_frame_velocity(model: Model, data: Data, frame_id: int,
+def get_frame_velocity(model: Model, data: Data, frame_id: int | str,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
-    """Spatial velocity (a :class:`Motion`) of frame ``frame_id``, read from ``data`` after
+    """Spatial velocity (a :class:`Motion`) of frame ``frame_id`` (an id or a name), read from ``data`` after
     ``forward_kinematics(model, data, q, v)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
-    f = model.frames[_frame_id(model, data, frame_id)]
+    frame_id = _frame_id(model, data, frame_id)
+    f = model.frames[frame_id]
     return _express(model, data, f.parent_joint, Motion(data.v[f.parent_joint]), reference_frame, f.placement)
 
 
-def get_frame_acceleration(model: Model, data: Data, frame_id: int,
+def get_frame_acceleration(model: Model, data: Data, frame_id: int | str,
                            reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
-    """Spatial acceleration (a :class:`Motion`) of frame ``frame_id``, read from ``data`` after
+    """Spatial acceleration (a :class:`Motion`) of frame ``frame_id`` (an id or a name), read from ``data`` after
     ``forward_kinematics(model, data, q, v, a)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
-    f = model.frames[_frame_id(model, data, frame_id)]
+    frame_id = _frame_id(model, data, frame_id)
+    f = model.frames[frame_id]
     return _express(model, data, f.parent_joint, Motion(data.a[f.parent_joint]), reference_frame, f.placement)
 
 
-def get_frame_classical_acceleration(model: Model, data: Data, frame_id: int,
+def get_frame_classical_acceleration(model: Model, data: Data, frame_id: int | str,
                                      reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
-    """Classical acceleration (a :class:`Motion`) of frame ``frame_id``: its linear part is the acceleration of the
+    """Classical acceleration (a :class:`Motion`) of frame ``frame_id`` (an id or a name): its linear part is the acceleration of the
     frame's origin; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Read from
     ``data`` after ``forward_kinematics(model, data, q, v, a)``."""
     return _classical(get_frame_velocity(model, data, frame_id, reference_frame),
@@ -160,8 +165,7 @@ def _joint_id(model, data, joint_id) -> int:
 
 
 def _frame_id(model, data, frame_id) -> int:
-    """``frame_id`` as an int, checked against the model; also checks that ``data`` belongs to the model."""
+    """``frame_id`` (a frame id or name) as a frame id of the model (:func:`~rbda.model.model.frame_id_arg`); also
+    checks that ``data`` belongs to the model."""
     check_data(model, data)
-    if not (isinstance(frame_id, (int, np.integer)) and 0 <= frame_id < model.nframes):
-        raise ValueError(f"frame_id: {frame_id!r} is not a frame id of this model (0..{model.nframes - 1})")
-    return int(frame_id)
+    return frame_id_arg(model, frame_id)

@@ -46,40 +46,41 @@ def joint_body_regressor(model: Model, data: Data, joint_id: int) -> np.ndarray:
     return body_regressor(data.v[j], data.a_gf[j])
 
 
-def frame_body_regressor(model: Model, data: Data, frame_id: int) -> np.ndarray:
-    """Body regressor ``(6, 10)`` of a body attached at frame ``frame_id`` (velocity and acceleration with gravity
+def frame_body_regressor(model: Model, data: Data, frame_id: int | str) -> np.ndarray:
+    """Body regressor ``(6, 10)`` of a body attached at frame ``frame_id`` (an id or a name; velocity and acceleration with gravity
     of the frame, from the last :func:`rnea`), for parameters expressed in that frame."""
-    f = model.frames[_frame_id(model, data, frame_id)]
+    frame_id = _frame_id(model, data, frame_id)
+    f = model.frames[frame_id]
     j = f.parent_joint
     return body_regressor(f.placement.act_inv(Motion(data.v[j])), f.placement.act_inv(Motion(data.a_gf[j])))
 
 
 def compute_joint_torque_regressor(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike) -> np.ndarray:
     """``Y (nv, 10 (njoints - 1))`` with ``rnea(q, v, a) == Y @ pi + armature * a``, at ``q: (nq,)``,
-    ``v, a: (nv,)``; also in ``data.joint_torque_regressor``. Fills ``data.v``, ``data.a_gf``, ``data.J``."""
+    ``v, a: (nv,)``: a new array, also in ``data.joint_torque_regressor``. Fills ``data.v``, ``data.a_gf``, ``data.J``."""
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.joint_torque_regressor(I, F, data.ws, data.wb, q, v, a, data.torque_regressor_rows)
     if status:
         report(status, ("q", "v", "a"), model, (q, v, a))
-    return data.joint_torque_regressor
+    return data.joint_torque_regressor.copy()
 
 
 def compute_static_regressor(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``(3, 4 (njoints - 1))`` with ``com(q) == S @ phi``, ``phi`` the stacked ``(m, m c)`` of the bodies and the
-    total mass fixed (block i is ``[p_i, R_i] / total_mass``); also in ``data.static_regressor``."""
+    total mass fixed (block i is ``[p_i, R_i] / total_mass``): a new array, also in ``data.static_regressor``."""
     forward_kinematics(model, data, q)
     total = sum(Y.mass for Y in model.inertias[1:])
     S = data.static_regressor
     for i in range(1, model.njoints):
         S[:, 4 * (i - 1)] = data.oMi[i].translation / total
         S[:, 4 * (i - 1) + 1 : 4 * i] = data.oMi[i].rotation / total
-    return S
+    return S.copy()
 
 
 def compute_kinetic_energy_regressor(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """``(10 (njoints - 1),)`` with ``kinetic energy == r @ pi`` (without armature) at ``q: (nq,)``, ``v: (nv,)``:
-    per body ``1/2 m |v|^2 + (m c) . (v x w) + 1/2 w^T I w`` in the body frame. Also in
+    per body ``1/2 m |v|^2 + (m c) . (v x w) + 1/2 w^T I w`` in the body frame. A new array, also in
     ``data.kinetic_energy_regressor``."""
     forward_kinematics(model, data, q, v)
     r = data.kinetic_energy_regressor.reshape(-1, 10)
@@ -88,12 +89,12 @@ def compute_kinetic_energy_regressor(model: Model, data: Data, q: ArrayLike, v: 
     r[:, 1:4] = np.cross(lin, w)
     w0, w1, w2 = w.T
     r[:, 4:] = np.stack([0.5 * w0 * w0, w0 * w1, 0.5 * w1 * w1, w0 * w2, w1 * w2, 0.5 * w2 * w2], axis=1)
-    return data.kinetic_energy_regressor
+    return data.kinetic_energy_regressor.copy()
 
 
 def compute_potential_energy_regressor(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``(10 (njoints - 1),)`` with ``potential energy == r @ pi`` at ``q: (nq,)``: per body ``-g . p`` for m and
-    ``-R^T g`` for ``m c``. Also in ``data.potential_energy_regressor``."""
+    ``-R^T g`` for ``m c``. A new array, also in ``data.potential_energy_regressor``."""
     forward_kinematics(model, data, q)
     r = data.potential_energy_regressor.reshape(-1, 10)
     g = model.gravity.linear
@@ -101,7 +102,7 @@ def compute_potential_energy_regressor(model: Model, data: Data, q: ArrayLike) -
     for i in range(1, model.njoints):
         r[i - 1, 0] = -g @ data.oMi[i].translation
         r[i - 1, 1:4] = -data.oMi[i].rotation.T @ g
-    return data.potential_energy_regressor
+    return data.potential_energy_regressor.copy()
 
 
 def compute_joint_kinematic_regressor(model: Model, data: Data, joint_id: int, reference_frame: ReferenceFrame | int,
@@ -132,11 +133,12 @@ def compute_joint_kinematic_regressor(model: Model, data: Data, joint_id: int, r
     return out
 
 
-def compute_frame_kinematic_regressor(model: Model, data: Data, frame_id: int,
+def compute_frame_kinematic_regressor(model: Model, data: Data, frame_id: int | str,
                                       reference_frame: ReferenceFrame | int) -> np.ndarray:
-    """:func:`compute_joint_kinematic_regressor` of frame ``frame_id`` (its parent joint and placement), in
+    """:func:`compute_joint_kinematic_regressor` of frame ``frame_id`` (an id or a name; its parent joint and placement), in
     ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``)."""
-    f = model.frames[_frame_id(model, data, frame_id)]
+    frame_id = _frame_id(model, data, frame_id)
+    f = model.frames[frame_id]
     return compute_joint_kinematic_regressor(model, data, f.parent_joint, reference_frame, f.placement)
 
 

@@ -31,11 +31,12 @@ def _frame_inertias(model, frame_id: int) -> Inertia:
     return Y
 
 
-def compute_supported_inertia_by_frame(model: Model, data: Data, frame_id: int, with_subtree: bool) -> Inertia:
-    """Inertia supported by frame ``frame_id``, expressed in that frame: its own and its child frames' inertias
+def compute_supported_inertia_by_frame(model: Model, data: Data, frame_id: int | str, with_subtree: bool) -> Inertia:
+    """Inertia supported by frame ``frame_id`` (an id or a name), expressed in that frame: its own and its child frames' inertias
     and, if ``with_subtree``, the bodies of every joint below its parent joint (placements of the last
     :func:`forward_kinematics`)."""
-    frame = model.frames[_frame_id(model, data, frame_id)]
+    frame_id = _frame_id(model, data, frame_id)
+    frame = model.frames[frame_id]
     Y = _frame_inertias(model, frame_id)
     if not with_subtree:
         return frame.placement.act_inv(Y)
@@ -46,11 +47,12 @@ def compute_supported_inertia_by_frame(model: Model, data: Data, frame_id: int, 
     return (data.oMi[j] * frame.placement).act_inv(Y)
 
 
-def compute_supported_force_by_frame(model: Model, data: Data, frame_id: int) -> Force:
-    """Force that frame ``frame_id`` transmits, expressed in that frame: the rate of momentum of the inertia it
+def compute_supported_force_by_frame(model: Model, data: Data, frame_id: int | str) -> Force:
+    """Force that frame ``frame_id`` (an id or a name) transmits, expressed in that frame: the rate of momentum of the inertia it
     supports on its body, with gravity (``Y a_gf + v x* Y v``, velocity and acceleration of the frame), plus the
     forces ``data.f`` of the child joints of its parent joint (run :func:`rnea` first)."""
-    frame = model.frames[_frame_id(model, data, frame_id)]
+    frame_id = _frame_id(model, data, frame_id)
+    frame = model.frames[frame_id]
     j = frame.parent_joint
     Y = frame.placement.act_inv(_frame_inertias(model, frame_id))
     v = frame.placement.act_inv(Motion(data.v[j]))

@@ -36,6 +36,7 @@ import numpy as np
 
 from .. import _primitives
 from .._primitives import PRIMITIVES
+from ..model.model import frame_id_arg
 
 __all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
            "frame_jacobian", "frame_placement", "frames_forward_kinematics", "integrate", "rnea", "simulator_step"]
@@ -264,7 +265,7 @@ def frame_placement(model, frame_id, opts: dict | None = None) -> casadi.Functio
     output ``oMf: (3, 4)`` ``[R | p]``. Jacobian: rbda's frame Jacobian (``compute_frame_jacobian`` in
     ``LOCAL_WORLD_ALIGNED``). Raises ``KeyError`` for an unknown frame name, ``ValueError`` for an id out of
     range; errors as in :func:`rnea`."""
-    return _function("frame_placement", model, opts, (_primitives.frame_index(model, frame_id),))
+    return _function("frame_placement", model, opts, (frame_id_arg(model, frame_id),))
 
 
 def frame_jacobian(model, frame_id, reference_frame=_primitives.ReferenceFrame.LOCAL,
@@ -277,7 +278,7 @@ def frame_jacobian(model, frame_id, reference_frame=_primitives.ReferenceFrame.L
     ``q: (nq, 1)``; output ``J: (6, nv)``. Jacobian: ``dJ/dq`` from rbda's kinematic Hessians moved to the frame
     (:func:`rbda._primitives.frame_jacobian_derivative`). Raises ``KeyError`` for an unknown frame name,
     ``ValueError`` for an id out of range or a bad reference frame; errors as in :func:`rnea`."""
-    static = (_primitives.frame_index(model, frame_id), _primitives.reference_frame_index(reference_frame))
+    static = (frame_id_arg(model, frame_id), _primitives.reference_frame_index(reference_frame))
     return _function("frame_jacobian", model, opts, static)
 
 

@@ -103,11 +103,13 @@ class CollisionResult:
 
 class GeometryData:
     """The state of a :class:`~rbda.io.geometry.GeometryModel`: ``oMg`` (world placements of the objects, a
-    sequence of :class:`~rbda.SE3` over the ``(ng, 3, 4)`` array ``oMg.array``), per collision pair
-    ``distances`` ``(npairs,)``, ``nearest_points`` ``(npairs, 2, 3)``, ``normals`` ``(npairs, 3)``,
-    ``collisions`` ``(npairs,)`` bool, ``active_collision_pairs`` ``(npairs,)`` bool (all True), per-pair
-    ``security_margins`` ``(npairs,)`` (0) and the GJK/EPA ``request`` (:class:`DistanceRequest`).
-    ``distance_results`` and ``collision_results`` give the per-pair results as objects."""
+    sequence of :class:`~rbda.SE3` over the ``(ng, 3, 4)`` array ``oMg.array``); per collision pair the distance
+    results of :func:`compute_distances` ``distances`` ``(npairs,)``, ``nearest_points`` ``(npairs, 2, 3)``,
+    ``normals`` ``(npairs, 3)``, and, apart from them as in Pinocchio, the collision results of
+    :func:`compute_collisions` ``collisions`` ``(npairs,)`` bool and ``collision_distances`` ``(npairs,)``;
+    ``active_collision_pairs`` ``(npairs,)`` bool (all True), per-pair ``security_margins`` ``(npairs,)`` (0)
+    and the GJK/EPA ``request`` (:class:`DistanceRequest`). ``distance_results`` and ``collision_results`` give
+    the per-pair results as objects."""
 
     def __init__(self, geom_model: GeometryModel, request: DistanceRequest | None = None):
         self.packed = pack_geometry(geom_model)
@@ -121,6 +123,7 @@ class GeometryData:
         self.nearest_points = np.zeros((npairs, 2, 3))
         self.normals = np.zeros((npairs, 3))
         self.collisions = np.zeros(npairs, dtype=bool)
+        self.collision_distances = np.full(npairs, np.inf)
         self.active_collision_pairs = np.ones(npairs, dtype=bool)
         self.security_margins = np.zeros(npairs)
         self.request = request or DistanceRequest()
@@ -144,7 +147,7 @@ class GeometryData:
 
     @property
     def collision_results(self) -> list[CollisionResult]:
-        return [CollisionResult(bool(c), float(d)) for c, d in zip(self.collisions, self.distances)]
+        return [CollisionResult(bool(c), float(d)) for c, d in zip(self.collisions, self.collision_distances)]
 
     def __repr__(self) -> str:
         return f"GeometryData(ngeoms={len(self._oMg)}, npairs={len(self.distances)})"
@@ -176,10 +179,11 @@ def _store(geom_data: GeometryData, p: int, d: float, out: np.ndarray) -> None:
     geom_data.distances[p], geom_data.nearest_points[p], geom_data.normals[p] = d, out[:2], out[2]
 
 
-def update_geometry_placements(model, data, geom_model: GeometryModel, geom_data: GeometryData, q=None):
+def update_geometry_placements(model, data, geom_model: GeometryModel, geom_data: GeometryData, q=None) -> None:
     """``geom_data.oMg[k] = data.oMi[parent_joint_k] * placement_k`` for every object, after
     ``forward_kinematics(model, data, q)`` if ``q`` ``(nq,)`` is given (else from the current ``data.oMi``).
-    Raises ``ValueError`` naming the first object whose placement is not finite."""
+    Returns None (read ``geom_data.oMg``). Raises ``ValueError`` naming the first object whose placement is not
+    finite."""
     packed = _check(geom_model, geom_data)
     if q is not None:
         forward_kinematics(model, data, vector(q, model.nq, "q"))
@@ -187,7 +191,6 @@ def update_geometry_placements(model, data, geom_model: GeometryModel, geom_data
     if bad >= 0:
         raise ValueError(f"geometry object {geom_model.geometry_objects[bad].name!r}: its placement oMg is not "
                          "finite (NaN or inf in the joint placements or q)")
-    return geom_data.oMg
 
 
 def compute_distances(model, data, geom_model: GeometryModel, geom_data: GeometryData, q=None) -> int:
@@ -212,9 +215,10 @@ def compute_distances(model, data, geom_model: GeometryModel, geom_data: Geometr
 def compute_collisions(model, data, geom_model: GeometryModel, geom_data: GeometryData, q=None,
                        stop_at_first_collision: bool = False) -> bool:
     """Whether any active collision pair collides (signed distance below its security margin): a broad phase on
-    world bounding boxes, then GJK/EPA on the pairs whose boxes overlap, in pair order. Fills
-    ``geom_data.collisions`` and ``geom_data.distances`` (the signed distance of a colliding pair; for the
-    others a positive lower bound, or ``inf`` when not tested); with
+    world bounding boxes, then GJK/EPA on the pairs whose boxes overlap, in pair order. Fills the collision
+    results ``geom_data.collisions`` and ``geom_data.collision_distances`` (the signed distance of a colliding
+    pair; for the others a positive lower bound, or ``inf`` when not tested), and leaves the distance results of
+    :func:`compute_distances` (``geom_data.distances``, ...) as they were; with
     ``stop_at_first_collision`` the pairs after the first collision are not tested. Placements are updated
     first, from ``q`` ``(nq,)`` if given. A pair with a :class:`~rbda.collision.nonconvex.NonConvexMesh` goes to
     coal when the mesh's convex hull is within the margin (the hull bounds the mesh)."""
@@ -223,17 +227,18 @@ def compute_collisions(model, data, geom_model: GeometryModel, geom_data: Geomet
     stop_first = bool(stop_at_first_collision) and not len(packed.nonconvex_pairs)
     hit = bool(_pairs.collisions(*packed.arrays, packed.local_boxes, geom_data._oMg, packed.pairs, packed.pair_index,
                                  geom_data.active_collision_pairs, geom_data.security_margins, geom_data._settings,
-                                 stop_first, geom_data._boxes, geom_data._candidate, geom_data.distances,
+                                 stop_first, geom_data._boxes, geom_data._candidate, geom_data.collision_distances,
                                  geom_data.collisions))
     if not len(packed.nonconvex_pairs):
         return hit
+    distances = geom_data.collision_distances
     for p in packed.nonconvex_pairs[geom_data.collisions[packed.nonconvex_pairs]]:  # the hulls are within margin
-        geom_data.distances[p] = _nonconvex_pair(geom_model, geom_data, p)[0]
-        geom_data.collisions[p] = geom_data.distances[p] < geom_data.security_margins[p]
+        distances[p] = _nonconvex_pair(geom_model, geom_data, p)[0]
+        geom_data.collisions[p] = distances[p] < geom_data.security_margins[p]
     colliding = np.flatnonzero(geom_data.collisions)
     if stop_at_first_collision and len(colliding):  # as if the pairs after the first collision were not tested
         geom_data.collisions[colliding[0] + 1 :] = False
-        geom_data.distances[colliding[0] + 1 :] = np.inf
+        distances[colliding[0] + 1 :] = np.inf
     return bool(len(colliding))
 
 
@@ -244,25 +249,35 @@ def _pair(geom_model: GeometryModel, pair_index) -> int:
     return int(pair_index)
 
 
-def compute_distance(geom_model: GeometryModel, geom_data: GeometryData, pair_index: int) -> DistanceResult:
-    """Distance of collision pair ``pair_index`` at the current ``geom_data.oMg`` (call
-    :func:`update_geometry_placements` first); stores it in ``geom_data`` and returns it."""
+def _pair_distance(geom_model: GeometryModel, geom_data: GeometryData, pair_index) -> DistanceResult:
+    """The distance result of collision pair ``pair_index`` at the current ``geom_data.oMg``, stored nowhere."""
     packed = _check(geom_model, geom_data)
     p = _pair(geom_model, pair_index)
     if p in packed.nonconvex_pairs:  # coal's, on the triangles
         d, out = _nonconvex_pair(geom_model, geom_data, p)
-        _store(geom_data, p, d, out)
         return DistanceResult(float(d), out[:2].copy(), out[2].copy())
     out, iterations = np.empty((3, 3)), np.zeros(2, dtype=np.int64)
     d = _pairs.pair_distance(*packed.arrays, geom_data._oMg, packed.pairs, p, geom_data._settings, out, iterations)
-    geom_data.distances[p], geom_data.nearest_points[p], geom_data.normals[p] = d, out[:2], out[2]
     return DistanceResult(float(d), out[:2].copy(), out[2].copy(), int(iterations[0]), int(iterations[1]))
+
+
+def compute_distance(geom_model: GeometryModel, geom_data: GeometryData, pair_index: int) -> DistanceResult:
+    """Distance of collision pair ``pair_index`` at the current ``geom_data.oMg`` (call
+    :func:`update_geometry_placements` first); stores it in the distance results of ``geom_data``
+    (``distances``, ``nearest_points``, ``normals``) and returns it."""
+    result = _pair_distance(geom_model, geom_data, pair_index)
+    p = int(pair_index)
+    geom_data.distances[p], geom_data.nearest_points[p], geom_data.normals[p] = (
+        result.min_distance, result.nearest_points, result.normal)
+    return result
 
 
 def compute_collision(geom_model: GeometryModel, geom_data: GeometryData, pair_index: int) -> bool:
     """Whether collision pair ``pair_index`` collides at the current ``geom_data.oMg`` (distance below its
-    security margin); stores the result in ``geom_data.collisions`` and ``distances``."""
-    p = _pair(geom_model, pair_index)
-    d = compute_distance(geom_model, geom_data, p).min_distance
+    security margin); stores the result in the collision results ``geom_data.collisions`` and
+    ``collision_distances`` (the distance results stay as they were)."""
+    d = _pair_distance(geom_model, geom_data, pair_index).min_distance
+    p = int(pair_index)
     geom_data.collisions[p] = d < geom_data.security_margins[p]
+    geom_data.collision_distances[p] = d
     return bool(geom_data.collisions[p])

@@ -125,8 +125,8 @@ def HandC(model: SystemModel, q, qd, f_ext=None) -> tuple[np.ndarray, np.ndarray
     core = core_of(model)
     q, qd = _states(model, q=q, qd=qd)
     fext = _fext(core, q, f_ext, model.NB)
-    C = rbda.rnea(core.model, core.data, q, qd, np.zeros(model.NB), fext).copy()
-    H = rbda.crba(core.model, core.data, q).copy()
+    C = rbda.rnea(core.model, core.data, q, qd, np.zeros(model.NB), fext)
+    H = rbda.crba(core.model, core.data, q)
     return H, C
 
 
@@ -165,7 +165,7 @@ def HD(model: SystemModel, fd, q, qd, qdd, tau, f_ext=None) -> tuple[np.ndarray,
     core = core_of(model)
     q, qd, qdd, tau = _states(model, q=q, qd=qd, qdd=qdd, tau=tau)
     fext = _fext(core, q, f_ext, model.NB)
-    C = rbda.rnea(core.model, core.data, q, qd, np.where(fd, 0.0, qdd), fext).copy()
+    C = rbda.rnea(core.model, core.data, q, qd, np.where(fd, 0.0, qdd), fext)
     H = rbda.crba(core.model, core.data, q)
     qdd_out, tau_out = qdd.copy(), tau.copy()
     qdd_out[fd], tau_out[~fd] = hybrid_solve(H, C, fd, tau)
@@ -221,7 +221,7 @@ def EnerMo(model: SystemModel, q, qd) -> EnergyMomentum:
     m, d = core.model, core.data
     KE = rbda.compute_kinetic_energy(m, d, q, qd)
     PE = rbda.compute_potential_energy(m, d, q)
-    cm = rbda.center_of_mass(m, d, q, qd).copy()
+    cm = rbda.center_of_mass(m, d, q, qd)
     vcm = d.vcom[0].copy()
     p, L_G = np.split(rbda.compute_centroidal_momentum(m, d, q, qd).copy(), 2)
     h = np.concatenate([p, L_G + np.cross(cm, p)])

@@ -63,6 +63,9 @@ def _load(source, is_text: bool, floating_base, root_joint, root_joint_name: str
         raise TypeError(f"floating_base: expected True or False (or a root JointModel), got {floating_base!r}")
     if root_joint is not None and not isinstance(root_joint, JointModel):
         raise TypeError(f"root_joint: expected a JointModel, got {type(root_joint).__name__}")
+    if not isinstance(root_joint_name, str):
+        raise TypeError(f"root_joint_name: expected a str, got {type(root_joint_name).__name__} (the readers return "
+                        "a new Model; they do not fill one given to them)")
     if floating_base and root_joint is not None:
         raise ValueError("floating_base, root_joint: give one of them (floating_base=True is root_joint=JointModelFreeFlyer())")
     if floating_base:

@@ -421,8 +421,16 @@ def _add_inertial_frame(model: Model, frame: Frame) -> int:
     """Add ``frame`` and merge its inertia into its joint, even a massless one (a massless link may still carry
     rotational inertia, and Pinocchio keeps it)."""
     k = _add_frame(model, frame, append_inertia=False)
-    model.append_body_to_joint(frame.parent_joint, frame.inertia, frame.placement)
+    model.merge_inertia(frame.parent_joint, frame.inertia, frame.placement)
     return k
+
+
+def _add_body(model: Model, joint_id: int, inertia) -> None:
+    """A link's inertia on its joint: a body of ``model.nbodies`` when it has a mass, as Pinocchio counts them."""
+    if inertia.mass > np.finfo(float).eps:
+        model.append_body_to_joint(joint_id, inertia)
+    else:
+        model.merge_inertia(joint_id, inertia)
 
 
 def _add_frame(model: Model, frame: Frame, append_inertia: bool = True) -> int:
@@ -449,7 +457,7 @@ def _build_model(robot: UrdfRobot, root_joint, root_joint_name: str, check_inert
             root_frame = _add_inertial_frame(model, Frame(root.name, 0, 0, SE3(), FrameType.BODY, root.inertia))
         else:
             jid = model.add_joint(0, root_joint, SE3(), root_joint_name)
-            model.append_body_to_joint(jid, root.inertia)
+            _add_body(model, jid, root.inertia)
             root_frame = model.add_body_frame(root.name, jid, SE3(), model.add_joint_frame(jid, 0))
     except ValueError as exc:
         raise src.error("root_joint", str(exc)) from None
@@ -467,7 +475,7 @@ def _build_model(robot: UrdfRobot, root_joint, root_joint_name: str, check_inert
             else:
                 jid = model.add_joint(frame.parent_joint, _joint_model(joint), placement, name)
                 _set_limits(model, jid, joint)
-                model.append_body_to_joint(jid, child.inertia)
+                _add_body(model, jid, child.inertia)
                 body = model.add_body_frame(child.name, jid, SE3(), model.add_joint_frame(jid, parent_frame))
         except ValueError as exc:
             raise src.error(joint.where, str(exc)) from None

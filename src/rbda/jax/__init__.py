@@ -53,6 +53,7 @@ import numpy as np
 
 from .. import _primitives
 from .._primitives import PRIMITIVES
+from ..model.model import frame_id_arg
 from . import _compiled
 
 __all__ = ["aba", "center_of_mass", "constraint_dynamics", "constraint_forces", "crba", "forward_kinematics",
@@ -282,7 +283,7 @@ def frame_placement(model, q, frame_id):
     Returns ``(..., 3, 4)`` ``[R | p]``. Derivatives: rbda's frame Jacobian (``compute_frame_jacobian`` in
     ``LOCAL_WORLD_ALIGNED``, ``dR = w x R``, ``dp = v``). Raises ``KeyError`` for an unknown frame name,
     ``ValueError`` for an id out of range, and as :func:`rnea` does."""
-    return _call("frame_placement", model, q, static=(_primitives.frame_index(model, frame_id),))
+    return _call("frame_placement", model, q, static=(frame_id_arg(model, frame_id),))
 
 
 def frame_jacobian(model, q, frame_id, reference_frame=_primitives.ReferenceFrame.LOCAL):
@@ -297,7 +298,7 @@ def frame_jacobian(model, q, frame_id, reference_frame=_primitives.ReferenceFram
     dof; :func:`rbda._primitives.frame_jacobian_derivative`). Under ``jit`` (one float64 state, a model whose
     joints have constant motion subspaces) both come from the placements' custom call, in jnp. Raises ``KeyError`` for an unknown frame name,
     ``ValueError`` for an id out of range or a bad reference frame, and as :func:`rnea` does."""
-    static = (_primitives.frame_index(model, frame_id), _primitives.reference_frame_index(reference_frame))
+    static = (frame_id_arg(model, frame_id), _primitives.reference_frame_index(reference_frame))
     return _call("frame_jacobian", model, q, static=static)
 
 

@@ -385,7 +385,7 @@ def centroidal_derivatives(I, F, ws, dws, q, v, a, dh_dq, dhdot_dq, dhdot_dv, dh
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     Yc, Bc, Fc = g.Yo, g.Bc, d.of
-    Hc, tmp, dc = d.ov, np.empty(6), np.empty((m.nv, 3))  # Hc overwrites ov once a joint's columns are done
+    Hc, tmp, dc = np.empty((m.nj, 6)), np.empty(6), np.empty((m.nv, 3))  # the subtree momenta (data.ov stays)
     for k in range(6):
         Fc[0, k] = 0.0
         Yc[0, k, :] = 0.0

@@ -8,8 +8,8 @@ that the compiled kernels fill:
 * ``wb`` (``kernels/whole_body.py``): centre of mass, centroidal quantities, the factor of ``M``;
 * ``dws`` (``kernels/derivatives.py``): the derivatives' workspace, allocated on the first derivative call.
 
-Names follow Pinocchio. Results returned by the algorithms are these buffers: a second call overwrites them, so
-copy a result that must outlive the next call.
+Names follow Pinocchio. The algorithms fill these buffers and return copies of their results, which the caller
+owns; the fields themselves hold the last call's values (a second call overwrites them).
 """
 
 from __future__ import annotations
@@ -211,12 +211,31 @@ class Data:
         self.constraint_state = self.constraint_binding = None
         self.constraint_derivative_buffers = None
 
-    def __getstate__(self):  # copies and pickles leave the fast entries out: they are bound to this object
-        return {k: v for k, v in self.__dict__.items() if not k.startswith("_fast_")}
+    def __getstate__(self):
+        """The fields, for pickles and copies: the fast entries left out (they are bound to this object), and each
+        array that views a buffer (``ws``, ``wb``, ``dws``) as where it lies in it, so that the fields of the
+        copy view the copy's buffers as these view this data's."""
+        buffers = {name: self.__dict__.get(name) for name in _BUFFERS}
+        return {k: _describe(v, buffers) for k, v in self.__dict__.items() if not k.startswith("_fast_")}
 
     def __setstate__(self, state):
-        self.__dict__.update(state)
+        buffers = {name: state.get(name) for name in _BUFFERS}
+        self.__dict__.update({k: _restore(v, buffers) for k, v in state.items()})
         self.__dict__.update(UNBOUND)
+
+    def copy(self) -> "Data":
+        """An independent workspace holding the same values (Pinocchio's ``Data.copy``; also ``copy.copy`` and
+        ``copy.deepcopy``): its fields view its own buffers."""
+        import copy
+
+        data = type(self).__new__(type(self))
+        data.__setstate__(copy.deepcopy(self.__getstate__()))
+        return data
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo) -> "Data":
+        return self.copy()
 
     def ov_of(self, joint_id: int) -> np.ndarray:
         """World-frame spatial velocity ``(6,)`` of joint ``joint_id`` from ``oMi`` and the local ``v``."""
@@ -225,6 +244,47 @@ class Data:
     def __repr__(self) -> str:
         nj, nv, nf = self.model_sizes
         return f"Data(njoints={nj}, nv={nv}, nframes={nf})"
+
+
+_BUFFERS = ("ws", "wb", "dws")  # the float64 buffers that the fields of a Data view
+
+
+class _BufferView(tuple):
+    """Where an array lies in one of a data's buffers: ``(buffer name, byte offset, shape, strides)``."""
+
+
+def _describe(x, buffers: dict):
+    """``x`` (a field of a Data, or an item of one) with every array that views one of ``buffers`` (but is not
+    the buffer itself) replaced by its :class:`_BufferView`."""
+    if isinstance(x, np.ndarray):
+        for name, buffer in buffers.items():
+            if buffer is not None and x is not buffer and np.may_share_memory(x, buffer):
+                offset = x.__array_interface__["data"][0] - buffer.__array_interface__["data"][0]
+                return _BufferView((name, offset, x.shape, x.strides))
+        return x
+    if isinstance(x, SE3Views):
+        return SE3Views(_describe(x.array, buffers))
+    if isinstance(x, tuple) and not isinstance(x, _BufferView):
+        items = [_describe(v, buffers) for v in x]
+        return type(x)._make(items) if hasattr(type(x), "_make") else tuple(items)
+    if isinstance(x, list):
+        return [_describe(v, buffers) for v in x]
+    return x
+
+
+def _restore(x, buffers: dict):
+    """The inverse of :func:`_describe`, on the buffers of the data being restored."""
+    if isinstance(x, _BufferView):
+        name, offset, shape, strides = x
+        return np.ndarray(shape, dtype=np.float64, buffer=buffers[name], offset=offset, strides=strides)
+    if isinstance(x, SE3Views):
+        return SE3Views(_restore(x.array, buffers))
+    if isinstance(x, tuple):
+        items = [_restore(v, buffers) for v in x]
+        return type(x)._make(items) if hasattr(type(x), "_make") else tuple(items)
+    if isinstance(x, list):
+        return [_restore(v, buffers) for v in x]
+    return x
 
 
 class _ModelAttribute:

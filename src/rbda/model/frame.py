@@ -48,3 +48,10 @@ class Frame:
         )
 
     __hash__ = None
+
+    def copy(self) -> "Frame":
+        """An independent copy, its placement and inertia copied too (also what ``copy.copy`` gives)."""
+        return type(self)(self.name, self.parent_joint, self.parent_frame, self.placement.copy(), self.type,
+                          self.inertia.copy())
+
+    __copy__ = copy

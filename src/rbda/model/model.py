@@ -71,6 +71,24 @@ def _unknown(kind: str, name, names: list) -> str:
     return f"no {kind} named {name!r}; {kind}s are {shown}"
 
 
+def frame_id_arg(model: "Model", frame_id: int | str, name: str = "frame_id") -> int:
+    """``frame_id`` (a frame id, or a frame's name) as the id of a frame of ``model``; the one rule for the frame
+    arguments of every function. Raises ``KeyError`` for an unknown name (with the closest names),
+    ``ValueError`` for an id out of range, ``TypeError`` for anything else, each naming the argument."""
+    if isinstance(frame_id, str):
+        names = [f.name for f in model.frames]
+        if frame_id in names:
+            return names.index(frame_id)
+        raise KeyError(f"{name}: {_unknown('frame', frame_id, names)} (model.get_frame_id(name) gives a "
+                       "frame's id)")
+    if isinstance(frame_id, (bool, np.bool_)) or not isinstance(frame_id, (int, np.integer)):
+        raise TypeError(f"{name}: expected a frame id (int) or a frame name (str), got {type(frame_id).__name__}")
+    if not 0 <= frame_id < model.nframes:
+        raise ValueError(f"{name}: {frame_id} is not a frame id of this model (0..{model.nframes - 1}); "
+                         "model.get_frame_id(name) gives a frame's id from its name")
+    return int(frame_id)
+
+
 def _no_fast_entry(*args):
     return None
 
@@ -124,15 +142,13 @@ class Model:
         self.reference_configurations: dict[str, np.ndarray] = {}
         self.mimicking_joints: list[int] = []  # ids of the mimic joints, and of the joints they mimic
         self.mimicked_joints: list[int] = []
+        self.nbodies = 1  # the universe's body, then one per append_body_to_joint (Pinocchio's count)
 
     # ---------------------------------------------------------------------------------------- sizes
     @property
     def njoints(self) -> int:
         return len(self.joints)
 
-    @property
-    def nbodies(self) -> int:
-        return len(self.joints)
 
     @property
     def nframes(self) -> int:
@@ -254,9 +270,16 @@ class Model:
 
     def append_body_to_joint(self, joint_id: int, body_inertia: Inertia, body_placement: SE3 = None) -> None:
         """Rigidly attach a body of inertia ``body_inertia`` (given in its own frame) to joint ``joint_id``, at
-        ``body_placement`` in the joint frame."""
+        ``body_placement`` in the joint frame; counts it in ``nbodies`` (as Pinocchio does: ``nbodies`` is 1, the
+        universe, plus one per appended body; a frame's inertia merged by :meth:`add_frame` is not a body)."""
+        self.merge_inertia(joint_id, body_inertia, body_placement)
+        self.nbodies += 1
+
+    def merge_inertia(self, joint_id: int, inertia: Inertia, placement: SE3 = None) -> None:
+        """Add ``inertia`` (given in its own frame, at ``placement`` in the frame of joint ``joint_id``) to that
+        joint's body, without counting a new body: a fixed link or a frame's inertia."""
         self._check_joint_id(joint_id, "joint_id")
-        Y = body_inertia if body_placement is None else body_placement.act(body_inertia)
+        Y = inertia if placement is None else placement.act(inertia)
         self.inertias[joint_id] = self.inertias[joint_id] + Y
 
     def add_frame(self, frame: Frame, append_inertia: bool = True) -> int:
@@ -270,7 +293,7 @@ class Model:
                 return k
         self.frames.append(frame)
         if append_inertia and (frame.inertia.mass != 0.0 or np.any(frame.inertia.inertia != 0.0)):  # massless may still rotate
-            self.append_body_to_joint(frame.parent_joint, frame.inertia, frame.placement)
+            self.merge_inertia(frame.parent_joint, frame.inertia, frame.placement)
         self._invalidate()
         return self.nframes - 1
 
@@ -307,7 +330,8 @@ class Model:
         return name in self.names
 
     def get_frame_id(self, name: str, type: FrameType | None = None) -> int:
-        """Id of the frame ``name`` (of ``type`` if given); raises ``KeyError`` if there is none."""
+        """Id of the frame ``name`` (of ``type`` if given); raises ``KeyError`` with the closest names if
+        there is none."""
         for k, f in enumerate(self.frames):
             if f.name == name and (type is None or f.type & type):
                 return k
@@ -556,6 +580,7 @@ class Model:
         self.__dict__.setdefault("mimicked_joints", [])
         self.__dict__.setdefault("stiffness", np.zeros(self.nv))  # files and pickles without joint springs
         self.__dict__.setdefault("springref", np.zeros(self.nq))
+        self.__dict__.setdefault("nbodies", len(state["joints"]))
         for k in ("joints", "joint_placements", "inertias", "frames"):
             self.__dict__[k] = _TrackedList(state[k], self)
 

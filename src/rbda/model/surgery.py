@@ -19,7 +19,7 @@ from ..joints import JointModelMimic
 from ..spatial import SE3
 from ..spatial._validate import as_array
 from .frame import Frame, FrameType
-from .model import Model
+from .model import Model, frame_id_arg
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -43,6 +43,7 @@ def _copy_joint(dst: Model, src: Model, i: int, parent: int, placement: SE3) -> 
     jid = dst.add_joint(parent, src.joints[i], placement, src.names[i])
     nqs, nvs = _joint_slices(dst, jid)
     dst.inertias[jid] = src.inertias[i].copy()
+    dst.nbodies += 1  # the joint's body, counted as Pinocchio's appendModel and buildReducedModel count it
     for name, new, old in (("lower_position_limit", nqs, qs), ("upper_position_limit", nqs, qs),
                            ("effort_limit", nvs, vs), ("velocity_limit", nvs, vs), ("friction", nvs, vs),
                            ("damping", nvs, vs), ("stiffness", nvs, vs), ("springref", nqs, qs),
@@ -107,15 +108,10 @@ def append_model(model_a: Model, model_b: Model, frame_in_a: int | str, placemen
         out = result[0] if isinstance(result, tuple) else result
         out = _with_mimic(out, pairs_a + pairs_b)
         return (out, result[1]) if isinstance(result, tuple) else out
-    if isinstance(frame_in_a, str):
-        try:
-            fid = model_a.get_frame_id(frame_in_a)
-        except KeyError as exc:
-            raise ValueError(f"frame_in_a: {exc.args[0]}") from None
-    elif isinstance(frame_in_a, (int, np.integer)) and 0 <= frame_in_a < model_a.nframes:
-        fid = int(frame_in_a)
-    else:
-        raise ValueError(f"frame_in_a: {frame_in_a!r} is not a frame of model_a (0..{model_a.nframes - 1})")
+    try:
+        fid = frame_id_arg(model_a, frame_in_a, "frame_in_a")
+    except KeyError as exc:  # a name it does not have: the ValueError of append_model's other bad arguments
+        raise ValueError(exc.args[0]) from None
     placement = SE3() if placement is None else placement
     if not isinstance(placement, SE3):
         raise TypeError(f"placement: expected an SE3, got {type(placement).__name__}")

@@ -40,6 +40,17 @@ class ArticulatedBodyInertia:
         eig = np.linalg.eigvalsh(self._P)
         return bool(eig[0] >= -tol * max(1.0, abs(eig[-1])))
 
+    def copy(self) -> "ArticulatedBodyInertia":
+        """An independent copy (also what ``copy.copy`` and ``copy.deepcopy`` give)."""
+        out = type(self).__new__(type(self))
+        out._P = self._P.copy()
+        return out
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo) -> "ArticulatedBodyInertia":
+        return self.copy()
+
     def copy_to_full_matrix6(self) -> np.ndarray:
         """The full ``(6, 6)`` symmetric matrix (a copy)."""
         return self._P.copy()

@@ -243,8 +243,13 @@ class Inertia:
         return M.act_inv(self)
 
     def copy(self) -> "Inertia":
-        """An independent copy."""
-        return Inertia(self.mass, self.lever, self.inertia)
+        """An independent copy (also what ``copy.copy`` and ``copy.deepcopy`` give), of the same class."""
+        return type(self)(self.mass, self.lever, self.inertia)
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo) -> "Inertia":
+        return self.copy()
 
     def is_approx(self, other: "Inertia", prec: float = 1e-12) -> bool:
         """Whether the ``(6, 6)`` matrices of ``self`` and ``other`` differ by at most ``prec`` times the smaller

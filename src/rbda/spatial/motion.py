@@ -64,7 +64,13 @@ class _SpatialVector:
         return self.vector
 
     def copy(self):
+        """An independent copy (also what ``copy.copy`` and ``copy.deepcopy`` give)."""
         return type(self)(self.vector)
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo):
+        return self.copy()
 
     def _same(self, other, op: str):
         if type(other) is not type(self):

@@ -185,8 +185,15 @@ class SE3:
         return self.is_approx(SE3(), prec)
 
     def copy(self) -> "SE3":
-        """An independent copy."""
-        return _se3(self.rotation.copy(), self.translation.copy())
+        """An independent copy (also what ``copy.copy`` and ``copy.deepcopy`` give), of the same class."""
+        M = type(self).__new__(type(self))
+        M.rotation, M.translation = self.rotation.copy(), self.translation.copy()
+        return M
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo) -> "SE3":
+        return self.copy()
 
     def __eq__(self, other) -> bool:
         return (
