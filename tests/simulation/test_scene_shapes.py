@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import rbda
+from rbda.simulation.scene import FRICTIONLESS
 from rbda.collision.shapes import Cone, Convex
 from rbda.io import Box, Capsule, Cylinder, Ellipsoid, GeometryModel, Halfspace, Mesh, Sphere
 from rbda.simulation import add_free_body
@@ -87,7 +88,7 @@ def _our_pairs(path):
     model, cm = rbda.load_scene(path)
     mj = mujoco.MjModel.from_xml_path(path)
     ids = {mujoco.mj_id2name(mj, mujoco.mjtObj.mjOBJ_GEOM, g) or f"geom{g}": g for g in range(mj.ngeom)}
-    names = [g.name for g in cm.geometry_objects]
+    names = [g.name.removesuffix(FRICTIONLESS) for g in cm.geometry_objects]  # (a condim-1 geom's twin)
     return {tuple(sorted((ids[names[i]], ids[names[j]]))) for i, j in cm.collision_pairs}, mj
 
 
@@ -106,24 +107,28 @@ def test_load_scene_pairs_on_gymnasium_models(robot):
         assert b1 != b2 and (0 in (b1, b2) or (mj.body_parentid[b1] != b2 and mj.body_parentid[b2] != b1))
 
 
-def test_load_scene_keeps_excludes_and_explicit_pairs(tmp_path):
-    """Three free capsules chained by hinges (parent and child never collide), an ``<exclude>`` between the first
-    and the third, a ``<pair>`` between two geoms whose ``contype`` and ``conaffinity`` do not match."""
+def test_load_scene_keeps_excludes_and_refuses_explicit_pairs(tmp_path):
+    """Three free capsules chained by hinges (parent and child never collide) and an ``<exclude>`` between the first
+    and the third: the pairs are MuJoCo's; an explicit ``<pair>`` (its own friction and softness) is refused,
+    naming the element."""
     mujoco = pytest.importorskip("mujoco")
     path = tmp_path / "chain.xml"
-    path.write_text("""<mujoco><worldbody><geom name="floor" type="plane" size="0 0 1"/>
+    text = """<mujoco><worldbody><geom name="floor" type="plane" size="0 0 1"/>
       <body name="a" pos="0 0 0.5"><freejoint/><geom name="ga" type="capsule" size="0.05 0.1"/>
         <body name="b" pos="0.3 0 0"><joint type="hinge"/><geom name="gb" type="capsule" size="0.05 0.1"/>
           <body name="c" pos="0.3 0 0"><joint type="hinge"/><geom name="gc" type="capsule" size="0.05 0.1"/>
           </body></body></body>
       <body name="d" pos="1 0 0.5"><freejoint/><geom name="gd" type="sphere" size="0.1" contype="2" conaffinity="2"/>
       </body></worldbody>
-      <contact><exclude body1="c" body2="a"/><pair geom1="gd" geom2="ga"/></contact></mujoco>""")
+      <contact><exclude body1="c" body2="a"/>PAIR</contact></mujoco>"""
+    path.write_text(text.replace("PAIR", ""))
     ours, mj = _our_pairs(str(path))
     assert ours == _mujoco_pairs_by_collision(mujoco, mj)  # (its broad phase reports every pair here)
     name = {g: mujoco.mj_id2name(mj, mujoco.mjtObj.mjOBJ_GEOM, g) for g in range(mj.ngeom)}
-    assert {tuple(sorted((name[a], name[b]))) for a, b in ours} == {
-        ("floor", "ga"), ("floor", "gb"), ("floor", "gc"), ("ga", "gd")}
+    assert {tuple(sorted((name[a], name[b]))) for a, b in ours} == {("floor", "ga"), ("floor", "gb"), ("floor", "gc")}
+    path.write_text(text.replace("PAIR", '<pair geom1="gd" geom2="ga"/>'))
+    with pytest.raises(rbda.io.ModelFileError, match=r"contact > pair: 1 explicit contact pair"):
+        rbda.load_scene(str(path))
 
 
 def test_an_ellipsoid_from_mjcf_rests_on_the_floor(tmp_path):
