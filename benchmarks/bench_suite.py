@@ -44,12 +44,7 @@ def time_rbda(scene, steps):
 def time_mujoco(scene, steps):
     import mujoco
 
-    mj = mujoco.MjModel.from_xml_path(scene.path())
-    d = mujoco.MjData(mj)
-    if scene.qpos is not None:
-        d.qpos[:] = scene.qpos
-    if scene.qvel is not None:
-        d.qvel[:] = scene.qvel
+    mj, d = scenes.mujoco_start(scene)
     mujoco.mj_step(mj, d)
     t0 = time.process_time()
     for _ in range(steps):

@@ -203,8 +203,8 @@ def _free_joints(mj):
     return [j for j in range(mj.njnt) if mj.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE]
 
 
-def run_mujoco(scene: Scene) -> Run:
-    """``scene`` stepped by ``mujoco.mj_step`` (its file's options)."""
+def mujoco_start(scene: Scene):
+    """``(MjModel, MjData)`` of ``scene`` at its start (its ``qpos``/``qvel``, else the file's)."""
     import mujoco
 
     mj = mujoco.MjModel.from_xml_path(scene.path())
@@ -213,6 +213,14 @@ def run_mujoco(scene: Scene) -> Run:
         d.qpos[:] = scene.qpos
     if scene.qvel is not None:
         d.qvel[:] = scene.qvel
+    return mj, d
+
+
+def run_mujoco(scene: Scene) -> Run:
+    """``scene`` stepped by ``mujoco.mj_step`` (its file's options)."""
+    import mujoco
+
+    mj, d = mujoco_start(scene)
     free = _free_joints(mj)
     E, P, H, Q = [], [], [], []
 
