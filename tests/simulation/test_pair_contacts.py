@@ -162,8 +162,8 @@ LYING = np.array([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]])  # the sh
 ], ids=["box", "capsule lying", "cylinder lying", "cylinder standing", "hull"])
 def test_patches_rest_on_a_box(shape, R, height, points):
     """A shape resting on a fixed box through a face, its side or its axis: the patch's points (a box's or a hull's
-    four corners, a capsule's or a lying cylinder's two axis ends, a standing cylinder's cap: four vertices of its
-    octagon, the patch reduced), all at the surface, normal +z (from the table to the body), carrying m g dt
+    four corners, a capsule's or a lying cylinder's two axis ends, a standing cylinder's cap: the four corners of
+    the square inscribed in its rim), all at the surface, normal +z (from the table to the body), carrying m g dt
     together, and the body still after 2 s (no drift)."""
     sim, q, v = _on_table(shape, R, height)
     q1, v1 = sim.step(q, v, np.zeros(6))
@@ -366,3 +366,21 @@ def test_a_scene_of_120_bodies_runs_the_narrow_phase_on_few_pairs():
     compiled_keys = sim.contacts.keys
     reference = contacts(sim, v, kinematics(sim, q, v, np.zeros(model.nv), None))
     assert compiled_keys == reference.keys and len(compiled_keys) > 100
+
+
+def test_a_mesh_file_rests_on_a_box_on_its_face(tmp_path):
+    """A mesh file of a box (its hull's faces) on a fixed box: the 4 corners of its face, at rest after 1 s."""
+    pytest.importorskip("trimesh")
+    from rbda.io import Mesh
+
+    corners = np.array([[x, y, z] for x in (-0.1, 0.1) for y in (-0.2, 0.2) for z in (-0.05, 0.05)])
+    faces = [(0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5), (0, 4, 5), (0, 5, 1), (2, 3, 7), (2, 7, 6), (0, 2, 6),
+             (0, 6, 4), (1, 5, 7), (1, 7, 3)]
+    path = tmp_path / "box.obj"
+    path.write_text("".join(f"v {x} {y} {z}\n" for x, y, z in corners) + "".join(
+        f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in faces))
+    sim, q, v = _on_table(Mesh(str(path)), np.eye(3), 0.05)
+    Q, V = sim.rollout(q, v, np.zeros((1000, 6)))
+    assert sim.contacts.size == 4
+    np.testing.assert_allclose(np.sort(np.abs(sim.contacts.points[:, :2]), axis=0), [[0.1, 0.2]] * 4, atol=1e-9)
+    assert np.abs(V[-1]).max() < 1e-6 and np.abs(Q[-1, :3] - q[:3]).max() < 1e-6

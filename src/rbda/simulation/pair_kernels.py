@@ -39,7 +39,7 @@ import math
 import numpy as np
 
 from .._jit import njit
-from ..collision.epa import MAX_FACES, MAX_VERTICES
+from ..collision.epa import epa_room
 from ..collision.narrowphase import segment_segment, shape_distance_in
 from ..collision.shapes import Cone, Convex, Ellipsoid
 from ..collision.support import BOX, CAPSULE, CONVEX, CYLINDER, SPHERE
@@ -48,13 +48,14 @@ from ..io.geometry import Box, Capsule, Cylinder, Mesh, Sphere
 from .contacts import PAIR_FUNCTIONS, PATCH_POINTS, reduce_patch
 
 FEATURE_SINE = 0.02  # a face within this sine of the normal is a shape's feature, as a segment perpendicular to it
-CAP_SIDES = 8  # a cylinder's cap as a feature: the regular polygon of this many vertices inscribed in its rim
+CAP_SIDES = 4  # a cylinder's cap as a feature: the regular polygon of this many vertices inscribed in its rim (as
+# compiled.plane_cylinder's patch: a cap on a face gives 4 points, no reduction, whose keys stay from step to step)
 GJK = (0, 1e-10, 256)  # GJK's variant (vanilla), tolerance and most iterations (collision.DistanceRequest's)
 PATCH_SLACK = 1e-9  # m: a patch shallower than the deepest point by more than this is joined by that point
 EDGE_BIAS = 1e-6  # relative: an edge axis of the separating axis test wins only by this much over a face axis
 # a geometry object's columns of PackedScene.gint from TYPE: its collision.support type code, the first row and the
 # count of its hull's vertices (PackedScene.hull), of its vertex graph (PackedScene.graph), of its faces
-# (PackedScene.faces), its most contacts against a bounded shape
+# (PackedScene.faces)
 TYPE, HULL_FIRST, HULL_COUNT, GRAPH_FIRST, GRAPH_COUNT, FACE_FIRST, FACE_COUNT = range(5, 12)
 # the most contacts of a pair whose shapes' features are at most points, segments or faces
 POINT, SEGMENT, FACE = 1, 3, PATCH_POINTS + 1
@@ -68,13 +69,11 @@ def pair_room(features: int) -> tuple:
     rows ``(PATCH_POINTS,)``."""
     F = max(int(features), CAP_SIDES, 4)
     return (np.empty((16, 3)), np.empty(4), np.zeros(2, dtype=np.int64), np.empty((3, 3)),
-            np.zeros(2, dtype=np.int64), np.empty((MAX_VERTICES, 9)), np.empty((MAX_FACES, 3), dtype=np.int64),
-            np.empty((MAX_FACES, 4)), np.zeros(MAX_FACES, dtype=np.bool_), np.empty((3 * MAX_FACES, 2), dtype=np.int64),
-            np.empty((2, 3, 4)), np.empty((2, F, 3)), np.empty((2, 2 * F + 8, 3)), np.empty((2 * F + 8, 4)),
-            np.empty(PATCH_POINTS, dtype=np.int64))
+            np.zeros(2, dtype=np.int64), *epa_room(), np.empty((2, 3, 4)), np.empty((2, F, 3)),
+            np.empty((2, 2 * F + 8, 3)), np.empty((2 * F + 8, 4)), np.empty(PATCH_POINTS, dtype=np.int64))
 
 
-# ---------------------------------------------------------------------------------------------- 3-vectors
+# ---------------------------------------------------------------------------------------------- frames
 @njit(cache=True, forceinline=True)
 def column(R, j):
     return R[0, j], R[1, j], R[2, j]
