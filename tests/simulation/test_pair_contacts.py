@@ -384,3 +384,42 @@ def test_a_mesh_file_rests_on_a_box_on_its_face(tmp_path):
     assert sim.contacts.size == 4
     np.testing.assert_allclose(np.sort(np.abs(sim.contacts.points[:, :2]), axis=0), [[0.1, 0.2]] * 4, atol=1e-9)
     assert np.abs(V[-1]).max() < 1e-6 and np.abs(Q[-1, :3] - q[:3]).max() < 1e-6
+
+
+@pytest.mark.parametrize("path", ["step", "rollout"])
+def test_a_step_with_more_contacts_than_its_buffers_enlarges_them(monkeypatch, path):
+    """Output buffers made for no contact (``CONTACTS_PER_OBJECT`` 0): the first steps find the stacked boxes'
+    contacts, enlarge the buffers (twice the room each time) and run again, and the trajectory is the one of
+    buffers large enough from the start, to the bit."""
+    from rbda.simulation import packed
+
+    def make():
+        model, cm = rbda.Model(), GeometryModel()
+        cm.add_geometry_object(GeometryObject("table", 0, 0, rbda.SE3(np.eye(3), [0.0, 0.0, -0.25]),
+                                              Box((2.0, 2.0, 0.5))))
+        add_free_body(model, cm, "lower", Box((0.4, 0.4, 0.2)), 4.0)
+        add_free_body(model, cm, "upper", Box((0.2, 0.2, 0.2)), 1.0)
+        return Simulator(model, cm, 1e-3, mu=0.5)
+
+    reference = make()
+    monkeypatch.setattr(packed, "CONTACTS_PER_OBJECT", 0)
+    small = make()
+    assert small._scene.capacity == 0 and reference._scene.capacity >= 8
+    q = rbda.neutral(small.model)
+    q[2], q[9] = 0.1, 0.3
+    taus = np.zeros((50, 12))
+    taus[:, 0] = 2.0
+    if path == "rollout":
+        Qa, Va = small.rollout(q, np.zeros(12), taus)
+        Qb, Vb = reference.rollout(q, np.zeros(12), taus)
+    else:
+        Qa, Va, Qb, Vb = [q], [np.zeros(12)], [q], [np.zeros(12)]
+        for tau in taus:
+            for Q, V, sim in ((Qa, Va, small), (Qb, Vb, reference)):
+                qn, vn = sim.step(Q[-1], V[-1], tau)
+                Q.append(qn)
+                V.append(vn)
+    np.testing.assert_array_equal(np.array(Qa), np.array(Qb))
+    np.testing.assert_array_equal(np.array(Va), np.array(Vb))
+    assert small.contacts.keys == reference.contacts.keys and small.contacts.size == 8
+    assert 8 <= small._scene.capacity <= 16
