@@ -50,8 +50,9 @@ def center_of_mass(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None =
 
 def jacobian_center_of_mass(model: Model, data: Data, q: ArrayLike, compute_subtree_coms: bool = True) -> np.ndarray:
     """Jacobian ``(3, nv)`` of the centre of mass at ``q: (nq,)`` (world frame): ``d com / dt = Jcom v``; a new
-    array, also in ``data.Jcom``. Also fills ``data.mass``, ``data.J``, ``data.oMi``, and with ``compute_subtree_coms`` (the default, as in
-    Pinocchio) every subtree's centre of mass ``data.com`` in the world frame."""
+    array, also in ``data.Jcom``. Also fills ``data.mass``, ``data.J``, ``data.oMi``, and with
+    ``compute_subtree_coms`` (the default, as in Pinocchio) every subtree's centre of mass ``data.com`` in the world
+    frame."""
     I, F = model.packed
     status = _k.jacobian_center_of_mass(I, F, data.ws, data.wb, vector(q, model.nq, "q"))
     if status:

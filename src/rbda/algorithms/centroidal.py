@@ -27,8 +27,8 @@ _k = direct(centroidal)  # the kernels, past numba's per-call dispatch
 
 
 def compute_centroidal_map(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
-    """Centroidal momentum matrix ``Ag`` ``(6, nv)`` at ``q: (nq,)``: a new array, also in ``data.Ag``; fills ``data.Ig``,
-    ``data.com``, ``data.mass``, ``data.J`` and ``data.oYcrb``."""
+    """Centroidal momentum matrix ``Ag`` ``(6, nv)`` at ``q: (nq,)``: a new array, also in ``data.Ag``; fills
+    ``data.Ig``, ``data.com``, ``data.mass``, ``data.J`` and ``data.oYcrb``."""
     I, F = model.packed
     status = _k.centroidal_map(I, F, data.ws, data.wb, vector(q, model.nq, "q"), NONE)
     if status:
@@ -49,8 +49,8 @@ def ccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
 
 def compute_centroidal_momentum(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """Centroidal momentum ``hg`` ``(6,)`` at ``q: (nq,)``, ``v: (nv,)``: the sum of the body momenta, about the
-    CoM; a new array, also in ``data.hg``, with ``data.com[0]``, ``data.vcom[0]``, ``data.mass[0]``, ``data.v``. (``Force(hg)``
-    gives Pinocchio's return type.)"""
+    CoM; a new array, also in ``data.hg``, with ``data.com[0]``, ``data.vcom[0]``, ``data.mass[0]``, ``data.v``.
+    (``Force(hg)`` gives Pinocchio's return type.)"""
     I, F = model.packed
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     status = _k.centroidal_momentum(I, F, data.ws, data.wb, q, v, NONE)

@@ -57,7 +57,8 @@ def _apply(model, data, x, name, kernel, matrix) -> np.ndarray:
 
 def decompose(model: Model, data: Data) -> np.ndarray:
     """Factorise ``data.M`` (from :func:`rbda.crba`) as ``U D U^T``: fills ``data.U`` ``(nv, nv)``, ``data.D``,
-    ``data.Dinv`` ``(nv,)``; returns ``U`` (a new array). Raises if M is not positive definite on its diagonal pivots."""
+    ``data.Dinv`` ``(nv,)``; returns ``U`` (a new array). Raises if M is not positive definite on its diagonal
+    pivots."""
     check_data(model, data)
     try:
         status = _k.cholesky_decompose(data.M, data.dof_parents, data._cholesky_L, data.D, data.Dinv)

@@ -312,10 +312,10 @@ def constraint_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, ta
     ``q: (nq,)``, ``v, tau: (nv,)``; ``contact_models``: a list of :class:`RigidConstraintModel`,
     ``contact_datas`` their datas (``cm.create_data()``); ``prox_settings``: :class:`ProximalSettings` (default
     ``mu = 0``, the exact solve), which receives the iterations and residuals. Returns ``ddq`` ``(nv,)``, a new
-    array, also in ``data.ddq``; fills ``data.lambda_c`` ``(m,)`` (the forces stacked in the order of the list, each in its constraint's
-    frame), each ``contact_datas[k].contact_force`` and the other fields of the constraint datas, ``data.M``,
-    its factor ``data.U``/``data.D``, ``data.nle``, ``data.J``, ``data.oMi``, ``data.v``, ``data.a`` (at
-    ``ddq = 0``) and ``data.constraint_jacobian`` ``(m, nv)``.
+    array, also in ``data.ddq``; fills ``data.lambda_c`` ``(m,)`` (the forces stacked in the order of the list,
+    each in its constraint's frame), each ``contact_datas[k].contact_force`` and the other fields of the
+    constraint datas, ``data.M``, its factor ``data.U``/``data.D``, ``data.nle``, ``data.J``, ``data.oMi``,
+    ``data.v``, ``data.a`` (at ``ddq = 0``) and ``data.constraint_jacobian`` ``(m, nv)``.
 
     Raises ValueError/TypeError naming the argument for wrong sizes, NaN, datas that do not match the models,
     ``mu < 0``, and a redundant constraint set with ``mu = 0`` (the message suggests ``mu > 0``).

@@ -192,8 +192,8 @@ def get_joint_acceleration_derivatives(model: Model, data: Data, joint_id: int,
 
 def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int | str,
                                    reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
-    """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of frame ``frame_id`` (an id or a name) in
-    ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``), after
+    """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of frame ``frame_id`` (an
+    id or a name) in ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``), after
     :func:`compute_forward_kinematics_derivatives`."""
     frame_id = _frame_id(model, data, frame_id)
     frame = model.frames[frame_id]
@@ -203,8 +203,8 @@ def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int | str
 def get_frame_acceleration_derivatives(model: Model, data: Data, frame_id: int | str,
                                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)``: derivatives of the spatial velocity
-    and acceleration of frame ``frame_id`` (an id or a name) in ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``),
-    after :func:`compute_forward_kinematics_derivatives`."""
+    and acceleration of frame ``frame_id`` (an id or a name) in ``reference_frame`` (``LOCAL``, ``WORLD`` or
+    ``LOCAL_WORLD_ALIGNED``), after :func:`compute_forward_kinematics_derivatives`."""
     frame_id = _frame_id(model, data, frame_id)
     frame = model.frames[frame_id]
     v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, frame.parent_joint, frame.placement,

@@ -38,12 +38,12 @@ def _fext(model, fext) -> np.ndarray:
 
 def rnea(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
          fext: ArrayLike | None = None) -> np.ndarray:
-    """Inverse dynamics ``tau = M(q) a + C(q, v) v + g(q) - sum J_i^T fext_i`` (Pinocchio's SE(3) cheat sheet "RNEA").
+    """Inverse dynamics ``tau = M(q) a + C(q, v) v + g(q) - sum J_i^T fext_i`` (Pinocchio's SE(3) cheat sheet
+    "RNEA").
 
-    ``q: (nq,)``, ``v: (nv,)``, ``a: (nv,)``; ``fext`` one force per joint (``(njoints, 6)`` or a list of
-    Force), each expressed in its joint frame. Returns ``tau`` ``(nv,)``, a new array, also in ``data.tau``; fills ``data.v``,
-    ``data.a_gf``, ``data.f``, ``data.oMi``, ``data.liMi``. Armature adds ``armature * a``.
-    """
+    ``q: (nq,)``, ``v: (nv,)``, ``a: (nv,)``; ``fext`` one force per joint (``(njoints, 6)`` or a list of Force),
+    each expressed in its joint frame. Returns ``tau`` ``(nv,)``, a new array, also in ``data.tau``; fills
+    ``data.v``, ``data.a_gf``, ``data.f``, ``data.oMi``, ``data.liMi``. Armature adds ``armature * a``."""
     if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
         tau = data._fast_rnea(model, data, q, v, a)
         if tau is not None:
@@ -117,10 +117,11 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
         fext: ArrayLike | None = None) -> np.ndarray:
     """Forward dynamics ``ddq = M^-1 (tau - C v - g + sum J_i^T fext_i)`` by the articulated-body algorithm.
 
-    ``q: (nq,)``, ``v: (nv,)``, ``tau: (nv,)``; ``fext`` one force per joint (``(njoints, 6)`` or a list of
-    Force), each in its joint frame, or None. Returns ``ddq`` ``(nv,)``, a new array, also in ``data.ddq``; fills ``data.oMi``, ``data.ov``,
-    ``data.oa_gf``, ``data.of``, ``data.oYcrb``, ``data.oYaba``. Armature adds ``armature * ddq``. Raises
-    ``ValueError`` naming the argument for a wrong size, a NaN or an unnormalised quaternion."""
+    ``q: (nq,)``, ``v: (nv,)``, ``tau: (nv,)``; ``fext`` one force per joint (``(njoints, 6)`` or a list of Force),
+    each in its joint frame, or None. Returns ``ddq`` ``(nv,)``, a new array, also in ``data.ddq``; fills
+    ``data.oMi``, ``data.ov``, ``data.oa_gf``, ``data.of``, ``data.oYcrb``, ``data.oYaba``. Armature adds
+    ``armature * ddq``. Raises ``ValueError`` naming the argument for a wrong size, a NaN or an unnormalised
+    quaternion."""
     if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
         ddq = data._fast_aba(model, data, q, v, tau)
         if ddq is not None:

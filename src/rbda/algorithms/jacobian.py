@@ -90,8 +90,9 @@ def compute_joint_jacobian(model: Model, data: Data, q: ArrayLike, joint_id: int
 
 def get_frame_jacobian(model: Model, data: Data, frame_id: int | str,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
-    """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name), from ``data.J`` after :func:`compute_joint_jacobians`;
-    ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Returns a new array."""
+    """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name), from ``data.J`` after
+    :func:`compute_joint_jacobians`; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
+    ``LOCAL_WORLD_ALIGNED``. Returns a new array."""
     frame_id = _frame_id(model, data, frame_id)
     f = model.frames[frame_id]
     cols = _support_columns(model, f.parent_joint)
@@ -102,9 +103,9 @@ def get_frame_jacobian(model: Model, data: Data, frame_id: int | str,
 
 def compute_frame_jacobian(model: Model, data: Data, q: ArrayLike, frame_id: int | str,
                            reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
-    """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name) at configuration ``q: (nq,)`` (computes the kinematics itself);
-    ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Fills ``data.oMi``,
-    ``data.oMf[frame_id]`` and ``data.J``; returns a new array."""
+    """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name) at configuration ``q: (nq,)`` (computes the
+    kinematics itself); ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Fills
+    ``data.oMi``, ``data.oMf[frame_id]`` and ``data.J``; returns a new array."""
     compute_joint_jacobians(model, data, q)
     return get_frame_jacobian(model, data, frame_id, reference_frame)
 
@@ -139,8 +140,9 @@ def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
 
 def get_frame_jacobian_time_variation(model: Model, data: Data, frame_id: int | str,
                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
-    """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (an id or a name), after :func:`compute_joint_jacobians_time_variation`;
-    ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``."""
+    """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (an id or a name), after
+    :func:`compute_joint_jacobians_time_variation`; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
+    ``LOCAL_WORLD_ALIGNED``."""
     frame_id = _frame_id(model, data, frame_id)
     f = model.frames[frame_id]
     return _jacobian_time_variation(model, data, f.parent_joint, data.oMi[f.parent_joint] * f.placement, reference_frame)

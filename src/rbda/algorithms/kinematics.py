@@ -137,9 +137,9 @@ def get_frame_acceleration(model: Model, data: Data, frame_id: int | str,
 
 def get_frame_classical_acceleration(model: Model, data: Data, frame_id: int | str,
                                      reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
-    """Classical acceleration (a :class:`Motion`) of frame ``frame_id`` (an id or a name): its linear part is the acceleration of the
-    frame's origin; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Read from
-    ``data`` after ``forward_kinematics(model, data, q, v, a)``."""
+    """Classical acceleration (a :class:`Motion`) of frame ``frame_id`` (an id or a name): its linear part is the
+    acceleration of the frame's origin; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
+    ``LOCAL_WORLD_ALIGNED``. Read from ``data`` after ``forward_kinematics(model, data, q, v, a)``."""
     return _classical(get_frame_velocity(model, data, frame_id, reference_frame),
                       get_frame_acceleration(model, data, frame_id, reference_frame))
 

@@ -47,8 +47,8 @@ def joint_body_regressor(model: Model, data: Data, joint_id: int) -> np.ndarray:
 
 
 def frame_body_regressor(model: Model, data: Data, frame_id: int | str) -> np.ndarray:
-    """Body regressor ``(6, 10)`` of a body attached at frame ``frame_id`` (an id or a name; velocity and acceleration with gravity
-    of the frame, from the last :func:`rnea`), for parameters expressed in that frame."""
+    """Body regressor ``(6, 10)`` of a body attached at frame ``frame_id`` (an id or a name; velocity and
+    acceleration with gravity of the frame, from the last :func:`rnea`), for parameters expressed in that frame."""
     frame_id = _frame_id(model, data, frame_id)
     f = model.frames[frame_id]
     j = f.parent_joint
@@ -57,7 +57,8 @@ def frame_body_regressor(model: Model, data: Data, frame_id: int | str) -> np.nd
 
 def compute_joint_torque_regressor(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike) -> np.ndarray:
     """``Y (nv, 10 (njoints - 1))`` with ``rnea(q, v, a) == Y @ pi + armature * a``, at ``q: (nq,)``,
-    ``v, a: (nv,)``: a new array, also in ``data.joint_torque_regressor``. Fills ``data.v``, ``data.a_gf``, ``data.J``."""
+    ``v, a: (nv,)``: a new array, also in ``data.joint_torque_regressor``. Fills ``data.v``, ``data.a_gf``,
+    ``data.J``."""
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.joint_torque_regressor(I, F, data.ws, data.wb, q, v, a, data.torque_regressor_rows)
@@ -135,8 +136,8 @@ def compute_joint_kinematic_regressor(model: Model, data: Data, joint_id: int, r
 
 def compute_frame_kinematic_regressor(model: Model, data: Data, frame_id: int | str,
                                       reference_frame: ReferenceFrame | int) -> np.ndarray:
-    """:func:`compute_joint_kinematic_regressor` of frame ``frame_id`` (an id or a name; its parent joint and placement), in
-    ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``)."""
+    """:func:`compute_joint_kinematic_regressor` of frame ``frame_id`` (an id or a name; its parent joint and
+    placement), in ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``)."""
     frame_id = _frame_id(model, data, frame_id)
     f = model.frames[frame_id]
     return compute_joint_kinematic_regressor(model, data, f.parent_joint, reference_frame, f.placement)

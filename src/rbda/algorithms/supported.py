@@ -32,9 +32,9 @@ def _frame_inertias(model, frame_id: int) -> Inertia:
 
 
 def compute_supported_inertia_by_frame(model: Model, data: Data, frame_id: int | str, with_subtree: bool) -> Inertia:
-    """Inertia supported by frame ``frame_id`` (an id or a name), expressed in that frame: its own and its child frames' inertias
-    and, if ``with_subtree``, the bodies of every joint below its parent joint (placements of the last
-    :func:`forward_kinematics`)."""
+    """Inertia supported by frame ``frame_id`` (an id or a name), expressed in that frame: its own and its child
+    frames' inertias and, if ``with_subtree``, the bodies of every joint below its parent joint (placements of the
+    last :func:`forward_kinematics`)."""
     frame_id = _frame_id(model, data, frame_id)
     frame = model.frames[frame_id]
     Y = _frame_inertias(model, frame_id)
@@ -48,9 +48,9 @@ def compute_supported_inertia_by_frame(model: Model, data: Data, frame_id: int |
 
 
 def compute_supported_force_by_frame(model: Model, data: Data, frame_id: int | str) -> Force:
-    """Force that frame ``frame_id`` (an id or a name) transmits, expressed in that frame: the rate of momentum of the inertia it
-    supports on its body, with gravity (``Y a_gf + v x* Y v``, velocity and acceleration of the frame), plus the
-    forces ``data.f`` of the child joints of its parent joint (run :func:`rnea` first)."""
+    """Force that frame ``frame_id`` (an id or a name) transmits, expressed in that frame: the rate of momentum of
+    the inertia it supports on its body, with gravity (``Y a_gf + v x* Y v``, velocity and acceleration of the
+    frame), plus the forces ``data.f`` of the child joints of its parent joint (run :func:`rnea` first)."""
     frame_id = _frame_id(model, data, frame_id)
     frame = model.frames[frame_id]
     j = frame.parent_joint
