@@ -29,6 +29,7 @@ import numpy as np  # noqa: E402
 
 from rbda.simulation import ADMMSolver, StandingPD  # noqa: E402
 from rbda.simulation import simulator as stages  # noqa: E402
+from rbda.simulation.solvers import STEP_STATS  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -57,24 +58,25 @@ def solve_time(sim, q, v, tau, number):
 
     previous = tuple(x.copy() for x in packed.warm_arrays(sim))
     sim.step(q, v, tau)
-    contacts, keys, _, J, v_free, bias, lower, upper, rows = (x.copy() for x in packed.step_arrays(sim)[:9])
+    contacts, keys, _, J, v_free, bias, lower, upper, rows = (x.copy() for x in packed.step_arrays(sim.step_state)[:9])
     lam = np.concatenate([sim.impulses, sim.row_impulses])
     G = np.empty((len(lam), len(lam)))
     compiled.delassus(sim.data._cholesky_L, sim.data.Dinv, sim.data.dof_parents, J, np.empty(J.shape[::-1]), G)
     g = np.concatenate([sim.contact_velocities, sim.row_velocities]) - G @ lam
     guess = np.empty(len(lam))
     compiled.warm_start(keys, rows, *previous, len(keys), guess)
-    solver, formulation, options = packed.solver_options(sim.solver)
+    options, rounds = packed.solver_options(sim.solver), sim.solver.active_set_max_iter
     mu = contacts[:, 7].copy()
     # as the step passes them: G's joint-space form, the statistics' buffer and room for the scratch arrays
     floats, integers = compiled.room_sizes(len(lam), sim.model.nv)
-    rest = J, sim.data.M, sim.data.dof_parents, np.empty(7), np.empty(integers, dtype=np.int64), np.empty(floats)
-    compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True, *rest)
+    rest = (J, sim.data.M, sim.data.dof_parents, np.zeros(1, STEP_STATS)[0], np.empty(integers, dtype=np.int64),
+            np.empty(floats))
+    compiled.solve_contacts(options, rounds, G, g, mu, lower, upper, guess.copy(), True, *rest)
     t0 = time.perf_counter()
     for _ in range(number):
-        compiled.solve_contacts(solver, formulation, options, G, g, mu, lower, upper, guess.copy(), True, *rest)
+        compiled.solve_contacts(options, rounds, G, g, mu, lower, upper, guess.copy(), True, *rest)
     stats = rest[3]
-    return (time.perf_counter() - t0) / number, int(stats[0]), sim.stats.iterations
+    return (time.perf_counter() - t0) / number, int(stats["iterations"]), sim.stats.iterations
 
 
 def bench(name: str, number: int, repeat: int, active_set: int | None = None) -> None:

@@ -10,7 +10,6 @@ from rbda.io import Box, GeometryModel, Sphere
 from rbda.joints import JointModelFreeFlyer, JointModelRX
 from rbda.kernels.dynamics import free_bodies_after_kinematics
 from rbda.simulation import Simulator, add_free_body, add_ground_plane
-from rbda.simulation.compiled import FREE_BODIES
 
 
 def free_bodies(rng):
@@ -43,13 +42,13 @@ def test_the_simulator_uses_them_for_free_bodies_only():
     add_free_body(model, cm, "box", Box((0.1, 0.2, 0.3)), 2.0)
     add_free_body(model, cm, "ball", Sphere(0.1), 1.0)
     add_ground_plane(model, cm)
-    assert Simulator(model, cm, 1e-3)._settings[FREE_BODIES] == 1.0
+    assert Simulator(model, cm, 1e-3)._settings[0]["free_bodies"]
     arm = rbda.Model()
     joint = arm.add_joint(0, JointModelFreeFlyer(), rbda.SE3.Identity(), "base")
     arm.append_body_to_joint(joint, rbda.Inertia.Random())
     joint = arm.add_joint(joint, JointModelRX(), rbda.SE3.Identity(), "link")
     arm.append_body_to_joint(joint, rbda.Inertia.Random())
-    assert Simulator(arm, GeometryModel(), 1e-3)._settings[FREE_BODIES] == 0.0
+    assert not Simulator(arm, GeometryModel(), 1e-3)._settings[0]["free_bodies"]
 
 
 def test_a_tumbling_body_keeps_its_energy_and_momentum():

@@ -22,6 +22,7 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 import rbda
+from rbda.simulation.step_state import InSet
 from rbda.collision.shapes import Cone, Convex, Ellipsoid, Plane, pack_shapes, shape_row
 from rbda.io import Box, Capsule, Cylinder, GeometryModel, GeometryObject, Halfspace, Sphere
 from rbda.simulation import Simulator, add_free_body, add_ground_plane
@@ -224,7 +225,7 @@ def test_a_pile_of_32_mixed_bodies_steps_compiled_without_nan():
     v, deepest = np.zeros(model.nv), 0.0
     for _ in range(1500):
         q, v = sim.step(q, v, np.zeros(model.nv))
-        assert sim._fused is not None  # the one-call step
+        assert isinstance(sim.step_state.last, InSet)  # the one-call step
         assert np.all(np.isfinite(q)) and np.all(np.isfinite(v))
         deepest = min(deepest, sim.contacts.distances.min(initial=0.0))
     assert q[2::7][:32].min() > 0.0

@@ -36,7 +36,6 @@ from ..algorithms import cholesky
 from ..algorithms.configuration import d_integrate
 from ..algorithms.derivatives import compute_rnea_derivatives
 from ..simulation.constraints import augment, constraint_rows
-from ..simulation.compiled import FREE_BODIES
 from ..simulation.simulator import (_free_flyers, _midpoint_rotation, contacts, delassus, explicit_free_velocity,
                                     transport)
 from ..spatial import Jexp3, exp3, skew
@@ -127,7 +126,7 @@ def _transport_jacobians(sim, v, explicit) -> tuple:
         s = v[lin] + np.cross(w, c)
         Gv[lin, lin] = dt * skew(w)  # d (dt w x (v + w x c))
         Gv[lin, ang] = -dt * (skew(s) + skew(w) @ skew(c))
-        if sim._settings[FREE_BODIES] and Y.mass > 0.0 and not np.any(model.armature[k:k + 6]):
+        if sim._settings[0]["free_bodies"] and Y.mass > 0.0 and not np.any(model.armature[k:k + 6]):
             Ic = Y.inertia  # the midpoint rule's w_1 (explicit w_e, start w_0), by the implicit function theorem
             w1 = _midpoint_rotation(Ic, w, explicit[ang], dt)
             wm = 0.5 * (w + w1)

@@ -9,9 +9,9 @@ the box's complementarity ``lambda_j = clip(lambda_j - v_j, lower_j, upper_j)``:
 (``v_j = 0``). Their shift is zero in every formulation.
 
 Both solves start with the exact fast path of ``kernels/active_set.py`` (``active_set_max_iter`` active sets,
-each counted as an iteration) and iterate only if it fails. Settings come packed in one float array (layouts
-``PGS_SETTINGS`` and ``ADMM_SETTINGS``); each solve returns its statistics as a tuple and writes the impulses into
-``lam``, which holds the warm start on entry.
+each counted as an iteration) and iterate only if it fails. A solver's options come as one record of the
+structured type :data:`SOLVER_OPTIONS` (an array of one, read by field name); each solve returns its statistics as
+a tuple and writes the impulses into ``lam``, which holds the warm start on entry.
 """
 
 from __future__ import annotations
@@ -25,13 +25,28 @@ from .active_set import active_set_solve, add_rows, velocities, within
 from .cones import (CCP, COULOMB, LCP, NCP, PYRAMID, box_residuals, complementarity_residuals, coulomb_project,
                     project, shift)
 
-PGS_SETTINGS = ("over_relaxation", "max_iter", "absolute_feasibility_tol", "relative_feasibility_tol",
-                "absolute_complementarity_tol", "relative_complementarity_tol", "active_set_max_iter")
-ADMM_SETTINGS = ("mu_prox", "tau", "rho", "rho_min", "rho_max", "ratio_primal_dual", "rho_increment",
-                 "absolute_feasibility_tol", "relative_feasibility_tol", "absolute_complementarity_tol",
-                 "relative_complementarity_tol", "max_iter", "rho_update", "active_set_max_iter",
-                 "spectral_rho_power_factor", "spectral_rho_power_init")  # the last two: the exponents of a
-# rho_increment and a rho left NaN, found from G's largest eigenvalue if ADMM iterates (admm_solve)
+#: A contact solver's options (``rbda.simulation.PGSSolver``'s and ``ADMMSolver``'s settings, of the same names),
+#: one record: ``np.zeros(1, SOLVER_OPTIONS)``.
+SOLVER_OPTIONS = np.dtype([
+    ("solver", np.int64),  # the simulator's step: ADMM or PGS (rbda.simulation.compiled)
+    ("formulation", np.int64),  # kernels/cones.py: NCP, CCP or LCP
+    ("max_iter", np.int64),
+    ("active_set_max_iter", np.int64),  # the exact fast path's active sets (0: none)
+    ("tolerances", np.float64, (4,)),  # absolute and relative feasibility, absolute and relative complementarity
+    ("over_relaxation", np.float64),  # PGS
+    ("mu_prox", np.float64),  # ADMM from here on
+    ("tau", np.float64),
+    ("rho", np.float64),  # NaN: the spectral rule's start, sqrt(top mu_prox) (top / mu_prox)^spectral_rho_power_init
+    ("rho_min", np.float64),
+    ("rho_max", np.float64),
+    ("ratio_primal_dual", np.float64),
+    ("rho_update", np.int64),  # RHO_SPECTRAL, RHO_OSQP, RHO_LINEAR or RHO_CONSTANT
+    ("rho_increment", np.float64),  # NaN: the spectral rule's, (top / mu_prox)^spectral_rho_power_factor
+    ("spectral_rho_power_init", np.float64),
+    ("spectral_rho_power_factor", np.float64),
+    ("previous_rho", np.float64),  # the simulator's step: the previous solve's final penalty (NaN: none)
+])
+ADMM, PGS = 0, 1  # SOLVER_OPTIONS.solver
 RHO_SPECTRAL, RHO_OSQP, RHO_LINEAR, RHO_CONSTANT = 0, 1, 2, 3
 RHO_REVERSALS = 16  # each reversal of ADMM's penalty update halves its power down to 1 / 16; the next one stops it
 
@@ -214,20 +229,22 @@ def admm_rhs(formulation, mu, g, x, y, z, penalty, mu_prox, rhs):
 
 
 @njit(cache=True)
-def pgs_solve(formulation, G, g, mu, lower, upper, lam, settings, integers, floats):
+def pgs_solve(options, rounds, G, g, mu, lower, upper, lam, integers, floats):
     """Projected Gauss-Seidel sweeps (:func:`pgs_sweep`) until the dual feasibility and the complementarity
-    (``complementarity_residuals``, :func:`box_residuals`) are within tolerance, or ``max_iter`` sweeps. ``lam
+    (``complementarity_residuals``, :func:`box_residuals`) are within tolerance, or ``max_iter`` sweeps; after at
+    most ``rounds`` active sets of the fast path. ``options``: a :data:`SOLVER_OPTIONS` record array. ``lam
     (m,)``: the warm start in, the impulses out; ``integers``, ``floats``: room for the fast path's arrays
     (``active_set.workspace``; empty: new ones). Returns ``(iterations, converged, dual feasibility,
     complementarity)``; a sweep that would leave a non-finite impulse is undone and ends the solve."""
-    omega, max_iter = settings[0], int(settings[1])
+    o = options[0]
+    formulation, omega, max_iter, tolerances = o.formulation, o.over_relaxation, o.max_iter, o.tolerances
     m = g.shape[0]
     v, previous = np.empty(m), np.empty(m)
     dual, compl, converged, it = np.inf, np.inf, False, 0
-    rounds = min(int(settings[6]), max_iter)
+    rounds = min(rounds, max_iter)
     if rounds > 0:  # the exact fast path first (kernels/active_set.py), each active set counted as an iteration
         it, accepted, _, dual, compl = active_set_solve(formulation, G, g, mu, lower, upper, lam, rounds,
-                                                        settings[2:6], integers, floats)
+                                                        tolerances, integers, floats)
         if accepted:
             return it, True, dual, compl
     for it in range(it + 1, max_iter + 1):
@@ -239,7 +256,7 @@ def pgs_solve(formulation, G, g, mu, lower, upper, lam, settings, integers, floa
         velocities(G, g, lam, v)
         dual, compl = complementarity_residuals(formulation, mu, lam, v)
         dual, compl = box_residuals(3 * mu.shape[0], lower, upper, lam, v, dual, compl)
-        if within(settings[2:6], 0.0, dual, compl, np.abs(lam).max(), np.abs(v).max()):
+        if within(tolerances, 0.0, dual, compl, np.abs(lam).max(), np.abs(v).max()):
             converged = True
             break
     return it, converged, dual, compl
@@ -329,30 +346,30 @@ def joint_space_solve(J, factor, d, x, t):
 
 
 @njit(cache=True)
-def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings, J, M, parents, integers, floats):
+def admm_solve(options, rho, rounds, G, g, mu, lower, upper, lam, warm, J, M, parents, integers, floats):
     """ADMM on ``G``, De Saxcé's shift updated at each iteration (see ``rbda.simulation.ADMMSolver`` for the
     iteration). ``lam (m,)``: the warm start in (used if ``warm``), the projected impulses ``y`` out. Returns
     ``(iterations, converged, primal, dual, complementarity, rho, factorisations)``; ``factorisations = -1`` if
     ``G + (mu_prox + tau rho) I`` is not positive definite even at ``rho_max`` (``lam`` is then the last
     projected iterate). A step that would leave a non-finite value is undone and ends the solve. ``rho`` follows
     :func:`updated_rho`; each reversal of its direction halves the power of the update's factor, the one after
-    it reaches ``1 / RHO_REVERSALS`` stops the updates. ``settings``: ``[mu_prox, tau, rho, rho_min, rho_max,
-    ratio, increment, 4 tolerances, max_iter, rule, active_set_max_iter, p, p0]``; an increment of NaN is
-    ``(top / mu_prox)^p`` and a rho of NaN the spectral rule's start ``sqrt(top mu_prox) (top / mu_prox)^p0``
-    (clamped), with ``top`` the largest eigenvalue of ``G``, found only when the iterations start (a rho left NaN
-    by an accepted fast path is returned NaN). ``J (m, nv)``, ``M (nv, nv)``, ``parents (nv,)``: ``G = J M^-1 J^T``
+    it reaches ``1 / RHO_REVERSALS`` stops the updates. ``options``: a :data:`SOLVER_OPTIONS` record array;
+    ``rho`` the starting penalty, ``rounds`` the fast path's most active sets. A ``rho_increment`` of NaN is
+    ``(top / mu_prox)^spectral_rho_power_factor`` and a ``rho`` of NaN the spectral rule's start (clamped), with
+    ``top`` the largest eigenvalue of ``G``, found only when the iterations start (a rho left NaN by an accepted
+    fast path is returned NaN). ``J (m, nv)``, ``M (nv, nv)``, ``parents (nv,)``: ``G = J M^-1 J^T``
     and the mass matrix's branch-induced pattern, or ``J`` with no column for none; given, and ``G`` has more than
     :data:`JOINT_SPACE` rows per dof (many contacts on few bodies), ``G + d I`` is factored in the joint space
     (:func:`joint_space_factor`, ``nv^3 / 6`` instead of ``m^3 / 6``: talos lying on 35 points, 133 rows, 4 us
     instead of 108 us a factorisation) and solved by Woodbury's identity (:func:`joint_space_solve`). ``integers``,
     ``floats``: room for the fast path's arrays (``active_set.workspace``; empty: new ones)."""
-    mu_prox, tau, rho, rho_min, rho_max = settings[0], settings[1], settings[2], settings[3], settings[4]
-    ratio, increment = settings[5], settings[6]
-    tolerances = settings[7:11]  # abs_f, rel_f, abs_c, rel_c
-    max_iter, rule = int(settings[11]), int(settings[12])
+    o = options[0]
+    formulation, mu_prox, tau, rho_min, rho_max = o.formulation, o.mu_prox, o.tau, o.rho_min, o.rho_max
+    ratio, increment, tolerances, max_iter, rule = (o.ratio_primal_dual, o.rho_increment, o.tolerances, o.max_iter,
+                                                    o.rho_update)
     m = g.shape[0]
     cone = PYRAMID if formulation == LCP else COULOMB
-    start, rounds = 0, min(int(settings[13]), max_iter)
+    start, rounds = 0, min(rounds, max_iter)
     if rounds > 0:  # the exact fast path first (kernels/active_set.py), each active set counted as an iteration
         guess = lam if warm else np.zeros(m)
         start, accepted, primal, dual, compl = active_set_solve(formulation, G, g, mu, lower, upper, guess, rounds,
@@ -365,9 +382,9 @@ def admm_solve(formulation, G, g, mu, lower, upper, lam, warm, settings, J, M, p
     if np.isnan(increment) or np.isnan(rho):  # left to be found when iterating, from G's largest eigenvalue
         top = max(power_iteration(G, 10000, 1e-3), mu_prox)
         if np.isnan(rho):  # the spectral rule's start
-            rho = min(rho_max, max(rho_min, np.sqrt(top * mu_prox) * (top / mu_prox) ** settings[15]))
+            rho = min(rho_max, max(rho_min, np.sqrt(top * mu_prox) * (top / mu_prox) ** o.spectral_rho_power_init))
         if np.isnan(increment):  # the spectral rule's factor
-            increment = max((top / mu_prox) ** settings[14], 1.0 + 1e-12)
+            increment = max((top / mu_prox) ** o.spectral_rho_power_factor, 1.0 + 1e-12)
     x = lam.copy() if warm else np.zeros(m)
     y, z, rhs, x_prev, y_prev, work = (np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m),
                                          np.empty(m))

@@ -33,13 +33,14 @@ SEEN: dict[str, set] = {}
 
 def _bindable(t) -> bool:
     """An argument type the entry point may take unchecked: a number, a C-contiguous array of float64 or int64,
-    what the algorithms' argument checks produce, or a structref (the simulator's step context, built only by
-    rbda with one type of every field). Anything else (a strided view, float32, an object) keeps the kernel on its
-    dispatcher, which types every call."""
+    what the algorithms' argument checks produce, a C-contiguous array of records (the simulator's options and
+    statistics, built only by rbda, each of one structured type), or a structref (the simulator's step context,
+    built only by rbda with one type of every field). Anything else (a strided view, float32, an object) keeps the
+    kernel on its dispatcher, which types every call."""
     from numba import types
 
     if isinstance(t, types.Array):
-        return t.layout == "C" and t.dtype in (types.float64, types.int64)
+        return t.layout == "C" and (t.dtype in (types.float64, types.int64) or isinstance(t.dtype, types.Record))
     return isinstance(t, (types.Array, types.Integer, types.Float, types.Boolean, types.StructRef))
 
 

@@ -42,7 +42,7 @@ from ..kernels.active_set import velocities as g_plus_G_times
 from ..kernels.checks import all_finite
 from ..kernels.configuration import integrate
 from ..kernels.constrained import delassus
-from ..kernels.contact_solvers import RHO_SPECTRAL, admm_solve, pgs_solve
+from ..kernels.contact_solvers import ADMM, PGS, SOLVER_OPTIONS, admm_solve, pgs_solve  # noqa: F401 (the codes)
 from ..kernels.dynamics import crba_after_kinematics, free_bodies_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
 from ..kernels.time_stepping import advance, transport
@@ -59,16 +59,20 @@ HALFSPACE, SPHERES, VERTICES, HULL, CYLINDER, ELLIPSOID, CONE, OTHER = range(8)
 # pair codes (PackedScene.pairs[:, 2]): a half-space first or second, two bounded shapes (pair_kernels), disabled
 PLANE_FIRST, PLANE_SECOND, SHAPES, DISABLED = range(4)
 LIMIT, FRICTION, BILATERAL, TENDON_LIMIT = 0, 1, 2, 3
-ADMM, PGS = 0, 1
 BACKOFF = 4  # a warm start that keeps failing is tried every 2^BACKOFF steps (guess_backoff)
 NOT_SPD = 1000  # status: M + dt diag(damping) has a pivot <= 0
 NOT_FINITE_G = 1001  # status: the Delassus matrix of a step is not finite
 TOO_MANY_CONTACTS = 1003  # status: the step's contacts do not fit in the output buffers (the caller enlarges them)
 NOT_FINITE_STEP = 1004  # status: the step's q_next or v_next is not finite (the contact solve diverged)
-# the simulator's settings array (StepContext.settings), in this order (restitution NaN for none; flags 0 or 1;
-# free_bodies, whether every joint is a free flyer on the universe, set from the model, the others by their setters)
-SETTINGS = ("dt", "margin", "speculative", "baumgarte", "slop", "restitution", "warm_start", "free_bodies")
-DT, MARGIN, SPECULATIVE, BAUMGARTE, SLOP, RESTITUTION, WARM_START, FREE_BODIES = range(len(SETTINGS))
+#: The simulator's settings (StepContext.settings: an array of one record), set by the Simulator's setters of the
+#: same names; ``restitution`` NaN for none; ``free_bodies``: whether every joint is a free flyer on the universe
+#: (set from the model).
+SETTINGS = np.dtype([("dt", np.float64), ("margin", np.float64), ("speculative", np.bool_),
+                     ("baumgarte", np.float64), ("slop", np.float64), ("restitution", np.float64),
+                     ("warm_start", np.bool_), ("free_bodies", np.bool_)])
+#: A step's counts (StepContext.out_counts: one record per output set): the contacts and rows it wrote, and the
+#: warm start's trials failed in a row and steps to wait before the next (:func:`guess_backoff`).
+COUNTS = np.dtype([("contacts", np.int64), ("rows", np.int64), ("failed", np.int64), ("wait", np.int64)])
 
 
 # ---------------------------------------------------------------------------------------------- stage 1
@@ -265,10 +269,10 @@ def dynamics_and_contacts(ctx, parity, q, v, tau, fext):
     returns ``(status, k)``: a kernel status (0, :func:`free_velocity`'s, or :data:`TOO_MANY_CONTACTS`) and the
     number of contacts (:func:`pair_contacts`). The functions it calls run without reference
     counting: reading the context's fields here, once each, is the only count of this stage's arrays."""
-    v_free, settings = ctx.out_v_free[parity], ctx.settings
-    dt, margin, speculative = settings[DT], settings[MARGIN], settings[SPECULATIVE] != 0.0
+    v_free, settings = ctx.out_v_free[parity], ctx.settings[0]
+    dt, margin, speculative = settings.dt, settings.margin, settings.speculative
     status = free_velocity(ctx.I, ctx.F, ctx.ws, ctx.M, ctx.L, ctx.D, ctx.Dinv, ctx.lam, ctx.nle, q, v, tau, fext,
-                           ctx.damping, dt, ctx.zeros, ctx.no_fext, settings[FREE_BODIES] != 0.0, v_free, ctx)
+                           ctx.damping, dt, ctx.zeros, ctx.no_fext, settings.free_bodies, v_free, ctx)
     if status:
         return status, 0
     geometry_placements(ctx.oMi, ctx.gint, ctx.gR, ctx.gp, ctx.R, ctx.p)
@@ -414,51 +418,38 @@ def warm_start(keys, rows, previous_keys, previous_rows, previous, k, guess):
 
 
 @njit(cache=True, _nrt=False)
-def given_rho(options):
-    """ADMM's starting penalty from its ``options`` (:func:`solve_contacts`): the previous solve's (entry 15), else
-    the solver's own ``rho`` (entry 2), else NaN (the spectral rule's, found if ADMM iterates)."""
-    return options[15] if not np.isnan(options[15]) else options[2]
+def given_rho(o):
+    """ADMM's starting penalty from its options record ``o`` (:func:`solve_contacts`): the previous solve's, else the
+    solver's own ``rho``, else NaN (the spectral rule's, found if ADMM iterates)."""
+    return o.previous_rho if not np.isnan(o.previous_rho) else o.rho
 
 
 @njit(cache=True)
-def solve_contacts(solver, formulation, options, G, g, mu, lower, upper, lam, warm, J, M, parents, stats, integers,
-                   floats):
-    """PGS or ADMM on ``G lambda + g`` (``lam`` the warm start in, the impulses out); writes the statistics
-    ``[iterations, converged, primal, dual, complementarity, rho, factorisations]`` into ``stats (7,)``, its
-    scratch arrays cut from the rooms ``integers`` and ``floats`` (``views.take``). ``options``: PGS's settings
-    (``PGS_SETTINGS``), or ADMM's ``[mu_prox, tau, rho (NaN: the spectral rule's), rho_min, rho_max, ratio,
-    spectral_rho_power_init, spectral_rho_power_factor, linear_update_rule_factor, 4 tolerances, max_iter,
-    rho_update, previous rho (NaN: none), active_set_max_iter (0: no fast path)]``. The spectral rule's start and
-    increment come from ``G``'s largest eigenvalue as in ``ADMMSolver.solve``, a power iteration that
-    ``admm_solve`` runs only if it iterates: a step solved by the fast path reports rho NaN, unless the solver
-    has one (its ``rho``, or the previous solve's with ``warm_start_rho``). (The solvers' kernels are linked
-    into this module's cached code: an edit of ``kernels/contact_solvers.py`` or ``kernels/active_set.py`` reaches
-    it only once this file's cache is rebuilt.) ``J (m, nv)``, ``M (nv, nv)``, ``parents (nv,)``: ``G = J M^-1
+def solve_contacts(options, rounds, G, g, mu, lower, upper, lam, warm, J, M, parents, stats, integers, floats):
+    """PGS or ADMM (``options``: a ``SOLVER_OPTIONS`` record array, ``kernels/contact_solvers.py``; at most
+    ``rounds`` active sets of the fast path) on ``G lambda + g`` (``lam`` the warm start in, the impulses out);
+    writes the statistics into the ``STEP_STATS`` record ``stats``, its scratch arrays cut from the rooms
+    ``integers`` and ``floats`` (``views.take``). ADMM starts from the previous solve's penalty (``previous_rho``),
+    else the solver's ``rho``, else the spectral rule's, found from ``G``'s largest eigenvalue as in
+    ``ADMMSolver.solve``, a power iteration that ``admm_solve`` runs only if it iterates: a step solved by the fast
+    path reports rho NaN, unless the solver has one. ``J (m, nv)``, ``M (nv, nv)``, ``parents (nv,)``: ``G = J M^-1
     J^T``, for ADMM's factorisation in the joint space when ``G`` has many more rows than dofs
     (``kernels/contact_solvers.admm_solve``); ``J`` without columns for none."""
-    for i in range(7):
-        stats[i] = 0.0
-    stats[5] = np.nan
+    stats.iterations, stats.converged, stats.factorizations = 0, False, 0
+    stats.primal, stats.dual, stats.complementarity, stats.rho = 0.0, 0.0, 0.0, np.nan
     if g.shape[0] == 0:
-        stats[1] = 1.0
+        stats.converged = True
         return
-    if solver == PGS:
-        it, converged, dual, compl = pgs_solve(formulation, G, g, mu, lower, upper, lam, options, integers, floats)
-        stats[0], stats[1], stats[3], stats[4] = it, 1.0 if converged else 0.0, dual, compl
+    o = options[0]
+    if o.solver == PGS:
+        it, converged, dual, compl = pgs_solve(options, rounds, G, g, mu, lower, upper, lam, integers, floats)
+        stats.iterations, stats.converged, stats.dual, stats.complementarity = it, converged, dual, compl
         return
-    rule = int(options[14])
-    rho = given_rho(options)  # the previous solve's, the solver's, or NaN:
-    increment = max(options[8], 1.0 + 1e-12) if rule != RHO_SPECTRAL else np.nan  # found by admm_solve from G's
-    settings, floats = take(floats, (16,))  # largest eigenvalue if it iterates (not after an accepted fast path)
-    settings[:6] = options[:6]
-    settings[2], settings[6] = rho, increment
-    settings[7:12] = options[9:14]
-    settings[12], settings[13], settings[14], settings[15] = rule, options[16], options[7], options[6]
-    it, converged, primal, dual, compl, rho, factorizations = admm_solve(formulation, G, g, mu, lower, upper, lam,
-                                                                         warm, settings, J, M, parents, integers,
-                                                                         floats)
-    stats[0], stats[1], stats[2], stats[3] = it, 1.0 if converged else 0.0, primal, dual
-    stats[4], stats[5], stats[6] = compl, rho, factorizations
+    it, converged, primal, dual, compl, rho, factorizations = admm_solve(options, given_rho(o), rounds, G, g, mu,
+                                                                         lower, upper, lam, warm, J, M, parents,
+                                                                         integers, floats)
+    stats.iterations, stats.converged, stats.primal, stats.dual = it, converged, primal, dual
+    stats.complementarity, stats.rho, stats.factorizations = compl, rho, factorizations
 
 
 @njit(cache=True, _nrt=False)
@@ -550,7 +541,7 @@ def room_sizes(m, nv):
 
 @njit(cache=True, nogil=True)
 def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias, bilateral_keys, previous_keys,
-                 previous_rows, previous, try_guess, solver, formulation, options, q_next, v_next, J, frames, bias,
+                 previous_rows, previous, try_guess, options, q_next, v_next, J, frames, bias,
                  lower, upper, rows, impulses, velocities, stats):
     """Stages 3 to 5 (see the module) for the contacts ``contacts (k, 8)``, ``keys (k, 4)`` of stage 2 and the
     bilateral rows given, on the model, workspace, joint-limit tables and settings of the step context ``ctx``;
@@ -561,12 +552,12 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     formed (the fast path on the loaded rows then starts from its active set; the whole problem's solve tries it
     again on ``G``, which is how a step that waits still finds a body come to rest). Writes from their first entry ``J (m, nv)``, ``frames (k, 3, 3)``, the
     rows' bias, lower and upper bounds ``(r,)`` and keys ``(r, 3)``, ``impulses``, ``velocities G lambda + g (m,)``
-    and ``stats (7,)`` (arrays at least that large: a context's output set, or the two-call step's own), with
+    and the ``STEP_STATS`` record ``stats`` (arrays at least that large: a context's output set, or the two-call step's own), with
     ``m = 3k + r``; returns ``(m, r)``. The statistics' iterations are -1 if ``G`` is not finite."""
     k, nv, rb = contacts.shape[0], v.shape[0], bilateral_bias.shape[0]
-    L, Dinv, lam, settings = ctx.L, ctx.Dinv, ctx.lam, ctx.settings
-    dt, margin, baumgarte, slop = settings[DT], settings[MARGIN], settings[BAUMGARTE], settings[SLOP]
-    restitution, warm = settings[RESTITUTION], settings[WARM_START] != 0.0
+    L, Dinv, lam, settings = ctx.L, ctx.Dinv, ctx.lam, ctx.settings[0]
+    dt, margin, baumgarte, slop = settings.dt, settings.margin, settings.baumgarte, settings.slop
+    restitution, warm = settings.restitution, settings.warm_start
     contact_frames(contacts[:, 4:7], frames)
     contact_jacobian(contacts[:, 1:4], frames, keys, ctx.gparent, ctx.support, ctx.Jw, J)
     r = limit_and_friction_rows(q, v_free, ctx.limit_q, ctx.limit_v, ctx.lower_limit, ctx.upper_limit,
@@ -600,8 +591,8 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         warm_start(keys, rows, previous_keys, previous_rows, previous, k, impulses)  # (zero where no key matches)
     else:
         impulses[:] = 0.0
-    tolerances = options[9:13] if solver == ADMM else options[2:6]
-    rounds = int(min(options[16], options[13]) if solver == ADMM else min(options[6], options[1]))
+    o = options[0]
+    formulation, tolerances, rounds = o.formulation, o.tolerances, min(o.active_set_max_iter, o.max_iter)
     used, accepted = 0, False
     if warm and try_guess and rounds > 0:  # the previous impulses, kept if they solve this problem to GUESS times the
         guess[:] = impulses  # tolerances, as the fast path's first trial would
@@ -617,10 +608,10 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         used, accepted, primal, dual, compl = solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu,
                                                            index[:n], lower, upper, guess, impulses, velocities, tau,
                                                            rest, floats)
-    stats[:] = 0.0
     if accepted:
-        stats[0], stats[1], stats[2], stats[3], stats[4] = used, 1.0, primal, dual, compl
-        stats[5] = given_rho(options) if solver == ADMM else np.nan
+        stats.iterations, stats.converged, stats.factorizations = used, True, 0
+        stats.primal, stats.dual, stats.complementarity = primal, dual, compl
+        stats.rho = given_rho(o) if o.solver == ADMM else np.nan
     else:
         G, floats = take(floats, (m, m))
         Y, floats = take(floats, (nv, m))
@@ -628,12 +619,10 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         # G = Y^T D^-1 Y with D > 0: an entry that is not finite comes from a term d y_kr y_ks whose y_kr, y_ks or d
         # is not, which puts one that is not on the diagonal too
         if not np.isfinite(largest_diagonal(G)):
-            stats[0] = -1.0
+            stats.iterations = -1
             return m, r
-        if used:  # the active sets tried on the loaded rows count against the step's budget of them
-            options = options.copy()
-            options[16 if solver == ADMM else 6] = rounds - used
-        solve_contacts(solver, formulation, options, G, g, mu, lower, upper, impulses, warm and m > 0, J, ctx.M, lam,
+        # (the active sets tried on the loaded rows count against the step's budget of them)
+        solve_contacts(options, rounds - used, G, g, mu, lower, upper, impulses, warm and m > 0, J, ctx.M, lam,
                        stats, integers, floats)
         g_plus_G_times(G, g, impulses, velocities)  # G lambda + g
         tau[:] = 0.0
@@ -649,7 +638,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
 
 # ---------------------------------------------------------------------------------------------- one step, one call
 @njit(cache=True, nogil=True)
-def step(ctx, parity, q, v, tau, fext, solver, formulation, options, q_next, v_next):
+def step(ctx, parity, q, v, tau, fext, options, q_next, v_next):
     """One whole step (stages 1 to 5) of a scene without bilateral rows, its arrays and settings read from the step
     context ``ctx`` (:mod:`rbda.simulation.step_context`); fills ``q_next``, ``v_next`` and the context's output
     set ``parity`` (contacts, keys,
@@ -672,21 +661,22 @@ def step(ctx, parity, q, v, tau, fext, solver, formulation, options, q_next, v_n
     if status:
         return status, 0, 0
     o = 1 - parity
-    kp, rp, failed, wait = ctx.out_counts[o, 0], ctx.out_counts[o, 1], ctx.out_counts[o, 2], ctx.out_counts[o, 3]
+    before = ctx.out_counts[o]  # the previous step's counts (COUNTS)
+    kp, rp, failed, wait = before.contacts, before.rows, before.failed, before.wait
     v_free, contacts, keys = ctx.out_v_free[parity], ctx.out_contacts[parity, :k], ctx.out_keys[parity, :k]
     m, r = contact_step(ctx, q, v, v_free, contacts, keys, ctx.no_rows_J, ctx.no_rows_bias, ctx.no_rows_keys,
                         ctx.out_keys[o, :kp], ctx.out_rows[o, :rp], ctx.out_impulses[o, :3 * kp + rp], wait == 0,
-                        solver, formulation, options, q_next, v_next, ctx.out_J[parity], ctx.out_frames[parity],
+                        options, q_next, v_next, ctx.out_J[parity], ctx.out_frames[parity],
                         ctx.out_bias[parity], ctx.out_lower[parity], ctx.out_upper[parity], ctx.out_rows[parity],
                         ctx.out_impulses[parity], ctx.out_velocities[parity], ctx.out_stats[parity])
-    if ctx.out_stats[parity, 0] < 0:
+    stats = ctx.out_stats[parity]
+    if stats.iterations < 0:
         return NOT_FINITE_G, 0, 0
     if not (all_finite(v_next) and all_finite(q_next)):
         return NOT_FINITE_STEP, 0, 0
-    kept = ctx.out_stats[parity, 0] == 0.0 and ctx.out_stats[parity, 1] == 1.0
-    failed, wait = guess_backoff(failed, wait, kept)
-    ctx.out_counts[parity, 0], ctx.out_counts[parity, 1], ctx.out_counts[parity, 2], ctx.out_counts[parity, 3] = (
-        k, r, failed, wait)
+    counts = ctx.out_counts[parity]
+    counts.failed, counts.wait = guess_backoff(failed, wait, stats.iterations == 0 and stats.converged)
+    counts.contacts, counts.rows = k, r
     return 0, k, r
 
 

@@ -32,7 +32,8 @@ from .broad_phase import partner_table
 from .constraints import ConstraintRows
 from .contacts import PATCH_POINTS, ContactSet, bounding_radius, hull_leaves, hull_vertices, points_box
 from .pair_kernels import FACE, TYPE, most_contacts, pair_room, shape_table, shape_tables
-from .solvers import FORMULATIONS, RHO_UPDATES, ADMMSolver, ConvergenceWarning
+from .solvers import STEP_STATS, ADMMSolver, ConvergenceWarning
+from .step_state import CompiledContext, InSet, StepArrays, WarmStart
 
 _k = direct(compiled)
 _kr = direct(compiled_rollout)
@@ -199,28 +200,13 @@ class PackedScene:
         self.no_rows = (np.zeros((0, model.nv)), np.zeros(0), np.zeros((0, 3), dtype=np.int64))
 
 
-def solver_options(solver) -> tuple[int, int, np.ndarray]:
-    """``(solver code, formulation code, options)`` of a :class:`PGSSolver` or :class:`ADMMSolver` for
-    ``compiled.solve_contacts``, from its current settings: built once and kept on the solver until a setting
-    changes (``_ContactSolver.__setattr__``); ADMM's entry 15, the previous penalty, is refreshed at each call.
-    The options array is the solver's own: a caller that changes it works on a copy."""
-    if solver._options is None:
-        tolerances = [solver.absolute_feasibility_tol, solver.relative_feasibility_tol,
-                      solver.absolute_complementarity_tol, solver.relative_complementarity_tol]
-        formulation = FORMULATIONS[solver.formulation]
-        if not isinstance(solver, ADMMSolver):
-            options = (compiled.PGS, formulation, np.array([solver.over_relaxation, solver.max_iter, *tolerances,
-                                                            solver.active_set_max_iter], dtype=float))
-        else:
-            options = (compiled.ADMM, formulation, np.array(
-                [solver.mu_prox, solver.tau, np.nan if solver.rho is None else solver.rho, solver.rho_min,
-                 solver.rho_max, solver.ratio_primal_dual, solver.spectral_rho_power_init,
-                 solver.spectral_rho_power_factor, solver.linear_update_rule_factor, *tolerances, solver.max_iter,
-                 RHO_UPDATES[solver.rho_update], np.nan, solver.active_set_max_iter], dtype=float))
-        solver._options = options
-    options = solver._options
-    if options[0] == compiled.ADMM:
-        options[2][15] = solver.last_rho() if solver.warm_start_rho else np.nan
+def solver_options(solver) -> np.ndarray:
+    """The ``SOLVER_OPTIONS`` record of a :class:`PGSSolver` or :class:`ADMMSolver` for the compiled step
+    (``solver.options()``: kept on the solver until a setting changes), its ``previous_rho`` refreshed: ADMM's last
+    penalty when it keeps it (``warm_start_rho``), else NaN."""
+    options = solver.options()
+    if isinstance(solver, ADMMSolver):
+        options[0]["previous_rho"] = solver.last_rho() if solver.warm_start_rho else np.nan
     return options
 
 
@@ -260,9 +246,9 @@ def context(sim):
     per :class:`rbda.Simulator` and again if its ``data`` is replaced, and kept on it with the arrays (the context
     borrows them: they must live as long as it). (The context holds the simulator's damping and settings arrays,
     which their setters change in place: a change takes effect at the next step.)"""
-    kept = sim.__dict__.get("_context")
-    if kept is not None and kept[0] is sim.data:
-        return kept[1], kept[2]
+    kept = sim.step_state.context
+    if kept is not None and kept.data is sim.data:
+        return kept.kernel, kept.sets
     from .step_context import FIELDS, output_buffers, step_context
 
     data, scene, nv = sim.data, sim._scene, sim.model.nv
@@ -290,9 +276,10 @@ def context(sim):
     buffers = output_buffers(scene.capacity, rows, nv)
     arrays.update(buffers)
     sets = tuple({name: buffer[parity] for name, buffer in buffers.items()} for parity in (0, 1))
-    sim._context = sim.data, step_context(arrays), sets, arrays
-    sim._parity = 0
-    return sim._context[1], sets
+    state = sim.step_state
+    state.context = CompiledContext(sim.data, step_context(arrays), sets, arrays)
+    state.parity = 0
+    return state.context.kernel, sets
 
 
 def compiled_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS, _empty=np.empty):
@@ -308,18 +295,18 @@ def compiled_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS, _empty=np.empty):
         return two_call_step(sim, q, v, tau, fext, names)
     ctx, sets = context(sim)
     stage_warm(sim, sets)
-    parity = 1 - sim._parity  # the other set holds the previous step's results: the warm start
-    solver, formulation, options = solver_options(sim.solver)
+    parity = 1 - sim.step_state.parity  # the other set holds the previous step's results: the warm start
+    options = solver_options(sim.solver)
     q_next, v_next = _empty(len(q)), _empty(len(v))
-    status, k, r = _k.step(ctx, parity, q, v, tau, sim._scene.zeros if fext is None else fext, solver, formulation,
-                           options, q_next, v_next)
+    status, k, r = _k.step(ctx, parity, q, v, tau, sim._scene.zeros if fext is None else fext, options, q_next,
+                           v_next)
     if status == compiled.TOO_MANY_CONTACTS:
         grow_contacts(sim)
         return compiled_step(sim, q, v, tau, fext, names)
     if status:
         step_error(status, sim.model, q, v, names, sets[parity]["out_stats"])
     keep_set(sim, sets, parity, k, r)
-    if sets[parity]["out_stats"][1] == 0.0 and not sim._unconverged:
+    if not sets[parity]["out_stats"]["converged"] and not sim.step_state.unconverged:
         unconverged(sim, sets[parity]["out_stats"])
     return q_next, v_next
 
@@ -327,9 +314,10 @@ def compiled_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS, _empty=np.empty):
 def unconverged(sim, stats) -> None:
     """Warn, once per simulator, that a step's contact solve stopped before its tolerances
     (:class:`~rbda.simulation.solvers.ConvergenceWarning`); ``stats``: the step's raw statistics."""
-    sim._unconverged = True
-    warnings.warn(f"rbda.Simulator: a step's contact solve stopped after {int(stats[0])} iterations without meeting "
-                  f"its tolerances (primal {stats[2]:.1e}, dual {stats[3]:.1e}, complementarity {stats[4]:.1e}); "
+    sim.step_state.unconverged = True
+    warnings.warn(f"rbda.Simulator: a step's contact solve stopped after {int(stats['iterations'])} iterations "
+                  f"without meeting its tolerances (primal {stats['primal']:.1e}, dual {stats['dual']:.1e}, "
+                  f"complementarity {stats['complementarity']:.1e}); "
                   "the step is kept. sim.stats holds each step's figures; the solver's max_iter and tolerances "
                   "(solver_options) set the bound. Shown once per simulator.", ConvergenceWarning, stacklevel=4)
 
@@ -337,54 +325,63 @@ def unconverged(sim, stats) -> None:
 def grow_contacts(sim):
     """Twice the room for contacts in ``sim``'s output buffers (at most every pair's most): the last step's results
     kept as arrays of their own (the warm start of the next), and the step context built again at the next step."""
-    scene = sim._scene
+    scene, state = sim._scene, sim.step_state
     if scene.capacity >= scene.most_contacts:
         raise RuntimeError("the step found more contacts than its pairs can have")  # (never: each pair's most)
-    if sim._fused is not None:  # the last one-call step's arrays: from the output set to arrays of their own
-        arrays = tuple(x.copy() for x in step_arrays(sim))
-        sim._backoff = backoff(sim)
-        sim._step_arrays, sim._fused = arrays, None
-        sim._warm = arrays[1], arrays[8], arrays[9], arrays[1].shape[0], arrays[8].shape[0]
-    sim._warm_in_set = False
+    own_results(state)
     scene.capacity = min(scene.most_contacts, 2 * max(scene.capacity, 1))
-    del sim._context
+    state.context = None
+
+
+def own_results(state) -> None:
+    """The last step's results, if they are in an output set of the step context, into arrays of their own (with
+    the warm start and its backoff): the context's sets are about to be rebuilt, or the state copied."""
+    if isinstance(state.last, InSet):
+        arrays = step_arrays(state).copy()
+        state.backoff = backoff(state)
+        state.last = arrays
+        state.warm = WarmStart(arrays.keys, arrays.rows, arrays.impulses)
+    state.warm_in_set = False
 
 
 def stage_warm(sim, sets):
-    """Unless it is there, write the warm start of ``sim``'s next one-call step (:func:`warm_arrays`: after a
-    two-call step, a reset, or none) into the output set of ``sets`` that the step reads it from (``sim._parity``),
+    """Unless it is there, write the warm start of ``sim``'s next one-call step (``step_state.warm``: after a
+    two-call step, a reset, or none) into the output set of ``sets`` that the step reads it from (``parity``),
     with its counts: the contacts, then the rows."""
-    if sim._warm_in_set:
+    state = sim.step_state
+    if state.warm_in_set:
         return
-    out = sets[sim._parity]
-    keys, rows, impulses = warm_arrays(sim)
+    out = sets[state.parity]
+    keys, rows, impulses = state.warm
     k, r = keys.shape[0], rows.shape[0]
     out["out_keys"][:k] = keys
     out["out_impulses"][:3 * k + r] = impulses
     out["out_rows"][:r] = rows
-    out["out_counts"][:] = k, r, *backoff(sim)
-    sim._warm_in_set = True
+    counts = out["out_counts"]
+    counts["contacts"], counts["rows"] = k, r
+    counts["failed"], counts["wait"] = backoff(state)
+    state.warm_in_set = True
 
 
-def step_arrays(sim) -> tuple:
-    """The last compiled step's arrays ``(contacts, keys, frames, J, v_free, bias, lower, upper, rows, impulses,
-    velocities)``: kept by :func:`keep_step`, or views of the output set of a one-call step (valid until the step
-    after next, which writes that set again; the simulator's properties copy what they return)."""
-    if sim._fused is None:
-        return sim._step_arrays
-    parity, k, r = sim._fused
-    out, m = sim._context[2][parity], 3 * k + r
-    return (out["out_contacts"][:k], out["out_keys"][:k], out["out_frames"][:k], out["out_J"][:m],
-            out["out_v_free"], out["out_bias"][:r], out["out_lower"][:r], out["out_upper"][:r], out["out_rows"][:r],
-            out["out_impulses"][:m], out["out_velocities"][:m])
+def step_arrays(state) -> StepArrays:
+    """The last compiled step's :class:`StepArrays` (``state``: a simulator's ``step_state``): kept by
+    :func:`keep_step`, or views of the output set of a one-call step (valid until the step after next, which writes
+    that set again; the simulator's properties copy what they return)."""
+    if not isinstance(state.last, InSet):
+        return state.last
+    parity, k, r = state.last
+    out, m = state.context.sets[parity], 3 * k + r
+    return StepArrays(out["out_contacts"][:k], out["out_keys"][:k], out["out_frames"][:k], out["out_J"][:m],
+                      out["out_v_free"], out["out_bias"][:r], out["out_lower"][:r], out["out_upper"][:r],
+                      out["out_rows"][:r], out["out_impulses"][:m], out["out_velocities"][:m])
 
 
 def two_call_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS):
     """:func:`compiled_step` in two kernel calls, the bilateral rows computed between them. Stages 1 and 2 write into
     the output set that does not hold the warm start; what this step keeps is copied out of it."""
-    scene = sim._scene
+    scene, state = sim._scene, sim.step_state
     ctx, sets = context(sim)
-    parity = 1 - sim._parity
+    parity = 1 - state.parity
     status, k = _k.dynamics_and_contacts(ctx, parity, q, v, tau, scene.zeros if fext is None else fext)
     if status == compiled.TOO_MANY_CONTACTS:
         grow_contacts(sim)
@@ -394,25 +391,26 @@ def two_call_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS):
     out = sets[parity]
     contacts, keys, v_free = out["out_contacts"][:k].copy(), out["out_keys"][:k].copy(), out["out_v_free"].copy()
     bilateral = _bilateral_rows(sim) if sim.constraints else scene.no_rows
-    solver, formulation, options = solver_options(sim.solver)
+    options = solver_options(sim.solver)
     q_next, v_next = np.empty(q.shape[0]), np.empty(v.shape[0])
     k, r_max = len(contacts), box_rows(sim) + len(bilateral[1])
-    J, frames, stats = np.empty((3 * k + r_max, v.shape[0])), np.empty((k, 3, 3)), np.empty(7)
+    J, frames, stats = np.empty((3 * k + r_max, v.shape[0])), np.empty((k, 3, 3)), np.zeros(1, STEP_STATS)[0]
     bias, lower, upper, rows = np.empty(r_max), np.empty(r_max), np.empty(r_max), np.empty((r_max, 3), dtype=np.int64)
     impulses, velocities = np.empty(3 * k + r_max), np.empty(3 * k + r_max)
-    failed, wait = backoff(sim)
-    m, r = _k.contact_step(ctx, q, v, v_free, contacts, keys, *bilateral, *warm_arrays(sim), wait == 0, solver,
-                           formulation, options, q_next, v_next, J, frames, bias, lower, upper, rows, impulses,
+    failed, wait = backoff(state)
+    m, r = _k.contact_step(ctx, q, v, v_free, contacts, keys, *bilateral, *warm_start(state), wait == 0, options,
+                           q_next, v_next, J, frames, bias, lower, upper, rows, impulses,
                            velocities, stats)
-    if stats[0] < 0:
+    if stats["iterations"] < 0:
         step_error(compiled.NOT_FINITE_G, sim.model, q, v, names)
     if not (np.isfinite(v_next).all() and np.isfinite(q_next).all()):
         step_error(compiled.NOT_FINITE_STEP, sim.model, q, v, names, stats)
     J, bias, lower, upper, rows, impulses, velocities = (J[:m], bias[:r], lower[:r], upper[:r], rows[:r], impulses[:m],
                                                          velocities[:m])
-    keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias, lower, upper, rows, stats)
-    sim._backoff = compiled.guess_backoff(failed, wait, stats[0] == 0.0 and stats[1] == 1.0)
-    if stats[1] == 0.0 and not sim._unconverged:
+    keep_step(sim, StepArrays(contacts, keys, frames, J, v_free, bias, lower, upper, rows, impulses, velocities),
+              stats)
+    state.backoff = compiled.guess_backoff(failed, wait, stats["iterations"] == 0 and bool(stats["converged"]))
+    if not stats["converged"] and not state.unconverged:
         unconverged(sim, stats)
     return q_next, v_next
 
@@ -426,65 +424,65 @@ def step_error(status, model, q, v, names=STEP_ARGUMENTS, stats=None):
     if status == compiled.NOT_FINITE_G:
         raise ValueError("D: contains non-finite values (NaN or inf)")
     if status == compiled.NOT_FINITE_STEP:
-        raise ValueError(f"the step's q_next, v_next: not finite (the contact solve diverged after {int(stats[0])} "
-                         f"iterations, converged {bool(stats[1])}); the state given is kept unchanged")
+        raise ValueError(f"the step's q_next, v_next: not finite (the contact solve diverged after "
+                         f"{int(stats['iterations'])} iterations, converged {bool(stats['converged'])}); the state "
+                         "given is kept unchanged")
     report(status, names, model, (q, v))
 
 
-def keep_step(sim, contacts, keys, v_free, impulses, velocities, J, frames, bias, lower, upper, rows, stats):
-    """Keep a compiled step's arrays on ``sim``: the next step's warm start, the arrays its ``contacts`` and
-    ``rows`` are built from when read (:func:`step_arrays`), the solver's raw statistics (its ``stats`` are built
-    from them when read)."""
-    sim._warm = keys, rows, impulses, keys.shape[0], rows.shape[0]
-    sim._warm_in_set = False
-    sim._step_arrays = contacts, keys, frames, J, v_free, bias, lower, upper, rows, impulses, velocities
-    sim._fused = None
+def keep_step(sim, arrays: StepArrays, stats) -> None:
+    """Keep a two-call step's :class:`StepArrays` on ``sim``: the next step's warm start, the arrays its
+    ``contacts`` and ``rows`` are built from when read (:func:`step_arrays`), the solver's raw statistics (its
+    ``stats`` are built from them when read)."""
+    state = sim.step_state
+    state.warm, state.warm_in_set = WarmStart(arrays.keys, arrays.rows, arrays.impulses), False
+    state.last = arrays
     sim.solver.keep_raw_stats(stats)
-    sim._contacts = sim._rows = None  # built from the step's arrays when read
+    state.contacts = state.rows = None  # built from the step's arrays when read
 
 
-def keep_set(sim, sets, parity, k, r):
+def keep_set(sim, sets, parity, k, r) -> None:
     """Keep on ``sim`` a one-call step's results, ``k`` contacts and ``r`` rows in the output set ``parity`` of its
-    step context (``sets``, :func:`context`): as :func:`keep_step` does with a two-call step's arrays, the set's
-    arrays are the next step's warm start, and the step's arrays are views of it, made when read
+    step context (``sets``, :func:`context`): the set's arrays are the next step's warm start (already where the
+    next step reads it) and the step's results, whose arrays are views of it, made when read
     (:func:`step_arrays`)."""
-    out = sets[parity]
-    sim._parity = parity
-    sim._backoff = None  # in the set's counts (backoff)
-    sim._warm = out["out_keys"], out["out_rows"], out["out_impulses"], k, r
-    sim._warm_in_set = True
-    sim._fused = parity, k, r
-    sim.solver.keep_raw_stats(out["out_stats"])
-    sim._contacts = sim._rows = None
+    state = sim.step_state
+    state.parity, state.last = parity, InSet(parity, k, r)
+    state.backoff, state.warm_in_set = None, True  # both in the set (its counts: backoff)
+    sim.solver.keep_raw_stats(sets[parity]["out_stats"])
+    state.contacts = state.rows = None
 
 
-def backoff(sim) -> tuple:
-    """``(failed, wait)`` of ``sim``'s next step: when it tries its warm start as it is (``compiled.guess_backoff``);
-    after a one-call step, in its output set's counts, else kept on the simulator."""
-    if sim._backoff is None:  # (keep_set)
-        counts = context(sim)[1][sim._fused[0]]["out_counts"]
-        return int(counts[2]), int(counts[3])
-    return sim._backoff
+def warm_start(state) -> WarmStart:
+    """The next compiled step's :class:`WarmStart` (``state``: a simulator's ``step_state``): the last one-call
+    step's keys and impulses in its output set, else ``state.warm`` (a two-call step's, or empty after a reset)."""
+    if state.warm_in_set and isinstance(state.last, InSet):
+        arrays = step_arrays(state)
+        return WarmStart(arrays.keys, arrays.rows, arrays.impulses)
+    return state.warm
 
 
-def warm_arrays(sim) -> tuple:
-    """The warm start of ``sim``'s next step, ``(keys (k, 4), rows (r, 3), impulses (3k + r,))``: the previous
-    step's (empty after :meth:`~rbda.Simulator.reset`)."""
-    keys, rows, impulses, k, r = sim._warm
-    return keys[:k], rows[:r], impulses[:3 * k + r]
+def backoff(state) -> tuple:
+    """``(failed, wait)`` of the next step (``state``: a simulator's ``step_state``): when it tries its warm start
+    as it is (``compiled.guess_backoff``); after a one-call step, in its output set's counts."""
+    if state.backoff is None:  # (keep_set)
+        counts = state.context.sets[state.last.parity]["out_counts"]
+        return int(counts["failed"]), int(counts["wait"])
+    return state.backoff
 
 
-def contact_set(arrays) -> ContactSet:
+def contact_set(arrays: StepArrays) -> ContactSet:
     """The :class:`ContactSet` of a compiled step's arrays (:func:`step_arrays`)."""
-    contacts, keys, frames = arrays[:3]
+    contacts, keys, frames = arrays.contacts, arrays.keys, arrays.frames
     return ContactSet(points=contacts[:, 1:4].copy(), normals=contacts[:, 4:7].copy(),
                       distances=contacts[:, 0].copy(), frames=frames.copy(), pairs=keys[:, 2:4].copy(),
                       mu=contacts[:, 7].copy(), keys=[(int(a), int(b)) for a, b in keys[:, :2]])
 
 
-def constraint_rows(arrays) -> ConstraintRows:
+def constraint_rows(arrays: StepArrays) -> ConstraintRows:
     """The :class:`ConstraintRows` of a compiled step's arrays (:func:`step_arrays`)."""
-    contacts, J, bias, lower, upper, rows = arrays[0], arrays[3], *arrays[5:9]
+    contacts, J, bias, lower, upper, rows = (arrays.contacts, arrays.J, arrays.bias, arrays.lower, arrays.upper,
+                                             arrays.rows)
     names = {compiled.LIMIT: "limit", compiled.TENDON_LIMIT: "tendon_limit", compiled.BILATERAL: "constraint"}
     keys = [("friction", int(a)) if kind == compiled.FRICTION else (names[int(kind)], int(a), int(b))
             for kind, a, b in rows]
@@ -505,18 +503,17 @@ def compiled_steps(sim, Q, V, taus, fext, first, last):
     is; keeps the last step's arrays on ``sim`` as :func:`compiled_step` does. A bad step raises the step's
     ``ValueError`` prefixed with ``step t:``."""
     ctx, sets = context(sim)
-    solver, formulation, options = solver_options(sim.solver)
-    options = options.copy()  # the kernel keeps ADMM's penalty in it
-    warm_rho = solver == compiled.ADMM and sim.solver.warm_start_rho
+    options = solver_options(sim.solver).copy()  # the kernel keeps ADMM's penalty in it
+    warm_rho = isinstance(sim.solver, ADMMSolver) and sim.solver.warm_start_rho
     t = first
     while t < last:
         start = t
         stage_warm(sim, sets)
-        status, t, parity = _kr.rollout_steps(ctx, sim._parity, Q, V, taus, fext, start, last, solver, formulation,
-                                              options, warm_rho)
+        status, t, parity = _kr.rollout_steps(ctx, sim.step_state.parity, Q, V, taus, fext, start, last, options,
+                                              warm_rho)
         if t > start:  # the last step completed: its arrays are the output set parity's
-            k, r = sets[parity]["out_counts"][:2]
-            keep_set(sim, sets, parity, int(k), int(r))
+            counts = sets[parity]["out_counts"]
+            keep_set(sim, sets, parity, int(counts["contacts"]), int(counts["rows"]))
         try:
             if status == compiled.TOO_MANY_CONTACTS:  # step t again, with more room for contacts
                 grow_contacts(sim)

@@ -20,6 +20,8 @@ One step reads as its stages, each a function of the simulator and the step's st
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from ..algorithms import cholesky
@@ -41,12 +43,11 @@ from .progress import _Silent, progress_bar
 from .speculative import speculative_margins
 from .delassus import DelassusDense
 from .passive import PassiveForces, add_implicit, passive_force
-from .compiled import FREE_BODIES, SETTINGS
+from .compiled import SETTINGS
 from .packed import STEP_ARGUMENTS, PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows
-from .packed import contact_set
-from .packed import backoff, step_arrays
-from .packed import rollout_compiled
+from .packed import contact_set, own_results, rollout_compiled, step_arrays
 from .solvers import FORMULATIONS, ADMMSolver, PGSSolver, SolverStats
+from .step_state import StepState, WarmStart
 
 SOLVERS = {"admm": ADMMSolver, "pgs": PGSSolver}
 
@@ -79,7 +80,7 @@ def explicit_free_velocity(sim, q, v, tau, fext):
     :mod:`rbda.simulation.passive`), filling ``sim.data``."""
     model, data, dt = sim.model, sim.data, sim.dt
     compute_joint_jacobians(model, data, q)
-    if sim._settings[FREE_BODIES]:  # M constant: each body's own spatial inertia, as in the
+    if sim._settings[0]["free_bodies"]:  # M constant: each body's own spatial inertia, as in the
         free_bodies_after_kinematics(*model.packed, data.ws)  # compiled step (the same rounding)
     else:
         crba(model, data, q)
@@ -108,7 +109,7 @@ def transport(sim, v, v_free) -> None:
         k, Y = model.idx_v[i], model.inertias[i]
         w, c = v[k + 3:k + 6], Y.lever
         v_free[k:k + 3] += dt * np.cross(w, v[k:k + 3] + np.cross(w, c))
-        if sim._settings[FREE_BODIES] and Y.mass > 0.0 and not np.any(model.armature[k:k + 6]):
+        if sim._settings[0]["free_bodies"] and Y.mass > 0.0 and not np.any(model.armature[k:k + 6]):
             explicit = v_free[k + 3:k + 6].copy()
             implicit = _midpoint_rotation(Y.inertia, w, explicit, dt)
             v_free[k:k + 3] -= np.cross(implicit - explicit, c)
@@ -194,16 +195,17 @@ def solve(sim, cs, J, G, v_free, rows, v):
     g[2:k3:3] += normal_bias(sim, cs.distances, None if sim.restitution is None else J[2:k3:3] @ v)
     g[k3:] += rows.bias
     guess = np.zeros(k3 + rows.size)
+    state = sim.step_state
     for c, key in enumerate(cs.keys):
-        if key in sim._previous:
-            guess[3 * c:3 * c + 3] = sim._previous[key]
+        if key in state.previous:
+            guess[3 * c:3 * c + 3] = state.previous[key]
     for r, key in enumerate(rows.keys):
-        guess[k3 + r] = sim._previous.get(key, 0.0)
+        guess[k3 + r] = state.previous.get(key, 0.0)
     lam = sim.solver.solve(DelassusDense(G), g, cs.mu, guess if sim.warm_start and g.size else None,
                            rows.lower, rows.upper)
-    sim._previous = {key: lam[3 * c:3 * c + 3].copy() for c, key in enumerate(cs.keys)}
-    sim._previous.update((key, lam[k3 + r]) for r, key in enumerate(rows.keys))
-    sim._results, sim._fused = (k3, lam, G @ lam + g), None
+    state.previous = {key: lam[3 * c:3 * c + 3].copy() for c, key in enumerate(cs.keys)}
+    state.previous.update((key, lam[k3 + r]) for r, key in enumerate(rows.keys))
+    state.reference, state.last = (k3, lam, G @ lam + g), None
     return lam
 
 
@@ -239,7 +241,7 @@ def _flag(value, name):
 
 class _Setting:
     """A setting of :class:`Simulator` (``dt``, ``margin``, ...): an attribute checked when set, whose value is also
-    written into the simulator's array ``_settings`` at ``compiled.SETTINGS.index(name)`` (None as NaN), which the
+    written into the field of that name of the simulator's ``compiled.SETTINGS`` record (None as NaN), which the
     compiled step reads (so that a step passes one array, not seven numbers, and a changed setting takes effect at
     the next step)."""
 
@@ -247,7 +249,7 @@ class _Setting:
         self.check, self.__doc__ = check, doc
 
     def __set_name__(self, owner, name):
-        self.name, self.index = name, SETTINGS.index(name)
+        self.name = name
 
     def __get__(self, sim, owner=None):
         return self if sim is None else sim.__dict__[self.name]
@@ -255,7 +257,7 @@ class _Setting:
     def __set__(self, sim, value):
         value = self.check(value, self.name)
         sim.__dict__[self.name] = value
-        sim._settings[self.index] = np.nan if value is None else float(value)
+        sim._settings[0][self.name] = np.nan if value is None else value
 
 
 class Simulator:
@@ -321,7 +323,7 @@ class Simulator:
                  restitution: float | None = None, speculative: bool = True):
         if not isinstance(collision_model, GeometryModel):
             raise TypeError(f"collision_model: expected a GeometryModel, got {type(collision_model).__name__}")
-        self._settings = np.zeros(len(SETTINGS))
+        self._settings = np.zeros(1, SETTINGS)  # the compiled step's settings: one record
         self.dt = dt
         if solver not in SOLVERS:
             raise ValueError(f"solver: expected one of {sorted(SOLVERS)}, got {solver!r}")
@@ -348,22 +350,14 @@ class Simulator:
         self.passive = PassiveForces(model)  # springs, tendons, gravity compensation, fluid forces
         self.limited_dofs = limited_dofs(model)
         self.solver = SOLVERS[solver](formulation=formulation, **(solver_options or {}))
-        self._previous = {}  # the warm start of reference_step
-        self._unconverged = False  # whether a step's solve has stopped short of its tolerances (warned once)
+        self.step_state = StepState()  # the warm start, the compiled step's context, the last step's results
         self._scene = PackedScene(model, collision_model, self.friction)
         self.support_mask = self._scene.support  # (njoints, nv): 1 on the dofs supporting each joint
         self._compiled = model.nv_extended == model.nv  # mimic joints: the reference step
-        self._settings[FREE_BODIES] = all(  # M is then constant (compiled.free_velocity)
+        self._settings[0]["free_bodies"] = all(  # M is then constant (compiled.free_velocity)
             isinstance(model.joints[i], JointModelFreeFlyer) and model.parents[i] == 0 for i in range(1, model.njoints))
-        # the warm start: the previous compiled step's keys, row keys, impulses, and how many contacts and rows
-        self._warm = (np.zeros((0, 4), dtype=np.int64), np.zeros((0, 3), dtype=np.int64), np.zeros(0), 0, 0)
-        self._warm_in_set = False  # whether it is also in the step context's output set the next step reads
-        self._backoff = (0, 0)  # when the compiled step tries its warm start as it is (compiled.guess_backoff)
-        self._step_arrays = None  # the compiled step's arrays, from which contacts and rows are built when read
-        self._fused = None  # or (parity, k, r) of a one-call step, whose arrays are in its output buffers
-        self._contacts = None
-        self._rows = ConstraintRows(np.zeros((0, model.nv)), np.zeros(0), np.zeros(0), np.zeros(0))
-        self._results = 0, np.zeros(0), np.zeros(0)  # 3k, then the impulses and velocities of the contacts and rows
+        self.step_state.rows = ConstraintRows(np.zeros((0, model.nv)), np.zeros(0), np.zeros(0), np.zeros(0))
+        self.step_state.reference = 0, np.zeros(0), np.zeros(0)
 
     @property
     def damping(self) -> np.ndarray:
@@ -384,24 +378,26 @@ class Simulator:
     @property
     def contacts(self):
         """The last step's :class:`ContactSet` (None before the first step)."""
-        if self._contacts is None and (self._step_arrays is not None or self._fused is not None):
-            self._contacts = contact_set(step_arrays(self))
-        return self._contacts
+        state = self.step_state
+        if state.contacts is None and state.last is not None:
+            state.contacts = contact_set(step_arrays(state))
+        return state.contacts
 
     @contacts.setter
     def contacts(self, value) -> None:
-        self._contacts, self._step_arrays, self._fused = value, None, None
+        self.step_state.contacts, self.step_state.last = value, None
 
     @property
     def rows(self) -> ConstraintRows:
         """The last step's :class:`ConstraintRows` (joint limits, dry friction, bilateral constraints)."""
-        if self._rows is None:
-            self._rows = step_rows(step_arrays(self))
-        return self._rows
+        state = self.step_state
+        if state.rows is None:
+            state.rows = step_rows(step_arrays(state))
+        return state.rows
 
     @rows.setter
     def rows(self, value) -> None:
-        self._rows = value
+        self.step_state.rows = value
 
     @property
     def stats(self):
@@ -412,22 +408,21 @@ class Simulator:
         """The simulator's state for ``copy`` and ``pickle``: the last step's results as arrays of their own, without
         the compiled step's context (a numba object, rebuilt by the next step)."""
         state = self.__dict__.copy()
-        state["_backoff"] = backoff(self)
-        if self._fused is not None:
-            arrays = tuple(x.copy() for x in step_arrays(self))
-            state["_step_arrays"], state["_fused"] = arrays, None
-            state["_warm"] = arrays[1], arrays[8], arrays[9], arrays[1].shape[0], arrays[8].shape[0]
-        state.pop("_context", None)
-        state["_warm_in_set"] = False
+        step_state = copy.copy(self.step_state)
+        own_results(step_state)  # (before the context goes)
+        step_state.context = None
+        step_state.previous = dict(step_state.previous)
+        state["step_state"] = step_state
         state["_settings"], state["_damping"] = self._settings.copy(), self._damping.copy()  # a copy's own
         return state
 
     def _step_results(self) -> tuple:
         """``(3k, impulses (3k + r,), velocities (3k + r,))`` of the last step."""
-        if self._fused is None and self._step_arrays is None:
-            return self._results
-        arrays = step_arrays(self)
-        return 3 * arrays[0].shape[0], arrays[9], arrays[10]
+        state = self.step_state
+        if state.last is None:
+            return state.reference
+        arrays = step_arrays(state)
+        return 3 * arrays.contacts.shape[0], arrays.impulses, arrays.velocities
 
     @property
     def impulses(self) -> np.ndarray:
@@ -462,10 +457,8 @@ class Simulator:
     def reset(self) -> None:
         """Forget the previous step's impulses (the warm start) and the solver's penalty: the next step starts as
         on a new simulator."""
-        self._previous = {}
-        self._warm = (*self._warm[:3], 0, 0)
-        self._warm_in_set = False
-        self._backoff = (0, 0)
+        state = self.step_state
+        state.previous, state.warm, state.warm_in_set, state.backoff = {}, WarmStart.empty(), False, (0, 0)
         self.solver.stats = SolverStats()
 
     def step(self, q, v, tau, fext=None, _step: int | None = None):

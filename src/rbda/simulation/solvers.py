@@ -91,12 +91,20 @@ NOT_POSITIVE_DEFINITE = ("G + (mu_prox + tau rho) I is not positive definite up 
                          "semi-definite, or too large for mu_prox and rho_max")
 
 
-def stats_from_array(raw) -> SolverStats:
-    """The :class:`SolverStats` of the compiled statistics ``[iterations, converged, primal, dual,
-    complementarity, rho, factorisations]`` (factorisations -1: ADMM's matrix was not positive definite)."""
-    it, converged, primal, dual, compl, rho, factorizations = raw
-    return SolverStats(int(it), bool(converged), float(primal), float(dual), float(compl), float(rho),
-                       max(int(factorizations), 0), "" if factorizations >= 0 else NOT_POSITIVE_DEFINITE)
+#: A simulator step's solve statistics, one record per step (the compiled step writes them; :class:`SolverStats`
+#: is built from them when read). ``iterations`` -1: the Delassus matrix was not finite; ``factorizations`` -1:
+#: ADMM's matrix was not positive definite.
+STEP_STATS = np.dtype([("iterations", np.int64), ("converged", np.bool_), ("primal", np.float64),
+                       ("dual", np.float64), ("complementarity", np.float64), ("rho", np.float64),
+                       ("factorizations", np.int64)])
+
+
+def stats_from_record(raw) -> SolverStats:
+    """The :class:`SolverStats` of a :data:`STEP_STATS` record."""
+    factorizations = int(raw["factorizations"])
+    return SolverStats(int(raw["iterations"]), bool(raw["converged"]), float(raw["primal"]), float(raw["dual"]),
+                       float(raw["complementarity"]), float(raw["rho"]), max(factorizations, 0),
+                       "" if factorizations >= 0 else NOT_POSITIVE_DEFINITE)
 
 
 def _positive_int(x, name: str, minimum: int = 1) -> int:
@@ -135,22 +143,37 @@ class _ContactSolver:
         """The statistics of the last solve (:class:`SolverStats`); after a compiled simulator step, built from
         the step's raw statistics when first read."""
         if self._stats is None:
-            self._stats = stats_from_array(self._raw_stats)
+            self._stats = stats_from_record(self._raw_stats)
         return self._stats
 
     @stats.setter
     def stats(self, value: SolverStats) -> None:
         self._stats, self._raw_stats = value, None
 
-    def keep_raw_stats(self, raw: np.ndarray) -> None:
-        """Keep a compiled step's statistics ``[iterations, converged, primal, dual, complementarity, rho,
-        factorisations]`` (factorisations -1: ADMM's matrix was not positive definite), read as :attr:`stats`."""
+    def keep_raw_stats(self, raw) -> None:
+        """Keep a compiled step's statistics (a :data:`STEP_STATS` record), read as :attr:`stats`."""
         kept = self.__dict__  # not through __setattr__: called every step
         kept["_stats"], kept["_raw_stats"] = None, raw
 
     def last_rho(self) -> float:
         """The penalty ``rho`` of the last solve (NaN if none), without building :attr:`stats`."""
-        return float(self._raw_stats[5]) if self._stats is None else self._stats.rho
+        return float(self._raw_stats["rho"]) if self._stats is None else self._stats.rho
+
+    def options(self) -> np.ndarray:
+        """The solver's settings as one :data:`~rbda.kernels.contact_solvers.SOLVER_OPTIONS` record (an array of
+        one), what the compiled solves read: built once and kept until a setting changes (:meth:`__setattr__`).
+        The record is the solver's own: a simulator's step writes its ``previous_rho``."""
+        if self._options is None:
+            options = np.zeros(1, _solvers.SOLVER_OPTIONS)
+            o = options[0]
+            o["formulation"], o["max_iter"] = FORMULATIONS[self.formulation], self.max_iter
+            o["active_set_max_iter"] = self.active_set_max_iter
+            o["tolerances"] = (self.absolute_feasibility_tol, self.relative_feasibility_tol,
+                               self.absolute_complementarity_tol, self.relative_complementarity_tol)
+            o["previous_rho"] = math.nan
+            self._own_options(o)
+            object.__setattr__(self, "_options", options)
+        return self._options
 
     def _problem(self, delassus, g, mu, lambda_guess, lower=None, upper=None):
         """Check the arguments of ``solve``: returns ``(m, g, mu (k,), guess or None, lower (r,), upper (r,))``."""
@@ -206,6 +229,9 @@ class PGSSolver(_ContactSolver):
             raise ValueError(f"over_relaxation: must lie in (0, 2), got {omega}")
         self.over_relaxation = omega
 
+    def _own_options(self, o) -> None:
+        o["solver"], o["over_relaxation"] = _solvers.PGS, self.over_relaxation
+
     def solve(self, delassus, g, mu, lambda_guess=None, lower=None, upper=None) -> np.ndarray:
         """The impulses ``lambda (m,)``, ``m = 3k + r``, for the Delassus operator ``delassus`` (size ``m``; PGS
         reads its ``matrix()``), the free velocity ``g (m,)``, the friction coefficients ``mu`` (a float or
@@ -219,11 +245,8 @@ class PGSSolver(_ContactSolver):
             self._finish(0, True, 0.0, 0.0, 0.0)
             return lam
         G = self._matrix(delassus, m)
-        settings = np.array([self.over_relaxation, self.max_iter, self.absolute_feasibility_tol,
-                             self.relative_feasibility_tol, self.absolute_complementarity_tol,
-                             self.relative_complementarity_tol, self.active_set_max_iter])
-        iterations, converged, dual, compl = _k.pgs_solve(FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam,
-                                                               settings, _NO_INTEGERS, _NO_FLOATS)
+        iterations, converged, dual, compl = _k.pgs_solve(self.options(), self.active_set_max_iter, G, g, mu, lower,
+                                                          upper, lam, _NO_INTEGERS, _NO_FLOATS)
         self._finish(iterations, converged, 0.0, dual, compl)
         return lam
 
@@ -296,6 +319,16 @@ class ADMMSolver(_ContactSolver):
                              f"{self.spectral_rho_power_factor}, {self.linear_update_rule_factor}")
         self.warm_start_rho = bool(warm_start_rho)
 
+    def _own_options(self, o) -> None:
+        o["solver"], o["mu_prox"], o["tau"] = _solvers.ADMM, self.mu_prox, self.tau
+        o["rho"] = math.nan if self.rho is None else self.rho
+        o["rho_min"], o["rho_max"], o["ratio_primal_dual"] = self.rho_min, self.rho_max, self.ratio_primal_dual
+        o["rho_update"] = RHO_UPDATES[self.rho_update]
+        o["rho_increment"] = (math.nan if self.rho_update == "spectral"  # found from G's largest eigenvalue
+                              else max(self.linear_update_rule_factor, 1.0 + 1e-12))
+        o["spectral_rho_power_init"] = self.spectral_rho_power_init
+        o["spectral_rho_power_factor"] = self.spectral_rho_power_factor
+
     def _initial_rho(self, L: float) -> float:
         if self.warm_start_rho and not math.isnan(self.last_rho()):
             return self.last_rho()
@@ -323,15 +356,12 @@ class ADMMSolver(_ContactSolver):
         L = max(float(delassus.max_eigenvalue(tol=1e-3)), self.mu_prox)  # the scale of G (an indefinite G gives L < 0)
         increment = ((L / self.mu_prox) ** self.spectral_rho_power_factor if self.rho_update == "spectral"
                      else self.linear_update_rule_factor)
-        settings = np.array([self.mu_prox, self.tau, self._initial_rho(L), self.rho_min, self.rho_max,
-                             self.ratio_primal_dual, max(increment, 1.0 + 1e-12), self.absolute_feasibility_tol,
-                             self.relative_feasibility_tol, self.absolute_complementarity_tol,
-                             self.relative_complementarity_tol, self.max_iter, RHO_UPDATES[self.rho_update],
-                             self.active_set_max_iter, math.nan, self.spectral_rho_power_init])
+        options = self.options().copy()
+        options[0]["rho_increment"] = max(increment, 1.0 + 1e-12)
         lam = np.zeros(m) if guess is None else guess
         iterations, converged, primal, dual, compl, rho, factorizations = _k.admm_solve(
-            FORMULATIONS[self.formulation], G, g, mu, lower, upper, lam, guess is not None, settings, _NO_MATRIX,
-            _NO_MATRIX, _NO_PARENTS, _NO_INTEGERS, _NO_FLOATS)
+            options, self._initial_rho(L), self.active_set_max_iter, G, g, mu, lower, upper, lam, guess is not None,
+            _NO_MATRIX, _NO_MATRIX, _NO_PARENTS, _NO_INTEGERS, _NO_FLOATS)
         message = "" if factorizations >= 0 else NOT_POSITIVE_DEFINITE
         self._finish(iterations, converged, primal, dual, compl, rho=rho, factorizations=max(factorizations, 0),
                      message=message)

@@ -28,6 +28,8 @@ from numba import njit, types
 from numba.experimental import structref
 
 from ..kernels.views import borrowed_all
+from .compiled import COUNTS
+from .solvers import STEP_STATS
 
 FIELDS = (
     # the model's packed arrays and the workspace's (sim.data)
@@ -47,7 +49,7 @@ FIELDS = (
     "zeros", "no_fext", "no_rows_J", "no_rows_bias", "no_rows_keys", "support",
     # the contact stage's room: a patch's kept rows (PATCH_POINTS,), a half-space's world normal (3,)
     "keep", "normal",
-    # the simulator's joint damping (nv,) and settings (compiled.SETTINGS), which their setters change in place
+    # the simulator's joint damping (nv,) and settings (one compiled.SETTINGS record), which their setters change
     "damping", "settings",
     # the bounded shapes' tables (pair_kernels.shape_tables) and a pair's room (pair_kernels.pair_room, its kept
     # rows "keep"), and its rows
@@ -60,9 +62,8 @@ FIELDS = (
     # room for the contact stage's scratch arrays, floats and integers (compiled.room_sizes, views.take)
     "room", "iroom",
     # the output buffers, two sets: contacts (2, cap, 8), keys (2, cap, 4), frames (2, cap, 3, 3), J (2, m, nv),
-    # bias, lower, upper (2, r), row keys (2, r, 3), impulses, velocities (2, m), statistics (2, 7), v_free (2, nv),
-    # the numbers of contacts and rows written, and the warm start's trials failed in a row and steps to wait before
-    # the next (compiled.guess_backoff) (2, 4)
+    # bias, lower, upper (2, r), row keys (2, r, 3), impulses, velocities (2, m), statistics (2,: solvers.STEP_STATS
+    # records), v_free (2, nv), counts (2,: compiled.COUNTS records)
     "out_contacts", "out_keys", "out_frames", "out_J", "out_bias", "out_lower", "out_upper", "out_rows",
     "out_impulses", "out_velocities", "out_stats", "out_v_free", "out_counts",
 )
@@ -108,5 +109,5 @@ def output_buffers(capacity: int, rows: int, nv: int) -> dict:
             "out_frames": np.zeros((2, capacity, 3, 3)), "out_J": np.zeros((2, m, nv)),
             "out_bias": np.zeros((2, rows)), "out_lower": np.zeros((2, rows)), "out_upper": np.zeros((2, rows)),
             "out_rows": np.zeros((2, rows, 3), dtype=np.int64), "out_impulses": np.zeros((2, m)),
-            "out_velocities": np.zeros((2, m)), "out_stats": np.zeros((2, 7)), "out_v_free": np.zeros((2, nv)),
-            "out_counts": np.zeros((2, 4), dtype=np.int64)}
+            "out_velocities": np.zeros((2, m)), "out_stats": np.zeros(2, STEP_STATS), "out_v_free": np.zeros((2, nv)),
+            "out_counts": np.zeros(2, COUNTS)}

@@ -1,0 +1,91 @@
+"""What a :class:`rbda.Simulator` keeps from one step to the next, in one object with named fields
+(:class:`StepState`, the simulator's ``step_state``): the warm start and when to try it as it is, the compiled
+step's context and which of its two output sets holds the last step, and the last step's results.
+
+A one-call step (:func:`rbda.simulation.packed.compiled_step`) writes its results into one of the two output sets
+of its step context (``parity``) and reads its warm start from the other; its results are not copied out:
+``last`` is a :class:`InSet` naming the set and the numbers of contacts and rows, and the simulator's properties
+build their arrays from it when read. A two-call step (bilateral constraints) keeps arrays of its own
+(:class:`StepArrays`), as does a step after its output buffers were enlarged, a copy, or an unpickled simulator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+
+class StepArrays(NamedTuple):
+    """A compiled step's results, ``k`` contacts, ``r`` rows, ``m = 3k + r``."""
+
+    contacts: np.ndarray  # (k, 8): distance, point (3), normal (3), friction coefficient
+    keys: np.ndarray  # (k, 4) int: pair index, point index, the pair's two geometry objects
+    frames: np.ndarray  # (k, 3, 3): contact frames, the normal last
+    J: np.ndarray  # (m, nv): the contacts' rows, then the rows'
+    v_free: np.ndarray  # (nv,): the velocity without contact impulses
+    bias: np.ndarray  # (r,): the rows' biases
+    lower: np.ndarray  # (r,): the rows' lower bounds
+    upper: np.ndarray  # (r,): the rows' upper bounds
+    rows: np.ndarray  # (r, 3) int: the rows' keys (kind, a, b)
+    impulses: np.ndarray  # (m,)
+    velocities: np.ndarray  # (m,): G lambda + g
+
+    def copy(self) -> StepArrays:
+        """The same results in arrays of their own."""
+        return StepArrays(*(x.copy() for x in self))
+
+
+class InSet(NamedTuple):
+    """The last step's results are in the output set ``parity`` of the step context: ``k`` contacts, ``r`` rows."""
+
+    parity: int
+    k: int
+    r: int
+
+
+class WarmStart(NamedTuple):
+    """The next compiled step's warm start: the previous step's contact keys ``(k, 4)``, row keys ``(r, 3)`` and
+    impulses ``(3k + r,)``."""
+
+    keys: np.ndarray
+    rows: np.ndarray
+    impulses: np.ndarray
+
+    @staticmethod
+    def empty() -> WarmStart:
+        return WarmStart(np.zeros((0, 4), dtype=np.int64), np.zeros((0, 3), dtype=np.int64), np.zeros(0))
+
+
+@dataclass(eq=False)
+class CompiledContext:
+    """The compiled step's context, built for ``data`` (built again if the simulator's data is replaced): the
+    numba object ``kernel`` (:mod:`rbda.simulation.step_context`), its output ``sets`` (two dicts of arrays), and
+    ``arrays`` (every array it refers to: the context borrows them, so they are kept here)."""
+
+    data: object
+    kernel: object
+    sets: tuple
+    arrays: dict
+
+
+@dataclass(eq=False)
+class StepState:
+    """A simulator's bookkeeping between steps (see the module)."""
+
+    warm: WarmStart = field(default_factory=WarmStart.empty)  # the next compiled step's warm start
+    warm_in_set: bool = False  # whether the warm start is also in the output set the next one-call step reads
+    backoff: tuple | None = (0, 0)  # (failed, wait) of compiled.guess_backoff; None: in the last set's counts
+    context: CompiledContext | None = None  # built at the first compiled step
+    parity: int = 0  # the output set of the last one-call step; the next one writes the other
+    last: InSet | StepArrays | None = None  # the last compiled step's results
+    contacts: object = None  # the last step's ContactSet, once built (from ``last`` when read)
+    rows: object = None  # the last step's ConstraintRows, once built
+    reference: tuple | None = None  # reference_step's results: (3k, impulses, velocities)
+    previous: dict = field(default_factory=dict)  # reference_step's warm start: impulses by key
+    unconverged: bool = False  # whether a step's solve has stopped short of its tolerances (warned once)
+
+    def forget_results(self) -> None:
+        """Before a step: the results read from the last one are built again from the new one."""
+        self.contacts = self.rows = None
