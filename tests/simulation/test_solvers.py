@@ -494,3 +494,31 @@ def test_admm_in_the_joint_space_is_the_dense_admm(formulation):
         assert joint_stats[field] == dense_stats[field]
     assert joint_stats["rho"] == pytest.approx(dense_stats["rho"], rel=1e-9)
     np.testing.assert_allclose(joint, dense, atol=1e-9 * np.abs(dense).max())
+
+
+def test_the_compiled_options_record_holds_each_setting_by_its_name():
+    """``solver.options()`` (the ``SOLVER_OPTIONS`` record the compiled solves read): every field named after a
+    setting holds that setting, the tolerances in their documented order; a changed setting rebuilds it."""
+    from rbda.kernels.contact_solvers import ADMM, PGS, RHO_LINEAR, SOLVER_OPTIONS
+    from rbda.simulation.solvers import FORMULATIONS as CODES
+
+    admm = ADMMSolver("ccp", mu_prox=2e-6, tau=0.7, rho=3.0, rho_min=1e-4, rho_max=1e5, ratio_primal_dual=12.0,
+                      rho_update="linear", linear_update_rule_factor=3.0, max_iter=77, active_set_max_iter=3,
+                      absolute_feasibility_tol=1e-7, relative_feasibility_tol=2e-7,
+                      absolute_complementarity_tol=3e-7, relative_complementarity_tol=4e-7)
+    pgs = PGSSolver("lcp", over_relaxation=1.3, max_iter=55)
+    for solver, code in ((admm, ADMM), (pgs, PGS)):
+        o = solver.options()[0]
+        assert o["solver"] == code and o["formulation"] == CODES[solver.formulation]
+        for name in SOLVER_OPTIONS.names:
+            if hasattr(solver, name) and not isinstance(getattr(solver, name), str):
+                assert o[name] == getattr(solver, name), name
+        np.testing.assert_array_equal(o["tolerances"], [solver.absolute_feasibility_tol,
+                                                        solver.relative_feasibility_tol,
+                                                        solver.absolute_complementarity_tol,
+                                                        solver.relative_complementarity_tol])
+    o = admm.options()[0]
+    assert o["rho_update"] == RHO_LINEAR and o["rho_increment"] == 3.0
+    admm.max_iter = 5
+    assert admm.options()[0]["max_iter"] == 5
+    assert np.isnan(ADMMSolver("ncp").options()[0]["rho"])  # None: the spectral rule's start

@@ -175,7 +175,7 @@ def reduce_patch(n, points, count, keep):
     """Reduce a patch of ``count`` rows ``[distance, point]`` (or ``[distance, point, index]``) of ``points``
     against a plane of normal ``n`` to at most :data:`PATCH_POINTS`: the deepest row, then the two rows ``a``,
     ``b`` farthest apart (``a`` farthest from the deepest, ``b`` farthest from ``a``) and the row farthest from the
-    line ``a b`` on each side of it, all measured in the plane. Ties go to the row of smaller index (the fifth
+    line ``a b`` on each side of it, all taken in the plane. Ties go to the row of smaller index (the fifth
     column, else the row's position): the rows kept do not depend on the rows' order. Writes the kept rows'
     positions into ``keep (5,)`` and returns how many (repeats and rows on the line dropped)."""
     deepest = 0

@@ -17,7 +17,7 @@ second:
    :data:`CAP_SIDES`-gon inscribed in its rim), else its segment perpendicular to it within the same angle (a
    capsule's or a cylinder's axis, with its radius; a box's edge), else a point. A face against a face or a
    segment: the other feature is clipped to the face's prism (Sutherland & Hodgman 1974), and each clipped vertex
-   within the margin of the face's plane is a contact, its distance measured along the face's normal (a capsule
+   within the margin of the face's plane is a contact, its distance taken along the face's normal (a capsule
    lying on a box: its axis's two clipped end points; a box on a box: the corners of the clipped face; a cylinder
    standing on its cap: the vertices of the clipped cap). Two parallel segments: the two ends of their overlap,
    each against the nearest point of the other segment. A patch of more than ``PATCH_POINTS`` points is reduced

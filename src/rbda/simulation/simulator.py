@@ -261,52 +261,39 @@ class _Setting:
 
 
 class Simulator:
-    """A contact simulator for ``model`` and its ``collision_model`` (geometry objects and the collision pairs to
-    check), stepping by ``dt`` seconds.
+    """A contact simulator for ``model`` and its ``collision_model``, stepping by ``dt`` seconds (velocity-level,
+    semi-implicit: the contact impulses, then ``v_next``, then ``q_next``; in a passive scene it creates no energy).
 
-    Parameters: ``model`` (an :class:`rbda.Model`); ``collision_model`` (an :class:`rbda.io.GeometryModel`;
-    ground planes are :class:`rbda.io.Halfspace` objects on joint 0); ``dt > 0``; ``solver`` ``"admm" | "pgs"``;
-    ``formulation`` ``"ncp" | "ccp" | "lcp"``; ``mu``: the friction coefficient of every geometry object whose
-    ``friction`` is None, or a dict ``{name: mu}`` (overriding the objects' own) with ``default`` for the others
-    (a pair uses the larger of its two); ``default``: see ``mu``; ``baumgarte`` in ``[0, 1]``: the fraction of a
-    penetration corrected per step; ``slop >= 0`` (m): the penetration left uncorrected, only its excess is (a body
-    resting on several points keeps sub-micron penetrations that the correction chases every step: talos lying on
-    the ground slips in a stick-slip cycle at the friction limit with ``slop = 0`` and rests with ``1e-6`` or more;
-    within the slop a resting patch's problem is more degenerate, and ADMM stalls at a few times its tolerance in
-    about one solve in a thousand, hence the default 0); ``margin >= 0``:
-    contacts kept within this distance (a gap closes in one step at most); ``warm_start``: start each solve from
-    the previous step's impulses of the same contacts; ``solver_options``: keyword arguments of the solver
-    (:class:`ADMMSolver`, :class:`PGSSolver`); ``constraints``: bilateral constraints (a sequence of
-    :class:`rbda.RigidConstraintModel`: loop closures, welds) kept by the step, their placement error corrected by
-    ``baumgarte`` per step; ``restitution``: None (Baumgarte on the normal rows) or ``e`` in ``[0, 1]``, Newton's
-    impact law ``v_n+ >= -e v_n-`` on the contacts that a step reaches (from where the step finds them: a speculative
-    contact bounces, or stops for ``e = 0``, up to one step's travel above the surface); ``speculative``: widen each
-    pair's margin to ``dt`` times a bound on its closing speed where that is larger (:mod:`rbda.simulation.speculative`), so that a fast
-    body's contact is found the step before it would penetrate. The joint damping ``damping (nv,)``, a
-    copy of ``model.damping`` that a controller may add its derivative gains to (:class:`StandingPD` does), is
-    applied implicitly (the model is never changed), as are the joint springs (``model.stiffness`` about
-    ``model.springref``); a model read from MJCF adds its gravity compensation, fluid forces and fixed tendons'
-    springs and dampers (``model.mjcf_physics``, :mod:`rbda.simulation.passive`); the position limits of one-dof
-    joints (``model.lower_position_limit``, ``model.upper_position_limit``) and of fixed tendons are unilateral
-    constraints within ``margin``, and ``model.friction`` is dry joint friction
-    (:mod:`rbda.simulation.constraints`).
+    - ``collision_model``: an :class:`rbda.io.GeometryModel`, its objects and collision pairs read once, here
+      (ground planes: :class:`rbda.io.Halfspace` objects on joint 0); build a new simulator after changing it.
+    - ``solver``: ``"admm"`` or ``"pgs"`` (:class:`ADMMSolver`, :class:`PGSSolver`), with ``solver_options`` their
+      keyword arguments; ``formulation``: ``"ncp"``, ``"ccp"`` or ``"lcp"``.
+    - ``mu``: the friction coefficient of every object whose ``friction`` is None, or a dict ``{name: mu}`` with
+      ``default`` for the others (a pair uses the larger of its two).
+    - ``baumgarte`` in ``[0, 1]``: the fraction of a penetration (and of a constraint's placement error) corrected
+      per step; ``slop >= 0``: the penetration (m) left uncorrected; ``margin >= 0``: contacts are kept within this
+      distance; ``speculative``: each pair's margin widens to the distance it may close in one step.
+    - ``warm_start``: each solve starts from the previous step's impulses of the same contacts.
+    - ``restitution``: None, or Newton's coefficient ``e`` in ``[0, 1]`` on the contacts a step reaches.
+    - ``constraints``: bilateral constraints (:class:`rbda.RigidConstraintModel`: loop closures, welds).
 
-    The step is compiled (:mod:`rbda.simulation.compiled`) over arrays of the collision model packed here, once
-    (:class:`rbda.simulation.packed.PackedScene`): build a new simulator after changing the collision model.
+    The joint damping (``damping``, a copy of ``model.damping`` that a controller may add its gains to) and the
+    joint springs (``model.stiffness`` about ``model.springref``) are implicit; a model read from MJCF adds its
+    gravity compensation, fluid forces and fixed tendons (:mod:`rbda.simulation.passive`); one-dof joints' position
+    limits and fixed tendons' limits are unilateral constraints, ``model.friction`` dry joint friction.
 
-    After :meth:`step`: ``contacts`` (the :class:`ContactSet`), ``impulses (3k,)`` (contact frames, normal last),
-    ``forces (3k,)`` (``impulses / dt``), ``contact_velocities (3k,)`` (``G lambda + g``), ``stats`` (the
-    solver's :class:`SolverStats`); ``rows`` (the :class:`ConstraintRows` of limits, friction and bilateral
-    constraints), ``row_impulses (r,)`` and ``row_velocities (r,)``.
-
-    The settings ``dt``, ``margin``, ``speculative``, ``baumgarte``, ``slop``, ``restitution`` and ``warm_start``
-    may be changed between steps (checked as in the constructor).
+    After :meth:`step`: ``contacts`` (:class:`ContactSet`), ``impulses (3k,)`` (contact frames, normal last),
+    ``forces (3k,)``, ``contact_velocities (3k,)``, ``stats`` (:class:`SolverStats`), ``rows``
+    (:class:`ConstraintRows`: limits, friction, constraints), ``row_impulses (r,)``, ``row_velocities (r,)``;
+    ``step_state`` holds what the simulator keeps between steps (:mod:`rbda.simulation.step_state`). The settings
+    ``dt``, ``margin``, ``speculative``, ``baumgarte``, ``slop``, ``restitution``, ``warm_start`` may change
+    between steps.
 
     Raises ``ValueError`` for ``dt <= 0``, ``mu < 0``, an unknown solver or formulation, a restitution outside
-    ``[0, 1]``, a spring on a joint that is not a one-dof joint, a model whose MJCF file holds what the step does not
-    model (``model.mjcf_physics.unsupported``, each element named) or whose active MJCF ``connect``/``weld``
-    equalities are not passed as ``constraints`` (``rbda.io.constraints_from_mjcf(model)``), ``TypeError`` for a collision model that is not a ``GeometryModel`` or a constraint that is not a
-    ``RigidConstraintModel``.
+    ``[0, 1]``, a spring on a joint that is not a one-dof joint, a collision pair without a contact function (named),
+    an MJCF element the step does not model (``model.mjcf_physics.unsupported``, named), MJCF ``connect``/``weld``
+    equalities not passed as ``constraints`` (``rbda.io.constraints_from_mjcf(model)``); ``TypeError`` for a
+    collision model that is not a ``GeometryModel`` or a constraint that is not a ``RigidConstraintModel``.
     """
 
     dt = _Setting(positive, "The time step (s), > 0.")
