@@ -43,7 +43,8 @@ def test_threads_equal_single_rollouts_for_each_calls_options(options):
 
 
 def test_the_default_backend(monkeypatch):
-    """Threads for a scene whose rollouts are compiled; processes for one with bilateral constraints."""
+    """Threads for a scene whose rollouts are compiled (bilateral constraints included); processes for a model with
+    mimic joints (stepped by the Python stages)."""
     from test_simulator_constraints import four_bar
 
     seen = []
@@ -54,8 +55,11 @@ def test_the_default_backend(monkeypatch):
     rbda.batch.rollout(model, cm, Q0, V0, TAUS, 1e-3, workers=2)
     assert seen == ["thread"]
     bar, pin = four_bar()
-    sim = Simulator(bar, GeometryModel(), 1e-3, constraints=[pin])
-    assert not rollout_module.rollout_compiled(sim)
+    assert rollout_module.rollout_compiled(Simulator(bar, GeometryModel(), 1e-3, constraints=[pin]))
+    plain = rbda.sample_models.humanoid()
+    ids = [i for i in range(1, plain.njoints) if plain.nvs[i] == 1]
+    mimic = rbda.transform_joint_into_mimic(plain, ids[2], ids[5], -1.3, 0.25)
+    assert not rollout_module.rollout_compiled(Simulator(mimic, GeometryModel(), 1e-3))
 
 
 def test_a_bad_state_is_named():

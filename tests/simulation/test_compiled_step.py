@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import rbda
+from rbda.simulation.packed import rollout_compiled
 from rbda.simulation.step_state import InSet
 from rbda.io import Box, Capsule, Cylinder, GeometryModel, GeometryObject, Sphere
 from rbda.simulation import Simulator, StandingPD, add_free_body, add_ground_plane
@@ -223,41 +224,39 @@ def test_errors_of_the_compiled_step_name_the_argument():
     assert np.isfinite(a.step(q, v, np.zeros(6))[1]).all()  # and the simulator still steps
 
 
-def test_one_call_step_equals_the_two_call_step():
-    """The one-call step (``compiled.step``, its arrays in a structref and its results in alternating output
-    buffers) gives the two-call step's results to the bit (the same stages; the two-call step serves scenes with
-    bilateral rows), on a pendulum with a joint limit and dry friction and on a box pushed to
-    sliding, over steps that alternate the buffers."""
-    from test_simulator_constraints import pendulum
+def test_bilateral_constraints_step_in_the_one_kernel_call():
+    """A four-bar loop closure (bilateral rows, compiled ``bilateral_rows``) and a pendulum on its limit with dry
+    friction: every step one kernel call (its results in the step context's output set), and a rollout, now compiled
+    for them too, equal to the bit to stepping the same simulator state by state."""
+    from test_simulator_constraints import four_bar, pendulum
 
-    from rbda.simulation.packed import two_call_step
+    def four_bar_sim():
+        model, pin = four_bar()
+        return Simulator(model, GeometryModel(), 1e-3, constraints=[pin], baumgarte=1.0, solver_options=TIGHT), \
+            np.array([0.4, -0.4, 0.4]), np.zeros(3)
 
-    scenes = [(lambda: (Simulator(pendulum(2.0, 0.5, upper=0.5, friction=0.5), GeometryModel(), 1e-3,
-                                  solver_options=TIGHT), np.zeros(1), np.zeros(1)), np.zeros((300, 1))),
-              (free_body(Box((0.2, 0.2, 0.2)), 10.0, mu=0.4),
-               np.tile([1.1 * 0.4 * 10.0 * G0, 0, 0, 0, 0, 0], (200, 1)))]
-    for make, taus in scenes:
+    def pendulum_sim():
+        return Simulator(pendulum(2.0, 0.5, upper=0.5, friction=0.5), GeometryModel(), 1e-3,
+                         solver_options=TIGHT), np.zeros(1), np.zeros(1)
+
+    for make, T in ((four_bar_sim, 300), (pendulum_sim, 300)):
         a, b, q, v = twins(make)
-        qa, va, qb, vb = q, v, q, v
-        for tau in taus:
-            qa, va = a.step(qa, va, tau)
-            qb, vb = two_call_step(b, qb, vb, tau, None)
-            np.testing.assert_array_equal(qa, qb)
-            np.testing.assert_array_equal(va, vb)
-            np.testing.assert_array_equal(a.impulses, b.impulses)
-            np.testing.assert_array_equal(a.row_impulses, b.row_impulses)
-            np.testing.assert_array_equal(a.contact_velocities, b.contact_velocities)
-            assert a.contacts.keys == b.contacts.keys and a.rows.keys == b.rows.keys
-        assert isinstance(a.step_state.last, InSet) and not isinstance(b.step_state.last, InSet)  # the paths taken
-    assert np.abs(va[:3]).max() > 1e-3  # the box slides
+        taus = np.zeros((T, a.model.nv))
+        assert rollout_compiled(b)
+        Q, V = b.rollout(q, v, taus)
+        for t in range(T):
+            q, v = a.step(q, v, taus[t])
+            assert isinstance(a.step_state.last, InSet)
+            np.testing.assert_array_equal(q, Q[t + 1])
+            np.testing.assert_array_equal(v, V[t + 1])
+        np.testing.assert_array_equal(a.row_impulses, b.row_impulses)
+        assert a.rows.keys == b.rows.keys and a.rows.size > 0
 
 
-def test_a_box_and_ball_step_in_one_call_as_in_two():
-    """The cube and ball of the MJCF scene, apart, then the ball dropped on the cube: every step in one kernel call
-    (the box-sphere pair compiled), equal to the two-call step to the bit."""
+def test_a_box_and_ball_step_in_one_call_each():
+    """The cube and ball of the MJCF scene, apart, then the ball dropped on the cube: every step one kernel call
+    (the box-sphere pair compiled), following the Python stages, until the ball rests on the cube."""
     import os
-
-    from rbda.simulation.packed import two_call_step
 
     scene = os.path.join(os.path.dirname(__file__), "data", "scene_cube_ball.xml")
 
@@ -268,15 +267,8 @@ def test_a_box_and_ball_step_in_one_call_as_in_two():
         return Simulator(model, cm, 1e-3, solver_options=TIGHT), q, np.zeros(model.nv)
 
     a, b, q, v = twins(make)
-    qa, va, qb, vb = q, v, q, v
-    for _ in range(250):
-        qa, va = a.step(qa, va, np.zeros(a.model.nv))
-        qb, vb = two_call_step(b, qb, vb, np.zeros(b.model.nv), None)
-        np.testing.assert_array_equal(qa, qb)
-        np.testing.assert_array_equal(va, vb)
-        np.testing.assert_array_equal(a.impulses, b.impulses)
-        assert a.contacts.keys == b.contacts.keys
-        assert isinstance(a.step_state.last, InSet)
+    assert run_both(a, b, q, v, np.zeros((250, a.model.nv))) < TOL
+    assert isinstance(a.step_state.last, InSet)
     cube_ball = a.collision_model.collision_pairs.index((1, 2))
     assert any(key[0] == cube_ball for key in a.contacts.keys)  # the ball rests on the cube
 

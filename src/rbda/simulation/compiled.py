@@ -1,9 +1,9 @@
 """The simulator's step compiled: the five stages of :mod:`rbda.simulation.simulator` as numba functions over the
-packed arrays of :class:`PackedScene` (built once per :class:`rbda.Simulator`). A scene without Python pairs or
-bilateral rows steps in one call, :func:`step`, which reads every fixed array from one structref
-(:mod:`rbda.simulation.step_context`) and writes its results into that object's buffers; the others in two calls,
-on the same context. Both stages read the context's arrays once each and pass them to helpers compiled without
-reference counting (numba's ``_nrt=False``: no atomic increment and decrement per array argument of a call):
+packed arrays of :class:`PackedScene` (built once per :class:`rbda.Simulator`). Every step is one call,
+:func:`step`, which reads every fixed array from one structref (:mod:`rbda.simulation.step_context`) and writes
+its results into that object's buffers. Its stages read the context's arrays once each and pass them to helpers
+compiled without reference counting (numba's ``_nrt=False``: no atomic increment and decrement per array argument
+of a call):
 
 - :func:`dynamics_and_contacts` runs stages 1 and 2: the joint Jacobians, ``M`` with ``dt`` times the damping on
   its diagonal (and the implicit terms of the springs, :mod:`rbda.simulation.passive`), its sparse factor
@@ -16,8 +16,7 @@ reference counting (numba's ``_nrt=False``: no atomic increment and decrement pe
   (:func:`rbda.simulation.pair_kernels.shape_pair`: closed forms, GJK/EPA, face and segment patches). A
   half-space pair is first rejected by the shape's bounding ball and its box (:func:`plane_near`); a hull is then
   scanned only in the leaves whose boxes reach within the margin (:func:`plane_shape`).
-- Between the two calls, Python computes the rows of bilateral constraints; a scene without them runs no Python
-  in a step.
+- :func:`bilateral_rows`: the rows of the bilateral constraints and their biases (``kernels/constrained.py``).
 - :func:`contact_step` runs stages 3 to 5: contact frames, the contact Jacobian on the joints' supports
   (:func:`contact_jacobian`), the joint-limit and joint-friction rows (:func:`limit_and_friction_rows`),
   ``G = J M^-1 J^T`` through the sparse factor (``kernels/constrained.py: delassus``), the biases, the warm
@@ -41,7 +40,7 @@ from ..kernels.active_set import (GUESS, active_set_solve, add_rows, dual_residu
 from ..kernels.active_set import velocities as g_plus_G_times
 from ..kernels.checks import all_finite
 from ..kernels.configuration import integrate
-from ..kernels.constrained import delassus
+from ..kernels.constrained import CONTACT_3D, EP, constraint_kinematics, delassus
 from ..kernels.contact_solvers import ADMM, PGS, SOLVER_OPTIONS, admm_solve, pgs_solve  # noqa: F401 (the codes)
 from ..kernels.dynamics import crba_after_kinematics, free_bodies_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
@@ -552,7 +551,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     formed (the fast path on the loaded rows then starts from its active set; the whole problem's solve tries it
     again on ``G``, which is how a step that waits still finds a body come to rest). Writes from their first entry ``J (m, nv)``, ``frames (k, 3, 3)``, the
     rows' bias, lower and upper bounds ``(r,)`` and keys ``(r, 3)``, ``impulses``, ``velocities G lambda + g (m,)``
-    and the ``STEP_STATS`` record ``stats`` (arrays at least that large: a context's output set, or the two-call step's own), with
+    and the ``STEP_STATS`` record ``stats`` (arrays at least that large: a context's output set), with
     ``m = 3k + r``; returns ``(m, r)``. The statistics' iterations are -1 if ``G`` is not finite."""
     k, nv, rb = contacts.shape[0], v.shape[0], bilateral_bias.shape[0]
     L, Dinv, lam, settings = ctx.L, ctx.Dinv, ctx.lam, ctx.settings[0]
@@ -639,7 +638,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
 # ---------------------------------------------------------------------------------------------- one step, one call
 @njit(cache=True, nogil=True)
 def step(ctx, parity, q, v, tau, fext, options, q_next, v_next):
-    """One whole step (stages 1 to 5) of a scene without bilateral rows, its arrays and settings read from the step
+    """One whole step (stages 1 to 5; the bilateral constraints' rows between them), its arrays and settings read from the step
     context ``ctx`` (:mod:`rbda.simulation.step_context`); fills ``q_next``, ``v_next`` and the context's output
     set ``parity`` (contacts, keys,
     frames, ``J``, row bias, bounds and keys, impulses, velocities, statistics, ``v_free``, the counts of contacts
@@ -660,11 +659,12 @@ def step(ctx, parity, q, v, tau, fext, options, q_next, v_next):
     status, k = dynamics_and_contacts(ctx, parity, q, v, tau, fext)
     if status:
         return status, 0, 0
+    bilateral_rows(ctx)
     o = 1 - parity
     before = ctx.out_counts[o]  # the previous step's counts (COUNTS)
     kp, rp, failed, wait = before.contacts, before.rows, before.failed, before.wait
     v_free, contacts, keys = ctx.out_v_free[parity], ctx.out_contacts[parity, :k], ctx.out_keys[parity, :k]
-    m, r = contact_step(ctx, q, v, v_free, contacts, keys, ctx.no_rows_J, ctx.no_rows_bias, ctx.no_rows_keys,
+    m, r = contact_step(ctx, q, v, v_free, contacts, keys, ctx.cJ, ctx.cbias, ctx.ckeys,
                         ctx.out_keys[o, :kp], ctx.out_rows[o, :rp], ctx.out_impulses[o, :3 * kp + rp], wait == 0,
                         options, q_next, v_next, ctx.out_J[parity], ctx.out_frames[parity],
                         ctx.out_bias[parity], ctx.out_lower[parity], ctx.out_upper[parity], ctx.out_rows[parity],
@@ -678,6 +678,26 @@ def step(ctx, parity, q, v, tau, fext, options, q_next, v_next):
     counts.failed, counts.wait = guess_backoff(failed, wait, stats.iterations == 0 and stats.converged)
     counts.contacts, counts.rows = k, r
     return 0, k, r
+
+
+@njit(cache=True)
+def bilateral_rows(ctx):
+    """The rows of the bilateral constraints of the step context ``ctx`` (``kernels/constrained.py``'s
+    ``constraint_kinematics``, from the kinematics of stage 1: placements, world Jacobian columns) into ``ctx.cJ``,
+    and their biases, ``baumgarte`` times each row's placement error over ``dt``, into ``ctx.cbias`` (as
+    ``simulator.constraint_rows`` computes them)."""
+    CI = ctx.CI
+    if CI.shape[0] == 0:
+        return
+    constraint_kinematics(ctx.I, ctx.F, ctx.ws, CI, ctx.CF, ctx.CR, ctx.cJ, ctx.cbias, ctx.cwork)
+    settings = ctx.settings[0]
+    scale = settings.baumgarte / settings.dt
+    r = 0
+    for c in range(CI.shape[0]):
+        n = 3 if CI[c, 0] == CONTACT_3D else 6
+        for i in range(n):
+            ctx.cbias[r + i] = scale * ctx.CR[c, EP + i]
+        r += n
 
 
 @njit(cache=True, _nrt=False)

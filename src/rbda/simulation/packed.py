@@ -1,6 +1,6 @@
 """The arrays of a simulation scene for the compiled step (:mod:`rbda.simulation.compiled`), built once per
 :class:`rbda.Simulator`, and the glue of the compiled step: one kernel call over a step context
-(:func:`context`, :mod:`rbda.simulation.step_context`) or two with Python between (:func:`two_call_step`).
+(:func:`context`, :mod:`rbda.simulation.step_context`).
 
 :class:`PackedScene` holds, per geometry object, a shape code, its parent joint and placement, its radius, half
 length, half-space normal and offset, bounding radius and friction coefficient, and the vertices it is checked
@@ -21,7 +21,7 @@ import warnings
 import numpy as np
 
 from ..algorithms._check import report
-from ..algorithms.constrained import constraint_kinematics
+from ..algorithms.constrained import _bind
 from ..algorithms.dynamics import NO_FEXT
 from ..collision.broadphase import local_boxes
 from ..collision.shapes import Cone, Convex, Ellipsoid
@@ -32,7 +32,7 @@ from .broad_phase import partner_table
 from .constraints import ConstraintRows
 from .contacts import PATCH_POINTS, ContactSet, bounding_radius, hull_leaves, hull_vertices, points_box
 from .pair_kernels import FACE, TYPE, most_contacts, pair_room, shape_table, shape_tables
-from .solvers import STEP_STATS, ADMMSolver, ConvergenceWarning
+from .solvers import ADMMSolver, ConvergenceWarning
 from .step_state import CompiledContext, InSet, StepArrays, WarmStart
 
 _k = direct(compiled)
@@ -195,9 +195,8 @@ class PackedScene:
         self.radius = np.ascontiguousarray(self.gparam[:, 6])
         self.normals = np.ascontiguousarray(self.gparam[:, 2:5])
         self.velocities, self.twists = np.empty((2, model.nv)), np.empty((2, model.njoints, 6))
-        # a step's room: the geometry objects' world placements, each pair's margin; no bilateral rows
+        # a step's room: the geometry objects' world placements, each pair's margin
         self.R, self.p, self.margins = np.empty((ng, 3, 3)), np.empty((ng, 3)), np.empty(len(pairs))
-        self.no_rows = (np.zeros((0, model.nv)), np.zeros(0), np.zeros((0, 3), dtype=np.int64))
 
 
 def solver_options(solver) -> np.ndarray:
@@ -210,24 +209,28 @@ def solver_options(solver) -> np.ndarray:
     return options
 
 
-def _bilateral_rows(sim):
-    """``(J (r, nv), bias (r,), keys (r, 3))`` of the bilateral constraints (``constraints.constraint_rows``)."""
-    J, bias, keys = [], [], []
-    for c, (cm, cd) in enumerate(zip(sim.constraints, sim.constraint_datas)):
-        constraint_kinematics(sim.model, sim.data, cm, cd)
-        for r in range(cm.size):
-            J.append(cd.jacobian[r])
-            bias.append(sim.baumgarte * cd.contact_placement_error[r] / sim.dt)
-            keys.append((compiled.BILATERAL, c, r))
-    nv = sim.model.nv
-    return (np.array(J, dtype=float).reshape(-1, nv), np.array(bias, dtype=float),
-            np.array(keys, dtype=np.int64).reshape(-1, 3))
+def bilateral_arrays(sim) -> tuple:
+    """``(CI, CF, CR, J, bias, work, keys)`` of the bilateral constraints of ``sim`` for the step context: the
+    constraints packed as the constrained-dynamics kernels read them (``algorithms.constrained._bind``: the
+    constraint models' ``ints`` and ``params`` become views of ``CI``'s and ``CF``'s rows, so that edits of them
+    reach the step), room for their rows of ``J`` and their biases, and the rows' keys ``(BILATERAL, c, row)``."""
+    from ..kernels import constrained as kc
+
+    model, nv = sim.model, sim.model.nv
+    keys = np.array([(compiled.BILATERAL, c, r) for c, cm in enumerate(sim.constraints) for r in range(cm.size)],
+                    dtype=np.int64).reshape(-1, 3)
+    if not sim.constraints:
+        return (np.zeros((0, kc.CONSTRAINT_INTS), dtype=np.int64), np.zeros((0, kc.CONSTRAINT_FLOATS)),
+                np.zeros((0, kc.RECORD)), np.zeros((0, nv)), np.zeros(0), np.zeros(0), keys)
+    CI, CF, CR, J, bias, work, _ = _bind(model, sim.data, sim.constraints, sim.constraint_datas)
+    return CI, CF, CR, J, bias, work, keys
 
 
 def box_rows(sim) -> int:
-    """The most joint-limit, tendon-limit and dry-friction rows a step of ``sim`` can have: each limited dof and
-    tendon at both its limits, each dof with dry friction."""
-    return 2 * len(sim.limited_dofs[0]) + 2 * len(sim.passive.tendon_limited) + len(sim._scene.friction_dofs)
+    """The most one-dimensional rows a step of ``sim`` can have: each limited dof and tendon at both its limits,
+    each dof with dry friction, each row of a bilateral constraint."""
+    return (2 * len(sim.limited_dofs[0]) + 2 * len(sim.passive.tendon_limited) + len(sim._scene.friction_dofs)
+            + sum(cm.size for cm in sim.constraints))
 
 
 def passive_arrays(passive) -> tuple:
@@ -260,7 +263,7 @@ def context(sim):
         scene.pairs, scene.gint, scene.gR, scene.gp, scene.gparam, scene.vertices, scene.boxes, scene.tree, scene.work,
         scene.R, scene.p, scene.margins, scene.plane, scene.radius, scene.normals, scene.velocities,
         scene.twists, scene.parents, sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit,
-        scene.friction_dofs, scene.friction, *passive_arrays(sim.passive), scene.zeros, NO_FEXT, *scene.no_rows,
+        scene.friction_dofs, scene.friction, *passive_arrays(sim.passive), scene.zeros, NO_FEXT,
         scene.support, np.empty(PATCH_POINTS, dtype=np.int64), np.empty(3), sim.damping, sim._settings)))
     arrays.update(zip(("sparam", "hull", "graph", "faces", "face_ranges", "polygons"),
                       (scene.sparam, scene.hull, scene.graph, scene.faces, scene.face_ranges, scene.polygons)))
@@ -268,6 +271,7 @@ def context(sim):
                        "epa_faces", "epa_planes", "epa_alive", "epa_edges", "pair_placements", "features", "clipped",
                        "patch"), scene.pair_room[:14]))
     arrays["pair_rows"] = scene.pair_rows
+    arrays.update(zip(("CI", "CF", "CR", "cJ", "cbias", "cwork", "ckeys"), bilateral_arrays(sim)))
     arrays.update(zip(("plane_pairs", "bounded", "order", "partner_start", "partners", "local_box", "world_box",
                        "candidates"), (scene.plane_pairs, scene.bounded, scene.order, scene.partner_start,
                                        scene.partners, scene.local_box, scene.world_box, scene.candidates)))
@@ -286,13 +290,10 @@ def compiled_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS, _empty=np.empty):
     """One step of ``sim`` (a :class:`rbda.Simulator`) from ``q``, ``v``, ``tau`` and ``fext`` (None or ``(nv,)``;
     C-contiguous float64 vectors of the right sizes, whose finiteness the kernel checks) on its
     :class:`PackedScene`; returns ``(q_next, v_next)`` and keeps the step's arrays on ``sim`` (read by its
-    properties). A scene without bilateral constraints steps in one kernel call (``compiled.step``); a scene with
-    bilateral constraints in two calls with Python between (:func:`two_call_step`). A step that finds more contacts
+    properties), in one kernel call (``compiled.step``). A step that finds more contacts
     than the output buffers hold enlarges them (:func:`grow_contacts`) and runs again. A bad argument raises the
     ``ValueError`` of :func:`step_error`, naming it by ``names``. (``_empty``: ``np.empty`` as a local name, which
     halves its call's 0.1 us.)"""
-    if sim.constraints:
-        return two_call_step(sim, q, v, tau, fext, names)
     ctx, sets = context(sim)
     stage_warm(sim, sets)
     parity = 1 - sim.step_state.parity  # the other set holds the previous step's results: the warm start
@@ -346,7 +347,7 @@ def own_results(state) -> None:
 
 def stage_warm(sim, sets):
     """Unless it is there, write the warm start of ``sim``'s next one-call step (``step_state.warm``: after a
-    two-call step, a reset, or none) into the output set of ``sets`` that the step reads it from (``parity``),
+    grown buffers, a copy, a reset, or none) into the output set of ``sets`` that the step reads it from (``parity``),
     with its counts: the contacts, then the rows."""
     state = sim.step_state
     if state.warm_in_set:
@@ -364,8 +365,8 @@ def stage_warm(sim, sets):
 
 
 def step_arrays(state) -> StepArrays:
-    """The last compiled step's :class:`StepArrays` (``state``: a simulator's ``step_state``): kept by
-    :func:`keep_step`, or views of the output set of a one-call step (valid until the step after next, which writes
+    """The last compiled step's :class:`StepArrays` (``state``: a simulator's ``step_state``): arrays of their own
+    (:func:`own_results`), or views of the output set of a one-call step (valid until the step after next, which writes
     that set again; the simulator's properties copy what they return)."""
     if not isinstance(state.last, InSet):
         return state.last
@@ -374,45 +375,6 @@ def step_arrays(state) -> StepArrays:
     return StepArrays(out["out_contacts"][:k], out["out_keys"][:k], out["out_frames"][:k], out["out_J"][:m],
                       out["out_v_free"], out["out_bias"][:r], out["out_lower"][:r], out["out_upper"][:r],
                       out["out_rows"][:r], out["out_impulses"][:m], out["out_velocities"][:m])
-
-
-def two_call_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS):
-    """:func:`compiled_step` in two kernel calls, the bilateral rows computed between them. Stages 1 and 2 write into
-    the output set that does not hold the warm start; what this step keeps is copied out of it."""
-    scene, state = sim._scene, sim.step_state
-    ctx, sets = context(sim)
-    parity = 1 - state.parity
-    status, k = _k.dynamics_and_contacts(ctx, parity, q, v, tau, scene.zeros if fext is None else fext)
-    if status == compiled.TOO_MANY_CONTACTS:
-        grow_contacts(sim)
-        return two_call_step(sim, q, v, tau, fext, names)
-    if status:
-        step_error(status, sim.model, q, v, names)
-    out = sets[parity]
-    contacts, keys, v_free = out["out_contacts"][:k].copy(), out["out_keys"][:k].copy(), out["out_v_free"].copy()
-    bilateral = _bilateral_rows(sim) if sim.constraints else scene.no_rows
-    options = solver_options(sim.solver)
-    q_next, v_next = np.empty(q.shape[0]), np.empty(v.shape[0])
-    k, r_max = len(contacts), box_rows(sim) + len(bilateral[1])
-    J, frames, stats = np.empty((3 * k + r_max, v.shape[0])), np.empty((k, 3, 3)), np.zeros(1, STEP_STATS)[0]
-    bias, lower, upper, rows = np.empty(r_max), np.empty(r_max), np.empty(r_max), np.empty((r_max, 3), dtype=np.int64)
-    impulses, velocities = np.empty(3 * k + r_max), np.empty(3 * k + r_max)
-    failed, wait = backoff(state)
-    m, r = _k.contact_step(ctx, q, v, v_free, contacts, keys, *bilateral, *warm_start(state), wait == 0, options,
-                           q_next, v_next, J, frames, bias, lower, upper, rows, impulses,
-                           velocities, stats)
-    if stats["iterations"] < 0:
-        step_error(compiled.NOT_FINITE_G, sim.model, q, v, names)
-    if not (np.isfinite(v_next).all() and np.isfinite(q_next).all()):
-        step_error(compiled.NOT_FINITE_STEP, sim.model, q, v, names, stats)
-    J, bias, lower, upper, rows, impulses, velocities = (J[:m], bias[:r], lower[:r], upper[:r], rows[:r], impulses[:m],
-                                                         velocities[:m])
-    keep_step(sim, StepArrays(contacts, keys, frames, J, v_free, bias, lower, upper, rows, impulses, velocities),
-              stats)
-    state.backoff = compiled.guess_backoff(failed, wait, stats["iterations"] == 0 and bool(stats["converged"]))
-    if not stats["converged"] and not state.unconverged:
-        unconverged(sim, stats)
-    return q_next, v_next
 
 
 def step_error(status, model, q, v, names=STEP_ARGUMENTS, stats=None):
@@ -430,17 +392,6 @@ def step_error(status, model, q, v, names=STEP_ARGUMENTS, stats=None):
     report(status, names, model, (q, v))
 
 
-def keep_step(sim, arrays: StepArrays, stats) -> None:
-    """Keep a two-call step's :class:`StepArrays` on ``sim``: the next step's warm start, the arrays its
-    ``contacts`` and ``rows`` are built from when read (:func:`step_arrays`), the solver's raw statistics (its
-    ``stats`` are built from them when read)."""
-    state = sim.step_state
-    state.warm, state.warm_in_set = WarmStart(arrays.keys, arrays.rows, arrays.impulses), False
-    state.last = arrays
-    sim.solver.keep_raw_stats(stats)
-    state.contacts = state.rows = None  # built from the step's arrays when read
-
-
 def keep_set(sim, sets, parity, k, r) -> None:
     """Keep on ``sim`` a one-call step's results, ``k`` contacts and ``r`` rows in the output set ``parity`` of its
     step context (``sets``, :func:`context`): the set's arrays are the next step's warm start (already where the
@@ -455,7 +406,7 @@ def keep_set(sim, sets, parity, k, r) -> None:
 
 def warm_start(state) -> WarmStart:
     """The next compiled step's :class:`WarmStart` (``state``: a simulator's ``step_state``): the last one-call
-    step's keys and impulses in its output set, else ``state.warm`` (a two-call step's, or empty after a reset)."""
+    step's keys and impulses in its output set, else ``state.warm`` (after grown buffers or in a copy; empty after a reset)."""
     if state.warm_in_set and isinstance(state.last, InSet):
         arrays = step_arrays(state)
         return WarmStart(arrays.keys, arrays.rows, arrays.impulses)
@@ -491,9 +442,9 @@ def constraint_rows(arrays: StepArrays) -> ConstraintRows:
 
 # ---------------------------------------------------------------------------------- whole rollouts compiled
 def rollout_compiled(sim) -> bool:
-    """Whether ``sim``'s rollouts run as one compiled kernel (:mod:`rbda.simulation.compiled_rollout`): no
-    bilateral constraint and no mimic joint."""
-    return sim._compiled and not sim.constraints
+    """Whether ``sim``'s rollouts run as one compiled kernel (:mod:`rbda.simulation.compiled_rollout`): no mimic
+    joint (a model with mimic joints steps by the Python stages)."""
+    return sim._compiled
 
 
 def compiled_steps(sim, Q, V, taus, fext, first, last):

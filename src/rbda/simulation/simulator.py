@@ -458,7 +458,7 @@ class Simulator:
         q, v, tau = vector(q, model.nq, names[0]), vector(v, model.nv, names[1]), vector(tau, model.nv, names[2])
         if fext is not None:
             fext = vector(fext, model.nv, names[3])
-        if not self._compiled or self.constraints:  # else one kernel call, which checks that they are finite
+        if not self._compiled:  # else one kernel call, which checks that they are finite
             for x, name in zip((q, v, tau, fext), names):
                 if x is not None:
                     finite_vector(x, len(x), name)

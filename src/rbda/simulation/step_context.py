@@ -45,8 +45,8 @@ FIELDS = (
     "spring_q", "spring_v", "spring_k", "spring_ref", "tendon_q", "tendon_v", "tendon_k", "tendon_d",
     "tendon_length0", "tendon_limited", "tendon_lower", "tendon_upper", "gravcomp_joint", "gravcomp", "fluid_joint",
     "fluid_R", "fluid_p", "fluid_viscous", "fluid_quadratic", "wind", "passive_room", "passive_velocities",
-    # zeros (nv,), the kernels' "no external forces", empty bilateral rows, the joints' supports (njoints, nv)
-    "zeros", "no_fext", "no_rows_J", "no_rows_bias", "no_rows_keys", "support",
+    # zeros (nv,), the kernels' "no external forces", the joints' supports (njoints, nv)
+    "zeros", "no_fext", "support",
     # the contact stage's room: a patch's kept rows (PATCH_POINTS,), a half-space's world normal (3,)
     "keep", "normal",
     # the simulator's joint damping (nv,) and settings (one compiled.SETTINGS record), which their setters change
@@ -61,6 +61,9 @@ FIELDS = (
     "plane_pairs", "bounded", "order", "partner_start", "partners", "local_box", "world_box", "candidates",
     # room for the contact stage's scratch arrays, floats and integers (compiled.room_sizes, views.take)
     "room", "iroom",
+    # the bilateral constraints (kernels/constrained.py's packed constraints: ints, floats, records, their rows of
+    # J, their biases, work) and their rows' keys (BILATERAL, constraint, row); none: no rows
+    "CI", "CF", "CR", "cJ", "cbias", "cwork", "ckeys",
     # the output buffers, two sets: contacts (2, cap, 8), keys (2, cap, 4), frames (2, cap, 3, 3), J (2, m, nv),
     # bias, lower, upper (2, r), row keys (2, r, 3), impulses, velocities (2, m), statistics (2,: solvers.STEP_STATS
     # records), v_free (2, nv), counts (2,: compiled.COUNTS records)

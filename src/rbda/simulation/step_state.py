@@ -5,8 +5,8 @@ step's context and which of its two output sets holds the last step, and the las
 A one-call step (:func:`rbda.simulation.packed.compiled_step`) writes its results into one of the two output sets
 of its step context (``parity``) and reads its warm start from the other; its results are not copied out:
 ``last`` is a :class:`InSet` naming the set and the numbers of contacts and rows, and the simulator's properties
-build their arrays from it when read. A two-call step (bilateral constraints) keeps arrays of its own
-(:class:`StepArrays`), as does a step after its output buffers were enlarged, a copy, or an unpickled simulator.
+build their arrays from it when read. A step whose output buffers were enlarged, a copy and an unpickled
+simulator keep arrays of their own (:class:`StepArrays`).
 """
 
 from __future__ import annotations
