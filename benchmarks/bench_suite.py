@@ -8,6 +8,11 @@ Printed per scene: both times, their ratio, and whether rbda's run passed the sc
 (``scenes.check``); then the median and the worst ratio.
 
     python benchmarks/bench_suite.py [--steps 500] [--repeat 3] [--piles 8] [--only NAME ...] [--markdown PATH]
+                                     [--rollouts] [--batch 8] [--workers 2]
+
+``--rollouts`` times batched rollouts instead, on the suite's piles and heaps: ``--batch`` states of each scene,
+``--steps`` steps, by ``rbda.batch.RolloutPool`` (threads) against MuJoCo's ``mujoco.rollout`` pool, both on
+``--workers`` threads made before the timing; CPU time per step and state (the fair measure on a shared machine).
 
 With ``--markdown``, the table is also written to ``PATH`` as a Markdown page (the command, the date, the
 machine, rbda's and MuJoCo's versions), which the documentation includes (docs/performance_suite.md).
@@ -69,6 +74,51 @@ def time_robot(scene, steps):
     return times
 
 
+def cpu_seconds() -> float:
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
+
+
+def rollout_rows(args) -> list:
+    """``(name, rbda us, mujoco us, ratio)`` per pile: batched rollouts, CPU time per step and state."""
+    import mujoco
+    from mujoco import rollout
+
+    import rbda
+
+    rows = []
+    for scene in [s for s in scenes.suite(args.piles) if s.family in ("pile", "heap")]:
+        if args.only and not any(n in scene.name for n in args.only):
+            continue
+        B, T = args.batch, min(args.steps, scene.steps)
+        model, geom, _, q0, v0 = scenes.rbda_simulator(scene)
+        Q0, V0, TAUS = np.tile(q0, (B, 1)), np.tile(v0, (B, 1)), np.zeros((B, T, model.nv))
+        pool = rbda.batch.RolloutPool(model, geom, scene.dt, workers=args.workers, backend="thread")
+        pool.rollout(Q0, V0, TAUS)  # its threads and simulators made, as MuJoCo's pool and MjData below
+        mj, d = scenes.mujoco_start(scene)
+        datas = [mujoco.MjData(mj) for _ in range(args.workers)]
+        spec = mujoco.mjtState.mjSTATE_FULLPHYSICS
+        x = np.empty(mujoco.mj_stateSize(mj, spec))
+        mujoco.mj_getState(mj, d, x, spec)
+        init = np.tile(x, (B, 1))
+        times = {"rbda": np.inf, "mujoco": np.inf}
+        with rollout.Rollout(nthread=args.workers) as mj_pool:
+            for _ in range(args.repeat):  # interleaved
+                c = cpu_seconds()
+                pool.rollout(Q0, V0, TAUS)
+                times["rbda"] = min(times["rbda"], cpu_seconds() - c)
+                c = cpu_seconds()
+                mj_pool.rollout(mj, datas, init, np.zeros((B, T, mj.nu)), nstep=T)
+                times["mujoco"] = min(times["mujoco"], cpu_seconds() - c)
+        pool.close()
+        a, b = 1e6 * times["rbda"] / (B * T), 1e6 * times["mujoco"] / (B * T)
+        rows.append((scene.name, a, b, a / b))
+        print(f"{scene.name:22s} {a:10.1f} {b:12.1f} {a / b:7.2f}", flush=True)
+    return rows
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=500)
@@ -76,7 +126,22 @@ def main(argv=None):
     parser.add_argument("--piles", type=int, default=8)
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--markdown", default=None, help="also write the table to this Markdown file")
+    parser.add_argument("--rollouts", action="store_true", help="batched rollouts on the piles instead")
+    parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
+    if args.rollouts:
+        print(f"{'scene':22s} {'rbda (us)':>10s} {'rollout (us)':>12s} {'ratio':>7s}   ({args.batch} states, "
+              f"{args.workers} threads, CPU time per step and state)")
+        rows = rollout_rows(args)
+        ratios = [r for *_, r in rows]
+        worst = max(rows, key=lambda row: row[3])
+        summary = (f"rollouts: median ratio {np.median(ratios):.2f}, worst {worst[3]:.2f} ({worst[0]}), "
+                   f"{len(rows)} scenes")
+        print(summary)
+        if args.markdown:
+            write_rollout_markdown(args, rows, summary)
+        return
     rows = []
     gym = gymnasium.scenes() if gymnasium.available() else []  # gymnasium's robots, passive, 10 s
     suite = [s for s in scenes.suite(args.piles) + robots.robot_scenes() + gym
@@ -133,6 +198,27 @@ def write_markdown(args, rows, summary):
     for name, family, a, b, ratio, checks in rows:
         lines.append(f"| {name} | {family} | {a:.1f} | {'-' if b is None else f'{b:.1f}'} | "
                      f"{'-' if ratio is None else f'{ratio:.2f}'} | {checks} |")
+    lines += ["", summary + "."]
+    with open(args.markdown, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def write_rollout_markdown(args, rows, summary):
+    """The rollout table as a Markdown page."""
+    import datetime
+    import platform
+
+    import mujoco
+
+    import rbda
+
+    command = (f"python benchmarks/bench_suite.py --rollouts --steps {args.steps} --repeat {args.repeat} "
+               f"--piles {args.piles} --batch {args.batch} --workers {args.workers}")
+    lines = [f"Generated by `{command}` on {datetime.date.today().isoformat()}, {platform.machine()} "
+             f"({os.cpu_count()} cores), rbda {rbda.__version__}, MuJoCo {mujoco.__version__}; CPU time per step "
+             f"and state, {args.workers} threads each, best of the repeats.", "",
+             "| scene | rbda.batch.RolloutPool (us) | mujoco.rollout (us) | ratio |", "|---|---|---|---|"]
+    lines += [f"| {name} | {a:.1f} | {b:.1f} | {ratio:.2f} |" for name, a, b, ratio in rows]
     lines += ["", summary + "."]
     with open(args.markdown, "w") as f:
         f.write("\n".join(lines) + "\n")
