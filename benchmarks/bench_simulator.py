@@ -66,15 +66,16 @@ def solve_time(sim, q, v, tau, number):
     guess = np.empty(len(lam))
     compiled.warm_start(keys, rows, *previous, len(keys), guess)
     options, rounds = packed.solver_options(sim.solver), sim.solver.active_set_max_iter
+    rho = compiled.given_rho(options[0], sim.solver.last_rho())
     mu = contacts[:, 7].copy()
     # as the step passes them: G's joint-space form, the statistics' buffer and room for the scratch arrays
     floats, integers = compiled.room_sizes(len(lam), sim.model.nv)
     rest = (J, sim.data.M, sim.data.dof_parents, np.zeros(1, STEP_STATS)[0], np.empty(integers, dtype=np.int64),
             np.empty(floats))
-    compiled.solve_contacts(options, rounds, G, g, mu, lower, upper, guess.copy(), True, *rest)
+    compiled.solve_contacts(options, rho, rounds, G, g, mu, lower, upper, guess.copy(), True, *rest)
     t0 = time.perf_counter()
     for _ in range(number):
-        compiled.solve_contacts(options, rounds, G, g, mu, lower, upper, guess.copy(), True, *rest)
+        compiled.solve_contacts(options, rho, rounds, G, g, mu, lower, upper, guess.copy(), True, *rest)
     stats = rest[3]
     return (time.perf_counter() - t0) / number, int(stats["iterations"]), sim.stats.iterations
 

@@ -485,8 +485,8 @@ def test_admm_in_the_joint_space_is_the_dense_admm(formulation):
         extra = (J, M, model.dof_parents) if joint_space else (np.empty((0, 0)), np.empty((0, 0)),
                                                                np.empty(0, dtype=np.int64))
         stats = np.zeros(1, STEP_STATS)[0]
-        packed.compiled.solve_contacts(options, solver.active_set_max_iter, G, g, mu, lower, upper, lam, False,
-                                       *extra, stats, np.empty(0, dtype=np.int64), np.empty(0))
+        packed.compiled.solve_contacts(options, np.nan, solver.active_set_max_iter, G, g, mu, lower, upper, lam,
+                                       False, *extra, stats, np.empty(0, dtype=np.int64), np.empty(0))
         results.append((lam, stats))
     (dense, dense_stats), (joint, joint_stats) = results
     assert len(g) > 2 * nv and dense_stats["converged"]

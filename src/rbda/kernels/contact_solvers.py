@@ -44,7 +44,7 @@ SOLVER_OPTIONS = np.dtype([
     ("rho_increment", np.float64),  # NaN: the spectral rule's, (top / mu_prox)^spectral_rho_power_factor
     ("spectral_rho_power_init", np.float64),
     ("spectral_rho_power_factor", np.float64),
-    ("previous_rho", np.float64),  # the simulator's step: the previous solve's final penalty (NaN: none)
+    ("warm_start_rho", np.bool_),  # the simulator's step: start from the previous step's final penalty
 ])
 ADMM, PGS = 0, 1  # SOLVER_OPTIONS.solver
 RHO_SPECTRAL, RHO_OSQP, RHO_LINEAR, RHO_CONSTANT = 0, 1, 2, 3

@@ -417,19 +417,20 @@ def warm_start(keys, rows, previous_keys, previous_rows, previous, k, guess):
 
 
 @njit(cache=True, _nrt=False)
-def given_rho(o):
-    """ADMM's starting penalty from its options record ``o`` (:func:`solve_contacts`): the previous solve's, else the
-    solver's own ``rho``, else NaN (the spectral rule's, found if ADMM iterates)."""
-    return o.previous_rho if not np.isnan(o.previous_rho) else o.rho
+def given_rho(o, previous):
+    """ADMM's starting penalty from its options record ``o``: the previous step's final penalty ``previous`` (with
+    ``warm_start_rho``; NaN: none), else the solver's own ``rho``, else NaN (the spectral rule's, found if ADMM
+    iterates)."""
+    return previous if o.warm_start_rho and not np.isnan(previous) else o.rho
 
 
 @njit(cache=True)
-def solve_contacts(options, rounds, G, g, mu, lower, upper, lam, warm, J, M, parents, stats, integers, floats):
+def solve_contacts(options, rho, rounds, G, g, mu, lower, upper, lam, warm, J, M, parents, stats, integers, floats):
     """PGS or ADMM (``options``: a ``SOLVER_OPTIONS`` record array, ``kernels/contact_solvers.py``; at most
     ``rounds`` active sets of the fast path) on ``G lambda + g`` (``lam`` the warm start in, the impulses out);
     writes the statistics into the ``STEP_STATS`` record ``stats``, its scratch arrays cut from the rooms
-    ``integers`` and ``floats`` (``views.take``). ADMM starts from the previous solve's penalty (``previous_rho``),
-    else the solver's ``rho``, else the spectral rule's, found from ``G``'s largest eigenvalue as in
+    ``integers`` and ``floats`` (``views.take``). ADMM starts from ``rho`` (:func:`given_rho`; NaN: the spectral
+    rule's, found from ``G``'s largest eigenvalue as in
     ``ADMMSolver.solve``, a power iteration that ``admm_solve`` runs only if it iterates: a step solved by the fast
     path reports rho NaN, unless the solver has one. ``J (m, nv)``, ``M (nv, nv)``, ``parents (nv,)``: ``G = J M^-1
     J^T``, for ADMM's factorisation in the joint space when ``G`` has many more rows than dofs
@@ -444,9 +445,9 @@ def solve_contacts(options, rounds, G, g, mu, lower, upper, lam, warm, J, M, par
         it, converged, dual, compl = pgs_solve(options, rounds, G, g, mu, lower, upper, lam, integers, floats)
         stats.iterations, stats.converged, stats.dual, stats.complementarity = it, converged, dual, compl
         return
-    it, converged, primal, dual, compl, rho, factorizations = admm_solve(options, given_rho(o), rounds, G, g, mu,
-                                                                         lower, upper, lam, warm, J, M, parents,
-                                                                         integers, floats)
+    it, converged, primal, dual, compl, rho, factorizations = admm_solve(options, rho, rounds, G, g, mu, lower,
+                                                                         upper, lam, warm, J, M, parents, integers,
+                                                                         floats)
     stats.iterations, stats.converged, stats.primal, stats.dual = it, converged, primal, dual
     stats.complementarity, stats.rho, stats.factorizations = compl, rho, factorizations
 
@@ -540,12 +541,13 @@ def room_sizes(m, nv):
 
 @njit(cache=True, nogil=True)
 def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias, bilateral_keys, previous_keys,
-                 previous_rows, previous, try_guess, options, q_next, v_next, J, frames, bias,
+                 previous_rows, previous, previous_rho, try_guess, options, q_next, v_next, J, frames, bias,
                  lower, upper, rows, impulses, velocities, stats):
     """Stages 3 to 5 (see the module) for the contacts ``contacts (k, 8)``, ``keys (k, 4)`` of stage 2 and the
     bilateral rows given, on the model, workspace, joint-limit tables and settings of the step context ``ctx``;
     fills ``q_next``, ``v_next``. With the setting ``warm_start``, the solve starts from the previous step's
-    impulses of the same keys (:func:`warm_start`), else from zero. With ``try_guess`` (:func:`guess_backoff`), the
+    impulses of the same keys (:func:`warm_start`), else from zero; ADMM from the previous step's final penalty
+    ``previous_rho`` (:func:`given_rho`). With ``try_guess`` (:func:`guess_backoff`), the
     warm start is tried first as it is (``kernels/active_set.GUESS``: a body at rest, whose problem repeats each
     step), on the whole problem through the sparse factor (:func:`solves_whole`), before the Delassus matrix is
     formed (the fast path on the loaded rows then starts from its active set; the whole problem's solve tries it
@@ -592,6 +594,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         impulses[:] = 0.0
     o = options[0]
     formulation, tolerances, rounds = o.formulation, o.tolerances, min(o.active_set_max_iter, o.max_iter)
+    rho = given_rho(o, previous_rho)
     used, accepted = 0, False
     if warm and try_guess and rounds > 0:  # the previous impulses, kept if they solve this problem to GUESS times the
         guess[:] = impulses  # tolerances, as the fast path's first trial would
@@ -610,7 +613,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     if accepted:
         stats.iterations, stats.converged, stats.factorizations = used, True, 0
         stats.primal, stats.dual, stats.complementarity = primal, dual, compl
-        stats.rho = given_rho(o) if o.solver == ADMM else np.nan
+        stats.rho = rho if o.solver == ADMM else np.nan
     else:
         G, floats = take(floats, (m, m))
         Y, floats = take(floats, (nv, m))
@@ -621,7 +624,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
             stats.iterations = -1
             return m, r
         # (the active sets tried on the loaded rows count against the step's budget of them)
-        solve_contacts(options, rounds - used, G, g, mu, lower, upper, impulses, warm and m > 0, J, ctx.M, lam,
+        solve_contacts(options, rho, rounds - used, G, g, mu, lower, upper, impulses, warm and m > 0, J, ctx.M, lam,
                        stats, integers, floats)
         g_plus_G_times(G, g, impulses, velocities)  # G lambda + g
         tau[:] = 0.0
@@ -638,46 +641,47 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
 # ---------------------------------------------------------------------------------------------- one step, one call
 @njit(cache=True, nogil=True)
 def step(ctx, parity, q, v, tau, fext, options, q_next, v_next):
-    """One whole step (stages 1 to 5; the bilateral constraints' rows between them), its arrays and settings read from the step
-    context ``ctx`` (:mod:`rbda.simulation.step_context`); fills ``q_next``, ``v_next`` and the context's output
-    set ``parity`` (contacts, keys,
-    frames, ``J``, row bias, bounds and keys, impulses, velocities, statistics, ``v_free``, the counts of contacts
-    and rows), warm-started from the other set (the previous step's). Returns ``(status, k, r)``: a kernel status
-    (0; an input status: ``1 + 2 i`` if argument ``i`` of ``q, v, tau, fext`` is not finite, 2 if ``q`` is off the
+    """One whole step (stages 1 to 5; the bilateral constraints' rows between them), its arrays and settings read
+    from the step context ``ctx`` (:mod:`rbda.simulation.step_context`); fills ``q_next``, ``v_next`` and the
+    context's output set ``parity`` (contacts, keys, frames, ``J``, row bias, bounds and keys, impulses,
+    velocities, statistics, ``v_free``, the counts of contacts and rows), warm-started from the other set (the
+    previous step's: its impulses, and ADMM's final penalty with ``warm_start_rho``). Returns ``(status, k, r,
+    converged)``: a kernel status (0; an input status: ``1 + 2 i`` if argument ``i`` of ``q, v, tau, fext`` is not finite, 2 if ``q`` is off the
     configuration manifold; :data:`NOT_SPD`; :data:`NOT_FINITE_G`; :data:`TOO_MANY_CONTACTS`;
-    :data:`NOT_FINITE_STEP`), the numbers of contacts and rows written."""
+    :data:`NOT_FINITE_STEP`), the numbers of contacts and rows written, and whether the solve converged."""
     q, v, tau, fext, options = borrowed(q), borrowed(v), borrowed(tau), borrowed(fext), borrowed(options)
     q_next, v_next = borrowed(q_next), borrowed(v_next)  # (the caller's, alive for the call: no reference counting)
     if not all_finite(q):
-        return 1, 0, 0
+        return 1, 0, 0, False
     if not all_finite(v):
-        return 3, 0, 0
+        return 3, 0, 0, False
     if not all_finite(tau):
-        return 5, 0, 0
+        return 5, 0, 0, False
     if not all_finite(fext):
-        return 7, 0, 0
+        return 7, 0, 0, False
     status, k = dynamics_and_contacts(ctx, parity, q, v, tau, fext)
     if status:
-        return status, 0, 0
+        return status, 0, 0, False
     bilateral_rows(ctx)
     o = 1 - parity
     before = ctx.out_counts[o]  # the previous step's counts (COUNTS)
     kp, rp, failed, wait = before.contacts, before.rows, before.failed, before.wait
     v_free, contacts, keys = ctx.out_v_free[parity], ctx.out_contacts[parity, :k], ctx.out_keys[parity, :k]
     m, r = contact_step(ctx, q, v, v_free, contacts, keys, ctx.cJ, ctx.cbias, ctx.ckeys,
-                        ctx.out_keys[o, :kp], ctx.out_rows[o, :rp], ctx.out_impulses[o, :3 * kp + rp], wait == 0,
+                        ctx.out_keys[o, :kp], ctx.out_rows[o, :rp], ctx.out_impulses[o, :3 * kp + rp],
+                        ctx.out_stats[o].rho, wait == 0,
                         options, q_next, v_next, ctx.out_J[parity], ctx.out_frames[parity],
                         ctx.out_bias[parity], ctx.out_lower[parity], ctx.out_upper[parity], ctx.out_rows[parity],
                         ctx.out_impulses[parity], ctx.out_velocities[parity], ctx.out_stats[parity])
     stats = ctx.out_stats[parity]
     if stats.iterations < 0:
-        return NOT_FINITE_G, 0, 0
+        return NOT_FINITE_G, 0, 0, False
     if not (all_finite(v_next) and all_finite(q_next)):
-        return NOT_FINITE_STEP, 0, 0
+        return NOT_FINITE_STEP, 0, 0, False
     counts = ctx.out_counts[parity]
     counts.failed, counts.wait = guess_backoff(failed, wait, stats.iterations == 0 and stats.converged)
     counts.contacts, counts.rows = k, r
-    return 0, k, r
+    return 0, k, r, stats.converged
 
 
 @njit(cache=True)

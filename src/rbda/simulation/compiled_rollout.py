@@ -22,13 +22,12 @@ from .compiled import step
 
 
 @njit(cache=True, nogil=True)
-def rollout_steps(ctx, parity, Q, V, taus, fext, first, last, options, warm_rho):
+def rollout_steps(ctx, parity, Q, V, taus, fext, first, last, options):
     """Steps ``t = first, ..., last - 1`` of one state: ``Q[t + 1], V[t + 1]`` from ``Q[t], V[t]`` under ``taus[t]``
     (and ``fext[t]`` if ``fext`` has rows, else none), each by :func:`~rbda.simulation.compiled.step` on the step
     context ``ctx`` (its settings :meth:`rbda.Simulator.step`'s), the first warm-started from the output set
     ``parity`` (the step before ``first``'s, or a warm start written there), each next one from the set its
-    predecessor wrote. ``options`` (the solver's ``SOLVER_OPTIONS`` record,
-    ``packed.solver_options``) gets ADMM's final penalty as its ``previous_rho`` when ``warm_rho``.
+    predecessor wrote. ``options``: the solver's ``SOLVER_OPTIONS`` record (``packed.solver_options``).
 
     Returns ``(status, t, parity)``: ``status`` 0, or the kernel status of step ``t`` (an input status: 1 or 3 for a
     non-finite ``q`` or ``v``, 2 off the manifold; ``compiled.NOT_SPD``; ``compiled.NOT_FINITE_G``;
@@ -39,11 +38,8 @@ def rollout_steps(ctx, parity, Q, V, taus, fext, first, last, options, warm_rho)
     with_fext = fext.shape[0] > 0
     for t in range(first, last):
         force = fext[t] if with_fext else ctx.zeros
-        status, _, _ = step(ctx, 1 - parity, Q[t], V[t], taus[t], force, options, Q[t + 1], V[t + 1])
+        status, _, _, _ = step(ctx, 1 - parity, Q[t], V[t], taus[t], force, options, Q[t + 1], V[t + 1])
         if status:
             return status, t, parity
         parity = 1 - parity
-        if warm_rho:
-            o = options[0]
-            o.previous_rho = ctx.out_stats[parity].rho
     return 0, last, parity

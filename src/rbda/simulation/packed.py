@@ -32,10 +32,11 @@ from .broad_phase import partner_table
 from .constraints import ConstraintRows
 from .contacts import PATCH_POINTS, ContactSet, bounding_radius, hull_leaves, hull_vertices, points_box
 from .pair_kernels import FACE, TYPE, most_contacts, pair_room, shape_table, shape_tables
-from .solvers import ADMMSolver, ConvergenceWarning
+from .solvers import ConvergenceWarning
 from .step_state import CompiledContext, InSet, StepArrays, WarmStart
 
 _k = direct(compiled)
+_new_tuple = tuple.__new__
 _kr = direct(compiled_rollout)
 STEP_ARGUMENTS = ("q", "v", "tau", "fext")  # a step's arguments, as its errors name them
 ROOM_ROWS = 120  # a step context's room holds the scratch arrays of a contact problem of this many rows (0.4 MB)
@@ -201,12 +202,9 @@ class PackedScene:
 
 def solver_options(solver) -> np.ndarray:
     """The ``SOLVER_OPTIONS`` record of a :class:`PGSSolver` or :class:`ADMMSolver` for the compiled step
-    (``solver.options()``: kept on the solver until a setting changes), its ``previous_rho`` refreshed: ADMM's last
-    penalty when it keeps it (``warm_start_rho``), else NaN."""
-    options = solver.options()
-    if isinstance(solver, ADMMSolver):
-        options[0]["previous_rho"] = solver.last_rho() if solver.warm_start_rho else np.nan
-    return options
+    (``solver.options()``: kept on the solver until a setting changes)."""
+    options = solver._options
+    return solver.options() if options is None else options
 
 
 def bilateral_arrays(sim) -> tuple:
@@ -294,20 +292,25 @@ def compiled_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS, _empty=np.empty):
     than the output buffers hold enlarges them (:func:`grow_contacts`) and runs again. A bad argument raises the
     ``ValueError`` of :func:`step_error`, naming it by ``names``. (``_empty``: ``np.empty`` as a local name, which
     halves its call's 0.1 us.)"""
-    ctx, sets = context(sim)
-    stage_warm(sim, sets)
-    parity = 1 - sim.step_state.parity  # the other set holds the previous step's results: the warm start
-    options = solver_options(sim.solver)
+    state = sim.step_state
+    kept = state.context
+    if kept is None or kept.data is not sim.data:
+        ctx, sets = context(sim)
+    else:
+        ctx, sets = kept.kernel, kept.sets
+    if not state.warm_in_set:
+        stage_warm(sim, sets)
+    parity = 1 - state.parity  # the other set holds the previous step's results: the warm start
     q_next, v_next = _empty(len(q)), _empty(len(v))
-    status, k, r = _k.step(ctx, parity, q, v, tau, sim._scene.zeros if fext is None else fext, options, q_next,
-                           v_next)
+    status, k, r, converged = _k.step(ctx, parity, q, v, tau, sim._scene.zeros if fext is None else fext,
+                                      solver_options(sim.solver), q_next, v_next)
     if status == compiled.TOO_MANY_CONTACTS:
         grow_contacts(sim)
         return compiled_step(sim, q, v, tau, fext, names)
     if status:
         step_error(status, sim.model, q, v, names, sets[parity]["out_stats"])
     keep_set(sim, sets, parity, k, r)
-    if not sets[parity]["out_stats"]["converged"] and not sim.step_state.unconverged:
+    if not converged and not state.unconverged:
         unconverged(sim, sets[parity]["out_stats"])
     return q_next, v_next
 
@@ -346,9 +349,9 @@ def own_results(state) -> None:
 
 
 def stage_warm(sim, sets):
-    """Unless it is there, write the warm start of ``sim``'s next one-call step (``step_state.warm``: after a
-    grown buffers, a copy, a reset, or none) into the output set of ``sets`` that the step reads it from (``parity``),
-    with its counts: the contacts, then the rows."""
+    """Unless it is there, write the warm start of ``sim``'s next one-call step (``step_state.warm``: after grown
+    buffers, a copy, a reset, or none) into the output set of ``sets`` that the step reads it from (``parity``),
+    with its counts (the contacts, then the rows) and ADMM's last penalty (``solver.last_rho()``)."""
     state = sim.step_state
     if state.warm_in_set:
         return
@@ -361,6 +364,7 @@ def stage_warm(sim, sets):
     counts = out["out_counts"]
     counts["contacts"], counts["rows"] = k, r
     counts["failed"], counts["wait"] = backoff(state)
+    out["out_stats"]["rho"] = sim.solver.last_rho()  # where the next step reads ADMM's previous penalty
     state.warm_in_set = True
 
 
@@ -398,7 +402,7 @@ def keep_set(sim, sets, parity, k, r) -> None:
     next step reads it) and the step's results, whose arrays are views of it, made when read
     (:func:`step_arrays`)."""
     state = sim.step_state
-    state.parity, state.last = parity, InSet(parity, k, r)
+    state.parity, state.last = parity, _new_tuple(InSet, (parity, k, r))  # (InSet(...) through its __new__: slower)
     state.backoff, state.warm_in_set = None, True  # both in the set (its counts: backoff)
     sim.solver.keep_raw_stats(sets[parity]["out_stats"])
     state.contacts = state.rows = None
@@ -454,14 +458,12 @@ def compiled_steps(sim, Q, V, taus, fext, first, last):
     is; keeps the last step's arrays on ``sim`` as :func:`compiled_step` does. A bad step raises the step's
     ``ValueError`` prefixed with ``step t:``."""
     ctx, sets = context(sim)
-    options = solver_options(sim.solver).copy()  # the kernel keeps ADMM's penalty in it
-    warm_rho = isinstance(sim.solver, ADMMSolver) and sim.solver.warm_start_rho
+    options = solver_options(sim.solver)
     t = first
     while t < last:
         start = t
         stage_warm(sim, sets)
-        status, t, parity = _kr.rollout_steps(ctx, sim.step_state.parity, Q, V, taus, fext, start, last, options,
-                                              warm_rho)
+        status, t, parity = _kr.rollout_steps(ctx, sim.step_state.parity, Q, V, taus, fext, start, last, options)
         if t > start:  # the last step completed: its arrays are the output set parity's
             counts = sets[parity]["out_counts"]
             keep_set(sim, sets, parity, int(counts["contacts"]), int(counts["rows"]))

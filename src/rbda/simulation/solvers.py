@@ -162,7 +162,7 @@ class _ContactSolver:
     def options(self) -> np.ndarray:
         """The solver's settings as one :data:`~rbda.kernels.contact_solvers.SOLVER_OPTIONS` record (an array of
         one), what the compiled solves read: built once and kept until a setting changes (:meth:`__setattr__`).
-        The record is the solver's own: a simulator's step writes its ``previous_rho``."""
+        The record is the solver's own (the compiled step reads it; nothing writes it)."""
         if self._options is None:
             options = np.zeros(1, _solvers.SOLVER_OPTIONS)
             o = options[0]
@@ -170,7 +170,6 @@ class _ContactSolver:
             o["active_set_max_iter"] = self.active_set_max_iter
             o["tolerances"] = (self.absolute_feasibility_tol, self.relative_feasibility_tol,
                                self.absolute_complementarity_tol, self.relative_complementarity_tol)
-            o["previous_rho"] = math.nan
             self._own_options(o)
             object.__setattr__(self, "_options", options)
         return self._options
@@ -230,7 +229,7 @@ class PGSSolver(_ContactSolver):
         self.over_relaxation = omega
 
     def _own_options(self, o) -> None:
-        o["solver"], o["over_relaxation"] = _solvers.PGS, self.over_relaxation
+        o["solver"], o["over_relaxation"], o["warm_start_rho"] = _solvers.PGS, self.over_relaxation, False
 
     def solve(self, delassus, g, mu, lambda_guess=None, lower=None, upper=None) -> np.ndarray:
         """The impulses ``lambda (m,)``, ``m = 3k + r``, for the Delassus operator ``delassus`` (size ``m``; PGS
@@ -328,6 +327,7 @@ class ADMMSolver(_ContactSolver):
                               else max(self.linear_update_rule_factor, 1.0 + 1e-12))
         o["spectral_rho_power_init"] = self.spectral_rho_power_init
         o["spectral_rho_power_factor"] = self.spectral_rho_power_factor
+        o["warm_start_rho"] = self.warm_start_rho
 
     def _initial_rho(self, L: float) -> float:
         if self.warm_start_rho and not math.isnan(self.last_rho()):
