@@ -1,7 +1,7 @@
 """rbda against Pinocchio in one process: one call from Python per algorithm, batched RNEA/ABA throughput,
 kernel compile time without cache and ``import rbda`` time. Prints ratios rbda / Pinocchio (lower is better).
 
-    python benchmarks/bench_core.py [--batch 10000] [--number 2000]
+    python benchmarks/bench_core.py [--batch 10000] [--number 2000] [--no-compile] [--markdown PATH]
 
 Compile time is measured in a subprocess with ``NUMBA_CACHE_DIR`` pointed at an empty folder.
 """
@@ -81,11 +81,14 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=10000)
     parser.add_argument("--number", type=int, default=2000)
     parser.add_argument("--no-compile", action="store_true", help="skip the compile-time measurement")
+    parser.add_argument("--markdown", default=None, help="also write the one-call table to this Markdown file")
     args = parser.parse_args()
+    tables = {}
     print(time.strftime("%Y-%m-%d"), os.uname().machine, f"{os.cpu_count()} cpus", f"python {sys.version.split()[0]}")
     rng = np.random.default_rng(0)
     for model in (rbda.sample_models.manipulator(), rbda.sample_models.humanoid()):
-        print(format_table(f"{model.name} (nv={model.nv})", run(model, number=args.number)))
+        tables[f"{model.name} ({model.nv} dof)"] = rows = run(model, number=args.number)
+        print(format_table(f"{model.name} (nv={model.nv})", rows))
         print("\n".join(batch_rows(model, args.batch, rng)))
     arm = rbda.sample_models.manipulator()  # its last joint follows the one before it (a gripper's second finger)
     gripper = rbda.transform_joint_into_mimic(arm, arm.njoints - 2, arm.njoints - 1, -1.0, 0.1)
@@ -97,6 +100,29 @@ def main() -> None:
         print("\n".join(all_batch_rows(load(), CORE, args.batch, 2, rng)))
     if not args.no_compile:
         print(compile_times())
+    if args.markdown:
+        write_markdown(args.markdown, tables)
+
+
+def write_markdown(path: str, tables: dict) -> None:
+    """The one-call tables (``{model label: run()'s rows}``) as the Markdown page ``path`` (docs/_generated/core.md):
+    one row per algorithm, rbda's and Pinocchio's times and their ratio for each model."""
+    from rbda.bench import markdown_table
+
+    labels = list(tables)
+    header = ["algorithm"] + [f"{label}: rbda / Pinocchio" for label in labels]
+    rows = []
+    for k, (name, *_) in enumerate(next(iter(tables.values()))):
+        cells = [f"`{name}`"]
+        for label in labels:
+            _, ours, theirs = tables[label][k]
+            cells.append(f"{ours * 1e6:.2f} us" + (f" / {theirs * 1e6:.2f} us = **{ours / theirs:.2f}**" if theirs else ""))
+        rows.append(cells)
+    command = "python benchmarks/bench_core.py " + " ".join(sys.argv[1:])
+    note = ("One call from Python, the same state, rbda and Pinocchio interleaved, best of the repeats; "
+            "ratios below 1 mean rbda is faster.")
+    with open(path, "w") as f:
+        f.write(markdown_table(command.strip(), header, rows, note))
 
 
 if __name__ == "__main__":
