@@ -37,3 +37,15 @@ def test_the_readme_has_one_test_command_between_its_markers():
 def test_every_relative_link_of_the_readme_exists():
     for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", README.read_text()):
         assert (ROOT / target).exists(), target
+
+
+def test_every_python_block_of_the_readme_and_the_guide_is_a_doctest():
+    """pytest runs every ``>>>`` block of README.md and docs/*.md (``--doctest-glob=*.md``); a Python block without
+    ``>>>`` would run nowhere, so there is none."""
+    pages = [README, *sorted((ROOT / "docs").glob("*.md"))]
+    untested = []
+    for page in pages:
+        for block in re.findall(r"^```python\n(.*?)^```", page.read_text(), re.S | re.M):
+            if not block.lstrip().startswith(">>>"):
+                untested.append(f"{page.name}: {block.splitlines()[0]}")
+    assert not untested, untested
