@@ -9,17 +9,12 @@ import rbda
 from rbda.io import GeometryType, build_geom_from_urdf, build_model_from_urdf, remove_collision_pairs
 from tests.io.urdf_samples import robots_dir, share_dir
 
-ROBOTS = {
-    "panda": ("panda_description/urdf/panda.urdf", "panda_description/srdf/panda.srdf", False),
-    "talos": ("talos_data/robots/talos_reduced.urdf", "talos_data/srdf/talos.srdf", True),
-    "solo12": ("solo_description/robots/solo12.urdf", "solo_description/srdf/solo.srdf", True),
-    "ur5": ("ur_description/urdf/ur5_robot.urdf", "ur_description/srdf/ur5.srdf", False),
-}
+ROBOTS = {name: rbda.io.robots.ROBOTS[name] for name in ("panda", "talos", "solo12", "ur5")}  # (urdf, srdf, free)
 
 
 def load(name):
-    """Needs Pinocchio and coal (a skip without them). rbda's and Pinocchio's model and collision model with every pair but the SRDF's disabled ones, Pinocchio's
-    meshes replaced by their convex hulls."""
+    """rbda's and Pinocchio's model and collision model with every pair but the SRDF's disabled ones, Pinocchio's
+    meshes replaced by their convex hulls (a skip without Pinocchio or coal)."""
     pin = pytest.importorskip("pinocchio")
     coal = pytest.importorskip("coal")
     urdf, srdf, free = ROBOTS[name]
