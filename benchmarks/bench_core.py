@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 import rbda
-from rbda.bench import best_time, format_table, run
+from rbda.bench import best_time, format_table, run, write_one_call_markdown
 
 
 def batch_rows(model, batch: int, rng) -> list[str]:
@@ -101,28 +101,7 @@ def main() -> None:
     if not args.no_compile:
         print(compile_times())
     if args.markdown:
-        write_markdown(args.markdown, tables)
-
-
-def write_markdown(path: str, tables: dict) -> None:
-    """The one-call tables (``{model label: run()'s rows}``) as the Markdown page ``path`` (docs/_generated/core.md):
-    one row per algorithm, rbda's and Pinocchio's times and their ratio for each model."""
-    from rbda.bench import markdown_table
-
-    labels = list(tables)
-    header = ["algorithm"] + [f"{label}: rbda / Pinocchio" for label in labels]
-    rows = []
-    for k, (name, *_) in enumerate(next(iter(tables.values()))):
-        cells = [f"`{name}`"]
-        for label in labels:
-            _, ours, theirs = tables[label][k]
-            cells.append(f"{ours * 1e6:.2f} us" + (f" / {theirs * 1e6:.2f} us = **{ours / theirs:.2f}**" if theirs else ""))
-        rows.append(cells)
-    command = "python benchmarks/bench_core.py " + " ".join(sys.argv[1:])
-    note = ("One call from Python, the same state, rbda and Pinocchio interleaved, best of the repeats; "
-            "ratios below 1 mean rbda is faster.")
-    with open(path, "w") as f:
-        f.write(markdown_table(command.strip(), header, rows, note))
+        write_one_call_markdown(args.markdown, "benchmarks/bench_core.py", tables)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,8 @@ def main(argv=None) -> int:
     updated = with_table(current, table())
     if args.check:
         if updated != current:
-            print("README.md: the performance table differs from docs/_generated; run python benchmarks/readme_table.py")
+            print("README.md: the performance table differs from docs/_generated: "
+                  "run python benchmarks/readme_table.py")
             return 1
         return 0
     README.write_text(updated)

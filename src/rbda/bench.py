@@ -148,3 +148,27 @@ def markdown_table(command: str, header, rows, note: str = "") -> str:
     if note:
         lines += ["", note]
     return "\n".join(lines) + "\n"
+
+
+def write_one_call_markdown(path: str, script: str, tables: dict) -> None:
+    """Write ``path`` (a page of ``docs/_generated/``): the one-call timings ``tables`` (``{model label: rows}``,
+    each ``rows`` as :func:`run` returns them, the same algorithms in the same order) as one Markdown table, a row
+    per algorithm and a column per model with rbda's and Pinocchio's times and their ratio, made by ``script``
+    (the benchmark's path, run with this process's arguments)."""
+    import sys
+
+    labels = list(tables)
+    header = ["algorithm"] + [f"{label}: rbda / Pinocchio" for label in labels]
+    rows = []
+    for k, (name, *_) in enumerate(tables[labels[0]]):
+        cells = [f"`{name}`"]
+        for label in labels:
+            _, ours, theirs = tables[label][k]
+            ratio = f" / {theirs * 1e6:.2f} us = **{ours / theirs:.2f}**" if theirs else ""
+            cells.append(f"{ours * 1e6:.2f} us{ratio}")
+        rows.append(cells)
+    command = " ".join(["python", script, *sys.argv[1:]])
+    note = ("One call from Python, the same state, rbda and Pinocchio interleaved, best of the repeats; ratios below 1 "
+            "mean rbda is faster.")
+    with open(path, "w") as f:
+        f.write(markdown_table(command, header, rows, note))
