@@ -52,3 +52,20 @@ def test_unknown_name_and_missing_package(monkeypatch):
     monkeypatch.setattr(importlib.metadata, "distribution", missing)
     with pytest.raises(ModuleNotFoundError, match="pip install example-robot-data"):
         rbda.io.load_robot("talos")
+
+
+def test_the_command_line_takes_a_robot_by_name(capsys):
+    from rbda import cli
+
+    try:
+        urdf, floating, srdf, dirs = cli.example_robot("solo12")
+    except SystemExit:
+        pytest.skip("example-robot-data is not installed")
+    assert urdf.endswith("solo12.urdf") and floating and srdf.endswith("solo.srdf") and dirs
+    assert cli.main(["info", "talos"]) == 0
+    out = capsys.readouterr().out
+    assert "nv = 38" in out and "JointModelFreeFlyer" in out
+    t, Q, V, TAU = cli.simulate("solo12", duration=0.01, progress=False)  # on the ground at its SRDF posture
+    assert Q.shape == (11, 19) and np.isfinite(Q).all()
+    with pytest.raises(SystemExit, match="nor a robot of example-robot-data"):
+        cli.main(["info", "no_such_robot"])
