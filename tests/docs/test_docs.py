@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import rbda
-from tests.viewer.viewer_browser import browser  # noqa: F401 (a fixture: headless Chromium, or a skip)
+from tests.viewer.viewer_browser import browser  # noqa: F401 (a fixture: headless Chromium or a skip)
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PUBLIC_MODULES = ("rbda", "rbda.batch", "rbda.io", "rbda.featherstone", "rbda.spatial", "rbda.simulation", "rbda.viewer",
