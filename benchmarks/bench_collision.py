@@ -25,9 +25,9 @@ from rbda.bench import best_time
 from rbda.collision import (Convex, Ellipsoid, GeometryData, compute_collisions, compute_distances, distance)
 from rbda.io.geometry import Box, Capsule
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "collision"))
-from coal_oracle import to_coal  # noqa: E402
-from test_robots import load  # noqa: E402  (rbda's and Pinocchio's models, meshes as hulls)
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the repository: its tests' shared cases
+from tests.collision.coal_oracle import to_coal  # noqa: E402
+from tests.collision.robot_pairs import load  # noqa: E402  (rbda's and Pinocchio's models, meshes as hulls)
 
 import coal  # noqa: E402
 import pinocchio as pin  # noqa: E402

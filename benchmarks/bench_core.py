@@ -1,7 +1,7 @@
 """rbda against Pinocchio in one process: one call from Python per algorithm, batched RNEA/ABA throughput,
 kernel compile time without cache and ``import rbda`` time. Prints ratios rbda / Pinocchio (lower is better).
 
-    python benchmarks/bench_core.py [--batch 10000] [--number 2000]
+    python benchmarks/bench_core.py [--batch 10000] [--number 2000] [--no-compile] [--markdown PATH]
 
 Compile time is measured in a subprocess with ``NUMBA_CACHE_DIR`` pointed at an empty folder.
 """
@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 import rbda
-from rbda.bench import best_time, format_table, run
+from rbda.bench import best_time, format_table, run, write_one_call_markdown
 
 
 def batch_rows(model, batch: int, rng) -> list[str]:
@@ -81,11 +81,14 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=10000)
     parser.add_argument("--number", type=int, default=2000)
     parser.add_argument("--no-compile", action="store_true", help="skip the compile-time measurement")
+    parser.add_argument("--markdown", default=None, help="also write the one-call table to this Markdown file")
     args = parser.parse_args()
+    tables = {}
     print(time.strftime("%Y-%m-%d"), os.uname().machine, f"{os.cpu_count()} cpus", f"python {sys.version.split()[0]}")
     rng = np.random.default_rng(0)
     for model in (rbda.sample_models.manipulator(), rbda.sample_models.humanoid()):
-        print(format_table(f"{model.name} (nv={model.nv})", run(model, number=args.number)))
+        tables[f"{model.name} ({model.nv} dof)"] = rows = run(model, number=args.number)
+        print(format_table(f"{model.name} (nv={model.nv})", rows))
         print("\n".join(batch_rows(model, args.batch, rng)))
     arm = rbda.sample_models.manipulator()  # its last joint follows the one before it (a gripper's second finger)
     gripper = rbda.transform_joint_into_mimic(arm, arm.njoints - 2, arm.njoints - 1, -1.0, 0.1)
@@ -97,6 +100,8 @@ def main() -> None:
         print("\n".join(all_batch_rows(load(), CORE, args.batch, 2, rng)))
     if not args.no_compile:
         print(compile_times())
+    if args.markdown:
+        write_one_call_markdown(args.markdown, "benchmarks/bench_core.py", tables)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 import rbda
-from rbda.bench import best_time, format_table
+from rbda.bench import best_time, format_table, write_one_call_markdown
 
 
 def cases(model, rng):
@@ -104,12 +104,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--number", type=int, default=2000)
     parser.add_argument("--batch", type=int, default=10000)
+    parser.add_argument("--markdown", default=None, help="also write the one-call table to this Markdown file")
     args = parser.parse_args()
+    tables = {}
     print(time.strftime("%Y-%m-%d"), os.uname().machine, f"{os.cpu_count()} cpus", f"python {sys.version.split()[0]}")
     rng = np.random.default_rng(0)
     for model in (rbda.sample_models.manipulator(), rbda.sample_models.humanoid()):
-        print(format_table(f"{model.name} (nv={model.nv})", run(model, args.number)))
+        tables[f"{model.name} ({model.nv} dof)"] = rows = run(model, args.number)
+        print(format_table(f"{model.name} (nv={model.nv})", rows))
         print("\n".join(batch_rows(model, args.batch, rng)))
+    if args.markdown:
+        write_one_call_markdown(args.markdown, "benchmarks/bench_whole_body.py", tables)
 
 
 if __name__ == "__main__":

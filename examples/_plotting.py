@@ -15,10 +15,14 @@ def pyplot():
 
 
 def save(fig, axes, path: str) -> None:
-    """Grid and legend on each of ``axes``, then ``fig`` laid out and saved to ``path`` (110 dpi)."""
+    """Grid and legend on each of ``axes``, then ``fig`` laid out and saved to ``path`` (110 dpi; a relative path
+    in the folder of ``--out``, see ``_output.py``), printing the absolute path."""
+    from _output import output_path
+
     for ax in axes:
         ax.grid(True, alpha=0.3)
         ax.legend()
     fig.tight_layout()
+    path = output_path(path)
     fig.savefig(path, dpi=110)
     print("saved", path)

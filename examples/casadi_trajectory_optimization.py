@@ -168,6 +168,9 @@ def main(verbose: bool = True, plot: str | None = "casadi_trajectory_optimizatio
             a.set_xlabel("t [s]")
             a.legend(fontsize=7)
         fig.tight_layout()
+        from _output import output_path  # examples/_output.py: the folder of --out
+
+        plot = output_path(plot)
         fig.savefig(plot, dpi=100)
         if verbose:
             print(f"plot saved to {plot}")

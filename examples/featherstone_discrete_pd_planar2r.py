@@ -52,7 +52,8 @@ def main():
 
     showmotion(fs.planar(2), traj.t, traj.q, "featherstone_discrete_pd_planar2r",
                "PD control at discrete sample times drives a planar 2R arm to its target")
-    from _plotting import pyplot  # examples/_plotting.py, next to this script
+    from _output import output_path  # examples/_output.py and _plotting.py, next to this script
+    from _plotting import pyplot
 
     plt = pyplot()
     if plt is None:
@@ -65,8 +66,9 @@ def main():
     ax2.set_xlabel("time (s)")
     ax2.set_ylabel("held torque (N m)")
     ax2.legend()
-    fig.savefig("featherstone_discrete_pd_planar2r.png")
-    print("saved featherstone_discrete_pd_planar2r.png")
+    path = output_path("featherstone_discrete_pd_planar2r.png")
+    fig.savefig(path)
+    print(f"saved {path}")
 
 
 if __name__ == "__main__":

@@ -48,7 +48,8 @@ def main():
 
     showmotion(traj.model, traj.t, traj.q, "featherstone_double_elbow",
                "a planar arm with a 1:1 geared double elbow, controlled with FDgq")
-    from _plotting import pyplot  # examples/_plotting.py, next to this script
+    from _output import output_path  # examples/_output.py and _plotting.py, next to this script
+    from _plotting import pyplot
 
     plt = pyplot()
     if plt is None:
@@ -60,8 +61,9 @@ def main():
     ax2.semilogy(traj.t, np.abs(traj.violation) + 1e-16)
     ax2.set_xlabel("time (s)")
     ax2.set_ylabel("|q3 - q2| (rad)")
-    fig.savefig("featherstone_double_elbow.png")
-    print("saved featherstone_double_elbow.png")
+    path = output_path("featherstone_double_elbow.png")
+    fig.savefig(path)
+    print(f"saved {path}")
 
 
 if __name__ == "__main__":

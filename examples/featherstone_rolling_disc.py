@@ -71,7 +71,8 @@ def main():
 
     showmotion(ground(traj.model), traj.t, fs.fbanim(traj.x.T).T, "featherstone_rolling_disc",
                "a polyhedral disc rolls on compliant ground")
-    from _plotting import pyplot  # examples/_plotting.py, next to this script
+    from _output import output_path  # examples/_output.py and _plotting.py, next to this script
+    from _plotting import pyplot
 
     plt = pyplot()
     if plt is None:
@@ -83,8 +84,9 @@ def main():
     ax2.plot(traj.t, traj.x[:, 8], label="w_y R")
     ax2.set_xlabel("time (s)")
     ax2.legend()
-    fig.savefig("featherstone_rolling_disc.png")
-    print("saved featherstone_rolling_disc.png")
+    path = output_path("featherstone_rolling_disc.png")
+    fig.savefig(path)
+    print(f"saved {path}")
 
 
 if __name__ == "__main__":

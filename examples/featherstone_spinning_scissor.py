@@ -44,7 +44,8 @@ def main():
 
     showmotion(traj.model, traj.t, traj.Q, "featherstone_spinning_scissor",
                "a free-floating scissor spins in zero gravity")
-    from _plotting import pyplot  # examples/_plotting.py, next to this script
+    from _output import output_path  # examples/_output.py and _plotting.py, next to this script
+    from _plotting import pyplot
 
     plt = pyplot()
     if plt is None:
@@ -56,8 +57,9 @@ def main():
     ax2.set_xlabel("time (s)")
     ax2.set_ylabel("base angular velocity (rad/s)")
     ax2.legend()
-    fig.savefig("featherstone_spinning_scissor.png")
-    print("saved featherstone_spinning_scissor.png")
+    path = output_path("featherstone_spinning_scissor.png")
+    fig.savefig(path)
+    print(f"saved {path}")
 
 
 if __name__ == "__main__":

@@ -47,7 +47,8 @@ def main():
 
     showmotion(traj.model, traj.t, traj.Q, "featherstone_tumbling_body",
                "a free box tumbles in zero gravity")
-    from _plotting import pyplot  # examples/_plotting.py, next to this script
+    from _output import output_path  # examples/_output.py and _plotting.py, next to this script
+    from _plotting import pyplot
 
     plt = pyplot()
     if plt is None:
@@ -60,8 +61,9 @@ def main():
     ax2.set_xlabel("time (s)")
     ax2.set_ylabel("angular velocity (rad/s)")
     ax2.legend()
-    fig.savefig("featherstone_tumbling_body.png")
-    print("saved featherstone_tumbling_body.png")
+    path = output_path("featherstone_tumbling_body.png")
+    fig.savefig(path)
+    print(f"saved {path}")
 
 
 if __name__ == "__main__":

@@ -57,7 +57,8 @@ def main():
 
     showmotion(traj.model, traj.t, traj.q, "featherstone_vee_hd",
                "turning one joint of a free-floating vee (hybrid dynamics)")
-    from _plotting import pyplot  # examples/_plotting.py, next to this script
+    from _output import output_path  # examples/_output.py and _plotting.py, next to this script
+    from _plotting import pyplot
 
     plt = pyplot()
     if plt is None:
@@ -69,8 +70,9 @@ def main():
     ax2.plot(traj.t, traj.tau7)
     ax2.set_xlabel("time (s)")
     ax2.set_ylabel("joint 7 torque (N m)")
-    fig.savefig("featherstone_vee_hd.png")
-    print("saved featherstone_vee_hd.png")
+    path = output_path("featherstone_vee_hd.png")
+    fig.savefig(path)
+    print(f"saved {path}")
 
 
 if __name__ == "__main__":

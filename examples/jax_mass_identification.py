@@ -122,6 +122,9 @@ def main(verbose: bool = True, plot: str | None = "jax_mass_identification.png",
         ax[1].semilogy(losses)
         ax[1].set(title="torque error (mean square) during gradient descent", xlabel="iteration")
         fig.tight_layout()
+        from _output import output_path  # examples/_output.py: the folder of --out
+
+        plot = output_path(plot)
         fig.savefig(plot, dpi=100)
         if verbose:
             print(f"plot saved to {plot}")

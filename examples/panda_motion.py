@@ -32,7 +32,7 @@ def minimum_jerk(t: np.ndarray, duration: float):
             (60 * u - 180 * u**2 + 120 * u**3) / duration**2)
 
 
-def main(out_dir=".", duration: float = 3.0, rate: float = 100.0, verbose: bool = True, view: bool = False) -> dict:
+def main(out_dir=None, duration: float = 3.0, rate: float = 100.0, verbose: bool = True, view: bool = False) -> dict:
     urdf = robot_file("panda_description/urdf/panda.urdf")
     model, _, visual = build_models_from_urdf(urdf, package_dirs=[str(urdf.parents[3])])
     t = np.linspace(0.0, duration, int(duration * rate) + 1)
@@ -40,7 +40,9 @@ def main(out_dir=".", duration: float = 3.0, rate: float = 100.0, verbose: bool 
     step = Q_END - Q_START  # all joints revolute or prismatic here: q = Q_START + s (Q_END - Q_START)
     Q, V, A = Q_START + np.outer(s, step), np.outer(ds, step), np.outer(dds, step)
     TAU = rbda.batch.rnea(model, Q, V, A)
-    out = Path(out_dir)
+    from _output import output_dir  # examples/_output.py: the folder of --out
+
+    out = Path(out_dir).resolve() if out_dir is not None else output_dir()
     html = save_animation(model, visual, Q, t[1] - t[0], out / "panda_motion.html", title="Panda: minimum-jerk move",
                           author="rbda examples", description="inverse dynamics along a minimum-jerk joint path")
     result = {"t": t, "Q": Q, "V": V, "TAU": TAU, "model": model, "html": html, "png": None}

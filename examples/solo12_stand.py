@@ -1,10 +1,11 @@
 """solo12 (example-robot-data, its collision meshes) standing on the ground under rbda.simulation.StandingPD for
 2 s at dt = 1 ms, pushed sideways by 10 N on its base for 0.1 s at t = 0.5 s: it sways and settles back, its four
-feet sharing its weight. Saves docs/images/solo12_stand.png (the README's picture): the base's height and lateral
-position, and each foot's normal force against a quarter of m g; and ``solo12_stand.html``, the motion as an
-animation that plays in any browser (``rbda.viewer.save_animation``, the robot's visual meshes).
+feet sharing its weight. Saves docs/images/solo12_stand.png (the simulation guide's picture): the base's height
+and lateral position, and each foot's normal force against a quarter of m g; and ``solo12_stand.html`` (in the
+folder of ``--out DIR``, else the current one), the motion as an animation that plays in any browser
+(``rbda.viewer.save_animation``, the robot's visual meshes).
 
-    python examples/solo12_stand.py
+    python examples/solo12_stand.py [--out DIR]
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from _robots import robot_file
 
 DT, DURATION, PUSH, PUSH_START, PUSH_LENGTH = 1e-3, 2.0, 10.0, 0.5, 0.1
 IMAGE = Path(__file__).resolve().parents[1] / "docs" / "images" / "solo12_stand.png"
-ANIMATION = Path("solo12_stand.html")  # in the working directory
+ANIMATION = "solo12_stand.html"  # in the folder of --out (examples/_output.py), else the working directory
 
 
 def main(verbose: bool = True) -> dict:

@@ -2,6 +2,8 @@
 claim, checked against physical facts and independent computations (finite differences, Pinocchio)."""
 
 import importlib.metadata
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -54,3 +56,16 @@ def test_batched_dataset_equals_single_calls():
     result = example("batched_dataset").main(states=3000, chunk=1000, verbose=False)
     assert result["TAU"].shape == (3000, 9)
     assert result["worst"] <= 1e-12 * np.abs(result["TAU"]).max()  # SIMD batches: rounding, not bit equality
+
+
+def test_an_example_writes_into_the_folder_of_out_and_prints_absolute_paths(capsys, monkeypatch, tmp_path):
+    """``--out DIR`` on the command line: the plot and the animation land in DIR (made if missing), and every
+    path the example prints is absolute."""
+    out = tmp_path / "results" / "pd"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["featherstone_pd_planar2r.py", "--out", str(out)])
+    load_example("featherstone_pd_planar2r").main()
+    printed = [line.split("saved", 1)[1].strip() for line in capsys.readouterr().out.splitlines() if "saved" in line]
+    assert printed and all(Path(p).is_absolute() and Path(p).parent == out for p in printed), printed
+    assert (out / "featherstone_pd_planar2r.html").exists()
+    assert not list(tmp_path.glob("*.html")), "nothing in the working directory"

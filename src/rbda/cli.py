@@ -1,7 +1,8 @@
 """The ``rbda`` command: ``rbda info [MODEL]``, ``rbda bench [MODEL]`` and ``rbda view [MODEL]``.
 
 MODEL is the name of a bundled sample model (``manipulator``, ``humanoid``, ``every_joint``; the default is
-``manipulator``) or the path of a robot file (URDF, MJCF, SDF), read with :func:`rbda.io.load_model`;
+``manipulator``), the path of a robot file (URDF, MJCF, SDF), read with :func:`rbda.io.load_model`, or the name
+of one of example-robot-data's robots (``panda``, ``talos``, ...: :func:`rbda.io.load_robot`);
 ``--floating-base`` joins a file's root body to the universe with a free-flyer. ``rbda view`` serves the model
 in a browser (:class:`rbda.viewer.Viewer`) at its SRDF reference configuration or the neutral one, with a slider
 per joint, until interrupted.
@@ -18,14 +19,36 @@ import numpy as np
 SAMPLES = ("manipulator", "humanoid", "every_joint")
 
 
+def example_robot(name: str, floating_base: bool = False, srdf: str | None = None, package_dirs=None):
+    """``(name, floating_base, srdf, package_dirs)`` for a command's MODEL: for the name of one of
+    example-robot-data's robots (:func:`rbda.io.load_robot`'s, not a file), its URDF path, its own floating base
+    (or ``floating_base`` when set), its SRDF (or ``srdf`` when given) and the folder of its meshes added to
+    ``package_dirs``; anything else as given. Exits with a message when example-robot-data is not installed."""
+    from .io.robots import ROBOTS, robots_dir
+
+    if name in SAMPLES or os.path.exists(name) or name not in ROBOTS:
+        return name, floating_base, srdf, package_dirs
+    try:
+        root = robots_dir()
+    except ModuleNotFoundError as exc:
+        raise SystemExit(f"rbda: {exc}") from None
+    urdf, robot_srdf, floating = ROBOTS[name]
+    srdf = srdf or (str(root / robot_srdf) if robot_srdf else None)
+    return str(root / urdf), floating_base or floating, srdf, [*(package_dirs or []), str(root.parent.parent)]
+
+
 def load(name: str, floating_base: bool = False):
-    """The bundled sample ``name``, or the model of the robot file at path ``name``."""
+    """The bundled sample ``name``, the model of the robot file at path ``name``, or example-robot-data's robot
+    ``name`` (see :func:`example_robot`)."""
+    from .io.robots import ROBOTS
     from .model import sample_models
 
     if name in SAMPLES:
         return getattr(sample_models, name)()
+    name, floating_base, _, _ = example_robot(name, floating_base)
     if not os.path.exists(name):
-        raise SystemExit(f"rbda: {name!r} is neither a bundled model ({', '.join(SAMPLES)}) nor a file")
+        raise SystemExit(f"rbda: {name!r} is neither a bundled model ({', '.join(SAMPLES)}), nor a file, nor a robot "
+                         f"of example-robot-data ({', '.join(ROBOTS)})")
     from .io import ModelFileError, load_model
 
     try:
@@ -81,6 +104,7 @@ def view(name: str, floating_base: bool = False, srdf: str | None = None, config
     from .algorithms import neutral
     from .viewer.scene import MeshFileWarning, inertia_geometry
 
+    name, floating_base, srdf, package_dirs = example_robot(name, floating_base, srdf, package_dirs)
     model = load(name, floating_base)
     visual = None
     if name not in SAMPLES:
@@ -160,6 +184,7 @@ def simulate(name: str, duration: float = 2.0, dt: float = 1e-3, floating_base: 
 
         if importlib.util.find_spec("matplotlib") is None:
             raise SystemExit("rbda: --plot needs matplotlib: pip install 'rbda[viewer]'")
+    name, floating_base, srdf, package_dirs = example_robot(name, floating_base, srdf, package_dirs)
     model = load(name, floating_base)
     try:
         collision = build_geom_from_urdf(model, name, GeometryType.COLLISION, package_dirs)
@@ -233,11 +258,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="a directory where package:// mesh paths are looked up (repeatable)")
     for p in (p_info, p_bench, p_view):
         p.add_argument("model", nargs="?", default="manipulator",
-                       help=f"one of {', '.join(SAMPLES)}, or a URDF/MJCF/SDF file")
+                       help=f"one of {', '.join(SAMPLES)}, a URDF/MJCF/SDF file, or a robot of "
+                            "example-robot-data by name (panda, talos, ...)")
         p.add_argument("--floating-base", action="store_true", help="a free-flyer root joint for a model file")
     p_bench.add_argument("--number", type=int, default=2000, help="calls per timing run")
     p_sim = sub.add_parser("simulate", help="simulate a robot file on the ground (rbda.Simulator), record and plot it")
-    p_sim.add_argument("model", help="a robot file (URDF)")
+    p_sim.add_argument("model", help="a robot file (URDF), or a robot of example-robot-data by name (solo12, ...)")
     p_sim.add_argument("--floating-base", action="store_true", help="a free-flyer root joint")
     p_sim.add_argument("--time", type=float, default=2.0, help="simulated time in seconds (default 2)")
     p_sim.add_argument("--dt", type=float, default=1e-3, help="time step in seconds (default 1e-3)")

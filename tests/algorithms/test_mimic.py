@@ -327,12 +327,9 @@ def test_urdf_mimic_joints_against_pinocchio():
     """``mimic=True`` on every example-robot-data file with <mimic> elements that Pinocchio loads with mimic
     joints; the written URDF reads back to the same model."""
     pin = pytest.importorskip("pinocchio")
-    import sys
     import warnings
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parent.parent / "io"))
-    from urdf_samples import robots_dir
+    from tests.io.urdf_samples import robots_dir
 
     from rbda.io import build_model_from_urdf, build_model_from_urdf_string, write_urdf
 

@@ -1,9 +1,6 @@
 """Batched distances/collisions against Pinocchio + coal state by state; degenerate configurations by hand;
 bad input named in the error."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -13,8 +10,7 @@ from rbda.collision import (Cone, Convex, DistanceRequest, Ellipsoid, GeometryDa
 from rbda.io import GeometryModel, GeometryObject, ModelFileError
 from rbda.io.geometry import Box, Capsule, Cylinder, Mesh, Sphere
 
-sys.path.insert(0, str(Path(__file__).parent))
-from test_robots import load  # noqa: E402
+from robot_pairs import load
 
 
 @pytest.mark.parametrize("name", ["panda", "ur5"])

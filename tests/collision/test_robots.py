@@ -2,53 +2,15 @@
 and SRDF) against Pinocchio's computeCollisions / computeDistances with coal, meshes as convex hulls on both
 sides, along random configurations."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
-from scipy.spatial import ConvexHull
 
-import rbda
 from rbda.collision import GeometryData, compute_collision, compute_collisions, compute_distance, compute_distances
-from rbda.io import GeometryType, build_geom_from_urdf, build_model_from_urdf, remove_collision_pairs
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "io"))
-from urdf_samples import robots_dir, share_dir  # noqa: E402
+from robot_pairs import ROBOTS, load
 
 pin = pytest.importorskip("pinocchio")
 coal = pytest.importorskip("coal")
-
-ROBOTS = {
-    "panda": ("panda_description/urdf/panda.urdf", "panda_description/srdf/panda.srdf", False),
-    "talos": ("talos_data/robots/talos_reduced.urdf", "talos_data/srdf/talos.srdf", True),
-    "solo12": ("solo_description/robots/solo12.urdf", "solo_description/srdf/solo.srdf", True),
-    "ur5": ("ur_description/urdf/ur5_robot.urdf", "ur_description/srdf/ur5.srdf", False),
-}
-
-
-def load(name):
-    """rbda's and Pinocchio's model and collision model with every pair but the SRDF's disabled ones, Pinocchio's
-    meshes replaced by their convex hulls."""
-    urdf, srdf, free = ROBOTS[name]
-    urdf, srdf = str(robots_dir() / urdf), str(robots_dir() / srdf)
-    model = build_model_from_urdf(urdf, rbda.JointModelFreeFlyer() if free else None)
-    gm = build_geom_from_urdf(model, urdf, GeometryType.COLLISION, package_dirs=[str(share_dir())])
-    gm.add_all_collision_pairs()
-    remove_collision_pairs(model, gm, srdf)
-    pm = pin.buildModelFromUrdf(urdf, pin.JointModelFreeFlyer()) if free else pin.buildModelFromUrdf(urdf)
-    if free:  # finite limits for the free flyer's position, so that random configurations exist
-        pm.lowerPositionLimit[:3], pm.upperPositionLimit[:3] = -1.0, 1.0
-    pg = pin.buildGeomFromUrdf(pm, urdf, pin.GeometryType.COLLISION, package_dirs=[str(share_dir())])
-    pg.addAllCollisionPairs()
-    pin.removeCollisionPairs(pm, pg, srdf, False)
-    for go in pg.geometryObjects:  # coal's own hull (buildConvexRepresentation) keeps the mesh's inner points,
-        if isinstance(go.geometry, coal.BVHModelBase):  # on which its support search can stop: the hull's corners
-            points = np.array(go.geometry.vertices())
-            hull = coal.StdVec_Vec3s()
-            hull.extend(list(points[ConvexHull(points).vertices]))
-            go.geometry = coal.Convex.convexHull(hull, False, "")
-    return model, gm, pm, pg
 
 
 @pytest.mark.parametrize("name", list(ROBOTS))

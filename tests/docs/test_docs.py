@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import rbda
+from tests.viewer.viewer_browser import browser  # noqa: F401 (a fixture: headless Chromium or a skip)
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PUBLIC_MODULES = ("rbda", "rbda.batch", "rbda.io", "rbda.featherstone", "rbda.spatial", "rbda.simulation", "rbda.viewer",
@@ -106,12 +107,46 @@ def test_every_data_field_is_described():
         assert not missing, f"Data fields missing from docs/data_fields.md: {missing}"
 
 
-def test_the_site_builds_without_warnings(tmp_path):
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The documentation site built with ``-W`` (warnings are errors) into a temporary folder: its status and the
+    folder of its HTML pages."""
     sphinx = pytest.importorskip("sphinx.cmd.build", reason="the docs extra: pip install 'rbda[docs]'")
     pytest.importorskip("furo")
     pytest.importorskip("myst_parser")
-    status = sphinx.build_main(["-W", "-q", "-b", "html", str(DOCS), str(tmp_path / "html")])
+    html = tmp_path_factory.mktemp("docs") / "html"
+    return sphinx.build_main(["-W", "-q", "-b", "html", str(DOCS), str(html)]), html
+
+
+def test_the_site_builds_without_warnings(site):
+    status, html = site
     assert status == 0
-    page = (tmp_path / "html" / "api" / "simulation.html").read_text()  # a class's members, where it lists them
+    page = (html / "api" / "simulation.html").read_text()  # a class's members, where it lists them
     for member in ("rbda.Simulator.step", "rbda.Simulator.rollout", "rbda.Simulator.dt"):
         assert f'id="{member}"' in page, member
+
+
+# the index and three guide pages, each with its title and the number of figures it shows at least
+PAGES = {"index.html": ("rbda", 0), "simulation.html": ("Simulation", 3), "viewing.html": ("Viewing and plots", 2),
+         "models.html": ("Models and robot files", 0)}
+
+
+def test_the_pages_open_in_a_browser_with_their_title_and_figures(site, browser):
+    """Headless Chromium opens the built index and three guide pages from disk: each shows its title, and every
+    ``<img>`` has loaded (a broken image has ``naturalWidth == 0``)."""
+    status, html = site
+    assert status == 0
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    try:
+        page = context.new_page()
+        for name, (title, figures) in PAGES.items():
+            page.goto((html / name).as_uri(), wait_until="load")
+            assert page.title().startswith(title), (name, page.title())
+            assert page.locator("h1").first.inner_text().strip().rstrip("#¶").strip() == title, name
+            images = page.eval_on_selector_all(
+                "article img", "imgs => imgs.map(i => [i.getAttribute('src'), i.complete, i.naturalWidth])")
+            assert len(images) >= figures, (name, images)
+            broken = [src for src, complete, width in images if not complete or width == 0]
+            assert not broken, f"{name}: images not drawn: {broken}"
+    finally:
+        context.close()

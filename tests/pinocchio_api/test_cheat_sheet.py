@@ -23,8 +23,7 @@ import pytest
 
 import rbda.pinocchio as rpin
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "io"))
-from urdf_samples import robots_dir  # noqa: E402  (example-robot-data's robots folder, or a skip)
+from tests.io.urdf_samples import robots_dir  # example-robot-data's robots folder, or a skip
 
 NOT_RUN = {
     "documentation pin.Model?": "IPython's help syntax, not Python",

@@ -25,8 +25,7 @@ import pytest
 
 import rbda
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "io"))
-from urdf_samples import robots_dir  # noqa: E402  (example-robot-data's robots folder, or a skip)
+from tests.io.urdf_samples import robots_dir  # example-robot-data's robots folder, or a skip
 
 NOT_ELIGIBLE = {
     "bindings_fcl_transform.TestFCLTransformConversion.test_from_SE3": "coal's own bindings (pin.hppfcl.Transform3f)",

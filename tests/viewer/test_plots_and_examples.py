@@ -2,8 +2,6 @@
 
 import base64
 import importlib.metadata
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -11,23 +9,16 @@ import pytest
 
 import rbda
 from rbda.viewer.plots import energies, plot_trajectory
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
+from tests.conftest import load_example
 
 def example(name: str):
-    """The script ``examples/<name>.py`` as a module (its directory on ``sys.path`` for its helpers), or a skip
-    without example-robot-data."""
+    """The script ``examples/<name>.py`` as a module (:func:`tests.conftest.load_example`), or a skip without
+    example-robot-data."""
     try:
         importlib.metadata.distribution("example-robot-data")
     except importlib.metadata.PackageNotFoundError:
         pytest.skip("the example loads the Panda from example-robot-data: pip install 'rbda[test]'")
-    if str(EXAMPLES) not in sys.path:
-        sys.path.insert(0, str(EXAMPLES))
-    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_example(name)
 
 
 def test_energies_are_half_vMv_and_minus_m_g_c(model):

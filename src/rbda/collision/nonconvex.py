@@ -2,8 +2,8 @@
 
 rbda's compiled narrow phase works on convex shapes; a mesh normally enters through its convex hull. A
 :class:`NonConvexMesh` keeps the triangles instead: the geometry functions then hand its pairs to coal's
-bounding-volume hierarchy of triangles (an OBB-RSS tree), which measured faster than rbda's hull distance called
-from Python (1.6 us against 15 us per pair of talos's meshes). The compiled kernels still see the mesh's convex
+bounding-volume hierarchy of triangles (an OBB-RSS tree), faster than rbda's hull distance called
+from Python. The compiled kernels still see the mesh's convex
 hull: it bounds the broad phase, and since the hull contains the mesh, a hull distance above a pair's margin
 proves the meshes apart without calling coal.
 

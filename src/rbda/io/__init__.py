@@ -8,6 +8,7 @@ from .errors import ModelFileError
 from .geometry import (Box, Capsule, Cylinder, Ellipsoid, GeometryModel, GeometryObject, GeometryType, Halfspace,
                        Mesh, Sphere)
 from .loader import load_model, load_model_from_string
+from .robots import Robot, load_robot  # example-robot-data's robots by name
 from .srdf import Srdf, load_reference_configurations, load_rotor_parameters, read_srdf, remove_collision_pairs
 from .urdf import (
     build_geom_from_urdf,
@@ -23,7 +24,7 @@ from .mjcf_physics import actuator_torques  # MJCF actuators' joint torques of t
 from .constraints import constraints_from_sdf  # SDFormat loop-closing joints as RigidConstraintModel
 
 __all__ = [
-    "ModelFileError", "load_model", "load_model_from_string",
+    "ModelFileError", "load_model", "load_model_from_string", "load_robot", "Robot",
     "build_model_from_urdf", "build_model_from_urdf_string", "build_geom_from_urdf", "build_models_from_urdf",
     "read_urdf", "write_urdf", "InertiaWarning",
     "Srdf", "read_srdf", "load_reference_configurations", "load_rotor_parameters", "remove_collision_pairs",

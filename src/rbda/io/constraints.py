@@ -5,7 +5,7 @@ MJCF ``<equality>`` elements, which :func:`rbda.load_model` keeps in ``model.mjc
 * ``connect`` (``body1``, ``body2``, ``anchor``) -> a ``CONTACT_3D`` constraint between the anchor point on
   body 1 and the same point on body 2 as MuJoCo computes it at ``qpos0`` (``eq_data[3:6]``);
 * ``weld`` (``body1``, ``body2``, ``relpose``, ``anchor``) -> a ``CONTACT_6D`` constraint that holds body 2 at
-  ``relpose`` from body 1, measured at ``anchor`` on body 2.
+  ``relpose`` from body 1, taken at ``anchor`` on body 2.
 
 The world body (``world``) is joint 0. Equalities between sites use the sites' frames. ``joint``, ``tendon`` and
 ``flex`` equalities are not rigid frame constraints: they are left out with a warning, as are inactive ones.
@@ -62,7 +62,7 @@ def constraints_from_mjcf(model, reference_frame: ReferenceFrame | int = Referen
         if eq.type == "connect":
             P1, P2 = M1 * SE3(np.eye(3), data[0:3]), M2 * SE3(np.eye(3), data[3:6])
             kind = CONTACT_3D
-        else:  # weld: body1 M body2 = relpose, measured at the anchor on body 2
+        else:  # weld: body1 M body2 = relpose, taken at the anchor on body 2
             w, x, y, z = data[6:10]
             relpose = SE3(quat_to_matrix(np.array([x, y, z, w]) / np.linalg.norm(data[6:10])), data[3:6])
             anchor = SE3(np.eye(3), data[0:3])

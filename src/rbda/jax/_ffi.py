@@ -1,26 +1,23 @@
 """rbda's kernels as XLA FFI custom calls on the CPU: a jitted :func:`rbda.jax.rnea` runs the compiled kernel
-inside the XLA executable, without re-entering Python (``jax.pure_callback`` costs 100+ us a call).
+inside the XLA executable, without re-entering Python (as ``jax.pure_callback`` would, at 100+ us a call).
 
 Each target is a numba ``@cfunc`` handler of XLA's typed FFI (``XLA_FFI_Error* handler(XLA_FFI_CallFrame*)``,
 ``xla/ffi/api/c_api.h`` in ``jax.ffi.include_dir()``), exported to XLA as a PyCapsule. The handler reads the
-call frame's C structs by their byte offsets (:data:`OFFSETS`, checked against ``ctypes`` mirrors
-of the header in the tests), answers XLA's metadata query (the API version the handler was built for), runs
-the kernel on the operand buffers and writes the results into the result buffers.
+call frame's C structs by their byte offsets (:data:`OFFSETS`, checked against ``ctypes`` mirrors of the header
+in the tests), answers XLA's metadata query (its API version) and runs the kernel on the operand buffers.
 
 One handler per algorithm serves every model: the model's packed arrays ``I, F`` (``model.packed``) and a
-template workspace (``model.create_data().ws``: zeros, identity placements) are operands, constants of the
-jitted program. XLA allocates the workspaces (extra results that the wrappers drop); the handler copies the
-template into the data workspace and zeroes the derivative workspace before the kernel runs, as a new
-``Data`` would hold them. A nonzero kernel status (a NaN, a quaternion off the
-unit sphere, a singular inertia) becomes an FFI error (``XLA_FFI_Error_Create``) whose message is one row of a
-message table, also an operand, that names the function and the argument: JAX raises it as
-``jax.errors.JaxRuntimeError: INVALID_ARGUMENT: ValueError: rbda.jax.rnea: q: ...``.
+template workspace (``model.create_data().ws``) are operands, constants of the jitted program. XLA allocates the
+workspaces (extra results that the wrappers drop); the handler copies the template into the data workspace and
+zeroes the derivative workspace before the kernel runs, as a new ``Data`` would hold them. A nonzero kernel
+status (a NaN, a quaternion off the unit sphere, a singular inertia) becomes an FFI error whose message, a row of
+a message table operand, names the function and the argument: JAX raises ``jax.errors.JaxRuntimeError:
+INVALID_ARGUMENT: ValueError: rbda.jax.rnea: q: ...``.
 
 Targets (operands -> results; ``x1, x2`` are ``(v, a)`` or ``(v, tau)``)::
 
     rbda_rnea, rbda_aba                 (I, F, ws0, msg, q, x1, x2) -> (y (nv,), ws)
     rbda_rnea_jac, rbda_aba_jac         (I, F, ws0, msg, q, x1, x2) -> (y, J_q, J_x1, J_x2 (nv, nv), ws, dws)
-
     rbda_integrate                      (I, F, ws0, msg, q, v) -> (q_next (nq,))       (ws0 unused)
     rbda_integrate_jac                  (I, F, ws0, msg, q, v) -> (q_next, J_q, J_v (nv, nv))
     rbda_center_of_mass                 (I, F, ws0, msg, q) -> (com (3,), ws, wb)
@@ -35,17 +32,12 @@ Targets (operands -> results; ``x1, x2`` are ``(v, a)`` or ``(v, tau)``)::
                                               dlambda_dv, dlambda_dtau (m, nv), ws, dws, L, D, Dinv, R, Jc, rhs,
                                               work, stats, dwork)
 
-with the tangent-space Jacobians of ``compute_rnea_derivatives`` / ``compute_aba_derivatives`` (the derivative
-targets run on the model's elementary twin, as those functions do), ``d_integrate`` and
-``jacobian_center_of_mass`` (whose whole-body workspace ``wb`` starts at zero). ``rbda_crba_jac`` runs
-``compute_rnea_second_order_derivatives`` at ``v = a = 0`` on the elementary twin: ``dM[:, :, k] = dM/dq_k``
-(``dtau_dadq``), the other three tensors in the scratch ``T``. ``rbda_kinematics`` serves the value and the JVP
-of every placement function: ``compute_joint_jacobians`` and ``update_frame_placements``, with the world Jacobian
-columns ``J`` (rows of ``data.J``'s transpose: the twist ``[v; w]`` at the world origin of each dof). The
-constrained targets take the packed constraint set ``CI, CF`` and the solver settings ``[mu, accuracy,
-max_iter]`` as operands (constants of the program); their buffers ``L ... dwork`` (zeroed before the kernel runs)
-are those of ``rbda.batch.compute_constraint_dynamics_derivatives`` for one state, the Jacobian target running
-on the elementary twin (the constraints' joints mapped onto it).
+The Jacobian targets return the tangent-space Jacobians of ``compute_rnea_derivatives``,
+``compute_aba_derivatives``, ``d_integrate``, ``jacobian_center_of_mass`` and (``dM[:, :, k] = dM/dq_k``)
+``compute_rnea_second_order_derivatives`` at ``v = a = 0``, on the model's elementary twin as those functions do.
+``rbda_kinematics`` serves the value and JVP of every placement function (``J``: the world twist of each dof). The
+constrained targets take the packed constraints ``CI, CF`` and the settings ``[mu, accuracy, max_iter]`` as
+operands; their buffers are those of ``rbda.batch.compute_constraint_dynamics_derivatives`` for one state.
 """
 
 from __future__ import annotations

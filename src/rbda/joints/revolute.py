@@ -19,7 +19,7 @@ def calc(params, q, v, M, S, vJ, cJ):
 @njit(cache=True, forceinline=True)
 def calc_placed(params, q, v, placement, liMi, S, vJ, cJ):
     """:func:`calc` with the joint placement applied: ``liMi = placement * M(q)`` in closed form, without forming
-    ``M(q)`` (the kernels' per-joint step; measured: forward kinematics 13-15% faster)."""
+    ``M(q)`` (the kernels' per-joint step: no product with a zero translation)."""
     placed_axis_rotation(placement, params, np.cos(q[0]), np.sin(q[0]), liMi)
     subspace(params, v, S, vJ, cJ)
 

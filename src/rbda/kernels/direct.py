@@ -1,6 +1,6 @@
 """Kernels called through their compiled entry points, past numba's per-call dispatch.
 
-At every call, numba's dispatcher types each argument to choose an overload: measured here, about 45 ns an array
+At every call, numba's dispatcher types each argument to choose an overload: about 45 ns an array
 argument, 0.2 us of the 0.8 us that a 4-array call of a kernel costs before any work. The public algorithms
 already bring every argument to one fixed type (the model's packed arrays, the Data workspace, C-contiguous
 float64 vectors and matrices checked by ``algorithms/_check.py``), so each kernel they call has a single overload,

@@ -1,7 +1,7 @@
 """Compiled inverse dynamics, joint-space inertia and forward dynamics.
 
 Each kernel is written out in full, without helpers taking the model/data named tuples: numba copies such a
-tuple into every inlined call, which cost more than the algorithm itself (measured).
+tuple into every inlined call, which costs more than the algorithm itself.
 
 * ``rnea``: Pinocchio's SE(3) cheat sheet's RNEA table, in local frames (Featherstone Table 5.1).
 * ``crba``: the composite-rigid-body algorithm in the world frame: composite inertias are summed as 10-vectors
@@ -141,7 +141,7 @@ def free_bodies_after_kinematics(I, F, ws):
     return 0
 
 
-@njit(cache=True, inline="always")  # a call passing the model/data views costs 0.4 us (measured): inlined
+@njit(cache=True, inline="always")  # a call passing the model/data views costs 0.4 us: inlined
 def composite_inertias(m, d):
     """The backward pass of CRBA from the world columns ``d.J`` and body inertias ``d.oYcrb``: composite inertias
     summed as 10-vectors, ``M[support(i), i] = J^T (Ycrb_i J_i)``."""

@@ -10,7 +10,7 @@ buffers into named, shaped views (no copies) so that kernels read like the textb
 
 These and the other helpers of the per-joint step are ``forceinline`` (LLVM ``alwaysinline``): compiled once and
 inlined in machine code. numba's ``inline="always"`` types them again at every call site; it took about 2/3 of
-each kernel's compile time (measured: compute_joint_jacobians 4.3 s -> 1.4 s, same run time).
+each kernel's compile time, for the same run time.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ ModelViews = namedtuple(
 )
 
 #: what the per-joint step needs, kept small: numba copies a tuple argument into every inlined helper, and a
-#: helper taking the full ModelViews/DataViews made each joint 2.5x slower (measured on the humanoid)
+#: helper taking the full ModelViews/DataViews made each joint 2.5x slower
 JointTables = namedtuple(
     "JointTables",
     "types params idx_q idx_v nqs nvs parents placements sub_first sub_count sub_types sub_nqs sub_nvs sub_params "

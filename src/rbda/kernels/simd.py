@@ -6,7 +6,7 @@ runs the algorithm together: every quantity of a joint is stored with the lane (
 LLVM turns into vector instructions (``W`` doubles: one AVX-512 register, two AVX2 ones). A chunk function
 (``rnea_chunk``, ``aba_chunk``, ``crba_chunk``, ``minverse_chunk``, ``kinematics_chunk``) runs a contiguous run of blocks with its own block arrays (tens of KB: L1/L2),
 allocated there with the lane count a compile-time constant, and the block's algorithm inlined: LLVM then knows
-the distance between rows and vectorises each lane loop without run-time overlap checks (measured: 2x). The chunk
+the distance between rows and vectorises each lane loop without run-time overlap checks (twice as fast). The chunk
 releases the GIL; ``rbda.batch`` runs one per thread (a numba ``prange`` over chunks compiled the chunk a second
 time, 3-5 s, for the same speed).
 
@@ -42,9 +42,8 @@ W = 8  # lanes per block: 8 doubles, a multiple of every x86/ARM vector width
 class NoAliasCompiler(CompilerBase):
     """numba's nopython pipeline with the array arguments marked ``noalias`` (numba's own flag, which it sets for
     its parallel loop bodies). Without it LLVM guards each lane loop with run-time overlap checks between the
-    arrays it reads and writes, and takes the vector path only from 72 lanes on (measured: 4.2 ns a lane for
-    ``act_inv`` at 8 lanes, 0.9 ns with it; the whole RNEA and ABA 2x slower). The lane helpers and the block
-    functions are only called on distinct arrays (or distinct rows of one)."""
+    arrays it reads and writes, and takes the vector path only from 72 lanes on (the whole RNEA and ABA twice as
+    slow). The lane helpers and the block functions are only called on distinct arrays (or distinct rows of one)."""
 
     def define_pipelines(self):
         self.state.flags.noalias = True
@@ -812,8 +811,8 @@ def sub_products(context, builder, signature, args):
 def sub_scaled(typingctx, y, x, a):
     """``y[:W] -= a[:W] * x[:W]`` for lane rows, one vector operation (:func:`sub_products`): a loop over the lanes
     inside a loop over a matrix's columns was vectorised over the columns (scatter stores) with the lane count
-    constant, and in two halves with a loop test with it a run-time value (measured on talos, CPU time a state:
-    the factor, M^-1 from it and the solves of the ABA derivatives 15-20% faster this way)."""
+    constant, and in two halves with a loop test with it a run-time value (the factor, M^-1 from it and the
+    solves of the ABA derivatives are faster this way)."""
     return types.void(y, x, a), sub_products
 
 
@@ -894,8 +893,8 @@ def lane_count(Q):
     """``W``, as a value that LLVM does not know at compile time (``Q`` is a batch: at least one state), for the lane
     loops of the sparse factor that run inside a loop over columns (:func:`rows_scale`, :func:`rows_div`): with the
     constant ``W`` LLVM unrolls the lane loop and vectorises the column loop with scatter stores, with a run-time
-    count it vectorises the lanes (measured on talos, CPU time a state: the ABA derivatives 24.7 -> 16.3 us, M^-1
-    4.3 -> 4.1 us). The row updates (:func:`rows_sub`) go further: one vector operation per row."""
+    count it vectorises the lanes (the ABA derivatives a third faster on talos). The row updates (:func:`rows_sub`)
+    go further: one vector operation per row."""
     return min(W, W * Q.shape[0])
 
 

@@ -1,6 +1,6 @@
 """Zero-cost shaped views into a flat buffer, for the kernels.
 
-``np.reshape`` in numba goes through a generic stride computation (about 16 ns a call, measured here), which
+``np.reshape`` in numba goes through a generic stride computation (about 16 ns a call), which
 dominated the cost of cutting a workspace into its ~40 named arrays at every kernel call. ``view(buf, offset,
 shape)`` builds the C-contiguous array header directly (the caller guarantees ``offset + prod(shape) <= len``):
 the layout functions check the total size once against the buffer's length.
@@ -67,7 +67,7 @@ def _ownerless(context, builder, typ, value):
 @intrinsic
 def borrowed(typingctx, arr):
     """``arr`` without an owner (null meminfo and parent): the views and slices cut from it skip the atomic
-    reference counting that numba otherwise does on each (measured: ~45% of forward kinematics, all on the
+    reference counting that numba otherwise does on each (nearly half of forward kinematics, all on the
     workspace's one counter). Valid only while the caller keeps ``arr`` alive, i.e. for a kernel's argument
     during the call; never return it, or a view of it, to Python."""
     from numba import types
