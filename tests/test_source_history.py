@@ -10,7 +10,6 @@ import re
 import tokenize
 from pathlib import Path
 
-import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "rbda"
 MAX_DOCSTRING_LINES = 40
@@ -54,7 +53,6 @@ def test_no_long_docstring_or_diary_outside_the_simulation_package():
     assert not found, "\n".join(found)
 
 
-@pytest.mark.xfail(strict=False, reason="rbda.simulation is being refactored; its docstrings are cleaned with it")
 def test_no_long_docstring_or_diary_in_the_simulation_package():
     found = violations(modules(simulation=True))
     assert not found, "\n".join(found)

@@ -1,4 +1,4 @@
-"""Regressions found by reading the compiled step against its Python reference (simulator.reference_step)."""
+"""The compiled step without a warm start: PGS and ADMM start from zero impulses, as the Python reference does."""
 
 import numpy as np
 
