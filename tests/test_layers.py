@@ -3,7 +3,9 @@ layer or a lower one, and no two packages import each other, directly or around 
 
 Every ``import`` and ``from ... import`` statement counts, wherever it stands: at module level, inside a function
 (a lazy import is still a dependency: it runs on the first call instead of at import time) or under
-``if TYPE_CHECKING``. The graph is read from the source with :mod:`ast`; nothing is imported.
+``if TYPE_CHECKING``; so does ``importlib.import_module`` of a constant name (one built at run time, as
+``f".{name}"``, cannot be read and is not counted). The graph is read from the source with :mod:`ast`; nothing is
+imported.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ MACHINERY = ("rbda._jit", "rbda.kernels.direct", "rbda.kernels.views", "rbda.ker
 # Lowest first. A module belongs to the layer of the longest name here that is its name or a prefix of it; a
 # module may import its own layer and those below, never one above.
 LAYERS = (
+    ("version", ("rbda._version",)),
     ("machinery", MACHINERY),
     ("spatial", ("rbda.spatial",)),
     ("joints", ("rbda.joints",)),
@@ -38,9 +41,11 @@ LAYERS = (
     # files, the spatial_v2 namespace, the viewer, the JAX and CasADi bridges with the table they share, the
     # Pinocchio-named API and conversion, and the tools on top of everything: the command line, timing, warm-up
     ("top", ("rbda.io", "rbda.featherstone", "rbda.viewer", "rbda.jax", "rbda.casadi", "rbda._primitives",
-             "rbda.pinocchio", "rbda.interop", "rbda.cli", "rbda.bench", "rbda.warmup")),
+             "rbda.pinocchio", "rbda.interop", "rbda.bench")),
     # ``import rbda``: the public names of all of it
     ("rbda", ("rbda",)),
+    # what calls the public API as a user does (``import rbda``): the warm-up and the command line that runs it
+    ("tools", ("rbda.warmup", "rbda.cli")),
 )
 
 RANK = {prefix: rank for rank, (_, prefixes) in enumerate(LAYERS) for prefix in prefixes}
@@ -84,10 +89,14 @@ def imports(known: dict) -> list[tuple[str, str, int]]:
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
-                base = ".".join(here[:len(here) - node.level + 1]) if node.level else ""
-                source = ".".join(p for p in (base, node.module or "") if p)
+                source = absolute(here, node.level, node.module or "")
                 # ``from pkg import name``: the submodule pkg.name when there is one, else pkg itself
                 targets = [f"{source}.{a.name}" if f"{source}.{a.name}" in known else source for a in node.names]
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr == "import_module" and node.args and isinstance(node.args[0], ast.Constant)):
+                text = node.args[0].value
+                level = len(text) - len(text.lstrip("."))
+                targets = [absolute(here, level, text[level:])]
             else:
                 continue
             for target in targets:
@@ -97,6 +106,12 @@ def imports(known: dict) -> list[tuple[str, str, int]]:
                     target = target.rsplit(".", 1)[0]
                 edges.append((name, target, node.lineno))
     return sorted(set(edges))
+
+
+def absolute(package: list[str], level: int, name: str) -> str:
+    """The absolute name of ``name`` imported ``level`` dots up from ``package`` (0: already absolute)."""
+    base = ".".join(package[:len(package) - level + 1]) if level else ""
+    return ".".join(p for p in (base, name) if p)
 
 
 def where(known: dict, module: str, line: int) -> str:

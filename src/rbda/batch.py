@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
     from .algorithms.configuration import ArgumentPosition
     from .collision import DistanceRequest
-    from .io.geometry import GeometryModel
+    from .model.geometry import GeometryModel
     from .model import Model
     from numpy.typing import ArrayLike
 

@@ -11,7 +11,7 @@ import rbda
 from rbda.collision import (Cone, Convex, DistanceRequest, Ellipsoid, GeometryData, Halfspace, Plane,
                             compute_distance, compute_distances, distance, update_geometry_placements)
 from rbda.io import GeometryModel, GeometryObject, ModelFileError
-from rbda.io.geometry import Box, Capsule, Cylinder, Mesh, Sphere
+from rbda.model.geometry import Box, Capsule, Cylinder, Mesh, Sphere
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_robots import load  # noqa: E402

@@ -55,7 +55,7 @@ from ..joints import (
 from ..model import Frame, FrameType, Model
 from ..spatial import SE3, Inertia, exp3, quat_to_matrix
 from ..spatial._validate import as_array
-from .errors import ModelFileError
+from ..model.errors import ModelFileError
 
 # MuJoCo's mjtJoint codes
 FREE, BALL, SLIDE, HINGE = 0, 1, 2, 3
