@@ -55,7 +55,7 @@ def test_numba_loaded_by_a_compile_types_the_kernels_intrinsics(tmp_path):
     which call the ``view`` intrinsic): the intrinsics registered then are typed (numba's typing registry is
     refreshed). An empty cache, so that the views compile."""
     code = ("import numba, numpy as np, rbda\n"
-            "from rbda.kernels.whole_body import whole_body_views\n"
+            "from rbda.model.layout import whole_body_views\n"
             "@numba.njit\n"
             "def size(wb, nj, nv):\n"
             "    return whole_body_views(wb, nj, nv)[1]\n"

@@ -4,7 +4,7 @@ Every field of a :class:`Data` is declared here, in :meth:`Data.__init__` and th
 with its shape and meaning; no algorithm adds an attribute. The fields are numpy views into three float64 buffers
 that the compiled kernels fill:
 
-* ``ws`` (``kernels/layout.py``): kinematics and dynamics, per joint, per dof and joint-space matrices;
+* ``ws`` (``model/layout.py``): kinematics and dynamics, per joint, per dof and joint-space matrices;
 * ``wb`` (``kernels/whole_body.py``): centre of mass, centroidal quantities, the factor of ``M``;
 * ``dws`` (``kernels/derivatives.py``): the derivatives' workspace, allocated on the first derivative call.
 
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..kernels.fastcall import UNBOUND
-from ..kernels.layout import data_size
-from ..kernels.layout import data_views_py as data_views
+from .layout import data_size
+from .layout import data_views_py as data_views
 from ..spatial import SE3, Motion
 
 
@@ -85,7 +85,7 @@ def leading_block(X: np.ndarray, n: int) -> np.ndarray:
 
 def workspace_sizes(model) -> tuple[int, int, int, int]:
     """``(njoints, nv_extended, nframes, nq_mimic)``: the sizes a workspace ``ws`` of ``model`` is laid out for
-    (``kernels/layout.py``: the kernels run over one column per joint dof, mimic joints included, and with mimic
+    (``model/layout.py``: the kernels run over one column per joint dof, mimic joints included, and with mimic
     joints keep the extended configuration of ``nq + len(mimicking_joints)`` entries)."""
     nq_mimic = model.nq + len(model.mimicking_joints) if model.mimicking_joints else 0
     return model.njoints, model.nv_extended, model.nframes, nq_mimic
@@ -94,7 +94,7 @@ def workspace_sizes(model) -> tuple[int, int, int, int]:
 class Data:
     """Workspace for one model; create it with ``model.create_data()``.
 
-    Kinematics (``kernels/layout.py``; per joint ``i``, in the joint frame unless prefixed ``o`` for the world):
+    Kinematics (``model/layout.py``; per joint ``i``, in the joint frame unless prefixed ``o`` for the world):
     ``liMi``, ``oMi`` (``njoints`` placements, :class:`SE3Views` over ``(njoints, 3, 4)`` arrays ``[R | p]``),
     ``oMf`` (``nframes`` frame placements); ``v``, ``a``, ``a_gf`` (acceleration with gravity), ``f`` (RNEA's
     body forces), ``ov``, ``oa``, ``oa_gf``, ``of`` ``(njoints, 6)`` spatial vectors ``[linear; angular]``;
@@ -145,8 +145,8 @@ class Data:
         ``M = U D U^T`` (views of the buffer ``wb`` that the kernels of ``kernels/whole_body.py`` fill), and the
         regressors of ``algorithms/regressor.py``: ``joint_torque_regressor (nv, 10 (njoints - 1))``, the first
         rows of ``torque_regressor_rows (nv_extended, 10 (njoints - 1))`` that its kernel fills."""
-        from ..kernels.whole_body import whole_body_size_py as whole_body_size
-        from ..kernels.whole_body import whole_body_views_py as whole_body_views
+        from .layout import whole_body_size_py as whole_body_size
+        from .layout import whole_body_views_py as whole_body_views
 
         nj, nv, nx = model.njoints, model.nv, model.nv_extended
         self.wb = np.zeros(whole_body_size(nj, nx))
