@@ -18,10 +18,12 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "src" / "rbda"
 
-# The machinery: what touches numba's, CPython's, numpy's or XLA's internals, the lowest layer beside ``spatial``.
-# One line to change when these modules move into one package.
-MACHINERY = ("rbda._jit", "rbda.kernels.direct", "rbda.kernels.views", "rbda.kernels.fastcall",
-             "rbda.kernels.fastcall_entries", "rbda.jax._ffi")
+# The machinery: what touches numba's, CPython's, numpy's or XLA's internals. Its base (the kernels' decorators,
+# their direct calls, the view intrinsic) is the lowest layer, beside ``spatial``; its fast entries (a public call
+# as one C call, the kernels as XLA handlers) bind particular kernels to a Model and a Data, so they sit above the
+# algorithms. The two lines to change when these modules move into one package.
+MACHINERY = ("rbda._jit", "rbda.kernels.direct", "rbda.kernels.views")
+FAST_ENTRIES = ("rbda.kernels.fastcall", "rbda.kernels.fastcall_entries", "rbda.jax._ffi")
 
 # Lowest first. A module belongs to the layer of the longest name here that is its name or a prefix of it; a
 # module may import its own layer and those below, never one above.
@@ -33,6 +35,7 @@ LAYERS = (
     ("model", ("rbda.model",)),
     ("kernels", ("rbda.kernels",)),
     ("algorithms", ("rbda.algorithms",)),
+    ("fast entries", FAST_ENTRIES),
     ("collision", ("rbda.collision",)),
     ("simulation", ("rbda.simulation",)),
     # the batched twins of every layer below (``rbda.batch`` re-exports collision's and the simulator's) and
@@ -72,11 +75,11 @@ def layer_of(module: str) -> int:
 
 
 def package_of(module: str) -> str:
-    """The unit of the cycle check: the machinery, a subpackage of rbda (``rbda.kernels``) or a top-level module
-    (``rbda.batch``)."""
-    for prefix in sorted(MACHINERY, key=len, reverse=True):
-        if module == prefix or module.startswith(prefix + "."):
-            return "machinery"
+    """The unit of the cycle check: the machinery's base or its fast entries, a subpackage of rbda
+    (``rbda.kernels``) or a top-level module (``rbda.batch``)."""
+    for unit, prefixes in (("machinery", MACHINERY), ("fast entries", FAST_ENTRIES)):
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return unit
     return ".".join(module.split(".")[:2])
 
 

@@ -14,7 +14,7 @@ model and data it was bound for; the tuple also holds references to everything t
 stay valid while the builtin lives.
 
 The checks are complete but cheap: the model and data are the bound ones, the binding is current (an edit of the
-model clears its token, :class:`Bindings`), and each array argument is an exact ``numpy.ndarray``, float64 in
+model clears its token, :class:`rbda.model.data.Bindings`), and each array argument is an exact ``numpy.ndarray``, float64 in
 native byte order, one-dimensional, C-contiguous and aligned, of the right length. On any mismatch, and whenever
 the kernel reports a bad input (NaN, a quaternion off the unit sphere), the builtin returns ``None`` and the
 public function takes its ordinary path, which converts the argument or raises the named error. So results,
@@ -36,6 +36,7 @@ import weakref
 
 import numpy as np
 
+from ..model import data as _data
 from .direct import MODE
 
 # the table (self's first item): identities, buffer addresses and lengths, then per entry the object it returns
@@ -83,22 +84,6 @@ def compile_all() -> None:
 
 
 # ------------------------------------------------------------------------------------------- binding
-class Bindings:
-    """A model's token and the data bound to it (``model.fast_bindings``): an edit of the model
-    (``Model._invalidate``) zeroes the token, which every builtin bound to the old packed arrays checks, and puts
-    back the unbound entries of the bound data, which bind again at their next call."""
-
-    def __init__(self):
-        self.token = np.ones(1, dtype=np.int64)
-        self.data = weakref.WeakSet()
-
-    def unbind(self) -> None:
-        self.token[0] = 0
-        for data in list(self.data):
-            data.__dict__.update(UNBOUND)
-        self.data.clear()
-
-
 PREFIX = "_fast_"
 
 
@@ -169,8 +154,10 @@ def _unbound(name: str):
 #: the entries of a data before their first call, which a ``Data`` holds in its instance dictionary (as it holds
 #: the bound ones): an attribute found there and on no class is read in ~5 ns; one that a class attribute shadows
 #: (the staticmethods these were), or on a class with ``__getattr__``, in ~20-25 ns (CPython does not specialise
-#: those reads)
-UNBOUND = {PREFIX + name: _unbound(name) for name in ENTRIES}
+#: those reads). They are the model layer's table of a new data's entries, filled here (``rbda`` imports this
+#: module), so that ``Data`` does not import the machinery.
+UNBOUND = _data.FAST_ENTRIES
+UNBOUND.update({PREFIX + name: _unbound(name) for name in ENTRIES})
 
 
 # ------------------------------------------------------------------------------------------- the layout check

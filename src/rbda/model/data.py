@@ -15,11 +15,11 @@ owns; the fields themselves hold the last call's values (a second call overwrite
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Sequence
 
 import numpy as np
 
-from ..kernels.fastcall import UNBOUND
 from .layout import data_size
 from .layout import data_views_py as data_views
 from ..spatial import SE3, Motion
@@ -91,6 +91,29 @@ def workspace_sizes(model) -> tuple[int, int, int, int]:
     return model.njoints, model.nv_extended, model.nframes, nq_mimic
 
 
+#: The fast entries a new data starts with, ``{"_fast_<algorithm>": entry}``: each is called as
+#: ``entry(model, data, *inputs)`` and returns the algorithm's result, or None for its ordinary path. The fast-entry
+#: machinery (``kernels/fastcall.py``) fills this table when it is imported, which ``import rbda`` does before any
+#: data is made.
+FAST_ENTRIES: dict = {}
+
+
+class Bindings:
+    """A model's token and the data bound to it (``model.fast_bindings``): an edit of the model
+    (``Model._invalidate``) zeroes the token, which every builtin bound to the old packed arrays checks, and puts
+    back the unbound entries of the bound data, which bind again at their next call."""
+
+    def __init__(self):
+        self.token = np.ones(1, dtype=np.int64)
+        self.data = weakref.WeakSet()
+
+    def unbind(self) -> None:
+        self.token[0] = 0
+        for data in list(self.data):
+            data.__dict__.update(FAST_ENTRIES)
+        self.data.clear()
+
+
 class Data:
     """Workspace for one model; create it with ``model.create_data()``.
 
@@ -118,7 +141,7 @@ class Data:
     def __init__(self, model):
         nj, nx, nf, nq_mimic = workspace_sizes(model)
         nv = model.nv
-        self.__dict__.update(UNBOUND)  # the fast entries of the algorithms, bound by their first call (kernels/fastcall.py)
+        self.__dict__.update(FAST_ENTRIES)  # the algorithms' fast entries, bound by their first call
         self.model_sizes = (nj, nv, nf)
         self.ws = new_workspace(nj, nx, nf, nq_mimic)
         d = data_views(self.ws, nj, nx, nf, nq_mimic)[0]
@@ -221,7 +244,7 @@ class Data:
     def __setstate__(self, state):
         buffers = {name: state.get(name) for name in _BUFFERS}
         self.__dict__.update({k: _restore(v, buffers) for k, v in state.items()})
-        self.__dict__.update(UNBOUND)
+        self.__dict__.update(FAST_ENTRIES)
 
     def copy(self) -> "Data":
         """An independent workspace holding the same values (Pinocchio's ``Data.copy``; also ``copy.copy`` and

@@ -94,7 +94,7 @@ def _no_fast_entry(*args):
 
 
 def _fast_bindings():
-    from ..kernels.fastcall import Bindings
+    from .data import Bindings
 
     return Bindings()
 
@@ -460,7 +460,7 @@ class Model:
     packed = _Derived(lambda model: model._pack())
     #: ``(model_e, last)``: the elementary twin, whose joints all have constant motion subspaces (``model/elementary.py``)
     elementary = _Derived(_elementary)
-    #: the data whose fast entries are bound to the packed arrays, and their token (``kernels/fastcall.py``)
+    #: the data whose fast entries are bound to the packed arrays, and their token (``data.Bindings``)
     fast_bindings = _Derived(lambda model: _fast_bindings())
 
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
