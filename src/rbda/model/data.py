@@ -91,11 +91,32 @@ def workspace_sizes(model) -> tuple[int, int, int, int]:
     return model.njoints, model.nv_extended, model.nframes, nq_mimic
 
 
-#: The fast entries a new data starts with, ``{"_fast_<algorithm>": entry}``: each is called as
-#: ``entry(model, data, *inputs)`` and returns the algorithm's result, or None for its ordinary path. The fast-entry
-#: machinery (``kernels/fastcall.py``) fills this table when it is imported, which ``import rbda`` does before any
-#: data is made.
+def ordinary(*args):
+    """The fast entry that sends every call down the algorithm's ordinary path."""
+    return None
+
+
+#: The unbound fast entries, by algorithm: what a new data's :class:`FastEntries` hold until their first call,
+#: which binds them. The fast-entry machinery (``kernels/fastcall.py``) fills this table when it is imported, which
+#: ``import rbda`` does; an algorithm missing here keeps its ordinary path.
 FAST_ENTRIES: dict = {}
+
+
+class FastEntries:
+    """A data's fast entries (``data.fast_entries``), one per algorithm that has one: ``entry(model, data,
+    *inputs)`` returns the algorithm's result (True for forward kinematics), or None to send the call down the
+    ordinary path, which converts the inputs or raises the named error."""
+
+    __slots__ = ("forward_kinematics_q", "forward_kinematics_qv", "forward_kinematics_qva", "compute_joint_jacobians",
+                 "rnea", "crba", "aba", "compute_minverse", "compute_rnea_derivatives", "compute_aba_derivatives")
+
+    def __init__(self, entries: dict = FAST_ENTRIES):
+        self.unbind(entries)
+
+    def unbind(self, entries: dict = FAST_ENTRIES) -> None:
+        """Every entry back to its unbound one in ``entries`` (:data:`FAST_ENTRIES`), else :func:`ordinary`."""
+        for name in self.__slots__:
+            setattr(self, name, entries.get(name, ordinary))
 
 
 class Bindings:
@@ -110,7 +131,7 @@ class Bindings:
     def unbind(self) -> None:
         self.token[0] = 0
         for data in list(self.data):
-            data.__dict__.update(FAST_ENTRIES)
+            data.fast_entries.unbind()
         self.data.clear()
 
 
@@ -141,7 +162,7 @@ class Data:
     def __init__(self, model):
         nj, nx, nf, nq_mimic = workspace_sizes(model)
         nv = model.nv
-        self.__dict__.update(FAST_ENTRIES)  # the algorithms' fast entries, bound by their first call
+        self.fast_entries = FastEntries()  # the algorithms' fast entries, bound by their first call
         self.model_sizes = (nj, nv, nf)
         self.ws = new_workspace(nj, nx, nf, nq_mimic)
         d = data_views(self.ws, nj, nx, nf, nq_mimic)[0]
@@ -239,12 +260,12 @@ class Data:
         array that views a buffer (``ws``, ``wb``, ``dws``) as where it lies in it, so that the fields of the
         copy view the copy's buffers as these view this data's."""
         buffers = {name: self.__dict__.get(name) for name in _BUFFERS}
-        return {k: _describe(v, buffers) for k, v in self.__dict__.items() if not k.startswith("_fast_")}
+        return {k: _describe(v, buffers) for k, v in self.__dict__.items() if k != "fast_entries"}
 
     def __setstate__(self, state):
         buffers = {name: state.get(name) for name in _BUFFERS}
         self.__dict__.update({k: _restore(v, buffers) for k, v in state.items()})
-        self.__dict__.update(FAST_ENTRIES)
+        self.fast_entries = FastEntries()
 
     def copy(self) -> "Data":
         """An independent workspace holding the same values (Pinocchio's ``Data.copy``; also ``copy.copy`` and

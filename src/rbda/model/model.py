@@ -89,10 +89,6 @@ def frame_id_arg(model: "Model", frame_id: int | str, name: str = "frame_id") ->
     return int(frame_id)
 
 
-def _no_fast_entry(*args):
-    return None
-
-
 def _fast_bindings():
     from .data import Bindings
 
@@ -531,10 +527,10 @@ class Model:
         return I, F
 
     def __getattr__(self, name):  # only reached for a missing attribute: a Model passed where a Data belongs
-        from .data import DATA_ATTRIBUTES, ArgumentOrderError
+        from .data import DATA_ATTRIBUTES, ArgumentOrderError, FastEntries
 
-        if name.startswith("_fast_"):  # a Data's fast entry (kernels/fastcall.py): the ordinary path names the mistake
-            return _no_fast_entry
+        if name == "fast_entries":  # a Data's fast entries: the ordinary path names the mistake
+            return FastEntries({})
         if name in DATA_ATTRIBUTES:
             raise ArgumentOrderError("data: expected an rbda.Data (model.create_data()), got a Model; the algorithms "
                                      "take (model, data, ...)")
