@@ -103,7 +103,7 @@ def compute_coriolis_matrix(model: Model, data: Data, q: ArrayLike, v: ArrayLike
 def crba(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Joint-space inertia matrix ``M(q)`` ``(nv, nv)``, full and symmetric (armature on the diagonal): a new array,
     also in ``data.M``. Also fills ``data.oMi``, ``data.J`` and the composite inertias ``data.oYcrb``."""
-    M = data.fast_entries.crba(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None for the checks below
+    M = data.fast_entries.crba(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None: the checks below
     if M is not None:
         return M.copy()
     I, F = model.packed

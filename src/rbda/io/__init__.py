@@ -5,8 +5,8 @@
 """
 
 from ..model.errors import ModelFileError
-from ..model.geometry import (Box, Capsule, Cylinder, Ellipsoid, GeometryModel, GeometryObject, GeometryType, Halfspace,
-                       Mesh, Sphere)
+from ..model.geometry import (Box, Capsule, Cylinder, Ellipsoid, GeometryModel, GeometryObject, GeometryType,
+                              Halfspace, Mesh, Sphere)
 from .loader import load_model, load_model_from_string
 from .srdf import Srdf, load_reference_configurations, load_rotor_parameters, read_srdf, remove_collision_pairs
 from .urdf import (

@@ -14,7 +14,7 @@ model and data it was bound for; the tuple also holds references to everything t
 stay valid while the builtin lives.
 
 The checks are complete but cheap: the model and data are the bound ones, the binding is current (an edit of the
-model clears its token, :class:`rbda.model.data.Bindings`), and each array argument is an exact ``numpy.ndarray``, float64 in
+model clears its token, ``model.data.Bindings``), and each array argument is an exact ``numpy.ndarray``, float64 in
 native byte order, one-dimensional, C-contiguous and aligned, of the right length. On any mismatch, and whenever
 the kernel reports a bad input (NaN, a quaternion off the unit sphere), the builtin returns ``None`` and the
 public function takes its ordinary path, which converts the argument or raises the named error. So results,

@@ -1,9 +1,9 @@
 """The whole-body buffer and the small helpers its kernels share (``center_of_mass.py``, ``centroidal.py``,
 ``energy.py``, ``regressor.py``, ``sparse.py``).
 
-The whole-body kernels use the data workspace ``ws`` (``model/layout.py``) for the kinematics and a second buffer ``wb`` for
-their own results, cut by :func:`rbda.model.layout.whole_body_views` (``Data`` keeps it next to ``ws``, so the workspace layout that the
-other kernels share is unchanged):
+The whole-body kernels use the data workspace ``ws`` (``model/layout.py``) for the kinematics and a second buffer
+``wb`` for their own results, cut by :func:`rbda.model.layout.whole_body_views` (``Data`` keeps it next to ``ws``,
+so the workspace layout that the other kernels share is unchanged):
 
 * ``mass (nj,)``, ``com, vcom, acom (nj, 3)``: subtree masses, centres of mass, their velocities and (classical)
   accelerations, world frame; entry 0 is the whole model;

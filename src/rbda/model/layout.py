@@ -6,8 +6,9 @@ sub-joint table of composite joints, and the expanded parent array ``dof_parents
 ``(m, h, I_o)``, joint parameters (nj, NPARAMS), frame placements (nf, 3, 4), then the sub-joints of composite
 joints: placements (nsub, 3, 4) and parameters (nsub, NPARAMS)).
 A :class:`~rbda.model.Data` owns one float64 workspace ``ws`` and the whole-body buffer ``wb``
-(:func:`whole_body_views`, filled by the kernels of ``kernels/whole_body.py``). ``model_views`` and ``data_views`` cut these
-buffers into named, shaped views (no copies) so that kernels read like the textbook: ``d.oMi[i]``, ``m.parents[i]``.
+(:func:`whole_body_views`, filled by the kernels of ``kernels/whole_body.py``). ``model_views`` and
+``data_views`` cut these buffers into named, shaped views (no copies) so that kernels read like the textbook:
+``d.oMi[i]``, ``m.parents[i]``.
 
 These and the other helpers of the per-joint step are ``forceinline`` (LLVM ``alwaysinline``): compiled once and
 inlined in machine code. numba's ``inline="always"`` types them again at every call site; it took about 2/3 of
