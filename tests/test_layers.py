@@ -154,6 +154,9 @@ def test_no_import_cycle_between_packages():
         pytest.fail("import cycles between packages:\n  " + "\n  ".join(cycles), pytrace=False)
 
 
-def test_every_module_has_a_layer():
-    for name in modules():
+def test_every_module_has_a_layer_and_every_layer_names_modules():
+    known = modules()
+    for name in known:
         layer_of(name)
+    stale = [prefix for prefix in RANK if not any(m == prefix or m.startswith(prefix + ".") for m in known)]
+    assert not stale, f"LAYERS names what is no module of src/rbda: {stale}"

@@ -1,4 +1,4 @@
-"""Reading and writing robot files: URDF, MJCF, SDF, SRDF.
+"""Reading and writing robot files: URDF, MJCF, SDF, SRDF, MJCF scenes for the simulator, rbda's own model file.
 
 :func:`load_model` picks the reader by file type. Every reader raises :class:`ModelFileError` (a
 ``ValueError``) naming the file, the element and the reason.
