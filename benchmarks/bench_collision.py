@@ -23,7 +23,7 @@ import numpy as np
 import rbda
 from rbda.bench import best_time
 from rbda.collision import (Convex, Ellipsoid, GeometryData, compute_collisions, compute_distances, distance)
-from rbda.io.geometry import Box, Capsule
+from rbda.model.geometry import Box, Capsule
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # the repository: its tests' shared cases
 from tests.collision.coal_oracle import to_coal  # noqa: E402
@@ -84,7 +84,7 @@ def robot_rows(name, batch, rng):
 def mesh_rows(model, gm, pm, pg):
     """coal's distance between the non-convex meshes (a BVH of triangles) against rbda's between their convex
     hulls, per pair from Python, on 30 pairs of talos's meshes at the neutral configuration."""
-    from rbda.io.meshes import load_mesh
+    from rbda.model.meshes import load_mesh
 
     pd, pgd = pm.createData(), pin.GeometryData(pg)
     pin.forwardKinematics(pm, pd, pin.neutral(pm))

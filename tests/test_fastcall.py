@@ -46,7 +46,7 @@ def ordinary(model):
     """A data whose every call takes the ordinary path (its fast entries answer None)."""
     data = model.create_data()
     for name in fastcall.ENTRIES:
-        data.__dict__[fastcall.PREFIX + name] = fastcall._ordinary
+        setattr(data.fast_entries, name, fastcall._ordinary)
     return data
 
 
@@ -71,7 +71,7 @@ def test_fast_entry_equals_ordinary_path_bit_for_bit(model_name, name):
         q, v, a = state(model, rng)
         r_fast, r_slow = CALLS[name](model, fast, q, v, a), CALLS[name](model, slow, q, v, a)
         twin = name in TUPLES and model_name == "every_joint"  # derivatives run on the elementary twin: ordinary
-        assert (fast.__dict__[fastcall.PREFIX + name] is fastcall._ordinary) == twin
+        assert (getattr(fast.fast_entries, name) is fastcall._ordinary) == twin
         if r_slow is None:
             assert r_fast is None
         else:
@@ -197,7 +197,7 @@ def test_other_model_or_data_take_the_ordinary_path():
     data, other = model.create_data(), model.create_data()
     expected = np.array(rbda.rnea(model, ordinary(model), q, v, a))
     rbda.rnea(model, data, q, v, a)
-    entry = data._fast_rnea
+    entry = data.fast_entries.rnea
     assert entry(model, other, q, v, a) is None and entry(twin, data, q, v, a) is None  # not the bound pair
     assert entry(model, data, q, v) is None and entry(model, data, q, v, a, a) is None  # wrong argument count
     np.testing.assert_array_equal(rbda.rnea(twin, data, q, v, a), expected)  # a data used with another model
@@ -210,7 +210,7 @@ def test_other_model_or_data_take_the_ordinary_path():
     md = mimic.create_data()
     qm = rbda.random_configuration(mimic, rng=np.random.default_rng(0))
     rbda.aba(mimic, md, qm, np.zeros(mimic.nv), np.zeros(mimic.nv))
-    assert md.__dict__[fastcall.PREFIX + "aba"] is fastcall._ordinary
+    assert md.fast_entries.aba is fastcall._ordinary
 
 
 def test_an_edited_model_rebinds():
@@ -218,15 +218,15 @@ def test_an_edited_model_rebinds():
     q, v, a = state(model, np.random.default_rng(7))
     data = model.create_data()
     before = np.array(rbda.rnea(model, data, q, v, a))
-    stale = data._fast_rnea
+    stale = data.fast_entries.rnea
     inertia = model.inertias[2]
     model.inertias[2] = rbda.Inertia(inertia.mass * 2, inertia.lever, inertia.inertia * 2)  # new packed arrays
-    assert data.__dict__["_fast_rnea"] is fastcall.UNBOUND["_fast_rnea"]  # unbound again
+    assert data.fast_entries.rnea is fastcall.UNBOUND["rnea"]  # unbound again
     assert stale(model, data, q, v, a) is None  # a builtin kept from before the edit falls back
     after = np.array(rbda.rnea(model, data, q, v, a))
     assert not np.allclose(after, before)
     np.testing.assert_array_equal(after, rbda.rnea(model, ordinary(model), q, v, a))
-    assert type(data.__dict__["_fast_rnea"]).__name__ == "builtin_function_or_method"
+    assert type(data.fast_entries.rnea).__name__ == "builtin_function_or_method"
     model.gravity.linear[:] = 0.0  # an in-place edit of the packed floats is seen as before
     np.testing.assert_array_equal(rbda.rnea(model, data, q, v, a), rbda.rnea(model, ordinary(model), q, v, a))
 
@@ -237,7 +237,7 @@ def test_copies_and_pickles_of_a_data_bind_their_own_entries():
     data = model.create_data()
     expected = np.array(rbda.rnea(model, data, q, v, a))
     for clone in (copy.deepcopy(data), pickle.loads(pickle.dumps(data))):
-        assert all(clone.__dict__[k] is entry for k, entry in fastcall.UNBOUND.items())  # none bound
+        assert all(getattr(clone.fast_entries, k) is entry for k, entry in fastcall.UNBOUND.items())  # none bound
         np.testing.assert_array_equal(rbda.rnea(model, clone, q, v, a), expected)
         tau = rbda.rnea(model, clone, q, v, a)
         assert tau is not clone.tau and np.array_equal(tau, clone.tau) and np.shares_memory(clone.tau, clone.ws)
@@ -249,7 +249,7 @@ def test_no_reference_or_memory_leak():
     data = model.create_data()
     rbda.rnea(model, data, q, v, a)
     rbda.forward_kinematics(model, data, q)
-    entry, bad = data._fast_rnea, q.astype(np.float32)
+    entry, bad = data.fast_entries.rnea, q.astype(np.float32)
     counts = [sys.getrefcount(x) for x in (data.tau, True, None, model, data, q)]
     for _ in range(10_000):
         entry(model, data, q, v, a)
@@ -287,7 +287,7 @@ def test_a_bound_data_does_not_keep_its_model_alive():
     q = rbda.neutral(model)
     v = np.zeros(model.nv)
     rbda.rnea(model, data, q, v, v)
-    assert "_fast_rnea" in data.__dict__
+    assert type(data.fast_entries.rnea).__name__ == "builtin_function_or_method"
     ref = weakref.ref(model)
     del model
     gc.collect()

@@ -55,11 +55,11 @@ def test_numba_loaded_by_a_compile_types_the_kernels_intrinsics(tmp_path):
     which call the ``view`` intrinsic): the intrinsics registered then are typed (numba's typing registry is
     refreshed). An empty cache, so that the views compile."""
     code = ("import numba, numpy as np, rbda\n"
-            "from rbda.kernels.whole_body import whole_body_views\n"
+            "from rbda.model.layout import whole_body_views\n"
             "@numba.njit\n"
             "def size(wb, nj, nv):\n"
             "    return whole_body_views(wb, nj, nv)[1]\n"
-            "print(size(np.zeros(10000), 3, 2) == rbda.kernels.whole_body.whole_body_size_py(3, 2))\n")
+            "print(size(np.zeros(10000), 3, 2) == rbda.model.layout.whole_body_size_py(3, 2))\n")
     env = {**__import__("os").environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout.split()
     assert out == ["True"]

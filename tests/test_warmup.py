@@ -8,6 +8,7 @@ import sys
 import textwrap
 
 import rbda
+import rbda.warmup
 
 # Every family, called on other models than warmup's (other sizes, same argument types); numba's "numba:compile"
 # event fires only when a kernel is compiled, not when it is loaded from the cache.

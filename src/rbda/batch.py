@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
     from .algorithms.configuration import ArgumentPosition
     from .collision import DistanceRequest
-    from .io.geometry import GeometryModel
+    from .model.geometry import GeometryModel
     from .model import Model
     from numpy.typing import ArrayLike
 
@@ -54,20 +54,6 @@ def _workspaces(model, batch: int) -> np.ndarray:
     """One workspace per thread (at most one per state)."""
     n = max(1, min(_load_numba().get_num_threads(), batch))
     return np.stack([_data.new_workspace(*_data.workspace_sizes(model)) for _ in range(n)])
-
-
-def _stack(x, width: int, name: str, batch: int | None = None) -> np.ndarray:
-    rows = "B" if batch is None else str(batch)
-    if isinstance(x, _Data):
-        raise TypeError(f"{name}: expected an array of shape ({rows}, {width}), got a Data; the batched functions "
-                        "take no data: rbda.batch.f(model, Q, ...)")
-    try:
-        a = np.ascontiguousarray(np.asarray(x, dtype=np.float64))
-    except (TypeError, ValueError):
-        raise TypeError(f"{name}: expected an array of shape ({rows}, {width}), got {type(x).__name__}") from None
-    if a.ndim != 2 or a.shape[1] != width or (batch is not None and a.shape[0] != batch):
-        raise ValueError(f"{name}: expected shape ({rows}, {width}), got {a.shape}")
-    return a
 
 
 def _output(out, shape: tuple) -> np.ndarray:
@@ -87,16 +73,6 @@ def _outputs(out, n: int, shape: tuple) -> list:
     if not (isinstance(out, (tuple, list)) and len(out) == n):
         raise ValueError(f"out: expected a tuple of {n} C-contiguous float64 arrays of shape {shape}")
     return [_output(o, shape) for o in out]
-
-
-def _report_states(status: np.ndarray, names: tuple) -> None:
-    """Raise the error of the first state whose kernel status is not 0, prefixed with ``state k``."""
-    bad = np.flatnonzero(status)
-    if bad.size:
-        try:
-            _check.report(int(status[bad[0]]), names)
-        except ValueError as exc:
-            raise ValueError(f"state {bad[0]}: {exc}") from None
 
 
 #: Batches smaller than this run state after state in the calling thread, through the single-state kernels'
@@ -137,9 +113,9 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple, serial: tupl
     ``serial``: ``(kernel name, data field)`` of the single-state kernel that runs a batch of fewer than
     ``SERIAL_BELOW`` states (:func:`_serial`)."""
     I, F = model.packed
-    Q = _stack(Q, model.nq, "Q")
+    Q = _check.states(Q, model.nq, "Q")
     B = Q.shape[0]
-    arrays = [_stack(x, model.nv, name, B) for name, x in velocities.items()]
+    arrays = [_check.states(x, model.nv, name, B) for name, x in velocities.items()]
     shape = (B, *out_shape)
     out = _output(out, shape)
     status = np.zeros(B, dtype=np.int64)
@@ -147,7 +123,7 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple, serial: tupl
         _serial(*serial, model, Q, arrays, out, status)
     else:
         kernel(I, F, _workspaces(model, B), Q, *arrays, out, status)
-    _report_states(status, ("Q", *velocities))
+    _check.report_states(status, ("Q", *velocities))
     return out
 
 
@@ -181,9 +157,9 @@ def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag
     from .kernels import simd
 
     I, F = model.packed
-    Q = _stack(Q, model.nq, "Q")
+    Q = _check.states(Q, model.nq, "Q")
     B = Q.shape[0]
-    arrays = [_stack(x, model.nv, n, B) for n, x in velocities.items()]
+    arrays = [_check.states(x, model.nv, n, B) for n, x in velocities.items()]
     outs = [_output(out, (B, *out_shape))] if outputs == 1 else _outputs(out, outputs, (B, *out_shape))
     status = np.zeros(B, dtype=np.int64)
     blocks = (B + simd.W - 1) // simd.W
@@ -205,7 +181,7 @@ def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag
                 for c in range(n)]
         for run in runs:
             run.result()
-    _report_states(status, ("Q", *velocities))
+    _check.report_states(status, ("Q", *velocities))
     return result
 
 
@@ -285,12 +261,12 @@ def compute_frame_jacobian(model: Model, Q: ArrayLike, frame_id: int,
 
     frame_id = _frame_id_arg(model, frame_id)
     rf = int(reference_frame_arg(reference_frame))
-    Q = _stack(Q, model.nq, "Q")
+    Q = _check.states(Q, model.nq, "Q")
     result = _output(out, (Q.shape[0], 6, model.nv))
     status = np.zeros(Q.shape[0], dtype=np.int64)
     I, F = model.packed
     _k.frame_jacobians(I, F, _workspaces(model, Q.shape[0]), Q, int(frame_id), rf, result, status)
-    _report_states(status, ("Q",))
+    _check.report_states(status, ("Q",))
     return result
 
 
@@ -341,9 +317,9 @@ def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1, out=None
 
     me = sync_elementary(model)[0]
     I, F = me.packed
-    Q = _stack(Q, model.nq, names[0])
+    Q = _check.states(Q, model.nq, names[0])
     B = Q.shape[0]
-    X, Y = _stack(X, model.nv, names[1], B), _stack(Y, model.nv, names[2], B)
+    X, Y = _check.states(X, model.nv, names[1], B), _check.states(Y, model.nv, names[2], B)
     WS = _workspaces(me, B)
     nx = me.nv_extended
     DWS = np.zeros((WS.shape[0], derivative_size(me.njoints, nx)))
@@ -355,7 +331,7 @@ def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1, out=None
         kernel(I, F, WS, DWS, np.zeros(scratch), Q, X, Y, *outs, status)
     else:
         kernel(I, F, WS, DWS, Q, X, Y, *outs, status)
-    _report_states(status, names)
+    _check.report_states(status, names)
     return tuple(outs)
 
 
@@ -400,9 +376,9 @@ def _configuration(kernel, model, X, Y, names, out_width, arg=None, out=None):
 
     which = None if arg is False else _which(arg)
     I, F = model.packed
-    X = _stack(X, model.nq, names[0])
+    X = _check.states(X, model.nq, names[0])
     B = X.shape[0]
-    Y = _stack(Y, model.nv if names[1] == "V" else model.nq, names[1], B)
+    Y = _check.states(Y, model.nv if names[1] == "V" else model.nq, names[1], B)
     status = np.zeros(B, dtype=np.int64)
     announce_compilation(kernel)
     if which is None:
@@ -415,7 +391,7 @@ def _configuration(kernel, model, X, Y, names, out_width, arg=None, out=None):
         J0, J1 = _outputs(out, 2, (B, model.nv, model.nv))
         kernel(I, F, X, Y, which, J0, J1, status)
         out = (J0, J1)
-    _report_states(status, names)
+    _check.report_states(status, names)
     return out
 
 
@@ -556,9 +532,9 @@ def constraint_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike
     Raises for a bad state, naming it, or a redundant set with ``mu = 0``. Models with mimic joints run state
     by state through the single calls, in this thread."""
     I, F, settings, CI, CF, m, target = _constraint_inputs(model, contact_models, prox_settings, False)
-    Q = _stack(Q, model.nq, "Q")
+    Q = _check.states(Q, model.nq, "Q")
     B = Q.shape[0]
-    V, TAU = _stack(V, model.nv, "V", B), _stack(TAU, model.nv, "TAU", B)
+    V, TAU = _check.states(V, model.nv, "V", B), _check.states(TAU, model.nv, "TAU", B)
     ddq, lam = _constrained_outputs(out, [(B, model.nv), (B, m)], "ddq, lambda")
     if model.mimicking_joints:
         _state_by_state("dynamics", model, [Q, V, TAU], contact_models, prox_settings, None, [ddq, lam])
@@ -569,7 +545,7 @@ def constraint_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike
     _constrained_kernels.batch_constraint_dynamics(I, F, WS, L, D, Dinv, Q, V, TAU, CI, CF, settings, *rest, ddq, lam,
                                                    status)
     _constrained_status(status)
-    _report_states(status, ("Q", "V", "TAU"))
+    _check.report_states(status, ("Q", "V", "TAU"))
     return ddq, lam
 
 
@@ -586,9 +562,9 @@ def compute_constraint_dynamics_derivatives(model: Model, Q: ArrayLike, V: Array
     from .kernels import constrained_derivatives as kd
 
     I, F, settings, CI, CF, m, me = _constraint_inputs(model, contact_models, prox_settings, True)
-    Q = _stack(Q, model.nq, "Q")
+    Q = _check.states(Q, model.nq, "Q")
     B, nv = Q.shape[0], model.nv
-    V, TAU = _stack(V, nv, "V", B), _stack(TAU, nv, "TAU", B)
+    V, TAU = _check.states(V, nv, "V", B), _check.states(TAU, nv, "TAU", B)
     outs = _constrained_outputs(out, [(B, nv, nv)] * 3 + [(B, m, nv)] * 3,
                                 "ddq_dq, ddq_dv, ddq_dtau, dlambda_dq, dlambda_dv, dlambda_dtau")
     if model.mimicking_joints:
@@ -600,7 +576,7 @@ def compute_constraint_dynamics_derivatives(model: Model, Q: ArrayLike, V: Array
     announced(kd).batch_constraint_dynamics_derivatives(I, F, WS, DWS, L, D, Dinv, Q, V, TAU, CI, CF, settings, R, Jc,
                                                         rhs, work, stats, dwork, *outs, status)
     _constrained_status(status)
-    _report_states(status, ("Q", "V", "TAU"))
+    _check.report_states(status, ("Q", "V", "TAU"))
     return tuple(outs)
 
 
@@ -612,9 +588,9 @@ def impulse_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, contact_models: S
     (``out``: such a pair to write into). Raises for a bad state, naming it, a bad ``r_coeff``, or a redundant set
     with ``mu = 0``. Models with mimic joints run state by state through the single calls, in this thread."""
     I, F, settings, CI, CF, m, target = _constraint_inputs(model, contact_models, prox_settings, False, r_coeff)
-    Q = _stack(Q, model.nq, "Q")
+    Q = _check.states(Q, model.nq, "Q")
     B = Q.shape[0]
-    V = _stack(V, model.nv, "V", B)
+    V = _check.states(V, model.nv, "V", B)
     v_after, impulses = _constrained_outputs(out, [(B, model.nv), (B, m)], "v_after, impulses")
     if model.mimicking_joints:
         _state_by_state("impulse", model, [Q, V], contact_models, prox_settings, settings[3], [v_after, impulses])
@@ -625,7 +601,7 @@ def impulse_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, contact_models: S
     _constrained_kernels.batch_impulse_dynamics(I, F, WS, L, D, Dinv, Q, V, CI, CF, settings, *rest, v_after,
                                                 impulses, status)
     _constrained_status(status)
-    _report_states(status, ("Q", "V"))
+    _check.report_states(status, ("Q", "V"))
     return v_after, impulses
 
 
@@ -642,9 +618,9 @@ def compute_impulse_dynamics_derivatives(model: Model, Q: ArrayLike, V: ArrayLik
     from .kernels import constrained_derivatives as kd
 
     I, F, settings, CI, CF, m, me = _constraint_inputs(model, contact_models, prox_settings, True, r_coeff)
-    Q = _stack(Q, model.nq, "Q")
+    Q = _check.states(Q, model.nq, "Q")
     B, nv = Q.shape[0], model.nv
-    V = _stack(V, nv, "V", B)
+    V = _check.states(V, nv, "V", B)
     outs = _constrained_outputs(out, [(B, nv, nv)] * 2 + [(B, m, nv)] * 2,
                                 "dvafter_dq, dvafter_dv, dimpulse_dq, dimpulse_dv")
     if model.mimicking_joints:
@@ -656,7 +632,7 @@ def compute_impulse_dynamics_derivatives(model: Model, Q: ArrayLike, V: ArrayLik
     announced(kd).batch_impulse_dynamics_derivatives(I, F, kd.without_gravity(F), WS, DWS, L, D, Dinv, Q, V, CI, CF, settings, R, Jc, rhs,
                                                      work, stats, dwork, np.empty((B, nv)), *outs, status)
     _constrained_status(status)
-    _report_states(status, ("Q", "V"))
+    _check.report_states(status, ("Q", "V"))
     return tuple(outs)
 
 

@@ -237,7 +237,7 @@ def _version() -> str:
     import numba
     import numpy
 
-    from . import __version__
+    from ._version import __version__
 
     return f"rbda {__version__} (numpy {numpy.__version__}, numba {numba.__version__})"
 

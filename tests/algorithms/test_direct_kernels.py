@@ -129,7 +129,7 @@ def test_the_core_algorithms_run_on_entry_points():
         for kernels, name in ((dynamics._k, "rnea"), (dynamics._k, "aba"), (kinematics._k, "forward_kinematics_q"),
                               (center_of_mass._k, "center_of_mass"), (centroidal._k, "centroidal_map"),
                               (energy._k, "energy")):
-            fast = data.__dict__.get("_fast_" + name)  # rnea, aba, forward kinematics: the data's bound fast entry
+            fast = getattr(data.fast_entries, name, None)  # rnea, aba, forward kinematics: the bound fast entry
             entry = fast if fast is not None else kernels.__dict__[name]  # (kernels/fastcall.py) calls the kernel
             assert type(entry).__name__ == "builtin_function_or_method", name
 

@@ -11,7 +11,7 @@ import rbda
 from rbda import SE3, ArticulatedBodyInertia, Force, Frame, Inertia, Motion
 from rbda.collision import GeometryData, compute_collision, compute_collisions, compute_distances, distance
 from rbda.io import GeometryModel, GeometryObject
-from rbda.io.geometry import Box, Sphere
+from rbda.model.geometry import Box, Sphere
 
 from conftest import random_model
 

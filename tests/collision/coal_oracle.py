@@ -3,7 +3,7 @@
 import numpy as np
 
 from rbda.collision.shapes import Cone, Convex, Ellipsoid, Halfspace, Plane
-from rbda.io.geometry import Box, Capsule, Cylinder, Sphere
+from rbda.model.geometry import Box, Capsule, Cylinder, Sphere
 
 KINDS = ["sphere", "capsule", "box", "cylinder", "cone", "ellipsoid", "convex", "halfspace", "plane"]
 

@@ -8,7 +8,7 @@ import rbda
 from rbda.collision import (Cone, Convex, DistanceRequest, Ellipsoid, GeometryData, Halfspace, Plane,
                             compute_distance, compute_distances, distance, update_geometry_placements)
 from rbda.io import GeometryModel, GeometryObject, ModelFileError
-from rbda.io.geometry import Box, Capsule, Cylinder, Mesh, Sphere
+from rbda.model.geometry import Box, Capsule, Cylinder, Mesh, Sphere
 
 from robot_pairs import load
 

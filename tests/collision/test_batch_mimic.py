@@ -7,7 +7,7 @@ import numpy as np
 import rbda
 from rbda.collision import GeometryData, compute_collisions, compute_distances, distance
 from rbda.io import GeometryModel, GeometryObject
-from rbda.io.geometry import Box, Capsule, Sphere
+from rbda.model.geometry import Box, Capsule, Sphere
 from conftest import random_model
 
 

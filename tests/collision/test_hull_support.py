@@ -8,7 +8,7 @@ import pytest
 from rbda.collision.distance import distance
 from rbda.collision.shapes import CLIMB_MIN_VERTICES, Convex, pack_shapes, vertex_graph
 from rbda.collision.support import hull_support
-from rbda.io.meshes import convex_hull
+from rbda.model.meshes import convex_hull
 from coal_oracle import coal_distance, random_rotation, to_coal
 
 

@@ -10,7 +10,7 @@ import rbda
 from rbda.collision import (GeometryData, NonConvexMesh, compute_collision, compute_collisions, compute_distance,
                             compute_distances, distance)
 from rbda.io import GeometryModel, GeometryObject
-from rbda.io.geometry import Mesh, Sphere
+from rbda.model.geometry import Mesh, Sphere
 
 coal = pytest.importorskip("coal")
 trimesh = pytest.importorskip("trimesh")

@@ -7,7 +7,7 @@ import pytest
 from urdf_samples import robots_dir
 
 from rbda.io import ModelFileError
-from rbda.io.meshes import convex_hull, load_convex_hull, load_mesh
+from rbda.model.meshes import convex_hull, load_convex_hull, load_mesh
 
 trimesh = pytest.importorskip("trimesh", reason="pip install 'rbda[meshes]'")
 

@@ -395,7 +395,7 @@ def _namespaces(tmp_path):
     import pinocchio
     import coal
 
-    from rbda.io.geometry import Sphere
+    from rbda.model.geometry import Sphere
     from rbda.spatial import rpy_to_matrix
 
     sdf = tmp_path / "arm.sdf"

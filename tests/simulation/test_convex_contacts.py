@@ -9,7 +9,7 @@ import rbda
 from rbda.io import Box, Capsule, GeometryModel, GeometryObject, Sphere
 from rbda.simulation import Simulator, add_free_body
 from rbda.simulation.contacts import pair_contacts
-from rbda.io.meshes import convex_hull
+from rbda.model.meshes import convex_hull
 from rbda.simulation.pair_kernels import clip_polygon, hull_faces
 
 G0 = 9.81

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import rbda
-from rbda.simulation.scene import FRICTIONLESS
+from rbda.io.scene import FRICTIONLESS
 from rbda.collision.shapes import Cone, Convex
 from rbda.io import Box, Capsule, Cylinder, Ellipsoid, GeometryModel, Halfspace, Mesh, Sphere
 from rbda.simulation import add_free_body

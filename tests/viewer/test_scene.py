@@ -177,7 +177,7 @@ def triangles(vertices, faces) -> set:
 
 def test_a_coloured_mesh_file_is_drawn_in_its_colours_with_the_same_triangles(tmp_path):
     trimesh = pytest.importorskip("trimesh")
-    from rbda.io.meshes import load_mesh
+    from rbda.model.meshes import load_mesh
 
     box = trimesh.creation.box(extents=(1.0, 2.0, 3.0))
     box.visual.face_colors = np.where(np.arange(12)[:, None] < 4, [255, 0, 0, 255], [0, 0, 255, 255])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels.checks import SINGULAR, WRONG_DATA
+from ..model.data import Data
 from ..spatial._validate import as_array
 
 _F64 = np.dtype(np.float64)  # the usual float64 dtype instance (numba's arrays carry another one)
@@ -64,6 +65,33 @@ def report(status: int, names: tuple, model=None, values: tuple = ()) -> None:
         f"{names[k]}: is not a valid configuration: {where or 'a quaternion or (cos, sin) pair is not of unit norm'}; "
         "use rbda.normalize(model, q)"
     )
+
+
+def states(x, width: int, name: str, batch: int | None = None) -> np.ndarray:
+    """``x`` as a C-contiguous float64 array of shape ``(B, width)`` (``B`` given by ``batch`` when not None): the
+    states of a batched function; a ``TypeError`` for a Data or what is not an array, a ``ValueError`` naming
+    ``name`` and both shapes."""
+    rows = "B" if batch is None else str(batch)
+    if isinstance(x, Data):
+        raise TypeError(f"{name}: expected an array of shape ({rows}, {width}), got a Data; the batched functions "
+                        "take no data: rbda.batch.f(model, Q, ...)")
+    try:
+        a = np.ascontiguousarray(np.asarray(x, dtype=np.float64))
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected an array of shape ({rows}, {width}), got {type(x).__name__}") from None
+    if a.ndim != 2 or a.shape[1] != width or (batch is not None and a.shape[0] != batch):
+        raise ValueError(f"{name}: expected shape ({rows}, {width}), got {a.shape}")
+    return a
+
+
+def report_states(status: np.ndarray, names: tuple) -> None:
+    """Raise the error of the first state whose kernel status is not 0, prefixed with ``state k``."""
+    bad = np.flatnonzero(status)
+    if bad.size:
+        try:
+            report(int(status[bad[0]]), names)
+        except ValueError as exc:
+            raise ValueError(f"state {bad[0]}: {exc}") from None
 
 
 def _off_manifold(model, q) -> str:

@@ -51,7 +51,7 @@ def compute_rnea_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLik
     ``dtau_da = M``: new arrays, also in ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``. Also fills ``data.tau``,
     ``data.J`` and ``data.oMi``."""
     if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
-        out = data._fast_compute_rnea_derivatives(model, data, q, v, a)
+        out = data.fast_entries.compute_rnea_derivatives(model, data, q, v, a)
         if out is not None:
             data.kinematics_derivatives = False
             return out[0].copy(), out[1].copy(), out[2].copy()
@@ -115,7 +115,7 @@ def compute_aba_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike
     ``data.ddq_dq``, ``data.ddq_dv`` and ``data.Minv``. Also fills ``data.ddq``, ``data.M``, ``data.dtau_dq``,
     ``data.dtau_dv``."""
     if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
-        out = data._fast_compute_aba_derivatives(model, data, q, v, tau)
+        out = data.fast_entries.compute_aba_derivatives(model, data, q, v, tau)
         if out is not None:
             data.kinematics_derivatives = False
             return out[0].copy(), out[1].copy(), out[2].copy()

@@ -45,7 +45,7 @@ def rnea(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
     each expressed in its joint frame. Returns ``tau`` ``(nv,)``, a new array, also in ``data.tau``; fills
     ``data.v``, ``data.a_gf``, ``data.f``, ``data.oMi``, ``data.liMi``. Armature adds ``armature * a``."""
     if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
-        tau = data._fast_rnea(model, data, q, v, a)
+        tau = data.fast_entries.rnea(model, data, q, v, a)
         if tau is not None:
             return tau.copy()
     I, F = model.packed
@@ -103,7 +103,7 @@ def compute_coriolis_matrix(model: Model, data: Data, q: ArrayLike, v: ArrayLike
 def crba(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Joint-space inertia matrix ``M(q)`` ``(nv, nv)``, full and symmetric (armature on the diagonal): a new array,
     also in ``data.M``. Also fills ``data.oMi``, ``data.J`` and the composite inertias ``data.oYcrb``."""
-    M = data._fast_crba(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None for the checks below
+    M = data.fast_entries.crba(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None: the checks below
     if M is not None:
         return M.copy()
     I, F = model.packed
@@ -123,7 +123,7 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
     ``armature * ddq``. Raises ``ValueError`` naming the argument for a wrong size, a NaN or an unnormalised
     quaternion."""
     if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
-        ddq = data._fast_aba(model, data, q, v, tau)
+        ddq = data.fast_entries.aba(model, data, q, v, tau)
         if ddq is not None:
             return ddq.copy()
     I, F = model.packed
@@ -139,7 +139,7 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
 
 def compute_minverse(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``M(q)^-1`` ``(nv, nv)``: a new array, also in ``data.Minv``."""
-    Minv = data._fast_compute_minverse(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None
+    Minv = data.fast_entries.compute_minverse(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None
     if Minv is not None:
         return Minv.copy()
     I, F = model.packed

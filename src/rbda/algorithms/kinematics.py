@@ -25,10 +25,10 @@ def forward_kinematics(model: Model, data: Data, q: ArrayLike, v: ArrayLike | No
     """Placements ``data.oMi``, ``data.liMi`` (and local velocities ``data.v``, accelerations ``data.a``)
     of every joint, for ``q: (nq,)`` (``v: (nv,)``, ``a: (nv,)``). ``data.a`` excludes gravity."""
     if v is None:  # the bound fast entries (kernels/fastcall.py) answer True, or None for the checks below
-        if a is None and data._fast_forward_kinematics_q(model, data, q):
+        if a is None and data.fast_entries.forward_kinematics_q(model, data, q):
             return
-    elif (data._fast_forward_kinematics_qv(model, data, q, v) if a is None
-          else data._fast_forward_kinematics_qva(model, data, q, v, a)):
+    elif (data.fast_entries.forward_kinematics_qv(model, data, q, v) if a is None
+          else data.fast_entries.forward_kinematics_qva(model, data, q, v, a)):
         return
     I, F = model.packed
     q = vector(q, model.nq, "q")

@@ -8,8 +8,9 @@ import numba
 import numpy as np
 from .._jit import njit, prange
 
+from ..algorithms import _check
 from ..kernels import kinematics
-from ..kernels.layout import data_views, model_views
+from ..model.layout import data_views, model_views
 from ..model import data as _data
 from . import pairs as _pairs
 from .distance import DistanceRequest
@@ -53,20 +54,18 @@ def _collisions(I, F, WS, Q, types, params, ranges, vertices, graph_ranges, grap
 
 
 def _prepare(model, geom_model, Q, request):
-    from ..batch import _report_states, _stack
-
     packed = pack_geometry(geom_model)
     if len(packed.nonconvex_pairs):
         k = packed.pairs[packed.nonconvex_pairs[0]]
         names = [geom_model.geometry_objects[i].name for i in k]
         raise ValueError(f"geom_model: collision pair {names} has a NonConvexMesh, which only coal handles; the "
                          "batched kernels take convex shapes (use compute_distances state by state)")
-    Q = _stack(Q, model.nq, "Q")
+    Q = _check.states(Q, model.nq, "Q")
     B = Q.shape[0]
     nchunks = max(1, min(numba.get_num_threads(), B))
     WS = np.stack([_data.new_workspace(*_data.workspace_sizes(model)) for _ in range(nchunks)])  # mimic: qx too
     settings = np.array((request or DistanceRequest()).codes(), dtype=float)
-    return packed, Q, B, nchunks, WS, settings, _report_states
+    return packed, Q, B, nchunks, WS, settings, _check.report_states
 
 
 def _raise(status, report, geom_model):

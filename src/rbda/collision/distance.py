@@ -89,7 +89,7 @@ def _row(shape, name: str) -> tuple:
 def distance(shape1, placement1, shape2, placement2, request: DistanceRequest | None = None) -> DistanceResult:
     """Signed distance between ``shape1`` at ``placement1`` and ``shape2`` at ``placement2`` (world frame), with
     witness points and normal (see :class:`DistanceResult`). Shapes are those of :mod:`rbda.collision.shapes`
-    and :mod:`rbda.io.geometry` (a mesh through its convex hull, a
+    and :mod:`rbda.model.geometry` (a mesh through its convex hull, a
     :class:`~rbda.collision.nonconvex.NonConvexMesh` through coal); ``request`` (a :class:`DistanceRequest`) chooses
     the GJK variant and tolerances (defaults when None). Raises ``ValueError`` for a bad size or
     placement, or two unbounded shapes (half-spaces, planes)."""

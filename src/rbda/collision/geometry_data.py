@@ -1,4 +1,4 @@
-"""Geometry state and the collision/distance algorithms over a :class:`~rbda.io.geometry.GeometryModel`
+"""Geometry state and the collision/distance algorithms over a :class:`~rbda.model.geometry.GeometryModel`
 (Pinocchio's ``GeometryData``, ``updateGeometryPlacements``, ``computeCollisions``, ``computeDistances``).
 
 :class:`GeometryData` holds the world placements ``oMg`` of the objects, one result per collision pair (signed
@@ -15,7 +15,7 @@ import numpy as np
 
 from ..algorithms import forward_kinematics
 from ..algorithms._check import vector
-from ..io.geometry import GeometryModel
+from ..model.geometry import GeometryModel
 from ..model.data import SE3Views
 from . import pairs as _pairs
 from .broadphase import local_boxes
@@ -102,7 +102,7 @@ class CollisionResult:
 
 
 class GeometryData:
-    """The state of a :class:`~rbda.io.geometry.GeometryModel`: ``oMg`` (world placements of the objects, a
+    """The state of a :class:`~rbda.model.geometry.GeometryModel`: ``oMg`` (world placements of the objects, a
     sequence of :class:`~rbda.SE3` over the ``(ng, 3, 4)`` array ``oMg.array``); per collision pair the distance
     results of :func:`compute_distances` ``distances`` ``(npairs,)``, ``nearest_points`` ``(npairs, 2, 3)``,
     ``normals`` ``(npairs, 3)``, and, apart from them as in Pinocchio, the collision results of

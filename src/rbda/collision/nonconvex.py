@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Sphere
+from ..model.geometry import Box, Capsule, Cylinder, Halfspace, Sphere
 
 INSTALL = "pip install 'rbda[coal]'"
 
@@ -26,7 +26,7 @@ INSTALL = "pip install 'rbda[coal]'"
 @dataclass(frozen=True)
 class NonConvexMesh:
     """A mesh file ``path`` scaled by ``scale = (sx, sy, sz)``, kept as its triangles (not its convex hull) for
-    distances and collisions, computed by coal. Replace a :class:`~rbda.io.geometry.Mesh` by it, e.g.
+    distances and collisions, computed by coal. Replace a :class:`~rbda.model.geometry.Mesh` by it, e.g.
     ``obj.geometry = NonConvexMesh(obj.geometry.path, obj.geometry.scale)``, before creating the
     :class:`~rbda.collision.GeometryData`."""
 
@@ -52,7 +52,7 @@ def coal_geometry(shape, vertices: np.ndarray | None = None):
     packed hull vertices). Raises ``ImportError`` naming the ``coal`` extra if coal is absent."""
     coal = _coal()
     if isinstance(shape, NonConvexMesh):
-        from ..io.meshes import load_mesh
+        from ..model.meshes import load_mesh
 
         mesh = load_mesh(shape.path, shape.scale)
         key = (os.path.abspath(os.fspath(shape.path)), os.path.getmtime(shape.path), tuple(np.broadcast_to(

@@ -1,6 +1,6 @@
 """Shapes for collision and their packed form.
 
-The shapes the model readers produce (:class:`~rbda.io.geometry.Box`, ``Cylinder``, ``Sphere``, ``Capsule``,
+The shapes the model readers produce (:class:`~rbda.model.geometry.Box`, ``Cylinder``, ``Sphere``, ``Capsule``,
 ``Ellipsoid``, ``Mesh``, ``Halfspace``) are joined here by :class:`Cone`, :class:`Plane` and :class:`Convex` (a
 convex polytope given by its vertices). All are expressed in their geometry's frame, with coal's conventions: a cylinder, cone or capsule has its axis along z and is centred on the frame (a cone's apex
 at ``z = +length / 2``); a half-space is ``{x : n . x <= d}``, a plane ``{x : n . x = d}``.
@@ -19,7 +19,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from ..io.geometry import Box, Capsule, Cylinder, Ellipsoid, Halfspace, Mesh, Sphere
+from ..model.geometry import Box, Capsule, Cylinder, Ellipsoid, Halfspace, Mesh, Sphere
 from .nonconvex import NonConvexMesh
 
 NPARAMS = 4  # parameters per shape
@@ -126,7 +126,7 @@ def _unit(normal, name: str) -> np.ndarray:
 
 
 def shape_row(shape, name: str = "shape") -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """``(type code, params (4,), vertices (n, 3), vertex graph)`` of one shape; a :class:`~rbda.io.geometry.Mesh`
+    """``(type code, params (4,), vertices (n, 3), vertex graph)`` of one shape; a :class:`~rbda.model.geometry.Mesh`
     is read and replaced by the convex hull of its vertices. Raises ``ValueError`` naming ``name`` (the geometry)
     for a negative, zero or non-finite size, a zero normal, a degenerate :class:`Convex`, and
     :class:`~rbda.io.ModelFileError` naming the file for a missing, empty or flat mesh."""
@@ -158,7 +158,7 @@ def shape_row(shape, name: str = "shape") -> tuple[int, np.ndarray, np.ndarray, 
         p[3] = d / np.linalg.norm(np.asarray(shape.normal, dtype=float))
         return (ShapeType.HALFSPACE if isinstance(shape, Halfspace) else ShapeType.PLANE), p, none, scan
     if isinstance(shape, Convex):
-        from ..io.meshes import convex_hull
+        from ..model.meshes import convex_hull
 
         try:
             hull = convex_hull(shape.vertices)
@@ -168,7 +168,7 @@ def shape_row(shape, name: str = "shape") -> tuple[int, np.ndarray, np.ndarray, 
             raise ValueError(f"{name}: the vertices must be finite")
         return (ShapeType.CONVEX, p, *_hull_row(hull))
     if isinstance(shape, (Mesh, NonConvexMesh)):  # a non-convex mesh's hull bounds it (its pairs go to coal)
-        from ..io.meshes import load_convex_hull
+        from ..model.meshes import load_convex_hull
 
         return (ShapeType.CONVEX, p, *_hull_row(load_convex_hull(os.fspath(shape.path), shape.scale)))
     raise TypeError(f"{name}: unsupported shape type {type(shape).__name__}")

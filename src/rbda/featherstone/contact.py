@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import rbda
+from ..algorithms import forward_kinematics
 
 from .arithmetic import _scalar, _vector
 from .dynamics import joint_vector
@@ -59,7 +59,7 @@ def gcPosVel(model: SystemModel, *args) -> np.ndarray:
             raise ValueError("model.gc.body: floating-base contact points must lie on bodies 6..NB")
     else:
         raise TypeError(f"gcPosVel: expected (model, q, qd) or (model, xfb[, q, qd]), got {len(args) + 1} arguments")
-    rbda.forward_kinematics(core.model, core.data, q, qd)
+    forward_kinematics(core.model, core.data, q, qd)
     planar = point.shape[0] == 2
     p = np.vstack([point, np.zeros((1, point.shape[1]))]) if planar else point
     placements = core.data.oMi.array[joints]  # (np, 3, 4): [R | t] per point

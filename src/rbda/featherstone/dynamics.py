@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-import rbda
-from rbda.spatial import Force
+from ..algorithms import (aba, center_of_mass, compute_centroidal_momentum, compute_kinetic_energy,
+                          compute_potential_energy, compute_total_mass, crba, forward_kinematics, rnea)
+from ..spatial import Force
 
 from .arithmetic import _scalar, _vector, plnr, rotx, roty, rotz, xlt
 from .model import (
@@ -62,7 +63,7 @@ def core_fext(f_ext, nb: int, oMi, planar: bool, offset: int = 0) -> np.ndarray 
 def _fext(core, q, f_ext, nb: int) -> np.ndarray | None:
     if not has_forces(f_ext):
         return None
-    rbda.forward_kinematics(core.model, core.data, q)
+    forward_kinematics(core.model, core.data, q)
     return core_fext(f_ext, nb, core.data.oMi, core.planar)
 
 
@@ -103,7 +104,7 @@ def ID(model: SystemModel, q, qd, qdd, f_ext=None) -> np.ndarray:
     core = core_of(model)
     q, qd, qdd = _states(model, q=q, qd=qd, qdd=qdd)
     fext = _fext(core, q, f_ext, model.NB)
-    return rbda.rnea(core.model, core.data, q, qd, qdd, fext).copy()
+    return rnea(core.model, core.data, q, qd, qdd, fext).copy()
 
 
 def FDab(model: SystemModel, q, qd, tau, f_ext=None) -> np.ndarray:
@@ -114,7 +115,7 @@ def FDab(model: SystemModel, q, qd, tau, f_ext=None) -> np.ndarray:
     core = core_of(model)
     q, qd, tau = _states(model, q=q, qd=qd, tau=tau)
     fext = _fext(core, q, f_ext, model.NB)
-    return rbda.aba(core.model, core.data, q, qd, tau, fext).copy()
+    return aba(core.model, core.data, q, qd, tau, fext).copy()
 
 
 def HandC(model: SystemModel, q, qd, f_ext=None) -> tuple[np.ndarray, np.ndarray]:
@@ -125,8 +126,8 @@ def HandC(model: SystemModel, q, qd, f_ext=None) -> tuple[np.ndarray, np.ndarray
     core = core_of(model)
     q, qd = _states(model, q=q, qd=qd)
     fext = _fext(core, q, f_ext, model.NB)
-    C = rbda.rnea(core.model, core.data, q, qd, np.zeros(model.NB), fext)
-    H = rbda.crba(core.model, core.data, q)
+    C = rnea(core.model, core.data, q, qd, np.zeros(model.NB), fext)
+    H = crba(core.model, core.data, q)
     return H, C
 
 
@@ -165,8 +166,8 @@ def HD(model: SystemModel, fd, q, qd, qdd, tau, f_ext=None) -> tuple[np.ndarray,
     core = core_of(model)
     q, qd, qdd, tau = _states(model, q=q, qd=qd, qdd=qdd, tau=tau)
     fext = _fext(core, q, f_ext, model.NB)
-    C = rbda.rnea(core.model, core.data, q, qd, np.where(fd, 0.0, qdd), fext)
-    H = rbda.crba(core.model, core.data, q)
+    C = rnea(core.model, core.data, q, qd, np.where(fd, 0.0, qdd), fext)
+    H = crba(core.model, core.data, q)
     qdd_out, tau_out = qdd.copy(), tau.copy()
     qdd_out[fd], tau_out[~fd] = hybrid_solve(H, C, fd, tau)
     return qdd_out, tau_out
@@ -219,13 +220,13 @@ def EnerMo(model: SystemModel, q, qd) -> EnergyMomentum:
     core = core_of(model)
     q, qd = _states(model, q=q, qd=qd)
     m, d = core.model, core.data
-    KE = rbda.compute_kinetic_energy(m, d, q, qd)
-    PE = rbda.compute_potential_energy(m, d, q)
-    cm = rbda.center_of_mass(m, d, q, qd)
+    KE = compute_kinetic_energy(m, d, q, qd)
+    PE = compute_potential_energy(m, d, q)
+    cm = center_of_mass(m, d, q, qd)
     vcm = d.vcom[0].copy()
-    p, L_G = np.split(rbda.compute_centroidal_momentum(m, d, q, qd).copy(), 2)
+    p, L_G = np.split(compute_centroidal_momentum(m, d, q, qd).copy(), 2)
     h = np.concatenate([p, L_G + np.cross(cm, p)])
     Itot = sum(d.oMi[i].act(m.inertias[i]).matrix() for i in range(1, m.njoints))
     n = 2 if core.planar else 3
     return EnergyMomentum(float(KE), float(PE), motion_from_3d(h, core.planar), matrix_from_3d(Itot, core.planar),
-                          float(rbda.compute_total_mass(m)), cm[:n], vcm[:n])
+                          float(compute_total_mass(m)), cm[:n], vcm[:n])

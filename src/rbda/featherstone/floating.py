@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-import rbda
-from rbda.spatial import SE3
+from ..algorithms import aba, crba, forward_kinematics, rnea
+from ..joints import JointModelFreeFlyer
+from ..model import Model
+from ..spatial import SE3
 
 from .arithmetic import _vector, cross3, rq, rqd, rx, ry, rz
 from .dynamics import core_fext, has_forces, hybrid_solve, joint_vector
@@ -49,14 +51,14 @@ def check_floating(model: SystemModel) -> None:
         raise ValueError("model.parent: bodies 7..NB must descend from the floating base (body 6)")
 
 
-def to_rbda_floating(model: SystemModel) -> rbda.Model:
+def to_rbda_floating(model: SystemModel) -> Model:
     """Core model of a floating-base model with a free-flyer joint for the base: core joint 1 is body 6 (at the
     universe's origin), core joint ``i - 5`` is body ``i`` for ``i >= 7``. The chain's Xtree and inertias are
     unused, as in spatial_v2's ``FDfb``."""
     check_floating(model)
-    core = rbda.Model("featherstone_floating")
+    core = Model("featherstone_floating")
     core.gravity = gravity_of(model)
-    base = core.add_joint(0, rbda.JointModelFreeFlyer(), SE3.Identity(), "floating_base")
+    base = core.add_joint(0, JointModelFreeFlyer(), SE3.Identity(), "floating_base")
     core.append_body_to_joint(base, core_inertia(model.I[5], False, "model.I[5]"), SE3.Identity())
     for i in range(6, model.NB):
         joint = core.add_joint(model.parent[i] - 5, core_joint(model.jtype[i], f"model.jtype[{i}]"),
@@ -95,7 +97,7 @@ def state_rate(xfb: np.ndarray, E: np.ndarray, a_base: np.ndarray) -> np.ndarray
 def _fext(core, q_core, f_ext, nb: int):
     if not has_forces(f_ext):
         return None
-    rbda.forward_kinematics(core.model, core.data, q_core)
+    forward_kinematics(core.model, core.data, q_core)
     return core_fext(f_ext, nb, core.data.oMi, False, offset=5)
 
 
@@ -110,7 +112,7 @@ def FDfb(model: SystemModel, xfb, q, qd, tau, f_ext=None) -> tuple[np.ndarray, n
     xfb, E, q_core, v_core = core_state(model, xfb, q, qd)
     tau = np.concatenate([np.zeros(6), joint_vector(tau, model.NB - 6, "tau")])
     fext = _fext(core, q_core, f_ext, model.NB)
-    a = rbda.aba(core.model, core.data, q_core, v_core, tau, fext)
+    a = aba(core.model, core.data, q_core, v_core, tau, fext)
     return state_rate(xfb, E, a[:6]), a[6:].copy()
 
 
@@ -127,9 +129,9 @@ def IDfb(model: SystemModel, xfb, q, qd, qdd, f_ext=None) -> tuple[np.ndarray, n
     xfb, E, q_core, v_core = core_state(model, xfb, q, qd)
     n = model.NB - 6
     fext = _fext(core, q_core, f_ext, model.NB)
-    C = rbda.rnea(core.model, core.data, q_core, v_core, np.concatenate([np.zeros(6), joint_vector(qdd, n, "qdd")]),
+    C = rnea(core.model, core.data, q_core, v_core, np.concatenate([np.zeros(6), joint_vector(qdd, n, "qdd")]),
                   fext).copy()
-    H = rbda.crba(core.model, core.data, q_core)
+    H = crba(core.model, core.data, q_core)
     a_base, tau = hybrid_solve(H, C, np.arange(6 + n) < 6, np.zeros(6 + n))
     return state_rate(xfb, E, a_base), tau
 

@@ -19,8 +19,10 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-import rbda
-from rbda.spatial import SE3, Inertia, exp3
+from ..joints import (AXIS_JOINT_FAMILIES, JointModel, JointModelHZ, JointModelHelicalUnaligned, JointModelPX,
+                      JointModelPY, JointModelPZ, JointModelRX, JointModelRY, JointModelRZ)
+from ..model import Model
+from ..spatial import SE3, Inertia, exp3
 
 from .arithmetic import mcI, plnr
 from .convert import X_to_se3, inertia_to_core, se3_to_X
@@ -33,9 +35,9 @@ PLANAR_CODES = ("r", "px", "py")
 DEFAULT_GRAVITY = np.array([0.0, 0.0, -9.81])
 
 _CORE_JOINTS = {
-    "Rx": rbda.JointModelRX, "Ry": rbda.JointModelRY, "Rz": rbda.JointModelRZ, "R": rbda.JointModelRZ,
-    "Px": rbda.JointModelPX, "Py": rbda.JointModelPY, "Pz": rbda.JointModelPZ, "P": rbda.JointModelPZ,
-    "r": rbda.JointModelRZ, "px": rbda.JointModelPX, "py": rbda.JointModelPY,
+    "Rx": JointModelRX, "Ry": JointModelRY, "Rz": JointModelRZ, "R": JointModelRZ,
+    "Px": JointModelPX, "Py": JointModelPY, "Pz": JointModelPZ, "P": JointModelPZ,
+    "r": JointModelRZ, "px": JointModelPX, "py": JointModelPY,
 }
 
 
@@ -205,19 +207,19 @@ def core_inertia(rbi, planar: bool, name: str) -> Inertia:
 
 
 # ---------------------------------------------------------------------------------------------- conversion
-def core_joint(jtyp, name: str = "jtyp") -> rbda.joints.JointModel:
+def core_joint(jtyp, name: str = "jtyp") -> JointModel:
     """The core joint model of a spatial_v2 joint type (``'H'`` is a helical joint about z with its pitch)."""
     code, pitch = joint_code(jtyp, name)
-    return rbda.JointModelHZ(pitch) if code == "H" else _CORE_JOINTS[code]()
+    return JointModelHZ(pitch) if code == "H" else _CORE_JOINTS[code]()
 
 
-def to_rbda(model: SystemModel) -> rbda.Model:
+def to_rbda(model: SystemModel) -> Model:
     """The core :class:`rbda.Model` of a system model: body ``i`` is core joint ``i``, at ``X_to_se3(Xtree[i])``.
 
     Planar models become RZ/PX/PY chains in the xy-plane; the gravity is ``gravity_of(model)``.
     """
     planar = check_model(model)
-    core = rbda.Model("featherstone")
+    core = Model("featherstone")
     core.gravity = gravity_of(model)
     for i in range(model.NB):
         placement = core_placement(model.Xtree[i], planar, f"model.Xtree[{i}]")
@@ -231,10 +233,10 @@ def _axis_of(joint) -> tuple[str, np.ndarray, float]:
     """``(code, axis, pitch)`` of a core one-axis joint, the code being that of spatial_v2 about the z axis."""
     families = {"revolute": "Rz", "prismatic": "Pz"}
     for family, code in families.items():
-        classes = rbda.joints.AXIS_JOINT_FAMILIES[family]
+        classes = AXIS_JOINT_FAMILIES[family]
         if isinstance(joint, classes):
             return code, np.asarray(joint.axis, dtype=np.float64), 0.0
-    if isinstance(joint, rbda.JointModelHelicalUnaligned):
+    if isinstance(joint, JointModelHelicalUnaligned):
         return "H", np.asarray(joint.axis, dtype=np.float64), joint.pitch
     raise ValueError(f"rbda_model.joints: {joint!r} has no spatial_v2 joint type (one-axis revolute, prismatic "
                      "and helical joints only; float a base with floatbase)")
@@ -250,7 +252,7 @@ def _z_to(axis: np.ndarray) -> np.ndarray:
     return exp3(n / np.linalg.norm(n) * angle)
 
 
-def from_rbda(rbda_model: rbda.Model) -> SystemModel:
+def from_rbda(rbda_model: Model) -> SystemModel:
     """The spatial system model of the core model ``rbda_model``, made of one-axis revolute, prismatic and helical
     joints.
 
@@ -258,8 +260,8 @@ def from_rbda(rbda_model: rbda.Model) -> SystemModel:
     joint) becomes ``'Rz'``/``'Pz'``/``'H'`` in a body frame rotated by ``R`` with ``R e_z = a``; the joint-space
     dynamics are unchanged. Raises ``ValueError`` for other joint types.
     """
-    codes = {rbda.JointModelRX: "Rx", rbda.JointModelRY: "Ry", rbda.JointModelRZ: "Rz",
-             rbda.JointModelPX: "Px", rbda.JointModelPY: "Py", rbda.JointModelPZ: "Pz"}
+    codes = {JointModelRX: "Rx", JointModelRY: "Ry", JointModelRZ: "Rz",
+             JointModelPX: "Px", JointModelPY: "Py", JointModelPZ: "Pz"}
     rotations = [np.eye(3)]  # core joint frame i -> spatial_v2 body frame i
     parent, jtype, Xtree, I = [], [], [], []
     for i in range(1, rbda_model.njoints):
@@ -291,7 +293,7 @@ def _massless(rotational: np.ndarray) -> np.ndarray:
 class CoreModel(NamedTuple):
     """A converted core model with its data, and whether the system model is planar."""
 
-    model: rbda.Model
+    model: Model
     data: Any
     planar: bool
 

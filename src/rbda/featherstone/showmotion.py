@@ -51,7 +51,7 @@ def _segment(p0: np.ndarray, p1: np.ndarray, radius: float, where: str):
 
 def _shape(item, planar: bool, where: str):
     """``(placement, vertices, faces)`` of one appearance shape, or None for a non-drawing entry."""
-    from rbda.io.meshes import convex_hull
+    from rbda.model.meshes import convex_hull
     from rbda.viewer.scene import box_mesh, cylinder_mesh, sphere_mesh
 
     label, args = item[0], item[1:]

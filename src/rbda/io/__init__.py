@@ -1,12 +1,12 @@
-"""Reading and writing robot files: URDF, MJCF, SDF, SRDF.
+"""Reading and writing robot files: URDF, MJCF, SDF, SRDF, MJCF scenes for the simulator, rbda's own model file.
 
 :func:`load_model` picks the reader by file type. Every reader raises :class:`ModelFileError` (a
 ``ValueError``) naming the file, the element and the reason.
 """
 
-from .errors import ModelFileError
-from .geometry import (Box, Capsule, Cylinder, Ellipsoid, GeometryModel, GeometryObject, GeometryType, Halfspace,
-                       Mesh, Sphere)
+from ..model.errors import ModelFileError
+from ..model.geometry import (Box, Capsule, Cylinder, Ellipsoid, GeometryModel, GeometryObject, GeometryType,
+                              Halfspace, Mesh, Sphere)
 from .loader import load_model, load_model_from_string
 from .robots import Robot, load_robot  # example-robot-data's robots by name
 from .srdf import Srdf, load_reference_configurations, load_rotor_parameters, read_srdf, remove_collision_pairs
@@ -19,6 +19,8 @@ from .urdf import (
     read_urdf,
 )
 from .urdf_writer import write_urdf
+from .model_file import load_model_file, save_model  # rbda's own model file
+from .scene import load_scene  # an MJCF scene for the simulator: (model, collision_model)
 from .constraints import constraints_from_mjcf  # MJCF connect/weld equalities as RigidConstraintModel
 from .mjcf_physics import actuator_torques  # MJCF actuators' joint torques of their controls
 from .constraints import constraints_from_sdf  # SDFormat loop-closing joints as RigidConstraintModel
@@ -31,5 +33,5 @@ __all__ = [
     "GeometryModel", "GeometryObject", "GeometryType", "Box", "Cylinder", "Sphere", "Capsule", "Ellipsoid", "Mesh",
     "Halfspace",
     "constraints_from_mjcf", "actuator_torques",
-    "constraints_from_sdf",
+    "constraints_from_sdf", "load_scene", "save_model", "load_model_file",
 ]

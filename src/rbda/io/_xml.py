@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from .errors import ModelFileError
+from ..model.errors import ModelFileError
 
 _REQUIRED = object()
 

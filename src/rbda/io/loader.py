@@ -7,7 +7,7 @@ import os
 
 from ..joints import JointModel, JointModelFreeFlyer
 from ._xml import XmlSource
-from .errors import ModelFileError
+from ..model.errors import ModelFileError
 
 FORMATS = {"robot": "urdf", "mujoco": "mjcf", "sdf": "sdf"}  # root element -> format
 _EXTENSIONS = {".urdf": "urdf", ".sdf": "sdf", ".world": "sdf", ".mjcf": "mjcf"}

@@ -55,7 +55,7 @@ from ..joints import (
 from ..model import Frame, FrameType, Model
 from ..spatial import SE3, Inertia, exp3, quat_to_matrix
 from ..spatial._validate import as_array
-from .errors import ModelFileError
+from ..model.errors import ModelFileError
 
 # MuJoCo's mjtJoint codes
 FREE, BALL, SLIDE, HINGE = 0, 1, 2, 3
@@ -400,22 +400,34 @@ def _free_rotations(L: MjcfLayout, q_rbda: np.ndarray):
             for kind, a, d in zip(L.jnt_type, L.qposadr, L.dofadr) if kind == FREE]
 
 
+def _free_linear_to_local(model_or_mj, qpos, x, name: str) -> np.ndarray:
+    """A copy of the MuJoCo dof vector ``x (nv,)`` at ``qpos`` with each free joint's linear part, a world vector
+    there, taken into the body's axes: ``R^T x_lin`` (MuJoCo's qvel and qfrc to rbda's v and tau)."""
+    L = _layout(model_or_mj)
+    out = as_array(x, (L.nv,), name).copy()
+    for d, R in _free_rotations(L, qpos_to_q(model_or_mj, qpos)):
+        out[d : d + 3] = R.T @ out[d : d + 3]
+    return out
+
+
+def _free_linear_to_world(model_or_mj, q, x, name: str) -> np.ndarray:
+    """The inverse of :func:`_free_linear_to_local` at rbda configuration ``q``: ``R x_lin`` (rbda's v and tau to
+    MuJoCo's qvel and qfrc)."""
+    L = _layout(model_or_mj)
+    out = as_array(x, (L.nv,), name).copy()
+    for d, R in _free_rotations(L, as_array(q, (L.nq,), "q")):
+        out[d : d + 3] = R @ out[d : d + 3]
+    return out
+
+
 def qvel_to_v(model_or_mj, qpos, qvel) -> np.ndarray:
     """rbda ``v (nv,)`` of MuJoCo's ``qvel (nv,)`` at ``qpos``: free joints ``v_lin = R^T qvel_lin``."""
-    L = _layout(model_or_mj)
-    v = as_array(qvel, (L.nv,), "qvel").copy()
-    for d, R in _free_rotations(L, qpos_to_q(model_or_mj, qpos)):
-        v[d : d + 3] = R.T @ v[d : d + 3]
-    return v
+    return _free_linear_to_local(model_or_mj, qpos, qvel, "qvel")
 
 
 def v_to_qvel(model_or_mj, q, v) -> np.ndarray:
     """MuJoCo ``qvel (nv,)`` of rbda's ``v (nv,)`` at rbda configuration ``q``: free joints ``qvel_lin = R v_lin``."""
-    L = _layout(model_or_mj)
-    qvel = as_array(v, (L.nv,), "v").copy()
-    for d, R in _free_rotations(L, as_array(q, (L.nq,), "q")):
-        qvel[d : d + 3] = R @ qvel[d : d + 3]
-    return qvel
+    return _free_linear_to_world(model_or_mj, q, v, "v")
 
 
 def qacc_to_a(model_or_mj, qpos, qvel, qacc) -> np.ndarray:
@@ -442,20 +454,12 @@ def a_to_qacc(model_or_mj, q, v, a) -> np.ndarray:
 def qfrc_to_tau(model_or_mj, qpos, qfrc) -> np.ndarray:
     """rbda generalized force ``tau (nv,)`` of a MuJoCo ``qfrc_* (nv,)`` (same power ``tau . v = qfrc . qvel``):
     free joints ``tau_lin = R^T qfrc_lin``."""
-    L = _layout(model_or_mj)
-    tau = as_array(qfrc, (L.nv,), "qfrc").copy()
-    for d, R in _free_rotations(L, qpos_to_q(model_or_mj, qpos)):
-        tau[d : d + 3] = R.T @ tau[d : d + 3]
-    return tau
+    return _free_linear_to_local(model_or_mj, qpos, qfrc, "qfrc")
 
 
 def tau_to_qfrc(model_or_mj, q, tau) -> np.ndarray:
     """MuJoCo ``qfrc (nv,)`` of rbda's ``tau (nv,)`` at rbda configuration ``q`` (inverse of :func:`qfrc_to_tau`)."""
-    L = _layout(model_or_mj)
-    qfrc = as_array(tau, (L.nv,), "tau").copy()
-    for d, R in _free_rotations(L, as_array(q, (L.nq,), "q")):
-        qfrc[d : d + 3] = R @ qfrc[d : d + 3]
-    return qfrc
+    return _free_linear_to_world(model_or_mj, q, tau, "tau")
 
 
 __all__ = [

@@ -17,8 +17,9 @@ import numpy as np
 
 from ..model import FrameType, Model
 from ..spatial import SE3
-from .errors import ModelFileError
-from .geometry import Box, Capsule, Cylinder, Ellipsoid, GeometryModel, GeometryObject, GeometryType, Mesh, Sphere
+from ..model.errors import ModelFileError
+from ..model.geometry import (Box, Capsule, Cylinder, Ellipsoid, GeometryModel, GeometryObject, GeometryType, Mesh,
+                              Sphere)
 from .mjcf import _file_error, _mujoco, _placement, _warnings_as_python_warnings
 
 PLANE, HFIELD, SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH = range(8)

@@ -41,7 +41,7 @@ from ..joints import (
 )
 from ..model import Frame, FrameType, Model
 from ..spatial import SE3, Inertia, quat_to_matrix, rpy_to_matrix
-from .errors import ModelFileError
+from ..model.errors import ModelFileError
 
 MODEL_FRAME = "__model__"
 _NO_LIMIT = 1e16

@@ -3,7 +3,7 @@
 The functions are Pinocchio's: :func:`load_reference_configurations` fills ``model.reference_configurations``
 from the ``<group_state>`` elements, :func:`load_rotor_parameters` sets ``model.armature`` from
 ``<rotor_params>``, :func:`remove_collision_pairs` removes the ``<disable_collisions>`` pairs from a
-:class:`~rbda.io.geometry.GeometryModel`. Joints and links the model does not have are skipped, as Pinocchio
+:class:`~rbda.model.geometry.GeometryModel`. Joints and links the model does not have are skipped, as Pinocchio
 does; every other problem is a :class:`ModelFileError` naming the file, the element and the reason.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 from ..joints import JointType
 from ..model import FrameType, Model
 from ._xml import XmlSource
-from .geometry import GeometryModel
+from ..model.geometry import GeometryModel
 
 QUATERNION_TOLERANCE = 1e-6  # how far from unit norm a quaternion in a group_state may be
 

@@ -44,7 +44,8 @@ from ..joints import (
 from ..model import Frame, FrameType, Model
 from ..spatial import SE3, Inertia, rpy_to_matrix
 from ._xml import XmlSource
-from .geometry import DEFAULT_COLOR, Box, Capsule, Cylinder, GeometryModel, GeometryObject, GeometryType, Mesh, Sphere
+from ..model.geometry import (DEFAULT_COLOR, Box, Capsule, Cylinder, GeometryModel, GeometryObject, GeometryType, Mesh,
+                              Sphere)
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
 _AXIS_FAMILY = {"revolute": "revolute", "continuous": "revolute_unbounded", "prismatic": "prismatic"}

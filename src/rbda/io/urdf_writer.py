@@ -26,7 +26,7 @@ import numpy as np
 from ..joints import JointType
 from ..model import FrameType, Model
 from ..spatial import SE3, matrix_to_rpy
-from .geometry import Box, Capsule, Cylinder, GeometryModel, Mesh, Sphere
+from ..model.geometry import Box, Capsule, Cylinder, GeometryModel, Mesh, Sphere
 
 _TYPES = {
     JointType.REVOLUTE: "revolute", JointType.REVOLUTE_UNBOUNDED: "continuous", JointType.PRISMATIC: "prismatic",

@@ -23,7 +23,7 @@ from ..algorithms._check import SINGULAR_INERTIA
 from ..joints.base import JointType
 from ..kernels.checks import SINGULAR, WRONG_DATA
 from ..kernels.derivatives import derivative_size
-from ..kernels.whole_body import whole_body_size
+from ..model.layout import whole_body_size
 from ..model.elementary import sync_elementary
 from . import _ffi
 

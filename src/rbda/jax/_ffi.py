@@ -54,8 +54,8 @@ from ..kernels import constrained_derivatives as _constrained_derivatives
 from ..kernels import derivatives as _derivatives
 from ..kernels import dynamics as _dynamics_kernels
 from ..kernels import kinematics as _kinematics_kernels
-from ..kernels.layout import data_views, model_views
-from ..kernels.whole_body import whole_body_views
+from ..model.layout import data_views, model_views
+from ..model.layout import whole_body_views
 
 API_MAJOR, API_MINOR = 0, 3  # XLA_FFI_API_MAJOR / MINOR of the c_api.h this handler follows
 EXTENSION_METADATA = 1  # XLA_FFI_Extension_Metadata

@@ -11,7 +11,7 @@ import numpy as np
 from .._jit import njit, prange
 
 from . import dynamics, kinematics
-from .layout import data_views, model_views
+from ..model.layout import data_views, model_views
 from .mimic import model_block
 
 

@@ -12,9 +12,9 @@ from ..spatial.compiled import (
 )
 from .dynamics import world_jacobians_and_inertias
 from .kinematics import body_velocity, calc_joint, joint_acceleration
-from .layout import model_views
+from ..model.layout import model_views, whole_body_size, whole_body_views
 from .mimic import compress_rows, extended
-from .whole_body import begin_whole_body, cross3, rotate, rotate_inv, whole_body_size, whole_body_views
+from .whole_body import begin_whole_body, cross3, rotate, rotate_inv
 
 
 @njit(cache=True)

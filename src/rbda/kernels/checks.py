@@ -9,7 +9,7 @@ import numpy as np
 from .._jit import njit
 
 from ..joints.dispatch import COMPOSITE, joint_normalization_error
-from .layout import JointTables, data_views, model_views
+from ..model.layout import JointTables, data_views, model_views
 from .mimic import expand_inputs, model_coordinates
 from .views import borrowed, view
 

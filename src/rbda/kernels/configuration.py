@@ -21,7 +21,7 @@ from ..joints.dispatch import COMPOSITE, FREE_FLYER, PLANAR, PRISMATIC, REVOLUTE
 from ..joints.dispatch import joint_difference, joint_integrate, joint_neutral, joint_normalize
 from ..spatial.compiled import jlog_coefficient, one_minus_cos_over_t2, sin_over_t, t_minus_sin_over_t3
 from .checks import all_finite, configuration_status
-from .layout import model_views
+from ..model.layout import model_views
 from .mimic import model_coordinates
 from .views import borrowed, view
 

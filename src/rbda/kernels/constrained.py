@@ -15,7 +15,7 @@ from ..spatial.compiled import jlog_coefficient, motion_act, motion_act_inv, mot
 from .checks import all_finite
 from .dynamics import crba_after_kinematics, rnea
 from .kinematics import forward_kinematics_qva
-from .layout import data_views, model_views
+from ..model.layout import data_views, model_views
 from .sparse import cholesky_decompose, cholesky_solve
 from .views import borrowed, view
 

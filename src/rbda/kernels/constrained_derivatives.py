@@ -37,7 +37,7 @@ from .constrained import impulse_dynamics
 from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, delassus_in,
                           dense_cholesky, point_velocity, se3_compose_inverse, se3_log)
 from .derivatives import column_partials, derivative_views, forward_derivatives, rnea_derivatives
-from .layout import data_views, model_views
+from ..model.layout import data_views, model_views
 from .sparse import cholesky_minv, cholesky_solve_block
 from .views import borrowed, view
 

@@ -20,7 +20,7 @@ from ..spatial.compiled import add6x6, dot6, inertia_act, inertia_to_matrix, mat
     matvec6_transpose, velocity_variation
 from .derivatives import derivative_views
 from .kinematics import jacobians_time_variation
-from .layout import data_views, model_views
+from ..model.layout import data_views, model_views
 from .mimic import compress_matrix
 from .views import borrowed
 

@@ -48,7 +48,7 @@ from .checks import NEEDS_FACTOR, SINGULAR, begin, left_out
 from .dynamics import aba
 from .sparse import inverse_through_factor, minus_minv_products
 from .kinematics import calc_joint, world_jacobian_columns
-from .layout import data_views, model_views
+from ..model.layout import data_views, model_views
 from .mimic import (add_armature, add_armature_diagonal, compress_columns, compress_matrix, compress_tensor,
                     compress_vector, extended, model_block)
 from .views import borrowed, view

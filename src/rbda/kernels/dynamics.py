@@ -37,7 +37,7 @@ from ..spatial.compiled import (
 )
 from .checks import NEEDS_FACTOR, SINGULAR, begin, left_out
 from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
-from .layout import data_views, model_views
+from ..model.layout import data_views, model_views
 from .mimic import add_armature, add_armature_diagonal, compress_matrix, compress_vector, extended, model_block
 from .sparse import inverse_through_factor
 from .views import borrowed

@@ -14,7 +14,7 @@ model and data it was bound for; the tuple also holds references to everything t
 stay valid while the builtin lives.
 
 The checks are complete but cheap: the model and data are the bound ones, the binding is current (an edit of the
-model clears its token, :class:`Bindings`), and each array argument is an exact ``numpy.ndarray``, float64 in
+model clears its token, ``model.data.Bindings``), and each array argument is an exact ``numpy.ndarray``, float64 in
 native byte order, one-dimensional, C-contiguous and aligned, of the right length. On any mismatch, and whenever
 the kernel reports a bad input (NaN, a quaternion off the unit sphere), the builtin returns ``None`` and the
 public function takes its ordinary path, which converts the argument or raises the named error. So results,
@@ -36,6 +36,7 @@ import weakref
 
 import numpy as np
 
+from ..model import data as _data
 from .direct import MODE
 
 # the table (self's first item): identities, buffer addresses and lengths, then per entry the object it returns
@@ -83,39 +84,18 @@ def compile_all() -> None:
 
 
 # ------------------------------------------------------------------------------------------- binding
-class Bindings:
-    """A model's token and the data bound to it (``model.fast_bindings``): an edit of the model
-    (``Model._invalidate``) zeroes the token, which every builtin bound to the old packed arrays checks, and puts
-    back the unbound entries of the bound data, which bind again at their next call."""
-
-    def __init__(self):
-        self.token = np.ones(1, dtype=np.int64)
-        self.data = weakref.WeakSet()
-
-    def unbind(self) -> None:
-        self.token[0] = 0
-        for data in list(self.data):
-            data.__dict__.update(UNBOUND)
-        self.data.clear()
-
-
-PREFIX = "_fast_"
-
-
-def _ordinary(*args):
-    """The entry of a data that has no fast entry: always the ordinary path."""
-    return None
+_ordinary = _data.ordinary  # the entry of a data that has no fast entry: always the ordinary path
 
 
 def bind(name: str, model, data):
-    """Bind entry ``name`` to ``(model, data)`` and store it as ``data._fast_<name>``; returns it (or a function
-    that always answers None, stored too, where the fast path does not apply)."""
+    """Bind entry ``name`` to ``(model, data)`` and store it as ``data.fast_entries.<name>``; returns it (or a
+    function that always answers None, stored too, where the fast path does not apply)."""
     from ..model import Model
 
     if not isinstance(model, Model) or type(data).__name__ != "Data":  # wrong arguments: the ordinary path raises
         return _ordinary
     if not ENABLED or model.mimicking_joints:
-        data.__dict__[PREFIX + name] = _ordinary
+        setattr(data.fast_entries, name, _ordinary)
         return _ordinary
     if data.model_sizes != (model.njoints, model.nv, model.nframes):
         return _ordinary
@@ -126,13 +106,13 @@ def bind(name: str, model, data):
 
         I, F, _, dws, elementary = workspaces(model, data)
         if elementary is not None:  # run on the model's elementary twin: the ordinary path
-            data.__dict__[PREFIX + name] = _ordinary
+            setattr(data.fast_entries, name, _ordinary)
             return _ordinary
     from .fastcall_entries import compiled, kernel_address  # numba: loaded by the first call, not by import rbda
 
     kernel = kernel_address(name)
     if not kernel:  # (never so far: each kernel is compiled for one set of argument types)
-        data.__dict__[PREFIX + name] = _ordinary
+        setattr(data.fast_entries, name, _ordinary)
         return _ordinary
     bindings = model.fast_bindings
     if bindings.token[0] == 0:  # a shallow copy's edit zeroed the token this model shares: a new one
@@ -152,13 +132,13 @@ def bind(name: str, model, data):
     # model: a data must not keep its model alive, e.g. in caches of data keyed by weak references to models)
     keep = (T, model_ref, I, F, data.ws, dws, bindings.token, result)
     entry = _new_builtin(ctypes.addressof(compiled(name)), keep, None)
-    data.__dict__[PREFIX + name] = entry
+    setattr(data.fast_entries, name, entry)
     bindings.data.add(data)
     return entry
 
 
 def _unbound(name: str):
-    """A data's entry ``_fast_<name>`` until its first call: binds, then calls the bound entry."""
+    """A data's entry ``data.fast_entries.<name>`` until its first call: binds, then calls the bound entry."""
     def first_call(model, data, *args):
         return bind(name, model, data)(model, data, *args)
 
@@ -166,11 +146,11 @@ def _unbound(name: str):
     return first_call
 
 
-#: the entries of a data before their first call, which a ``Data`` holds in its instance dictionary (as it holds
-#: the bound ones): an attribute found there and on no class is read in ~5 ns; one that a class attribute shadows
-#: (the staticmethods these were), or on a class with ``__getattr__``, in ~20-25 ns (CPython does not specialise
-#: those reads)
-UNBOUND = {PREFIX + name: _unbound(name) for name in ENTRIES}
+#: the entries of a data before their first call: the model layer's table, filled here (``rbda`` imports this
+#: module), so that ``Data`` does not import the machinery; ``data.fast_entries`` holds them in slots
+UNBOUND = _data.FAST_ENTRIES
+UNBOUND.update({name: _unbound(name) for name in ENTRIES})
+assert set(ENTRIES) == set(_data.FastEntries.__slots__), "an entry without a slot in model.data.FastEntries"
 
 
 # ------------------------------------------------------------------------------------------- the layout check

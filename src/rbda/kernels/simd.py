@@ -32,7 +32,7 @@ from numba.np.arrayobj import make_array
 
 from ..joints.dispatch import FREE_FLYER, PRISMATIC, REVOLUTE
 from .checks import NORMALIZATION_TOL, SINGULAR
-from .layout import model_views
+from ..model.layout import model_views
 from .sparse import subtree_ends
 from .views import borrowed
 

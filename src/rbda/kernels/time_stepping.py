@@ -34,7 +34,7 @@ from .._jit import njit
 
 from ..joints.dispatch import FREE_FLYER
 from ..spatial.compiled import rotation_entries
-from .layout import model_views
+from ..model.layout import model_views
 from .views import borrowed
 
 MIDPOINT_ITERATIONS = 8  # Newton's, on a free body's gyroscopic step (it converges in 2 to 4)

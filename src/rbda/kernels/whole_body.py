@@ -1,9 +1,9 @@
 """The whole-body buffer and the small helpers its kernels share (``center_of_mass.py``, ``centroidal.py``,
 ``energy.py``, ``regressor.py``, ``sparse.py``).
 
-The whole-body kernels use the data workspace ``ws`` (``layout.py``) for the kinematics and a second buffer ``wb`` for their own
-results, cut by :func:`whole_body_views` (``Data`` keeps it next to ``ws``, so the workspace layout that the
-other kernels share is unchanged):
+The whole-body kernels use the data workspace ``ws`` (``model/layout.py``) for the kinematics and a second buffer
+``wb`` for their own results, cut by :func:`rbda.model.layout.whole_body_views` (``Data`` keeps it next to ``ws``,
+so the workspace layout that the other kernels share is unchanged):
 
 * ``mass (nj,)``, ``com, vcom, acom (nj, 3)``: subtree masses, centres of mass, their velocities and (classical)
   accelerations, world frame; entry 0 is the whole model;
@@ -19,42 +19,9 @@ mass-weighted CoM terms use ``h = m c`` directly (no division until the end).
 
 from __future__ import annotations
 
-from collections import namedtuple
-
-import numpy as np
 from .._jit import njit
-
+from ..model.layout import whole_body_views
 from .checks import WRONG_DATA, begin
-from .views import in_python, view
-
-WholeBodyViews = namedtuple("WholeBodyViews", "mass com vcom acom Jcom Ag dAg Ig hg dhg energy L D Dinv dYcrb scratch")
-
-
-@njit(cache=True, inline="always")
-def whole_body_views(wb, nj, nv):
-    """Named views of a whole-body buffer, and the number of floats they span."""
-    mass = wb[0:nj]
-    o = nj
-    com, vcom, acom = view(wb, o, (nj, 3)), view(wb, o + 3 * nj, (nj, 3)), view(wb, o + 6 * nj, (nj, 3))
-    o += 9 * nj
-    Jcom = view(wb, o, (nv, 3))
-    o += 3 * nv
-    Ag, dAg = view(wb, o, (nv, 6)), view(wb, o + 6 * nv, (nv, 6))
-    o += 12 * nv
-    Ig = view(wb, o, (6, 6))
-    o += 36
-    hg, dhg, energy = wb[o : o + 6], wb[o + 6 : o + 12], wb[o + 12 : o + 15]
-    o += 15
-    L = view(wb, o, (nv, nv))
-    o += nv * nv
-    D, Dinv = wb[o : o + nv], wb[o + nv : o + 2 * nv]
-    o += 2 * nv
-    dYcrb = view(wb, o, (nj, 13))
-    o += 13 * nj
-    scratch = view(wb, o, (16, 6))
-    o += 96
-    return WholeBodyViews(mass, com, vcom, acom, Jcom, Ag, dAg, Ig, hg, dhg, energy, L, D, Dinv, dYcrb, scratch), o
-
 
 @njit(cache=True, forceinline=True)
 def begin_whole_body(I, F, ws, wb, q, v, a):
@@ -65,16 +32,6 @@ def begin_whole_body(I, F, ws, wb, q, v, a):
     if size != wb.shape[0]:
         status = WRONG_DATA
     return m, d, jt, w, status
-
-
-@njit(cache=True)
-def whole_body_size(nj, nv):
-    """Number of floats of a whole-body buffer for these sizes (the views of a scratch buffer count them)."""
-    return whole_body_views(np.empty(23 * nj + nv * nv + 17 * nv + 147), nj, nv)[1]
-
-
-whole_body_views_py = in_python(whole_body_views)
-whole_body_size_py = in_python(whole_body_size, whole_body_views=whole_body_views_py)
 
 
 @njit(cache=True, inline="always")

@@ -3,10 +3,9 @@
 from .data import Data
 from .frame import Frame, FrameType
 from .model import Model
-from .model_file import load_model_file, save_model
 from .surgery import append_model, build_reduced_model, find_common_ancestor, transform_joint_into_mimic
 
 __all__ = [
     "Model", "Data", "Frame", "FrameType", "append_model", "build_reduced_model", "find_common_ancestor",
-    "save_model", "load_model_file", "transform_joint_into_mimic",
+    "transform_joint_into_mimic",
 ]

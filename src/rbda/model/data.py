@@ -4,7 +4,7 @@ Every field of a :class:`Data` is declared here, in :meth:`Data.__init__` and th
 with its shape and meaning; no algorithm adds an attribute. The fields are numpy views into three float64 buffers
 that the compiled kernels fill:
 
-* ``ws`` (``kernels/layout.py``): kinematics and dynamics, per joint, per dof and joint-space matrices;
+* ``ws`` (``model/layout.py``): kinematics and dynamics, per joint, per dof and joint-space matrices;
 * ``wb`` (``kernels/whole_body.py``): centre of mass, centroidal quantities, the factor of ``M``;
 * ``dws`` (``kernels/derivatives.py``): the derivatives' workspace, allocated on the first derivative call.
 
@@ -15,13 +15,13 @@ owns; the fields themselves hold the last call's values (a second call overwrite
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Sequence
 
 import numpy as np
 
-from ..kernels.fastcall import UNBOUND
-from ..kernels.layout import data_size
-from ..kernels.layout import data_views_py as data_views
+from .layout import data_size
+from .layout import data_views_py as data_views
 from ..spatial import SE3, Motion
 
 
@@ -85,16 +85,60 @@ def leading_block(X: np.ndarray, n: int) -> np.ndarray:
 
 def workspace_sizes(model) -> tuple[int, int, int, int]:
     """``(njoints, nv_extended, nframes, nq_mimic)``: the sizes a workspace ``ws`` of ``model`` is laid out for
-    (``kernels/layout.py``: the kernels run over one column per joint dof, mimic joints included, and with mimic
+    (``model/layout.py``: the kernels run over one column per joint dof, mimic joints included, and with mimic
     joints keep the extended configuration of ``nq + len(mimicking_joints)`` entries)."""
     nq_mimic = model.nq + len(model.mimicking_joints) if model.mimicking_joints else 0
     return model.njoints, model.nv_extended, model.nframes, nq_mimic
 
 
+def ordinary(*args):
+    """The fast entry that sends every call down the algorithm's ordinary path."""
+    return None
+
+
+#: The unbound fast entries, by algorithm: what a new data's :class:`FastEntries` hold until their first call,
+#: which binds them. The fast-entry machinery (``kernels/fastcall.py``) fills this table when it is imported, which
+#: ``import rbda`` does; an algorithm missing here keeps its ordinary path.
+FAST_ENTRIES: dict = {}
+
+
+class FastEntries:
+    """A data's fast entries (``data.fast_entries``), one per algorithm that has one: ``entry(model, data,
+    *inputs)`` returns the algorithm's result (True for forward kinematics), or None to send the call down the
+    ordinary path, which converts the inputs or raises the named error."""
+
+    __slots__ = ("forward_kinematics_q", "forward_kinematics_qv", "forward_kinematics_qva", "compute_joint_jacobians",
+                 "rnea", "crba", "aba", "compute_minverse", "compute_rnea_derivatives", "compute_aba_derivatives")
+
+    def __init__(self, entries: dict = FAST_ENTRIES):
+        self.unbind(entries)
+
+    def unbind(self, entries: dict = FAST_ENTRIES) -> None:
+        """Every entry back to its unbound one in ``entries`` (:data:`FAST_ENTRIES`), else :func:`ordinary`."""
+        for name in self.__slots__:
+            setattr(self, name, entries.get(name, ordinary))
+
+
+class Bindings:
+    """A model's token and the data bound to it (``model.fast_bindings``): an edit of the model
+    (``Model._invalidate``) zeroes the token, which every builtin bound to the old packed arrays checks, and puts
+    back the unbound entries of the bound data, which bind again at their next call."""
+
+    def __init__(self):
+        self.token = np.ones(1, dtype=np.int64)
+        self.data = weakref.WeakSet()
+
+    def unbind(self) -> None:
+        self.token[0] = 0
+        for data in list(self.data):
+            data.fast_entries.unbind()
+        self.data.clear()
+
+
 class Data:
     """Workspace for one model; create it with ``model.create_data()``.
 
-    Kinematics (``kernels/layout.py``; per joint ``i``, in the joint frame unless prefixed ``o`` for the world):
+    Kinematics (``model/layout.py``; per joint ``i``, in the joint frame unless prefixed ``o`` for the world):
     ``liMi``, ``oMi`` (``njoints`` placements, :class:`SE3Views` over ``(njoints, 3, 4)`` arrays ``[R | p]``),
     ``oMf`` (``nframes`` frame placements); ``v``, ``a``, ``a_gf`` (acceleration with gravity), ``f`` (RNEA's
     body forces), ``ov``, ``oa``, ``oa_gf``, ``of`` ``(njoints, 6)`` spatial vectors ``[linear; angular]``;
@@ -118,7 +162,7 @@ class Data:
     def __init__(self, model):
         nj, nx, nf, nq_mimic = workspace_sizes(model)
         nv = model.nv
-        self.__dict__.update(UNBOUND)  # the fast entries of the algorithms, bound by their first call (kernels/fastcall.py)
+        self.fast_entries = FastEntries()  # the algorithms' fast entries, bound by their first call
         self.model_sizes = (nj, nv, nf)
         self.ws = new_workspace(nj, nx, nf, nq_mimic)
         d = data_views(self.ws, nj, nx, nf, nq_mimic)[0]
@@ -145,8 +189,8 @@ class Data:
         ``M = U D U^T`` (views of the buffer ``wb`` that the kernels of ``kernels/whole_body.py`` fill), and the
         regressors of ``algorithms/regressor.py``: ``joint_torque_regressor (nv, 10 (njoints - 1))``, the first
         rows of ``torque_regressor_rows (nv_extended, 10 (njoints - 1))`` that its kernel fills."""
-        from ..kernels.whole_body import whole_body_size_py as whole_body_size
-        from ..kernels.whole_body import whole_body_views_py as whole_body_views
+        from .layout import whole_body_size_py as whole_body_size
+        from .layout import whole_body_views_py as whole_body_views
 
         nj, nv, nx = model.njoints, model.nv, model.nv_extended
         self.wb = np.zeros(whole_body_size(nj, nx))
@@ -216,12 +260,12 @@ class Data:
         array that views a buffer (``ws``, ``wb``, ``dws``) as where it lies in it, so that the fields of the
         copy view the copy's buffers as these view this data's."""
         buffers = {name: self.__dict__.get(name) for name in _BUFFERS}
-        return {k: _describe(v, buffers) for k, v in self.__dict__.items() if not k.startswith("_fast_")}
+        return {k: _describe(v, buffers) for k, v in self.__dict__.items() if k != "fast_entries"}
 
     def __setstate__(self, state):
         buffers = {name: state.get(name) for name in _BUFFERS}
         self.__dict__.update({k: _restore(v, buffers) for k, v in state.items()})
-        self.__dict__.update(UNBOUND)
+        self.fast_entries = FastEntries()
 
     def copy(self) -> "Data":
         """An independent workspace holding the same values (Pinocchio's ``Data.copy``; also ``copy.copy`` and

@@ -1,7 +1,7 @@
 """The kinematic tree: topology, joint models, placements, inertias, limits and frames.
 
 A :class:`Model` is built once (``add_joint``, ``append_body_to_joint``, ``add_frame``) and never modified by the
-algorithms. For the compiled kernels it packs itself into two flat arrays (``kernels/layout.py``), rebuilt
+algorithms. For the compiled kernels it packs itself into two flat arrays (``model/layout.py``), rebuilt
 lazily after any change made through its methods or by assigning one of its fields. ``gravity`` and ``armature``
 are views into the packed floats, so in-place edits (``model.gravity.linear[:] = 0``) are seen too; the elements
 of ``joint_placements``, ``inertias`` and ``frames`` must be *replaced* (``model.inertias[i] = Y``) rather than
@@ -15,7 +15,7 @@ import numpy as np
 from ..joints import JointModel, JointModelComposite, JointModelMimic
 from ..joints.mimic import MIMIC_TYPES
 from ..joints.base import NPARAMS
-from ..kernels.layout import HEADER, JOINT_FLOATS, JOINT_INTS, SUB_INTS
+from .layout import HEADER, JOINT_FLOATS, JOINT_INTS, SUB_INTS
 from ..spatial import SE3, Inertia, Motion
 from ..spatial._validate import as_array
 from .frame import Frame, FrameType
@@ -89,12 +89,8 @@ def frame_id_arg(model: "Model", frame_id: int | str, name: str = "frame_id") ->
     return int(frame_id)
 
 
-def _no_fast_entry(*args):
-    return None
-
-
 def _fast_bindings():
-    from ..kernels.fastcall import Bindings
+    from .data import Bindings
 
     return Bindings()
 
@@ -445,7 +441,7 @@ class Model:
         return elementary_model(self)
 
     def _columns(self):
-        from ..kernels.layout import model_views_py
+        from .layout import model_views_py
 
         m = model_views_py(*self.packed)
         mimic = m.nq_mimic > 0
@@ -456,11 +452,11 @@ class Model:
     #: dof, mimic joints included), and with mimic joints, per column of ``data.J`` the model dof it moves and the
     #: scale (``J = J_ext G``, ``G[k, col[k]] = scale[k]``; None without)
     columns = _Derived(_columns)
-    #: ``(I, F)``, the flat int64 and float64 arrays the kernels read (``kernels/layout.py``)
+    #: ``(I, F)``, the flat int64 and float64 arrays the kernels read (``model/layout.py``)
     packed = _Derived(lambda model: model._pack())
     #: ``(model_e, last)``: the elementary twin, whose joints all have constant motion subspaces (``model/elementary.py``)
     elementary = _Derived(_elementary)
-    #: the data whose fast entries are bound to the packed arrays, and their token (``kernels/fastcall.py``)
+    #: the data whose fast entries are bound to the packed arrays, and their token (``data.Bindings``)
     fast_bindings = _Derived(lambda model: _fast_bindings())
 
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
@@ -514,7 +510,7 @@ class Model:
         """The packed arrays of a model with mimic joints: the tree with one coordinate per joint dof (the tables of
         the tree with its mimic joints freed, ``model/mimic.py``: the kernels' recursion runs over ``nv_extended``
         columns, as Pinocchio's), the model's sizes in the header, then the map from the model's ``q``, ``v`` to the
-        extended ones (``kernels/layout.py``) and the model's armature, which the kernels add to the model's dofs."""
+        extended ones (``model/layout.py``) and the model's armature, which the kernels add to the model's dofs."""
         from .mimic import free_mimic_joints
 
         ext, mm = free_mimic_joints(self)
@@ -531,10 +527,10 @@ class Model:
         return I, F
 
     def __getattr__(self, name):  # only reached for a missing attribute: a Model passed where a Data belongs
-        from .data import DATA_ATTRIBUTES, ArgumentOrderError
+        from .data import DATA_ATTRIBUTES, ArgumentOrderError, FastEntries
 
-        if name.startswith("_fast_"):  # a Data's fast entry (kernels/fastcall.py): the ordinary path names the mistake
-            return _no_fast_entry
+        if name == "fast_entries":  # a Data's fast entries: the ordinary path names the mistake
+            return FastEntries({})
         if name in DATA_ATTRIBUTES:
             raise ArgumentOrderError("data: expected an rbda.Data (model.create_data()), got a Model; the algorithms "
                                      "take (model, data, ...)")

@@ -1,6 +1,6 @@
 """Model surgery, as Pinocchio does it: attach a model at a frame of another (``append_model``), lock joints at a
 configuration (``build_reduced_model``), the common ancestor of two joints (``find_common_ancestor``); saving
-a model to a file is ``model_file.py``.
+a model to a file is :mod:`rbda.io.model_file`.
 
 Joint and frame order follow Pinocchio's ``appendModel`` and ``buildReducedModel``, so that names, ids, ``q``
 and ``v`` line up with a Pinocchio model built the same way.
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from numpy.typing import ArrayLike
 
-    from ..io.geometry import GeometryModel
+    from .geometry import GeometryModel
 
 
 

@@ -23,7 +23,7 @@ What differs from Pinocchio, by design:
 
 from __future__ import annotations
 
-from .. import __version__ as _rbda_version
+from .._version import __version__ as _rbda_version
 from ..joints import (JointModelFreeFlyer, JointModelHelicalUnaligned, JointModelHX, JointModelHY, JointModelHZ,
                       JointModelMimic, JointModelPlanar, JointModelPrismaticUnaligned, JointModelPX, JointModelPY,
                       JointModelPZ, JointModelRevoluteUnaligned, JointModelRevoluteUnboundedUnaligned,

@@ -2,7 +2,7 @@
 ``CollisionPair``, the materials, ``buildGeomFromUrdf``, ``createDatas``, the sample geometry models and the
 collision and distance algorithms (``computeCollisions``, ``computeDistances``, ...).
 
-Shapes are rbda's (:mod:`rbda.io.geometry`, :mod:`rbda.collision`); a shape of coal (hpp-fcl) given to a
+Shapes are rbda's (:mod:`rbda.model.geometry`, :mod:`rbda.collision`); a shape of coal (hpp-fcl) given to a
 ``GeometryObject`` is converted to rbda's (box, sphere, capsule, cylinder, ellipsoid, cone, half-space). As in
 Pinocchio, the distance results of ``computeDistances`` and the collision results of ``computeCollisions`` are
 kept apart.
@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import collision as _c
 from ..collision import shapes as _shapes
-from ..io import geometry as _g
+from ..model import geometry as _g
 from ..io import urdf as _urdf
 from . import spatial as _ps
 from ._convert import native, to_pin, vector

@@ -29,7 +29,7 @@ import numpy as np
 from .. import joints as _joints
 from .. import model as _m
 from ..model.data import SE3Views as _SE3Views
-from ..model.model_file import load_model_file, save_model
+from ..io.model_file import load_model_file, save_model
 from . import spatial as _ps
 from ._convert import hold, native, register, to_pin, vector
 

@@ -13,7 +13,7 @@ from ..io import mjcf as _mjcf
 from ..io import sdf as _sdf
 from ..io import srdf as _srdf
 from ..io import urdf as _urdf
-from ..io.geometry import GeometryType
+from ..model.geometry import GeometryType
 from ..joints import JointModel
 from ._convert import to_pin
 from .geometry import GeometryModel, _package_dirs

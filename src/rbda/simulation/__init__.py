@@ -13,7 +13,6 @@ from .solvers import ADMMSolver, ConvergenceWarning, PGSSolver, SolverStats
 from .contacts import ContactSet, compute_contacts
 from .simulator import Simulator
 from .world import add_free_body, add_ground_plane
-from .scene import load_scene
 from .constraints import ConstraintRows
 from .control import StandingPD
 
@@ -22,7 +21,7 @@ __all__ = [
     "DualPyramidalFrictionCone", "PGSSolver", "PyramidalFrictionCone", "SolverStats", "conic_complementarity",
     "contact_metrics", "dual_feasibility", "maximum_dissipation_gap", "ncp_complementarity", "primal_feasibility",
     "signorini",
-    "ContactSet", "Simulator", "add_free_body", "add_ground_plane", "compute_contacts", "load_scene",
+    "ContactSet", "Simulator", "add_free_body", "add_ground_plane", "compute_contacts",
     "ConstraintRows",
     "StandingPD", "RolloutPool",
 ]

@@ -35,8 +35,8 @@ import numpy as np
 from .._jit import njit
 
 from ..collision.shapes import Cone, Convex, Ellipsoid
-from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
-from ..io.meshes import load_convex_hull
+from ..model.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
+from ..model.meshes import load_convex_hull
 
 FLAT_CAP = 1e-9  # a cylinder's cap lies flat on the plane when its axis is this close to the plane's normal
 PATCH_POINTS = 5  # a half-space patch keeps at most its deepest point and four extreme ones

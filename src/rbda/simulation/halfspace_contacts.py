@@ -19,7 +19,7 @@ import numpy as np
 from .._jit import njit
 
 from ..collision.shapes import Cone, Convex, Ellipsoid
-from ..io.geometry import Halfspace
+from ..model.geometry import Halfspace
 from .contacts import FLAT_CAP, PAIR_FUNCTIONS, _world_plane, halfspace_shape
 from .pair_kernels import shape_table
 

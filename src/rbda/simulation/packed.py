@@ -25,7 +25,7 @@ from ..algorithms.constrained import _bind
 from ..algorithms.dynamics import NO_FEXT
 from ..collision.broadphase import local_boxes
 from ..collision.shapes import Cone, Convex, Ellipsoid
-from ..io.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
+from ..model.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
 from ..kernels.direct import direct
 from . import compiled, compiled_rollout
 from .broad_phase import partner_table

@@ -44,7 +44,7 @@ from ..collision.narrowphase import segment_segment, shape_distance_in
 from ..collision.shapes import Cone, Convex, Ellipsoid
 from ..collision.support import BOX, CAPSULE, CONVEX, CYLINDER, SPHERE
 from ..collision.vectors import axpy, cross, dot, neg, norm, sub
-from ..io.geometry import Box, Capsule, Cylinder, Mesh, Sphere
+from ..model.geometry import Box, Capsule, Cylinder, Mesh, Sphere
 from .contacts import PAIR_FUNCTIONS, PATCH_POINTS, reduce_patch
 
 FEATURE_SINE = 0.02  # a face within this sine of the normal is a shape's feature, as a segment perpendicular to it
@@ -689,7 +689,7 @@ def shape_table(shape, name: str = "shape"):
     if cached is not None and cached[0] is shape:
         return cached[1]
     from ..collision.shapes import shape_row
-    from ..io.meshes import convex_hull
+    from ..model.meshes import convex_hull
 
     code, params, vertices, graph = shape_row(shape, name)
     faces = hull_faces(vertices, convex_hull(vertices).faces) if int(code) == CONVEX else []

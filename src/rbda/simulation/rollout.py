@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_compl
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..io.geometry import GeometryModel
+from ..model.geometry import GeometryModel
 from ..model import Model
 from .packed import rollout_compiled
 from .progress import progress_bar

@@ -29,7 +29,7 @@ from ..algorithms._check import vector
 from ..algorithms.configuration import integrate as _integrate
 from ..algorithms.dynamics import crba, nonlinear_effects
 from ..algorithms.jacobian import compute_joint_jacobians
-from ..io.geometry import GeometryModel
+from ..model.geometry import GeometryModel
 from ..joints import JointModelFreeFlyer
 from ..kernels.dynamics import free_bodies_after_kinematics
 from ..kernels.time_stepping import MIDPOINT_ITERATIONS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..collision.shapes import Cone, Convex
-from ..io.geometry import Box, Capsule, Cylinder, Ellipsoid, GeometryModel, GeometryObject, Halfspace, Mesh, Sphere
+from ..model.geometry import Box, Capsule, Cylinder, Ellipsoid, GeometryModel, GeometryObject, Halfspace, Mesh, Sphere
 from ..joints import JointModelFreeFlyer
 from ..spatial import SE3, Inertia
 from ..spatial._validate import as_scalar
@@ -50,7 +50,7 @@ def solid_inertia(shape, mass: float) -> Inertia:
         lateral = mass * (3.0 * r * r / 20.0 + 3.0 * h * h / 80.0)
         return Inertia(as_scalar(mass, "mass"), [0.0, 0.0, -0.25 * h], np.diag([lateral, lateral, 0.3 * mass * r * r]))
     if isinstance(shape, (Mesh, Convex)):
-        from ..io.meshes import convex_hull
+        from ..model.meshes import convex_hull
         from .pair_kernels import shape_table
 
         hull = convex_hull(shape_table(shape, "shape")[2])

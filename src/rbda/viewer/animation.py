@@ -16,7 +16,7 @@ from importlib import resources
 
 import numpy as np
 
-from ..io.geometry import GeometryModel
+from ..model.geometry import GeometryModel
 from ..model import Model
 from ..spatial import matrix_to_quat
 from .scene import Part, part_placements, parts_of, trajectory
@@ -160,7 +160,7 @@ def save_animation(model: Model, visual_model: GeometryModel, Q, dt, path, *, ti
 
     - ``model``: the :class:`~rbda.Model`.
     - ``visual_model``: its :class:`~rbda.io.GeometryModel` (e.g. the visual model of
-      :func:`rbda.io.build_models_from_urdf`); meshes are read with :func:`rbda.io.meshes.load_mesh`, a
+      :func:`rbda.io.build_models_from_urdf`); meshes are read with :func:`rbda.model.meshes.load_mesh`, a
       missing or unreadable one is drawn as its body's inertia box (one warning naming the file).
     - ``Q``: ``(T, nq)`` configurations (one ``(nq,)`` gives a still picture).
     - ``dt``: the time between samples (s), or the ``(T,)`` increasing sample times.

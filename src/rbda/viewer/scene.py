@@ -4,7 +4,7 @@ are in each configuration.
 A :class:`Part` is one triangle mesh rigidly attached to a joint. :func:`parts_of` turns a
 :class:`~rbda.io.GeometryModel` into parts: boxes, cylinders, spheres, capsules, ellipsoids, cones and convex
 hulls are tessellated here, half-spaces and planes drawn as a thin 10 m slab under their plane, mesh
-files are read through :func:`rbda.io.meshes.load_mesh`, in the robot file's colour or else in the mesh file's
+files are read through :func:`rbda.model.meshes.load_mesh`, in the robot file's colour or else in the mesh file's
 own material colours (:func:`file_colours`). A mesh file that is missing or unreadable is drawn as the box of its
 body's inertia, with one warning naming the file. :func:`part_placements` gives every part's
 world placement along a trajectory, from the batched forward kinematics.
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..io.errors import ModelFileError
-from ..io.geometry import Box, Capsule, Cylinder, GeometryModel, Halfspace, Mesh, Sphere
+from ..model.errors import ModelFileError
+from ..model.geometry import Box, Capsule, Cylinder, GeometryModel, Halfspace, Mesh, Sphere
 from ..model import Model
 from ..spatial import SE3
 
@@ -119,7 +119,7 @@ def inertia_box(model: Model, joint: int) -> tuple[SE3, np.ndarray]:
 def inertia_geometry(model: Model) -> GeometryModel:
     """A visual model for a model without one: the box of each body's inertia (:func:`inertia_box`), for every
     joint that carries mass, coloured in turn from a small palette."""
-    from ..io.geometry import GeometryObject
+    from ..model.geometry import GeometryObject
 
     geometry = GeometryModel()
     for j in range(1, model.njoints):
@@ -192,7 +192,7 @@ def _shape_mesh(shape) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(shape, Sphere):
         return sphere_mesh(shape.radius)
     if isinstance(shape, Mesh):
-        from ..io.meshes import load_mesh
+        from ..model.meshes import load_mesh
 
         scale = np.broadcast_to(np.asarray(shape.scale, dtype=float), (3,))
         mesh = load_mesh(shape.path, np.abs(scale))  # a negative scale mirrors: flip the triangles back outwards
@@ -207,7 +207,7 @@ COLOURED_FORMATS = (".dae", ".obj", ".glb", ".gltf", ".ply", ".off", ".3mf")  # 
 def file_colours(path: str, scale) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The pieces ``(vertices (n, 3), faces (m, 3), rgba (4,) in [0, 1])`` of a mesh file, one per colour its
     materials or face colours give, in the file's frame, scaled by ``scale`` ``(3,)`` (the same triangles as
-    :func:`rbda.io.meshes.load_mesh`); an empty list if the file gives no colour."""
+    :func:`rbda.model.meshes.load_mesh`); an empty list if the file gives no colour."""
     import trimesh
 
     loaded = trimesh.load(path, process=False)

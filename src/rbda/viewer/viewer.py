@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from ..io.geometry import GeometryModel
+from ..model.geometry import GeometryModel
 from ..model import Model
 from .animation import default_camera, sample_times
 from .scene import part_placements, parts_of, trajectory
@@ -83,7 +83,7 @@ class Viewer:
     Parameters:
 
     - ``model``: the :class:`~rbda.Model`.
-    - ``visual_model``: its :class:`~rbda.io.GeometryModel` (meshes through :func:`rbda.io.meshes.load_mesh`, in
+    - ``visual_model``: its :class:`~rbda.io.GeometryModel` (meshes through :func:`rbda.model.meshes.load_mesh`, in
       the robot file's colours, else the mesh file's own; a missing or unreadable mesh is drawn as its
       body's inertia box, with one warning naming the file).
     - ``q``: ``(nq,)`` the configuration shown first (default: the model's neutral configuration).

@@ -6,10 +6,10 @@ import os
 
 import dataclasses
 
-from ..io.errors import ModelFileError
-from ..io.geometry import GeometryType, Halfspace
-from ..io.mjcf import _placement, build_model_from_mjmodel
-from ..io.mjcf_geometry import PLANE, _compile, build_geom_from_mjcf
+from ..model.errors import ModelFileError
+from ..model.geometry import GeometryType, Halfspace
+from .mjcf import _placement, build_model_from_mjmodel
+from .mjcf_geometry import PLANE, _compile, build_geom_from_mjcf
 
 FRICTIONLESS = "/frictionless"  # the suffix of a condim-1 geom's frictionless twin (see load_scene)
 

@@ -12,3 +12,6 @@ class ModelFileError(ValueError):
     def __init__(self, file: str, element: str, reason: str):
         self.file, self.element, self.reason = file, element, reason
         super().__init__(f"{file}: {element}: {reason}" if element else f"{file}: {reason}")
+
+
+ModelFileError.__module__ = "rbda.io"  # where users catch it (as its tracebacks spell it)

@@ -5,8 +5,10 @@ sub-joint table of composite joints, and the expanded parent array ``dof_parents
 ``F`` (float64: gravity (6), armature (nv), joint placements (nj, 3, 4), body inertias (nj, 13) as
 ``(m, h, I_o)``, joint parameters (nj, NPARAMS), frame placements (nf, 3, 4), then the sub-joints of composite
 joints: placements (nsub, 3, 4) and parameters (nsub, NPARAMS)).
-A :class:`~rbda.model.Data` owns one float64 workspace ``ws``. ``model_views`` and ``data_views`` cut these
-buffers into named, shaped views (no copies) so that kernels read like the textbook: ``d.oMi[i]``, ``m.parents[i]``.
+A :class:`~rbda.model.Data` owns one float64 workspace ``ws`` and the whole-body buffer ``wb``
+(:func:`whole_body_views`, filled by the kernels of ``kernels/whole_body.py``). ``model_views`` and
+``data_views`` cut these buffers into named, shaped views (no copies) so that kernels read like the textbook:
+``d.oMi[i]``, ``m.parents[i]``.
 
 These and the other helpers of the per-joint step are ``forceinline`` (LLVM ``alwaysinline``): compiled once and
 inlined in machine code. numba's ``inline="always"`` types them again at every call site; it took about 2/3 of
@@ -17,10 +19,11 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from .._jit import njit
+import numpy as np
 
+from .._jit import njit
 from ..joints.base import NPARAMS
-from .views import in_python, view
+from ..kernels.views import in_python, view
 
 HEADER = 7  # I[0:7] = njoints, nq, nv, nframes, nsub (rows of the composite joints' sub-joint table), nq_red, nv_red
 JOINT_INTS = 8  # parent, type, idx_q, idx_v, nq, nv, first sub-joint row, number of sub-joints
@@ -145,7 +148,45 @@ model_views_py = in_python(model_views)
 
 def data_size(nj: int, nv: int, nf: int, nq_mimic: int = 0) -> int:
     """Number of floats of a workspace for these sizes (``data_views`` on a scratch buffer counts them)."""
-    import numpy as np
-
     bound = 6 * nv * nv + 200 * nj + 12 * nf + 64 * nv + 256 + nq_mimic + 2 * nv
     return int(data_views_py(np.empty(bound), nj, nv, nf, nq_mimic)[1])
+
+
+# ------------------------------------------------------------------ the whole-body buffer (kernels/whole_body.py)
+WholeBodyViews = namedtuple("WholeBodyViews", "mass com vcom acom Jcom Ag dAg Ig hg dhg energy L D Dinv dYcrb scratch")
+
+
+@njit(cache=True, inline="always")
+def whole_body_views(wb, nj, nv):
+    """Named views of a whole-body buffer, and the number of floats they span."""
+    mass = wb[0:nj]
+    o = nj
+    com, vcom, acom = view(wb, o, (nj, 3)), view(wb, o + 3 * nj, (nj, 3)), view(wb, o + 6 * nj, (nj, 3))
+    o += 9 * nj
+    Jcom = view(wb, o, (nv, 3))
+    o += 3 * nv
+    Ag, dAg = view(wb, o, (nv, 6)), view(wb, o + 6 * nv, (nv, 6))
+    o += 12 * nv
+    Ig = view(wb, o, (6, 6))
+    o += 36
+    hg, dhg, energy = wb[o : o + 6], wb[o + 6 : o + 12], wb[o + 12 : o + 15]
+    o += 15
+    L = view(wb, o, (nv, nv))
+    o += nv * nv
+    D, Dinv = wb[o : o + nv], wb[o + nv : o + 2 * nv]
+    o += 2 * nv
+    dYcrb = view(wb, o, (nj, 13))
+    o += 13 * nj
+    scratch = view(wb, o, (16, 6))
+    o += 96
+    return WholeBodyViews(mass, com, vcom, acom, Jcom, Ag, dAg, Ig, hg, dhg, energy, L, D, Dinv, dYcrb, scratch), o
+
+
+@njit(cache=True)
+def whole_body_size(nj, nv):
+    """Number of floats of a whole-body buffer for these sizes (the views of a scratch buffer count them)."""
+    return whole_body_views(np.empty(23 * nj + nv * nv + 17 * nv + 147), nj, nv)[1]
+
+
+whole_body_views_py = in_python(whole_body_views)
+whole_body_size_py = in_python(whole_body_size, whole_body_views=whole_body_views_py)

@@ -35,8 +35,8 @@ class Box:
 
 
 @dataclass(frozen=True)
-class Cylinder:
-    """A cylinder of ``radius`` and ``length`` along its frame's z axis, centred on its frame."""
+class _Axial:
+    """The parameters of a shape of ``radius`` about its frame's z axis and ``length`` along it."""
 
     radius: float
     length: float
@@ -44,6 +44,11 @@ class Cylinder:
     @property
     def half_length(self) -> float:
         return 0.5 * self.length
+
+
+@dataclass(frozen=True)
+class Cylinder(_Axial):
+    """A cylinder of ``radius`` and ``length`` along its frame's z axis, centred on its frame."""
 
 
 @dataclass(frozen=True)
@@ -54,15 +59,8 @@ class Sphere:
 
 
 @dataclass(frozen=True)
-class Capsule:
+class Capsule(_Axial):
     """A capsule: a cylinder of ``radius`` and ``length`` along z, capped by half-spheres, centred on its frame."""
-
-    radius: float
-    length: float
-
-    @property
-    def half_length(self) -> float:
-        return 0.5 * self.length
 
 
 @dataclass(frozen=True)

@@ -21,16 +21,16 @@ import numpy as np
 from .. import joints as joint_models
 from ..joints import JointModel
 from ..spatial import SE3, Inertia
-from .frame import Frame, FrameType
-from .model import DERIVED, Model
+from ..model.frame import Frame, FrameType
+from ..model.model import DERIVED, Model
 
 FORMAT, VERSION = "rbda-model", 2
 
 
 def _records() -> dict:
     """The plain records a model may hold (from the readers), by name."""
-    from ..io.mjcf import MjcfEquality, MjcfLayout
-    from ..io.mjcf_physics import MjcfActuators, MjcfPhysics
+    from .mjcf import MjcfEquality, MjcfLayout
+    from .mjcf_physics import MjcfActuators, MjcfPhysics
 
     return {cls.__name__: cls for cls in (MjcfLayout, MjcfEquality, MjcfPhysics, MjcfActuators)}
 
@@ -129,7 +129,7 @@ def load_model_file(path: str | os.PathLike, allow_pickle: bool = False) -> Mode
     loaded: they are refused unless ``allow_pickle=True`` (for files you trust; save them again to convert them).
     Raises :class:`~rbda.io.ModelFileError` naming the file when it is missing, not a model file, of a newer
     format version, or holds an inconsistent model."""
-    from ..io.errors import ModelFileError
+    from ..model.errors import ModelFileError
 
     path = os.fspath(path)
     try:
