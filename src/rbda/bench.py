@@ -114,7 +114,7 @@ def environment() -> str:
     import platform
     import sys
 
-    from . import __version__
+    from ._version import __version__
 
     def version(module: str) -> str:
         try:
