@@ -90,6 +90,9 @@ def load():
         return numba
     import numba
 
+    from ._native import cache
+
+    cache.install()  # cached functions keyed on every rbda source they reach, before any dispatcher is built
     for placeholder in _PENDING:
         placeholder._real = placeholder._make(numba, placeholder.py_func)
     _LOADED["numba"] = numba

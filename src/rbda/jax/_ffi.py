@@ -52,9 +52,10 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import carray, cfunc, njit, types
+from numba import carray, types
 from numba.extending import intrinsic
 
+from .. import _jit
 from ..kernels import center_of_mass as _com_kernels
 from ..kernels import configuration as _configuration
 from ..kernels import constrained as _constrained
@@ -64,6 +65,8 @@ from ..kernels import dynamics as _dynamics_kernels
 from ..kernels import kinematics as _kinematics_kernels
 from ..kernels.layout import data_views, model_views
 from ..kernels.whole_body import whole_body_views
+
+njit, cfunc = _jit.load().njit, _jit.load().cfunc  # numba's, loaded by rbda first (its cache keys)
 
 API_MAJOR, API_MINOR = 0, 3  # XLA_FFI_API_MAJOR / MINOR of the c_api.h this handler follows
 EXTENSION_METADATA = 1  # XLA_FFI_Extension_Metadata

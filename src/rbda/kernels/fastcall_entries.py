@@ -8,14 +8,17 @@ import ctypes
 import importlib
 
 from llvmlite import ir
-from numba import carray, cfunc, njit, types
+from numba import carray, types
 from numba.extending import intrinsic
 
+from .. import _jit
 from .direct import announce_compilation
 from .fastcall import (A_DATA, A_DESCR, A_DIMS, A_FLAGS, A_ND, BIG_ENDIAN, C_CONTIGUOUS_ALIGNED, D_BYTEORDER,
                        D_TYPENUM, DATA, DWS_LEN, DWS_PTR, ENTRIES, F64, F_LEN, F_PTR, I_LEN, I_PTR, KERNEL, MODEL, NDARRAY,
                        NONE, NPY_DOUBLE, NQ, NV, OB_TYPE, RESULT, SLOTS, T_ITEMS, TOKEN, WR_OBJECT, WS_LEN, WS_PTR, INCREF)
 
+
+njit, cfunc = _jit.load().njit, _jit.load().cfunc  # numba's, loaded by rbda first (its cache keys)
 
 # ------------------------------------------------------------------------------------------- raw memory access
 @intrinsic

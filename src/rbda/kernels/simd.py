@@ -25,16 +25,19 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
+from .. import _jit
 from ..joints.dispatch import FREE_FLYER, PRISMATIC, REVOLUTE
 from .checks import NORMALIZATION_TOL, SINGULAR
 from .layout import model_views
 from .sparse import subtree_ends
 from .views import borrowed
+
+njit = _jit.load().njit  # numba's, loaded by rbda first (its cache keys)
 
 W = 8  # lanes per block: 8 doubles, a multiple of every x86/ARM vector width
 

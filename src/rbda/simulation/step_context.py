@@ -24,10 +24,13 @@ steps, not with ``import rbda``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.experimental import structref
 
+from .. import _jit
 from ..kernels.views import borrowed_all
+
+njit = _jit.load().njit  # numba's, loaded by rbda first (its cache keys)
 
 FIELDS = (
     # the model's packed arrays and the workspace's (sim.data)

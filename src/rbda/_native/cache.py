@@ -1,0 +1,147 @@
+"""numba's on-disk cache, keyed on every rbda source a compiled function can reach.
+
+numba keys a cached function on its own file's contents and its own bytecode. A kernel's machine code also holds
+every helper it calls, inlined or linked in, and those live in other files: with numba's key alone, editing a
+helper in ``spatial/compiled.py`` would leave every cached caller in ``kernels/`` running the old helper. Here the
+source stamp of a function defined in rbda is a hash of its module's file and of every rbda module that module
+imports, transitively (the import statements read from the source text, anywhere in the file), so that an edit to any of
+them invalidates it, and an edit to a module it cannot reach does not.
+
+:func:`install` puts the locators first in numba's list (numba's own locators stay behind them for every function
+outside rbda). It runs when rbda loads numba (``rbda._jit.load``), never at ``import rbda``.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from pathlib import Path
+
+from numba.core import caching
+
+ROOT = Path(__file__).resolve().parents[1]  # the rbda package directory
+_TOP = ROOT.name  # "rbda"
+
+
+def _module_file(name: str) -> Path | None:
+    """The source file of module ``name`` (``rbda.kernels.dynamics``) inside the package, or None."""
+    parts = name.split(".")
+    if parts[0] != _TOP:
+        return None
+    base = ROOT.joinpath(*parts[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _module_name(path: Path) -> tuple[str, bool]:
+    """The dotted name of the module at ``path`` and whether it is a package's ``__init__``."""
+    rel = path.relative_to(ROOT.parent).with_suffix("")
+    is_package = rel.name == "__init__"
+    parts = rel.parts[:-1] if is_package else rel.parts
+    return ".".join(parts), is_package
+
+
+#: an import statement at the start of a line: ``import a.b, c`` or ``from .x import (y, z)`` (a match inside a
+#: docstring only adds a file to the stamp, never leaves one out)
+_IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+(?P<modules>[\w., \t]+)|from[ \t]+(?P<source>\.*[\w.]*)[ \t]+import[ \t]+"
+                     r"(?P<names>\((?:[^)#]|#[^\n]*)*\)|[^\n]*))", re.M)
+_EDGES: dict[tuple, tuple[bytes, tuple[Path, ...]]] = {}  # (path, mtime, size) -> (content hash, imported files)
+
+
+def _read(path: Path) -> tuple[bytes, tuple[Path, ...]]:
+    """The sha256 of ``path``'s contents and the rbda source files it imports (any ``import`` in the file)."""
+    st = path.stat()
+    key = (path, st.st_mtime_ns, st.st_size)
+    if key in _EDGES:
+        return _EDGES[key]
+    text = path.read_bytes()
+    name, is_package = _module_name(path)
+    package = name if is_package else name.rpartition(".")[0]
+    found: set[Path] = set()
+    for match in _IMPORT.finditer(text.decode()):
+        source, names = match.group("source"), match.group("names")
+        if source is None:  # import a.b, c
+            targets = [n.split()[0] for n in match.group("modules").split(",") if n.strip()]
+        else:
+            level = len(source) - len(source.lstrip("."))
+            if level:
+                base = package.split(".")[: len(package.split(".")) - level + 1]
+                source = ".".join(base + ([source[level:]] if source[level:] else []))
+            targets = []
+            names = re.sub(r"#[^\n]*", "", names).strip("()").replace("\\", " ")
+            for alias in (a.split() for a in names.split(",")):  # a submodule if there is one, else a name of the
+                if alias:  # module itself
+                    sub = f"{source}.{alias[0]}"
+                    targets.append(sub if _module_file(sub) is not None else source)
+        for target in targets:
+            file = _module_file(target)
+            if file is not None and file != path:
+                found.add(file)
+    _EDGES[key] = hashlib.sha256(text).digest(), tuple(sorted(found))
+    return _EDGES[key]
+
+
+def sources(path: str | Path) -> list[Path]:
+    """The rbda source files that the module at ``path`` reaches through its imports, itself included, sorted."""
+    seen, todo = set(), [Path(path).resolve()]
+    while todo:
+        file = todo.pop()
+        if file in seen:
+            continue
+        seen.add(file)
+        todo.extend(_read(file)[1])
+    return sorted(seen)
+
+
+@functools.lru_cache(maxsize=None)
+def source_stamp(path: str | Path) -> str:
+    """A hash of the contents of every file in :func:`sources` (and of their paths inside the package), once per
+    process and module: the functions a process compiles come from the sources it imported."""
+    digest = hashlib.sha256()
+    for file in sources(path):
+        digest.update(file.relative_to(ROOT).as_posix().encode() + b"\0" + _read(file)[0])
+    return digest.hexdigest()
+
+
+def _inside(py_file: str) -> bool:
+    try:
+        Path(py_file).resolve().relative_to(ROOT)
+    except ValueError:
+        return False
+    return py_file.endswith(".py")
+
+
+class _TransitiveStamp:
+    """A locator mixin: the source stamp covers the imports (:func:`source_stamp`); only for files in rbda."""
+
+    def get_source_stamp(self):
+        return source_stamp(self._py_file)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        return super().from_function(py_func, py_file) if _inside(py_file) else None
+
+
+class UserProvidedLocator(_TransitiveStamp, caching.UserProvidedCacheLocator):
+    """``NUMBA_CACHE_DIR``, when set."""
+
+
+class InTreeLocator(_TransitiveStamp, caching.InTreeCacheLocator):
+    """The ``__pycache__`` beside the source (a writable checkout or install)."""
+
+
+class UserWideLocator(_TransitiveStamp, caching.UserWideCacheLocator):
+    """The user's cache directory (a read-only install)."""
+
+
+LOCATORS = (UserProvidedLocator, InTreeLocator, UserWideLocator)
+
+
+def install() -> None:
+    """Put :data:`LOCATORS` ahead of numba's own (once). A user's ``NUMBA_CACHE_LOCATOR_CLASSES`` still wins."""
+    current = caching.CacheImpl._locator_classes
+    if current[: len(LOCATORS)] != list(LOCATORS):
+        caching.CacheImpl._locator_classes = [*LOCATORS, *(c for c in current if c not in LOCATORS)]
