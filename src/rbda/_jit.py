@@ -90,9 +90,10 @@ def load():
         return numba
     import numba
 
-    from ._native import cache
+    from ._native import cache, notice
 
     cache.install()  # cached functions keyed on every rbda source they reach, before any dispatcher is built
+    notice.install()  # a notice on stderr whenever one compiles
     for placeholder in _PENDING:
         placeholder._real = placeholder._make(numba, placeholder.py_func)
     _LOADED["numba"] = numba

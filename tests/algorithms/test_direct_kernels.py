@@ -147,25 +147,6 @@ def test_the_fast_path_takes_every_float64_vector_without_a_copy():
     assert vector(np.zeros(2 * model.nv)[::2], model.nv, "x").flags.c_contiguous
 
 
-def test_a_first_call_that_compiles_says_so(tmp_path, monkeypatch, capsys):
-    from rbda.kernels import direct
-
-    (tmp_path / "fresh_kernel.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setitem(direct._ANNOUNCED, "first", True)
-    import fresh_kernel
-
-    direct.announce_compilation(fresh_kernel.twice)
-    direct.announce_compilation(fresh_kernel.twice)  # (a second thread reaching the same first compile)
-    err = capsys.readouterr().err
-    assert "rbda: compiling fresh_kernel.twice for this machine" in err and err.count("rbda: compiling") == 1
-    assert fresh_kernel.twice(2) == 4
-    direct.announce_compilation(fresh_kernel.twice)  # compiled now: nothing to say
-    monkeypatch.setenv("RBDA_COMPILE_NOTICE", "0")
-    assert capsys.readouterr().err == ""
-
-
 def test_an_entry_point_is_bound_only_for_contiguous_float64_and_int64_arrays():
     """A kernel first called with a strided or float32 array stays on numba's dispatcher, which types (and so
     checks) every later call; one called with C-contiguous float64/int64 arrays is bound to its entry point."""

@@ -56,6 +56,7 @@ from numba import carray, types
 from numba.extending import intrinsic
 
 from .. import _jit
+from .._native.notice import compiling
 from ..kernels import center_of_mass as _com_kernels
 from ..kernels import configuration as _configuration
 from ..kernels import constrained as _constrained
@@ -456,7 +457,8 @@ def target(name: str) -> str:
     if name not in _compiled:
         import jax
 
-        handler = cfunc(types.voidptr(types.voidptr), cache=True)(HANDLERS[name])
+        with compiling(f"the XLA handler of {name}", "10 to 60 s"):
+            handler = cfunc(types.voidptr(types.voidptr), cache=True)(HANDLERS[name])
         jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(handler.address), platform="cpu")
         _compiled[name] = handler
     return name

@@ -12,7 +12,7 @@ from numba import carray, types
 from numba.extending import intrinsic
 
 from .. import _jit
-from .direct import announce_compilation
+from .._native.notice import compiling
 from .fastcall import (A_DATA, A_DESCR, A_DIMS, A_FLAGS, A_ND, BIG_ENDIAN, C_CONTIGUOUS_ALIGNED, D_BYTEORDER,
                        D_TYPENUM, DATA, DWS_LEN, DWS_PTR, ENTRIES, F64, F_LEN, F_PTR, I_LEN, I_PTR, KERNEL, MODEL, NDARRAY,
                        NONE, NPY_DOUBLE, NQ, NV, OB_TYPE, RESULT, SLOTS, T_ITEMS, TOKEN, WR_OBJECT, WS_LEN, WS_PTR, INCREF)
@@ -229,7 +229,8 @@ def compiled(name: str):
     """The method definition of entry ``name``, its cfunc compiled (or loaded from numba's cache) on first use."""
     body = BODIES[ENTRIES[name][0]]
     if body.__name__ not in _COMPILED:
-        entry = cfunc(SIGNATURE, cache=True)(body)
+        with compiling(f"the fast entry {name}", "2 to 10 s"):
+            entry = cfunc(SIGNATURE, cache=True)(body)
         method = PyMethodDef(f"rbda_fast{body.__name__}".encode(), entry.address, METH_FASTCALL, None)
         _COMPILED[body.__name__] = (entry, method)
     return _COMPILED[body.__name__][1]
@@ -256,7 +257,6 @@ def kernel_address(name: str) -> int:
         _, module, kernel_name, _ = ENTRIES[name]
         kernel = getattr(importlib.import_module(f"{__package__}.{module}"), kernel_name)
         signature = KERNEL_SIGNATURES[name]
-        announce_compilation(kernel)
         kernel.compile(signature)
         compiled_kernel = kernel.overloads[signature]
         ok = compiled_kernel.signature.return_type == types.int64
