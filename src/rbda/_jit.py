@@ -59,13 +59,21 @@ prange = _PrangePlaceholder()
 
 def njit(*args, **options):
     """``numba.njit``, deferred until numba is loaded (used as ``@njit`` or ``@njit(cache=True, ...)``)."""
-    if "numba" in _LOADED:
-        return _LOADED["numba"].njit(*args, **options)
-    if args and callable(args[0]) and not options:
-        return _defer(args[0], lambda numba, fn: numba.njit(fn))
-    if args:
+    if args and not (callable(args[0]) and len(args) == 1 and not options):
         raise TypeError("rbda._jit.njit takes options as keywords only (no signatures)")
-    return lambda fn: _defer(fn, lambda numba, fn: numba.njit(**options)(fn))
+    if "numba" in _LOADED:
+        from ._native.dispatch import dispatcher
+
+        build = lambda fn: dispatcher(_LOADED["numba"], fn, options)  # noqa: E731
+    else:
+        build = lambda fn: _defer(fn, lambda numba, fn: _dispatcher(numba, fn, options))  # noqa: E731
+    return build(args[0]) if args else build
+
+
+def _dispatcher(numba, fn, options):
+    from ._native.dispatch import dispatcher
+
+    return dispatcher(numba, fn, options)
 
 
 def intrinsic(fn):

@@ -15,52 +15,46 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import re
 from pathlib import Path
 
 from numba.core import caching
 
 ROOT = Path(__file__).resolve().parents[1]  # the rbda package directory
+_ROOT = str(ROOT)
 _TOP = ROOT.name  # "rbda"
 
 
-def _module_file(name: str) -> Path | None:
-    """The source file of module ``name`` (``rbda.kernels.dynamics``) inside the package, or None."""
+@functools.lru_cache(maxsize=None)
+def _module_file(name: str) -> str | None:
+    """The source file of module ``name`` (``rbda.kernels.dynamics``), relative to :data:`ROOT`
+    (``kernels/dynamics.py``), or None if it is no module of the package."""
     parts = name.split(".")
     if parts[0] != _TOP:
         return None
-    base = ROOT.joinpath(*parts[1:])
-    for path in (base.with_suffix(".py"), base / "__init__.py"):
-        if path.is_file():
-            return path
+    base = "/".join(parts[1:])
+    for rel in (f"{base}.py", f"{base}/__init__.py".lstrip("/")):
+        if os.path.isfile(os.path.join(_ROOT, rel)):
+            return rel
     return None
-
-
-def _module_name(path: Path) -> tuple[str, bool]:
-    """The dotted name of the module at ``path`` and whether it is a package's ``__init__``."""
-    rel = path.relative_to(ROOT.parent).with_suffix("")
-    is_package = rel.name == "__init__"
-    parts = rel.parts[:-1] if is_package else rel.parts
-    return ".".join(parts), is_package
 
 
 #: an import statement at the start of a line: ``import a.b, c`` or ``from .x import (y, z)`` (a match inside a
 #: docstring only adds a file to the stamp, never leaves one out)
 _IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+(?P<modules>[\w., \t]+)|from[ \t]+(?P<source>\.*[\w.]*)[ \t]+import[ \t]+"
                      r"(?P<names>\((?:[^)#]|#[^\n]*)*\)|[^\n]*))", re.M)
-_EDGES: dict[tuple, tuple[bytes, tuple[Path, ...]]] = {}  # (path, mtime, size) -> (content hash, imported files)
 
 
-def _read(path: Path) -> tuple[bytes, tuple[Path, ...]]:
-    """The sha256 of ``path``'s contents and the rbda source files it imports (any ``import`` in the file)."""
-    st = path.stat()
-    key = (path, st.st_mtime_ns, st.st_size)
-    if key in _EDGES:
-        return _EDGES[key]
-    text = path.read_bytes()
-    name, is_package = _module_name(path)
-    package = name if is_package else name.rpartition(".")[0]
-    found: set[Path] = set()
+@functools.lru_cache(maxsize=None)
+def _read(rel: str) -> tuple[bytes, tuple[str, ...]]:
+    """The sha256 of the contents of ``rel`` (a file relative to :data:`ROOT`) and the rbda source files it
+    imports (any import statement in the file), read once per process."""
+    with open(os.path.join(_ROOT, rel), "rb") as f:
+        text = f.read()
+    parts = [_TOP, *rel.removesuffix(".py").split("/")]
+    package = ".".join(parts[:-1])  # the package a relative import starts from (for an __init__, its own)
+    found: set[str] = set()
     for match in _IMPORT.finditer(text.decode()):
         source, names = match.group("source"), match.group("names")
         if source is None:  # import a.b, c
@@ -78,22 +72,28 @@ def _read(path: Path) -> tuple[bytes, tuple[Path, ...]]:
                     targets.append(sub if _module_file(sub) is not None else source)
         for target in targets:
             file = _module_file(target)
-            if file is not None and file != path:
+            if file is not None and file != rel:
                 found.add(file)
-    _EDGES[key] = hashlib.sha256(text).digest(), tuple(sorted(found))
-    return _EDGES[key]
+    return hashlib.sha256(text).digest(), tuple(sorted(found))
+
+
+def _relative(path: str | Path) -> str:
+    return Path(path).resolve().relative_to(ROOT).as_posix()
+
+
+def _closure(rel: str) -> list[str]:
+    seen, todo = set(), [rel]
+    while todo:
+        file = todo.pop()
+        if file not in seen:
+            seen.add(file)
+            todo.extend(_read(file)[1])
+    return sorted(seen)
 
 
 def sources(path: str | Path) -> list[Path]:
     """The rbda source files that the module at ``path`` reaches through its imports, itself included, sorted."""
-    seen, todo = set(), [Path(path).resolve()]
-    while todo:
-        file = todo.pop()
-        if file in seen:
-            continue
-        seen.add(file)
-        todo.extend(_read(file)[1])
-    return sorted(seen)
+    return [ROOT / rel for rel in _closure(_relative(path))]
 
 
 @functools.lru_cache(maxsize=None)
@@ -101,17 +101,15 @@ def source_stamp(path: str | Path) -> str:
     """A hash of the contents of every file in :func:`sources` (and of their paths inside the package), once per
     process and module: the functions a process compiles come from the sources it imported."""
     digest = hashlib.sha256()
-    for file in sources(path):
-        digest.update(file.relative_to(ROOT).as_posix().encode() + b"\0" + _read(file)[0])
+    for rel in _closure(_relative(path)):
+        digest.update(rel.encode() + b"\0" + _read(rel)[0])
     return digest.hexdigest()
 
 
+@functools.lru_cache(maxsize=None)
 def _inside(py_file: str) -> bool:
-    try:
-        Path(py_file).resolve().relative_to(ROOT)
-    except ValueError:
-        return False
-    return py_file.endswith(".py")
+    """Whether ``py_file`` is a source file of rbda."""
+    return py_file.endswith(".py") and Path(py_file).resolve().is_relative_to(ROOT)
 
 
 class _TransitiveStamp:
