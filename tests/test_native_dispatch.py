@@ -27,3 +27,18 @@ def test_kernels_keep_their_cpython_wrapper_and_helpers_are_the_declared_ones():
     assert not isinstance(real(dynamics.rnea), Helper)
     assert is_helper({"cache": True, "forceinline": True}) and is_helper({"_nrt": False})
     assert not is_helper({"cache": True}) and not is_helper({"cache": True, "parallel": True})
+
+
+def test_the_python_twin_of_a_helper_is_cached_apart_from_the_helper(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    code = ("import numpy as np; from rbda._jit import real; from rbda.spatial import compiled; "
+            "h = real(compiled.quat_rotation); R = np.empty((3, 3)); h(np.array([0.0, 0.0, 0.0, 1.0]), R); "
+            "t = h._python_twin; print(np.array_equal(R, np.eye(3)), sum(t.stats.cache_hits.values()))")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), RBDA_COMPILE_NOTICE="0")
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+            for _ in range(2)]
+    assert [r.stdout.split() for r in runs] == [["True", "0"], ["True", "1"]], [r.stderr for r in runs]
+    assert any("quat_rotation_from_python" in name for _, _, names in os.walk(tmp_path) for name in names)
