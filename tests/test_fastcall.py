@@ -1,4 +1,4 @@
-"""The bound fast entries (``kernels/fastcall.py``): the same results as the ordinary path, bit for bit, the same
+"""The bound fast entries (``_native/fastcall.py``): the same results as the ordinary path, bit for bit, the same
 errors on every input they do not take, and no leak of references or memory."""
 
 import copy

@@ -20,7 +20,7 @@ from rbda._native import cache
 # joints/spherical.py's integrate calls spatial/compiled.py's quat_exp: q * exp(v), normalised
 CALL = textwrap.dedent("""
     import json, numpy as np
-    from rbda._jit import real
+    from rbda._native.jit import real
     from rbda.joints import spherical
     kernel = real(spherical.integrate)
     out = np.empty(4)
@@ -120,6 +120,6 @@ def test_the_stamp_of_a_kernel_module_covers_its_helpers():
     spherical = cache.sources(cache.ROOT / "joints" / "spherical.py")
     assert cache.ROOT / "spatial" / "compiled.py" in spherical
     dynamics = cache.sources(cache.ROOT / "kernels" / "dynamics.py")
-    for helper in ("spatial/compiled.py", "joints/dispatch.py", "joints/revolute.py", "kernels/views.py"):
+    for helper in ("spatial/compiled.py", "joints/dispatch.py", "joints/revolute.py", "_native/views.py"):
         assert cache.ROOT / helper in dynamics
     assert cache.ROOT / "simulation" / "simulator.py" not in dynamics

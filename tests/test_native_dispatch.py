@@ -3,7 +3,7 @@ from Python (through an uncached twin), with the same result as the formula; ker
 
 import numpy as np
 
-from rbda._jit import real
+from rbda._native.jit import real
 from rbda._native.dispatch import Helper, is_helper
 from rbda.kernels import dynamics
 from rbda.spatial import compiled
@@ -25,7 +25,7 @@ def test_a_forceinline_helper_called_from_python_gives_the_formula():
 
 def test_kernels_keep_their_cpython_wrapper_and_helpers_are_the_declared_ones():
     assert not isinstance(real(dynamics.rnea), Helper)
-    assert is_helper({"cache": True, "forceinline": True}) and is_helper({"_nrt": False})
+    assert is_helper({"cache": True, "forceinline": True}) and is_helper({"refcount": False})
     assert not is_helper({"cache": True}) and not is_helper({"cache": True, "parallel": True})
 
 
@@ -34,7 +34,7 @@ def test_the_python_twin_of_a_helper_is_cached_apart_from_the_helper(tmp_path):
     import subprocess
     import sys
 
-    code = ("import numpy as np; from rbda._jit import real; from rbda.spatial import compiled; "
+    code = ("import numpy as np; from rbda._native.jit import real; from rbda.spatial import compiled; "
             "h = real(compiled.quat_rotation); R = np.empty((3, 3)); h(np.array([0.0, 0.0, 0.0, 1.0]), R); "
             "t = h._python_twin; print(np.array_equal(R, np.eye(3)), sum(t.stats.cache_hits.values()))")
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), RBDA_COMPILE_NOTICE="0")

@@ -8,7 +8,7 @@ import time
 
 from rbda._native import notice
 
-CALL = ("import numpy as np; from rbda._jit import real; from rbda.joints import spherical; "
+CALL = ("import numpy as np; from rbda._native.jit import real; from rbda.joints import spherical; "
         "real(spherical.integrate)(np.array([0.0, 0.0, 0.0, 1.0]), np.array([0.1, 0.2, 0.3]), np.empty(4))")
 
 

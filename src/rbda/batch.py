@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._jit import load as _load_numba
+from ._native.jit import load as _load_numba
 from .algorithms import _check
 from .kernels import batch as _batch_kernels
 from .kernels import center_of_mass as _com_kernels
@@ -727,7 +727,7 @@ for _name in __all__:  # each function maps itself block by block over Dask arra
     globals()[_name] = _accepts_dask(globals()[_name])
 
 
-def __getattr__(name):  # ``rbda.batch.numba``: numba itself, imported on first use (``rbda/_jit.py``)
+def __getattr__(name):  # ``rbda.batch.numba``: numba itself, imported on first use (``rbda/_native/jit.py``)
     if name == "numba":
         return _load_numba()
     if name == "RolloutPool":  # rbda.simulation loads on first use

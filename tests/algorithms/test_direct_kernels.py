@@ -1,4 +1,4 @@
-"""The public algorithms call their kernels past numba's dispatcher (``kernels/direct.py``), which is safe only if
+"""The public algorithms call their kernels past numba's dispatcher (``_native/direct.py``), which is safe only if
 each kernel is called with one set of argument types. Run every algorithm in all its variants (optional
 arguments given or not, lists, other dtypes, strided views, fixed and floating models) with the dispatcher
 recording the types, and check that no kernel saw two; and check that the entry points are really in use."""
@@ -130,7 +130,7 @@ def test_the_core_algorithms_run_on_entry_points():
                               (center_of_mass._k, "center_of_mass"), (centroidal._k, "centroidal_map"),
                               (energy._k, "energy")):
             fast = data.__dict__.get("_fast_" + name)  # rnea, aba, forward kinematics: the data's bound fast entry
-            entry = fast if fast is not None else kernels.__dict__[name]  # (kernels/fastcall.py) calls the kernel
+            entry = fast if fast is not None else kernels.__dict__[name]  # (_native/fastcall.py) calls the kernel
             assert type(entry).__name__ == "builtin_function_or_method", name
 
 
@@ -152,7 +152,7 @@ def test_an_entry_point_is_bound_only_for_contiguous_float64_and_int64_arrays():
     checks) every later call; one called with C-contiguous float64/int64 arrays is bound to its entry point."""
     from numba import njit
 
-    from rbda.kernels.direct import entry_point
+    from rbda._native.direct import entry_point
 
     def total(x):
         return x.sum()

@@ -8,7 +8,7 @@ imports, transitively (the import statements read from the source text, anywhere
 them invalidates it, and an edit to a module it cannot reach does not.
 
 :func:`install` puts the locators first in numba's list (numba's own locators stay behind them for every function
-outside rbda). It runs when rbda loads numba (``rbda._jit.load``), never at ``import rbda``.
+outside rbda). It runs when rbda loads numba (``rbda._native.jit.load``), never at ``import rbda``.
 """
 
 from __future__ import annotations

@@ -5,8 +5,10 @@ Python arguments) and a C-callable wrapper: on a cold ``rnea``, 55 functions, 43
 
 - no function gets the C-callable wrapper (``no_cfunc_wrapper``): rbda never passes a compiled function as a
   first-class function value, which is the only use numba makes of it;
-- a helper, a function declared ``forceinline=True`` (inlined into its callers by LLVM) or ``_nrt=False``
-  (borrowed arrays only, see ``kernels/views.py``), gets no CPython wrapper (``no_cpython_wrapper``): only
+- ``refcount=False`` compiles a function without numba's reference counting (numba's private ``_nrt=False``;
+  the rules that make it safe are in this package's page);
+- a helper, a function declared ``forceinline=True`` (inlined into its callers by LLVM) or ``refcount=False``
+  (borrowed arrays only, see ``_native/views.py``), gets no CPython wrapper (``no_cpython_wrapper``): only
   compiled code calls it. Its class is :class:`Helper`, whose call from Python (a test, a numpy-level function
   that reuses it) goes to a twin compiled with the wrapper instead of into the missing one; the twin is cached
   under its own name (``<name>_from_python``), apart from the helper's entries.
@@ -25,7 +27,7 @@ from numba.core.registry import CPUDispatcher
 
 def is_helper(options: dict) -> bool:
     """Whether a function compiled with ``options`` is called from compiled code only."""
-    return bool(options.get("forceinline")) or options.get("_nrt") is False
+    return bool(options.get("forceinline")) or options.get("refcount") is False
 
 
 class Helper(CPUDispatcher):
@@ -51,8 +53,11 @@ class Helper(CPUDispatcher):
 
 def dispatcher(numba, fn, options: dict):
     """``numba.njit(**options)(fn)`` built as described in the module docstring."""
+    helper = is_helper(options)
     options = {"no_cfunc_wrapper": True, **options}
-    if not is_helper(options):
+    if "refcount" in options:
+        options["_nrt"] = options.pop("refcount")
+    if not helper:
         return numba.njit(**options)(fn)
     helper = numba.njit(no_cpython_wrapper=True, **options)(fn)
     helper.__class__ = Helper  # (the same object layout: Helper adds a method only)

@@ -102,8 +102,11 @@ class _Listener(event.Listener):
             _announce(_THREAD.outer[0] + " (and the helpers it calls)", expected_time(module))
 
     def on_end(self, ev):
-        _THREAD.depth -= 1
-        if _THREAD.depth == 0 and getattr(_THREAD, "outer", None) is not None:
+        depth = getattr(_THREAD, "depth", 0)
+        if depth == 0:  # a compile that started before rbda loaded numba (and this listener)
+            return
+        _THREAD.depth = depth - 1
+        if depth == 1 and getattr(_THREAD, "outer", None) is not None:
             name, start = _THREAD.outer
             _THREAD.outer = None
             _say(f"compiled {name} in {time.perf_counter() - start:.1f} s")

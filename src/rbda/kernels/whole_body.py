@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from .checks import WRONG_DATA, begin
-from .views import in_python, view
+from .._native.views import in_python, view
 
 WholeBodyViews = namedtuple("WholeBodyViews", "mass com vcom acom Jcom Ag dAg Ig hg dhg energy L D Dinv dYcrb scratch")
 

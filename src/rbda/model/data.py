@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..kernels.fastcall import UNBOUND
+from .._native.fastcall import UNBOUND
 from ..kernels.layout import data_size
 from ..kernels.layout import data_views_py as data_views
 from ..spatial import SE3, Motion
@@ -118,7 +118,7 @@ class Data:
     def __init__(self, model):
         nj, nx, nf, nq_mimic = workspace_sizes(model)
         nv = model.nv
-        self.__dict__.update(UNBOUND)  # the fast entries of the algorithms, bound by their first call (kernels/fastcall.py)
+        self.__dict__.update(UNBOUND)  # the fast entries of the algorithms, bound by their first call (_native/fastcall.py)
         self.model_sizes = (nj, nv, nf)
         self.ws = new_workspace(nj, nx, nf, nq_mimic)
         d = data_views(self.ws, nj, nx, nf, nq_mimic)[0]

@@ -94,7 +94,7 @@ def _no_fast_entry(*args):
 
 
 def _fast_bindings():
-    from ..kernels.fastcall import Bindings
+    from .._native.fastcall import Bindings
 
     return Bindings()
 
@@ -460,7 +460,7 @@ class Model:
     packed = _Derived(lambda model: model._pack())
     #: ``(model_e, last)``: the elementary twin, whose joints all have constant motion subspaces (``model/elementary.py``)
     elementary = _Derived(_elementary)
-    #: the data whose fast entries are bound to the packed arrays, and their token (``kernels/fastcall.py``)
+    #: the data whose fast entries are bound to the packed arrays, and their token (``_native/fastcall.py``)
     fast_bindings = _Derived(lambda model: _fast_bindings())
 
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
@@ -533,7 +533,7 @@ class Model:
     def __getattr__(self, name):  # only reached for a missing attribute: a Model passed where a Data belongs
         from .data import DATA_ATTRIBUTES, ArgumentOrderError
 
-        if name.startswith("_fast_"):  # a Data's fast entry (kernels/fastcall.py): the ordinary path names the mistake
+        if name.startswith("_fast_"):  # a Data's fast entry (_native/fastcall.py): the ordinary path names the mistake
             return _no_fast_entry
         if name in DATA_ATTRIBUTES:
             raise ArgumentOrderError("data: expected an rbda.Data (model.create_data()), got a Model; the algorithms "

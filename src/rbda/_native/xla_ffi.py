@@ -55,8 +55,8 @@ from llvmlite import ir
 from numba import carray, types
 from numba.extending import intrinsic
 
-from .. import _jit
-from .._native.notice import compiling
+from .jit import load, njit
+from .notice import compiling
 from ..kernels import center_of_mass as _com_kernels
 from ..kernels import configuration as _configuration
 from ..kernels import constrained as _constrained
@@ -67,7 +67,7 @@ from ..kernels import kinematics as _kinematics_kernels
 from ..kernels.layout import data_views, model_views
 from ..kernels.whole_body import whole_body_views
 
-njit, cfunc = _jit.load().njit, _jit.load().cfunc  # numba's, loaded by rbda first (its cache keys)
+cfunc = load().cfunc  # numba's, loaded by rbda first (its cache locators)
 
 API_MAJOR, API_MINOR = 0, 3  # XLA_FFI_API_MAJOR / MINOR of the c_api.h this handler follows
 EXTENSION_METADATA = 1  # XLA_FFI_Extension_Metadata

@@ -24,7 +24,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from .._jit import load
+from .jit import load
 
 MODE = os.environ.get("RBDA_NUMBA_DISPATCH", "direct")
 SEEN: dict[str, set] = {}
@@ -59,7 +59,7 @@ class direct:
         self._module = module
 
     def __getattr__(self, name):  # only names not yet resolved reach here
-        load()  # numba, imported on first use (rbda/_jit.py): the module's kernels are its dispatchers from now on
+        load()  # numba, imported on first use (jit.py): the module's kernels are its dispatchers from now on
         from numba.core.dispatcher import Dispatcher
 
         kernel = getattr(self._module, name)

@@ -60,9 +60,9 @@ prange = _PrangePlaceholder()
 def njit(*args, **options):
     """``numba.njit``, deferred until numba is loaded (used as ``@njit`` or ``@njit(cache=True, ...)``)."""
     if args and not (callable(args[0]) and len(args) == 1 and not options):
-        raise TypeError("rbda._jit.njit takes options as keywords only (no signatures)")
+        raise TypeError("rbda._native.jit.njit takes options as keywords only (no signatures)")
     if "numba" in _LOADED:
-        from ._native.dispatch import dispatcher
+        from .dispatch import dispatcher
 
         build = lambda fn: dispatcher(_LOADED["numba"], fn, options)  # noqa: E731
     else:
@@ -71,7 +71,7 @@ def njit(*args, **options):
 
 
 def _dispatcher(numba, fn, options):
-    from ._native.dispatch import dispatcher
+    from .dispatch import dispatcher
 
     return dispatcher(numba, fn, options)
 
@@ -98,7 +98,7 @@ def load():
         return numba
     import numba
 
-    from ._native import cache, notice
+    from . import cache, notice
 
     cache.install()  # cached functions keyed on every rbda source they reach, before any dispatcher is built
     notice.install()  # a notice on stderr whenever one compiles
@@ -114,7 +114,7 @@ def load():
             elif value is prange:
                 setattr(module, attr, numba.prange)
     _PENDING.clear()
-    globals()["prange"] = numba.prange  # for modules imported from now on (``from rbda._jit import prange``)
+    globals()["prange"] = numba.prange  # for modules imported from now on (``from rbda._native.jit import prange``)
     from numba.core.registry import cpu_target
 
     cpu_target.typing_context.refresh()  # the intrinsics registered now, when a compile already running loaded numba
