@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import rbda
-from rbda.kernels import fastcall
+from rbda._native import fastcall
 
 pytestmark = pytest.mark.skipif(not fastcall.ENABLED, reason="fast entries disabled (RBDA_FASTCALL=0, "
                                 "RBDA_NUMBA_DISPATCH or an unknown object layout)")

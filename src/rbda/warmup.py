@@ -65,7 +65,7 @@ def _steps(model, data, q, v, a):
 
 def _fast_entries():
     """The builtins that one call of the core algorithms goes through (``_native/fastcall.py``)."""
-    from .kernels import fastcall
+    from ._native import fastcall
 
     fastcall.compile_all()
 

@@ -14,7 +14,7 @@ import rbda
 
 EXERCISE = r"""
 import json, numpy as np, rbda
-from rbda.kernels import direct
+from rbda._native import direct
 
 def run(model):
     data = model.create_data()
