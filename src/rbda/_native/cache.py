@@ -81,11 +81,16 @@ def _relative(path: str | Path) -> str:
     return Path(path).resolve().relative_to(ROOT).as_posix()
 
 
+#: files that generate no compiled code (this keying and the compile notices): left out of every stamp, so that
+#: editing them does not recompile every kernel
+NO_CODE = frozenset({"_native/cache.py", "_native/notice.py"})
+
+
 def _closure(rel: str) -> list[str]:
     seen, todo = set(), [rel]
     while todo:
         file = todo.pop()
-        if file not in seen:
+        if file not in seen and (file == rel or file not in NO_CODE):
             seen.add(file)
             todo.extend(_read(file)[1])
     return sorted(seen)
