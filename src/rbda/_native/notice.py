@@ -36,7 +36,14 @@ def _say(message: str) -> None:
     print(f"rbda: {message}", file=sys.stderr, flush=True)
 
 
+_FIRST = {"said": False}  # the first notice of a process says why, and how to avoid it; later ones are short
+
+
 def _announce(what: str, expected: str) -> None:
+    if _FIRST["said"]:
+        _say(f"compiling {what} for this machine, usually {expected} on 2 cores")
+        return
+    _FIRST["said"] = True
     _say(f"compiling {what} for this machine, usually {expected} on 2 cores; once: later runs load it from the "
          "cache ('rbda warmup' compiles every kernel ahead of time, RBDA_COMPILE_NOTICE=0 silences this)")
 
