@@ -42,3 +42,19 @@ def test_the_python_twin_of_a_helper_is_cached_apart_from_the_helper(tmp_path):
             for _ in range(2)]
     assert [r.stdout.split() for r in runs] == [["True", "0"], ["True", "1"]], [r.stderr for r in runs]
     assert any("quat_rotation_from_python" in name for _, _, names in os.walk(tmp_path) for name in names)
+
+
+def test_a_helper_called_through_direct_stays_on_its_twin(tmp_path):
+    """``direct`` binds a kernel to its compiled entry point; a helper compiled for compiled callers has none
+    (calling its overload's entry from Python crashed a first simulation on an empty cache)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import numpy as np; from numba import types; from rbda._native.jit import real; "
+            "from rbda._native.direct import direct; from rbda.kernels import checks; "
+            "real(checks.all_finite).compile((types.float64[::1],)); d = direct(checks); "
+            "print(d.all_finite(np.ones(3)), d.all_finite(np.array([1.0, np.nan])), d.all_finite(np.zeros(2)))")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), RBDA_COMPILE_NOTICE="0")
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0 and run.stdout.split() == ["True", "False", "True"], (run.returncode, run.stderr)

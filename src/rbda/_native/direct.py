@@ -43,8 +43,9 @@ def _bindable(t) -> bool:
 
 
 def entry_point(kernel: Callable):
-    """The compiled entry point of ``kernel``'s single overload, if every argument type is bindable, else None."""
-    if len(kernel.overloads) != 1:
+    """The compiled entry point of ``kernel``'s single overload, if every argument type is bindable, else None (also
+    for a helper, which has no entry point for Python: its calls from Python go to its twin)."""
+    if len(kernel.overloads) != 1 or kernel.targetoptions.get("no_cpython_wrapper"):  # (a helper: dispatch.py)
         return None
     compiled = next(iter(kernel.overloads.values()))
     if not all(_bindable(t) for t in compiled.signature.args):
