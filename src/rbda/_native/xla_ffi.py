@@ -457,7 +457,7 @@ def target(name: str) -> str:
     if name not in _compiled:
         import jax
 
-        with compiling(f"the XLA handler of {name}", "10 to 60 s"):
+        with compiling(f"the XLA handler of {name}", "1 to 3 min"):  # a first jit(frame_jacobian): 196 s of CPU
             handler = cfunc(types.voidptr(types.voidptr), cache=True)(HANDLERS[name])
         jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(handler.address), platform="cpu")
         _compiled[name] = handler
