@@ -1,12 +1,13 @@
 """The first minute of a new user: the first call of each function in a fresh process with an empty compile cache,
 the same with the cache filled, ``import rbda``, and a batch of one state.
 
-    python benchmarks/first_use.py [--only rnea,aba] [--warm] [--batch]
+    python benchmarks/first_use.py [--only rnea,aba] [--warm] [--markdown PATH] [--batch]
 
 Each row runs in its own subprocess with ``NUMBA_CACHE_DIR`` pointed at a new empty folder (``--warm``: the
 same folder a second time, so the row measures loading from the cache). Times are CPU seconds of the first call alone
 (``time.process_time``, so that other work on the machine does not count; ``import rbda``, importing JAX or CasADi
 and building the inputs are not counted; the bridges' rows include tracing and XLA's compile); the cached rows also give ``import rbda`` and the first ``create_data()`` (wall time).
+``--markdown PATH`` also writes the table (with the command, the date and the machine) as Markdown.
 ``--batch`` times ``rbda.batch.rnea`` on 1, 10, 100 and 10,000 states (the small ones run serially below
 ``rbda.batch.SERIAL_BELOW``) against a loop of ``rbda.rnea``, in this process with the cache as it is.
 """
@@ -65,6 +66,8 @@ ROWS = {
     "Simulator.step": (SCENE + "sim = Simulator(wm, wg, 1e-3)\n", "sim.step(wq, np.zeros(6), np.zeros(6))"),
     "Simulator(slop=1e-5).step": (SCENE + "sim = Simulator(wm, wg, 1e-3, slop=1e-5)\n",
                                   "sim.step(wq, np.zeros(6), np.zeros(6))"),
+    "batch.rollout": (SCENE, "rbda.batch.rollout(wm, wg, wq[None], np.zeros((1, 6)), np.zeros((1, 3, 6)), 1e-3, "
+                             "backend='thread')"),
     "batch.impulse_dynamics": (CONSTRAINT, "rbda.batch.impulse_dynamics(m, Q, V, cms, 0.5)"),
     "batch.compute_impulse_dynamics_derivatives": (CONSTRAINT, "rbda.batch.compute_impulse_dynamics_derivatives("
                                                    "m, Q, V, cms, 0.5)"),
@@ -119,29 +122,71 @@ def small_batches() -> None:
               f"loop of rbda.rnea {loop * 1e6:9.1f} us", flush=True)
 
 
+def import_time() -> tuple[float, float]:
+    """(CPU, wall) seconds of ``import rbda`` in a new process, the best of three of each."""
+    code = ("import time; t0, w0 = time.process_time(), time.perf_counter(); import rbda; "
+            "print(time.process_time() - t0, time.perf_counter() - w0)")
+    runs = [[float(x) for x in subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                              check=True).stdout.split()] for _ in range(3)]
+    return min(r[0] for r in runs), min(r[1] for r in runs)
+
+
+def machine() -> str:
+    """The CPU model, its core count and the Python, numpy and numba versions."""
+    import platform
+
+    import numba
+    import numpy
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return (f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}, numpy {numpy.__version__}, "
+            f"numba {numba.__version__}")
+
+
 def main() -> None:
+    import time
+
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", default="", help="comma-separated row names (default: every row)")
     parser.add_argument("--warm", action="store_true", help="also time the call again with the cache filled")
+    parser.add_argument("--markdown", metavar="PATH", help="also write the table as Markdown to PATH")
     parser.add_argument("--batch", action="store_true", help="time small and large batches instead")
     args = parser.parse_args()
     if args.batch:
         return small_batches()
     names = [n for n in args.only.split(",") if n] or list(ROWS)
-    total = 0.0
+    cpu_import, wall_import = import_time()
+    print(f"{'import rbda':32s} {cpu_import:.2f} s CPU, {wall_import:.2f} s wall", flush=True)
+    rows, total = [], 0.0
     for name in names:
         with tempfile.TemporaryDirectory() as cache:
             _, _, cold = first_call(name, cache)
             line = f"{name:32s} empty cache {cold:6.2f} s"
+            warm = None
             if args.warm:
-                t_import, t_data, warm = first_call(name, cache)
-                line += f"   cached {warm * 1e3:7.1f} ms (import {t_import:.2f} s, create_data {t_data * 1e3:.1f} ms)"
+                _, t_data, warm = first_call(name, cache)
+                line += f"   cached {warm * 1e3:7.1f} ms (create_data {t_data * 1e3:.1f} ms)"
+        rows.append((name, cold, warm))
         total += cold
         print(line, flush=True)
+    stamp = f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {os.getloadavg()[0]:.1f}"
     print(f"sum of the first calls: {total:.1f} s")
-    import time
-
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {os.getloadavg()[0]:.1f}")
+    print(stamp)
+    if args.markdown:
+        command = "python benchmarks/first_use.py " + " ".join(sys.argv[1:])
+        lines = [f"`{command}`, {stamp}; {machine()}. CPU seconds of the first call in a new process.", "",
+                 "| first call | empty cache | cache filled |", "| --- | ---: | ---: |",
+                 f"| `import rbda` | {cpu_import:.2f} s ({wall_import:.2f} s wall) | |"]
+        lines += [f"| `{name}` | {cold:.1f} s | {'' if warm is None else f'{warm * 1e3:.0f} ms'} |"
+                  for name, cold, warm in rows]
+        lines.append(f"| sum | {total:.0f} s | |")
+        with open(args.markdown, "w") as f:
+            f.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

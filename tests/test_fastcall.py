@@ -1,4 +1,4 @@
-"""The bound fast entries (``kernels/fastcall.py``): the same results as the ordinary path, bit for bit, the same
+"""The bound fast entries (``_native/fastcall.py``): the same results as the ordinary path, bit for bit, the same
 errors on every input they do not take, and no leak of references or memory."""
 
 import copy
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import rbda
-from rbda.kernels import fastcall
+from rbda._native import fastcall
 
 pytestmark = pytest.mark.skipif(not fastcall.ENABLED, reason="fast entries disabled (RBDA_FASTCALL=0, "
                                 "RBDA_NUMBA_DISPATCH or an unknown object layout)")

@@ -1,6 +1,6 @@
 """``import rbda`` stays light: contact simulation and the file readers load on first use, and are then reachable
 as before (``rbda.Simulator``, ``rbda.load_scene``, ``rbda.simulation``); numba itself loads on the first kernel
-call (``rbda/_jit.py``)."""
+call (``rbda/_native/jit.py``)."""
 
 import subprocess
 import sys
@@ -32,7 +32,7 @@ def test_a_placeholder_kept_elsewhere_forwards_to_its_dispatcher(tmp_path):
     typed by numba as its dispatcher."""
     code = ("import sys, numpy as np\n"
             "from rbda.spatial.compiled import dot6\n"
-            "from rbda.kernels.views import view  # an intrinsic\n"
+            "from rbda._native.views import view  # an intrinsic\n"
             "assert 'numba' not in sys.modules and dot6.__name__ == 'dot6' and 'not loaded' in repr(view)\n"
             "x = np.arange(6.0)\n"
             "import numba\n"
@@ -71,7 +71,7 @@ def test_a_module_imported_after_numba_loads_gets_numba_prange():
     code = ("import sys, numpy as np, rbda; m = rbda.sample_models.manipulator(); d = m.create_data(); "
             "rbda.rnea(m, d, rbda.neutral(m), np.zeros(m.nv), np.zeros(m.nv)); import numba; "
             "assert 'rbda.collision.batch' not in sys.modules; from rbda.collision import batch; "
-            "print(batch.prange is numba.prange, rbda._jit.prange is numba.prange)")
+            "print(batch.prange is numba.prange, rbda._native.jit.prange is numba.prange)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**__import__("os").environ, "RBDA_COMPILE_NOTICE": "0"}).stdout.splitlines()
     assert out == ["True True"]

@@ -22,8 +22,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "src" / "rbda"
 # their direct calls, the view intrinsic) is the lowest layer, beside ``spatial``; its fast entries (a public call
 # as one C call, the kernels as XLA handlers) bind particular kernels to a Model and a Data, so they sit above the
 # algorithms. The two lines to change when these modules move into one package.
-MACHINERY = ("rbda._jit", "rbda.kernels.direct", "rbda.kernels.views")
-FAST_ENTRIES = ("rbda.kernels.fastcall", "rbda.kernels.fastcall_entries", "rbda.jax._ffi")
+MACHINERY = ("rbda._native", "rbda._native.jit", "rbda._native.direct", "rbda._native.views", "rbda._native.cache",
+             "rbda._native.notice", "rbda._native.dispatch", "rbda._native.lanes")
+FAST_ENTRIES = ("rbda._native.fastcall", "rbda._native.fastcall_entries", "rbda._native.xla_ffi")
 
 # Lowest first. A module belongs to the layer of the longest name here that is its name or a prefix of it; a
 # module may import its own layer and those below, never one above.
@@ -77,7 +78,7 @@ def layer_of(module: str) -> int:
 def package_of(module: str) -> str:
     """The unit of the cycle check: the machinery's base or its fast entries, a subpackage of rbda
     (``rbda.kernels``) or a top-level module (``rbda.batch``)."""
-    for unit, prefixes in (("machinery", MACHINERY), ("fast entries", FAST_ENTRIES)):
+    for unit, prefixes in (("fast entries", FAST_ENTRIES), ("machinery", MACHINERY)):  # the longer names first
         if any(module == p or module.startswith(p + ".") for p in prefixes):
             return unit
     return ".".join(module.split(".")[:2])

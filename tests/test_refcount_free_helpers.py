@@ -1,5 +1,6 @@
-"""The kernels compiled without reference counting (numba's ``_nrt=False``, docs/architecture.md "Calls between
-kernels") keep the two rules that make it safe, checked on the source:
+"""The kernels compiled without reference counting (``refcount=False``: numba's ``_nrt=False``, given by
+rbda/_native/dispatch.py; docs/architecture.md "Calls between kernels") keep the two rules that make it safe,
+checked on the source:
 
 - every rbda kernel such a function calls is compiled without reference counting too (or inlined): numba compiles
   a callee that is not compiled yet with its caller's flag, so an empty cache would compile, say, RNEA without
@@ -23,7 +24,7 @@ def kernels():
 
 
 def without_counting(decorators):
-    return any("_nrt=False" in d for d in decorators)
+    return any("refcount=False" in d for d in decorators)
 
 
 def inlined(decorators):

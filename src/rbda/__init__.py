@@ -12,7 +12,7 @@ from .model import sample_models
 from .model import append_model, build_reduced_model, find_common_ancestor
 from .model import transform_joint_into_mimic
 from . import batch
-from .kernels import fastcall as _fastcall  # noqa: F401  (fills the data's fast entries: model.data.FAST_ENTRIES)
+from ._native import fastcall as _fastcall  # noqa: F401  (fills the data's fast entries: model.data.FAST_ENTRIES)
 from .spatial import SE3, ArticulatedBodyInertia, Force, Inertia, Motion, ReferenceFrame
 
 LOCAL, WORLD, LOCAL_WORLD_ALIGNED = ReferenceFrame.LOCAL, ReferenceFrame.WORLD, ReferenceFrame.LOCAL_WORLD_ALIGNED

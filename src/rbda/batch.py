@@ -23,13 +23,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._jit import load as _load_numba
+from ._native.jit import load as _load_numba
 from .algorithms import _check
 from .kernels import batch as _batch_kernels
 from .kernels import center_of_mass as _com_kernels
 from .kernels import centroidal as _centroidal_kernels
 from .kernels import constrained as _constrained_module
-from .kernels.direct import announce_compilation, announced
 from .model import data as _data
 from .model.data import Data as _Data
 from .model.model import frame_id_arg as _frame_id_arg
@@ -46,8 +45,7 @@ if TYPE_CHECKING:
     from .model import Model
     from numpy.typing import ArrayLike
 
-_k, _com, _centroidal = announced(_batch_kernels), announced(_com_kernels), announced(_centroidal_kernels)
-_constrained_kernels = announced(_constrained_module)
+_k, _com, _centroidal, _constrained_kernels = _batch_kernels, _com_kernels, _centroidal_kernels, _constrained_module
 
 
 def _workspaces(model, batch: int) -> np.ndarray:
@@ -168,7 +166,6 @@ def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag
     else:
         module = simd
     kernel = getattr(module, name + "_chunk")
-    announce_compilation(kernel)
     result = outs[0] if outputs == 1 else tuple(outs)
     if flag is not None:
         arrays, outs = [flag], [outs[0].reshape(B, int(np.prod(out_shape)))]
@@ -325,7 +322,6 @@ def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1, out=None
     DWS = np.zeros((WS.shape[0], derivative_size(me.njoints, nx)))
     outs = _outputs(out, outputs, (B,) + (model.nv,) * (order + 1))
     status = np.zeros(B, dtype=np.int64)
-    announce_compilation(kernel)
     if order == 2:
         scratch = (WS.shape[0], 4) + ((nx,) * 3 if me.mimicking_joints else (0, 0, 0))
         kernel(I, F, WS, DWS, np.zeros(scratch), Q, X, Y, *outs, status)
@@ -380,7 +376,6 @@ def _configuration(kernel, model, X, Y, names, out_width, arg=None, out=None):
     B = X.shape[0]
     Y = _check.states(Y, model.nv if names[1] == "V" else model.nq, names[1], B)
     status = np.zeros(B, dtype=np.int64)
-    announce_compilation(kernel)
     if which is None:
         out = _output(out, (B, out_width))
         kernel(I, F, X, Y, out, status)
@@ -573,7 +568,7 @@ def compute_constraint_dynamics_derivatives(model: Model, Q: ArrayLike, V: Array
     WS = _workspaces(me, B)
     L, D, Dinv, R, Jc, rhs, work, stats, DWS, dwork = _constrained_buffers(me, WS.shape[0], m, len(CI), True)
     status = np.zeros(B, dtype=np.int64)
-    announced(kd).batch_constraint_dynamics_derivatives(I, F, WS, DWS, L, D, Dinv, Q, V, TAU, CI, CF, settings, R, Jc,
+    kd.batch_constraint_dynamics_derivatives(I, F, WS, DWS, L, D, Dinv, Q, V, TAU, CI, CF, settings, R, Jc,
                                                         rhs, work, stats, dwork, *outs, status)
     _constrained_status(status)
     _check.report_states(status, ("Q", "V", "TAU"))
@@ -629,7 +624,7 @@ def compute_impulse_dynamics_derivatives(model: Model, Q: ArrayLike, V: ArrayLik
     WS = _workspaces(me, B)
     L, D, Dinv, R, Jc, rhs, work, stats, DWS, dwork = _constrained_buffers(me, WS.shape[0], m, len(CI), True)
     status = np.zeros(B, dtype=np.int64)
-    announced(kd).batch_impulse_dynamics_derivatives(I, F, kd.without_gravity(F), WS, DWS, L, D, Dinv, Q, V, CI, CF, settings, R, Jc, rhs,
+    kd.batch_impulse_dynamics_derivatives(I, F, kd.without_gravity(F), WS, DWS, L, D, Dinv, Q, V, CI, CF, settings, R, Jc, rhs,
                                                      work, stats, dwork, np.empty((B, nv)), *outs, status)
     _constrained_status(status)
     _check.report_states(status, ("Q", "V"))
@@ -708,7 +703,7 @@ for _name in __all__:  # each function maps itself block by block over Dask arra
     globals()[_name] = _accepts_dask(globals()[_name])
 
 
-def __getattr__(name):  # ``rbda.batch.numba``: numba itself, imported on first use (``rbda/_jit.py``)
+def __getattr__(name):  # ``rbda.batch.numba``: numba itself, imported on first use (``rbda/_native/jit.py``)
     if name == "numba":
         return _load_numba()
     if name == "RolloutPool":  # rbda.simulation loads on first use

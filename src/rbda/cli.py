@@ -276,12 +276,14 @@ def main(argv: list[str] | None = None) -> int:
     p_sim.add_argument("--srdf", help="the SRDF file of its reference configurations (default: found beside it)")
     p_sim.add_argument("--config", help="the SRDF reference configuration to start from (default: its first)")
     p_sim.add_argument("--package-dir", action="append", dest="package_dirs", help="where package:// meshes are")
-    sub.add_parser("warmup", help="compile every kernel ahead of time, with a progress bar (for images and CI)")
+    warm = sub.add_parser("warmup", help="compile every kernel ahead of time, with a progress bar (for images and CI)")
+    warm.add_argument("--jobs", "-j", type=int, default=None,
+                      help="processes compiling at once (default: one per core, at most 8)")
     args = parser.parse_args(argv)
     if args.command == "warmup":
-        from .warmup import warmup
+        from .warmup import default_jobs, warmup
 
-        warmup(sys.stderr)
+        warmup(sys.stderr, default_jobs() if args.jobs is None else args.jobs)
         return 0
     if args.command == "view":
         import time

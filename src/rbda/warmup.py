@@ -7,6 +7,7 @@ the cache in milliseconds.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -63,8 +64,8 @@ def _steps(model, data, q, v, a):
 
 
 def _fast_entries():
-    """The builtins that one call of the core algorithms goes through (``kernels/fastcall.py``)."""
-    from .kernels import fastcall
+    """The builtins that one call of the core algorithms goes through (``_native/fastcall.py``)."""
+    from ._native import fastcall
 
     fastcall.compile_all()
 
@@ -192,28 +193,66 @@ def _contact_steps():
     return [("collision", collide), ("contact solvers", solve), ("simulator", simulate)]
 
 
-def warmup(stream=sys.stderr) -> float:
-    """Compile (or load from the cache) every kernel of rbda's algorithms, printing one progress line per family
-    on ``stream`` (None: silent); returns the seconds it took."""
-    import os
-
+def _inputs():
+    """The every-joint model, its data and a random state (the same in every process)."""
     import rbda
 
-    os.environ.setdefault("RBDA_COMPILE_NOTICE", "0")  # the progress lines say it already
     model = rbda.sample_models.every_joint()
     rng = np.random.default_rng(0)
     q = rbda.random_configuration(model, rng=rng)
     v, a = rng.normal(size=model.nv), rng.normal(size=model.nv)
-    data = model.create_data()
-    steps = _steps(model, data, q, v, a)
+    return model, model.create_data(), q, v, a
+
+
+_WORKER: dict = {}  # in a worker process: its steps, built once
+
+
+def _run_step(k: int) -> float:
+    """Run step ``k`` of :func:`_steps` in this (worker) process; returns its seconds."""
+    if "steps" not in _WORKER:
+        os.environ["RBDA_COMPILE_NOTICE"] = "0"  # the parent's progress lines say it
+        _WORKER["steps"] = _steps(*_inputs())
+    t0 = time.perf_counter()
+    _WORKER["steps"][k][1]()
+    return time.perf_counter() - t0
+
+
+def default_jobs() -> int:
+    """Processes for :func:`warmup`: one per core (each compiles alone, about 1 to 2 GB at its peak), at most 8."""
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def warmup(stream=sys.stderr, jobs: int = 1) -> float:
+    """Compile (or load from the cache) every kernel of rbda's algorithms, printing one progress line per family
+    on ``stream`` (None: silent); returns the seconds it took.
+
+    ``jobs > 1`` runs the families in that many new processes at once (numba compiles on one core; the processes
+    share the on-disk cache), the longest ones first."""
+    os.environ.setdefault("RBDA_COMPILE_NOTICE", "0")  # the progress lines say it already
+    names = [name for name, _ in _steps(*_inputs())]
     start = time.perf_counter()
-    for k, (name, run) in enumerate(steps, start=1):
-        t0 = time.perf_counter()
-        run()
+
+    def progress(k, name, seconds):
         if stream is not None:
-            bar = "#" * k + "." * (len(steps) - k)
-            print(f"\r[{bar}] {k}/{len(steps)} {name} ({time.perf_counter() - t0:.1f} s)".ljust(78), end="",
-                  file=stream, flush=True)
+            bar = "#" * k + "." * (len(names) - k)
+            print(f"\r[{bar}] {k}/{len(names)} {name} ({seconds:.1f} s)".ljust(78), end="", file=stream, flush=True)
+
+    if jobs <= 1:
+        steps = _steps(*_inputs())
+        for k, (name, run) in enumerate(steps, start=1):
+            t0 = time.perf_counter()
+            run()
+            progress(k, name, time.perf_counter() - t0)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        order = list(range(len(names)))[::-1]  # the contact, collision and simulator families (the longest) first
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            futures = {pool.submit(_run_step, k): k for k in order}
+            for done, future in enumerate(as_completed(futures), start=1):
+                progress(done, names[futures[future]], future.result())
     total = time.perf_counter() - start
     if stream is not None:
         print(f"\nrbda: every kernel is compiled and cached ({total:.0f} s)", file=stream, flush=True)

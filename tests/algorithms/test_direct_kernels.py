@@ -1,4 +1,4 @@
-"""The public algorithms call their kernels past numba's dispatcher (``kernels/direct.py``), which is safe only if
+"""The public algorithms call their kernels past numba's dispatcher (``_native/direct.py``), which is safe only if
 each kernel is called with one set of argument types. Run every algorithm in all its variants (optional
 arguments given or not, lists, other dtypes, strided views, fixed and floating models) with the dispatcher
 recording the types, and check that no kernel saw two; and check that the entry points are really in use."""
@@ -14,7 +14,7 @@ import rbda
 
 EXERCISE = r"""
 import json, numpy as np, rbda
-from rbda.kernels import direct
+from rbda._native import direct
 
 def run(model):
     data = model.create_data()
@@ -130,7 +130,7 @@ def test_the_core_algorithms_run_on_entry_points():
                               (center_of_mass._k, "center_of_mass"), (centroidal._k, "centroidal_map"),
                               (energy._k, "energy")):
             fast = getattr(data.fast_entries, name, None)  # rnea, aba, forward kinematics: the bound fast entry
-            entry = fast if fast is not None else kernels.__dict__[name]  # (kernels/fastcall.py) calls the kernel
+            entry = fast if fast is not None else kernels.__dict__[name]  # (_native/fastcall.py) calls the kernel
             assert type(entry).__name__ == "builtin_function_or_method", name
 
 
@@ -147,31 +147,12 @@ def test_the_fast_path_takes_every_float64_vector_without_a_copy():
     assert vector(np.zeros(2 * model.nv)[::2], model.nv, "x").flags.c_contiguous
 
 
-def test_a_first_call_that_compiles_says_so(tmp_path, monkeypatch, capsys):
-    from rbda.kernels import direct
-
-    (tmp_path / "fresh_kernel.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setitem(direct._ANNOUNCED, "first", True)
-    import fresh_kernel
-
-    direct.announce_compilation(fresh_kernel.twice)
-    direct.announce_compilation(fresh_kernel.twice)  # (a second thread reaching the same first compile)
-    err = capsys.readouterr().err
-    assert "rbda: compiling fresh_kernel.twice for this machine" in err and err.count("rbda: compiling") == 1
-    assert fresh_kernel.twice(2) == 4
-    direct.announce_compilation(fresh_kernel.twice)  # compiled now: nothing to say
-    monkeypatch.setenv("RBDA_COMPILE_NOTICE", "0")
-    assert capsys.readouterr().err == ""
-
-
 def test_an_entry_point_is_bound_only_for_contiguous_float64_and_int64_arrays():
     """A kernel first called with a strided or float32 array stays on numba's dispatcher, which types (and so
     checks) every later call; one called with C-contiguous float64/int64 arrays is bound to its entry point."""
     from numba import njit
 
-    from rbda.kernels.direct import entry_point
+    from rbda._native.direct import entry_point
 
     def total(x):
         return x.sum()

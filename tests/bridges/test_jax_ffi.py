@@ -17,7 +17,8 @@ import jax.numpy as jnp  # noqa: E402
 import rbda  # noqa: E402
 import rbda.jax as rj  # noqa: E402
 from rbda import _primitives  # noqa: E402
-from rbda.jax import _compiled, _ffi  # noqa: E402
+from rbda._native import xla_ffi as _ffi
+from rbda.jax import _compiled  # noqa: E402
 from tests.conftest import assert_close, random_model, random_state  # noqa: E402
 
 jax.config.update("jax_enable_x64", True)

@@ -17,7 +17,7 @@ from ..spatial._validate import as_array
 _F64 = np.dtype(np.float64)  # the usual float64 dtype instance (numba's arrays carry another one)
 _F64_NUM = _F64.num
 _UNIT_STRIDE = (8,)
-NONE = np.zeros(0)  # an optional array argument left out: kernels take it empty, never None (kernels/direct.py)
+NONE = np.zeros(0)  # an optional array argument left out: kernels take it empty, never None (_native/direct.py)
 SINGULAR_INERTIA = ("model: the joint-space inertia M(q) is singular (a massless subtree, or zero inertia about a "
                     "joint axis); forward dynamics and M^-1 are undefined, add armature or mass")
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..kernels import center_of_mass as center_of_mass_kernels
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ._check import NONE, check_data, report, vector
 from .jacobian import _model_columns
 from .kinematics import _joint_id

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..kernels import centroidal
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ._check import NONE, report, vector
 from ._elementary import workspaces
 from .kinematics import forward_kinematics

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..kernels import sparse
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ._check import check_data
 
 if TYPE_CHECKING:

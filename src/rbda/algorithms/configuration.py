@@ -10,7 +10,7 @@ from enum import IntEnum
 import numpy as np
 
 from ..kernels import configuration
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ._check import report, vector
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from ..model.constraints import CONTACT_3D, ProximalSettings, RigidConstraintDat
 from ..spatial import Motion, ReferenceFrame, log6
 from . import cholesky
 from ..kernels import constrained as kc
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ._check import check_data, report, vector
 from .delassus import delassus_factors, jacobian_arg
 from .dynamics import crba, nonlinear_effects

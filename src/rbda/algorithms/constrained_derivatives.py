@@ -29,7 +29,7 @@ from ..spatial import SE3, Jlog6, log6, motion_cross_matrix
 from . import cholesky
 from ._check import check_data
 from ..kernels import constrained_derivatives as kd
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ._check import report
 from ._elementary import workspaces
 from .constrained import (LOCAL, SINGULAR_SET, WORLD, _bind, _cholesky, _cho_solve, _settings, _world_jacobian,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..kernels import derivatives
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ..model.data import leading
 from ..spatial import SE3, Motion, ReferenceFrame
 from ._check import report, vector
@@ -50,7 +50,7 @@ def compute_rnea_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLik
     """``(dtau_dq, dtau_dv, dtau_da)`` ``(nv, nv)`` each, the partial derivatives of ``rnea(q, v, a, fext)``;
     ``dtau_da = M``: new arrays, also in ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``. Also fills ``data.tau``,
     ``data.J`` and ``data.oMi``."""
-    if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
+    if fext is None:  # the bound fast entry (_native/fastcall.py), or None for the checks below
         out = data.fast_entries.compute_rnea_derivatives(model, data, q, v, a)
         if out is not None:
             data.kinematics_derivatives = False
@@ -114,7 +114,7 @@ def compute_aba_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike
     ``dFD/dx = -M^-1 dID/dx`` at ``(q, v, FD(q, v, tau))``, and ``ddq_dtau = M^-1``: new arrays, also in
     ``data.ddq_dq``, ``data.ddq_dv`` and ``data.Minv``. Also fills ``data.ddq``, ``data.M``, ``data.dtau_dq``,
     ``data.dtau_dv``."""
-    if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
+    if fext is None:  # the bound fast entry (_native/fastcall.py), or None for the checks below
         out = data.fast_entries.compute_aba_derivatives(model, data, q, v, tau)
         if out is not None:
             data.kinematics_derivatives = False

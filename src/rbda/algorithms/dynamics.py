@@ -9,7 +9,7 @@ import numpy as np
 
 from ..kernels import coriolis, dynamics
 from ..kernels.checks import NEEDS_FACTOR
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ._check import matrix, report, vector
 from ._elementary import workspaces
 from .kinematics import forward_kinematics
@@ -23,7 +23,7 @@ _k = direct(dynamics)  # the kernels, past numba's per-call dispatch
 _coriolis = direct(coriolis)
 
 
-NO_FEXT = np.zeros((0, 6))  # the kernels' "no external forces": one argument type for every call (kernels/direct.py)
+NO_FEXT = np.zeros((0, 6))  # the kernels' "no external forces": one argument type for every call (_native/direct.py)
 
 
 def _fext(model, fext) -> np.ndarray:
@@ -44,7 +44,7 @@ def rnea(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
     ``q: (nq,)``, ``v: (nv,)``, ``a: (nv,)``; ``fext`` one force per joint (``(njoints, 6)`` or a list of Force),
     each expressed in its joint frame. Returns ``tau`` ``(nv,)``, a new array, also in ``data.tau``; fills
     ``data.v``, ``data.a_gf``, ``data.f``, ``data.oMi``, ``data.liMi``. Armature adds ``armature * a``."""
-    if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
+    if fext is None:  # the bound fast entry (_native/fastcall.py), or None for the checks below
         tau = data.fast_entries.rnea(model, data, q, v, a)
         if tau is not None:
             return tau.copy()
@@ -103,7 +103,7 @@ def compute_coriolis_matrix(model: Model, data: Data, q: ArrayLike, v: ArrayLike
 def crba(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Joint-space inertia matrix ``M(q)`` ``(nv, nv)``, full and symmetric (armature on the diagonal): a new array,
     also in ``data.M``. Also fills ``data.oMi``, ``data.J`` and the composite inertias ``data.oYcrb``."""
-    M = data.fast_entries.crba(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None: the checks below
+    M = data.fast_entries.crba(model, data, q)  # the bound fast entry (_native/fastcall.py), or None: the checks below
     if M is not None:
         return M.copy()
     I, F = model.packed
@@ -122,7 +122,7 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
     ``data.oMi``, ``data.ov``, ``data.oa_gf``, ``data.of``, ``data.oYcrb``, ``data.oYaba``. Armature adds
     ``armature * ddq``. Raises ``ValueError`` naming the argument for a wrong size, a NaN or an unnormalised
     quaternion."""
-    if fext is None:  # the bound fast entry (kernels/fastcall.py), or None for the checks below
+    if fext is None:  # the bound fast entry (_native/fastcall.py), or None for the checks below
         ddq = data.fast_entries.aba(model, data, q, v, tau)
         if ddq is not None:
             return ddq.copy()
@@ -139,7 +139,7 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
 
 def compute_minverse(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``M(q)^-1`` ``(nv, nv)``: a new array, also in ``data.Minv``."""
-    Minv = data.fast_entries.compute_minverse(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None
+    Minv = data.fast_entries.compute_minverse(model, data, q)  # the bound fast entry (_native/fastcall.py), or None
     if Minv is not None:
         return Minv.copy()
     I, F = model.packed

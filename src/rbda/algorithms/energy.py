@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..kernels import energy
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ._check import NONE, report, vector
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..kernels import kinematics as kinematic_kernels
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame, skew
 from ._check import report, vector
 from ._elementary import workspaces
@@ -26,7 +26,7 @@ _k = direct(kinematic_kernels)  # the kernels, past numba's per-call dispatch
 def compute_joint_jacobians(model: Model, data: Data, q: ArrayLike | None = None) -> np.ndarray:
     """World-frame Jacobian columns of every joint ``(6, nv)``, with forward kinematics: returns a new array, also
     in ``data.J``. Without ``q``, uses the placements of the last ``forward_kinematics``."""
-    J = data.fast_entries.compute_joint_jacobians(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None
+    J = data.fast_entries.compute_joint_jacobians(model, data, q)  # the bound fast entry (_native/fastcall.py), or None
     if J is not None:
         return J.copy()
     I, F = model.packed

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..kernels import kinematics
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
 from ..model.model import frame_id_arg
 from ._check import check_data, report, vector
@@ -24,7 +24,7 @@ def forward_kinematics(model: Model, data: Data, q: ArrayLike, v: ArrayLike | No
                        a: ArrayLike | None = None) -> None:
     """Placements ``data.oMi``, ``data.liMi`` (and local velocities ``data.v``, accelerations ``data.a``)
     of every joint, for ``q: (nq,)`` (``v: (nv,)``, ``a: (nv,)``). ``data.a`` excludes gravity."""
-    if v is None:  # the bound fast entries (kernels/fastcall.py) answer True, or None for the checks below
+    if v is None:  # the bound fast entries (_native/fastcall.py) answer True, or None for the checks below
         if a is None and data.fast_entries.forward_kinematics_q(model, data, q):
             return
     elif (data.fast_entries.forward_kinematics_qv(model, data, q, v) if a is None

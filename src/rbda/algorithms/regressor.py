@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..kernels import regressor
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
 from ..spatial._validate import as_array
 from ._check import report, vector

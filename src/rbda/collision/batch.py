@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from .._jit import njit, prange
+from .._native.jit import njit, prange
 
 from ..algorithms import _check
 from ..kernels import kinematics

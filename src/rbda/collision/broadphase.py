@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from .support import HALFSPACE, PLANE, radius, support_local
 

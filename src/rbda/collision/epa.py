@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit
+from .._native.jit import njit
 
 from .gjk import minkowski_support
 from .vectors import cross, sub
@@ -24,7 +24,7 @@ MAX_VERTICES = 260
 MAX_FACES = 2 * MAX_VERTICES
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _set_face(P, faces, plane, f, i, j, k):
     """Face ``f`` = vertices ``(i, j, k)`` of the polytope rows ``P[:, 0:3]``: unit normal ``(b - a) x (c - a)``
     and distance to the origin into ``plane[f]``."""
@@ -39,7 +39,7 @@ def _set_face(P, faces, plane, f, i, j, k):
         plane[f, 0], plane[f, 1], plane[f, 2], plane[f, 3] = 0.0, 0.0, 1.0, math.inf
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, d, S, H, P, nv):
     """Support point of ``A - B`` along ``d`` into polytope row ``nv``: ``[w | a | b]``."""
     minkowski_support(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, d, S, 3, H)
@@ -47,7 +47,7 @@ def _push(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, d, S, H, P, nv):
         P[nv, r], P[nv, 3 + r], P[nv, 6 + r] = S[3, r], S[7, r], S[11, r]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _insert(P, faces, plane, alive, edges, nf, nv):
     """Add polytope vertex ``nv`` (rows ``P``): remove the faces it sees, join it to their horizon (the edges
     whose reverse is not among theirs). Returns the new count of face slots."""
@@ -80,7 +80,7 @@ def _insert(P, faces, plane, alive, edges, nf, nv):
     return nf
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _flat(P, i, j, k, m, eps):
     """Whether ``P[m]`` is within ``eps`` of the plane of ``P[i], P[j], P[k]``."""
     n = cross(sub(P[j, 0:3], P[i, 0:3]), sub(P[k, 0:3], P[i, 0:3]))
@@ -106,7 +106,7 @@ def epa(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, max_ite
                   plane, alive, edges)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def epa_in(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, max_iterations, out, P, faces, plane,
            alive, edges):
     """Penetration of the cores whose GJK simplex (``S``, ``lam``, ``n`` vertices) touches or contains the origin
@@ -185,7 +185,7 @@ def epa_in(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, S, lam, H, n, tolerance, max_
     return depth, it
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _touching(S, lam, n, normal, w, out):
     """The origin on (or within rounding of) a flat part of the boundary of ``A - B`` with outward ``normal``
     and ``w`` a point of it: depth ``normal . w`` (about 0), witness points at GJK's closest point (simplex
@@ -202,7 +202,7 @@ def _touching(S, lam, n, normal, w, out):
     return depth, 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _face_result(P, faces, plane, f, out):
     """The point ``dist n`` of face ``f`` nearest the origin, in barycentric coordinates of its triangle, gives
     the witness points ``out[0]`` (on A) and ``out[1]`` (on B); ``out[2]`` is the face normal."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 
-from .._jit import njit
+from .._native.jit import njit
 
 from .support import BOX, CONE, CONVEX, CYLINDER, support_world
 from .vectors import dot
@@ -34,7 +34,7 @@ INTERSECTION_NORM = 1e-12  # |v| below this: the cores touch or overlap
 MAX_STALLS = 4  # iterations in a row without progress before GJK stops
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _reduce(S, n, weights, lam):
     """Keep the simplex vertices ``i < n`` of positive ``weights[i]`` (moved down in ``S``, in order), with those
     weights in ``lam``; returns their count."""
@@ -50,7 +50,7 @@ def _reduce(S, n, weights, lam):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def segment_weights(a, b):
     """Barycentric weights ``(1 - t, t)`` of the point of segment ``ab`` closest to the origin."""
     ab0, ab1, ab2 = b[0] - a[0], b[1] - a[1], b[2] - a[2]
@@ -60,7 +60,7 @@ def segment_weights(a, b):
     return 1.0 - t, t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def triangle_weights(a, b, c):
     """Barycentric weights ``(u, v, w)`` of the point of triangle ``abc`` closest to the origin: Ericson's
     ClosestPtPointTriangle (Voronoi regions of the vertices, the edges, the face)."""

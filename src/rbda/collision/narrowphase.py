@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from .epa import epa_in, epa_room
 from .gjk import INTERSECTION_NORM, NESTEROV, VANILLA, gjk
@@ -27,7 +27,7 @@ from .support import CAPSULE, HALFSPACE, PLANE, SPHERE, radius, support_world
 __all__ = ["shape_distance", "shape_distance_in", "VANILLA", "NESTEROV"]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _core_segment(t, params, oMg):
     """The world end points of a sphere's (a point twice) or capsule's core segment."""
     h = params[1] if t == CAPSULE else 0.0
@@ -36,7 +36,7 @@ def _core_segment(t, params, oMg):
     return p0, p1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def segment_segment(p1, q1, p2, q2):
     """Parameters ``(s, t)`` of the closest points ``p1 + s (q1 - p1)`` and ``p2 + t (q2 - p2)`` of two segments,
     either possibly a point (Ericson 5.1.9; parallel segments take ``s = 0`` clamped)."""
@@ -64,7 +64,7 @@ def segment_segment(p1, q1, p2, q2):
     return s, t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _fallback_normal(oM1, oM2, out):
     """A unit normal when the witness points coincide: along the centres, else z."""
     d = (oM2[0, 3] - oM1[0, 3], oM2[1, 3] - oM1[1, 3], oM2[2, 3] - oM1[2, 3])
@@ -75,7 +75,7 @@ def _fallback_normal(oM1, oM2, out):
         out[2, 0], out[2, 1], out[2, 2] = 0.0, 0.0, 1.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _segments(t1, P1, M1, t2, P2, M2, out):
     """Spheres and capsules: closest points of the core segments, normal along them."""
     a0, a1 = _core_segment(t1, P1, M1)
@@ -94,7 +94,7 @@ def _segments(t1, P1, M1, t2, P2, M2, out):
     return dc
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _against_plane(t, P, V, G, M, plane_type, plane_params, oMp, out):
     """A bounded shape (row 0 of ``out``) against a half-space or plane (row 1) placed at ``oMp``: the support
     points along the world normal ``m`` give ``lo = min m . x - d`` and ``hi = max m . x - d``."""
@@ -121,7 +121,7 @@ def _against_plane(t, P, V, G, M, plane_type, plane_params, oMp, out):
     return dist
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _size(M1, M2, S, n):
     """A length scale of the pair: the largest simplex point or the distance of the origins."""
     size = math.sqrt((M1[0, 3] - M2[0, 3]) ** 2 + (M1[1, 3] - M2[1, 3]) ** 2 + (M1[2, 3] - M2[2, 3]) ** 2)

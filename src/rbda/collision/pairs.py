@@ -11,7 +11,7 @@ max_iterations)``. No Python runs between pairs.
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from ..spatial.compiled import se3_compose
 from .broadphase import overlapping_pairs, world_boxes

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from .._jit import njit
+from .._native.jit import njit
 
 SPHERE, CAPSULE, BOX, CYLINDER, CONE, ELLIPSOID, CONVEX, HALFSPACE, PLANE = range(9)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from .._jit import njit
+from .._native.jit import njit
 
 
 @njit(cache=True, forceinline=True)

@@ -1,6 +1,6 @@
 """The compiled path of :mod:`rbda.jax`: under ``jax.jit`` (not ``vmap``), the functions of :data:`ALGORITHMS`
 (rnea, aba, crba, integrate, the CoM, the joint and frame placements) are XLA FFI custom calls that run rbda's
-kernels inside the XLA executable (:mod:`rbda.jax._ffi`), their value and, for the JVP, their analytical
+kernels inside the XLA executable (:mod:`rbda._native.xla_ffi`), their value and, for the JVP, their analytical
 Jacobians. The placements' JVP is ``dP = [w x R | v + w x p]`` with the twist ``(v, w)`` of each placement's
 joint, the world Jacobian columns of its support times ``dq``, in jnp. ``vmap`` maps them onto the host callback of the batched algorithms (one ``rbda.batch``
 call, through ``jax.custom_batching.custom_vmap``).
@@ -25,7 +25,7 @@ from ..kernels.checks import SINGULAR, WRONG_DATA
 from ..kernels.derivatives import derivative_size
 from ..model.layout import whole_body_size
 from ..model.elementary import sync_elementary
-from . import _ffi
+from .._native import xla_ffi as _ffi
 
 ALGORITHMS = ("rnea", "aba", "integrate", "center_of_mass", "crba", "forward_kinematics", "frames_forward_kinematics",
               "frame_placement")

@@ -18,7 +18,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from ..spatial import SE3, Motion
 from ..spatial._validate import as_array

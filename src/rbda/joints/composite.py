@@ -10,7 +10,7 @@ T_l^-1 v_Jl``), ``c_J = sum_k T_k^-1 c_Jk + (T_k^-1 v_Jk) x w_k``. Sub-joints ca
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from ..spatial import SE3, Motion, motion_cross_matrix
 from ..spatial._validate import as_array

@@ -6,7 +6,7 @@ rather than falling through.
 
 from __future__ import annotations
 
-from .._jit import njit
+from .._native.jit import njit
 
 from . import free_flyer, helical, planar, prismatic, revolute, revolute_unbounded, spherical, spherical_zyx
 from . import translation, universal

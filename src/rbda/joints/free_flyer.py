@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from ..spatial.compiled import jlog_coefficient, one_minus_cos_over_t2, quat_exp, quat_log, quat_mul, quat_normalize
 from ..spatial.compiled import quat_rotation, rotation_entries, t_minus_sin_over_t3

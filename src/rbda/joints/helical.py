@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from ..spatial.compiled import axis_rotation
 from .base import AxisJoint, JointType, axis_joint_family

@@ -7,7 +7,7 @@ the right: ``integrate(q, v) = q * exp(v)`` and ``difference(q0, q1) = log(q0^-1
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from .base import JointType, SE3SubgroupJoint
 

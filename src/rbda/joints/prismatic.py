@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._jit import njit
+from .._native.jit import njit
 
 from .base import AxisJoint, JointType, axis_joint_family
 

@@ -7,7 +7,7 @@ Kinematics as the revolute joint with ``(cos, sin)`` read from ``q``; the Lie gr
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from ..spatial.compiled import axis_rotation
 from .base import AxisJoint, JointType, angular_row, axis_joint_family

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from ..spatial.compiled import quat_exp, quat_log, quat_mul, quat_normalize, quat_rotation
 from .base import JointType, SE3SubgroupJoint, angular_row

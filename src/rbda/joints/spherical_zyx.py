@@ -8,7 +8,7 @@ The configuration space is R^3.
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from .base import JointModel, JointType, angular_row
 

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from ..spatial._validate import as_array
 from ..spatial.compiled import axis_rotation

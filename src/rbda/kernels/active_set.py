@@ -34,12 +34,12 @@ guess to a thousandth of it), not an approximation of one.
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from .checks import all_finite
 from .cones import CCP, COULOMB, LCP, PYRAMID, box_residuals, complementarity_residuals, project
 from .constrained import damped_cholesky, dense_cholesky_solve
-from .views import take, view
+from .._native.views import take, view
 
 SEPARATE, STICK, SLIDE = 0, 1, 2
 FREE, AT_LOWER, AT_UPPER = 0, 1, 2
@@ -55,7 +55,7 @@ GUESS = 1e-3  # the guess is kept as it is if it passes the tolerances times thi
 DIRECT = 1.0  # a reduced matrix whose pivots all exceed DIRECT times that regularisation is solved directly
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def classify(formulation, mu, lower, upper, lam, mode, slip, rows, boundary_slides):
     """The active set of the impulses ``lam (3k + r,)``: ``mode (k,)``, ``slip (k, 2)`` (see the module) and
     ``rows (r,)`` (``FREE``, ``AT_LOWER``, ``AT_UPPER``); a contact on its cone's boundary slides along its
@@ -92,7 +92,7 @@ def classify(formulation, mu, lower, upper, lam, mode, slip, rows, boundary_slid
     return sliding
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def update(formulation, G, mu, lower, upper, lam, v, slack, mode, slip, rows):
     """One primal-dual active-set step from a rejected trial ``lam`` with velocities ``v = G lam + g``: a
     contact whose normal impulse is negative separates; a separating one whose velocity leaves the dual cone
@@ -145,7 +145,7 @@ def update(formulation, G, mu, lower, upper, lam, v, slack, mode, slip, rows):
     return changed
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def row_update(state, x, v, slack, diagonal, lower, upper):
     """The next state of a box row (``FREE``, ``AT_LOWER``, ``AT_UPPER``) from its trial impulse ``x`` and
     velocity ``v`` (``diagonal``: its entry of ``G``). A free row past a bound goes to it. A row on a bound that
@@ -163,7 +163,7 @@ def row_update(state, x, v, slack, diagonal, lower, upper):
     return state
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def unstick(mu, v, tol, mode, slip):
     """Sliding contacts whose tangent velocity in ``v`` is within ``tol`` of zero set to stick; returns whether
     there was one. (A body that stopped may hold a contact at its friction bound by internal stresses between
@@ -178,7 +178,7 @@ def unstick(mu, v, tol, mode, slip):
     return found
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def realign(mu, v, mode, slip):
     """Each sliding contact's direction ``slip`` set against its tangent velocity in ``v`` (NCP and CCP);
     returns whether one moved by more than 1e-14."""
@@ -193,7 +193,7 @@ def realign(mu, v, mode, slip):
     return moved
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def unknowns(formulation, mu, lower, upper, mode, slip, rows, index, column, equation, fixed):
     """The reduced problem's unknowns for an active set: unknown ``u`` adds ``column[u, s]`` times itself to the
     impulse ``index[u, s]`` (``s < 3``), and its equation is ``sum_s equation[u, s] v[index[u, s]] = 0``;
@@ -234,7 +234,7 @@ def unknowns(formulation, mu, lower, upper, mode, slip, rows, index, column, equ
     return count, symmetric
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def reduced_system(G, g, count, symmetric, index, column, equation, fixed, A, b, base):
     """The reduced problem's ``A = E^T G P`` and ``b = -E^T (G fixed + g)`` (:func:`unknowns`) into ``A[:count,
     :count]`` and ``b[:count]``; ``base (m,)``: work space. An unknown's first coefficient is its own impulse's;
@@ -265,7 +265,7 @@ def reduced_system(G, g, count, symmetric, index, column, equation, fixed, A, b,
                 A[q, p] = A[p, q]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def normal_equations(A, b, count, product, scratch):
     """``A <- A^T A`` and ``b <- A^T b`` on the first ``count`` rows and columns, in place, summed row by row of
     ``A`` (contiguous updates that vectorise); ``product (m, m)``, ``scratch (m,)``: work space. Returns the
@@ -290,7 +290,7 @@ def normal_equations(A, b, count, product, scratch):
     return scale
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def refine(A, factor, b, u, count, residual):
     """``A u = b`` for a symmetric positive semi-definite ``A`` by iterative refinement from ``u = 0`` with the
     factor of ``A + eps I`` (proximal-point steps: on a consistent system they converge to the solution of least
@@ -325,7 +325,7 @@ def refine(A, factor, b, u, count, residual):
             u[p] += residual[p]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fixed, A, factor, work):
     """The impulses of the active set (:func:`unknowns`) into ``lam``: ``A u = b`` (:func:`reduced_system`)
     solved through the Cholesky factor of ``A + eps I`` (symmetric) or of the normal equations' ``A^T A + eps
@@ -360,7 +360,7 @@ def reduced_solve(G, g, lam, eps, count, symmetric, index, column, equation, fix
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def residuals(formulation, G, g, mu, lower, upper, lam, v):
     """``(primal, dual, complementarity, ||lam||_inf, ||v||_inf)`` of ``lam``: the largest distance to its cone
     or box (``lam`` is then projected on them, in place), and with ``v = G lam + g`` (filled) the dual
@@ -371,7 +371,7 @@ def residuals(formulation, G, g, mu, lower, upper, lam, v):
     return primal, dual, compl, largest_magnitude(lam), largest_magnitude(v)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def project_impulses(formulation, mu, lower, upper, lam):
     """``lam (3k + r,)`` projected on its cones (the pyramids for the LCP) and boxes, in place; returns the largest
     distance an entry moved (the primal residual)."""
@@ -391,7 +391,7 @@ def project_impulses(formulation, mu, lower, upper, lam):
     return primal
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def dual_residuals(formulation, mu, lower, upper, lam, v):
     """``(dual feasibility, complementarity)`` of impulses ``lam`` (in their cones and boxes) with velocities
     ``v``: the contacts' (``complementarity_residuals``; for the NCP and CCP also a sliding contact's tangent
@@ -403,7 +403,7 @@ def dual_residuals(formulation, mu, lower, upper, lam, v):
     return dual, compl
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def largest_magnitude(x):
     """``||x||_inf`` (0 for an empty ``x``), without the temporary array of ``np.abs(x).max()``; NaN if an entry
     is, as that expression (a NaN in the impulses or velocities must fail :func:`within`'s tests)."""
@@ -416,7 +416,7 @@ def largest_magnitude(x):
     return top
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def misalignment(mu, lam, v):
     """The largest tangent velocity of a contact on its cone's boundary that does not oppose its friction
     impulse: ``||v_t - max(v_t . u, 0) u||`` with ``u = -lambda_t / ||lambda_t||``. Coulomb's law asks for zero;
@@ -433,7 +433,7 @@ def misalignment(mu, lam, v):
     return worst
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def velocities(G, g, lam, v):
     """``v = G lam + g`` into ``v``, for a symmetric ``G``: ``g`` plus ``lam_c`` times row ``c`` of ``G`` for each
     nonzero ``lam_c`` (contiguous, independent updates that vectorise, where a dot product per row waits on each
@@ -443,7 +443,7 @@ def velocities(G, g, lam, v):
     add_rows(G, lam, v)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def add_rows(A, x, out):
     """``out += A^T x`` for ``A (m, n)``: each row of ``A`` times its entry of ``x``, for the nonzero entries,
     added along contiguous rows."""
@@ -454,7 +454,7 @@ def add_rows(A, x, out):
                 out[r] += xc * A[c, r]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def within(tolerances, primal, dual, compl, lam_max, v_max, scale=1.0):
     """Whether residuals pass the solvers' tests, ``tolerances = [abs_f, rel_f, abs_c, rel_c]`` (each times
     ``scale``): ``primal <= abs_f + rel_f ||lambda||_inf``, ``dual <= abs_f + rel_f ||v||_inf`` and ``compl <= abs_c +
@@ -465,7 +465,7 @@ def within(tolerances, primal, dual, compl, lam_max, v_max, scale=1.0):
             and compl <= abs_c + rel_c * lam_max * v_max)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def largest_diagonal(G):
     """``max_i |G_ii|`` (0 for an empty ``G``; NaN if an entry is)."""
     top = 0.0

@@ -8,7 +8,7 @@ compiles numba's shape-mismatch error path, seconds per kernel). No Python work 
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit, prange
+from .._native.jit import njit, prange
 
 from . import dynamics, kinematics
 from ..model.layout import data_views, model_views

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit, prange
+from .._native.jit import njit, prange
 
 from ..spatial.compiled import (
     motion_act_inv,

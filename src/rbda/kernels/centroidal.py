@@ -5,7 +5,7 @@ its rate (``data`` buffers: ``kernels/whole_body.py``).
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit, prange
+from .._native.jit import njit, prange
 
 from ..spatial.compiled import (
     force_act,

@@ -6,12 +6,12 @@ configurations. They return a status code that the Python entry turns into a nam
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from ..joints.dispatch import COMPOSITE, joint_normalization_error
 from ..model.layout import JointTables, data_views, model_views
 from .mimic import expand_inputs, model_coordinates
-from .views import borrowed, view
+from .._native.views import borrowed, view
 
 NORMALIZATION_TOL = 1e-6
 WRONG_DATA = 99
@@ -21,7 +21,7 @@ SINGULAR = 97  # the joint-space inertia (or an articulated block of it) is not 
 NEEDS_FACTOR = 96
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def all_finite(x):
     for k in range(x.shape[0]):
         if not np.isfinite(x[k]):

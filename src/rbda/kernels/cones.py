@@ -19,13 +19,13 @@ added to the velocity before the complementarity ``cone ∋ lambda ⊥ v + s(v) 
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 NCP, CCP, LCP = 0, 1, 2
 COULOMB, COULOMB_DUAL, PYRAMID, PYRAMID_DUAL = 0, 1, 2, 3
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def coulomb_project(t1, t2, n, mu):
     """Euclidean projection of ``[t1, t2, n]`` on ``K_mu``: itself inside, 0 in the polar cone
     ``{mu ||t|| <= -n}``, else the nearest point of the boundary ray in the plane of ``t``."""
@@ -39,7 +39,7 @@ def coulomb_project(t1, t2, n, mu):
     return k * t1, k * t2, s
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def coulomb_dual_project(t1, t2, n, mu):
     """Euclidean projection on ``K_mu* = {mu ||t|| <= n}``, whose polar cone is ``-K_mu``."""
     r = np.sqrt(t1 * t1 + t2 * t2)
@@ -52,7 +52,7 @@ def coulomb_dual_project(t1, t2, n, mu):
     return k * t1, k * t2, mu * s
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def pyramid_project(t1, t2, n, mu, dual):
     """Euclidean projection on ``P_mu`` (``dual`` False) or ``P_mu*`` (True). Both cones are symmetric under
     ``t_i -> -t_i``, so the point is reflected into ``t1, t2 >= 0``, where the projection lies on one of a few
@@ -98,7 +98,7 @@ def pyramid_project(t1, t2, n, mu, dual):
     return np.copysign(b1, t1), np.copysign(b2, t2), bn
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def project(cone, t1, t2, n, mu):
     """Euclidean projection of one contact's ``[t1, t2, n]`` on the cone of code ``cone``."""
     if cone == COULOMB:
@@ -108,7 +108,7 @@ def project(cone, t1, t2, n, mu):
     return pyramid_project(t1, t2, n, mu, cone == PYRAMID_DUAL)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def shift(formulation, t1, t2, mu):
     """The normal component ``phi(v_t)`` of the formulation's shift ``s(v) = [0, 0, phi]``."""
     if formulation == NCP:
@@ -134,7 +134,7 @@ def shift_all(formulation, mu, v, out):
         out[k], out[k + 1], out[k + 2] = 0.0, 0.0, shift(formulation, v[k], v[k + 1], mu[i])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def complementarity_residuals(formulation, mu, lam, v):
     """``(dual feasibility, complementarity)`` of ``lam`` with velocity ``v``: with ``c = v + s(v)``, the largest
     distance (infinity norm) from a contact's ``c_i`` to the dual cone, and the largest ``|lam_i . c_i|``."""
@@ -150,7 +150,7 @@ def complementarity_residuals(formulation, mu, lam, v):
     return dual, compl
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def box_residuals(first, lower, upper, lam, v, dual, compl):
     """``(dual feasibility, complementarity)`` updated with the box rows from ``first``: each row's natural-map
     residual ``|lam_j - clip(lam_j - v_j, lower_j, upper_j)|`` (zero if and only if the row's complementarity

@@ -15,7 +15,7 @@ since ``Jr(-nu) = Ad(exp nu) Jr(nu)``. Every so(3) map involved has the form ``1
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit, prange
+from .._native.jit import njit, prange
 
 from ..joints.dispatch import COMPOSITE, FREE_FLYER, PLANAR, PRISMATIC, REVOLUTE, SPHERICAL
 from ..joints.dispatch import joint_difference, joint_integrate, joint_neutral, joint_normalize
@@ -23,7 +23,7 @@ from ..spatial.compiled import jlog_coefficient, one_minus_cos_over_t2, sin_over
 from .checks import all_finite, configuration_status
 from ..model.layout import model_views
 from .mimic import model_coordinates
-from .views import borrowed, view
+from .._native.views import borrowed, view
 
 
 @njit(cache=True, forceinline=True)

@@ -9,7 +9,7 @@ the records ``R (nc, 78)`` (offsets below), its Jacobian rows to ``Jc (m, nv)`` 
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit, prange
+from .._native.jit import njit, prange
 
 from ..spatial.compiled import jlog_coefficient, motion_act, motion_act_inv, motion_cross, se3_compose, sin_over_t
 from .checks import all_finite
@@ -17,7 +17,7 @@ from .dynamics import crba_after_kinematics, rnea
 from .kinematics import forward_kinematics_qva
 from ..model.layout import data_views, model_views
 from .sparse import cholesky_decompose, cholesky_solve
-from .views import borrowed, view
+from .._native.views import borrowed, view
 
 CONTACT_3D, WORLD, LOCAL = 0, 0, 1
 CONSTRAINT_INTS, CONSTRAINT_FLOATS = 4, 50
@@ -256,7 +256,7 @@ def dense_cholesky(A, n):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def damped_cholesky(G, damping, L, n, floor=0.0):
     """``L[:n, :n]`` lower-triangular with ``L L^T = G[:n, :n] + diag(damping[:n])``, the dense
     Cholesky-Banachiewicz order: row by row, ``L_ij = (A_ij - L_i,:j . L_j,:j) / L_jj``, each dot product over two
@@ -282,7 +282,7 @@ def damped_cholesky(G, damping, L, n, floor=0.0):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def dense_cholesky_solve(Lc, x, n):
     """In place ``x = (Lc Lc^T)^-1 x``: forward substitution by rows of ``Lc``, back substitution with ``Lc^T``
     column by column (each solved entry subtracted from the entries above it along a row of ``Lc``: contiguous,
@@ -306,7 +306,7 @@ def dense_cholesky_solve_rows(Lc, X):
         dense_cholesky_solve(Lc, X[r], Lc.shape[0])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def delassus(L, Dinv, lam, Jc, Y, G):
     """``G = J M^-1 J^T = Y^T D^-1 Y`` with ``Y = U^-1 J^T`` (``Y (nv, nc)`` room; ``M = U D U^T``, ``L = U^T``).
     Each step runs over all the rows of ``J`` at once, along a contiguous row of ``Y``, so that it vectorises: the
@@ -343,7 +343,7 @@ def delassus(L, Dinv, lam, Jc, Y, G):
             G[s, r] = G[r, s]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def any_nonzero(x):
     """Whether any entry of ``x`` is nonzero."""
     for value in x:

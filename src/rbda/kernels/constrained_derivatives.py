@@ -28,7 +28,7 @@ each body (the second term where dof ``c`` supports dof ``r``'s joint).
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit, prange
+from .._native.jit import njit, prange
 
 from ..spatial.compiled import force_act, force_cross, matvec6, motion_act, motion_act_inv, motion_cross
 from .configuration import DIFFERENCE_Q1, se3_jacobian
@@ -39,7 +39,7 @@ from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, 
 from .derivatives import column_partials, derivative_views, forward_derivatives, rnea_derivatives
 from ..model.layout import data_views, model_views
 from .sparse import cholesky_minv, cholesky_solve_block
-from .views import borrowed, view
+from .._native.views import borrowed, view
 
 SCRATCH = 12
 E = 84  # floats of the small scratch ``e``  # (nv, 6) columns per constraint side

@@ -17,7 +17,7 @@ a tuple and writes the impulses into ``lam``, which holds the warm start on entr
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from .checks import all_finite
 from .constrained import damped_cholesky, dense_cholesky_solve
@@ -295,7 +295,7 @@ def box_dual(lower, upper, c):
 JOINT_SPACE = 2  # ADMM factors G + d I in the joint space when G has more than JOINT_SPACE rows per dof
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def gram_lower(J, out):
     """The lower triangle of ``J^T J (nv, nv)`` into ``out``, each row of ``J (m, nv)`` added over its nonzero
     entries (a contact row is zero off its bodies' supports)."""
@@ -311,7 +311,7 @@ def gram_lower(J, out):
                     out[i, j] += a * J[r, j]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def joint_space_factor(M, parents, gram, d, K, zeros, factor):
     """The Cholesky factor of ``K = d M + J^T J (nv, nv)`` into ``factor``: ``M`` read on its branch-induced
     pattern (each dof's entries with itself and its ancestors, ``parents`` the dofs' parents, -1 at a root: the
@@ -328,7 +328,7 @@ def joint_space_factor(M, parents, gram, d, K, zeros, factor):
     return damped_cholesky(K, zeros, factor, nv)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def joint_space_solve(J, factor, d, x, t):
     """In place ``x = (G + d I)^-1 x`` for ``G = J M^-1 J^T`` by Woodbury's identity, ``(G + d I)^-1 = (I - J K^-1
     J^T) / d`` with ``K = d M + J^T J`` factored in ``factor`` (:func:`joint_space_factor`); ``t (nv,)``: work

@@ -14,7 +14,7 @@ composite joints runs this kernel on its elementary twin.
 
 from __future__ import annotations
 
-from .._jit import njit
+from .._native.jit import njit
 
 from ..spatial.compiled import add6x6, dot6, inertia_act, inertia_to_matrix, matvec6, matvec6_add, \
     matvec6_transpose, velocity_variation
@@ -22,7 +22,7 @@ from .derivatives import derivative_views
 from .kinematics import jacobians_time_variation
 from ..model.layout import data_views, model_views
 from .mimic import compress_matrix
-from .views import borrowed
+from .._native.views import borrowed
 
 
 @njit(cache=True)

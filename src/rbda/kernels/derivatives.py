@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from .._jit import njit, prange
+from .._native.jit import njit, prange
 
 from ..spatial.compiled import (
     add6,
@@ -51,7 +51,7 @@ from .kinematics import calc_joint, world_jacobian_columns
 from ..model.layout import data_views, model_views
 from .mimic import (add_armature, add_armature_diagonal, compress_columns, compress_matrix, compress_tensor,
                     compress_vector, extended, model_block)
-from .views import borrowed, view
+from .._native.views import borrowed, view
 
 DerivativeViews = namedtuple(
     "DerivativeViews", "dVdq dAdq dAdv Yc Zc Xq Xv Bc Yo dtau_dq dtau_dv ddq_dq ddq_dv"

@@ -12,7 +12,7 @@ tuple into every inlined call, which costs more than the algorithm itself.
 
 from __future__ import annotations
 
-from .._jit import njit
+from .._native.jit import njit
 
 from ..spatial.compiled import (
     add6,
@@ -40,7 +40,7 @@ from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jac
 from ..model.layout import data_views, model_views
 from .mimic import add_armature, add_armature_diagonal, compress_matrix, compress_vector, extended, model_block
 from .sparse import inverse_through_factor
-from .views import borrowed
+from .._native.views import borrowed
 
 
 # ---------------------------------------------------------------------------------------------- RNEA

@@ -6,14 +6,14 @@
 
 from __future__ import annotations
 
-from .._jit import njit
+from .._native.jit import njit
 
 from ..joints import composite, revolute
 from ..joints.dispatch import COMPOSITE, REVOLUTE, joint_calc
 from ..spatial.compiled import motion_act, motion_act_inv, motion_cross, se3_compose
 from .checks import begin, left_out
 from .mimic import compress_hessian, extended
-from .views import borrowed
+from .._native.views import borrowed
 
 
 @njit(cache=True, forceinline=True)

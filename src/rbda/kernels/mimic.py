@@ -15,7 +15,7 @@ C-contiguous ``(nv, nv)`` block in the first ``nv * nv`` entries, a second-order
 
 from __future__ import annotations
 
-from .._jit import njit
+from .._native.jit import njit
 
 
 @njit(cache=True, inline="always")

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from .._jit import njit
+from .._native.jit import njit
 
 from ..spatial.compiled import (
     dot6,

@@ -24,31 +24,14 @@ helpers below are the per-lane forms of ``spatial/compiled.py``'s ``motion_act_i
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core.compiler import CompilerBase, DefaultPassBuilder
-from numba.extending import intrinsic
-from numba.np.arrayobj import make_array
 
+from .._native.jit import njit
+from .._native.lanes import W, NoAliasCompiler, sub_scaled, sub_scaled2
+from .._native.views import borrowed
 from ..joints.dispatch import FREE_FLYER, PRISMATIC, REVOLUTE
 from .checks import NORMALIZATION_TOL, SINGULAR
 from ..model.layout import model_views
 from .sparse import subtree_ends
-from .views import borrowed
-
-W = 8  # lanes per block: 8 doubles, a multiple of every x86/ARM vector width
-
-
-class NoAliasCompiler(CompilerBase):
-    """numba's nopython pipeline with the array arguments marked ``noalias`` (numba's own flag, which it sets for
-    its parallel loop bodies). Without it LLVM guards each lane loop with run-time overlap checks between the
-    arrays it reads and writes, and takes the vector path only from 72 lanes on (the whole RNEA and ABA twice as
-    slow). The lane helpers and the block functions are only called on distinct arrays (or distinct rows of one)."""
-
-    def define_pipelines(self):
-        self.state.flags.noalias = True
-        return [DefaultPassBuilder.define_nopython_pipeline(self.state)]
-
 
 #: the lane helpers and the blocks' algorithms: inlined, noalias, and numpy's error model (a zero pivot divides to
 #: inf, flagged by the caller, instead of a Python exception check in the loop, which would keep it scalar)
@@ -792,35 +775,6 @@ def ltdl(H, lam, singular, l, n):
             for w in range(n):
                 H[k, i, w] = l[w]
             i = lam[i]
-
-
-def sub_products(context, builder, signature, args):
-    """Code of ``y[:W] -= sum_k a_k[:W] * x_k[:W]`` for the arguments ``(y, x_1, a_1, x_2, a_2, ...)``, rows of ``W``
-    contiguous doubles (lane rows of block arrays), as operations on LLVM's ``<W x double>``."""
-    vector = ir.VectorType(ir.DoubleType(), W).as_pointer()
-    rows = [builder.bitcast(make_array(t)(context, builder, v).data, vector) for t, v in zip(signature.args, args)]
-    total = None
-    for x, a in zip(rows[1::2], rows[2::2]):
-        product = builder.fmul(builder.load(a, align=8), builder.load(x, align=8))
-        total = product if total is None else builder.fadd(total, product)
-    builder.store(builder.fsub(builder.load(rows[0], align=8), total), rows[0], align=8)
-    return context.get_dummy_value()
-
-
-@intrinsic
-def sub_scaled(typingctx, y, x, a):
-    """``y[:W] -= a[:W] * x[:W]`` for lane rows, one vector operation (:func:`sub_products`): a loop over the lanes
-    inside a loop over a matrix's columns was vectorised over the columns (scatter stores) with the lane count
-    constant, and in two halves with a loop test with it a run-time value (the factor, M^-1 from it and the
-    solves of the ABA derivatives are faster this way)."""
-    return types.void(y, x, a), sub_products
-
-
-@intrinsic
-def sub_scaled2(typingctx, y, x, a, z, b):
-    """``y[:W] -= a[:W] * x[:W] + b[:W] * z[:W]`` for lane rows (:func:`sub_products`): two updates for one load and
-    store of ``y``."""
-    return types.void(y, x, a, z, b), sub_products
 
 
 @lanes

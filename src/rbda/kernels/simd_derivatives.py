@@ -22,14 +22,14 @@ product with ``M^-1``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._native.jit import njit
 from .checks import SINGULAR
 from ..model.layout import model_views
 from .simd import (W, aba_block, ancestors_sub, cross_add, cross_to, dot, factor_and_invert, force_cross_to,
                    lane_count, lanes, load, matvec, rows_scale, rows_sub, state_status, store_matrix, store_symmetric,
                    subtree_ends, world_inertia, world_motion, world_root)
-from .views import borrowed
+from .._native.views import borrowed
 
 
 # ---------------------------------------------------------------------------------------------- per-lane helpers

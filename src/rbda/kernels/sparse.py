@@ -9,10 +9,10 @@ factor below the diagonal are in columns lam[k], lam[lam[k]], ... (Featherstone,
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def ltdl(H, lam):
     """In place ``H = L^T D L`` exploiting branch-induced sparsity (Featherstone, RBDA Table 6.3): afterwards the
     diagonal of ``H`` holds D and its strictly lower part L (unit diagonal implied); fill-in stays on ancestors.
@@ -212,7 +212,7 @@ def mpy_lt(L, lam, x, y):
             j = lam[j]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def mpy_li(L, lam, x, y):
     """``y = L^-1 x``: forward substitution over the ancestors (``y`` may be ``x``)."""
     for k in range(L.shape[0]):
@@ -224,7 +224,7 @@ def mpy_li(L, lam, x, y):
         y[k] = acc * (1.0 / L[k, k])  # (the division off the chain of dependent operations)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def mpy_lit(L, lam, x, y):
     """``y = L^-T x``: back substitution, each solved entry pushed to its ancestors (``y`` may be ``x``)."""
     for k in range(L.shape[0]):
@@ -237,7 +237,7 @@ def mpy_lit(L, lam, x, y):
             j = lam[j]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def cholesky_decompose(M, lam, L, D, Dinv):
     """``M = L^T D L`` with ``L`` unit lower-triangular of M's branch-induced pattern (Pinocchio's ``U = L^T``);
     reads the lower part of M on that pattern. Returns 0, or 1 if a pivot is not positive (or not finite)."""
@@ -254,7 +254,7 @@ def cholesky_decompose(M, lam, L, D, Dinv):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def cholesky_solve(L, Dinv, lam, x):
     """In place ``x = M^-1 x = L^-1 D^-1 L^-T x``; returns 1 (and leaves x) if x is not finite, else 0."""
     for k in range(x.shape[0]):

@@ -30,12 +30,12 @@ own inertia) is taken by the implicit midpoint rule, ``I_c (w_1 - w_0) = dt (I_c
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from ..joints.dispatch import FREE_FLYER
 from ..spatial.compiled import rotation_entries
 from ..model.layout import model_views
-from .views import borrowed
+from .._native.views import borrowed
 
 MIDPOINT_ITERATIONS = 8  # Newton's, on a free body's gyroscopic step (it converges in 2 to 4)
 

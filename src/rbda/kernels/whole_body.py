@@ -19,7 +19,7 @@ mass-weighted CoM terms use ``h = m c`` directly (no division until the end).
 
 from __future__ import annotations
 
-from .._jit import njit
+from .._native.jit import njit
 from ..model.layout import whole_body_views
 from .checks import WRONG_DATA, begin
 

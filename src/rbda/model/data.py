@@ -97,7 +97,7 @@ def ordinary(*args):
 
 
 #: The unbound fast entries, by algorithm: what a new data's :class:`FastEntries` hold until their first call,
-#: which binds them. The fast-entry machinery (``kernels/fastcall.py``) fills this table when it is imported, which
+#: which binds them. The fast-entry machinery (``_native/fastcall.py``) fills this table when it is imported, which
 #: ``import rbda`` does; an algorithm missing here keeps its ordinary path.
 FAST_ENTRIES: dict = {}
 

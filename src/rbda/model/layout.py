@@ -21,9 +21,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._jit import njit
+from .._native.jit import njit
 from ..joints.base import NPARAMS
-from ..kernels.views import in_python, view
+from .._native.views import in_python, view
 
 HEADER = 7  # I[0:7] = njoints, nq, nv, nframes, nsub (rows of the composite joints' sub-joint table), nq_red, nv_red
 JOINT_INTS = 8  # parent, type, idx_q, idx_v, nq, nv, first sub-joint row, number of sub-joints

@@ -9,7 +9,7 @@ import numpy as np
 from ..algorithms._check import vector
 from ..kernels import checks as _checks
 from ..kernels import contact_solvers as _solvers
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ..spatial._validate import as_scalar
 
 _k = direct(_solvers)

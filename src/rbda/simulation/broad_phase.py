@@ -29,11 +29,11 @@ import math
 
 import numpy as np
 
-from .._jit import njit
+from .._native.jit import njit
 from ..collision.broadphase import world_box
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def world_boxes(bounded, local, R, p, boxes):
     """``boxes[g] = [lower (3), upper (3)]`` (world) of each bounded object ``g`` of ``bounded``, from its box
     ``local[g]`` (centre, half extents) in its frame, placed at ``R[g], p[g]``."""
@@ -41,7 +41,7 @@ def world_boxes(bounded, local, R, p, boxes):
         world_box(R[g], p[g], local[g], boxes[g])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def sweep_growth(bounded, parents, radius, p, twists, margin, dt):
     """``G`` (see the module): the largest margin of a pair of bounded objects ``bounded`` (each on joint
     ``parents[g]``, in a ball of ``radius[g]`` about ``p[g]``) under the joints' world twists ``twists (m, njoints,
@@ -63,7 +63,7 @@ def sweep_growth(bounded, parents, radius, p, twists, margin, dt):
     return max(margin, dt * (2.0 * s_max + 4.0 * w_max * r_max) / (1.0 - dt * w_max))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def partner_pair(partner_start, partners, a, b):
     """The collision pair of objects ``a`` and ``b`` (-1: none): ``partners[partner_start[a]:partner_start[a + 1]]``
     are ``a``'s ``[other object, pair index]`` rows sorted by the other object."""
@@ -77,7 +77,7 @@ def partner_pair(partner_start, partners, a, b):
     return partners[lo, 1] if lo < partner_start[a + 1] and partners[lo, 0] == b else -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def sweep(order, boxes, grow, partner_start, partners, candidates, count):
     """Sort-and-sweep (see the module): ``order`` (the bounded objects) sorted in place by their boxes' lower x,
     then the collision pairs whose ``boxes`` overlap when grown by ``grow`` appended to ``candidates`` from entry
@@ -104,7 +104,7 @@ def sweep(order, boxes, grow, partner_start, partners, candidates, count):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def boxes_within(boxes, a, b, margin):
     """Whether the boxes of objects ``a`` and ``b`` overlap when grown by ``margin``."""
     for r in range(3):
@@ -113,7 +113,7 @@ def boxes_within(boxes, a, b, margin):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def heap_sort(x, n):
     """Sort ``x[:n]`` in place, ascending (heapsort: no allocation, ``n log n``)."""
     for start in range(n // 2 - 1, -1, -1):
@@ -123,7 +123,7 @@ def heap_sort(x, n):
         _sift_down(x, 0, end)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _sift_down(x, root, n):
     while 2 * root + 1 < n:
         child = 2 * root + 1

@@ -2,7 +2,7 @@
 packed arrays of :class:`PackedScene` (built once per :class:`rbda.Simulator`). Every step is one call,
 :func:`step`, which reads every fixed array from one structref (:mod:`rbda.simulation.step_context`) and writes
 its results into that object's buffers. Its stages read the context's arrays once each and pass them to helpers
-compiled without reference counting (numba's ``_nrt=False``: no atomic increment and decrement per array argument
+compiled without reference counting (numba's ``refcount=False``: no atomic increment and decrement per array argument
 of a call):
 
 - :func:`dynamics_and_contacts` runs stages 1 and 2: the joint Jacobians, ``M`` with ``dt`` times the damping on
@@ -33,7 +33,7 @@ Keys: a contact's is ``(pair index, point index)``; a row's is ``(kind, a, b)`` 
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from ..kernels.active_set import (GUESS, active_set_solve, add_rows, dual_residuals, largest_diagonal,
                                   largest_magnitude, project_impulses, within)
@@ -45,7 +45,7 @@ from ..kernels.contact_solvers import ADMM, PGS, SOLVER_OPTIONS, admm_solve, pgs
 from ..kernels.dynamics import crba_after_kinematics, free_bodies_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
 from ..kernels.time_stepping import advance, transport
-from ..kernels.views import borrowed, take
+from .._native.views import borrowed, take
 from .broad_phase import boxes_within, heap_sort, sweep, sweep_growth, world_boxes
 from .contacts import box_lowest, hull_patch, plane_cylinder, plane_frame, plane_hull, plane_spheres
 from .halfspace_contacts import plane_cone, plane_ellipsoid
@@ -114,7 +114,7 @@ def free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, d
 
 
 # ---------------------------------------------------------------------------------------------- stage 2
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def geometry_placements(oMi, gint, gR, gp, R, p):
     """World ``R (ng, 3, 3)``, ``p (ng, 3)`` of every geometry object: its parent joint's placement composed with
     the object's placement ``gR, gp`` in the joint frame."""
@@ -126,7 +126,7 @@ def geometry_placements(oMi, gint, gR, gp, R, p):
             p[g, r] = M[r, 0] * gp[g, 0] + M[r, 1] * gp[g, 1] + M[r, 2] * gp[g, 2] + M[r, 3]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def plane_near(plane, shape, gint, gparam, R, p, margin, n):
     """Whether the half-space ``plane`` and the object ``shape`` may have a contact within ``margin``, and the
     plane's offset (``n . x = offset``, world); its world normal into ``n (3,)``. Not if the shape's bounding
@@ -148,7 +148,7 @@ def plane_near(plane, shape, gint, gparam, R, p, margin, n):
     return box_lowest(a0, a1, a2, lowest, scale, gparam, shape, 8) <= margin, offset
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def plane_shape(plane, shape, gint, gparam, sparam, vertices, boxes, R, p, margin, offset, n, work, keep):
     """The contacts of the half-space ``plane`` (normal ``n``, ``offset``: :func:`plane_near`'s) with the object
     ``shape``: rows ``[distance, x, y, z]`` (the point of the shape nearest the plane) in ``work``; returns how
@@ -173,7 +173,7 @@ def plane_shape(plane, shape, gint, gparam, sparam, vertices, boxes, R, p, margi
     return hull_patch(n, work, m, keep)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def pair_contacts(pairs, candidates, gint, gparam, vertices, boxes, shapes, world_box, R, p, margins, work, room, rows,
                   out, keys, keep, n):
     """Stage 2 on the pairs ``candidates`` (ascending), each within its margin ``margins (npairs,)``: each contact
@@ -223,7 +223,7 @@ def pair_contacts(pairs, candidates, gint, gparam, vertices, boxes, shapes, worl
     return k
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def candidate_pairs(pairs, plane_pairs, bounded, order, local_box, world_box, partner_start, partners, parents, plane,
                     radius, normals, tree, Jw, v, v_free, R, p, margin, dt, speculative, velocities, twists,
                     candidates, margins):
@@ -292,7 +292,7 @@ def dynamics_and_contacts(ctx, parity, q, v, tau, fext):
 
 
 # ---------------------------------------------------------------------------------------------- stage 3
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def contact_frames(normals, frames):
     """Each contact's rotation ``[t1, t2, n]`` (columns): ``t1`` the x axis (y for a normal within 26 degrees of
     x) made orthogonal to ``n``, ``t2 = n x t1`` (as ``contacts.contact_frames``). Written out in scalars: no
@@ -311,7 +311,7 @@ def contact_frames(normals, frames):
         F[0, 2], F[1, 2], F[2, 2] = n0, n1, n2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def contact_jacobian(points, frames, keys, gparent, support, Jw, J):
     """Rows ``[t1, t2, n]^T (v_second - v_first)`` of each contact into ``J (3k, nv)``: a point's world velocity
     is ``J_lin - p x J_ang`` of the world Jacobian columns ``Jw (nv, 6)``, on the supports of the joints of the
@@ -334,7 +334,7 @@ def contact_jacobian(points, frames, keys, gparent, support, Jw, J):
                 rows[i][col] = Rc[0, i] * u0 + Rc[1, i] * u1 + Rc[2, i] * u2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def limit_and_friction_rows(q, v_free, limit_q, limit_v, lower_limit, upper_limit, tendon_limited, tendon_q,
                             tendon_v, tendon_lower, tendon_upper, friction_v, friction, dt, margin, baumgarte, J,
                             bias, lower, upper, keys):
@@ -382,7 +382,7 @@ def limit_and_friction_rows(q, v_free, limit_q, limit_v, lower_limit, upper_limi
 
 
 # ---------------------------------------------------------------------------------------------- stage 4
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def normal_bias(d, vn, dt, baumgarte, slop, restitution):
     """A normal row's bias (``simulator.normal_bias``): Baumgarte's ``d / dt`` (gap) or ``b min(d + slop, 0) / dt``
     (penetration beyond the slop); with restitution (not NaN) Newton's ``e min(vn, 0)`` on a contact the step
@@ -395,7 +395,7 @@ def normal_bias(d, vn, dt, baumgarte, slop, restitution):
     return d / dt if d > 0.0 else correction
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def warm_start(keys, rows, previous_keys, previous_rows, previous, k, guess):
     """``guess (3k + r,)``: each contact's (``keys (k, 4)``) and row's (``rows (r, 3)``) impulse of the previous
     step with the same key (``previous_keys``, ``previous_rows``, ``previous`` its impulses), zero otherwise."""
@@ -416,7 +416,7 @@ def warm_start(keys, rows, previous_keys, previous_rows, previous, k, guess):
                 break
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def given_rho(o, previous):
     """ADMM's starting penalty from its options record ``o``: the previous step's final penalty ``previous`` (with
     ``warm_start_rho``; NaN: none), else the solver's own ``rho``, else NaN (the spectral rule's, found if ADMM
@@ -452,7 +452,7 @@ def solve_contacts(options, rho, rounds, G, g, mu, lower, upper, lam, warm, J, M
     stats.complementarity, stats.rho, stats.factorizations = compl, rho, factorizations
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def loaded_rows(contacts, guess, r, index):
     """The rows of the contacts that the warm start ``guess`` loads (a positive normal impulse) or that penetrate,
     then the ``r`` box rows, into ``index``; returns how many."""
@@ -704,7 +704,7 @@ def bilateral_rows(ctx):
         r += n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def guess_backoff(failed, wait, kept):
     """When a simulator's step tries its warm start as it is (``contact_step``'s ``try_guess``): each step while
     it is kept; after ``f`` trials in a row that failed, again after ``2^(f - 2)`` steps (at most ``2^BACKOFF``), so

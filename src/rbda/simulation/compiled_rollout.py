@@ -16,7 +16,7 @@ them and calls the kernel again from that step.
 
 from __future__ import annotations
 
-from .._jit import njit
+from .._native.jit import njit
 
 from .compiled import step
 

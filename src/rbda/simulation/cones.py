@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import cones as _cones
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ._check import friction_coefficient
 from ..spatial._validate import as_array, as_scalar
 

@@ -23,7 +23,7 @@ each with its axis-aligned box (:func:`hull_leaves`), and scans only the leaves 
 margin (:func:`box_lowest`, :func:`plane_hull`): the same rows as the scan of every vertex, in another order, put
 back in the hull's own order, or reduced with ties broken by vertex index (:func:`hull_patch`), so that its
 contacts equal these functions' to the bit. The functions it calls per pair allocate nothing and are compiled
-without reference counting (``_nrt=False``): numba's increments and decrements of each array argument, about
+without reference counting (``refcount=False``): numba's increments and decrements of each array argument, about
 10 ns each, would cost more than the work of a pair rejected by its boxes.
 """
 
@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from ..collision.shapes import Cone, Convex, Ellipsoid
 from ..model.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
@@ -44,7 +44,7 @@ LEAF_POINTS = 16  # vertices per leaf of a hull packed for the compiled step (hu
 BOX_SLACK = 1e-12  # box_lowest's allowance for rounding, relative to the magnitudes it sums
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def plane_vertices(n, offset, R, p, vertices, margin, out):
     """The vertices ``(3, m)`` (shape frame, one coordinate per row) of a shape placed at ``(R, p)`` within
     ``margin`` of the plane ``n . x = offset`` (world): writes rows ``[distance, x, y, z]`` (the vertex, world) into
@@ -52,7 +52,7 @@ def plane_vertices(n, offset, R, p, vertices, margin, out):
     return plane_spheres(n, offset, R, p, vertices[0], vertices[1], vertices[2], 0.0, margin, out)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def plane_frame(n, offset, R, p, radius):
     """``(a0, a1, a2, height, scale)``: the signed distance of the lowest point of a sphere of ``radius`` centred
     at ``x`` (shape frame) of a shape placed at ``(R, p)`` above the plane ``n . x = offset`` is
@@ -65,7 +65,7 @@ def plane_frame(n, offset, R, p, radius):
     return a0, a1, a2, along - offset - radius, 1.0 + abs(along) + abs(offset) + radius
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def box_lowest(a0, a1, a2, height, scale, table, row, column):
     """A lower bound of ``a0 x0 + a1 x1 + a2 x2 + height`` (:func:`plane_frame`) over the points ``x`` of the box
     ``table[row, column:column + 6]`` ``[centre (3), half extents (3)]`` (shape frame): the box's lowest corner,
@@ -77,7 +77,7 @@ def box_lowest(a0, a1, a2, height, scale, table, row, column):
     return c + height - h - BOX_SLACK * (scale + abs(c) + h + abs(height))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _sphere_rows(a0, a1, a2, height, n, R, p, xs, ys, zs, radius, margin, out):
     """Rows ``[distance, lowest point]`` of the spheres within ``margin``, in their order; returns how many."""
     count = 0
@@ -92,7 +92,7 @@ def _sphere_rows(a0, a1, a2, height, n, R, p, xs, ys, zs, radius, margin, out):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def plane_spheres(n, offset, R, p, xs, ys, zs, radius, margin, out):
     """Spheres of ``radius`` centred at ``(xs[i], ys[i], zs[i])`` (shape frame; coordinates in three contiguous
     arrays) against the plane: rows ``[distance, lowest point of the sphere]`` of those within ``margin``, in
@@ -101,13 +101,13 @@ def plane_spheres(n, offset, R, p, xs, ys, zs, radius, margin, out):
     return _sphere_rows(a0, a1, a2, height, n, R, p, xs, ys, zs, radius, margin, out)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def leaf_count(count):
     """The number of leaves of a hull of ``count`` vertices (:func:`hull_leaves`)."""
     return (count + LEAF_POINTS - 1) // LEAF_POINTS
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def plane_hull(a0, a1, a2, height, scale, n, R, p, vertices, first, count, boxes, leaf, margin, out):
     """The vertices of a hull in leaves (:func:`hull_leaves`) against the plane (``a0`` to ``height``:
     :func:`plane_frame`'s, ``scale``: :func:`box_lowest`'s): its ``count`` vertices from column ``first`` of
@@ -134,7 +134,7 @@ def plane_hull(a0, a1, a2, height, scale, n, R, p, vertices, first, count, boxes
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _farthest(points, count, n, a, b):
     """The rows of ``points[:count, 1:4]`` farthest, in the plane of normal ``n``, from the point of row ``a``
     (when ``b == a``) or from the line through rows ``a`` and ``b`` on each side of it, ties to the smaller index
@@ -164,13 +164,13 @@ def _farthest(points, count, n, a, b):
     return best, other
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _index(points, i):
     """Row ``i``'s index: its fifth column if ``points`` has one, else ``i``."""
     return points[i, 4] if points.shape[1] > 4 else float(i)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def reduce_patch(n, points, count, keep):
     """Reduce a patch of ``count`` rows ``[distance, point]`` (or ``[distance, point, index]``) of ``points``
     against a plane of normal ``n`` to at most :data:`PATCH_POINTS`: the deepest row, then the two rows ``a``,
@@ -203,13 +203,13 @@ def reduce_patch(n, points, count, keep):
     return kept
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _swap_rows(points, i, j):
     for c in range(points.shape[1]):
         points[i, c], points[j, c] = points[j, c], points[i, c]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def hull_patch(n, points, count, keep):
     """The rows ``[distance, point, index]`` of a hull's vertices within the margin (:func:`plane_hull`, in any
     order) as :func:`plane_vertices` then :func:`reduce_patch` give them on the hull in its own order, moved in
@@ -232,7 +232,7 @@ def hull_patch(n, points, count, keep):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def plane_cylinder(n, offset, R, p, radius, half_length, margin, out):
     """A cylinder (axis z of its frame) against the plane: the lowest rim point of each cap, or four rim points
     (at 90 degrees) of a cap whose plane is parallel to the half-space's; rows ``[distance, point]``. (Written out

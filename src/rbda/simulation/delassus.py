@@ -24,7 +24,7 @@ import numpy as np
 from ..kernels import checks as _checks
 from ..kernels import constrained as _constrained
 from ..kernels import contact_solvers as _solvers
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ._check import finite_vector
 from ..spatial._validate import as_scalar
 

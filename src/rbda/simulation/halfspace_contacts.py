@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from ..collision.shapes import Cone, Convex, Ellipsoid
 from ..model.geometry import Halfspace
@@ -24,7 +24,7 @@ from .contacts import FLAT_CAP, PAIR_FUNCTIONS, _world_plane, halfspace_shape
 from .pair_kernels import shape_table
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _keep(n, offset, x0, x1, x2, margin, out, count):
     """Writes the row ``[distance, x]`` of the point ``x`` into ``out[count]`` if it lies within ``margin`` of the
     plane; returns the new count."""
@@ -35,7 +35,7 @@ def _keep(n, offset, x0, x1, x2, margin, out, count):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def plane_cone(n, offset, R, p, radius, length, margin, out):
     """A cone placed at ``(R, p)`` against the plane ``n . x = offset``: rows ``[distance, point]`` (world) of its
     apex and of its base rim's lowest point (four rim points when the base lies parallel to the plane) within
@@ -56,7 +56,7 @@ def plane_cone(n, offset, R, p, radius, length, margin, out):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def plane_ellipsoid(n, offset, R, p, a, b, c, margin, out):
     """An ellipsoid of semi-axes ``a, b, c`` placed at ``(R, p)`` against the plane ``n . x = offset``: the row
     ``[distance, lowest point]`` of ``x = p - R A^2 R^T n / |A R^T n|`` into ``out (1, 4)`` if within ``margin``;

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..kernels import cones as _cones
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ._check import finite_vector, friction_coefficients
 
 _k = direct(_cones)

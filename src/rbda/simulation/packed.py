@@ -26,7 +26,7 @@ from ..algorithms.dynamics import NO_FEXT
 from ..collision.broadphase import local_boxes
 from ..collision.shapes import Cone, Convex, Ellipsoid
 from ..model.geometry import Box, Capsule, Cylinder, Halfspace, Mesh, Sphere
-from ..kernels.direct import direct
+from .._native.direct import direct
 from . import compiled, compiled_rollout
 from .broad_phase import partner_table
 from .constraints import ConstraintRows

@@ -38,7 +38,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit
+from .._native.jit import njit
 from ..collision.epa import epa_room
 from ..collision.narrowphase import segment_segment, shape_distance_in
 from ..collision.shapes import Cone, Convex, Ellipsoid
@@ -120,7 +120,7 @@ NO_CONTACT = (math.inf, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 1.0))
 
 
 # ---------------------------------------------------------------------------------------------- deepest points
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def point_segment(c, a0, a1):
     """The point of the segment ``a0 a1`` nearest ``c``."""
     e = sub(a1, a0)
@@ -129,7 +129,7 @@ def point_segment(c, a0, a1):
     return axpy(a0, t, e)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def round_cores(x1, r1, x2, r2, axis):
     """``(d, p1, p2, n)`` of two balls of radii ``r1``, ``r2`` centred at the core points ``x1``, ``x2`` (the
     closest points of two spheres' or capsules' cores); the normal along them, else perpendicular to the unit
@@ -138,14 +138,14 @@ def round_cores(x1, r1, x2, r2, axis):
     return length - r1 - r2, axpy(x1, r1, n), axpy(x2, -r2, n), n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def segment_ends(R, p, half_length):
     """The world end points of the segment ``+-half_length`` along the z axis of a frame ``(R, p)``."""
     z = column(R, 2)
     return axpy(p, -half_length, z), axpy(p, half_length, z)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def box_point(R, p, half, x):
     """``(d, p1, p2, n)`` of a box (half sides ``half``, placed at ``(R, p)``) against the point ``x``: outside, the
     box's nearest point; inside, the nearest face's point (``d < 0``, the normal that face's)."""
@@ -164,7 +164,7 @@ def box_point(R, p, half, x):
     return -depth, axpy(x, depth, n), x, n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def cylinder_point(R, p, radius, half_length, x):
     """``(d, p1, p2, n)`` of a cylinder (axis z of ``(R, p)``) against the point ``x``: outside, its nearest point
     (on the side, a cap or the rim); inside, the nearer of the side and the caps."""
@@ -184,7 +184,7 @@ def cylinder_point(R, p, radius, half_length, x):
     return length, axpy(p, 1.0, rotate(R, q)), x, n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def box_edge(R, p, half, axis, u):
     """The edge of a box along its ``axis`` at its support along the box-frame direction ``u``: ``(end, end)``."""
     c = p
@@ -195,7 +195,7 @@ def box_edge(R, p, half, axis, u):
     return axpy(c, -half[axis], e), axpy(c, half[axis], e)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def box_segment(R, p, half, a0, a1):
     """``(d, p1, p2, n)`` of a box (half sides ``half`` at ``(R, p)``) and the segment ``a0 a1`` (world). Apart:
     the nearest of the segment's end points against the box and of the segment against the box's 12 edges (the
@@ -257,7 +257,7 @@ def box_segment(R, p, half, a0, a1):
     return -overlap, axpy(e0, s, sub(e1, e0)), axpy(a0, t, sub(a1, a0)), n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def box_box(R1, p1, h1, R2, p2, h2):
     """``(d, x1, x2, n, separated)`` of two boxes by the separating axis theorem over their 6 face normals and 9
     edge cross products (an edge axis wins only by ``EDGE_BIAS`` of the boxes' size over the best face axis):
@@ -303,14 +303,14 @@ def box_box(R1, p1, h1, R2, p2, h2):
     return best_d, axpy(a0, s, sub(a1, a0)), axpy(b0, t, sub(b1, b0)), n, best_d > 0.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def placement(R, p, out):
     """``out (3, 4) = [R | p]``."""
     for r in range(3):
         out[r, 0], out[r, 1], out[r, 2], out[r, 3] = R[r, 0], R[r, 1], R[r, 2], p[r]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def convex_convex(a, b, gint, sparam, hull, graph, R, p, margin, room):
     """``(d, p1, p2, n)`` of objects ``a`` and ``b`` by the compiled GJK (and EPA when they overlap) of
     :mod:`rbda.collision` (``collision.narrowphase.shape_distance_in``), :data:`NO_CONTACT` when farther than
@@ -330,7 +330,7 @@ def convex_convex(a, b, gint, sparam, hull, graph, R, p, margin, room):
     return d, row(out, 0), row(out, 1), row(out, 2)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def deepest(a, b, gint, sparam, hull, graph, R, p, margin, room):
     """``(d, p1, p2, n)`` of objects ``a`` and ``b`` (``gint[a, TYPE] <= gint[b, TYPE]``): a closed form where
     there is one (see the module), else :func:`convex_convex`."""
@@ -368,7 +368,7 @@ def deepest(a, b, gint, sparam, hull, graph, R, p, margin, room):
 
 
 # ---------------------------------------------------------------------------------------------- features
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def box_feature(R, p, half, u, out):
     """The feature of a box along the world unit ``u`` (see the module) into ``out``: ``(count, normal)``, 4
     corners of a face counter-clockwise about its outward ``normal``, the 2 ends of an edge, or 1 (a corner)."""
@@ -398,7 +398,7 @@ def box_feature(R, p, half, u, out):
     return 1, u
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def axial_feature(R, p, radius, half_length, cylinder, u, out):
     """The feature of a capsule (``cylinder`` False) or a cylinder (``cylinder`` True) along the world unit ``u``:
     its axis (2 ends, lifted to the surface by its radius: a capsule's end spheres, a cylinder's side) when ``u`` is
@@ -423,7 +423,7 @@ def axial_feature(R, p, radius, half_length, cylinder, u, out):
     return 1, u
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def hull_feature(R, p, faces, face_ranges, polygons, first, count, u, out):
     """The feature of a hull along the world unit ``u``: its face (``count`` faces from row ``first`` of ``faces``
     ``[outward normal, offset]`` and ``face_ranges`` ``[first vertex, count]`` in ``polygons``, shape frame)
@@ -444,7 +444,7 @@ def hull_feature(R, p, faces, face_ranges, polygons, first, count, u, out):
     return m, rotate(R, (faces[best, 0], faces[best, 1], faces[best, 2]))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def feature(g, gint, sparam, faces, face_ranges, polygons, R, p, u, out):
     """The feature of object ``g`` along the world unit ``u`` (pointing out of it) into ``out (F, 3)``: ``(count,
     normal, radius)``: 1 for a point; 2, a segment, and the radius that lifts it to the surface (a capsule's, along
@@ -466,7 +466,7 @@ def feature(g, gint, sparam, faces, face_ranges, polygons, R, p, u, out):
 
 
 # ---------------------------------------------------------------------------------------------- patches
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def clip_polygon(polygon, count, point, inward, out):
     """Sutherland-Hodgman: the vertices of the convex polygon ``polygon[:count]`` on the side ``inward . (x -
     point) >= 0`` of a plane, into ``out``; returns how many."""
@@ -484,7 +484,7 @@ def clip_polygon(polygon, count, point, inward, out):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def clip_segment(reference, count, normal, e0, e1):
     """The part ``[t0, t1]`` of the segment ``e0 + t (e1 - e0)`` inside the prism of the face ``reference[:count]``
     (outward ``normal``); empty when ``t0 > t1``."""
@@ -502,7 +502,7 @@ def clip_segment(reference, count, normal, e0, e1):
     return t0, t1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def face_patch(reference, count, normal, incident, incident_count, radius, cylinder, margin, clipped, patch):
     """The contacts of a face ``reference[:count]`` (outward unit ``normal``) and the other shape's feature
     ``incident[:incident_count]`` (a face, or a segment lifted to the surface by ``radius`` along ``-w``: ``w =
@@ -545,7 +545,7 @@ def face_patch(reference, count, normal, incident, incident_count, radius, cylin
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def segment_patch(a0, a1, ra, b0, b1, rb, margin, patch, rows):
     """Two parallel segments (lifted by ``ra``, ``rb``): at each end of their overlap along the first, the point
     of the second segment and the first's nearest point, as rows ``[d, p1, p2, n]`` within ``margin``; returns how
@@ -576,7 +576,7 @@ def write_row(rows, k, d, p1, p2, n):
         rows[k, 1 + r], rows[k, 4 + r], rows[k, 7 + r] = p1[r], p2[r], n[r]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def with_deepest(rows, m, d, p1, p2, n):
     """The ``m`` rows of a patch, and the deepest point ``(d, p1, p2, n)`` after them if the patch's least distance
     exceeds its by more than ``PATCH_SLACK`` (it lies over a face's edge, or between two segments' ends); returns
@@ -590,7 +590,7 @@ def with_deepest(rows, m, d, p1, p2, n):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def manifold(a, b, d, p1, p2, n, gint, sparam, faces, face_ranges, polygons, R, p, margin, room, rows):
     """The contacts of objects ``a`` and ``b`` whose deepest point is ``(d, p1, p2, n)`` (see the module) as rows
     ``[d, p1, p2, n]`` of ``rows``; returns how many."""
@@ -629,7 +629,7 @@ def manifold(a, b, d, p1, p2, n, gint, sparam, faces, face_ranges, polygons, R, 
     return 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def shape_pair(a, b, gint, sparam, hull, graph, faces, face_ranges, polygons, R, p, margin, room, rows):
     """The contacts of the bounded objects ``a`` and ``b`` (placed at ``R[a], p[a]`` and ``R[b], p[b]``) within
     ``margin``: rows ``[d, p1 (3), p2 (3), n (3)]`` of ``rows`` (``p1`` on ``a``, ``p2`` on ``b``, ``n`` from ``a``

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import njit
+from .._native.jit import njit
 from ..algorithms.kinematics import forward_kinematics
 from .speculative import joint_twists
 
@@ -208,7 +208,7 @@ def passive_force(passive: PassiveForces, q, v, dt, J, oMi, support, gravity) ->
 
 
 # ------------------------------------------------------------------------------------------------- compiled stage
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def add_implicit_terms(M, dt, spring_v, spring_k, tendon_v, tendon_k, tendon_d):
     """:func:`add_implicit` compiled: ``M += dt^2 K + (dt d + dt^2 k) A_v^T A_v`` in place."""
     for s in range(spring_v.shape[0]):
@@ -225,7 +225,7 @@ def add_implicit_terms(M, dt, spring_v, spring_k, tendon_v, tendon_k, tendon_d):
                     M[r, s] += c * a[r] * a[s]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def add_passive_forces(q, v, dt, spring_q, spring_v, spring_k, spring_ref, tendon_q, tendon_v, tendon_k, tendon_d,
                        tendon_length0, gravcomp_joint, gravcomp, fluid_joint, fluid_R, fluid_p, fluid_viscous,
                        fluid_quadratic, wind, gravity, oMi, Jw, tree, room, velocities, tau):
@@ -293,14 +293,14 @@ def add_passive_forces(q, v, dt, spring_q, spring_v, spring_k, spring_ref, tendo
             wrenches[parent, k] += wrenches[j, k]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _point(X, x, y, z):
     """The world point of ``(x, y, z)`` given in the frame ``X (3, 4) = [R | p]``."""
     return (X[0, 0] * x + X[0, 1] * y + X[0, 2] * z + X[0, 3], X[1, 0] * x + X[1, 1] * y + X[1, 2] * z + X[1, 3],
             X[2, 0] * x + X[2, 1] * y + X[2, 2] * z + X[2, 3])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def _add_wrench(W, c0, c1, c2, F0, F1, F2, N0, N1, N2):
     """``W += [F; c x F + N]``: the force ``F`` at the world point ``c`` and the torque ``N``, at the origin."""
     W[0] += F0

@@ -46,7 +46,7 @@ import numpy as np
 
 from ..kernels import cones as _cones
 from ..kernels import contact_solvers as _solvers
-from ..kernels.direct import direct
+from .._native.direct import direct
 from ..spatial._validate import as_scalar, non_negative
 from ._check import box_bounds, finite_vector, friction_coefficients
 

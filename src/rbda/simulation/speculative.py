@@ -21,12 +21,12 @@ object ``a``), the distance of ``x`` changes at ``n . u(x)``, so the pair closes
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 from .contacts import _shape_table
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def joint_twists(Jw, tree, velocities, twists):
     """``twists (m, njoints, 6)``: each joint's world spatial velocity (linear part at the world origin) under each
     row of ``velocities (m, nv)``: its parent's plus its own columns ``Jw[c] (6,)`` of the world joint Jacobians
@@ -44,7 +44,7 @@ def joint_twists(Jw, tree, velocities, twists):
                 twists[s, j, i] = acc
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def closing_speeds(pairs, joints, plane, radius, normal, rotations, centres, twists, out):
     """The bound of each pair ``pairs (npairs, 2)`` of geometry ids into ``out (npairs,)`` (:func:`closing_speed`).
     Allocates nothing and returns nothing (it runs without reference counting)."""
@@ -52,7 +52,7 @@ def closing_speeds(pairs, joints, plane, radius, normal, rotations, centres, twi
         out[k] = closing_speed(pairs[k, 0], pairs[k, 1], joints, plane, radius, normal, rotations, centres, twists)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, refcount=False)
 def closing_speed(a, b, joints, plane, radius, normal, rotations, centres, twists):
     """The bound of the pair of geometry objects ``a``, ``b``, the largest over the joints' twists ``twists (m,
     njoints, 6)`` (:func:`joint_twists`); the per-object arguments as :func:`closing_speed_bounds` takes them."""

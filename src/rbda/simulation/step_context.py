@@ -12,7 +12,7 @@ start (the previous step's keys, impulses and their counts) from the other; the 
 (``packed.compiled_step``) and, after a step that ran otherwise, writes the warm start into the set the next one
 reads (``packed.stage_warm``).
 
-The context does not own its arrays: it holds them borrowed (``kernels.views.borrowed_all``: no owner, so that
+The context does not own its arrays: it holds them borrowed (``_native.views.borrowed_all``: no owner, so that
 reading a field, passing it to a kernel and cutting views of it count no reference; each count is an atomic
 operation, and they were a fifth of a small scene's step), and whoever builds it keeps the arrays alive for as long
 as it is used (``packed.context`` keeps them with it on the simulator).
@@ -24,10 +24,11 @@ steps, not with ``import rbda``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.experimental import structref
 
-from ..kernels.views import borrowed_all
+from .._native.jit import njit
+from .._native.views import borrowed_all
 from .compiled import COUNTS
 from .solvers import STEP_STATS
 

@@ -10,7 +10,7 @@ origin, stored as ``Y[0] = m``, ``Y[1:4] = h``, ``Y[4:13] = I_o`` (3x3 row-major
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from .._native.jit import njit
 
 SERIES_ANGLE = 0.1  # below this angle, coefficients that suffer cancellation use their Taylor series
 

@@ -1,4 +1,4 @@
-"""The compiled half of :mod:`rbda.kernels.fastcall` (imported by the first call that binds an entry, so that
+"""The compiled half of :mod:`rbda._native.fastcall` (imported by the first call that binds an entry, so that
 ``import rbda`` does not import numba): the raw-memory intrinsics, the checks, the METH_FASTCALL bodies as numba
 ``cfunc`` s, and the addresses of the kernels they call."""
 
@@ -8,14 +8,17 @@ import ctypes
 import importlib
 
 from llvmlite import ir
-from numba import carray, cfunc, njit, types
+from numba import carray, types
 from numba.extending import intrinsic
 
-from .direct import announce_compilation
+from .jit import load, njit
+from .notice import compiling
 from .fastcall import (A_DATA, A_DESCR, A_DIMS, A_FLAGS, A_ND, BIG_ENDIAN, C_CONTIGUOUS_ALIGNED, D_BYTEORDER,
                        D_TYPENUM, DATA, DWS_LEN, DWS_PTR, ENTRIES, F64, F_LEN, F_PTR, I_LEN, I_PTR, KERNEL, MODEL, NDARRAY,
                        NONE, NPY_DOUBLE, NQ, NV, OB_TYPE, RESULT, SLOTS, T_ITEMS, TOKEN, WR_OBJECT, WS_LEN, WS_PTR, INCREF)
 
+
+cfunc = load().cfunc  # numba's, loaded by rbda first (its cache locators)
 
 # ------------------------------------------------------------------------------------------- raw memory access
 @intrinsic
@@ -226,7 +229,8 @@ def compiled(name: str):
     """The method definition of entry ``name``, its cfunc compiled (or loaded from numba's cache) on first use."""
     body = BODIES[ENTRIES[name][0]]
     if body.__name__ not in _COMPILED:
-        entry = cfunc(SIGNATURE, cache=True)(body)
+        with compiling(f"the fast entry {name}", "2 to 10 s"):
+            entry = cfunc(SIGNATURE, cache=True)(body)
         method = PyMethodDef(f"rbda_fast{body.__name__}".encode(), entry.address, METH_FASTCALL, None)
         _COMPILED[body.__name__] = (entry, method)
     return _COMPILED[body.__name__][1]
@@ -234,7 +238,7 @@ def compiled(name: str):
 
 _V, _M, _I = types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C"), types.Array(types.int64, 1, "C")
 #: the argument types each entry passes its kernel: ``I, F, ws``, a derivatives' workspace, the vectors, the empty
-#: external forces; the one set of types the ordinary path passes too (``kernels/direct.py``)
+#: external forces; the one set of types the ordinary path passes too (``_native/direct.py``)
 KERNEL_SIGNATURES = {
     "forward_kinematics_q": (_I, _V, _V, _V), "forward_kinematics_qv": (_I, _V, _V, _V, _V),
     "forward_kinematics_qva": (_I, _V, _V, _V, _V, _V), "compute_joint_jacobians": (_I, _V, _V, _V),
@@ -251,9 +255,8 @@ def kernel_address(name: str) -> int:
     signature is not the one the entry calls."""
     if name not in _KERNELS:
         _, module, kernel_name, _ = ENTRIES[name]
-        kernel = getattr(importlib.import_module(f"{__package__}.{module}"), kernel_name)
+        kernel = getattr(importlib.import_module(f"..kernels.{module}", __package__), kernel_name)
         signature = KERNEL_SIGNATURES[name]
-        announce_compilation(kernel)
         kernel.compile(signature)
         compiled_kernel = kernel.overloads[signature]
         ok = compiled_kernel.signature.return_type == types.int64

@@ -44,9 +44,11 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import carray, cfunc, njit, types
+from numba import carray, types
 from numba.extending import intrinsic
 
+from .jit import load, njit
+from .notice import compiling
 from ..kernels import center_of_mass as _com_kernels
 from ..kernels import configuration as _configuration
 from ..kernels import constrained as _constrained
@@ -56,6 +58,8 @@ from ..kernels import dynamics as _dynamics_kernels
 from ..kernels import kinematics as _kinematics_kernels
 from ..model.layout import data_views, model_views
 from ..model.layout import whole_body_views
+
+cfunc = load().cfunc  # numba's, loaded by rbda first (its cache locators)
 
 API_MAJOR, API_MINOR = 0, 3  # XLA_FFI_API_MAJOR / MINOR of the c_api.h this handler follows
 EXTENSION_METADATA = 1  # XLA_FFI_Extension_Metadata
@@ -445,7 +449,8 @@ def target(name: str) -> str:
     if name not in _compiled:
         import jax
 
-        handler = cfunc(types.voidptr(types.voidptr), cache=True)(HANDLERS[name])
+        with compiling(f"the XLA handler of {name}", "1 to 3 min"):  # a first jit(frame_jacobian): 196 s of CPU
+            handler = cfunc(types.voidptr(types.voidptr), cache=True)(HANDLERS[name])
         jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(handler.address), platform="cpu")
         _compiled[name] = handler
     return name

@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from collections.abc import Callable
 
-from .._jit import load
+from .jit import load
 
 MODE = os.environ.get("RBDA_NUMBA_DISPATCH", "direct")
 SEEN: dict[str, set] = {}
@@ -45,8 +44,9 @@ def _bindable(t) -> bool:
 
 
 def entry_point(kernel: Callable):
-    """The compiled entry point of ``kernel``'s single overload, if every argument type is bindable, else None."""
-    if len(kernel.overloads) != 1:
+    """The compiled entry point of ``kernel``'s single overload, if every argument type is bindable, else None (also
+    for a helper, which has no entry point for Python: its calls from Python go to its twin)."""
+    if len(kernel.overloads) != 1 or kernel.targetoptions.get("no_cpython_wrapper"):  # (a helper: dispatch.py)
         return None
     compiled = next(iter(kernel.overloads.values()))
     if not all(_bindable(t) for t in compiled.signature.args):
@@ -61,7 +61,7 @@ class direct:
         self._module = module
 
     def __getattr__(self, name):  # only names not yet resolved reach here
-        load()  # numba, imported on first use (rbda/_jit.py): the module's kernels are its dispatchers from now on
+        load()  # numba, imported on first use (jit.py): the module's kernels are its dispatchers from now on
         from numba.core.dispatcher import Dispatcher
 
         kernel = getattr(self._module, name)
@@ -71,67 +71,12 @@ class direct:
         if MODE == "check":
             return lambda *args: _record(kernel, args)
 
-        def first_call(*args):
-            announce_compilation(kernel)
+        def first_call(*args):  # (compiling prints its notice: rbda/_native/notice.py)
             result = kernel(*args)
             self.__dict__[name] = entry_point(kernel) or kernel
             return result
 
         return first_call
-
-
-class announced:
-    """A kernel module whose kernels say on stderr, on their first call, when they are about to be compiled (the
-    batched kernels, which stay on numba's dispatcher)."""
-
-    def __init__(self, module):
-        self._module = module
-
-    def __getattr__(self, name):
-        load()
-        from numba.core.dispatcher import Dispatcher
-
-        kernel = getattr(self._module, name)
-        if not isinstance(kernel, Dispatcher):
-            self.__dict__[name] = kernel
-            return kernel
-
-        def first_call(*args):
-            announce_compilation(kernel)
-            self.__dict__[name] = kernel
-            return kernel(*args)
-
-        return first_call
-
-
-_ANNOUNCED = {"first": True, "kernels": set()}  # the first notice says more; each kernel is announced once
-_ANNOUNCING = threading.Lock()  # (threads that reach one kernel's first compile together: one notice)
-
-
-def announce_compilation(kernel: Callable) -> None:
-    """If ``kernel`` has neither a compiled overload nor a usable cache entry, say on stderr that it is about to be
-    compiled: the first call of each algorithm on a machine stalls for seconds, and should not do so silently.
-    ``RBDA_COMPILE_NOTICE=0`` silences it."""
-    if kernel.overloads or os.environ.get("RBDA_COMPILE_NOTICE", "1") == "0":
-        return
-    try:
-        if kernel._cache._cache_file._load_index():  # numba's cache index: entries for this source
-            return
-    except Exception:  # no cache (caching disabled, a read-only install): compiling is all there is
-        pass
-    name = f"{kernel.py_func.__module__.rsplit('.', 1)[-1]}.{kernel.py_func.__name__}"
-    with _ANNOUNCING:
-        if kernel in _ANNOUNCED["kernels"]:
-            return
-        _ANNOUNCED["kernels"].add(kernel)
-        if _ANNOUNCED["first"]:
-            _ANNOUNCED["first"] = False
-            message = (f"rbda: compiling {name} for this machine, a few seconds, once: the compiled code is cached "
-                       "for later runs. 'rbda warmup' compiles every kernel ahead of time (RBDA_COMPILE_NOTICE=0 "
-                       "silences this).")
-        else:
-            message = f"rbda: compiling {name} (once per machine)"
-    print(message, file=sys.stderr, flush=True)
 
 
 def _record(kernel, args):

@@ -12,7 +12,7 @@ from types import FunctionType
 
 import numpy as np
 
-from .._jit import intrinsic, njit
+from .jit import intrinsic, njit
 
 
 @intrinsic

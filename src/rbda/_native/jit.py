@@ -59,13 +59,21 @@ prange = _PrangePlaceholder()
 
 def njit(*args, **options):
     """``numba.njit``, deferred until numba is loaded (used as ``@njit`` or ``@njit(cache=True, ...)``)."""
+    if args and not (callable(args[0]) and len(args) == 1 and not options):
+        raise TypeError("rbda._native.jit.njit takes options as keywords only (no signatures)")
     if "numba" in _LOADED:
-        return _LOADED["numba"].njit(*args, **options)
-    if args and callable(args[0]) and not options:
-        return _defer(args[0], lambda numba, fn: numba.njit(fn))
-    if args:
-        raise TypeError("rbda._jit.njit takes options as keywords only (no signatures)")
-    return lambda fn: _defer(fn, lambda numba, fn: numba.njit(**options)(fn))
+        from .dispatch import dispatcher
+
+        build = lambda fn: dispatcher(_LOADED["numba"], fn, options)  # noqa: E731
+    else:
+        build = lambda fn: _defer(fn, lambda numba, fn: _dispatcher(numba, fn, options))  # noqa: E731
+    return build(args[0]) if args else build
+
+
+def _dispatcher(numba, fn, options):
+    from .dispatch import dispatcher
+
+    return dispatcher(numba, fn, options)
 
 
 def intrinsic(fn):
@@ -90,6 +98,10 @@ def load():
         return numba
     import numba
 
+    from . import cache, notice
+
+    cache.install()  # cached functions keyed on every rbda source they reach, before any dispatcher is built
+    notice.install()  # a notice on stderr whenever one compiles
     for placeholder in _PENDING:
         placeholder._real = placeholder._make(numba, placeholder.py_func)
     _LOADED["numba"] = numba
@@ -102,7 +114,7 @@ def load():
             elif value is prange:
                 setattr(module, attr, numba.prange)
     _PENDING.clear()
-    globals()["prange"] = numba.prange  # for modules imported from now on (``from rbda._jit import prange``)
+    globals()["prange"] = numba.prange  # for modules imported from now on (``from rbda._native.jit import prange``)
     from numba.core.registry import cpu_target
 
     cpu_target.typing_context.refresh()  # the intrinsics registered now, when a compile already running loaded numba
