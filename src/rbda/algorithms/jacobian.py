@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..kernels import frames as frame_kernels
 from ..kernels import kinematics as kinematic_kernels
 from ..kernels.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame, skew
 from ._check import report, vector
 from ._elementary import workspaces
-from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
+from .kinematics import (_frame_id, _joint_id, forward_kinematics, frame_ids, frame_ids_failed, reference_frame_arg,
+                         reference_frame_code)
 
 if TYPE_CHECKING:
     from ..model import Data
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 _k = direct(kinematic_kernels)  # the kernels, past numba's per-call dispatch
+_frames = direct(frame_kernels)
 
 
 def compute_joint_jacobians(model: Model, data: Data, q: ArrayLike | None = None) -> np.ndarray:
@@ -77,37 +80,59 @@ def get_joint_jacobian(model: Model, data: Data, joint_id: int,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of joint ``joint_id``, from ``data.J`` after :func:`compute_joint_jacobians`;
     ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Returns a new array."""
-    joint_id = _joint_id(model, data, joint_id)
-    cols = _support_columns(model, joint_id)
-    return _model_columns(model, cols, _express_columns(data.J[:, cols], data.oMi[joint_id], reference_frame))
+    return _jacobian(model, data, None, joint_id, reference_frame_code(reference_frame))
 
 
 def compute_joint_jacobian(model: Model, data: Data, q: ArrayLike, joint_id: int) -> np.ndarray:
-    """LOCAL Jacobian ``(6, nv)`` of joint ``joint_id`` at ``q`` (computes the kinematics)."""
-    compute_joint_jacobians(model, data, q)
-    return get_joint_jacobian(model, data, joint_id, ReferenceFrame.LOCAL)
+    """LOCAL Jacobian ``(6, nv)`` of joint ``joint_id`` at ``q`` (computes the kinematics: fills ``data.oMi``,
+    ``data.liMi`` and ``data.J``). Returns a new array."""
+    return _jacobian(model, data, None, joint_id, ReferenceFrame.LOCAL.value, q)
 
 
 def get_frame_jacobian(model: Model, data: Data, frame_id: int | str,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name), from ``data.J`` after
     :func:`compute_joint_jacobians`; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
-    ``LOCAL_WORLD_ALIGNED``. Returns a new array."""
-    frame_id = _frame_id(model, data, frame_id)
-    f = model.frames[frame_id]
-    cols = _support_columns(model, f.parent_joint)
-    oMf = data.oMi[f.parent_joint] * f.placement
-    data.oMf[frame_id] = oMf
-    return _model_columns(model, cols, _express_columns(data.J[:, cols], oMf, reference_frame))
+    ``LOCAL_WORLD_ALIGNED``. Fills ``data.oMf[frame_id]``; returns a new array."""
+    return _jacobian(model, data, frame_id, 0, reference_frame_code(reference_frame))
 
 
 def compute_frame_jacobian(model: Model, data: Data, q: ArrayLike, frame_id: int | str,
                            reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name) at configuration ``q: (nq,)`` (computes the
     kinematics itself); ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Fills
-    ``data.oMi``, ``data.oMf[frame_id]`` and ``data.J``; returns a new array."""
-    compute_joint_jacobians(model, data, q)
-    return get_frame_jacobian(model, data, frame_id, reference_frame)
+    ``data.oMi``, ``data.liMi``, ``data.oMf[frame_id]`` and ``data.J``; returns a new array."""
+    return _jacobian(model, data, frame_id, 0, reference_frame_code(reference_frame), q)
+
+
+def _jacobian(model, data, frame_id, joint_id, rf: int, q=None) -> np.ndarray:
+    """The Jacobian of frame ``frame_id`` (an id or a name; joint ``joint_id`` if None) in the reference frame of
+    code ``rf``, after the joint Jacobians at ``q`` if given (the kernels of ``kernels/frames.py``; with mimic
+    joints, whose ``data.J`` has a column per joint dof, the columns compressed to the model's)."""
+    if model.mimicking_joints:
+        if q is not None:
+            compute_joint_jacobians(model, data, q)
+        if frame_id is not None:
+            frame_id = _frame_id(model, data, frame_id)
+            f = model.frames[frame_id]
+            joint_id, oM = f.parent_joint, data.oMi[f.parent_joint] * f.placement
+            data.oMf[frame_id] = oM
+        else:
+            joint_id = _joint_id(model, data, joint_id)
+            oM = data.oMi[joint_id]
+        cols = _support_columns(model, joint_id)
+        return _model_columns(model, cols, _express_columns(data.J[:, cols], oM, rf))
+    f, j = frame_ids(model, data, frame_id, joint_id)
+    I, F = model.packed
+    out = np.empty((6, model.nv))
+    if q is None:
+        status = _frames.frame_jacobian(I, F, data.ws, f, j, rf, out)
+    else:
+        q = vector(q, model.nq, "q")
+        status = _frames.compute_frame_jacobian(I, F, data.ws, q, f, j, rf, out)
+    if status:
+        frame_ids_failed(model, data, status, frame_id, joint_id, ("q",), (q,))
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ time variation

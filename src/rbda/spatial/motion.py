@@ -30,6 +30,14 @@ class _SpatialVector:
                 self.vector[3:] = as_array(angular, (3,), "angular")
 
     @classmethod
+    def _from_storage(cls, vector: np.ndarray):
+        """The vector whose storage is ``vector``, a float64 ``(6,)`` array that rbda made (neither copied nor
+        checked)."""
+        out = cls.__new__(cls)
+        out.vector = vector
+        return out
+
+    @classmethod
     def Zero(cls):
         """The zero vector."""
         return cls()

@@ -1,0 +1,144 @@
+"""Compiled frame quantities from the last kinematics (Pinocchio's ``getFrameJacobian``, ``getJointJacobian``,
+``getFrameVelocity``, ``getFrameAcceleration`` and their classical and joint forms).
+
+A frame ``f`` sits on joint ``i`` at the placement ``iMf``; ``oMf = oMi iMf``. Its Jacobian takes the world-frame
+columns ``J_k = oMi.act(S_k)`` of the joints supporting ``i`` and expresses them at ``oMf``: in ``WORLD`` as they
+are, in ``LOCAL_WORLD_ALIGNED`` with the reference point moved to the frame's origin (``v - p x w``), in ``LOCAL``
+rotated into the frame as well. Its velocity (acceleration) is the joint's local one moved to the frame,
+``iMf^-1 v_i``, then expressed the same way. A joint is the frame ``iMf = 1`` (``frame_id < 0``).
+"""
+
+from __future__ import annotations
+
+from .._jit import njit
+
+from ..spatial.compiled import motion_act, motion_act_inv, se3_compose
+from .checks import begin, left_out
+from .kinematics import compute_joint_jacobians
+
+WORLD, LOCAL, LOCAL_WORLD_ALIGNED = 0, 1, 2  # ReferenceFrame's values
+VELOCITY, ACCELERATION, CLASSICAL_ACCELERATION = 0, 1, 2  # what frame_motion computes
+NOT_AN_ID = 95  # the status of a frame or joint id out of range (the caller's checks name it)
+
+
+@njit(cache=True, forceinline=True)
+def ids_status(m, frame_id, joint_id):
+    """0 if ``frame_id`` is a frame of the model, or is < 0 and ``joint_id`` a joint; else NOT_AN_ID."""
+    if frame_id >= m.nf or (frame_id < 0 and not 0 <= joint_id < m.nj):
+        return NOT_AN_ID
+    return 0
+
+
+@njit(cache=True, forceinline=True)
+def frame_placement(m, d, frame_id, joint_id, oM):
+    """``oM = oMi iMf`` of frame ``frame_id``, or ``oMi`` of joint ``joint_id`` if ``frame_id < 0``; returns the
+    joint the frame is on."""
+    if frame_id < 0:
+        oM[:, :] = d.oMi[joint_id]
+        return joint_id
+    joint = m.frame_parents[frame_id]
+    se3_compose(d.oMi[joint], m.frame_placements[frame_id], oM)
+    return joint
+
+
+@njit(cache=True, forceinline=True)
+def express(oM, x, rf, out):
+    """``out`` (6,): the world-frame motion ``x`` (a Jacobian column, about the world origin) expressed at ``oM``
+    in ``rf``: ``WORLD`` ``x``; ``LOCAL_WORLD_ALIGNED`` ``[v - p x w; w]``; ``LOCAL`` ``oM^-1 x``."""
+    if rf == LOCAL:
+        motion_act_inv(oM, x, out)
+        return
+    for k in range(6):
+        out[k] = x[k]
+    if rf == LOCAL_WORLD_ALIGNED:
+        px, py, pz = oM[0, 3], oM[1, 3], oM[2, 3]
+        out[0] -= py * x[5] - pz * x[4]
+        out[1] -= pz * x[3] - px * x[5]
+        out[2] -= px * x[4] - py * x[3]
+
+
+@njit(cache=True, forceinline=True)
+def express_local(oM, x, rf, out):
+    """``out`` (6,): the motion ``x`` given in the frame ``oM`` expressed in ``rf``: ``LOCAL`` ``x``; ``WORLD``
+    ``oM x``; ``LOCAL_WORLD_ALIGNED`` ``[R v; R w]``."""
+    if rf == WORLD:
+        motion_act(oM, x, out)
+        return
+    if rf == LOCAL:
+        for k in range(6):
+            out[k] = x[k]
+        return
+    for r in range(3):
+        out[r] = oM[r, 0] * x[0] + oM[r, 1] * x[1] + oM[r, 2] * x[2]
+        out[3 + r] = oM[r, 0] * x[3] + oM[r, 1] * x[4] + oM[r, 2] * x[5]
+
+
+@njit(cache=True, forceinline=True)
+def moved_to_frame(m, frame_id, x, out):
+    """``out = iMf^-1 x``: the joint-frame motion ``x`` moved to frame ``frame_id`` (``x`` itself if < 0)."""
+    if frame_id < 0:
+        for k in range(6):
+            out[k] = x[k]
+    else:
+        motion_act_inv(m.frame_placements[frame_id], x, out)
+
+
+@njit(cache=True)
+def frame_jacobian(I, F, ws, frame_id, joint_id, rf, out):
+    """``out`` (6, nv): the Jacobian of frame ``frame_id`` (of joint ``joint_id`` if ``frame_id < 0``) in ``rf``
+    from ``data.J`` and ``data.oMi``: the columns of its supporting joints expressed at ``oMf`` (stored in
+    ``data.oMf[frame_id]``), zero elsewhere. For models without mimic joints (``data.J``'s columns are the
+    model's)."""
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
+    if status == 0:
+        status = ids_status(m, frame_id, joint_id)
+    if status:
+        return status
+    oM = d.oMf[frame_id] if frame_id >= 0 else jt.MJ
+    i = frame_placement(m, d, frame_id, joint_id, oM)
+    col = d.v6[0]
+    out[:, :] = 0.0
+    while i > 0:
+        for k in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            express(oM, d.J[k], rf, col)
+            for r in range(6):
+                out[r, k] = col[r]
+        i = m.parents[i]
+    return 0
+
+
+@njit(cache=True)
+def compute_frame_jacobian(I, F, ws, q, frame_id, joint_id, rf, out):
+    """Forward kinematics and the joint Jacobians at ``q`` (:func:`compute_joint_jacobians`), then
+    :func:`frame_jacobian`."""
+    status = compute_joint_jacobians(I, F, ws, q)
+    if status:
+        return status
+    return frame_jacobian(I, F, ws, frame_id, joint_id, rf, out)
+
+
+@njit(cache=True)
+def frame_motion(I, F, ws, frame_id, joint_id, rf, kind, out):
+    """``out`` (6,): the velocity (``kind`` VELOCITY), acceleration (ACCELERATION) or classical acceleration
+    (CLASSICAL_ACCELERATION: the spatial acceleration plus ``w x v`` in its linear part, both in ``rf``) of frame
+    ``frame_id`` (joint ``joint_id`` if ``frame_id < 0``) in ``rf``, from the local ``data.v``, ``data.a``."""
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
+    if status == 0:
+        status = ids_status(m, frame_id, joint_id)
+    if status:
+        return status
+    oM, local, v = jt.MJ, d.v6[0], d.v6[1]
+    i = frame_placement(m, d, frame_id, joint_id, oM)
+    if kind != ACCELERATION:
+        moved_to_frame(m, frame_id, d.v[i], local)  # iMf^-1 v_i
+        express_local(oM, local, rf, v)
+    if kind == VELOCITY:
+        out[:] = v
+        return 0
+    moved_to_frame(m, frame_id, d.a[i], local)
+    express_local(oM, local, rf, out)
+    if kind == CLASSICAL_ACCELERATION:  # a + w x v in the linear part
+        out[0] += v[4] * v[2] - v[5] * v[1]
+        out[1] += v[5] * v[0] - v[3] * v[2]
+        out[2] += v[3] * v[1] - v[4] * v[0]
+    return 0
