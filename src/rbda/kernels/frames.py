@@ -10,6 +10,8 @@ rotated into the frame as well. Its velocity (acceleration) is the joint's local
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._jit import njit
 
 from ..spatial.compiled import motion_act, motion_act_inv, se3_compose
@@ -17,7 +19,7 @@ from .checks import begin, left_out
 from .kinematics import compute_joint_jacobians
 
 WORLD, LOCAL, LOCAL_WORLD_ALIGNED = 0, 1, 2  # ReferenceFrame's values
-VELOCITY, ACCELERATION, CLASSICAL_ACCELERATION = 0, 1, 2  # what frame_motion computes
+VELOCITY, ACCELERATION, CLASSICAL_ACCELERATION, ACCELERATION_WITH_GRAVITY = 0, 1, 2, 3  # what frame_motion gives
 NOT_AN_ID = 95  # the status of a frame or joint id out of range (the caller's checks name it)
 
 
@@ -119,9 +121,10 @@ def compute_frame_jacobian(I, F, ws, q, frame_id, joint_id, rf, out):
 
 @njit(cache=True)
 def frame_motion(I, F, ws, frame_id, joint_id, rf, kind, out):
-    """``out`` (6,): the velocity (``kind`` VELOCITY), acceleration (ACCELERATION) or classical acceleration
-    (CLASSICAL_ACCELERATION: the spatial acceleration plus ``w x v`` in its linear part, both in ``rf``) of frame
-    ``frame_id`` (joint ``joint_id`` if ``frame_id < 0``) in ``rf``, from the local ``data.v``, ``data.a``."""
+    """``out`` (6,): the velocity (``kind`` VELOCITY), acceleration (ACCELERATION), acceleration with gravity
+    (ACCELERATION_WITH_GRAVITY, RNEA's ``data.a_gf``) or classical acceleration (CLASSICAL_ACCELERATION: the
+    spatial acceleration plus ``w x v`` in its linear part, both in ``rf``) of frame ``frame_id`` (joint
+    ``joint_id`` if ``frame_id < 0``) in ``rf``, from the local ``data.v``, ``data.a``, ``data.a_gf``."""
     m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
     if status == 0:
         status = ids_status(m, frame_id, joint_id)
@@ -129,16 +132,46 @@ def frame_motion(I, F, ws, frame_id, joint_id, rf, kind, out):
         return status
     oM, local, v = jt.MJ, d.v6[0], d.v6[1]
     i = frame_placement(m, d, frame_id, joint_id, oM)
-    if kind != ACCELERATION:
+    if kind == VELOCITY or kind == CLASSICAL_ACCELERATION:
         moved_to_frame(m, frame_id, d.v[i], local)  # iMf^-1 v_i
         express_local(oM, local, rf, v)
     if kind == VELOCITY:
         out[:] = v
         return 0
-    moved_to_frame(m, frame_id, d.a[i], local)
+    moved_to_frame(m, frame_id, d.a_gf[i] if kind == ACCELERATION_WITH_GRAVITY else d.a[i], local)
     express_local(oM, local, rf, out)
     if kind == CLASSICAL_ACCELERATION:  # a + w x v in the linear part
         out[0] += v[4] * v[2] - v[5] * v[1]
         out[1] += v[5] * v[0] - v[3] * v[2]
         out[2] += v[3] * v[1] - v[4] * v[0]
+    return 0
+
+
+@njit(cache=True)
+def kinematic_regressor(I, F, ws, frame_id, joint_id, P, rf, out):
+    """``out`` (6, 6 (njoints - 1)): the kinematic regressor of frame ``frame_id`` (if ``frame_id < 0``, of the
+    frame at placement ``P`` (3, 4) on joint ``joint_id``) in ``rf``, from ``data.oMi``. A variation ``delta_k`` of
+    joint ``k``'s placement moves the frame by the world twist ``Ad(A_k) delta_k``, ``A_k = oMi[parent] *
+    jointPlacement_k``, for ``k`` supporting the frame; block ``k`` is that map expressed at ``oMf`` in ``rf``."""
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
+    if status == 0:
+        status = ids_status(m, frame_id, joint_id)
+    if status:
+        return status
+    oM, A, unit, world, col = jt.MJ, np.empty((3, 4)), d.v6[0], d.v6[1], d.v6[2]
+    i = joint_id
+    if frame_id >= 0:
+        i, P = m.frame_parents[frame_id], m.frame_placements[frame_id]
+    se3_compose(d.oMi[i], P, oM)
+    out[:, :] = 0.0
+    while i > 0:
+        se3_compose(d.oMi[m.parents[i]], m.placements[i], A)  # A_i
+        for k in range(6):
+            unit[:] = 0.0
+            unit[k] = 1.0
+            motion_act(A, unit, world)  # column k of Ad(A_i)
+            express(oM, world, rf, col)
+            for r in range(6):
+                out[r, 6 * (i - 1) + k] = col[r]
+        i = m.parents[i]
     return 0
