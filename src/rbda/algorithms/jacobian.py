@@ -159,8 +159,7 @@ def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of joint ``joint_id``, after :func:`compute_joint_jacobians_time_variation`;
     ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``."""
-    joint_id = _joint_id(model, data, joint_id)
-    return _jacobian_time_variation(model, data, joint_id, data.oMi[joint_id], reference_frame)
+    return _time_variation(model, data, None, joint_id, reference_frame)
 
 
 def get_frame_jacobian_time_variation(model: Model, data: Data, frame_id: int | str,
@@ -168,9 +167,27 @@ def get_frame_jacobian_time_variation(model: Model, data: Data, frame_id: int | 
     """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (an id or a name), after
     :func:`compute_joint_jacobians_time_variation`; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
-    frame_id = _frame_id(model, data, frame_id)
-    f = model.frames[frame_id]
-    return _jacobian_time_variation(model, data, f.parent_joint, data.oMi[f.parent_joint] * f.placement, reference_frame)
+    return _time_variation(model, data, frame_id, 0, reference_frame)
+
+
+def _time_variation(model, data, frame_id, joint_id, reference_frame) -> np.ndarray:
+    """``dJ/dt`` of frame ``frame_id`` (an id or a name; joint ``joint_id`` if None): the kernel
+    ``kernels.frames.frame_jacobian_time_variation``, or with mimic joints (whose ``data.J`` has a column per joint
+    dof) :func:`_jacobian_time_variation`."""
+    rf = reference_frame_code(reference_frame)
+    if model.mimicking_joints:
+        if frame_id is None:
+            joint_id = _joint_id(model, data, joint_id)
+            return _jacobian_time_variation(model, data, joint_id, data.oMi[joint_id], rf)
+        f = model.frames[_frame_id(model, data, frame_id)]
+        return _jacobian_time_variation(model, data, f.parent_joint, data.oMi[f.parent_joint] * f.placement, rf)
+    f, j = frame_ids(model, data, frame_id, joint_id)
+    I, F = model.packed
+    out = np.empty((6, model.nv))
+    status = _frames.frame_jacobian_time_variation(I, F, data.ws, f, j, rf, out)
+    if status:
+        frame_ids_failed(model, data, status, frame_id, joint_id)
+    return out
 
 
 def _jacobian_time_variation(model, data, joint_id: int, oM: SE3, reference_frame) -> np.ndarray:
@@ -220,12 +237,20 @@ def get_joint_kinematic_hessian(model: Model, data: Data, joint_id: int,
                                 reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL_WORLD_ALIGNED) -> np.ndarray:
     """``d J / d q`` ``(6, nv, nv)`` of joint ``joint_id``'s Jacobian in ``reference_frame``, ``H[:, j, k] =
     dJ[:, j] / dq_k`` (after ``compute_joint_kinematic_hessians``)."""
+    rf = reference_frame_code(reference_frame)
+    if not model.mimicking_joints:
+        I, F = model.packed
+        out = np.empty((6, model.nv, model.nv))
+        j = joint_id if type(joint_id) is int else _joint_id(model, data, joint_id)
+        status = _frames.joint_kinematic_hessian(I, F, data.ws, j, rf, data.kinematic_hessians_extended, out)
+        if status:
+            frame_ids_failed(model, data, status, None, joint_id)
+        return out
     joint_id = _joint_id(model, data, joint_id)
     cols = _support_columns(model, joint_id)
     nx = model.nv_extended
     Hw = np.zeros((6, nx, nx))
     Hw[:, cols[:, None], cols[None, :]] = data.kinematic_hessians_extended[:, cols[:, None], cols[None, :]]
-    rf = reference_frame_arg(reference_frame)
     if rf == ReferenceFrame.WORLD:
         return _model_hessian(model, Hw)
     oM = data.oMi[joint_id]

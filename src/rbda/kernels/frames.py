@@ -175,3 +175,108 @@ def kinematic_regressor(I, F, ws, frame_id, joint_id, P, rf, out):
                 out[r, 6 * (i - 1) + k] = col[r]
         i = m.parents[i]
     return 0
+
+
+@njit(cache=True, forceinline=True)
+def rotate_transpose(oM, x, out):
+    """``out = [R^T x_lin; R^T x_ang]`` with ``R`` the rotation of ``oM``."""
+    for c in range(3):
+        out[c] = oM[0, c] * x[0] + oM[1, c] * x[1] + oM[2, c] * x[2]
+        out[3 + c] = oM[0, c] * x[3] + oM[1, c] * x[4] + oM[2, c] * x[5]
+
+
+@njit(cache=True, forceinline=True)
+def subtract_cross(w, x, out, o):
+    """``out[o:o+3] -= w x x[o:o+3]`` (``w`` a 3-sequence)."""
+    c0 = w[1] * x[o + 2] - w[2] * x[o + 1]
+    c1 = w[2] * x[o] - w[0] * x[o + 2]
+    c2 = w[0] * x[o + 1] - w[1] * x[o]
+    out[o] -= c0
+    out[o + 1] -= c1
+    out[o + 2] -= c2
+
+
+@njit(cache=True)
+def frame_jacobian_time_variation(I, F, ws, frame_id, joint_id, rf, out):
+    """``out`` (6, nv): ``dJ/dt`` of the Jacobian of frame ``frame_id`` (of joint ``joint_id`` if ``frame_id <
+    0``) in ``rf``, from ``data.J``, ``data.dJ`` (world columns and their derivatives) and the joint's velocity.
+    The frame moves with the world twist ``V = oMi v_i``, its origin with ``p_dot = V_lin + V_ang x p``: in
+    ``LOCAL_WORLD_ALIGNED`` a column's derivative is that of ``[J_lin - p x J_ang; J_ang]``, ``dJ`` so expressed
+    less ``p_dot x J_ang``; in ``LOCAL`` it is ``R^T`` of that less ``w x`` the LWA column (``d/dt R^T = -R^T w_x``).
+    """
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
+    if status == 0:
+        status = ids_status(m, frame_id, joint_id)
+    if status:
+        return status
+    oM, V, col, lwa = jt.MJ, d.v6[0], d.v6[1], d.v6[2]
+    i = frame_placement(m, d, frame_id, joint_id, oM)
+    motion_act(d.oMi[i], d.v[i], V)  # V = oMi v_i
+    w = V[3:]
+    p_dot = V[:3].copy()
+    p_dot[0] += V[4] * oM[2, 3] - V[5] * oM[1, 3]
+    p_dot[1] += V[5] * oM[0, 3] - V[3] * oM[2, 3]
+    p_dot[2] += V[3] * oM[1, 3] - V[4] * oM[0, 3]
+    out[:, :] = 0.0
+    while i > 0:
+        for k in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            if rf == WORLD:
+                col[:] = d.dJ[k]
+            else:
+                express(oM, d.dJ[k], LOCAL_WORLD_ALIGNED, col)
+                subtract_cross(p_dot, d.J[k][3:], col, 0)  # the first three of the 3-vector J_ang
+                if rf == LOCAL:
+                    express(oM, d.J[k], LOCAL_WORLD_ALIGNED, lwa)
+                    subtract_cross(w, lwa, col, 0)
+                    subtract_cross(w, lwa, col, 3)
+                    rotate_transpose(oM, col, lwa)
+                    col[:] = lwa
+            for r in range(6):
+                out[r, k] = col[r]
+        i = m.parents[i]
+    return 0
+
+
+@njit(cache=True)
+def joint_kinematic_hessian(I, F, ws, joint_id, rf, H, out):
+    """``out`` (6, nv, nv): ``out[:, j, k] = d J_j / d q_k`` of joint ``joint_id``'s Jacobian in ``rf``, from the
+    world-frame derivatives ``H`` (6, nv, nv) of ``data.J``'s columns, over the dofs ``j, k`` supporting the
+    joint (zero elsewhere). Moving ``q_k`` moves the joint's origin with ``p_dot = J_k,lin + J_k,ang x p``: in
+    ``LOCAL_WORLD_ALIGNED`` ``H`` expressed so plus ``J_j,ang x p_dot``; in ``LOCAL`` ``R^T`` of that less
+    ``J_k,ang x`` the LWA column ``j``."""
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
+    if status == 0:
+        status = ids_status(m, -1, joint_id)
+    if status:
+        return status
+    oM, h, col, lwa = d.oMi[joint_id], d.v6[0], d.v6[1], d.v6[2]
+    p_dot = np.empty(3)
+    out[:, :, :] = 0.0
+    i = joint_id
+    while i > 0:
+        for k in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            Jk = d.J[k]
+            p_dot[0] = Jk[0] + Jk[4] * oM[2, 3] - Jk[5] * oM[1, 3]
+            p_dot[1] = Jk[1] + Jk[5] * oM[0, 3] - Jk[3] * oM[2, 3]
+            p_dot[2] = Jk[2] + Jk[3] * oM[1, 3] - Jk[4] * oM[0, 3]
+            jj = joint_id
+            while jj > 0:
+                for j in range(m.idx_v[jj], m.idx_v[jj] + m.nvs[jj]):
+                    for x in range(6):
+                        h[x] = H[x, j, k]
+                    if rf == WORLD:
+                        col[:] = h
+                    else:
+                        express(oM, h, LOCAL_WORLD_ALIGNED, col)
+                        subtract_cross(p_dot, d.J[j][3:], col, 0)  # + J_j,ang x p_dot
+                        if rf == LOCAL:
+                            express(oM, d.J[j], LOCAL_WORLD_ALIGNED, lwa)
+                            subtract_cross(Jk[3:], lwa, col, 0)
+                            subtract_cross(Jk[3:], lwa, col, 3)
+                            rotate_transpose(oM, col, lwa)
+                            col[:] = lwa
+                    for x in range(6):
+                        out[x, j, k] = col[x]
+                jj = m.parents[jj]
+        i = m.parents[i]
+    return 0
