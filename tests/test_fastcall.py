@@ -27,6 +27,20 @@ CALLS = {
     "compute_minverse": lambda m, d, q, v, a: rbda.compute_minverse(m, d, q),
     "compute_rnea_derivatives": lambda m, d, q, v, a: rbda.compute_rnea_derivatives(m, d, q, v, a),
     "compute_aba_derivatives": lambda m, d, q, v, a: rbda.compute_aba_derivatives(m, d, q, v, a),
+    "compute_generalized_gravity": lambda m, d, q, v, a: rbda.compute_generalized_gravity(m, d, q),
+    # (these return a row of a field or a number: their fields are compared, their results in
+    # test_results_of_the_whole_body_entries)
+    "center_of_mass_q": lambda m, d, q, v, a: _filled(rbda.center_of_mass(m, d, q)),
+    "center_of_mass_qv": lambda m, d, q, v, a: _filled(rbda.center_of_mass(m, d, q, v)),
+    "center_of_mass_qva": lambda m, d, q, v, a: _filled(rbda.center_of_mass(m, d, q, v, a)),
+    "jacobian_center_of_mass": lambda m, d, q, v, a: rbda.jacobian_center_of_mass(m, d, q),
+    "compute_centroidal_map": lambda m, d, q, v, a: rbda.compute_centroidal_map(m, d, q),
+    "ccrba": lambda m, d, q, v, a: rbda.ccrba(m, d, q, v),
+    "compute_centroidal_momentum": lambda m, d, q, v, a: rbda.compute_centroidal_momentum(m, d, q, v),
+    "compute_centroidal_momentum_time_variation":
+        lambda m, d, q, v, a: rbda.compute_centroidal_momentum_time_variation(m, d, q, v, a),
+    "energy_q": lambda m, d, q, v, a: _filled(rbda.compute_potential_energy(m, d, q)),
+    "energy_qv": lambda m, d, q, v, a: _filled(rbda.compute_mechanical_energy(m, d, q, v)),
 }
 #: the data fields each call fills (its returned array among them)
 FIELDS = {
@@ -36,10 +50,23 @@ FIELDS = {
     "aba": ("ddq", "oMi", "ov", "oa_gf", "of", "oYaba"), "compute_minverse": ("Minv", "M"),
     "compute_rnea_derivatives": ("dtau_dq", "dtau_dv", "M", "tau", "J", "oMi"),
     "compute_aba_derivatives": ("ddq_dq", "ddq_dv", "Minv", "ddq", "tau", "M", "J", "oMi"),
+    "compute_generalized_gravity": ("g", "tau", "v", "a_gf", "f", "oMi"),
+    "center_of_mass_q": ("com", "mass", "oMi"), "center_of_mass_qv": ("com", "vcom", "mass", "oMi", "v"),
+    "center_of_mass_qva": ("com", "vcom", "acom", "mass", "oMi", "v", "a"),
+    "jacobian_center_of_mass": ("Jcom", "mass", "J", "oMi", "com"),
+    "compute_centroidal_map": ("Ag", "Ig", "com", "mass", "J", "oYcrb"),
+    "ccrba": ("Ag", "Ig", "hg", "com", "vcom", "J"), "compute_centroidal_momentum": ("hg", "com", "vcom", "mass", "v"),
+    "compute_centroidal_momentum_time_variation": ("dhg", "hg", "com", "vcom", "acom"),
+    "energy_q": ("energy", "oMi"), "energy_qv": ("energy", "oMi", "v"),
 }
 TUPLES = {"compute_rnea_derivatives": 3, "compute_aba_derivatives": 3}  # these return (first 3 fields)
 MODELS = {"every_joint": rbda.sample_models.every_joint(), "manipulator": rbda.sample_models.manipulator(),
           "humanoid": rbda.sample_models.humanoid()}
+
+
+def _filled(result) -> None:
+    """None for a call whose data fields the tests compare (its result: test_results_of_the_whole_body_entries)."""
+    return None
 
 
 def ordinary(model):
@@ -85,6 +112,25 @@ def test_fast_entry_equals_ordinary_path_bit_for_bit(model_name, name):
             np.testing.assert_array_equal(r_fast, r_slow)
         for x, y in zip(fields(fast, name), fields(slow, name)):
             np.testing.assert_array_equal(x, y)
+
+
+def test_results_of_the_whole_body_entries():
+    """The centre of mass (a row of data.com) and the energies (numbers, also in data.*_energy) that the fast
+    entries leave in the data are returned as the ordinary path returns them."""
+    model, rng = MODELS["humanoid"], np.random.default_rng(7)
+    fast, slow = model.create_data(), ordinary(model)
+    q, v, a = state(model, rng)
+    for args in ((q,), (q, v), (q, v, a)):
+        r_fast, r_slow = rbda.center_of_mass(model, fast, *args), rbda.center_of_mass(model, slow, *args)
+        assert r_fast is not fast.com[0] and not np.shares_memory(r_fast, fast.com)
+        np.testing.assert_array_equal(r_fast, r_slow)
+    for energy in (rbda.compute_kinetic_energy, rbda.compute_mechanical_energy):
+        assert energy(model, fast, q, v) == energy(model, slow, q, v)
+    assert rbda.compute_potential_energy(model, fast, q) == rbda.compute_potential_energy(model, slow, q)
+    for name in ("kinetic_energy", "potential_energy", "mechanical_energy"):
+        assert getattr(fast, name) == getattr(slow, name)
+    with pytest.raises(ValueError, match="a: an acceleration needs a velocity v"):
+        rbda.center_of_mass(model, fast, q, None, a)
 
 
 def test_fast_results_against_independent_identities():

@@ -33,6 +33,13 @@ def center_of_mass(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None =
     for Pinocchio's signature); also ``data.mass`` ``(njoints,)`` and the kinematics ``data.oMi``, ``data.v``,
     ``data.a``. A massless subtree gets its joint's origin and zero rates. Returns ``data.com[0]`` (a copy).
     """
+    if v is None:  # the bound fast entries (kernels/fastcall.py) answer True, or None for the checks below
+        fast = a is None and data._fast_center_of_mass_q(model, data, q)
+    else:
+        fast = (data._fast_center_of_mass_qv(model, data, q, v) if a is None
+                else data._fast_center_of_mass_qva(model, data, q, v, a))
+    if fast:
+        return data.com[0].copy()
     I, F = model.packed
     q = vector(q, model.nq, "q")
     if v is None:
@@ -53,6 +60,9 @@ def jacobian_center_of_mass(model: Model, data: Data, q: ArrayLike, compute_subt
     array, also in ``data.Jcom``. Also fills ``data.mass``, ``data.J``, ``data.oMi``, and with
     ``compute_subtree_coms`` (the default, as in Pinocchio) every subtree's centre of mass ``data.com`` in the world
     frame."""
+    Jcom = data._fast_jacobian_center_of_mass(model, data, q)  # the bound fast entry (kernels/fastcall.py), or None
+    if Jcom is not None:
+        return Jcom.copy()
     I, F = model.packed
     status = _k.jacobian_center_of_mass(I, F, data.ws, data.wb, vector(q, model.nq, "q"))
     if status:

@@ -17,6 +17,9 @@ _k = direct(energy)  # the kernels, past numba's per-call dispatch
 
 
 def _energy(model, data, q, v) -> None:
+    # the bound fast entries (kernels/fastcall.py) answer True, or None for the checks below
+    if data._fast_energy_q(model, data, q) if v is None else data._fast_energy_qv(model, data, q, v):
+        return
     I, F = model.packed
     q = vector(q, model.nq, "q")
     if v is None:

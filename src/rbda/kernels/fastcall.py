@@ -40,7 +40,7 @@ from .direct import MODE
 
 # the table (self's first item): identities, buffer addresses and lengths, then per entry the object it returns
 MODEL, DATA, TOKEN, I_PTR, I_LEN, F_PTR, F_LEN, WS_PTR, WS_LEN, NQ, NV, NDARRAY, F64, INCREF, NONE, RESULT = range(16)
-DWS_PTR, DWS_LEN, KERNEL = 16, 17, 18  # the derivatives' workspace; the kernel's compiled function
+DWS_PTR, DWS_LEN, KERNEL = 16, 17, 18  # a second buffer (``SECOND_BUFFER``); the kernel's compiled function
 SLOTS = 19
 # CPython / numpy object layouts (64-bit): PyObject_HEAD is (refcount, type); a PyArrayObject continues with data,
 # nd, dimensions, strides, base, descr, flags; a PyArray_Descr has byteorder at 26 and type_num at 28; a tuple's
@@ -66,7 +66,22 @@ ENTRIES = {
     "compute_minverse": ("_q", "dynamics", "minverse", "Minv"),
     "compute_rnea_derivatives": ("_dws_qva_fext", "derivatives", "rnea_derivatives", ("dtau_dq", "dtau_dv", "M")),
     "compute_aba_derivatives": ("_dws_qva_fext", "derivatives", "aba_derivatives", ("ddq_dq", "ddq_dv", "Minv")),
+    "compute_generalized_gravity": ("_q_zero_va_fext", "dynamics", "rnea", "tau"),
+    "center_of_mass_q": ("_wb_q_none_none", "center_of_mass", "center_of_mass", None),
+    "center_of_mass_qv": ("_wb_qv_none", "center_of_mass", "center_of_mass", None),
+    "center_of_mass_qva": ("_wb_qva", "center_of_mass", "center_of_mass", None),
+    "jacobian_center_of_mass": ("_wb_q", "center_of_mass", "jacobian_center_of_mass", "Jcom"),
+    "compute_centroidal_map": ("_wb_q_none", "centroidal", "centroidal_map", "Ag"),
+    "ccrba": ("_wb_qv", "centroidal", "centroidal_map", "Ag"),
+    "compute_centroidal_momentum": ("_wb_qv_none", "centroidal", "centroidal_momentum", "hg"),
+    "compute_centroidal_momentum_time_variation": ("_wb_qva", "centroidal", "centroidal_momentum", "dhg"),
+    "energy_q": ("_wb_q_none", "energy", "energy", None),
+    "energy_qv": ("_wb_qv", "energy", "energy", None),
 }
+#: what an entry's body reads as its second buffer (``DWS_PTR``, ``DWS_LEN``), by the body's name: the whole-body
+#: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, or a zero vector of nv (RNEA's v and a for g(q));
+#: the derivatives' workspace for ``_dws_*``
+SECOND_BUFFER = {"_wb": lambda model, data: data.wb, "_q_zero_va_fext": lambda model, data: np.zeros(model.nv)}
 _new_builtin = ctypes.pythonapi.PyCFunction_NewEx
 _new_builtin.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
 _new_builtin.restype = ctypes.py_object
@@ -128,6 +143,10 @@ def bind(name: str, model, data):
         if elementary is not None:  # run on the model's elementary twin: the ordinary path
             data.__dict__[PREFIX + name] = _ordinary
             return _ordinary
+    body = ENTRIES[name][0]
+    for prefix, buffer in SECOND_BUFFER.items():
+        if body.startswith(prefix):
+            dws = buffer(model, data)
     from .fastcall_entries import compiled, kernel_address  # numba: loaded by the first call, not by import rbda
 
     kernel = kernel_address(name)

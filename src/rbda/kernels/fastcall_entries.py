@@ -207,8 +207,106 @@ def _dws_qva_fext(self, args, nargs):
     return answer(T, NONE if status else RESULT)
 
 
+def _q_zero_va_fext(self, args, nargs):
+    """``kernel(I, F, ws, q, 0, 0, no external forces)`` for ``f(model, data, q)`` (the zeros: the second
+    buffer)."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    q = vector_at(T, args, 2, T[NQ])
+    if q == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    zero, no_fext = floats(T[DWS_PTR], T[NV]), carray(f64_pointer(T[WS_PTR]), (0, 6))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), zero, zero, no_fext)) else RESULT)
+
+
+# The kernels of the whole-body quantities take the whole-body buffer (the second buffer) after ``ws``, then the
+# vectors; one left out is passed empty.
+def _wb_q(self, args, nargs):
+    """``kernel(I, F, ws, wb, q)`` for ``f(model, data, q)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    q = vector_at(T, args, 2, T[NQ])
+    if q == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb = floats(T[DWS_PTR], T[DWS_LEN])
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]))) else RESULT)
+
+
+def _wb_q_none(self, args, nargs):
+    """``kernel(I, F, ws, wb, q, empty)`` for ``f(model, data, q)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    q = vector_at(T, args, 2, T[NQ])
+    if q == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), empty)) else RESULT)
+
+
+def _wb_q_none_none(self, args, nargs):
+    """``kernel(I, F, ws, wb, q, empty, empty)`` for ``f(model, data, q)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    q = vector_at(T, args, 2, T[NQ])
+    if q == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), empty, empty)) else RESULT)
+
+
+def _wb_qv(self, args, nargs):
+    """``kernel(I, F, ws, wb, q, v)`` for ``f(model, data, q, v)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    q, v = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV])
+    if q == 0 or v == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb = floats(T[DWS_PTR], T[DWS_LEN])
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), floats(v, T[NV]))) else RESULT)
+
+
+def _wb_qv_none(self, args, nargs):
+    """``kernel(I, F, ws, wb, q, v, empty)`` for ``f(model, data, q, v)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    q, v = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV])
+    if q == 0 or v == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
+    status = call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), floats(v, T[NV]), empty))
+    return answer(T, NONE if status else RESULT)
+
+
+def _wb_qva(self, args, nargs):
+    """``kernel(I, F, ws, wb, q, v, a)`` for ``f(model, data, q, v, a)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 5):
+        return answer(T, NONE)
+    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
+    if q == 0 or v == 0 or a == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb = floats(T[DWS_PTR], T[DWS_LEN])
+    status = call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV])))
+    return answer(T, NONE if status else RESULT)
+
+
 #: the bodies by name (``ENTRIES``' first item)
-BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_fext": _dws_qva_fext}
+BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_fext": _dws_qva_fext,
+          "_q_zero_va_fext": _q_zero_va_fext, "_wb_q": _wb_q, "_wb_q_none": _wb_q_none,
+          "_wb_q_none_none": _wb_q_none_none, "_wb_qv": _wb_qv, "_wb_qv_none": _wb_qv_none, "_wb_qva": _wb_qva}
 #: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)
 METH_FASTCALL = 0x0080
@@ -240,7 +338,13 @@ KERNEL_SIGNATURES = {
     "forward_kinematics_qva": (_I, _V, _V, _V, _V, _V), "compute_joint_jacobians": (_I, _V, _V, _V),
     "rnea": (_I, _V, _V, _V, _V, _V, _M), "crba": (_I, _V, _V, _V), "aba": (_I, _V, _V, _V, _V, _V, _M),
     "compute_minverse": (_I, _V, _V, _V), "compute_rnea_derivatives": (_I, _V, _V, _V, _V, _V, _V, _M),
-    "compute_aba_derivatives": (_I, _V, _V, _V, _V, _V, _V, _M),
+    "compute_aba_derivatives": (_I, _V, _V, _V, _V, _V, _V, _M), "compute_generalized_gravity": (_I, _V, _V, _V, _V, _V, _M),
+    "center_of_mass_q": (_I, _V, _V, _V, _V, _V, _V), "center_of_mass_qv": (_I, _V, _V, _V, _V, _V, _V),
+    "center_of_mass_qva": (_I, _V, _V, _V, _V, _V, _V), "jacobian_center_of_mass": (_I, _V, _V, _V, _V),
+    "compute_centroidal_map": (_I, _V, _V, _V, _V, _V), "ccrba": (_I, _V, _V, _V, _V, _V),
+    "compute_centroidal_momentum": (_I, _V, _V, _V, _V, _V, _V),
+    "compute_centroidal_momentum_time_variation": (_I, _V, _V, _V, _V, _V, _V),
+    "energy_q": (_I, _V, _V, _V, _V, _V), "energy_qv": (_I, _V, _V, _V, _V, _V),
 }
 _KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
 
