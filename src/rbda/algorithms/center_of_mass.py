@@ -12,6 +12,7 @@ from ..kernels import center_of_mass as center_of_mass_kernels
 from ..kernels.direct import direct
 from ._check import NONE, check_data, report, vector
 from .jacobian import _model_columns
+from ..spatial.skew import cross3
 from .kinematics import _joint_id
 
 if TYPE_CHECKING:
@@ -79,18 +80,18 @@ def jacobian_subtree_center_of_mass(model: Model, data: Data, q: ArrayLike, subt
     root = _joint_id(model, data, subtree_root_joint_id)
     jacobian_center_of_mass(model, data, q)
     J = data.J  # one column per joint dof, mimic joints included
-    out = np.zeros((3, J.shape[1]))
-    idx_v, nvs = model.columns[:2]
+    nj = model.njoints
+    owner = np.repeat(np.arange(nj), model.columns[1])  # the joint of each column
+    inside, supporting = np.zeros(nj, dtype=bool), np.zeros(nj, dtype=bool)
+    inside[model.subtrees[root]] = True
+    inside[0] = False
+    supporting[model.supports[root][1:-1]] = True
     m_root = data.mass[root]
-    for r in model.subtrees[root]:
-        if r == 0:
-            continue
-        cols = slice(idx_v[r], idx_v[r] + nvs[r])
-        scale = data.mass[r] / m_root if m_root > 0.0 else 0.0
-        out[:, cols] = scale * (J[:3, cols] + np.cross(J[3:, cols].T, data.com[r]).T)
-    for s in model.supports[root][1:-1]:
-        cols = slice(idx_v[s], idx_v[s] + nvs[s])
-        out[:, cols] = J[:3, cols] + np.cross(J[3:, cols].T, data.com[root]).T
+    scale = data.mass / m_root if m_root > 0.0 else np.zeros(nj)
+    # the CoM each column moves: its subtree's inside the root's subtree, the root's for a supporting dof
+    c = data.com[np.where(inside, np.arange(nj), root)[owner]].T
+    moved = J[:3] + cross3(J[3:], c)
+    out = np.where(inside[owner], scale[owner] * moved, np.where(supporting[owner], moved, 0.0))
     return _model_columns(model, np.arange(J.shape[1]), out)
 
 

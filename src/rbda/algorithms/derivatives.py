@@ -20,6 +20,7 @@ from ..kernels import derivatives
 from ..kernels.direct import direct
 from ..model.data import leading
 from ..spatial import SE3, Motion, ReferenceFrame
+from ..spatial.skew import cross3
 from ._check import report, vector
 from ._elementary import copy_back, workspaces
 from .dynamics import NO_FEXT, _fext
@@ -248,20 +249,15 @@ def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_i
     v_dq, v_dv, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, placement, reference_frame, True)
     R, p = placement.rotation, placement.translation
     v_j = data.v[joint_id]
-    lin, ang = R.T @ (v_j[:3] - _cross(p, v_j[3:])), R.T @ v_j[3:]  # the point's frame velocity, LOCAL
+    lin, ang = R.T @ (v_j[:3] - cross3(p, v_j[3:])), R.T @ v_j[3:]  # the point's frame velocity, LOCAL
     if reference_frame_arg(reference_frame) == ReferenceFrame.LOCAL_WORLD_ALIGNED:
         R_f = data.oMi[joint_id].rotation @ R
         lin, ang = R_f @ lin, R_f @ ang
 
     def classic(d_lin_acc, d_vel):  # d(a_lin + w x v_lin) = da_lin + dw x v_lin + w x dv_lin
-        return d_lin_acc[:3] + _cross(d_vel[3:], lin) + _cross(ang, d_vel[:3])
+        return d_lin_acc[:3] + cross3(d_vel[3:], lin) + cross3(ang, d_vel[:3])
 
     return v_dq[:3], classic(a_dq, v_dq), classic(a_dv, v_dv), a_da[:3]
-
-
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a x b`` along the first axis: 3-vectors, or the columns of ``(3, n)`` arrays (either may be a vector)."""
-    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
 
 
 # ------------------------------------------------------------------------------------ centroidal derivatives

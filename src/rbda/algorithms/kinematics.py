@@ -9,6 +9,7 @@ import numpy as np
 from ..kernels import frames, kinematics
 from ..kernels.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
+from ..spatial.se3 import _se3
 from ..model.model import frame_id_arg
 from ._check import check_data, report, vector
 
@@ -63,11 +64,13 @@ def update_frame_placements(model: Model, data: Data) -> None:
 
 def update_frame_placement(model: Model, data: Data, frame_id: int | str) -> SE3:
     """``data.oMf[frame_id]`` from ``data.oMi`` (``frame_id``: a frame id or name); returns a copy of it."""
-    frame_id = _frame_id(model, data, frame_id)
-    f = model.frames[frame_id]
-    oMf = data.oMi[f.parent_joint] * f.placement
-    data.oMf[frame_id] = oMf
-    return oMf
+    f, _ = frame_ids(model, data, frame_id, 0)
+    I, F = model.packed
+    status = _frames.update_frame_placement(I, F, data.ws, f)
+    if status:
+        frame_ids_failed(model, data, status, frame_id, 0)
+    oMf = data.oMf.array[f]
+    return _se3(oMf[:, :3].copy(), oMf[:, 3].copy())
 
 
 def frames_forward_kinematics(model: Model, data: Data, q: ArrayLike) -> None:

@@ -77,11 +77,11 @@ def compute_static_regressor(model: Model, data: Data, q: ArrayLike) -> np.ndarr
     total mass fixed (block i is ``[p_i, R_i] / total_mass``): a new array, also in ``data.static_regressor``."""
     forward_kinematics(model, data, q)
     total = sum(Y.mass for Y in model.inertias[1:])
-    S = data.static_regressor
-    for i in range(1, model.njoints):
-        S[:, 4 * (i - 1)] = data.oMi[i].translation / total
-        S[:, 4 * (i - 1) + 1 : 4 * i] = data.oMi[i].rotation / total
-    return S.copy()
+    S = data.static_regressor.reshape(3, model.njoints - 1, 4)  # block i: [p_i, R_i] / total
+    oMi = data.oMi.array[1:]
+    S[:, :, 0] = oMi[:, :, 3].T / total
+    S[:, :, 1:] = oMi[:, :, :3].transpose(1, 0, 2) / total
+    return data.static_regressor.copy()
 
 
 def compute_kinetic_energy_regressor(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
@@ -89,12 +89,11 @@ def compute_kinetic_energy_regressor(model: Model, data: Data, q: ArrayLike, v: 
     per body ``1/2 m |v|^2 + (m c) . (v x w) + 1/2 w^T I w`` in the body frame. A new array, also in
     ``data.kinetic_energy_regressor``."""
     forward_kinematics(model, data, q, v)
-    r = data.kinetic_energy_regressor.reshape(-1, 10)
-    lin, w = data.v[1:, :3], data.v[1:, 3:]
-    r[:, 0] = 0.5 * np.einsum("ij,ij->i", lin, lin)
-    r[:, 1:4] = np.cross(lin, w)
-    w0, w1, w2 = w.T
-    r[:, 4:] = np.stack([0.5 * w0 * w0, w0 * w1, 0.5 * w1 * w1, w0 * w2, w1 * w2, 0.5 * w2 * w2], axis=1)
+    r = data.kinetic_energy_regressor.reshape(-1, 10).T  # row p: parameter p of every body
+    v0, v1, v2, w0, w1, w2 = data.v[1:].T
+    r[0] = 0.5 * (v0 * v0 + v1 * v1 + v2 * v2)
+    r[1], r[2], r[3] = v1 * w2 - v2 * w1, v2 * w0 - v0 * w2, v0 * w1 - v1 * w0  # v x w
+    r[4], r[5], r[6], r[7], r[8], r[9] = 0.5 * w0 * w0, w0 * w1, 0.5 * w1 * w1, w0 * w2, w1 * w2, 0.5 * w2 * w2
     return data.kinetic_energy_regressor.copy()
 
 
@@ -104,10 +103,10 @@ def compute_potential_energy_regressor(model: Model, data: Data, q: ArrayLike) -
     forward_kinematics(model, data, q)
     r = data.potential_energy_regressor.reshape(-1, 10)
     g = model.gravity.linear
+    oMi = data.oMi.array[1:]
     r[:] = 0.0
-    for i in range(1, model.njoints):
-        r[i - 1, 0] = -g @ data.oMi[i].translation
-        r[i - 1, 1:4] = -data.oMi[i].rotation.T @ g
+    r[:, 0] = -(oMi[:, :, 3] @ g)  # -g . p_i
+    r[:, 1:4] = -(g @ oMi[:, :, :3])  # -R_i^T g
     return data.potential_energy_regressor.copy()
 
 

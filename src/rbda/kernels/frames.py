@@ -280,3 +280,15 @@ def joint_kinematic_hessian(I, F, ws, joint_id, rf, H, out):
                 jj = m.parents[jj]
         i = m.parents[i]
     return 0
+
+
+@njit(cache=True)
+def update_frame_placement(I, F, ws, frame_id):
+    """``data.oMf[frame_id] = oMi[parent joint] * iMf`` (one frame of ``kinematics.update_frame_placements``)."""
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
+    if status == 0:
+        status = ids_status(m, frame_id, -1)
+    if status:
+        return status
+    se3_compose(d.oMi[m.frame_parents[frame_id]], m.frame_placements[frame_id], d.oMf[frame_id])
+    return 0
