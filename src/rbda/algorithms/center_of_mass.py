@@ -82,10 +82,12 @@ def jacobian_subtree_center_of_mass(model: Model, data: Data, q: ArrayLike, subt
     J = data.J  # one column per joint dof, mimic joints included
     nj = model.njoints
     owner = np.repeat(np.arange(nj), model.columns[1])  # the joint of each column
-    inside, supporting = np.zeros(nj, dtype=bool), np.zeros(nj, dtype=bool)
-    inside[model.subtrees[root]] = True
+    inside, supporting = subtree_mask(model, root), np.zeros(nj, dtype=bool)
     inside[0] = False
-    supporting[model.supports[root][1:-1]] = True
+    s = model.parents[root]
+    while s > 0:
+        supporting[s] = True
+        s = model.parents[s]
     m_root = data.mass[root]
     scale = data.mass / m_root if m_root > 0.0 else np.zeros(nj)
     # the CoM each column moves: its subtree's inside the root's subtree, the root's for a supporting dof
@@ -93,6 +95,17 @@ def jacobian_subtree_center_of_mass(model: Model, data: Data, q: ArrayLike, subt
     moved = J[:3] + cross3(J[3:], c)
     out = np.where(inside[owner], scale[owner] * moved, np.where(supporting[owner], moved, 0.0))
     return _model_columns(model, np.arange(J.shape[1]), out)
+
+
+def subtree_mask(model, root: int) -> np.ndarray:
+    """``(njoints,)`` booleans: the joints of the subtree rooted at ``root`` (joints are numbered depth first, so
+    each one's parent comes before it)."""
+    inside = np.zeros(model.njoints, dtype=bool)
+    inside[root] = True
+    parents = model.parents
+    for i in range(root + 1, model.njoints):
+        inside[i] = inside[parents[i]]
+    return inside
 
 
 def compute_total_mass(model: Model, data: Data | None = None) -> float:

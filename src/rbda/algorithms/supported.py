@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..spatial import Force, Inertia, Motion
+from ..spatial.skew import cross3
+from .center_of_mass import subtree_mask
 from .kinematics import _frame_id
 
 if TYPE_CHECKING:
@@ -41,10 +45,26 @@ def compute_supported_inertia_by_frame(model: Model, data: Data, frame_id: int |
     if not with_subtree:
         return frame.placement.act_inv(Y)
     j = frame.parent_joint
-    Y = data.oMi[j].act(Y)
-    for k in model.subtrees[j][1:]:
-        Y = Y + data.oMi[k].act(model.inertias[k])
-    return (data.oMi[j] * frame.placement).act_inv(Y)
+    below = np.flatnonzero(subtree_mask(model, j))[1:]
+    return (data.oMi[j] * frame.placement).act_inv(_sum(data.oMi[j].act(Y), data.oMi.array[below],
+                                                         [model.inertias[k] for k in below]))
+
+
+def _sum(Y: Inertia, placements: np.ndarray, inertias: list) -> Inertia:
+    """``Y + sum_k placements[k].act(inertias[k])`` (``placements`` ``(n, 3, 4)``): the masses, centres and
+    rotational inertias about the common centre ``c`` (``I_k + m_k (|d_k|^2 1 - d_k d_k^T)``, ``d_k = c_k - c``)."""
+    R, p = placements[:, :, :3], placements[:, :, 3]
+    m = np.array([Y.mass] + [X.mass for X in inertias])
+    c = np.vstack([Y.lever] + [np.einsum("kij,kj->ki", R, np.array([X.lever for X in inertias]).reshape(-1, 3)) + p])
+    I_c = np.concatenate([Y.inertia[None], R @ np.array([X.inertia for X in inertias]).reshape(-1, 3, 3)
+                          @ R.transpose(0, 2, 1)])
+    total = m.sum()
+    if total == 0.0:  # massless: the centre of Y alone, else (as Inertia.__add__ gives it) the origin
+        return Inertia(0.0, np.zeros(3) if inertias else Y.lever, I_c.sum(axis=0))
+    center = m @ c / total
+    d = c - center
+    spread = (m * (d * d).sum(axis=1)).sum() * np.eye(3) - (m[:, None] * d).T @ d
+    return Inertia(total, center, I_c.sum(axis=0) + spread)
 
 
 def compute_supported_force_by_frame(model: Model, data: Data, frame_id: int | str) -> Force:
@@ -58,8 +78,12 @@ def compute_supported_force_by_frame(model: Model, data: Data, frame_id: int | s
     v = frame.placement.act_inv(Motion(data.v[j]))
     a = frame.placement.act_inv(Motion(data.a_gf[j]))
     f = frame.placement.act(Y * a + Y.vxiv(v))
-    for k in model.children[j]:
-        f = f + data.liMi[k].act(Force(data.f[k]))
+    children = np.flatnonzero(np.asarray(model.parents) == j)
+    children = children[children > 0]
+    if len(children):  # sum_k liMi[k].act(f_k): [R f; R tau + p x R f]
+        R, p = data.liMi.array[children, :, :3], data.liMi.array[children, :, 3]
+        Rf, Rt = np.einsum("kij,kj->ki", R, data.f[children, :3]), np.einsum("kij,kj->ki", R, data.f[children, 3:])
+        f = f + Force(Rf.sum(axis=0), (Rt + cross3(p.T, Rf.T).T).sum(axis=0))
     return frame.placement.act_inv(f)
 
 
