@@ -54,7 +54,8 @@ def squared_distance(model: Model, q0: ArrayLike, q1: ArrayLike) -> np.ndarray:
 
 def distance(model: Model, q0: ArrayLike, q1: ArrayLike) -> float:
     """Geodesic distance ``|difference(q0, q1)|`` (the sum of the per-joint squared distances, square-rooted)."""
-    return float(np.sqrt(np.sum(squared_distance(model, q0, q1))))
+    d = difference(model, q0, q1)
+    return float(np.sqrt(d @ d))
 
 
 def neutral(model: Model) -> np.ndarray:
