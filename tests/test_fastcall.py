@@ -340,3 +340,64 @@ def test_a_bound_data_does_not_keep_its_model_alive():
     assert ref() is None
     with pytest.raises((TypeError, ValueError, AttributeError)):
         rbda.rnea(None, data, q, v, v)
+
+
+#: the frame entries (ids and a reference frame as ints): name -> call(model, data, q, id, rf), after the
+#: kinematics each reads
+FRAME_CALLS = {
+    "get_frame_jacobian": lambda m, d, q, i, rf: rbda.get_frame_jacobian(m, d, i, rf),
+    "get_joint_jacobian": lambda m, d, q, i, rf: rbda.get_joint_jacobian(m, d, i, rf),
+    "get_frame_jacobian_time_variation": lambda m, d, q, i, rf: rbda.get_frame_jacobian_time_variation(m, d, i, rf),
+    "get_joint_jacobian_time_variation": lambda m, d, q, i, rf: rbda.get_joint_jacobian_time_variation(m, d, i, rf),
+    "compute_frame_jacobian": lambda m, d, q, i, rf: rbda.compute_frame_jacobian(m, d, q, i, rf),
+    "compute_joint_jacobian": lambda m, d, q, i, rf: rbda.compute_joint_jacobian(m, d, q, i),
+    "get_frame_velocity": lambda m, d, q, i, rf: rbda.get_frame_velocity(m, d, i, rf).vector,
+    "get_frame_acceleration": lambda m, d, q, i, rf: rbda.get_frame_acceleration(m, d, i, rf).vector,
+    "get_frame_classical_acceleration": lambda m, d, q, i, rf: rbda.get_frame_classical_acceleration(m, d, i, rf).vector,
+    "get_velocity": lambda m, d, q, i, rf: rbda.get_velocity(m, d, i, rf).vector,
+    "get_acceleration": lambda m, d, q, i, rf: rbda.get_acceleration(m, d, i, rf).vector,
+    "get_classical_acceleration": lambda m, d, q, i, rf: rbda.get_classical_acceleration(m, d, i, rf).vector,
+}
+
+
+def _frame_state(model, data, q, v, a):
+    rbda.compute_joint_jacobians_time_variation(model, data, q, v)
+    rbda.forward_kinematics(model, data, q, v, a)
+
+
+@pytest.mark.parametrize("model_name", list(MODELS))
+@pytest.mark.parametrize("name", list(FRAME_CALLS))
+def test_frame_entries_equal_the_ordinary_path_bit_for_bit(model_name, name):
+    model, rng = MODELS[model_name], np.random.default_rng(8)
+    fast, slow = model.create_data(), ordinary(model)
+    count = model.nframes if "frame" in name else model.njoints
+    for _ in range(2):
+        q, v, a = state(model, rng)
+        _frame_state(model, fast, q, v, a), _frame_state(model, slow, q, v, a)
+        for i in range(count):
+            for rf in (rbda.LOCAL, rbda.WORLD, rbda.LOCAL_WORLD_ALIGNED, 0, 1, 2):
+                r_fast, r_slow = FRAME_CALLS[name](model, fast, q, i, rf), FRAME_CALLS[name](model, slow, q, i, rf)
+                assert not np.shares_memory(r_fast, fast.ws)
+                np.testing.assert_array_equal(r_fast, r_slow)
+        assert type(fast.__dict__[fastcall.PREFIX + name]).__name__ == "builtin_function_or_method"
+        np.testing.assert_array_equal(fast.ws, slow.ws)
+        r1 = FRAME_CALLS[name](model, fast, q, 1, rbda.WORLD)
+        r2 = FRAME_CALLS[name](model, fast, q, 1, rbda.WORLD)
+        assert not np.shares_memory(r1, r2)  # each call's result is its own
+
+
+@pytest.mark.parametrize("name", list(FRAME_CALLS))
+def test_frame_entries_leave_other_ids_and_frames_to_the_ordinary_path(name):
+    model = MODELS["humanoid"]
+    q, v, a = state(model, np.random.default_rng(9))
+    fast, slow = model.create_data(), ordinary(model)
+    _frame_state(model, fast, q, v, a), _frame_state(model, slow, q, v, a)
+    count = model.nframes if "frame" in name else model.njoints
+    ids = [np.int64(1), True, -1, count, 2**63, -(2**64), 1.0, "no such name", None,
+           model.frames[2].name if "frame" in name else 2]
+    for i in ids:
+        same_outcome(outcome(lambda: FRAME_CALLS[name](model, fast, q, i, rbda.LOCAL)),
+                     outcome(lambda: FRAME_CALLS[name](model, slow, q, i, rbda.LOCAL)))
+    for rf in (np.int64(2), 3, -1, 2**70, 1.0, "LOCAL", None, True):
+        same_outcome(outcome(lambda: FRAME_CALLS[name](model, fast, q, 1, rf)),
+                     outcome(lambda: FRAME_CALLS[name](model, slow, q, 1, rf)))

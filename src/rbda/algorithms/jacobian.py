@@ -80,12 +80,18 @@ def get_joint_jacobian(model: Model, data: Data, joint_id: int,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of joint ``joint_id``, from ``data.J`` after :func:`compute_joint_jacobians`;
     ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Returns a new array."""
+    J = data._fast_get_joint_jacobian(model, data, joint_id, reference_frame)  # the bound fast entry, or None
+    if J is not None:
+        return J.copy()
     return _jacobian(model, data, None, joint_id, reference_frame_code(reference_frame))
 
 
 def compute_joint_jacobian(model: Model, data: Data, q: ArrayLike, joint_id: int) -> np.ndarray:
     """LOCAL Jacobian ``(6, nv)`` of joint ``joint_id`` at ``q`` (computes the kinematics: fills ``data.oMi``,
     ``data.liMi`` and ``data.J``). Returns a new array."""
+    J = data._fast_compute_joint_jacobian(model, data, q, joint_id, 1)  # the bound fast entry (LOCAL), or None
+    if J is not None:
+        return J.copy()
     return _jacobian(model, data, None, joint_id, ReferenceFrame.LOCAL.value, q)
 
 
@@ -94,6 +100,9 @@ def get_frame_jacobian(model: Model, data: Data, frame_id: int | str,
     """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name), from ``data.J`` after
     :func:`compute_joint_jacobians`; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``. Fills ``data.oMf[frame_id]``; returns a new array."""
+    J = data._fast_get_frame_jacobian(model, data, frame_id, reference_frame)  # the bound fast entry, or None
+    if J is not None:
+        return J.copy()
     return _jacobian(model, data, frame_id, 0, reference_frame_code(reference_frame))
 
 
@@ -102,6 +111,9 @@ def compute_frame_jacobian(model: Model, data: Data, q: ArrayLike, frame_id: int
     """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name) at configuration ``q: (nq,)`` (computes the
     kinematics itself); ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Fills
     ``data.oMi``, ``data.liMi``, ``data.oMf[frame_id]`` and ``data.J``; returns a new array."""
+    J = data._fast_compute_frame_jacobian(model, data, q, frame_id, reference_frame)  # the bound fast entry, or None
+    if J is not None:
+        return J.copy()
     return _jacobian(model, data, frame_id, 0, reference_frame_code(reference_frame), q)
 
 
@@ -159,6 +171,9 @@ def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of joint ``joint_id``, after :func:`compute_joint_jacobians_time_variation`;
     ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``."""
+    dJ = data._fast_get_joint_jacobian_time_variation(model, data, joint_id, reference_frame)  # fast entry, or None
+    if dJ is not None:
+        return dJ.copy()
     return _time_variation(model, data, None, joint_id, reference_frame)
 
 
@@ -167,6 +182,9 @@ def get_frame_jacobian_time_variation(model: Model, data: Data, frame_id: int | 
     """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (an id or a name), after
     :func:`compute_joint_jacobians_time_variation`; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
+    dJ = data._fast_get_frame_jacobian_time_variation(model, data, frame_id, reference_frame)  # fast entry, or None
+    if dJ is not None:
+        return dJ.copy()
     return _time_variation(model, data, frame_id, 0, reference_frame)
 
 

@@ -99,6 +99,9 @@ def get_velocity(model: Model, data: Data, joint_id: int,
     """Spatial velocity (a :class:`Motion`) of joint ``joint_id``, read from ``data`` after
     ``forward_kinematics(model, data, q, v)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
+    x = data._fast_get_velocity(model, data, joint_id, reference_frame)  # the bound fast entry (kernels/fastcall.py), or None
+    if x is not None:
+        return Motion._from_storage(x.copy())
     return _motion(model, data, None, joint_id, reference_frame, frames.VELOCITY)
 
 
@@ -107,6 +110,9 @@ def get_acceleration(model: Model, data: Data, joint_id: int,
     """Spatial acceleration (a :class:`Motion`) of joint ``joint_id``, read from ``data`` after
     ``forward_kinematics(model, data, q, v, a)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
+    x = data._fast_get_acceleration(model, data, joint_id, reference_frame)  # the bound fast entry (kernels/fastcall.py), or None
+    if x is not None:
+        return Motion._from_storage(x.copy())
     return _motion(model, data, None, joint_id, reference_frame, frames.ACCELERATION)
 
 
@@ -116,6 +122,9 @@ def get_classical_acceleration(model: Model, data: Data, joint_id: int,
     linear part, so that the linear part is the acceleration of the joint frame's origin; ``reference_frame``:
     ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Read from ``data`` after
     ``forward_kinematics(model, data, q, v, a)``."""
+    x = data._fast_get_classical_acceleration(model, data, joint_id, reference_frame)  # the bound fast entry (kernels/fastcall.py), or None
+    if x is not None:
+        return Motion._from_storage(x.copy())
     return _motion(model, data, None, joint_id, reference_frame, frames.CLASSICAL_ACCELERATION)
 
 
@@ -124,6 +133,9 @@ def get_frame_velocity(model: Model, data: Data, frame_id: int | str,
     """Spatial velocity (a :class:`Motion`) of frame ``frame_id`` (an id or a name), read from ``data`` after
     ``forward_kinematics(model, data, q, v)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
+    x = data._fast_get_frame_velocity(model, data, frame_id, reference_frame)  # the bound fast entry, or None
+    if x is not None:
+        return Motion._from_storage(x.copy())
     return _motion(model, data, frame_id, 0, reference_frame, frames.VELOCITY)
 
 
@@ -132,6 +144,9 @@ def get_frame_acceleration(model: Model, data: Data, frame_id: int | str,
     """Spatial acceleration (a :class:`Motion`) of frame ``frame_id`` (an id or a name), read from ``data`` after
     ``forward_kinematics(model, data, q, v, a)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
+    x = data._fast_get_frame_acceleration(model, data, frame_id, reference_frame)  # the bound fast entry, or None
+    if x is not None:
+        return Motion._from_storage(x.copy())
     return _motion(model, data, frame_id, 0, reference_frame, frames.ACCELERATION)
 
 
@@ -140,8 +155,10 @@ def get_frame_classical_acceleration(model: Model, data: Data, frame_id: int | s
     """Classical acceleration (a :class:`Motion`) of frame ``frame_id`` (an id or a name): its linear part is the
     acceleration of the frame's origin; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``. Read from ``data`` after ``forward_kinematics(model, data, q, v, a)``."""
-    return _motion(model, data, frame_id, 0, reference_frame,
-                   frames.CLASSICAL_ACCELERATION)
+    x = data._fast_get_frame_classical_acceleration(model, data, frame_id, reference_frame)  # fast entry, or None
+    if x is not None:
+        return Motion._from_storage(x.copy())
+    return _motion(model, data, frame_id, 0, reference_frame, frames.CLASSICAL_ACCELERATION)
 
 
 def _motion(model, data, frame_id, joint_id, reference_frame, kind: int) -> Motion:
