@@ -99,6 +99,10 @@ def compute_generalized_gravity_derivatives(model: Model, data: Data, q: ArrayLi
     """``dg/dq`` ``(nv, nv)`` at ``q: (nq,)``, the derivative of :func:`compute_generalized_gravity` in the tangent
     space (a new array, also in ``data.dtau_dq``)."""
     z = np.zeros(model.nv)
+    out = data._fast_compute_rnea_derivatives(model, data, q, z, z)  # the bound fast entry, or None
+    if out is not None:
+        data.kinematics_derivatives = False
+        return out[0].copy()
     return compute_rnea_derivatives(model, data, q, z, z)[0]
 
 
@@ -154,8 +158,8 @@ def _extended_outputs(model, count: int, rows: int = 6):
     """``count`` zeroed outputs ``(rows, nv_extended)`` for a kernel, and their model-sized results ``(rows, nv)``
     (the same arrays without mimic joints; with, the kernel leaves them in the first entries)."""
     nx, shape = model.nv_extended, (rows, model.nv)
-    outs = [np.zeros((rows, nx)) for _ in range(count)]
-    return outs, [leading(x, shape) for x in outs]
+    outs = list(np.zeros((count, rows, nx)))  # one allocation: the outputs are its disjoint blocks
+    return outs, (outs if nx == model.nv else [leading(x, shape) for x in outs])
 
 
 def _motion_derivatives(model, data, joint_id, placement, rf, accel):
@@ -277,7 +281,7 @@ def compute_centroidal_dynamics_derivatives(model: Model, data: Data, q: ArrayLi
     if not com_mass[3] > 0.0:
         raise ValueError("model: has no mass, its centroidal quantities are undefined")
     data.com[0] = com_mass[:3]
-    data.dvcom_dq = outs[0][:3] / com_mass[3]
+    data.dvcom_dq = outs[0][:3] / float(com_mass[3])
     return tuple(outs)
 
 

@@ -53,7 +53,7 @@ def compute_mechanical_energy(model: Model, data: Data, q: ArrayLike, v: ArrayLi
     """Kinetic plus potential energy at ``q: (nq,)``, ``v: (nv,)``; also in ``data.mechanical_energy``, with
     ``data.kinetic_energy`` and ``data.potential_energy``."""
     _energy(model, data, q, v)
-    data.kinetic_energy, data.potential_energy, data.mechanical_energy = (float(e) for e in data.energy)
+    data.kinetic_energy, data.potential_energy, data.mechanical_energy = data.energy.tolist()
     return data.mechanical_energy
 
 
