@@ -357,6 +357,7 @@ FRAME_CALLS = {
     "get_velocity": lambda m, d, q, i, rf: rbda.get_velocity(m, d, i, rf).vector,
     "get_acceleration": lambda m, d, q, i, rf: rbda.get_acceleration(m, d, i, rf).vector,
     "get_classical_acceleration": lambda m, d, q, i, rf: rbda.get_classical_acceleration(m, d, i, rf).vector,
+    "update_frame_placement": lambda m, d, q, i, rf: rbda.update_frame_placement(m, d, i).homogeneous,
 }
 
 

@@ -64,11 +64,14 @@ def update_frame_placements(model: Model, data: Data) -> None:
 
 def update_frame_placement(model: Model, data: Data, frame_id: int | str) -> SE3:
     """``data.oMf[frame_id]`` from ``data.oMi`` (``frame_id``: a frame id or name); returns a copy of it."""
-    f, _ = frame_ids(model, data, frame_id, 0)
-    I, F = model.packed
-    status = _frames.update_frame_placement(I, F, data.ws, f)
-    if status:
-        frame_ids_failed(model, data, status, frame_id, 0)
+    if data._fast_update_frame_placement(model, data, frame_id):  # the bound fast entry (an int id), or None
+        f = frame_id
+    else:
+        f, _ = frame_ids(model, data, frame_id, 0)
+        I, F = model.packed
+        status = _frames.update_frame_placement(I, F, data.ws, f)
+        if status:
+            frame_ids_failed(model, data, status, frame_id, 0)
     oMf = data.oMf.array[f]
     return _se3(oMf[:, :3].copy(), oMf[:, 3].copy())
 

@@ -93,6 +93,7 @@ ENTRIES = {
     "get_velocity": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
     "get_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
     "get_classical_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
+    "update_frame_placement": ("_frame", "frames", "update_frame_placement", None),
 }
 #: what an entry's body reads as its second buffer (``DWS_PTR``, ``DWS_LEN``), by the body's name: the whole-body
 #: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, or a zero vector of nv (RNEA's v and a for g(q));

@@ -342,6 +342,18 @@ def _wb_qva(self, args, nargs):
 
 # The frame quantities (``kernels/frames.py``): ``f(model, data, [q,] id, reference_frame)``, an id and a reference
 # frame as ints, into the entry's own output (the second buffer); the kernel checks the id's range.
+def _frame(self, args, nargs):
+    """``kernel(I, F, ws, frame_id)`` for ``f(model, data, frame_id)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    frame = index_at(T, args, 2)
+    if frame < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame)) else RESULT)
+
+
 def _frame_rf_out(self, args, nargs):
     """``kernel(I, F, ws, frame_id, 0, rf, out (6, nv))`` for ``f(model, data, frame_id, rf)``."""
     T = table(self)
@@ -426,7 +438,7 @@ BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_
           "_wb_q_none_none": _wb_q_none_none, "_wb_qv": _wb_qv, "_wb_qv_none": _wb_qv_none, "_wb_qva": _wb_qva,
           "_frame_rf_out": _frame_rf_out, "_joint_rf_out": _joint_rf_out, "_q_frame_rf_out": _q_frame_rf_out,
           "_q_joint_rf_out": _q_joint_rf_out, "_frame_rf_kind_out": _frame_rf_kind_out,
-          "_joint_rf_kind_out": _joint_rf_kind_out}
+          "_joint_rf_kind_out": _joint_rf_kind_out, "_frame": _frame}
 #: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)
 METH_FASTCALL = 0x0080
@@ -470,6 +482,7 @@ KERNEL_SIGNATURES = {
                                                         "get_frame_jacobian_time_variation",
                                                         "get_joint_jacobian_time_variation")},
     "compute_frame_jacobian": (_I, _V, _V, _V, _N, _N, _N, _M), "compute_joint_jacobian": (_I, _V, _V, _V, _N, _N, _N, _M),
+    "update_frame_placement": (_I, _V, _V, _N),
     **{name: (_I, _V, _V, _N, _N, _N, _N, _V) for name in ("get_frame_velocity", "get_frame_acceleration",
                                                             "get_frame_classical_acceleration", "get_velocity",
                                                             "get_acceleration", "get_classical_acceleration")},
