@@ -25,14 +25,18 @@ if TYPE_CHECKING:
 def _frame_inertias(model, frame_id: int) -> Inertia:
     """Inertia of frame ``frame_id`` and of the frames hanging from it on the same joint, in the joint frame."""
     frame = model.frames[frame_id]
-    chain = {frame_id}
-    Y = frame.placement.act(frame.inertia)
+    chain, frames = {frame_id}, [frame]
     for k in range(frame_id + 1, model.nframes):
         f = model.frames[k]
         if f.parent_joint == frame.parent_joint and f.parent_frame in chain:
             chain.add(k)
-            Y = Y + f.placement.act(f.inertia)
-    return Y
+            frames.append(f)
+    if len(frames) == 1:
+        return frame.placement.act(frame.inertia)
+    placements = np.empty((len(frames), 3, 4))
+    for P, f in zip(placements, frames):
+        P[:, :3], P[:, 3] = f.placement.rotation, f.placement.translation
+    return _sum(placements, [f.inertia for f in frames])
 
 
 def compute_supported_inertia_by_frame(model: Model, data: Data, frame_id: int | str, with_subtree: bool) -> Inertia:
@@ -45,22 +49,25 @@ def compute_supported_inertia_by_frame(model: Model, data: Data, frame_id: int |
     if not with_subtree:
         return frame.placement.act_inv(Y)
     j = frame.parent_joint
-    below = np.flatnonzero(subtree_mask(model, j))[1:]
-    return (data.oMi[j] * frame.placement).act_inv(_sum(data.oMi[j].act(Y), data.oMi.array[below],
-                                                         [model.inertias[k] for k in below]))
+    bodies = np.flatnonzero(subtree_mask(model, j))  # j (standing for Y), then the joints below it
+    if len(bodies) == 1:
+        Y_world = data.oMi[j].act(Y)
+    else:
+        Y_world = _sum(data.oMi.array[bodies], [Y] + [model.inertias[k] for k in bodies[1:]])
+    return (data.oMi[j] * frame.placement).act_inv(Y_world)
 
 
-def _sum(Y: Inertia, placements: np.ndarray, inertias: list) -> Inertia:
-    """``Y + sum_k placements[k].act(inertias[k])`` (``placements`` ``(n, 3, 4)``): the masses, centres and
-    rotational inertias about the common centre ``c`` (``I_k + m_k (|d_k|^2 1 - d_k d_k^T)``, ``d_k = c_k - c``)."""
+def _sum(placements: np.ndarray, inertias: list) -> Inertia:
+    """``sum_k placements[k].act(inertias[k])`` (``placements`` ``(n, 3, 4)``, n >= 2): the masses, centres and
+    rotational inertias about the common centre ``c`` (``I_k + m_k (|d_k|^2 1 - d_k d_k^T)``, ``d_k = c_k - c``).
+    Massless, at the origin (as ``Inertia.__add__`` gives it)."""
     R, p = placements[:, :, :3], placements[:, :, 3]
-    m = np.array([Y.mass] + [X.mass for X in inertias])
-    c = np.vstack([Y.lever] + [np.einsum("kij,kj->ki", R, np.array([X.lever for X in inertias]).reshape(-1, 3)) + p])
-    I_c = np.concatenate([Y.inertia[None], R @ np.array([X.inertia for X in inertias]).reshape(-1, 3, 3)
-                          @ R.transpose(0, 2, 1)])
+    m = np.array([X.mass for X in inertias])
+    c = np.einsum("kij,kj->ki", R, np.array([X.lever for X in inertias])) + p
+    I_c = R @ np.array([X.inertia for X in inertias]) @ R.transpose(0, 2, 1)
     total = m.sum()
-    if total == 0.0:  # massless: the centre of Y alone, else (as Inertia.__add__ gives it) the origin
-        return Inertia(0.0, np.zeros(3) if inertias else Y.lever, I_c.sum(axis=0))
+    if total == 0.0:
+        return Inertia(0.0, np.zeros(3), I_c.sum(axis=0))
     center = m @ c / total
     d = c - center
     spread = (m * (d * d).sum(axis=1)).sum() * np.eye(3) - (m[:, None] * d).T @ d
