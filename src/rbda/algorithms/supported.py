@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..spatial import Force, Inertia, Motion
+from ..spatial.inertia import _inertia
 from ..spatial.skew import cross3
 from .center_of_mass import subtree_mask
 from .kinematics import _frame_id
@@ -67,11 +68,11 @@ def _sum(placements: np.ndarray, inertias: list) -> Inertia:
     I_c = R @ np.array([X.inertia for X in inertias]) @ R.transpose(0, 2, 1)
     total = m.sum()
     if total == 0.0:
-        return Inertia(0.0, np.zeros(3), I_c.sum(axis=0))
+        return _inertia(0.0, np.zeros(3), I_c.sum(axis=0))
     center = m @ c / total
     d = c - center
     spread = (m * (d * d).sum(axis=1)).sum() * np.eye(3) - (m[:, None] * d).T @ d
-    return Inertia(total, center, I_c.sum(axis=0) + spread)
+    return _inertia(total, center, I_c.sum(axis=0) + spread)
 
 
 def compute_supported_force_by_frame(model: Model, data: Data, frame_id: int | str) -> Force:
