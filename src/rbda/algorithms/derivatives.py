@@ -19,7 +19,7 @@ import numpy as np
 from ..kernels import derivatives
 from ..kernels.direct import direct
 from ..model.data import leading
-from ..spatial import SE3, Motion, ReferenceFrame
+from ..spatial import SE3, ReferenceFrame
 from ..spatial.skew import cross3
 from ._check import report, vector
 from ._elementary import copy_back, workspaces
