@@ -196,8 +196,6 @@ def cases(s: State) -> dict:
                                                     lambda: pin.computeGeneralizedGravityDerivatives(pm, pd, q)),
         "compute_static_torque_derivatives": (None, lambda: r.compute_static_torque_derivatives(m, d, q, fx),
                                               lambda: pin.computeStaticTorqueDerivatives(pm, pd, q, s.pin_fext)),
-        "compute_rnea_second_order_derivatives": (None, lambda: r.compute_rnea_second_order_derivatives(m, d, q, v, a),
-                                                  lambda: pin.computeRNEASecondOrderDerivatives(pm, pd, q, v, a)),
         "compute_forward_kinematics_derivatives": (None, lambda: r.compute_forward_kinematics_derivatives(m, d, q, v, a),
                                                    lambda: pin.computeForwardKinematicsDerivatives(pm, pd, q, v, a)),
         "get_joint_velocity_derivatives": (fk_derivatives, lambda: r.get_joint_velocity_derivatives(m, d, j, LWA),

@@ -119,12 +119,12 @@ def compute_total_mass(model: Model, data: Data | None = None) -> float:
 def compute_subtree_masses(model: Model, data: Data) -> np.ndarray:
     """Mass of every subtree into ``data.mass`` ``(njoints,)`` (``data.mass[0]`` the total); returns a copy."""
     check_data(model, data)
-    mass = np.array([Y.mass for Y in model.inertias], dtype=float)
+    mass, parents = [float(Y.mass) for Y in model.inertias], model.parents
     mass[0] = 0.0
-    for i in range(model.njoints - 1, 0, -1):
-        mass[model.parents[i]] += mass[i]
+    for i in range(len(mass) - 1, 0, -1):  # children after their parent: each subtree is summed before it is added
+        mass[parents[i]] += mass[i]
     data.mass[:] = mass
-    return mass
+    return np.array(mass)
 
 
 __all__ = ["center_of_mass", "jacobian_center_of_mass", "jacobian_subtree_center_of_mass", "compute_total_mass",

@@ -223,10 +223,10 @@ class Inertia:
             return NotImplemented
         m = self.mass + other.mass
         if m == 0.0:
-            return _inertia(0.0, np.zeros(3), self.inertia + other.inertia)
+            return Inertia(0.0, np.zeros(3), self.inertia + other.inertia)
         c = (self.mass * self.lever + other.mass * other.lever) / m
         D = skew(self.lever - other.lever)
-        return _inertia(m, c, self.inertia + other.inertia - (self.mass * other.mass / m) * (D @ D))
+        return Inertia(m, c, self.inertia + other.inertia - (self.mass * other.mass / m) * (D @ D))
 
     def inverse(self) -> np.ndarray:
         """``(6, 6)`` inverse of the spatial inertia matrix (needs a positive mass and a PD rotational inertia)."""
@@ -276,8 +276,9 @@ class Inertia:
 
 
 def _inertia(mass: float, lever: np.ndarray, inertia: np.ndarray) -> Inertia:
-    """An Inertia from trusted values (a float mass >= 0, new arrays ``(3,)`` and ``(3, 3)``, the latter symmetric
-    to rounding): what the constructor makes of them, symmetrised, without its checks."""
+    """An Inertia from trusted values (a float mass >= 0, new finite arrays ``(3,)`` and ``(3, 3)``, the latter
+    symmetric to rounding): what the constructor makes of them, symmetrised, without its checks (which are what
+    turns an overflow in a model file into an error: use it only on sums of a model's own inertias)."""
     Y = Inertia.__new__(Inertia)
     Y.mass, Y.lever, Y.inertia = float(mass), lever, 0.5 * (inertia + inertia.T)
     return Y

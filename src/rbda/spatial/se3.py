@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import as_array, as_points, as_scalar
-from .inertia import Inertia, _inertia
+from .inertia import Inertia
 from .motion import Force, Motion
 from .skew import cross3, skew
 from .so3 import (
@@ -138,7 +138,7 @@ class SE3:
             f = R @ x.linear
             return Force(f, R @ x.angular + cross3(p, f))
         if isinstance(x, Inertia):
-            return _inertia(x.mass, p + R @ x.lever, R @ x.inertia @ R.T)
+            return Inertia(x.mass, p + R @ x.lever, R @ x.inertia @ R.T)
         if isinstance(x, SE3):
             return self * x
         pts = as_points(x, "points")
@@ -152,7 +152,7 @@ class SE3:
         if isinstance(x, Force):
             return Force(R.T @ x.linear, R.T @ (x.angular - cross3(p, x.linear)))
         if isinstance(x, Inertia):
-            return _inertia(x.mass, R.T @ (x.lever - p), R.T @ x.inertia @ R)
+            return Inertia(x.mass, R.T @ (x.lever - p), R.T @ x.inertia @ R)
         if isinstance(x, SE3):
             return _se3(R.T @ x.rotation, R.T @ (x.translation - p))
         pts = as_points(x, "points")
