@@ -33,7 +33,7 @@ def _frame_inertias(model, frame_id: int) -> Inertia:
             chain.add(k)
             frames.append(f)
     if len(frames) == 1:
-        return frame.placement.act(frame.inertia)
+        return _act(frame.placement, frame.inertia)
     placements = np.empty((len(frames), 3, 4))
     for P, f in zip(placements, frames):
         P[:, :3], P[:, 3] = f.placement.rotation, f.placement.translation
@@ -48,14 +48,23 @@ def compute_supported_inertia_by_frame(model: Model, data: Data, frame_id: int |
     frame = model.frames[frame_id]
     Y = _frame_inertias(model, frame_id)
     if not with_subtree:
-        return frame.placement.act_inv(Y)
+        return _act(frame.placement, Y, inverse=True)
     j = frame.parent_joint
     bodies = np.flatnonzero(subtree_mask(model, j))  # j (standing for Y), then the joints below it
     if len(bodies) == 1:
-        Y_world = data.oMi[j].act(Y)
+        Y_world = _act(data.oMi[j], Y)
     else:
         Y_world = _sum(data.oMi.array[bodies], [Y] + [model.inertias[k] for k in bodies[1:]])
-    return (data.oMi[j] * frame.placement).act_inv(Y_world)
+    return _act(data.oMi[j] * frame.placement, Y_world, inverse=True)
+
+
+def _act(M, Y: Inertia, inverse: bool = False) -> Inertia:
+    """``M.act(Y)`` (``M.act_inv(Y)`` if ``inverse``) for an inertia of the model or a sum of them, built as the
+    constructor builds it, without its checks (the model's inertias passed them)."""
+    R, p = M.rotation, M.translation
+    if inverse:
+        return _inertia(Y.mass, R.T @ (Y.lever - p), R.T @ Y.inertia @ R)
+    return _inertia(Y.mass, p + R @ Y.lever, R @ Y.inertia @ R.T)
 
 
 def _sum(placements: np.ndarray, inertias: list) -> Inertia:
@@ -82,7 +91,7 @@ def compute_supported_force_by_frame(model: Model, data: Data, frame_id: int | s
     frame_id = _frame_id(model, data, frame_id)
     frame = model.frames[frame_id]
     j = frame.parent_joint
-    Y = frame.placement.act_inv(_frame_inertias(model, frame_id))
+    Y = _act(frame.placement, _frame_inertias(model, frame_id), inverse=True)
     v = frame.placement.act_inv(Motion(data.v[j]))
     a = frame.placement.act_inv(Motion(data.a_gf[j]))
     f = frame.placement.act(Y * a + Y.vxiv(v))
