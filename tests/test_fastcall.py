@@ -27,6 +27,20 @@ CALLS = {
     "compute_minverse": lambda m, d, q, v, a: rbda.compute_minverse(m, d, q),
     "compute_rnea_derivatives": lambda m, d, q, v, a: rbda.compute_rnea_derivatives(m, d, q, v, a),
     "compute_aba_derivatives": lambda m, d, q, v, a: rbda.compute_aba_derivatives(m, d, q, v, a),
+    "compute_generalized_gravity": lambda m, d, q, v, a: rbda.compute_generalized_gravity(m, d, q),
+    # (these return a row of a field or a number: their fields are compared, their results in
+    # test_results_of_the_whole_body_entries)
+    "center_of_mass_q": lambda m, d, q, v, a: _filled(rbda.center_of_mass(m, d, q)),
+    "center_of_mass_qv": lambda m, d, q, v, a: _filled(rbda.center_of_mass(m, d, q, v)),
+    "center_of_mass_qva": lambda m, d, q, v, a: _filled(rbda.center_of_mass(m, d, q, v, a)),
+    "jacobian_center_of_mass": lambda m, d, q, v, a: rbda.jacobian_center_of_mass(m, d, q),
+    "compute_centroidal_map": lambda m, d, q, v, a: rbda.compute_centroidal_map(m, d, q),
+    "ccrba": lambda m, d, q, v, a: rbda.ccrba(m, d, q, v),
+    "compute_centroidal_momentum": lambda m, d, q, v, a: rbda.compute_centroidal_momentum(m, d, q, v),
+    "compute_centroidal_momentum_time_variation":
+        lambda m, d, q, v, a: rbda.compute_centroidal_momentum_time_variation(m, d, q, v, a),
+    "energy_q": lambda m, d, q, v, a: _filled(rbda.compute_potential_energy(m, d, q)),
+    "energy_qv": lambda m, d, q, v, a: _filled(rbda.compute_mechanical_energy(m, d, q, v)),
 }
 #: the data fields each call fills (its returned array among them)
 FIELDS = {
@@ -36,10 +50,23 @@ FIELDS = {
     "aba": ("ddq", "oMi", "ov", "oa_gf", "of", "oYaba"), "compute_minverse": ("Minv", "M"),
     "compute_rnea_derivatives": ("dtau_dq", "dtau_dv", "M", "tau", "J", "oMi"),
     "compute_aba_derivatives": ("ddq_dq", "ddq_dv", "Minv", "ddq", "tau", "M", "J", "oMi"),
+    "compute_generalized_gravity": ("g", "tau", "v", "a_gf", "f", "oMi"),
+    "center_of_mass_q": ("com", "mass", "oMi"), "center_of_mass_qv": ("com", "vcom", "mass", "oMi", "v"),
+    "center_of_mass_qva": ("com", "vcom", "acom", "mass", "oMi", "v", "a"),
+    "jacobian_center_of_mass": ("Jcom", "mass", "J", "oMi", "com"),
+    "compute_centroidal_map": ("Ag", "Ig", "com", "mass", "J", "oYcrb"),
+    "ccrba": ("Ag", "Ig", "hg", "com", "vcom", "J"), "compute_centroidal_momentum": ("hg", "com", "vcom", "mass", "v"),
+    "compute_centroidal_momentum_time_variation": ("dhg", "hg", "com", "vcom", "acom"),
+    "energy_q": ("energy", "oMi"), "energy_qv": ("energy", "oMi", "v"),
 }
 TUPLES = {"compute_rnea_derivatives": 3, "compute_aba_derivatives": 3}  # these return (first 3 fields)
 MODELS = {"every_joint": rbda.sample_models.every_joint(), "manipulator": rbda.sample_models.manipulator(),
           "humanoid": rbda.sample_models.humanoid()}
+
+
+def _filled(result) -> None:
+    """None for a call whose data fields the tests compare (its result: test_results_of_the_whole_body_entries)."""
+    return None
 
 
 def ordinary(model):
@@ -85,6 +112,25 @@ def test_fast_entry_equals_ordinary_path_bit_for_bit(model_name, name):
             np.testing.assert_array_equal(r_fast, r_slow)
         for x, y in zip(fields(fast, name), fields(slow, name)):
             np.testing.assert_array_equal(x, y)
+
+
+def test_results_of_the_whole_body_entries():
+    """The centre of mass (a row of data.com) and the energies (numbers, also in data.*_energy) that the fast
+    entries leave in the data are returned as the ordinary path returns them."""
+    model, rng = MODELS["humanoid"], np.random.default_rng(7)
+    fast, slow = model.create_data(), ordinary(model)
+    q, v, a = state(model, rng)
+    for args in ((q,), (q, v), (q, v, a)):
+        r_fast, r_slow = rbda.center_of_mass(model, fast, *args), rbda.center_of_mass(model, slow, *args)
+        assert r_fast is not fast.com[0] and not np.shares_memory(r_fast, fast.com)
+        np.testing.assert_array_equal(r_fast, r_slow)
+    for energy in (rbda.compute_kinetic_energy, rbda.compute_mechanical_energy):
+        assert energy(model, fast, q, v) == energy(model, slow, q, v)
+    assert rbda.compute_potential_energy(model, fast, q) == rbda.compute_potential_energy(model, slow, q)
+    for name in ("kinetic_energy", "potential_energy", "mechanical_energy"):
+        assert getattr(fast, name) == getattr(slow, name)
+    with pytest.raises(ValueError, match="a: an acceleration needs a velocity v"):
+        rbda.center_of_mass(model, fast, q, None, a)
 
 
 def test_fast_results_against_independent_identities():
@@ -294,3 +340,65 @@ def test_a_bound_data_does_not_keep_its_model_alive():
     assert ref() is None
     with pytest.raises((TypeError, ValueError, AttributeError)):
         rbda.rnea(None, data, q, v, v)
+
+
+#: the frame entries (ids and a reference frame as ints): name -> call(model, data, q, id, rf), after the
+#: kinematics each reads
+FRAME_CALLS = {
+    "get_frame_jacobian": lambda m, d, q, i, rf: rbda.get_frame_jacobian(m, d, i, rf),
+    "get_joint_jacobian": lambda m, d, q, i, rf: rbda.get_joint_jacobian(m, d, i, rf),
+    "get_frame_jacobian_time_variation": lambda m, d, q, i, rf: rbda.get_frame_jacobian_time_variation(m, d, i, rf),
+    "get_joint_jacobian_time_variation": lambda m, d, q, i, rf: rbda.get_joint_jacobian_time_variation(m, d, i, rf),
+    "compute_frame_jacobian": lambda m, d, q, i, rf: rbda.compute_frame_jacobian(m, d, q, i, rf),
+    "compute_joint_jacobian": lambda m, d, q, i, rf: rbda.compute_joint_jacobian(m, d, q, i),
+    "get_frame_velocity": lambda m, d, q, i, rf: rbda.get_frame_velocity(m, d, i, rf).vector,
+    "get_frame_acceleration": lambda m, d, q, i, rf: rbda.get_frame_acceleration(m, d, i, rf).vector,
+    "get_frame_classical_acceleration": lambda m, d, q, i, rf: rbda.get_frame_classical_acceleration(m, d, i, rf).vector,
+    "get_velocity": lambda m, d, q, i, rf: rbda.get_velocity(m, d, i, rf).vector,
+    "get_acceleration": lambda m, d, q, i, rf: rbda.get_acceleration(m, d, i, rf).vector,
+    "get_classical_acceleration": lambda m, d, q, i, rf: rbda.get_classical_acceleration(m, d, i, rf).vector,
+    "update_frame_placement": lambda m, d, q, i, rf: rbda.update_frame_placement(m, d, i).homogeneous,
+}
+
+
+def _frame_state(model, data, q, v, a):
+    rbda.compute_joint_jacobians_time_variation(model, data, q, v)
+    rbda.forward_kinematics(model, data, q, v, a)
+
+
+@pytest.mark.parametrize("model_name", list(MODELS))
+@pytest.mark.parametrize("name", list(FRAME_CALLS))
+def test_frame_entries_equal_the_ordinary_path_bit_for_bit(model_name, name):
+    model, rng = MODELS[model_name], np.random.default_rng(8)
+    fast, slow = model.create_data(), ordinary(model)
+    count = model.nframes if "frame" in name else model.njoints
+    for _ in range(2):
+        q, v, a = state(model, rng)
+        _frame_state(model, fast, q, v, a), _frame_state(model, slow, q, v, a)
+        for i in range(count):
+            for rf in (rbda.LOCAL, rbda.WORLD, rbda.LOCAL_WORLD_ALIGNED, 0, 1, 2):
+                r_fast, r_slow = FRAME_CALLS[name](model, fast, q, i, rf), FRAME_CALLS[name](model, slow, q, i, rf)
+                assert not np.shares_memory(r_fast, fast.ws)
+                np.testing.assert_array_equal(r_fast, r_slow)
+        assert type(fast.__dict__[fastcall.PREFIX + name]).__name__ == "builtin_function_or_method"
+        np.testing.assert_array_equal(fast.ws, slow.ws)
+        r1 = FRAME_CALLS[name](model, fast, q, 1, rbda.WORLD)
+        r2 = FRAME_CALLS[name](model, fast, q, 1, rbda.WORLD)
+        assert not np.shares_memory(r1, r2)  # each call's result is its own
+
+
+@pytest.mark.parametrize("name", list(FRAME_CALLS))
+def test_frame_entries_leave_other_ids_and_frames_to_the_ordinary_path(name):
+    model = MODELS["humanoid"]
+    q, v, a = state(model, np.random.default_rng(9))
+    fast, slow = model.create_data(), ordinary(model)
+    _frame_state(model, fast, q, v, a), _frame_state(model, slow, q, v, a)
+    count = model.nframes if "frame" in name else model.njoints
+    ids = [np.int64(1), True, -1, count, 2**63, -(2**64), 1.0, "no such name", None,
+           model.frames[2].name if "frame" in name else 2]
+    for i in ids:
+        same_outcome(outcome(lambda: FRAME_CALLS[name](model, fast, q, i, rbda.LOCAL)),
+                     outcome(lambda: FRAME_CALLS[name](model, slow, q, i, rbda.LOCAL)))
+    for rf in (np.int64(2), 3, -1, 2**70, 1.0, "LOCAL", None, True):
+        same_outcome(outcome(lambda: FRAME_CALLS[name](model, fast, q, 1, rf)),
+                     outcome(lambda: FRAME_CALLS[name](model, slow, q, 1, rf)))

@@ -37,12 +37,16 @@ import weakref
 import numpy as np
 
 from ..model import data as _data
+from ..spatial.so3 import ReferenceFrame
 from .direct import MODE
 
 # the table (self's first item): identities, buffer addresses and lengths, then per entry the object it returns
 MODEL, DATA, TOKEN, I_PTR, I_LEN, F_PTR, F_LEN, WS_PTR, WS_LEN, NQ, NV, NDARRAY, F64, INCREF, NONE, RESULT = range(16)
-DWS_PTR, DWS_LEN, KERNEL = 16, 17, 18  # the derivatives' workspace; the kernel's compiled function
-SLOTS = 19
+DWS_PTR, DWS_LEN, KERNEL = 16, 17, 18  # a second buffer (``SECOND_BUFFER``); the kernel's compiled function
+# the entries with integer arguments (ids, a reference frame): the types int and ReferenceFrame, the address of
+# CPython's ``PyLong_AsLongLongAndOverflow`` (read at run time, as Py_IncRef's), the constant ``KIND`` passes
+INT, REFERENCE_FRAME, AS_LONG, KIND = 19, 20, 21, 22
+SLOTS = 23
 # CPython / numpy object layouts (64-bit): PyObject_HEAD is (refcount, type); a PyArrayObject continues with data,
 # nd, dimensions, strides, base, descr, flags; a PyArray_Descr has byteorder at 26 and type_num at 28; a tuple's
 # items start at 24; a weak reference's referent is at 16
@@ -67,11 +71,46 @@ ENTRIES = {
     "compute_minverse": ("_q", "dynamics", "minverse", "Minv"),
     "compute_rnea_derivatives": ("_dws_qva_fext", "derivatives", "rnea_derivatives", ("dtau_dq", "dtau_dv", "M")),
     "compute_aba_derivatives": ("_dws_qva_fext", "derivatives", "aba_derivatives", ("ddq_dq", "ddq_dv", "Minv")),
+    "compute_generalized_gravity": ("_q_zero_va_fext", "dynamics", "rnea", "tau"),
+    "center_of_mass_q": ("_wb_q_none_none", "center_of_mass", "center_of_mass", None),
+    "center_of_mass_qv": ("_wb_qv_none", "center_of_mass", "center_of_mass", None),
+    "center_of_mass_qva": ("_wb_qva", "center_of_mass", "center_of_mass", None),
+    "jacobian_center_of_mass": ("_wb_q", "center_of_mass", "jacobian_center_of_mass", "Jcom"),
+    "compute_centroidal_map": ("_wb_q_none", "centroidal", "centroidal_map", "Ag"),
+    "ccrba": ("_wb_qv", "centroidal", "centroidal_map", "Ag"),
+    "compute_centroidal_momentum": ("_wb_qv_none", "centroidal", "centroidal_momentum", "hg"),
+    "compute_centroidal_momentum_time_variation": ("_wb_qva", "centroidal", "centroidal_momentum", "dhg"),
+    "energy_q": ("_wb_q_none", "energy", "energy", None),
+    "energy_qv": ("_wb_qv", "energy", "energy", None),
+    "get_frame_jacobian": ("_frame_rf_out", "frames", "frame_jacobian", "(6, nv)"),
+    "get_joint_jacobian": ("_joint_rf_out", "frames", "frame_jacobian", "(6, nv)"),
+    "get_frame_jacobian_time_variation": ("_frame_rf_out", "frames", "frame_jacobian_time_variation", "(6, nv)"),
+    "get_joint_jacobian_time_variation": ("_joint_rf_out", "frames", "frame_jacobian_time_variation", "(6, nv)"),
+    "compute_frame_jacobian": ("_q_frame_rf_out", "frames", "compute_frame_jacobian", "(6, nv)"),
+    "compute_joint_jacobian": ("_q_joint_rf_out", "frames", "compute_frame_jacobian", "(6, nv)"),
+    "get_frame_velocity": ("_frame_rf_kind_out", "frames", "frame_motion", "(6,)"),
+    "get_frame_acceleration": ("_frame_rf_kind_out", "frames", "frame_motion", "(6,)"),
+    "get_frame_classical_acceleration": ("_frame_rf_kind_out", "frames", "frame_motion", "(6,)"),
+    "get_velocity": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
+    "get_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
+    "get_classical_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
+    "update_frame_placement": ("_frame", "frames", "update_frame_placement", None),
 }
+#: what an entry's body reads as its second buffer (``DWS_PTR``, ``DWS_LEN``), by the body's name: the whole-body
+#: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, or a zero vector of nv (RNEA's v and a for g(q));
+#: the derivatives' workspace for ``_dws_*``
+SECOND_BUFFER = {"_wb": lambda model, data: data.wb, "_q_zero_va_fext": lambda model, data: np.zeros(model.nv)}
+#: the entries whose kernel writes into an output of their own (their second buffer, which they return; the
+#: public function copies it): its shape, by the name that stands in ENTRIES' field column
+OUTPUTS = {"(6, nv)": lambda model: np.zeros((6, model.nv)), "(6,)": lambda model: np.zeros(6)}
+#: the constant that an entry of the ``_kind`` bodies passes its kernel (``kernels.frames.frame_motion``'s kind)
+KINDS = {"get_velocity": 0, "get_acceleration": 1, "get_classical_acceleration": 2, "get_frame_velocity": 0,
+         "get_frame_acceleration": 1, "get_frame_classical_acceleration": 2}
 _new_builtin = ctypes.pythonapi.PyCFunction_NewEx
 _new_builtin.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
 _new_builtin.restype = ctypes.py_object
 _INCREF = ctypes.cast(ctypes.pythonapi.Py_IncRef, ctypes.c_void_p).value
+_AS_LONG = ctypes.cast(ctypes.pythonapi.PyLong_AsLongLongAndOverflow, ctypes.c_void_p).value
 
 
 def compile_all() -> None:
@@ -108,6 +147,10 @@ def bind(name: str, model, data):
         if elementary is not None:  # run on the model's elementary twin: the ordinary path
             setattr(data.fast_entries, name, _ordinary)
             return _ordinary
+    body = ENTRIES[name][0]
+    for prefix, buffer in SECOND_BUFFER.items():
+        if body.startswith(prefix):
+            dws = buffer(model, data)
     from .fastcall_entries import compiled, kernel_address  # numba: loaded by the first call, not by import rbda
 
     kernel = kernel_address(name)
@@ -119,15 +162,19 @@ def bind(name: str, model, data):
         del model.__dict__["fast_bindings"]
         bindings = model.fast_bindings
     field = ENTRIES[name][3]
-    result = (True if field is None else getattr(data, field) if isinstance(field, str)
-              else tuple(getattr(data, f) for f in field))
+    if field in OUTPUTS:
+        result = dws = OUTPUTS[field](model)
+    else:
+        result = (True if field is None else getattr(data, field) if isinstance(field, str)
+                  else tuple(getattr(data, f) for f in field))
     T = np.zeros(SLOTS, dtype=np.int64)
     model_ref = weakref.ref(model)
     T[[MODEL, DATA, TOKEN]] = id(model_ref), id(data), bindings.token.ctypes.data
     T[[I_PTR, I_LEN, F_PTR, F_LEN]] = I.ctypes.data, len(I), F.ctypes.data, len(F)
     T[[WS_PTR, WS_LEN, NQ, NV]] = data.ws.ctypes.data, len(data.ws), model.nq, model.nv
     T[[NDARRAY, F64, INCREF, NONE, RESULT]] = id(np.ndarray), id(_F64), _INCREF, id(None), id(result)
-    T[[DWS_PTR, DWS_LEN, KERNEL]] = dws.ctypes.data, len(dws), kernel
+    T[[DWS_PTR, DWS_LEN, KERNEL]] = dws.ctypes.data, dws.size, kernel
+    T[[INT, REFERENCE_FRAME, AS_LONG, KIND]] = id(int), id(ReferenceFrame), _AS_LONG, KINDS.get(name, 0)
     # everything the table points to, kept alive by the builtin (the data is not: it holds the builtin; nor the
     # model: a data must not keep its model alive, e.g. in caches of data keyed by weak references to models)
     keep = (T, model_ref, I, F, data.ws, dws, bindings.token, result)

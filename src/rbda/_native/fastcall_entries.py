@@ -9,13 +9,15 @@ import importlib
 
 from llvmlite import ir
 from numba import carray, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .jit import load, njit
 from .notice import compiling
-from .fastcall import (A_DATA, A_DESCR, A_DIMS, A_FLAGS, A_ND, BIG_ENDIAN, C_CONTIGUOUS_ALIGNED, D_BYTEORDER,
-                       D_TYPENUM, DATA, DWS_LEN, DWS_PTR, ENTRIES, F64, F_LEN, F_PTR, I_LEN, I_PTR, KERNEL, MODEL, NDARRAY,
-                       NONE, NPY_DOUBLE, NQ, NV, OB_TYPE, RESULT, SLOTS, T_ITEMS, TOKEN, WR_OBJECT, WS_LEN, WS_PTR, INCREF)
+from .fastcall import (A_DATA, A_DESCR, A_DIMS, A_FLAGS, A_ND, AS_LONG, BIG_ENDIAN, C_CONTIGUOUS_ALIGNED,
+                       D_BYTEORDER, D_TYPENUM, DATA, DWS_LEN, DWS_PTR, ENTRIES, F64, F_LEN, F_PTR, I_LEN, I_PTR, INT,
+                       KERNEL, KIND, MODEL, NDARRAY, NONE, NPY_DOUBLE, NQ, NV, OB_TYPE, REFERENCE_FRAME, RESULT, SLOTS,
+                       T_ITEMS, TOKEN, WR_OBJECT, WS_LEN, WS_PTR, INCREF)
 
 
 cfunc = load().cfunc  # numba's, loaded by rbda first (its cache locators)
@@ -78,6 +80,20 @@ def call_incref(typingctx, function, obj):
 
 
 @intrinsic
+def call_as_long(typingctx, function, obj):
+    """``PyLong_AsLongLongAndOverflow(obj, &overflow)`` for the address of that CPython function (read from the table
+    at run time, as Py_IncRef's): the value of the int ``obj``, or INT64_MIN when it does not fit."""
+    def codegen(context, builder, signature, args):
+        voidp, i32, i64 = ir.IntType(8).as_pointer(), ir.IntType(32), ir.IntType(64)
+        fnty = ir.FunctionType(i64, [voidp, i32.as_pointer()])
+        overflow = cgutils.alloca_once_value(builder, ir.Constant(i32, 0))
+        value = builder.call(builder.inttoptr(args[0], fnty.as_pointer()), [builder.inttoptr(args[1], voidp), overflow])
+        fits = builder.icmp_signed("==", builder.load(overflow), ir.Constant(i32, 0))
+        return builder.select(fits, value, ir.Constant(i64, -(2**63)))
+    return types.int64(types.intp, types.intp), codegen
+
+
+@intrinsic
 def call_kernel(typingctx, address, arguments):
     """The status that the compiled kernel at ``address`` returns for the tuple ``arguments``, called with numba's
     own calling convention (the function the kernel's dispatcher compiled or loaded from its cache: this cfunc
@@ -122,6 +138,27 @@ def vector_at(T, args, k, n):
     if descr != T[F64] and (load_i32(descr + D_TYPENUM) != NPY_DOUBLE or load_u8(descr + D_BYTEORDER) == BIG_ENDIAN):
         return 0
     return load_i64(obj + A_DATA)
+
+
+@njit(forceinline=True)
+def index_at(T, args, k):
+    """The value of argument ``k`` if it is an exact int (not a bool, not numpy's) that is >= 0; else -1."""
+    obj = load_i64(args + 8 * k)
+    if load_i64(obj + OB_TYPE) != T[INT]:
+        return -1
+    value = call_as_long(T[AS_LONG], obj)
+    return value if value >= 0 else -1
+
+
+@njit(forceinline=True)
+def reference_frame_at(T, args, k):
+    """The value of argument ``k`` if it is an exact int or a ReferenceFrame of value 0, 1 or 2; else -1."""
+    obj = load_i64(args + 8 * k)
+    kind = load_i64(obj + OB_TYPE)
+    if kind != T[INT] and kind != T[REFERENCE_FRAME]:
+        return -1
+    value = call_as_long(T[AS_LONG], obj)
+    return value if 0 <= value <= 2 else -1
 
 
 @njit(forceinline=True)
@@ -210,8 +247,201 @@ def _dws_qva_fext(self, args, nargs):
     return answer(T, NONE if status else RESULT)
 
 
+def _q_zero_va_fext(self, args, nargs):
+    """``kernel(I, F, ws, q, 0, 0, no external forces)`` for ``f(model, data, q)`` (the zeros: the second
+    buffer)."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    q = vector_at(T, args, 2, T[NQ])
+    if q == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    zero, no_fext = floats(T[DWS_PTR], T[NV]), carray(f64_pointer(T[WS_PTR]), (0, 6))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), zero, zero, no_fext)) else RESULT)
+
+
+# The kernels of the whole-body quantities take the whole-body buffer (the second buffer) after ``ws``, then the
+# vectors; one left out is passed empty.
+def _wb_q(self, args, nargs):
+    """``kernel(I, F, ws, wb, q)`` for ``f(model, data, q)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    q = vector_at(T, args, 2, T[NQ])
+    if q == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb = floats(T[DWS_PTR], T[DWS_LEN])
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]))) else RESULT)
+
+
+def _wb_q_none(self, args, nargs):
+    """``kernel(I, F, ws, wb, q, empty)`` for ``f(model, data, q)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    q = vector_at(T, args, 2, T[NQ])
+    if q == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), empty)) else RESULT)
+
+
+def _wb_q_none_none(self, args, nargs):
+    """``kernel(I, F, ws, wb, q, empty, empty)`` for ``f(model, data, q)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    q = vector_at(T, args, 2, T[NQ])
+    if q == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), empty, empty)) else RESULT)
+
+
+def _wb_qv(self, args, nargs):
+    """``kernel(I, F, ws, wb, q, v)`` for ``f(model, data, q, v)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    q, v = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV])
+    if q == 0 or v == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb = floats(T[DWS_PTR], T[DWS_LEN])
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), floats(v, T[NV]))) else RESULT)
+
+
+def _wb_qv_none(self, args, nargs):
+    """``kernel(I, F, ws, wb, q, v, empty)`` for ``f(model, data, q, v)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    q, v = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV])
+    if q == 0 or v == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
+    status = call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), floats(v, T[NV]), empty))
+    return answer(T, NONE if status else RESULT)
+
+
+def _wb_qva(self, args, nargs):
+    """``kernel(I, F, ws, wb, q, v, a)`` for ``f(model, data, q, v, a)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 5):
+        return answer(T, NONE)
+    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
+    if q == 0 or v == 0 or a == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb = floats(T[DWS_PTR], T[DWS_LEN])
+    status = call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV])))
+    return answer(T, NONE if status else RESULT)
+
+
+# The frame quantities (``kernels/frames.py``): ``f(model, data, [q,] id, reference_frame)``, an id and a reference
+# frame as ints, into the entry's own output (the second buffer); the kernel checks the id's range.
+def _frame(self, args, nargs):
+    """``kernel(I, F, ws, frame_id)`` for ``f(model, data, frame_id)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    frame = index_at(T, args, 2)
+    if frame < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame)) else RESULT)
+
+
+def _frame_rf_out(self, args, nargs):
+    """``kernel(I, F, ws, frame_id, 0, rf, out (6, nv))`` for ``f(model, data, frame_id, rf)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    frame, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
+    if frame < 0 or rf < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV]))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, rf, out)) else RESULT)
+
+
+def _joint_rf_out(self, args, nargs):
+    """``kernel(I, F, ws, -1, joint_id, rf, out (6, nv))`` for ``f(model, data, joint_id, rf)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    joint, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
+    if joint < 0 or rf < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV]))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, rf, out)) else RESULT)
+
+
+def _q_frame_rf_out(self, args, nargs):
+    """``kernel(I, F, ws, q, frame_id, 0, rf, out (6, nv))`` for ``f(model, data, q, frame_id, rf)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 5):
+        return answer(T, NONE)
+    q, frame, rf = vector_at(T, args, 2, T[NQ]), index_at(T, args, 3), reference_frame_at(T, args, 4)
+    if q == 0 or frame < 0 or rf < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV]))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), frame, 0, rf, out)) else RESULT)
+
+
+def _q_joint_rf_out(self, args, nargs):
+    """``kernel(I, F, ws, q, -1, joint_id, rf, out (6, nv))`` for ``f(model, data, q, joint_id, rf)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 5):
+        return answer(T, NONE)
+    q, joint, rf = vector_at(T, args, 2, T[NQ]), index_at(T, args, 3), reference_frame_at(T, args, 4)
+    if q == 0 or joint < 0 or rf < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV]))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), -1, joint, rf, out)) else RESULT)
+
+
+def _frame_rf_kind_out(self, args, nargs):
+    """``kernel(I, F, ws, frame_id, 0, rf, KIND, out (6,))`` for ``f(model, data, frame_id, rf)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    frame, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
+    if frame < 0 or rf < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    out = floats(T[DWS_PTR], 6)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, rf, T[KIND], out)) else RESULT)
+
+
+def _joint_rf_kind_out(self, args, nargs):
+    """``kernel(I, F, ws, -1, joint_id, rf, KIND, out (6,))`` for ``f(model, data, joint_id, rf)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    joint, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
+    if joint < 0 or rf < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    out = floats(T[DWS_PTR], 6)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, rf, T[KIND], out)) else RESULT)
+
+
 #: the bodies by name (``ENTRIES``' first item)
-BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_fext": _dws_qva_fext}
+BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_fext": _dws_qva_fext,
+          "_q_zero_va_fext": _q_zero_va_fext, "_wb_q": _wb_q, "_wb_q_none": _wb_q_none,
+          "_wb_q_none_none": _wb_q_none_none, "_wb_qv": _wb_qv, "_wb_qv_none": _wb_qv_none, "_wb_qva": _wb_qva,
+          "_frame_rf_out": _frame_rf_out, "_joint_rf_out": _joint_rf_out, "_q_frame_rf_out": _q_frame_rf_out,
+          "_q_joint_rf_out": _q_joint_rf_out, "_frame_rf_kind_out": _frame_rf_kind_out,
+          "_joint_rf_kind_out": _joint_rf_kind_out, "_frame": _frame}
 #: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)
 METH_FASTCALL = 0x0080
@@ -237,6 +467,7 @@ def compiled(name: str):
 
 
 _V, _M, _I = types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C"), types.Array(types.int64, 1, "C")
+_N = types.int64
 #: the argument types each entry passes its kernel: ``I, F, ws``, a derivatives' workspace, the vectors, the empty
 #: external forces; the one set of types the ordinary path passes too (``_native/direct.py``)
 KERNEL_SIGNATURES = {
@@ -244,7 +475,21 @@ KERNEL_SIGNATURES = {
     "forward_kinematics_qva": (_I, _V, _V, _V, _V, _V), "compute_joint_jacobians": (_I, _V, _V, _V),
     "rnea": (_I, _V, _V, _V, _V, _V, _M), "crba": (_I, _V, _V, _V), "aba": (_I, _V, _V, _V, _V, _V, _M),
     "compute_minverse": (_I, _V, _V, _V), "compute_rnea_derivatives": (_I, _V, _V, _V, _V, _V, _V, _M),
-    "compute_aba_derivatives": (_I, _V, _V, _V, _V, _V, _V, _M),
+    "compute_aba_derivatives": (_I, _V, _V, _V, _V, _V, _V, _M), "compute_generalized_gravity": (_I, _V, _V, _V, _V, _V, _M),
+    "center_of_mass_q": (_I, _V, _V, _V, _V, _V, _V), "center_of_mass_qv": (_I, _V, _V, _V, _V, _V, _V),
+    "center_of_mass_qva": (_I, _V, _V, _V, _V, _V, _V), "jacobian_center_of_mass": (_I, _V, _V, _V, _V),
+    "compute_centroidal_map": (_I, _V, _V, _V, _V, _V), "ccrba": (_I, _V, _V, _V, _V, _V),
+    "compute_centroidal_momentum": (_I, _V, _V, _V, _V, _V, _V),
+    "compute_centroidal_momentum_time_variation": (_I, _V, _V, _V, _V, _V, _V),
+    "energy_q": (_I, _V, _V, _V, _V, _V), "energy_qv": (_I, _V, _V, _V, _V, _V),
+    **{name: (_I, _V, _V, _N, _N, _N, _M) for name in ("get_frame_jacobian", "get_joint_jacobian",
+                                                        "get_frame_jacobian_time_variation",
+                                                        "get_joint_jacobian_time_variation")},
+    "compute_frame_jacobian": (_I, _V, _V, _V, _N, _N, _N, _M), "compute_joint_jacobian": (_I, _V, _V, _V, _N, _N, _N, _M),
+    "update_frame_placement": (_I, _V, _V, _N),
+    **{name: (_I, _V, _V, _N, _N, _N, _N, _V) for name in ("get_frame_velocity", "get_frame_acceleration",
+                                                            "get_frame_classical_acceleration", "get_velocity",
+                                                            "get_acceleration", "get_classical_acceleration")},
 }
 _KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
 

@@ -12,6 +12,7 @@ from ..kernels import center_of_mass as center_of_mass_kernels
 from .._native.direct import direct
 from ._check import NONE, check_data, report, vector
 from .jacobian import _model_columns
+from ..spatial.skew import cross3
 from .kinematics import _joint_id
 
 if TYPE_CHECKING:
@@ -33,6 +34,13 @@ def center_of_mass(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None =
     for Pinocchio's signature); also ``data.mass`` ``(njoints,)`` and the kinematics ``data.oMi``, ``data.v``,
     ``data.a``. A massless subtree gets its joint's origin and zero rates. Returns ``data.com[0]`` (a copy).
     """
+    if v is None:  # the bound fast entries (_native/fastcall.py) answer True, or None for the checks below
+        fast = a is None and data.fast_entries.center_of_mass_q(model, data, q)
+    else:
+        fast = (data.fast_entries.center_of_mass_qv(model, data, q, v) if a is None
+                else data.fast_entries.center_of_mass_qva(model, data, q, v, a))
+    if fast:
+        return data.com[0].copy()
     I, F = model.packed
     q = vector(q, model.nq, "q")
     if v is None:
@@ -53,6 +61,9 @@ def jacobian_center_of_mass(model: Model, data: Data, q: ArrayLike, compute_subt
     array, also in ``data.Jcom``. Also fills ``data.mass``, ``data.J``, ``data.oMi``, and with
     ``compute_subtree_coms`` (the default, as in Pinocchio) every subtree's centre of mass ``data.com`` in the world
     frame."""
+    Jcom = data.fast_entries.jacobian_center_of_mass(model, data, q)  # the bound fast entry (_native/fastcall.py), or None
+    if Jcom is not None:
+        return Jcom.copy()
     I, F = model.packed
     status = _k.jacobian_center_of_mass(I, F, data.ws, data.wb, vector(q, model.nq, "q"))
     if status:
@@ -69,19 +80,32 @@ def jacobian_subtree_center_of_mass(model: Model, data: Data, q: ArrayLike, subt
     root = _joint_id(model, data, subtree_root_joint_id)
     jacobian_center_of_mass(model, data, q)
     J = data.J  # one column per joint dof, mimic joints included
-    out = np.zeros((3, J.shape[1]))
-    idx_v, nvs = model.columns[:2]
+    nj = model.njoints
+    owner = np.repeat(np.arange(nj), model.columns[1])  # the joint of each column
+    inside, supporting = subtree_mask(model, root), np.zeros(nj, dtype=bool)
+    inside[0] = False
+    s = model.parents[root]
+    while s > 0:
+        supporting[s] = True
+        s = model.parents[s]
     m_root = data.mass[root]
-    for r in model.subtrees[root]:
-        if r == 0:
-            continue
-        cols = slice(idx_v[r], idx_v[r] + nvs[r])
-        scale = data.mass[r] / m_root if m_root > 0.0 else 0.0
-        out[:, cols] = scale * (J[:3, cols] + np.cross(J[3:, cols].T, data.com[r]).T)
-    for s in model.supports[root][1:-1]:
-        cols = slice(idx_v[s], idx_v[s] + nvs[s])
-        out[:, cols] = J[:3, cols] + np.cross(J[3:, cols].T, data.com[root]).T
+    scale = data.mass / m_root if m_root > 0.0 else np.zeros(nj)
+    # the CoM each column moves: its subtree's inside the root's subtree, the root's for a supporting dof
+    c = data.com[np.where(inside, np.arange(nj), root)[owner]].T
+    moved = J[:3] + cross3(J[3:], c)
+    out = np.where(inside[owner], scale[owner] * moved, np.where(supporting[owner], moved, 0.0))
     return _model_columns(model, np.arange(J.shape[1]), out)
+
+
+def subtree_mask(model, root: int) -> np.ndarray:
+    """``(njoints,)`` booleans: the joints of the subtree rooted at ``root`` (joints are numbered depth first, so
+    each one's parent comes before it)."""
+    inside = np.zeros(model.njoints, dtype=bool)
+    inside[root] = True
+    parents = model.parents
+    for i in range(root + 1, model.njoints):
+        inside[i] = inside[parents[i]]
+    return inside
 
 
 def compute_total_mass(model: Model, data: Data | None = None) -> float:
@@ -95,12 +119,12 @@ def compute_total_mass(model: Model, data: Data | None = None) -> float:
 def compute_subtree_masses(model: Model, data: Data) -> np.ndarray:
     """Mass of every subtree into ``data.mass`` ``(njoints,)`` (``data.mass[0]`` the total); returns a copy."""
     check_data(model, data)
-    mass = np.array([Y.mass for Y in model.inertias], dtype=float)
+    mass, parents = [float(Y.mass) for Y in model.inertias], model.parents
     mass[0] = 0.0
-    for i in range(model.njoints - 1, 0, -1):
-        mass[model.parents[i]] += mass[i]
+    for i in range(len(mass) - 1, 0, -1):  # children after their parent: each subtree is summed before it is added
+        mass[parents[i]] += mass[i]
     data.mass[:] = mass
-    return mass
+    return np.array(mass)
 
 
 __all__ = ["center_of_mass", "jacobian_center_of_mass", "jacobian_subtree_center_of_mass", "compute_total_mass",

@@ -29,6 +29,9 @@ _k = direct(centroidal)  # the kernels, past numba's per-call dispatch
 def compute_centroidal_map(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Centroidal momentum matrix ``Ag`` ``(6, nv)`` at ``q: (nq,)``: a new array, also in ``data.Ag``; fills
     ``data.Ig``, ``data.com``, ``data.mass``, ``data.J`` and ``data.oYcrb``."""
+    Ag = data.fast_entries.compute_centroidal_map(model, data, q)  # the bound fast entry (_native/fastcall.py), or None
+    if Ag is not None:
+        return Ag.copy()
     I, F = model.packed
     status = _k.centroidal_map(I, F, data.ws, data.wb, vector(q, model.nq, "q"), NONE)
     if status:
@@ -39,6 +42,9 @@ def compute_centroidal_map(model: Model, data: Data, q: ArrayLike) -> np.ndarray
 def ccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """Centroidal composite-rigid-body algorithm at ``q: (nq,)``, ``v: (nv,)``: ``Ag`` ``(6, nv)`` (returned as a
     new array, also in ``data.Ag``), ``data.Ig``, ``data.hg = Ag v``, ``data.com[0]``, ``data.vcom[0]``, ``data.J``."""
+    Ag = data.fast_entries.ccrba(model, data, q, v)  # the bound fast entry (_native/fastcall.py), or None
+    if Ag is not None:
+        return Ag.copy()
     I, F = model.packed
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     status = _k.centroidal_map(I, F, data.ws, data.wb, q, v)
@@ -51,6 +57,9 @@ def compute_centroidal_momentum(model: Model, data: Data, q: ArrayLike, v: Array
     """Centroidal momentum ``hg`` ``(6,)`` at ``q: (nq,)``, ``v: (nv,)``: the sum of the body momenta, about the
     CoM; a new array, also in ``data.hg``, with ``data.com[0]``, ``data.vcom[0]``, ``data.mass[0]``, ``data.v``.
     (``Force(hg)`` gives Pinocchio's return type.)"""
+    hg = data.fast_entries.compute_centroidal_momentum(model, data, q, v)  # the bound fast entry, or None
+    if hg is not None:
+        return hg.copy()
     I, F = model.packed
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     status = _k.centroidal_momentum(I, F, data.ws, data.wb, q, v, NONE)
@@ -64,6 +73,9 @@ def compute_centroidal_momentum_time_variation(model: Model, data: Data, q: Arra
     """Rate of the centroidal momentum ``dhg`` ``(6,)`` at ``q: (nq,)``, ``v, a: (nv,)`` (the sum of the
     forces acting on the bodies, without gravity, about the CoM); a new array, also in ``data.dhg``, with ``data.hg``,
     ``data.com[0]``, ``data.vcom[0]``, ``data.acom[0]``."""
+    dhg = data.fast_entries.compute_centroidal_momentum_time_variation(model, data, q, v, a)  # the bound fast entry, or None
+    if dhg is not None:
+        return dhg.copy()
     I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.centroidal_momentum(I, F, data.ws, data.wb, q, v, a)

@@ -48,13 +48,14 @@ def interpolate(model: Model, q0: ArrayLike, q1: ArrayLike, alpha: float) -> np.
 def squared_distance(model: Model, q0: ArrayLike, q1: ArrayLike) -> np.ndarray:
     """Per-joint squared norms ``(njoints - 1,)`` of ``difference(q0, q1)``."""
     d = difference(model, q0, q1)
-    return np.array([d[model.idx_v[i] : model.idx_v[i] + model.nvs[i]] @ d[model.idx_v[i] : model.idx_v[i] + model.nvs[i]]
-                     for i in range(1, model.njoints)])
+    joint_of_dof = np.repeat(np.arange(model.njoints), model.nvs)
+    return np.bincount(joint_of_dof, weights=d * d, minlength=model.njoints)[1:]
 
 
 def distance(model: Model, q0: ArrayLike, q1: ArrayLike) -> float:
     """Geodesic distance ``|difference(q0, q1)|`` (the sum of the per-joint squared distances, square-rooted)."""
-    return float(np.sqrt(np.sum(squared_distance(model, q0, q1))))
+    d = difference(model, q0, q1)
+    return float(np.sqrt(d @ d))
 
 
 def neutral(model: Model) -> np.ndarray:
@@ -78,13 +79,13 @@ def normalize(model: Model, q: ArrayLike) -> np.ndarray:
 def is_normalized(model: Model, q: ArrayLike, prec: float = 1e-12) -> bool:
     """Whether every unit-norm part of ``q`` has norm 1 to ``prec``."""
     q = vector(q, model.nq, "q")
-    return bool(np.all(np.abs(normalize(model, q) - q) <= prec))
+    return bool((np.abs(normalize(model, q) - q) <= prec).all())
 
 
 def is_same_configuration(model: Model, q0: ArrayLike, q1: ArrayLike, prec: float = 1e-12) -> bool:
     """Whether ``q0`` and ``q1`` ``(nq,)`` are the same point of the manifold to ``prec`` (a quaternion and its
     negative are the same rotation)."""
-    return bool(np.all(np.abs(difference(model, q0, q1)) <= prec))
+    return bool((np.abs(difference(model, q0, q1)) <= prec).all())
 
 
 _DEFAULT_HALF_RANGE = np.pi  # used where a position limit is infinite

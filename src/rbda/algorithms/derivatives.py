@@ -19,11 +19,12 @@ import numpy as np
 from ..kernels import derivatives
 from .._native.direct import direct
 from ..model.data import leading
-from ..spatial import SE3, Motion, ReferenceFrame
+from ..spatial import SE3, ReferenceFrame
+from ..spatial.skew import cross3
 from ._check import report, vector
 from ._elementary import copy_back, workspaces
 from .dynamics import NO_FEXT, _fext
-from .kinematics import _frame_id, _joint_id, reference_frame_arg
+from .kinematics import _frame_id, _joint_id, reference_frame_arg, reference_frame_code
 
 if TYPE_CHECKING:
     from ..model import Data
@@ -98,6 +99,10 @@ def compute_generalized_gravity_derivatives(model: Model, data: Data, q: ArrayLi
     """``dg/dq`` ``(nv, nv)`` at ``q: (nq,)``, the derivative of :func:`compute_generalized_gravity` in the tangent
     space (a new array, also in ``data.dtau_dq``)."""
     z = np.zeros(model.nv)
+    out = data.fast_entries.compute_rnea_derivatives(model, data, q, z, z)  # the bound fast entry, or None
+    if out is not None:
+        data.kinematics_derivatives = False
+        return out[0].copy()
     return compute_rnea_derivatives(model, data, q, z, z)[0]
 
 
@@ -153,24 +158,31 @@ def _extended_outputs(model, count: int, rows: int = 6):
     """``count`` zeroed outputs ``(rows, nv_extended)`` for a kernel, and their model-sized results ``(rows, nv)``
     (the same arrays without mimic joints; with, the kernel leaves them in the first entries)."""
     nx, shape = model.nv_extended, (rows, model.nv)
-    outs = [np.zeros((rows, nx)) for _ in range(count)]
-    return outs, [leading(x, shape) for x in outs]
+    outs = list(np.zeros((count, rows, nx)))  # one allocation: the outputs are its disjoint blocks
+    return outs, (outs if nx == model.nv else [leading(x, shape) for x in outs])
 
 
 def _motion_derivatives(model, data, joint_id, placement, rf, accel):
-    """``(v_dq, v_dv, a_dq, a_dv, a_da)`` ``(6, nv)`` each of the frame at ``placement`` (SE3) on ``joint_id``."""
+    """``(v_dq, v_dv, a_dq, a_dv, a_da)`` ``(6, nv)`` each of the frame at ``placement`` (an SE3, or None for the
+    joint's own frame) on ``joint_id``."""
     if not data.kinematics_derivatives:
         raise ValueError("data: call compute_forward_kinematics_derivatives(model, data, q, v, a) first")
-    rf = reference_frame_arg(rf)
+    rf = reference_frame_code(rf)
     I, F, ws, dws, elementary = workspaces(model, data)
     joint = joint_id if elementary is None else int(elementary[1][joint_id])
-    P = np.empty((3, 4))
-    P[:, :3], P[:, 3] = placement.rotation, placement.translation
+    if placement is None:
+        P = _IDENTITY_PLACEMENT.copy()
+    else:
+        P = np.empty((3, 4))
+        P[:, :3], P[:, 3] = placement.rotation, placement.translation
     buffers, out = _extended_outputs(model, 5 if accel else 2)
     v_dq, v_dv = buffers[0], buffers[1]
     a_dq, a_dv, a_da = (buffers[2], buffers[3], buffers[4]) if accel else (v_dq, v_dq, v_dq)
-    _k.motion_derivatives(I, F, ws, dws, joint, P, int(rf), accel, v_dq, v_dv, a_dq, a_dv, a_da)
+    _k.motion_derivatives(I, F, ws, dws, joint, P, rf, accel, v_dq, v_dv, a_dq, a_dv, a_da)
     return out
+
+
+_IDENTITY_PLACEMENT = np.eye(3, 4)  # [1 | 0]: a joint's own frame
 
 
 def get_joint_velocity_derivatives(model: Model, data: Data, joint_id: int,
@@ -178,7 +190,7 @@ def get_joint_velocity_derivatives(model: Model, data: Data, joint_id: int,
     """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of joint ``joint_id`` in
     ``reference_frame``, after :func:`compute_forward_kinematics_derivatives`."""
     joint_id = _joint_id(model, data, joint_id)
-    return tuple(_motion_derivatives(model, data, joint_id, SE3(), reference_frame, False))
+    return tuple(_motion_derivatives(model, data, joint_id, None, reference_frame, False))
 
 
 def get_joint_acceleration_derivatives(model: Model, data: Data, joint_id: int,
@@ -186,7 +198,7 @@ def get_joint_acceleration_derivatives(model: Model, data: Data, joint_id: int,
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)``: derivatives of the spatial
     velocity and spatial acceleration of joint ``joint_id`` in ``reference_frame``."""
     joint_id = _joint_id(model, data, joint_id)
-    v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, SE3(), reference_frame, True)
+    v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, None, reference_frame, True)
     return v_dq, a_dq, a_dv, a_da
 
 
@@ -239,15 +251,15 @@ def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_i
     After :func:`compute_forward_kinematics_derivatives`."""
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
     v_dq, v_dv, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, placement, reference_frame, True)
-    rf = reference_frame_arg(reference_frame)
-    oMf = data.oMi[joint_id] * placement
-    vel = placement.act_inv(Motion(data.v[joint_id]))  # the frame's velocity (LOCAL)
-    if rf == ReferenceFrame.LOCAL_WORLD_ALIGNED:
-        vel = SE3(oMf.rotation, np.zeros(3)).act(vel)
-    lin, ang = vel.linear, vel.angular
+    R, p = placement.rotation, placement.translation
+    v_j = data.v[joint_id]
+    lin, ang = R.T @ (v_j[:3] - cross3(p, v_j[3:])), R.T @ v_j[3:]  # the point's frame velocity, LOCAL
+    if reference_frame_arg(reference_frame) == ReferenceFrame.LOCAL_WORLD_ALIGNED:
+        R_f = data.oMi[joint_id].rotation @ R
+        lin, ang = R_f @ lin, R_f @ ang
 
     def classic(d_lin_acc, d_vel):  # d(a_lin + w x v_lin) = da_lin + dw x v_lin + w x dv_lin
-        return d_lin_acc[:3] + np.cross(d_vel[3:].T, lin).T + np.cross(ang, d_vel[:3].T).T
+        return d_lin_acc[:3] + cross3(d_vel[3:], lin) + cross3(ang, d_vel[:3])
 
     return v_dq[:3], classic(a_dq, v_dq), classic(a_dv, v_dv), a_da[:3]
 
@@ -269,7 +281,7 @@ def compute_centroidal_dynamics_derivatives(model: Model, data: Data, q: ArrayLi
     if not com_mass[3] > 0.0:
         raise ValueError("model: has no mass, its centroidal quantities are undefined")
     data.com[0] = com_mass[:3]
-    data.dvcom_dq = outs[0][:3] / com_mass[3]
+    data.dvcom_dq = outs[0][:3] / float(com_mass[3])
     return tuple(outs)
 
 

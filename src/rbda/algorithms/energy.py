@@ -17,6 +17,9 @@ _k = direct(energy)  # the kernels, past numba's per-call dispatch
 
 
 def _energy(model, data, q, v) -> None:
+    # the bound fast entries (_native/fastcall.py) answer True, or None for the checks below
+    if data.fast_entries.energy_q(model, data, q) if v is None else data.fast_entries.energy_qv(model, data, q, v):
+        return
     I, F = model.packed
     q = vector(q, model.nq, "q")
     if v is None:
@@ -50,7 +53,7 @@ def compute_mechanical_energy(model: Model, data: Data, q: ArrayLike, v: ArrayLi
     """Kinetic plus potential energy at ``q: (nq,)``, ``v: (nv,)``; also in ``data.mechanical_energy``, with
     ``data.kinetic_energy`` and ``data.potential_energy``."""
     _energy(model, data, q, v)
-    data.kinetic_energy, data.potential_energy, data.mechanical_energy = (float(e) for e in data.energy)
+    data.kinetic_energy, data.potential_energy, data.mechanical_energy = data.energy.tolist()
     return data.mechanical_energy
 
 

@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..kernels import frames as frame_kernels
 from ..kernels import kinematics as kinematic_kernels
 from .._native.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame, skew
 from ._check import report, vector
 from ._elementary import workspaces
-from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
+from .kinematics import (_frame_id, _joint_id, forward_kinematics, frame_ids, frame_ids_failed, reference_frame_arg,
+                         reference_frame_code)
 
 if TYPE_CHECKING:
     from ..model import Data
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 _k = direct(kinematic_kernels)  # the kernels, past numba's per-call dispatch
+_frames = direct(frame_kernels)
 
 
 def compute_joint_jacobians(model: Model, data: Data, q: ArrayLike | None = None) -> np.ndarray:
@@ -77,37 +80,71 @@ def get_joint_jacobian(model: Model, data: Data, joint_id: int,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of joint ``joint_id``, from ``data.J`` after :func:`compute_joint_jacobians`;
     ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Returns a new array."""
-    joint_id = _joint_id(model, data, joint_id)
-    cols = _support_columns(model, joint_id)
-    return _model_columns(model, cols, _express_columns(data.J[:, cols], data.oMi[joint_id], reference_frame))
+    J = data.fast_entries.get_joint_jacobian(model, data, joint_id, reference_frame)  # the bound fast entry, or None
+    if J is not None:
+        return J.copy()
+    return _jacobian(model, data, None, joint_id, reference_frame_code(reference_frame))
 
 
 def compute_joint_jacobian(model: Model, data: Data, q: ArrayLike, joint_id: int) -> np.ndarray:
-    """LOCAL Jacobian ``(6, nv)`` of joint ``joint_id`` at ``q`` (computes the kinematics)."""
-    compute_joint_jacobians(model, data, q)
-    return get_joint_jacobian(model, data, joint_id, ReferenceFrame.LOCAL)
+    """LOCAL Jacobian ``(6, nv)`` of joint ``joint_id`` at ``q`` (computes the kinematics: fills ``data.oMi``,
+    ``data.liMi`` and ``data.J``). Returns a new array."""
+    J = data.fast_entries.compute_joint_jacobian(model, data, q, joint_id, 1)  # the bound fast entry (LOCAL), or None
+    if J is not None:
+        return J.copy()
+    return _jacobian(model, data, None, joint_id, ReferenceFrame.LOCAL.value, q)
 
 
 def get_frame_jacobian(model: Model, data: Data, frame_id: int | str,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name), from ``data.J`` after
     :func:`compute_joint_jacobians`; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
-    ``LOCAL_WORLD_ALIGNED``. Returns a new array."""
-    frame_id = _frame_id(model, data, frame_id)
-    f = model.frames[frame_id]
-    cols = _support_columns(model, f.parent_joint)
-    oMf = data.oMi[f.parent_joint] * f.placement
-    data.oMf[frame_id] = oMf
-    return _model_columns(model, cols, _express_columns(data.J[:, cols], oMf, reference_frame))
+    ``LOCAL_WORLD_ALIGNED``. Fills ``data.oMf[frame_id]``; returns a new array."""
+    J = data.fast_entries.get_frame_jacobian(model, data, frame_id, reference_frame)  # the bound fast entry, or None
+    if J is not None:
+        return J.copy()
+    return _jacobian(model, data, frame_id, 0, reference_frame_code(reference_frame))
 
 
 def compute_frame_jacobian(model: Model, data: Data, q: ArrayLike, frame_id: int | str,
                            reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name) at configuration ``q: (nq,)`` (computes the
     kinematics itself); ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Fills
-    ``data.oMi``, ``data.oMf[frame_id]`` and ``data.J``; returns a new array."""
-    compute_joint_jacobians(model, data, q)
-    return get_frame_jacobian(model, data, frame_id, reference_frame)
+    ``data.oMi``, ``data.liMi``, ``data.oMf[frame_id]`` and ``data.J``; returns a new array."""
+    J = data.fast_entries.compute_frame_jacobian(model, data, q, frame_id, reference_frame)  # the bound fast entry, or None
+    if J is not None:
+        return J.copy()
+    return _jacobian(model, data, frame_id, 0, reference_frame_code(reference_frame), q)
+
+
+def _jacobian(model, data, frame_id, joint_id, rf: int, q=None) -> np.ndarray:
+    """The Jacobian of frame ``frame_id`` (an id or a name; joint ``joint_id`` if None) in the reference frame of
+    code ``rf``, after the joint Jacobians at ``q`` if given (the kernels of ``kernels/frames.py``; with mimic
+    joints, whose ``data.J`` has a column per joint dof, the columns compressed to the model's)."""
+    if model.mimicking_joints:
+        if q is not None:
+            compute_joint_jacobians(model, data, q)
+        if frame_id is not None:
+            frame_id = _frame_id(model, data, frame_id)
+            f = model.frames[frame_id]
+            joint_id, oM = f.parent_joint, data.oMi[f.parent_joint] * f.placement
+            data.oMf[frame_id] = oM
+        else:
+            joint_id = _joint_id(model, data, joint_id)
+            oM = data.oMi[joint_id]
+        cols = _support_columns(model, joint_id)
+        return _model_columns(model, cols, _express_columns(data.J[:, cols], oM, rf))
+    f, j = frame_ids(model, data, frame_id, joint_id)
+    I, F = model.packed
+    out = np.empty((6, model.nv))
+    if q is None:
+        status = _frames.frame_jacobian(I, F, data.ws, f, j, rf, out)
+    else:
+        q = vector(q, model.nq, "q")
+        status = _frames.compute_frame_jacobian(I, F, data.ws, q, f, j, rf, out)
+    if status:
+        frame_ids_failed(model, data, status, frame_id, joint_id, ("q",), (q,))
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ time variation
@@ -134,8 +171,10 @@ def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of joint ``joint_id``, after :func:`compute_joint_jacobians_time_variation`;
     ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``."""
-    joint_id = _joint_id(model, data, joint_id)
-    return _jacobian_time_variation(model, data, joint_id, data.oMi[joint_id], reference_frame)
+    dJ = data.fast_entries.get_joint_jacobian_time_variation(model, data, joint_id, reference_frame)  # fast entry, or None
+    if dJ is not None:
+        return dJ.copy()
+    return _time_variation(model, data, None, joint_id, reference_frame)
 
 
 def get_frame_jacobian_time_variation(model: Model, data: Data, frame_id: int | str,
@@ -143,9 +182,30 @@ def get_frame_jacobian_time_variation(model: Model, data: Data, frame_id: int | 
     """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (an id or a name), after
     :func:`compute_joint_jacobians_time_variation`; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
-    frame_id = _frame_id(model, data, frame_id)
-    f = model.frames[frame_id]
-    return _jacobian_time_variation(model, data, f.parent_joint, data.oMi[f.parent_joint] * f.placement, reference_frame)
+    dJ = data.fast_entries.get_frame_jacobian_time_variation(model, data, frame_id, reference_frame)  # fast entry, or None
+    if dJ is not None:
+        return dJ.copy()
+    return _time_variation(model, data, frame_id, 0, reference_frame)
+
+
+def _time_variation(model, data, frame_id, joint_id, reference_frame) -> np.ndarray:
+    """``dJ/dt`` of frame ``frame_id`` (an id or a name; joint ``joint_id`` if None): the kernel
+    ``kernels.frames.frame_jacobian_time_variation``, or with mimic joints (whose ``data.J`` has a column per joint
+    dof) :func:`_jacobian_time_variation`."""
+    rf = reference_frame_code(reference_frame)
+    if model.mimicking_joints:
+        if frame_id is None:
+            joint_id = _joint_id(model, data, joint_id)
+            return _jacobian_time_variation(model, data, joint_id, data.oMi[joint_id], rf)
+        f = model.frames[_frame_id(model, data, frame_id)]
+        return _jacobian_time_variation(model, data, f.parent_joint, data.oMi[f.parent_joint] * f.placement, rf)
+    f, j = frame_ids(model, data, frame_id, joint_id)
+    I, F = model.packed
+    out = np.empty((6, model.nv))
+    status = _frames.frame_jacobian_time_variation(I, F, data.ws, f, j, rf, out)
+    if status:
+        frame_ids_failed(model, data, status, frame_id, joint_id)
+    return out
 
 
 def _jacobian_time_variation(model, data, joint_id: int, oM: SE3, reference_frame) -> np.ndarray:
@@ -195,12 +255,20 @@ def get_joint_kinematic_hessian(model: Model, data: Data, joint_id: int,
                                 reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL_WORLD_ALIGNED) -> np.ndarray:
     """``d J / d q`` ``(6, nv, nv)`` of joint ``joint_id``'s Jacobian in ``reference_frame``, ``H[:, j, k] =
     dJ[:, j] / dq_k`` (after ``compute_joint_kinematic_hessians``)."""
+    rf = reference_frame_code(reference_frame)
+    if not model.mimicking_joints:
+        I, F = model.packed
+        out = np.empty((6, model.nv, model.nv))
+        j = joint_id if type(joint_id) is int else _joint_id(model, data, joint_id)
+        status = _frames.joint_kinematic_hessian(I, F, data.ws, j, rf, data.kinematic_hessians_extended, out)
+        if status:
+            frame_ids_failed(model, data, status, None, joint_id)
+        return out
     joint_id = _joint_id(model, data, joint_id)
     cols = _support_columns(model, joint_id)
     nx = model.nv_extended
     Hw = np.zeros((6, nx, nx))
     Hw[:, cols[:, None], cols[None, :]] = data.kinematic_hessians_extended[:, cols[:, None], cols[None, :]]
-    rf = reference_frame_arg(reference_frame)
     if rf == ReferenceFrame.WORLD:
         return _model_hessian(model, Hw)
     oM = data.oMi[joint_id]

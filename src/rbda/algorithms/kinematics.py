@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..kernels import kinematics
+from ..kernels import frames, kinematics
 from .._native.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
+from ..spatial.se3 import _se3
 from ..model.model import frame_id_arg
 from ._check import check_data, report, vector
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 _k = direct(kinematics)  # the kernels, past numba's per-call dispatch
+_frames = direct(frames)
 
 
 def forward_kinematics(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None = None,
@@ -62,11 +64,16 @@ def update_frame_placements(model: Model, data: Data) -> None:
 
 def update_frame_placement(model: Model, data: Data, frame_id: int | str) -> SE3:
     """``data.oMf[frame_id]`` from ``data.oMi`` (``frame_id``: a frame id or name); returns a copy of it."""
-    frame_id = _frame_id(model, data, frame_id)
-    f = model.frames[frame_id]
-    oMf = data.oMi[f.parent_joint] * f.placement
-    data.oMf[frame_id] = oMf
-    return oMf
+    if data.fast_entries.update_frame_placement(model, data, frame_id):  # the bound fast entry (an int id), or None
+        f = frame_id
+    else:
+        f, _ = frame_ids(model, data, frame_id, 0)
+        I, F = model.packed
+        status = _frames.update_frame_placement(I, F, data.ws, f)
+        if status:
+            frame_ids_failed(model, data, status, frame_id, 0)
+    oMf = data.oMf.array[f]
+    return _se3(oMf[:, :3].copy(), oMf[:, 3].copy())
 
 
 def frames_forward_kinematics(model: Model, data: Data, q: ArrayLike) -> None:
@@ -95,7 +102,10 @@ def get_velocity(model: Model, data: Data, joint_id: int,
     """Spatial velocity (a :class:`Motion`) of joint ``joint_id``, read from ``data`` after
     ``forward_kinematics(model, data, q, v)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
-    return _express(model, data, _joint_id(model, data, joint_id), Motion(data.v[joint_id]), reference_frame)
+    x = data.fast_entries.get_velocity(model, data, joint_id, reference_frame)  # the bound fast entry (_native/fastcall.py), or None
+    if x is not None:
+        return Motion._from_storage(x.copy())
+    return _motion(model, data, None, joint_id, reference_frame, frames.VELOCITY)
 
 
 def get_acceleration(model: Model, data: Data, joint_id: int,
@@ -103,7 +113,10 @@ def get_acceleration(model: Model, data: Data, joint_id: int,
     """Spatial acceleration (a :class:`Motion`) of joint ``joint_id``, read from ``data`` after
     ``forward_kinematics(model, data, q, v, a)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
-    return _express(model, data, _joint_id(model, data, joint_id), Motion(data.a[joint_id]), reference_frame)
+    x = data.fast_entries.get_acceleration(model, data, joint_id, reference_frame)  # the bound fast entry (_native/fastcall.py), or None
+    if x is not None:
+        return Motion._from_storage(x.copy())
+    return _motion(model, data, None, joint_id, reference_frame, frames.ACCELERATION)
 
 
 def get_classical_acceleration(model: Model, data: Data, joint_id: int,
@@ -112,7 +125,10 @@ def get_classical_acceleration(model: Model, data: Data, joint_id: int,
     linear part, so that the linear part is the acceleration of the joint frame's origin; ``reference_frame``:
     ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Read from ``data`` after
     ``forward_kinematics(model, data, q, v, a)``."""
-    return _classical(get_velocity(model, data, joint_id, reference_frame), get_acceleration(model, data, joint_id, reference_frame))
+    x = data.fast_entries.get_classical_acceleration(model, data, joint_id, reference_frame)  # the bound fast entry (_native/fastcall.py), or None
+    if x is not None:
+        return Motion._from_storage(x.copy())
+    return _motion(model, data, None, joint_id, reference_frame, frames.CLASSICAL_ACCELERATION)
 
 
 def get_frame_velocity(model: Model, data: Data, frame_id: int | str,
@@ -120,9 +136,10 @@ def get_frame_velocity(model: Model, data: Data, frame_id: int | str,
     """Spatial velocity (a :class:`Motion`) of frame ``frame_id`` (an id or a name), read from ``data`` after
     ``forward_kinematics(model, data, q, v)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
-    frame_id = _frame_id(model, data, frame_id)
-    f = model.frames[frame_id]
-    return _express(model, data, f.parent_joint, Motion(data.v[f.parent_joint]), reference_frame, f.placement)
+    x = data.fast_entries.get_frame_velocity(model, data, frame_id, reference_frame)  # the bound fast entry, or None
+    if x is not None:
+        return Motion._from_storage(x.copy())
+    return _motion(model, data, frame_id, 0, reference_frame, frames.VELOCITY)
 
 
 def get_frame_acceleration(model: Model, data: Data, frame_id: int | str,
@@ -130,9 +147,10 @@ def get_frame_acceleration(model: Model, data: Data, frame_id: int | str,
     """Spatial acceleration (a :class:`Motion`) of frame ``frame_id`` (an id or a name), read from ``data`` after
     ``forward_kinematics(model, data, q, v, a)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
-    frame_id = _frame_id(model, data, frame_id)
-    f = model.frames[frame_id]
-    return _express(model, data, f.parent_joint, Motion(data.a[f.parent_joint]), reference_frame, f.placement)
+    x = data.fast_entries.get_frame_acceleration(model, data, frame_id, reference_frame)  # the bound fast entry, or None
+    if x is not None:
+        return Motion._from_storage(x.copy())
+    return _motion(model, data, frame_id, 0, reference_frame, frames.ACCELERATION)
 
 
 def get_frame_classical_acceleration(model: Model, data: Data, frame_id: int | str,
@@ -140,8 +158,41 @@ def get_frame_classical_acceleration(model: Model, data: Data, frame_id: int | s
     """Classical acceleration (a :class:`Motion`) of frame ``frame_id`` (an id or a name): its linear part is the
     acceleration of the frame's origin; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``. Read from ``data`` after ``forward_kinematics(model, data, q, v, a)``."""
-    return _classical(get_frame_velocity(model, data, frame_id, reference_frame),
-                      get_frame_acceleration(model, data, frame_id, reference_frame))
+    x = data.fast_entries.get_frame_classical_acceleration(model, data, frame_id, reference_frame)  # fast entry, or None
+    if x is not None:
+        return Motion._from_storage(x.copy())
+    return _motion(model, data, frame_id, 0, reference_frame, frames.CLASSICAL_ACCELERATION)
+
+
+def _motion(model, data, frame_id, joint_id, reference_frame, kind: int) -> Motion:
+    """What ``kernels.frames.frame_motion`` computes for frame ``frame_id`` (an id or a name; joint ``joint_id`` if
+    None), as a new :class:`Motion`."""
+    f, j = frame_ids(model, data, frame_id, joint_id)
+    I, F = model.packed
+    out = np.empty(6)
+    status = _frames.frame_motion(I, F, data.ws, f, j, reference_frame_code(reference_frame), kind, out)
+    if status:
+        frame_ids_failed(model, data, status, frame_id, joint_id)
+    return Motion._from_storage(out)
+
+
+def frame_ids(model, data, frame_id, joint_id) -> tuple[int, int]:
+    """``(frame id, joint id)`` as the kernels of ``kernels/frames.py`` take them: frame ``frame_id`` (an id or a
+    name), or joint ``joint_id`` if ``frame_id`` is None (frame id -1). A non-negative int is passed as it is (the
+    kernel checks its range, :func:`frame_ids_failed` names it), anything else checked and converted here."""
+    if frame_id is None:
+        return -1, (joint_id if type(joint_id) is int else _joint_id(model, data, joint_id))
+    return (frame_id if type(frame_id) is int and frame_id >= 0 else _frame_id(model, data, frame_id)), 0
+
+
+def frame_ids_failed(model, data, status: int, frame_id, joint_id, names: tuple = (), values: tuple = ()) -> None:
+    """Raise the error of a frame kernel's ``status``: a bad frame or joint id or a data of another model named
+    by the checks of :func:`_frame_id` and :func:`_joint_id`, else the inputs' error (:func:`report`)."""
+    if frame_id is None:
+        _joint_id(model, data, joint_id)
+    else:
+        _frame_id(model, data, frame_id)
+    report(status, names, model, values)
 
 
 def _classical(v: Motion, a: Motion) -> Motion:
@@ -154,6 +205,17 @@ def reference_frame_arg(reference_frame: ReferenceFrame | int) -> ReferenceFrame
         return ReferenceFrame(reference_frame)
     except ValueError:
         raise ValueError(f"reference_frame: expected one of {[r.name for r in ReferenceFrame]}, got {reference_frame!r}") from None
+
+
+_REFERENCE_FRAME_CODES = {0: 0, 1: 1, 2: 2}  # ReferenceFrame's values (its members are equal to them)
+
+
+def reference_frame_code(reference_frame: ReferenceFrame | int) -> int:
+    """``reference_frame``'s value (an int the kernels take), or the ``ValueError`` of :func:`reference_frame_arg`."""
+    try:
+        return _REFERENCE_FRAME_CODES[reference_frame]
+    except (KeyError, TypeError):
+        return reference_frame_arg(reference_frame).value
 
 
 def _joint_id(model, data, joint_id) -> int:

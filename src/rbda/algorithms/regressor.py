@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..kernels import regressor
+from ..kernels import frames, regressor
 from .._native.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
-from ..spatial._validate import as_array
 from ._check import report, vector
-from .kinematics import _frame_id, _joint_id, forward_kinematics, reference_frame_arg
+from .kinematics import _motion as frame_motion
+from .kinematics import forward_kinematics, frame_ids, frame_ids_failed, reference_frame_code
 
 if TYPE_CHECKING:
     from ..model import Data
@@ -23,12 +23,11 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 _k = direct(regressor)  # the kernels, past numba's per-call dispatch
+_frames = direct(frames)
 
 
 def _motion(x, name: str) -> np.ndarray:
-    if isinstance(x, Motion):
-        return np.ascontiguousarray(x.vector)
-    return np.ascontiguousarray(as_array(x, (6,), name))
+    return vector(x.vector if isinstance(x, Motion) else x, 6, name)
 
 
 def body_regressor(velocity: ArrayLike, acceleration: ArrayLike) -> np.ndarray:
@@ -42,17 +41,23 @@ def body_regressor(velocity: ArrayLike, acceleration: ArrayLike) -> np.ndarray:
 def joint_body_regressor(model: Model, data: Data, joint_id: int) -> np.ndarray:
     """Body regressor ``(6, 10)`` of joint ``joint_id``'s body at its velocity ``data.v`` and acceleration with
     gravity ``data.a_gf`` (run :func:`rnea` first): times the body's parameters it gives ``data.f`` of a leaf."""
-    j = _joint_id(model, data, joint_id)
-    return body_regressor(data.v[j], data.a_gf[j])
+    return _body_regressor_at(model, data, None, joint_id)
 
 
 def frame_body_regressor(model: Model, data: Data, frame_id: int | str) -> np.ndarray:
     """Body regressor ``(6, 10)`` of a body attached at frame ``frame_id`` (an id or a name; velocity and
     acceleration with gravity of the frame, from the last :func:`rnea`), for parameters expressed in that frame."""
-    frame_id = _frame_id(model, data, frame_id)
-    f = model.frames[frame_id]
-    j = f.parent_joint
-    return body_regressor(f.placement.act_inv(Motion(data.v[j])), f.placement.act_inv(Motion(data.a_gf[j])))
+    return _body_regressor_at(model, data, frame_id, 0)
+
+
+def _body_regressor_at(model, data, frame_id, joint_id) -> np.ndarray:
+    """The body regressor of frame ``frame_id`` (joint ``joint_id`` if None) at its LOCAL velocity and
+    acceleration with gravity."""
+    v = frame_motion(model, data, frame_id, joint_id, ReferenceFrame.LOCAL, frames.VELOCITY)
+    a = frame_motion(model, data, frame_id, joint_id, ReferenceFrame.LOCAL, frames.ACCELERATION_WITH_GRAVITY)
+    out = np.empty((10, 6))
+    _k.body_regressor(v.vector, a.vector, out)
+    return out.T.copy()
 
 
 def compute_joint_torque_regressor(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike) -> np.ndarray:
@@ -72,11 +77,11 @@ def compute_static_regressor(model: Model, data: Data, q: ArrayLike) -> np.ndarr
     total mass fixed (block i is ``[p_i, R_i] / total_mass``): a new array, also in ``data.static_regressor``."""
     forward_kinematics(model, data, q)
     total = sum(Y.mass for Y in model.inertias[1:])
-    S = data.static_regressor
-    for i in range(1, model.njoints):
-        S[:, 4 * (i - 1)] = data.oMi[i].translation / total
-        S[:, 4 * (i - 1) + 1 : 4 * i] = data.oMi[i].rotation / total
-    return S.copy()
+    S = data.static_regressor.reshape(3, model.njoints - 1, 4)  # block i: [p_i, R_i] / total
+    oMi = data.oMi.array[1:]
+    S[:, :, 0] = oMi[:, :, 3].T / total
+    S[:, :, 1:] = oMi[:, :, :3].transpose(1, 0, 2) / total
+    return data.static_regressor.copy()
 
 
 def compute_kinetic_energy_regressor(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
@@ -84,12 +89,11 @@ def compute_kinetic_energy_regressor(model: Model, data: Data, q: ArrayLike, v: 
     per body ``1/2 m |v|^2 + (m c) . (v x w) + 1/2 w^T I w`` in the body frame. A new array, also in
     ``data.kinetic_energy_regressor``."""
     forward_kinematics(model, data, q, v)
-    r = data.kinetic_energy_regressor.reshape(-1, 10)
-    lin, w = data.v[1:, :3], data.v[1:, 3:]
-    r[:, 0] = 0.5 * np.einsum("ij,ij->i", lin, lin)
-    r[:, 1:4] = np.cross(lin, w)
-    w0, w1, w2 = w.T
-    r[:, 4:] = np.stack([0.5 * w0 * w0, w0 * w1, 0.5 * w1 * w1, w0 * w2, w1 * w2, 0.5 * w2 * w2], axis=1)
+    r = data.kinetic_energy_regressor.reshape(-1, 10).T  # row p: parameter p of every body
+    v0, v1, v2, w0, w1, w2 = data.v[1:].T
+    r[0] = 0.5 * (v0 * v0 + v1 * v1 + v2 * v2)
+    r[1], r[2], r[3] = v1 * w2 - v2 * w1, v2 * w0 - v0 * w2, v0 * w1 - v1 * w0  # v x w
+    r[4], r[5], r[6], r[7], r[8], r[9] = 0.5 * w0 * w0, w0 * w1, 0.5 * w1 * w1, w0 * w2, w1 * w2, 0.5 * w2 * w2
     return data.kinetic_energy_regressor.copy()
 
 
@@ -99,10 +103,10 @@ def compute_potential_energy_regressor(model: Model, data: Data, q: ArrayLike) -
     forward_kinematics(model, data, q)
     r = data.potential_energy_regressor.reshape(-1, 10)
     g = model.gravity.linear
+    oMi = data.oMi.array[1:]
     r[:] = 0.0
-    for i in range(1, model.njoints):
-        r[i - 1, 0] = -g @ data.oMi[i].translation
-        r[i - 1, 1:4] = -data.oMi[i].rotation.T @ g
+    r[:, 0] = -(oMi[:, :, 3] @ g)  # -g . p_i
+    r[:, 1:4] = -(g @ oMi[:, :, :3])  # -R_i^T g
     return data.potential_energy_regressor.copy()
 
 
@@ -116,21 +120,22 @@ def compute_joint_kinematic_regressor(model: Model, data: Data, joint_id: int, r
     For a supporting joint i, ``oMf' = A exp(delta_i) A^-1 oMf`` with ``A = oMi[parent] * joint_placements[i]``,
     so its block is ``Ad(A)`` in the world frame; other blocks are 0.
     """
-    j = _joint_id(model, data, joint_id)
-    rf = reference_frame_arg(reference_frame)
     if placement is not None and not isinstance(placement, SE3):
         raise TypeError(f"placement: expected an SE3, got {type(placement).__name__}")
-    oMf = data.oMi[j] if placement is None else data.oMi[j] * placement
-    if rf == ReferenceFrame.WORLD:
-        to_frame = np.eye(6)
-    elif rf == ReferenceFrame.LOCAL:
-        to_frame = oMf.action_inverse
-    else:
-        to_frame = SE3(np.eye(3), -oMf.translation).action
-    out = np.zeros((6, 6 * (model.njoints - 1)))
-    for i in model.supports[j][1:]:
-        A = data.oMi[model.parents[i]] * model.joint_placements[i]
-        out[:, 6 * (i - 1) : 6 * i] = to_frame @ A.action
+    P = np.empty((3, 4))
+    P[:, :3], P[:, 3] = (np.eye(3), 0.0) if placement is None else (placement.rotation, placement.translation)
+    return _kinematic_regressor(model, data, None, joint_id, P, reference_frame)
+
+
+def _kinematic_regressor(model, data, frame_id, joint_id, P, reference_frame) -> np.ndarray:
+    """``kernels.frames.kinematic_regressor`` of frame ``frame_id`` (an id or a name; if None, of the placement
+    ``P`` (3, 4) on joint ``joint_id``), a new array."""
+    f, j = frame_ids(model, data, frame_id, joint_id)
+    I, F = model.packed
+    out = np.empty((6, 6 * (model.njoints - 1)))
+    status = _frames.kinematic_regressor(I, F, data.ws, f, j, P, reference_frame_code(reference_frame), out)
+    if status:
+        frame_ids_failed(model, data, status, frame_id, joint_id)
     return out
 
 
@@ -138,9 +143,10 @@ def compute_frame_kinematic_regressor(model: Model, data: Data, frame_id: int | 
                                       reference_frame: ReferenceFrame | int) -> np.ndarray:
     """:func:`compute_joint_kinematic_regressor` of frame ``frame_id`` (an id or a name; its parent joint and
     placement), in ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``)."""
-    frame_id = _frame_id(model, data, frame_id)
-    f = model.frames[frame_id]
-    return compute_joint_kinematic_regressor(model, data, f.parent_joint, reference_frame, f.placement)
+    return _kinematic_regressor(model, data, frame_id, 0, _NO_PLACEMENT, reference_frame)
+
+
+_NO_PLACEMENT = np.zeros((3, 4))  # the placement argument of a frame's regressor (the kernel reads the frame's)
 
 
 __all__ = ["body_regressor", "joint_body_regressor", "frame_body_regressor", "compute_joint_torque_regressor",

@@ -108,7 +108,14 @@ class FastEntries:
     ordinary path, which converts the inputs or raises the named error."""
 
     __slots__ = ("forward_kinematics_q", "forward_kinematics_qv", "forward_kinematics_qva", "compute_joint_jacobians",
-                 "rnea", "crba", "aba", "compute_minverse", "compute_rnea_derivatives", "compute_aba_derivatives")
+                 "rnea", "crba", "aba", "compute_minverse", "compute_rnea_derivatives", "compute_aba_derivatives",
+                 "compute_generalized_gravity", "center_of_mass_q", "center_of_mass_qv", "center_of_mass_qva",
+                 "jacobian_center_of_mass", "compute_centroidal_map", "ccrba", "compute_centroidal_momentum",
+                 "compute_centroidal_momentum_time_variation", "energy_q", "energy_qv", "get_frame_jacobian",
+                 "get_joint_jacobian", "get_frame_jacobian_time_variation", "get_joint_jacobian_time_variation",
+                 "compute_frame_jacobian", "compute_joint_jacobian", "get_frame_velocity", "get_frame_acceleration",
+                 "get_frame_classical_acceleration", "get_velocity", "get_acceleration", "get_classical_acceleration",
+                 "update_frame_placement")
 
     def __init__(self, entries: dict = FAST_ENTRIES):
         self.unbind(entries)

@@ -19,7 +19,7 @@ import numpy as np
 
 from ._validate import as_array, as_scalar, positive
 from .motion import Force, Motion, force_cross_matrix, motion_cross_matrix
-from .skew import skew
+from .skew import cross3, skew
 
 
 class Inertia:
@@ -189,16 +189,16 @@ class Inertia:
         if not isinstance(motion, Motion):
             return NotImplemented
         v, w = motion.linear, motion.angular
-        f = self.mass * (v - np.cross(self.lever, w))
-        return Force(f, np.cross(self.lever, f) + self.inertia @ w)
+        f = self.mass * (v - cross3(self.lever, w))
+        return Force(f, cross3(self.lever, f) + self.inertia @ w)
 
     def vxiv(self, motion: Motion) -> Force:
         """``nu x* (Y nu)`` (a :class:`Force`) for ``motion = nu``, in the cheap form of Pinocchio's SE(3) cheat sheet, with ``beta = m c x w``."""
         v, w = motion.linear, motion.angular
-        mv_beta = self.mass * v - self.mass * np.cross(self.lever, w)
+        mv_beta = self.mass * v - self.mass * cross3(self.lever, w)
         return Force(
-            np.cross(w, mv_beta),
-            np.cross(w, np.cross(self.lever, mv_beta) + self.inertia @ w) - np.cross(v, self.mass * np.cross(self.lever, w)),
+            cross3(w, mv_beta),
+            cross3(w, cross3(self.lever, mv_beta) + self.inertia @ w) - cross3(v, self.mass * cross3(self.lever, w)),
         )
 
     def vtiv(self, motion: Motion) -> float:
@@ -273,3 +273,12 @@ class Inertia:
 
     def __repr__(self) -> str:
         return f"Inertia(mass={self.mass!r}, lever={self.lever.tolist()}, inertia={self.inertia.tolist()})"
+
+
+def _inertia(mass: float, lever: np.ndarray, inertia: np.ndarray) -> Inertia:
+    """An Inertia from trusted values (a float mass >= 0, new finite arrays ``(3,)`` and ``(3, 3)``, the latter
+    symmetric to rounding): what the constructor makes of them, symmetrised, without its checks (which are what
+    turns an overflow in a model file into an error: use it only on sums of a model's own inertias)."""
+    Y = Inertia.__new__(Inertia)
+    Y.mass, Y.lever, Y.inertia = float(mass), lever, 0.5 * (inertia + inertia.T)
+    return Y

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import as_array
-from .skew import skew
+from .skew import cross3, skew
 
 
 class _SpatialVector:
@@ -28,6 +28,14 @@ class _SpatialVector:
                 self.vector[:3] = as_array(linear, (3,), "linear")
             if angular is not None:
                 self.vector[3:] = as_array(angular, (3,), "angular")
+
+    @classmethod
+    def _from_storage(cls, vector: np.ndarray):
+        """The vector whose storage is ``vector``, a float64 ``(6,)`` array that rbda made (neither copied nor
+        checked)."""
+        out = cls.__new__(cls)
+        out.vector = vector
+        return out
 
     @classmethod
     def Zero(cls):
@@ -142,9 +150,9 @@ class Motion(_SpatialVector):
         """
         v, w = self.vector[:3], self.vector[3:]
         if isinstance(other, Motion):
-            return Motion(np.cross(v, other.angular) + np.cross(w, other.linear), np.cross(w, other.angular))
+            return Motion(cross3(v, other.angular) + cross3(w, other.linear), cross3(w, other.angular))
         if isinstance(other, Force):
-            return Force(np.cross(w, other.linear), np.cross(w, other.angular) + np.cross(v, other.linear))
+            return Force(cross3(w, other.linear), cross3(w, other.angular) + cross3(v, other.linear))
         raise TypeError(f"Motion.cross: expected Motion or Force, got {type(other).__name__}")
 
     __xor__ = cross
@@ -205,4 +213,4 @@ def classic_acceleration(velocity: Motion, acceleration: Motion, M=None) -> np.n
     """
     if M is not None:
         velocity, acceleration = M.act_inv(velocity), M.act_inv(acceleration)
-    return acceleration.linear + np.cross(velocity.angular, velocity.linear)
+    return acceleration.linear + cross3(velocity.angular, velocity.linear)

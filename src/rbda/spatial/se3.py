@@ -9,7 +9,7 @@ import numpy as np
 from ._validate import as_array, as_points, as_scalar
 from .inertia import Inertia
 from .motion import Force, Motion
-from .skew import skew
+from .skew import cross3, skew
 from .so3 import (
     Jexp3,
     as_unit_quat,
@@ -133,10 +133,10 @@ class SE3:
         R, p = self.rotation, self.translation
         if isinstance(x, Motion):
             w = R @ x.angular
-            return Motion(R @ x.linear + np.cross(p, w), w)
+            return Motion(R @ x.linear + cross3(p, w), w)
         if isinstance(x, Force):
             f = R @ x.linear
-            return Force(f, R @ x.angular + np.cross(p, f))
+            return Force(f, R @ x.angular + cross3(p, f))
         if isinstance(x, Inertia):
             return Inertia(x.mass, p + R @ x.lever, R @ x.inertia @ R.T)
         if isinstance(x, SE3):
@@ -148,9 +148,9 @@ class SE3:
         """Express in B what is given in A: ``x`` as in :meth:`act` (its inverse)."""
         R, p = self.rotation, self.translation
         if isinstance(x, Motion):
-            return Motion(R.T @ (x.linear - np.cross(p, x.angular)), R.T @ x.angular)
+            return Motion(R.T @ (x.linear - cross3(p, x.angular)), R.T @ x.angular)
         if isinstance(x, Force):
-            return Force(R.T @ x.linear, R.T @ (x.angular - np.cross(p, x.linear)))
+            return Force(R.T @ x.linear, R.T @ (x.angular - cross3(p, x.linear)))
         if isinstance(x, Inertia):
             return Inertia(x.mass, R.T @ (x.lever - p), R.T @ x.inertia @ R)
         if isinstance(x, SE3):

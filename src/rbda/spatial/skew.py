@@ -13,6 +13,12 @@ def skew(u) -> np.ndarray:
     return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
 
 
+def cross3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a x b`` along the first axis, unchecked: of two 3-vectors, or column by column of ``(3, n)`` arrays (either
+    may be one 3-vector); about 2 us where ``np.cross`` takes 10 to 20."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+
+
 def unskew(S) -> np.ndarray:
     """Vector of the skew-symmetric part of ``S: (3, 3)``, returns ``(3,)`` (inverse of :func:`skew`)."""
     S = as_array(S, (3, 3), "S")
