@@ -170,10 +170,10 @@ def main(verbose: bool = True, plot: str | None = "casadi_trajectory_optimizatio
         fig.tight_layout()
         from _output import output_path  # examples/_output.py: the folder of --out
 
-        plot = output_path(plot)
-        fig.savefig(plot, dpi=100)
+        saved = output_path(plot)
+        fig.savefig(saved, dpi=100)
         if verbose:
-            print(f"plot saved to {plot}")
+            print(f"plot saved to {saved}")
     return {"swing_up": up, "swing_up_exact": up_exact, "reach": arm}
 
 

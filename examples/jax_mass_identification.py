@@ -124,10 +124,10 @@ def main(verbose: bool = True, plot: str | None = "jax_mass_identification.png",
         fig.tight_layout()
         from _output import output_path  # examples/_output.py: the folder of --out
 
-        plot = output_path(plot)
-        fig.savefig(plot, dpi=100)
+        saved = output_path(plot)
+        fig.savefig(saved, dpi=100)
         if verbose:
-            print(f"plot saved to {plot}")
+            print(f"plot saved to {saved}")
     if animation is not None:
         from _animation import save_model_animation  # examples/_animation.py, next to this script
 

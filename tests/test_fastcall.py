@@ -380,7 +380,7 @@ def test_frame_entries_equal_the_ordinary_path_bit_for_bit(model_name, name):
                 r_fast, r_slow = FRAME_CALLS[name](model, fast, q, i, rf), FRAME_CALLS[name](model, slow, q, i, rf)
                 assert not np.shares_memory(r_fast, fast.ws)
                 np.testing.assert_array_equal(r_fast, r_slow)
-        assert type(fast.__dict__[fastcall.PREFIX + name]).__name__ == "builtin_function_or_method"
+        assert type(getattr(fast.fast_entries, name)).__name__ == "builtin_function_or_method"
         np.testing.assert_array_equal(fast.ws, slow.ws)
         r1 = FRAME_CALLS[name](model, fast, q, 1, rbda.WORLD)
         r2 = FRAME_CALLS[name](model, fast, q, 1, rbda.WORLD)

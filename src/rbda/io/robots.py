@@ -65,7 +65,7 @@ def load_robot(name: str, geometry: bool = True, floating_base: bool | None = No
     """
     from .loader import load_model
     from .srdf import load_reference_configurations
-    from .geometry import GeometryType
+    from ..model.geometry import GeometryType
     from .urdf import build_geom_from_urdf
 
     if name not in ROBOTS:
