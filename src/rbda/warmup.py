@@ -159,10 +159,11 @@ def _contact_steps():
     geometry.add_all_collision_pairs()
     q = rbda.neutral(model)
     q[2], q[7:10], q[14:17] = 0.099, (0.05, 0.1, 0.12), (0.05, 0.25, 0.12)
-    data, geom_data = model.create_data(), collision.GeometryData(geometry)
+    data = model.create_data()
     Q = np.stack([q, q])
 
-    def collide():
+    def collide():  # (its own GeometryData: simulate, which may run first in a worker, changes the pairs)
+        geom_data = collision.GeometryData(geometry)
         collision.compute_distances(model, data, geometry, geom_data, q)
         collision.compute_collisions(model, data, geometry, geom_data, q)
         collision.compute_distance(geometry, geom_data, 0)
