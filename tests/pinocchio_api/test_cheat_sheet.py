@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import rbda
 import rbda.pinocchio as rpin
 
 from tests.io.urdf_samples import robots_dir  # example-robot-data's robots folder, or a skip
@@ -407,7 +408,7 @@ def _namespaces(tmp_path):
         exec(SETUP, ns)  # noqa: S102
         out.append(ns)
     model = out[0]["model"]
-    q1 = rpin.randomConfiguration(model, -np.ones(model.nq), np.ones(model.nq))
+    q1 = rbda.random_configuration(model, -np.ones(model.nq), np.ones(model.nq), rng=rng)  # the same every run
     state = {"q": q1, "q1": q1, "q2": rpin.integrate(model, q1, rng.normal(size=model.nv)),
              "v": rng.normal(size=model.nv), "a": rng.normal(size=model.nv), "tau": rng.normal(size=model.nv)}
     for ns in out:
