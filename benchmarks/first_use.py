@@ -138,13 +138,9 @@ def machine() -> str:
     import numba
     import numpy
 
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return (f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}, numpy {numpy.__version__}, "
+    from rbda.bench import cpu_name
+
+    return (f"{cpu_name()}, {os.cpu_count()} cores; Python {platform.python_version()}, numpy {numpy.__version__}, "
             f"numba {numba.__version__}")
 
 

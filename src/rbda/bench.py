@@ -105,13 +105,23 @@ def format_table(model_name: str, rows) -> str:
     return "\n".join(lines)
 
 
+def cpu_name() -> str:
+    """The processor's model name (``/proc/cpuinfo``), else what ``platform`` says."""
+    import platform
+
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        return platform.processor() or platform.machine()
+
+
 def environment() -> str:
     """The date and time (UTC), the machine (processor, cores, load average) and the versions of Python, rbda,
     numba, Pinocchio and MuJoCo (``not installed`` for a missing one), as one sentence for a generated page."""
     import datetime
     import importlib
     import os
-    import platform
     import sys
 
     from ._version import __version__
@@ -122,12 +132,7 @@ def environment() -> str:
         except ImportError:
             return "not installed"
 
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    cpu = cpu_name()
     load = f", load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return (f"{now}, {cpu} ({os.cpu_count()} cores{load}), Python {sys.version.split()[0]}, rbda {__version__}, "

@@ -41,7 +41,7 @@ from ..kernels.active_set import velocities as g_plus_G_times
 from ..kernels.checks import all_finite
 from ..kernels.configuration import integrate
 from ..kernels.constrained import CONTACT_3D, EP, constraint_kinematics, delassus
-from ..kernels.contact_solvers import ADMM, PGS, SOLVER_OPTIONS, admm_solve, pgs_solve  # noqa: F401 (the codes)
+from ..kernels.contact_solvers import ADMM, PGS, admm_solve, pgs_solve
 from ..kernels.dynamics import crba_after_kinematics, free_bodies_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
 from ..kernels.time_stepping import advance, transport

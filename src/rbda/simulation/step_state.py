@@ -85,7 +85,3 @@ class StepState:
     reference: tuple | None = None  # reference_step's results: (3k, impulses, velocities)
     previous: dict = field(default_factory=dict)  # reference_step's warm start: impulses by key
     unconverged: bool = False  # whether a step's solve has stopped short of its tolerances (warned once)
-
-    def forget_results(self) -> None:
-        """Before a step: the results read from the last one are built again from the new one."""
-        self.contacts = self.rows = None
