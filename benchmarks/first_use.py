@@ -1,10 +1,12 @@
 """The first minute of a new user: the first call of each function in a fresh process with an empty compile cache,
 the same with the cache filled, ``import rbda``, and a batch of one state.
 
-    python benchmarks/first_use.py [--only rnea,aba] [--warm] [--markdown PATH] [--batch]
+    python benchmarks/first_use.py [--only rnea,aba] [--warm | --installed] [--markdown PATH] [--batch]
 
 Each row runs in its own subprocess with ``NUMBA_CACHE_DIR`` pointed at a new empty folder (``--warm``: the
-same folder a second time, so the row measures loading from the cache). Times are CPU seconds of the first call alone
+same folder a second time, so the row measures loading from the cache). ``--installed`` runs each row once in a
+new process with the installation's own cache, the one ``pip install .`` compiles into the package: what a user
+waits for after the install (run it from outside the source tree, so that the installed rbda is imported). Times are CPU seconds of the first call alone
 (``time.process_time``, so that other work on the machine does not count; ``import rbda``, importing JAX or CasADi
 and building the inputs are not counted; the bridges' rows include tracing and XLA's compile); the cached rows also give ``import rbda`` and the first ``create_data()`` (wall time).
 ``--markdown PATH`` also writes the table (with the command, the date and the machine) as Markdown.
@@ -81,12 +83,16 @@ ROWS = {
 }
 
 
-def first_call(name: str, cache: str) -> tuple[float, float, float]:
-    """(import rbda, create_data, first call) seconds of row ``name`` in a new process using ``cache``."""
+def first_call(name: str, cache: str | None) -> tuple[float, float, float]:
+    """(import rbda, create_data, first call) seconds of row ``name`` in a new process using ``cache`` (None: the
+    installation's own)."""
     prepare, call = ROWS[name]
     code = (SETUP + prepare + f"t0 = time.process_time(); {call}; t = time.process_time() - t0\n"
             "print(t_import, t_data, t)")
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache, RBDA_COMPILE_NOTICE="0")
+    env = dict(os.environ, RBDA_COMPILE_NOTICE="0")
+    env.pop("NUMBA_CACHE_DIR", None)
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     if out.returncode:
         raise RuntimeError(f"{name}: {out.stderr}")
@@ -144,12 +150,39 @@ def machine() -> str:
             f"numba {numba.__version__}")
 
 
+def installed(names, cpu_import, wall_import, markdown) -> None:
+    """Each row's first call in a new process with the installation's own cache, the worst, and the table."""
+    import time
+
+    import rbda
+
+    rows = []
+    for name in names:
+        _, _, first = first_call(name, None)
+        rows.append((name, first))
+        print(f"{name:32s} {first * 1e3:8.1f} ms", flush=True)
+    worst = max(rows, key=lambda row: row[1])
+    stamp = f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {os.getloadavg()[0]:.1f}"
+    print(f"worst: {worst[0]} {worst[1]:.2f} s; rbda from {os.path.dirname(rbda.__file__)}\n{stamp}")
+    if markdown:
+        command = "python benchmarks/first_use.py " + " ".join(sys.argv[1:])
+        lines = [f"`{command}` after `pip install .`, {stamp}; {machine()}. CPU seconds of the first call in a new "
+                 "process, with the cache the install compiled.", "", "| first call | after the install |",
+                 "| --- | ---: |", f"| `import rbda` | {cpu_import:.2f} s ({wall_import:.2f} s wall) |"]
+        lines += [f"| `{name}` | {first * 1e3:.0f} ms |" for name, first in rows]
+        lines.append(f"| worst | {worst[1] * 1e3:.0f} ms (`{worst[0]}`) |")
+        with open(markdown, "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
 def main() -> None:
     import time
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", default="", help="comma-separated row names (default: every row)")
     parser.add_argument("--warm", action="store_true", help="also time the call again with the cache filled")
+    parser.add_argument("--installed", action="store_true",
+                        help="time each first call once with the installation's own cache (after pip install .)")
     parser.add_argument("--markdown", metavar="PATH", help="also write the table as Markdown to PATH")
     parser.add_argument("--batch", action="store_true", help="time small and large batches instead")
     args = parser.parse_args()
@@ -159,6 +192,8 @@ def main() -> None:
     cpu_import, wall_import = import_time()
     print(f"{'import rbda':32s} {cpu_import:.2f} s CPU, {wall_import:.2f} s wall", flush=True)
     rows, total = [], 0.0
+    if args.installed:
+        return installed(names, cpu_import, wall_import, args.markdown)
     for name in names:
         with tempfile.TemporaryDirectory() as cache:
             _, _, cold = first_call(name, cache)

@@ -123,3 +123,27 @@ def test_the_stamp_of_a_kernel_module_covers_its_helpers():
     for helper in ("spatial/compiled.py", "joints/dispatch.py", "joints/revolute.py", "_native/views.py"):
         assert cache.ROOT / helper in dynamics
     assert cache.ROOT / "simulation" / "simulator.py" not in dynamics
+
+
+def test_prune_deletes_the_cache_files_of_other_source_versions_only(tmp_path):
+    folder = cache.ROOT / "joints" / "__pycache__"
+    folder.mkdir(exist_ok=True)
+    current = cache.source_stamp(cache.ROOT / "joints" / "spherical.py")[:12]
+    other = "0" * 12 if current != "0" * 12 else "1" * 12
+    names = {"old_index": f"spherical.integrate-12-{other}.py311.nbi",
+             "old_data": f"spherical.integrate-12-{other}.py311.3.nbc",
+             "new_index": f"spherical.integrate-12-{current}.py311.nbi",
+             "unknown": f"nosuchmodule.f-3-{other}.py311.nbi"}
+    paths = {key: folder / name for key, name in names.items()}
+    created = [p for p in paths.values() if not p.exists()]
+    try:
+        for path in created:
+            path.write_bytes(b"")
+        deleted = cache.prune(cache.ROOT / "joints")
+        assert not paths["old_index"].exists() and not paths["old_data"].exists()
+        assert paths["new_index"].exists()  # this version's
+        assert paths["unknown"].exists()  # no source of that name: left alone
+        assert deleted >= 2
+    finally:
+        for path in created:
+            path.unlink(missing_ok=True)

@@ -1,5 +1,6 @@
 """``rbda warmup`` compiles every kernel family: after it, a new process calls each family (single-state, batched,
-constrained, collision, contact solvers, simulator) with no numba compilation and no compile notice."""
+constrained, collision, contact solvers, simulator steps and rollouts, JAX's handlers) with no numba compilation
+and no compile notice."""
 
 import io
 import os
@@ -68,6 +69,11 @@ CALLS = textwrap.dedent("""
         Solver("ccp").solve(DelassusDense(np.eye(3)), np.array([0.0, 0.0, -1.0]), 0.3)
     sim = Simulator(w, g, 1e-3, solver="pgs")
     sim.step(wq, np.zeros(w.nv), np.zeros(w.nv))
+    sim.rollout(wq, np.zeros(w.nv), np.zeros((3, w.nv)))
+    rbda.batch.rollout(w, g, np.stack([wq] * 3), np.zeros((3, w.nv)), np.zeros((3, 2, w.nv)), 1e-3, backend="thread")
+    from rbda._native import xla_ffi  # rbda.jax's handlers (compiled without JAX)
+    for name in xla_ffi.HANDLERS:
+        xla_ffi.handler(name)
     print("compiled:", sorted(set(compiled)))
 """)
 

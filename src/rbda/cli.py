@@ -279,10 +279,16 @@ def main(argv: list[str] | None = None) -> int:
     warm = sub.add_parser("warmup", help="compile every kernel ahead of time, with a progress bar (for images and CI)")
     warm.add_argument("--jobs", "-j", type=int, default=None,
                       help="processes compiling at once (default: one per core, at most 8)")
+    warm.add_argument("--prune", action="store_true",
+                      help="first delete the cache files compiled from other versions of rbda's sources")
     args = parser.parse_args(argv)
     if args.command == "warmup":
         from .warmup import default_jobs, warmup
 
+        if args.prune:
+            from ._native import cache
+
+            print(f"rbda: {cache.prune()} cache files of other source versions deleted", file=sys.stderr)
         warmup(sys.stderr, default_jobs() if args.jobs is None else args.jobs)
         return 0
     if args.command == "view":

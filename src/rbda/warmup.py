@@ -60,7 +60,16 @@ def _steps(model, data, q, v, a):
         *_constrained_steps(q, v, a),
         *_contact_steps(),
         ("fast entries of one call", _fast_entries),
+        ("JAX's handlers", _xla_handlers),
     ]
+
+
+def _xla_handlers():
+    """The XLA FFI handlers of ``rbda.jax`` (``_native/xla_ffi.py``): compiled without JAX, registered at its use."""
+    from ._native import xla_ffi
+
+    for name in xla_ffi.HANDLERS:
+        xla_ffi.handler(name)
 
 
 def _fast_entries():
@@ -186,9 +195,13 @@ def _contact_steps():
         for name in ("box", "shape0", "shape1", "ball", "ball2"):
             geometry.add_collision_pair(ground, geometry.get_geometry_id(name))
         geometry.add_collision_pair(geometry.get_geometry_id("ball"), geometry.get_geometry_id("ball2"))
+        zero = np.zeros(model.nv)
         for solver in ("admm", "pgs"):
             sim = Simulator(model, geometry, 1e-3, solver=solver)
-            sim.step(*sim.step(q, np.zeros(model.nv), np.zeros(model.nv)), np.zeros(model.nv))
+            sim.step(*sim.step(q, zero, zero), zero)
+            sim.rollout(q, zero, np.zeros((2, model.nv)))
+            rbda.batch.rollout(model, geometry, Q, np.zeros_like(Q[:, :model.nv]), np.zeros((2, 2, model.nv)), 1e-3,
+                               solver=solver, backend="thread")
         reference_step(sim, q, np.zeros(model.nv), np.zeros(model.nv))  # the stages in Python (StandingPD's)
 
     return [("collision", collide), ("contact solvers", solve), ("simulator", simulate)]

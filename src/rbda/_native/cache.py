@@ -154,3 +154,22 @@ def install() -> None:
     current = caching.CacheImpl._locator_classes
     if current[: len(LOCATORS)] != list(LOCATORS):
         caching.CacheImpl._locator_classes = [*LOCATORS, *(c for c in current if c not in LOCATORS)]
+
+
+#: a cache file's name: ``<module>.<function>-<line>-<stamp>.py<version>[.<n>].nbi|nbc`` (the stamp: 12 hex digits)
+_CACHE_FILE = re.compile(r"^(?P<module>[^.]+)\..*-(?P<stamp>[0-9a-f]{12})\.py\d+(?:\.\d+)?\.nb[ic]$")
+
+
+def prune(root: str | Path = ROOT) -> int:
+    """Delete the cache files under ``root`` (the package's ``__pycache__`` folders) written from other versions of
+    the sources than these: their stamp is not their module's :func:`source_stamp`. Returns how many were deleted.
+    (Files from other versions are never read, as their names differ; this only frees the disk.)"""
+    deleted = 0
+    for path in Path(root).rglob("__pycache__/*.nb[ic]"):
+        match = _CACHE_FILE.match(path.name)
+        source = path.parent.parent / f"{match['module']}.py" if match else None
+        if source is not None and source.is_file() and source.resolve().is_relative_to(ROOT):
+            if source_stamp(source)[:12] != match["stamp"]:
+                path.unlink()
+                deleted += 1
+    return deleted

@@ -444,13 +444,23 @@ HANDLERS = {"rbda_rnea": _rnea_value, "rbda_aba": _aba_value, "rbda_rnea_jac": _
 _compiled = {}  # target name -> numba cfunc (kept alive: XLA holds its address)
 
 
-def target(name: str) -> str:
-    """Compile (or load from numba's cache) and register the handler ``name`` with XLA, once; returns ``name``."""
+def handler(name: str):
+    """The compiled handler ``name`` (a numba cfunc), compiled or loaded from numba's cache once per process; it
+    needs no JAX (``rbda warmup`` compiles every handler this way)."""
     if name not in _compiled:
+        with compiling(f"the XLA handler of {name}", "1 to 3 min"):  # a first jit(frame_jacobian): 196 s of CPU
+            _compiled[name] = cfunc(types.voidptr(types.voidptr), cache=True)(HANDLERS[name])
+    return _compiled[name]
+
+
+_registered: set = set()
+
+
+def target(name: str) -> str:
+    """Register the handler ``name`` (:func:`handler`) with XLA, once; returns ``name``."""
+    if name not in _registered:
         import jax
 
-        with compiling(f"the XLA handler of {name}", "1 to 3 min"):  # a first jit(frame_jacobian): 196 s of CPU
-            handler = cfunc(types.voidptr(types.voidptr), cache=True)(HANDLERS[name])
-        jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(handler.address), platform="cpu")
-        _compiled[name] = handler
+        jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(handler(name).address), platform="cpu")
+        _registered.add(name)
     return name
