@@ -282,7 +282,7 @@ def dynamics_and_contacts(ctx, parity, q, v, tau, fext):
     shapes = (ctx.sparam, ctx.hull, ctx.graph, ctx.faces, ctx.face_ranges, ctx.polygons)
     room = (ctx.simplex, ctx.simplex_weights, ctx.hull_starts, ctx.witness, ctx.iterations, ctx.epa_polytope,
             ctx.epa_faces, ctx.epa_planes, ctx.epa_alive, ctx.epa_edges, ctx.pair_placements, ctx.features,
-            ctx.clipped, ctx.patch, ctx.keep)
+            ctx.clipped, ctx.patch, ctx.keep, ctx.end_sphere)
     k = pair_contacts(ctx.pairs, ctx.candidates[:count], ctx.gint, ctx.gparam, ctx.vertices, ctx.boxes, shapes,
                       ctx.world_box, ctx.R, ctx.p, ctx.margins, ctx.work, room, ctx.pair_rows,
                       ctx.out_contacts[parity], ctx.out_keys[parity], ctx.keep, ctx.normal)
