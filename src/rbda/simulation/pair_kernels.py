@@ -52,6 +52,7 @@ CAP_SIDES = 4  # a cylinder's cap as a feature: the regular polygon of this many
 # compiled.plane_cylinder's patch: a cap on a face gives 4 points, no reduction, whose keys stay from step to step)
 GJK = (0, 1e-10, 256)  # GJK's variant (vanilla), tolerance and most iterations (collision.DistanceRequest's)
 PATCH_SLACK = 1e-9  # m: a patch shallower than the deepest point by more than this is joined by that point
+AXIS_SINE = 1e-6  # a direction within this sine of a cylinder's axis has no part perpendicular to it
 END_GAP = 0.1  # an axis end this close to the deepest point (a fraction of the axis' length) is its own contact
 EDGE_BIAS = 1e-6  # relative: an edge axis of the separating axis test wins only by this much over a face axis
 # a geometry object's columns of PackedScene.gint from TYPE: its collision.support type code, the first row and the
@@ -653,9 +654,10 @@ def axis_ends(a, b, p1, p2, n, gint, sparam, hull, graph, R, p, margin, room, ro
     toward = n if axial == a else neg(n)  # from the axial shape to the other
     on_axial, on_other = (p1, p2) if axial == a else (p2, p1)
     z = column(R[axial], 2)
-    lift = toward
-    if t == CYLINDER:
-        lift = unit_or(axpy(toward, -dot(toward, z), z), toward)[0]
+    lift = toward  # a capsule's end sphere reaches furthest towards the other shape along it, a cylinder's rim
+    if t == CYLINDER:  # along its part perpendicular to the axis (any, if there is none: an axis along the normal)
+        w, length = unit_or(axpy(toward, -dot(toward, z), z), toward)
+        lift = unit_or(axpy(w, -dot(w, z), z), toward)[0] if length > AXIS_SINE else perpendicular(z)
     along = min(half, max(-half, dot(sub(on_axial, (p[axial, 0], p[axial, 1], p[axial, 2])), z)))  # on the axis
     count = 0
     for s in (-1.0, 1.0):
