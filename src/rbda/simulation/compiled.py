@@ -571,7 +571,7 @@ def excluded_dual(formulation, mu, index, n, velocities):
 
 
 @njit(cache=True)
-def solve_working(options, rho, G, J, g, mu, index, lower, upper, impulses, M, parents, stats, integers, floats):
+def solve_working(options, rho, G, J, g, mu, index, lower, upper, impulses, full, M, parents, stats, integers, floats):
     """PGS or ADMM (:func:`solve_contacts`, without the fast path, which failed) on the rows ``index (n,)`` of the
     working set (:func:`working_rows`) only, ``G_s`` those rows and columns of ``G``, the other contacts left at zero
     impulse (a robot lying on the ground: tens of points within the margin, a few of them loaded; the rows of the
@@ -580,7 +580,7 @@ def solve_working(options, rho, G, J, g, mu, index, lower, upper, impulses, M, p
     within the solver's feasibility tolerance (:func:`excluded_dual`): then the impulses solve the whole problem as
     a solve of it would (their rows' conditions are the solve's own, the others' hold with zero impulse), and
     ``impulses`` and ``stats`` are filled. ``J (m, nv)``, ``M``, ``parents``: as :func:`solve_contacts` takes them.
-    Returns whether it was accepted (``impulses`` is unchanged if not)."""
+    Returns whether it was accepted (``impulses`` is unchanged if not); ``full (m,)``: its iterate, on all rows."""
     nv, n = J.shape[1], index.shape[0]
     Gs, floats = take(floats, (n, n))
     Js, floats = take(floats, (n, nv))
@@ -588,7 +588,6 @@ def solve_working(options, rho, G, J, g, mu, index, lower, upper, impulses, M, p
     lam_s, floats = take(floats, (n,))
     mu_s, floats = take(floats, ((n - lower.shape[0]) // 3,))
     velocities, floats = take(floats, (g.shape[0],))
-    full, floats = take(floats, (g.shape[0],))
     for i in range(n):
         Js[i], gs[i], lam_s[i] = J[index[i]], g[index[i]], impulses[index[i]]
         for j in range(n):
@@ -596,11 +595,11 @@ def solve_working(options, rho, G, J, g, mu, index, lower, upper, impulses, M, p
     for c in range(mu_s.shape[0]):
         mu_s[c] = mu[index[3 * c] // 3]
     solve_contacts(options, rho, 0, Gs, gs, mu_s, lower, upper, lam_s, True, Js, M, parents, stats, integers, floats)
-    if not stats.converged:
-        return False
     full[:] = 0.0
     for i in range(n):
         full[index[i]] = lam_s[i]
+    if not stats.converged:
+        return False
     g_plus_G_times(G, g, full, velocities)
     o = options[0]
     tolerances = o.tolerances
@@ -697,8 +696,6 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         stats.primal, stats.dual, stats.complementarity = primal, dual, compl
         stats.rho = rho if o.solver == ADMM else np.nan
     else:
-        if n < m:  # (solve_loaded's trial may be in impulses: back to the warm start)
-            impulses[:] = guess
         G, floats = take(floats, (m, m))
         Y, floats = take(floats, (nv, m))
         delassus(L, Dinv, lam, J, Y, G)  # G = J M^-1 J^T through the sparse factor
@@ -720,11 +717,21 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
             stats.rho = rho if o.solver == ADMM else np.nan
         else:
             n = working_rows(contacts, impulses, g, r, index)
-            stats.iterations = 0
-            if not (n < m and solve_working(options, rho, G, J, g, mu, index[:n], lower, upper, impulses, ctx.M,
-                                            lam, stats, rest, floats)):
-                spent += stats.iterations
-                solve_contacts(options, rho, 0, G, g, mu, lower, upper, impulses, warm and m > 0, J, ctx.M, lam,
+            stats.iterations, left = 0, o.max_iter
+            if n < m:
+                if solve_working(options, rho, G, J, g, mu, index[:n], lower, upper, impulses, guess, ctx.M, lam,
+                                 stats, rest, floats):
+                    left = -1  # accepted
+                else:  # its iterations count against max_iter; if none are left, its iterate is the step's
+                    left = o.max_iter - stats.iterations
+                    if left > 0:
+                        spent += stats.iterations
+                    else:
+                        impulses[:] = guess
+            if left > 0:
+                budget = options.copy()  # (the whole problem's solve: max_iter less the working set's iterations)
+                budget[0].max_iter = left
+                solve_contacts(budget, rho, 0, G, g, mu, lower, upper, impulses, warm and m > 0, J, ctx.M, lam,
                                stats, integers, floats)
         stats.iterations += spent
         g_plus_G_times(G, g, impulses, velocities)  # G lambda + g

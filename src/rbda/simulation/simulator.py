@@ -21,6 +21,7 @@ One step reads as its stages, each a function of the simulator and the step's st
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 
 import numpy as np
@@ -233,24 +234,28 @@ def solve_problem(solver, G, g, cs, guess, rows):
     contacts = np.zeros((cs.size, 8))
     contacts[:, 0] = cs.distances
     n = compiled_kernels.working_rows(contacts, lam, g, rows.size, index)
+    whole = copy.copy(solver)
+    whole.active_set_max_iter = 0
     if n < m:
         index = index[:n]
-        working = copy.copy(solver)
-        working.active_set_max_iter = 0
+        working = copy.copy(whole)
         part = working.solve(DelassusDense(np.ascontiguousarray(G[np.ix_(index, index)])), g[index],
                              cs.mu[index[:n - rows.size:3] // 3], lam[index], rows.lower, rows.upper)
+        full = np.zeros(m)
+        full[index] = part
         if working.stats.converged:
-            full = np.zeros(m)
-            full[index] = part
             velocities = G @ full + g
             dual = compiled_kernels.excluded_dual(formulation, cs.mu, index, n, velocities)
             if dual <= tolerances[0] + tolerances[1] * np.abs(velocities).max(initial=0.0):
                 solver.stats = working.stats
                 return full
-    whole = copy.copy(solver)
-    whole.active_set_max_iter = 0
+        whole.max_iter = solver.max_iter - working.stats.iterations  # its iterations count against max_iter
+        if whole.max_iter <= 0:
+            solver.stats = working.stats
+            return full
     lam = whole.solve(DelassusDense(G), g, cs.mu, lam, rows.lower, rows.upper)
-    solver.stats = whole.stats
+    spent = working.stats.iterations if n < m else 0
+    solver.stats = dataclasses.replace(whole.stats, iterations=whole.stats.iterations + spent)
     return lam
 
 
