@@ -706,34 +706,31 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
             return m, r
         # the fast path on the whole problem (the active sets tried on the loaded rows count against the step's
         # budget of them), then PGS or ADMM on the working set (solve_working), then on the whole problem
-        spent = 0  # (reported as the whole problem's solve reports them: the loaded rows' active sets not counted)
-        if rounds - used > 0:
-            start, accepted, primal, dual, compl = active_set_solve(formulation, G, g, mu, lower, upper, impulses,
+        spent = 0  # the iterations of this solve: the fast path's active sets on the whole problem (those on the
+        if rounds - used > 0:  # loaded rows not counted), then the working set's, which count against max_iter
+            spent, accepted, primal, dual, compl = active_set_solve(formulation, G, g, mu, lower, upper, impulses,
                                                                     rounds - used, tolerances, rest, floats)
-            spent += start
         if accepted:
-            stats.converged, stats.factorizations = True, 0
+            stats.iterations, stats.converged, stats.factorizations = spent, True, 0
             stats.primal, stats.dual, stats.complementarity = primal, dual, compl
             stats.rho = rho if o.solver == ADMM else np.nan
         else:
+            stats.iterations, stats.converged, stats.factorizations = spent, False, 0
             n = working_rows(contacts, impulses, g, r, index)
-            stats.iterations, left = 0, o.max_iter
-            if n < m:
-                if solve_working(options, rho, G, J, g, mu, index[:n], lower, upper, impulses, guess, ctx.M, lam,
-                                 stats, rest, floats):
-                    left = -1  # accepted
-                else:  # its iterations count against max_iter; if none are left, its iterate is the step's
-                    left = o.max_iter - stats.iterations
-                    if left > 0:
-                        spent += stats.iterations
-                    else:
-                        impulses[:] = guess
-            if left > 0:
-                budget = options.copy()  # (the whole problem's solve: max_iter less the working set's iterations)
-                budget[0].max_iter = left
+            budget = options.copy()  # max_iter less the iterations spent
+            if n < m and spent < o.max_iter:
+                budget[0].max_iter = o.max_iter - spent
+                accepted = solve_working(budget, rho, G, J, g, mu, index[:n], lower, upper, impulses, guess, ctx.M,
+                                         lam, stats, rest, floats)
+                spent += stats.iterations
+                if not accepted and spent >= o.max_iter:  # none left: its iterate is the step's
+                    impulses[:] = guess
+            if not accepted and spent < o.max_iter:
+                budget[0].max_iter = o.max_iter - spent
                 solve_contacts(budget, rho, 0, G, g, mu, lower, upper, impulses, warm and m > 0, J, ctx.M, lam,
                                stats, integers, floats)
-        stats.iterations += spent
+                spent += stats.iterations
+            stats.iterations = spent
         g_plus_G_times(G, g, impulses, velocities)  # G lambda + g
         tau[:] = 0.0
         add_rows(J, impulses, tau)  # J^T lambda

@@ -224,38 +224,44 @@ def solve_problem(solver, G, g, cs, guess, rows):
     lam = np.zeros(m) if guess is None else guess.copy()
     formulation, tolerances = FORMULATIONS[solver.formulation], solver.options()[0]["tolerances"].copy()
     no_ints, no_floats = np.zeros(0, dtype=np.int64), np.zeros(0)
+    spent, stats = 0, SolverStats()
     if rounds > 0 and m > 0:
-        used, accepted, primal, dual, compl = active_set_solve(formulation, G, g, cs.mu, rows.lower, rows.upper, lam,
-                                                               rounds, tolerances, no_ints, no_floats)
+        spent, accepted, primal, dual, compl = active_set_solve(formulation, G, g, cs.mu, rows.lower, rows.upper,
+                                                                lam, rounds, tolerances, no_ints, no_floats)
+        stats = SolverStats(spent, bool(accepted), primal, dual, compl, math.nan, 0)
         if accepted:
-            solver.stats = SolverStats(used, True, primal, dual, compl, math.nan, 0)
+            solver.stats = stats
             return lam
     index = np.empty(m, dtype=np.int64)
     contacts = np.zeros((cs.size, 8))
     contacts[:, 0] = cs.distances
     n = compiled_kernels.working_rows(contacts, lam, g, rows.size, index)
-    whole = copy.copy(solver)
-    whole.active_set_max_iter = 0
-    if n < m:
+    rest = copy.copy(solver)  # without the fast path, within max_iter less the iterations spent
+    rest.active_set_max_iter = 0
+    if n < m and spent < solver.max_iter:
         index = index[:n]
-        working = copy.copy(whole)
-        part = working.solve(DelassusDense(np.ascontiguousarray(G[np.ix_(index, index)])), g[index],
-                             cs.mu[index[:n - rows.size:3] // 3], lam[index], rows.lower, rows.upper)
+        rest.max_iter = solver.max_iter - spent
+        part = rest.solve(DelassusDense(np.ascontiguousarray(G[np.ix_(index, index)])), g[index],
+                          cs.mu[index[:n - rows.size:3] // 3], lam[index], rows.lower, rows.upper)
         full = np.zeros(m)
         full[index] = part
-        if working.stats.converged:
+        stats = rest.stats
+        spent += stats.iterations
+        if stats.converged:
             velocities = G @ full + g
             dual = compiled_kernels.excluded_dual(formulation, cs.mu, index, n, velocities)
             if dual <= tolerances[0] + tolerances[1] * np.abs(velocities).max(initial=0.0):
-                solver.stats = working.stats
+                solver.stats = dataclasses.replace(stats, iterations=spent)
                 return full
-        whole.max_iter = solver.max_iter - working.stats.iterations  # its iterations count against max_iter
-        if whole.max_iter <= 0:
-            solver.stats = working.stats
+        if spent >= solver.max_iter:  # none left: its iterate is the step's
+            solver.stats = dataclasses.replace(stats, iterations=spent, converged=False)
             return full
-    lam = whole.solve(DelassusDense(G), g, cs.mu, lam, rows.lower, rows.upper)
-    spent = working.stats.iterations if n < m else 0
-    solver.stats = dataclasses.replace(whole.stats, iterations=whole.stats.iterations + spent)
+    if spent < solver.max_iter:
+        rest.max_iter = solver.max_iter - spent
+        lam = rest.solve(DelassusDense(G), g, cs.mu, lam, rows.lower, rows.upper)
+        stats = rest.stats
+        spent += stats.iterations
+    solver.stats = dataclasses.replace(stats, iterations=spent)
     return lam
 
 
