@@ -20,7 +20,9 @@ of a call):
 - :func:`contact_step` runs stages 3 to 5: contact frames, the contact Jacobian on the joints' supports
   (:func:`contact_jacobian`), the joint-limit and joint-friction rows (:func:`limit_and_friction_rows`),
   ``G = J M^-1 J^T`` through the sparse factor (``kernels/constrained.py: delassus``), the biases, the warm
-  start matched by integer keys (:func:`warm_start`), PGS or ADMM (``kernels/contact_solvers.py``), then
+  start matched by integer keys (:func:`warm_start`), PGS or ADMM (``kernels/contact_solvers.py``), first on the
+  working set of the contacts that are loaded, penetrate or close (:func:`solve_working`, accepted only if the
+  contacts left out are dual feasible: then it solves the whole problem), then
   ``v_next = v_free + M^-1 J^T lambda`` and ``q_next = q (+) dt v_next``.
 
 The kernels release the GIL (``nogil``): threads run the steps of different simulators at once.
@@ -41,6 +43,7 @@ from ..kernels.active_set import velocities as g_plus_G_times
 from ..kernels.checks import all_finite
 from ..kernels.configuration import integrate
 from ..kernels.constrained import CONTACT_3D, EP, constraint_kinematics, delassus
+from ..kernels.cones import COULOMB, LCP, PYRAMID, project, shift
 from ..kernels.contact_solvers import ADMM, PGS, admm_solve, pgs_solve
 from ..kernels.dynamics import crba_after_kinematics, free_bodies_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
@@ -282,7 +285,7 @@ def dynamics_and_contacts(ctx, parity, q, v, tau, fext):
     shapes = (ctx.sparam, ctx.hull, ctx.graph, ctx.faces, ctx.face_ranges, ctx.polygons)
     room = (ctx.simplex, ctx.simplex_weights, ctx.hull_starts, ctx.witness, ctx.iterations, ctx.epa_polytope,
             ctx.epa_faces, ctx.epa_planes, ctx.epa_alive, ctx.epa_edges, ctx.pair_placements, ctx.features,
-            ctx.clipped, ctx.patch, ctx.keep)
+            ctx.clipped, ctx.patch, ctx.keep, ctx.end_sphere)
     k = pair_contacts(ctx.pairs, ctx.candidates[:count], ctx.gint, ctx.gparam, ctx.vertices, ctx.boxes, shapes,
                       ctx.world_box, ctx.R, ctx.p, ctx.margins, ctx.work, room, ctx.pair_rows,
                       ctx.out_contacts[parity], ctx.out_keys[parity], ctx.keep, ctx.normal)
@@ -531,6 +534,82 @@ def solves_whole(formulation, tolerances, scale, L, Dinv, lam, J, g, mu, lower, 
             dual, compl)
 
 
+@njit(cache=True, refcount=False)
+def working_rows(contacts, guess, g, r, index):
+    """The working set of a solve on part of the problem (:func:`solve_working`): the rows of the contacts that
+    ``guess`` loads (a positive normal impulse), that penetrate, or that the free motion closes (``g_n < 0``: the
+    step's velocity without impulses would cross the contact's bound), then the ``r`` box rows, into ``index``;
+    returns how many."""
+    n, k = 0, contacts.shape[0]
+    for c in range(k):
+        if guess[3 * c + 2] > 0.0 or contacts[c, 0] <= 0.0 or g[3 * c + 2] < 0.0:
+            for a in range(3):
+                index[n] = 3 * c + a
+                n += 1
+    for j in range(r):
+        index[n] = 3 * k + j
+        n += 1
+    return n
+
+
+@njit(cache=True, refcount=False)
+def excluded_dual(formulation, mu, index, n, velocities):
+    """The largest dual infeasibility (``cones.complementarity_residuals``') of the contacts outside the working set
+    ``index[:n]`` (contact rows first, ascending), whose impulses are zero, at the velocities ``velocities``: their
+    only condition (with a zero impulse, complementarity holds and the cone's own is met)."""
+    dual_cone = (PYRAMID if formulation == LCP else COULOMB) + 1
+    dual, w = 0.0, 0
+    for c in range(mu.shape[0]):
+        if w < n and index[w] == 3 * c:
+            w += 3
+            continue
+        c1, c2 = velocities[3 * c], velocities[3 * c + 1]
+        cn = velocities[3 * c + 2] + shift(formulation, c1, c2, mu[c])
+        p1, p2, pn = project(dual_cone, c1, c2, cn, mu[c])
+        dual = max(dual, abs(c1 - p1), abs(c2 - p2), abs(cn - pn))
+    return dual
+
+
+@njit(cache=True)
+def solve_working(options, rho, G, J, g, mu, index, lower, upper, impulses, full, M, parents, stats, integers, floats):
+    """PGS or ADMM (:func:`solve_contacts`, without the fast path, which failed) on the rows ``index (n,)`` of the
+    working set (:func:`working_rows`) only, ``G_s`` those rows and columns of ``G``, the other contacts left at zero
+    impulse (a robot lying on the ground: tens of points within the margin, a few of them loaded; the rows of the
+    others make the problem larger and more rank-deficient, and the solve slower), warm-started from ``impulses``.
+    Accepted if the solve converged and the contacts left out are dual feasible at the velocities ``G lambda + g``
+    within the solver's feasibility tolerance (:func:`excluded_dual`): then the impulses solve the whole problem as
+    a solve of it would (their rows' conditions are the solve's own, the others' hold with zero impulse), and
+    ``impulses`` and ``stats`` are filled. ``J (m, nv)``, ``M``, ``parents``: as :func:`solve_contacts` takes them.
+    Returns whether it was accepted (``impulses`` is unchanged if not); ``full (m,)``: its iterate, on all rows."""
+    nv, n = J.shape[1], index.shape[0]
+    Gs, floats = take(floats, (n, n))
+    Js, floats = take(floats, (n, nv))
+    gs, floats = take(floats, (n,))
+    lam_s, floats = take(floats, (n,))
+    mu_s, floats = take(floats, ((n - lower.shape[0]) // 3,))
+    velocities, floats = take(floats, (g.shape[0],))
+    for i in range(n):
+        Js[i], gs[i], lam_s[i] = J[index[i]], g[index[i]], impulses[index[i]]
+        for j in range(n):
+            Gs[i, j] = G[index[i], index[j]]
+    for c in range(mu_s.shape[0]):
+        mu_s[c] = mu[index[3 * c] // 3]
+    solve_contacts(options, rho, 0, Gs, gs, mu_s, lower, upper, lam_s, True, Js, M, parents, stats, integers, floats)
+    full[:] = 0.0
+    for i in range(n):
+        full[index[i]] = lam_s[i]
+    if not stats.converged:
+        return False
+    g_plus_G_times(G, g, full, velocities)
+    o = options[0]
+    tolerances = o.tolerances
+    if excluded_dual(o.formulation, mu, index, n, velocities) > tolerances[0] + tolerances[1] * largest_magnitude(
+            velocities):
+        return False
+    impulses[:] = full
+    return True
+
+
 # ---------------------------------------------------------------------------------------------- stages 3-5
 def room_sizes(m, nv):
     """The floats and integers of room that the scratch arrays of :func:`contact_step` (and of the solves it calls:
@@ -551,7 +630,9 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     warm start is tried first as it is (``kernels/active_set.GUESS``: a body at rest, whose problem repeats each
     step), on the whole problem through the sparse factor (:func:`solves_whole`), before the Delassus matrix is
     formed (the fast path on the loaded rows then starts from its active set; the whole problem's solve tries it
-    again on ``G``, which is how a step that waits still finds a body come to rest). Writes from their first entry ``J (m, nv)``, ``frames (k, 3, 3)``, the
+    again on ``G``, which is how a step that waits still finds a body come to rest). If the fast path fails, PGS or
+    ADMM runs on the working set (:func:`solve_working`), and on the whole problem only if that is not accepted.
+    Writes from their first entry ``J (m, nv)``, ``frames (k, 3, 3)``, the
     rows' bias, lower and upper bounds ``(r,)`` and keys ``(r, 3)``, ``impulses``, ``velocities G lambda + g (m,)``
     and the ``STEP_STATS`` record ``stats`` (arrays at least that large: a context's output set), with
     ``m = 3k + r``; returns ``(m, r)``. The statistics' iterations are -1 if ``G`` is not finite."""
@@ -623,9 +704,33 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         if not np.isfinite(largest_diagonal(G)):
             stats.iterations = -1
             return m, r
-        # (the active sets tried on the loaded rows count against the step's budget of them)
-        solve_contacts(options, rho, rounds - used, G, g, mu, lower, upper, impulses, warm and m > 0, J, ctx.M, lam,
-                       stats, integers, floats)
+        # the fast path on the whole problem (the active sets tried on the loaded rows count against the step's
+        # budget of them), then PGS or ADMM on the working set (solve_working), then on the whole problem
+        spent = 0  # the iterations of this solve: the fast path's active sets on the whole problem (those on the
+        if rounds - used > 0:  # loaded rows not counted), then the working set's, which count against max_iter
+            spent, accepted, primal, dual, compl = active_set_solve(formulation, G, g, mu, lower, upper, impulses,
+                                                                    rounds - used, tolerances, rest, floats)
+        if accepted:
+            stats.iterations, stats.converged, stats.factorizations = spent, True, 0
+            stats.primal, stats.dual, stats.complementarity = primal, dual, compl
+            stats.rho = rho if o.solver == ADMM else np.nan
+        else:
+            stats.iterations, stats.converged, stats.factorizations = spent, False, 0
+            n = working_rows(contacts, impulses, g, r, index)
+            budget = options.copy()  # max_iter less the iterations spent
+            if n < m and spent < o.max_iter:
+                budget[0].max_iter = o.max_iter - spent
+                accepted = solve_working(budget, rho, G, J, g, mu, index[:n], lower, upper, impulses, guess, ctx.M,
+                                         lam, stats, rest, floats)
+                spent += stats.iterations
+                if not accepted and spent >= o.max_iter:  # none left: its iterate is the step's
+                    impulses[:] = guess
+            if not accepted and spent < o.max_iter:
+                budget[0].max_iter = o.max_iter - spent
+                solve_contacts(budget, rho, 0, G, g, mu, lower, upper, impulses, warm and m > 0, J, ctx.M, lam,
+                               stats, integers, floats)
+                spent += stats.iterations
+            stats.iterations = spent
         g_plus_G_times(G, g, impulses, velocities)  # G lambda + g
         tau[:] = 0.0
         add_rows(J, impulses, tau)  # J^T lambda

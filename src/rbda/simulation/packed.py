@@ -268,7 +268,7 @@ def context(sim):
     arrays.update(zip(("simplex", "simplex_weights", "hull_starts", "witness", "iterations", "epa_polytope",
                        "epa_faces", "epa_planes", "epa_alive", "epa_edges", "pair_placements", "features", "clipped",
                        "patch"), scene.pair_room[:14]))
-    arrays["pair_rows"] = scene.pair_rows
+    arrays["end_sphere"], arrays["pair_rows"] = scene.pair_room[15], scene.pair_rows
     arrays.update(zip(("CI", "CF", "CR", "cJ", "cbias", "cwork", "ckeys"), bilateral_arrays(sim)))
     arrays.update(zip(("plane_pairs", "bounded", "order", "partner_start", "partners", "local_box", "world_box",
                        "candidates"), (scene.plane_pairs, scene.bounded, scene.order, scene.partner_start,

@@ -52,6 +52,8 @@ CAP_SIDES = 4  # a cylinder's cap as a feature: the regular polygon of this many
 # compiled.plane_cylinder's patch: a cap on a face gives 4 points, no reduction, whose keys stay from step to step)
 GJK = (0, 1e-10, 256)  # GJK's variant (vanilla), tolerance and most iterations (collision.DistanceRequest's)
 PATCH_SLACK = 1e-9  # m: a patch shallower than the deepest point by more than this is joined by that point
+AXIS_SINE = 1e-6  # a direction within this sine of a cylinder's axis has no part perpendicular to it
+END_GAP = 0.1  # an axis end this close to the deepest point (a fraction of the axis' length) is its own contact
 EDGE_BIAS = 1e-6  # relative: an edge axis of the separating axis test wins only by this much over a face axis
 # a geometry object's columns of PackedScene.gint from TYPE: its collision.support type code, the first row and the
 # count of its hull's vertices (PackedScene.hull), of its vertex graph (PackedScene.graph), of its faces
@@ -66,11 +68,11 @@ def pair_room(features: int) -> tuple:
     3)``, weights ``(4,)`` and hull starts ``(2,)``, the witness rows ``(3, 3)``, the iterations ``(2,)``, EPA's
     polytope, faces, planes, flags and edges (``collision.epa.epa_room``), the two shapes' placements ``(2, 3,
     4)``, their features ``(2, F, 3)``, two clipping buffers ``(2, 2 F, 3)``, the patch ``(2 F, 4)`` and its kept
-    rows ``(PATCH_POINTS,)``."""
+    rows ``(PATCH_POINTS,)``, and an axis end's sphere parameters ``(4,)`` (:func:`end_contact`)."""
     F = max(int(features), CAP_SIDES, 4)
     return (np.empty((16, 3)), np.empty(4), np.zeros(2, dtype=np.int64), np.empty((3, 3)),
             np.zeros(2, dtype=np.int64), *epa_room(), np.empty((2, 3, 4)), np.empty((2, F, 3)),
-            np.empty((2, 2 * F + 8, 3)), np.empty((2 * F + 8, 4)), np.empty(PATCH_POINTS, dtype=np.int64))
+            np.empty((2, 2 * F + 8, 3)), np.empty((2 * F + 8, 4)), np.empty(PATCH_POINTS, dtype=np.int64), np.empty(4))
 
 
 # ---------------------------------------------------------------------------------------------- frames
@@ -591,7 +593,7 @@ def with_deepest(rows, m, d, p1, p2, n):
 
 
 @njit(cache=True, refcount=False)
-def manifold(a, b, d, p1, p2, n, gint, sparam, faces, face_ranges, polygons, R, p, margin, room, rows):
+def manifold(a, b, d, p1, p2, n, gint, sparam, hull, graph, faces, face_ranges, polygons, R, p, margin, room, rows):
     """The contacts of objects ``a`` and ``b`` whose deepest point is ``(d, p1, p2, n)`` (see the module) as rows
     ``[d, p1, p2, n]`` of ``rows``; returns how many."""
     feats, clipped, patch, keep = room[11], room[12], room[13], room[14]
@@ -626,7 +628,79 @@ def manifold(a, b, d, p1, p2, n, gint, sparam, faces, face_ranges, polygons, R, 
             if m > 0:
                 return with_deepest(rows, m, d, p1, p2, n)
     write_row(rows, 0, d, p1, p2, n)
-    return 1
+    return 1 + axis_ends(a, b, p1, p2, n, gint, sparam, hull, graph, R, p, margin, room, rows)
+
+
+@njit(cache=True, refcount=False)
+def axis_ends(a, b, p1, p2, n, gint, sparam, hull, graph, R, p, margin, room, rows):
+    """The contacts of the two ends of a capsule's or a cylinder's axis (the object of ``a`` and ``b`` that is
+    one, the other not a sphere) besides the lone deepest point ``(p1, p2, n)``, as rows after ``rows[0]``; returns
+    how many. As against a half-space (its two end spheres, its caps' lowest rim points), each end is a contact of
+    its own where it lies within ``margin``: a capsule's end sphere, a cylinder's rim point of that cap nearest the
+    other shape, each against the other shape by GJK/EPA (:func:`end_contact`). One deepest point leaves a
+    segment free to turn about it: a cylinder lying across a nearly flat face (a flat ellipsoid's) turns within a
+    step and drives its far end into the face, which the end's own row (a gap row while the end is apart, its
+    impulse zero unless the step closes it) prevents. An end is skipped when the deepest point lies on it (within
+    :data:`END_GAP` of the axis' length) or when it lies beyond ``margin`` of the plane through the deepest point
+    normal to ``n``, which bounds the other shape."""
+    axial = a
+    if gint[a, TYPE] != CAPSULE and gint[a, TYPE] != CYLINDER:
+        axial = b
+    other = b if axial == a else a
+    t = gint[axial, TYPE]
+    if (t != CAPSULE and t != CYLINDER) or gint[other, TYPE] == SPHERE:
+        return 0
+    radius, half = sparam[axial, 0], sparam[axial, 1]
+    toward = n if axial == a else neg(n)  # from the axial shape to the other
+    on_axial, on_other = (p1, p2) if axial == a else (p2, p1)
+    z = column(R[axial], 2)
+    lift = toward  # a capsule's end sphere reaches furthest towards the other shape along it, a cylinder's rim
+    if t == CYLINDER:  # along its part perpendicular to the axis (any, if there is none: an axis along the normal)
+        w, length = unit_or(axpy(toward, -dot(toward, z), z), toward)
+        lift = unit_or(axpy(w, -dot(w, z), z), toward)[0] if length > AXIS_SINE else perpendicular(z)
+    along = min(half, max(-half, dot(sub(on_axial, (p[axial, 0], p[axial, 1], p[axial, 2])), z)))  # on the axis
+    count = 0
+    for s in (-1.0, 1.0):
+        if abs(s * half - along) <= END_GAP * 2.0 * half:
+            continue
+        e = axpy((p[axial, 0], p[axial, 1], p[axial, 2]), s * half, z)
+        if dot(sub(on_other, axpy(e, radius, lift)), toward) > margin:  # beyond the plane bounding the other
+            continue
+        end_radius = radius if t == CAPSULE else 0.0
+        if t == CYLINDER:
+            e = axpy(e, radius, lift)
+        d, q1, q2, m = end_contact(e, end_radius, other, axial == a, gint, sparam, hull, graph, R, p, margin, room)
+        if d <= margin:
+            write_row(rows, 1 + count, d, q1, q2, m)
+            count += 1
+    return count
+
+
+@njit(cache=True, refcount=False)
+def end_contact(centre, radius, other, first, gint, sparam, hull, graph, R, p, margin, room):
+    """``(d, p1, p2, n)`` of the sphere of ``radius`` (0: a point) at ``centre`` (world) and object ``other`` by
+    the compiled GJK/EPA, the sphere the pair's first object if ``first``; :data:`NO_CONTACT` beyond ``margin``."""
+    S, lam, H, out, iterations, P = room[0], room[1], room[2], room[3], room[4], room[5]
+    faces, plane, alive, edges, M = room[6], room[7], room[8], room[9], room[10]
+    for r in range(3):
+        M[0, r, 0], M[0, r, 1], M[0, r, 2], M[0, r, 3] = 0.0, 0.0, 0.0, centre[r]
+        M[0, r, r] = 1.0
+    placement(R[other], p[other], M[1])
+    sphere = room[15]
+    sphere[0], sphere[1], sphere[2], sphere[3] = radius, 0.0, 0.0, 0.0
+    V = hull[gint[other, HULL_FIRST]:gint[other, HULL_FIRST] + gint[other, HULL_COUNT]]
+    G = graph[gint[other, GRAPH_FIRST]:gint[other, GRAPH_FIRST] + gint[other, GRAPH_COUNT]]
+    if first:
+        d = shape_distance_in(SPHERE, sphere, hull[0:0], graph[0:0], M[0], gint[other, TYPE], sparam[other], V, G,
+                              M[1], GJK[0], GJK[1], GJK[2], out, iterations, margin, S, lam, H, P, faces, plane,
+                              alive, edges)
+    else:
+        d = shape_distance_in(gint[other, TYPE], sparam[other], V, G, M[1], SPHERE, sphere, hull[0:0], graph[0:0],
+                              M[0], GJK[0], GJK[1], GJK[2], out, iterations, margin, S, lam, H, P, faces, plane,
+                              alive, edges)
+    if d > margin:
+        return NO_CONTACT
+    return d, row(out, 0), row(out, 1), row(out, 2)
 
 
 @njit(cache=True, refcount=False)
@@ -640,7 +714,8 @@ def shape_pair(a, b, gint, sparam, hull, graph, faces, face_ranges, polygons, R,
     d, p1, p2, n = deepest(a, b, gint, sparam, hull, graph, R, p, margin, room)
     if d > margin:
         return 0
-    count = manifold(a, b, d, p1, p2, n, gint, sparam, faces, face_ranges, polygons, R, p, margin, room, rows)
+    count = manifold(a, b, d, p1, p2, n, gint, sparam, hull, graph, faces, face_ranges, polygons, R, p, margin, room,
+                     rows)
     if swap:
         for c in range(count):
             for r in range(3):
@@ -654,7 +729,8 @@ def most_contacts(type_a: int, type_b: int) -> int:
     a segment and a face, give a segment's)."""
     def most(t):
         return FACE if t in (BOX, CYLINDER, CONVEX) else (SEGMENT if t == CAPSULE else POINT)
-    return min(most(type_a), most(type_b))
+    axial = {CAPSULE, CYLINDER} & {type_a, type_b} and SPHERE not in (type_a, type_b)
+    return max(min(most(type_a), most(type_b)), SEGMENT if axial else POINT)  # (axis_ends: the deepest and 2 ends)
 
 
 # ---------------------------------------------------------------------------------------------- packing (Python)

@@ -21,6 +21,8 @@ One step reads as its stages, each a function of the simulator and the step's st
 from __future__ import annotations
 
 import copy
+import dataclasses
+import math
 
 import numpy as np
 
@@ -43,6 +45,7 @@ from .progress import _Silent, progress_bar
 from .speculative import speculative_margins
 from .delassus import DelassusDense
 from .passive import PassiveForces, add_implicit, passive_force
+from . import compiled as compiled_kernels
 from .compiled import SETTINGS
 from .packed import STEP_ARGUMENTS, PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows
 from .packed import contact_set, own_results, rollout_compiled, step_arrays
@@ -201,11 +204,64 @@ def solve(sim, cs, J, G, v_free, rows, v):
             guess[3 * c:3 * c + 3] = state.previous[key]
     for r, key in enumerate(rows.keys):
         guess[k3 + r] = state.previous.get(key, 0.0)
-    lam = sim.solver.solve(DelassusDense(G), g, cs.mu, guess if sim.warm_start and g.size else None,
-                           rows.lower, rows.upper)
+    lam = solve_problem(sim.solver, G, g, cs, guess if sim.warm_start and g.size else None, rows)
     state.previous = {key: lam[3 * c:3 * c + 3].copy() for c, key in enumerate(cs.keys)}
     state.previous.update((key, lam[k3 + r]) for r, key in enumerate(rows.keys))
     state.reference, state.last = (k3, lam, G @ lam + g), None
+    return lam
+
+
+def solve_problem(solver, G, g, cs, guess, rows):
+    """The impulses of ``v_c = G lambda + g`` (contacts ``cs``, then the ``rows``) by ``solver`` from ``guess`` (None:
+    zero), as the compiled step solves it (``compiled.contact_step``): the fast path on the whole problem
+    (``kernels.active_set``); if it fails, PGS or ADMM on the working set (``compiled.working_rows``: the contacts
+    that the guess loads, that penetrate or that the free motion closes, and the rows), accepted if it converged
+    and the contacts left out are dual feasible at its velocities (``compiled.excluded_dual``); else the solver on
+    the whole problem."""
+    from ..kernels.active_set import active_set_solve
+
+    m, rounds = len(g), min(solver.active_set_max_iter, solver.max_iter)
+    lam = np.zeros(m) if guess is None else guess.copy()
+    formulation, tolerances = FORMULATIONS[solver.formulation], solver.options()[0]["tolerances"].copy()
+    no_ints, no_floats = np.zeros(0, dtype=np.int64), np.zeros(0)
+    spent, stats = 0, SolverStats()
+    if rounds > 0 and m > 0:
+        spent, accepted, primal, dual, compl = active_set_solve(formulation, G, g, cs.mu, rows.lower, rows.upper,
+                                                                lam, rounds, tolerances, no_ints, no_floats)
+        stats = SolverStats(spent, bool(accepted), primal, dual, compl, math.nan, 0)
+        if accepted:
+            solver.stats = stats
+            return lam
+    index = np.empty(m, dtype=np.int64)
+    contacts = np.zeros((cs.size, 8))
+    contacts[:, 0] = cs.distances
+    n = compiled_kernels.working_rows(contacts, lam, g, rows.size, index)
+    rest = copy.copy(solver)  # without the fast path, within max_iter less the iterations spent
+    rest.active_set_max_iter = 0
+    if n < m and spent < solver.max_iter:
+        index = index[:n]
+        rest.max_iter = solver.max_iter - spent
+        part = rest.solve(DelassusDense(np.ascontiguousarray(G[np.ix_(index, index)])), g[index],
+                          cs.mu[index[:n - rows.size:3] // 3], lam[index], rows.lower, rows.upper)
+        full = np.zeros(m)
+        full[index] = part
+        stats = rest.stats
+        spent += stats.iterations
+        if stats.converged:
+            velocities = G @ full + g
+            dual = compiled_kernels.excluded_dual(formulation, cs.mu, index, n, velocities)
+            if dual <= tolerances[0] + tolerances[1] * np.abs(velocities).max(initial=0.0):
+                solver.stats = dataclasses.replace(stats, iterations=spent)
+                return full
+        if spent >= solver.max_iter:  # none left: its iterate is the step's
+            solver.stats = dataclasses.replace(stats, iterations=spent, converged=False)
+            return full
+    if spent < solver.max_iter:
+        rest.max_iter = solver.max_iter - spent
+        lam = rest.solve(DelassusDense(G), g, cs.mu, lam, rows.lower, rows.upper)
+        stats = rest.stats
+        spent += stats.iterations
+    solver.stats = dataclasses.replace(stats, iterations=spent)
     return lam
 
 

@@ -56,7 +56,7 @@ FIELDS = (
     # rows "keep"), and its rows
     "sparam", "hull", "graph", "faces", "face_ranges", "polygons",
     "simplex", "simplex_weights", "hull_starts", "witness", "iterations", "epa_polytope", "epa_faces", "epa_planes",
-    "epa_alive", "epa_edges", "pair_placements", "features", "clipped", "patch", "pair_rows",
+    "epa_alive", "epa_edges", "pair_placements", "features", "clipped", "patch", "end_sphere", "pair_rows",
     # the broad phase (broad_phase.py): the half-space pairs, the bounded objects and their order of the sweep, their
     # partners, their boxes in their frames and in the world, the candidate pairs
     "plane_pairs", "bounded", "order", "partner_start", "partners", "local_box", "world_box", "candidates",
