@@ -18,6 +18,7 @@ from .fastcall import (A_DATA, A_DESCR, A_DIMS, A_FLAGS, A_ND, AS_LONG, BIG_ENDI
                        D_BYTEORDER, D_TYPENUM, DATA, DWS_LEN, DWS_PTR, ENTRIES, F64, F_LEN, F_PTR, I_LEN, I_PTR, INT,
                        KERNEL, KIND, MODEL, NDARRAY, NONE, NPY_DOUBLE, NQ, NV, OB_TYPE, REFERENCE_FRAME, RESULT, SLOTS,
                        T_ITEMS, TOKEN, WR_OBJECT, WS_LEN, WS_PTR, INCREF)
+from .fastcall import AS_DOUBLE, FALSE, FLOAT, FROM_DOUBLE, MODEL_ENTRIES, N1, N2, N3, TRUE  # config
 
 
 cfunc = load().cfunc  # numba's, loaded by rbda first (its cache locators)
@@ -108,6 +109,28 @@ def call_kernel(typingctx, address, arguments):
     return types.int64(types.intp, arguments), codegen
 
 
+# config
+@intrinsic
+def call_as_double(typingctx, function, obj):
+    """``PyFloat_AsDouble(obj)`` for the address of that CPython function (read from the table at run time, as
+    Py_IncRef's): the value of the float ``obj``."""
+    def codegen(context, builder, signature, args):
+        voidp = ir.IntType(8).as_pointer()
+        fnty = ir.FunctionType(ir.DoubleType(), [voidp])
+        return builder.call(builder.inttoptr(args[0], fnty.as_pointer()), [builder.inttoptr(args[1], voidp)])
+    return types.float64(types.intp, types.intp), codegen
+
+
+@intrinsic
+def call_from_double(typingctx, function, value):
+    """``PyFloat_FromDouble(value)`` for the address of that CPython function: a new reference to a float."""
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(ir.IntType(8).as_pointer(), [ir.DoubleType()])
+        return builder.ptrtoint(builder.call(builder.inttoptr(args[0], fnty.as_pointer()), [args[1]]), i64)
+    return types.int64(types.intp, types.float64), codegen
+
+
 # ------------------------------------------------------------------------------------------- the checks
 @njit(forceinline=True)
 def table(self):
@@ -120,9 +143,15 @@ def bound(T, args, nargs, expected):
     """True if the call passes ``expected`` arguments, the first two the model and data of the binding, and the
     binding is current. The model is compared with the referent of a weak reference to it (None once it is gone, so
     that another object at its address never passes): a data does not keep its model alive."""
+    return model_bound(T, args, nargs, expected) and load_i64(args + 8) == T[DATA]
+
+
+@njit(forceinline=True)
+def model_bound(T, args, nargs, expected):
+    """True if the call passes ``expected`` arguments, the first the model of the binding (the referent of a weak
+    reference to it), and the binding is current."""
     model = load_i64(args)
-    return (nargs == expected and model == load_i64(T[MODEL] + WR_OBJECT) and model != T[NONE]
-            and load_i64(args + 8) == T[DATA] and load_i64(T[TOKEN]) != 0)
+    return nargs == expected and model == load_i64(T[MODEL] + WR_OBJECT) and model != T[NONE] and load_i64(T[TOKEN]) != 0
 
 
 @njit(forceinline=True)
@@ -138,6 +167,33 @@ def vector_at(T, args, k, n):
     if descr != T[F64] and (load_i32(descr + D_TYPENUM) != NPY_DOUBLE or load_u8(descr + D_BYTEORDER) == BIG_ENDIAN):
         return 0
     return load_i64(obj + A_DATA)
+
+
+@njit(forceinline=True)
+def matrix_at(T, args, k, rows, cols):
+    """The data address of argument ``k`` if it is an exact ndarray of ``(rows, cols)`` native float64,
+    C-contiguous and aligned; else 0."""
+    obj = load_i64(args + 8 * k)
+    if load_i64(obj + OB_TYPE) != T[NDARRAY] or load_i32(obj + A_ND) != 2:
+        return 0
+    dims = load_i64(obj + A_DIMS)
+    if load_i64(dims) != rows or load_i64(dims + 8) != cols:
+        return 0
+    if load_i32(obj + A_FLAGS) & C_CONTIGUOUS_ALIGNED != C_CONTIGUOUS_ALIGNED:
+        return 0
+    descr = load_i64(obj + A_DESCR)
+    if descr != T[F64] and (load_i32(descr + D_TYPENUM) != NPY_DOUBLE or load_u8(descr + D_BYTEORDER) == BIG_ENDIAN):
+        return 0
+    return load_i64(obj + A_DATA)
+
+
+@njit(forceinline=True)
+def real_at(T, args, k):
+    """``(True, value)`` if argument ``k`` is an exact float; else ``(False, 0.0)``."""
+    obj = load_i64(args + 8 * k)
+    if load_i64(obj + OB_TYPE) != T[FLOAT]:
+        return False, 0.0
+    return True, call_as_double(T[AS_DOUBLE], obj)
 
 
 @njit(forceinline=True)
@@ -435,13 +491,139 @@ def _joint_rf_kind_out(self, args, nargs):
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, rf, T[KIND], out)) else RESULT)
 
 
+# config
+# The entries bound to a model (``MODEL_ENTRIES``): ``f(model, ...)``, the vector arguments of sizes N1, N2, the
+# output of size N3 (allocated by the public function: a model is shared between threads), the entry's work
+# buffer (``ws``, max(nq, nv)) and result buffer (``dws``, one float) for the float and bool results.
+def _m_xy_out(self, args, nargs):
+    """``kernel(I, F, x, y, out)`` for ``f(model, x, y, out)``."""
+    T = table(self)
+    if not model_bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    x, y, out = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2]), vector_at(T, args, 3, T[N3])
+    if x == 0 or y == 0 or out == 0:
+        return answer(T, NONE)
+    I, F, _ = model_arrays(T)
+    status = call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), floats(out, T[N3])))
+    return answer(T, NONE if status else TRUE)
+
+
+def _m_x_out(self, args, nargs):
+    """``kernel(I, F, x, out)`` for ``f(model, x, out)``."""
+    T = table(self)
+    if not model_bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    x, out = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N3])
+    if x == 0 or out == 0:
+        return answer(T, NONE)
+    I, F, _ = model_arrays(T)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(out, T[N3]))) else TRUE)
+
+
+def _m_xy_work_out(self, args, nargs):
+    """``kernel(I, F, x, y, work (nv,), out)`` for ``f(model, x, y, out)``."""
+    T = table(self)
+    if not model_bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    x, y, out = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2]), vector_at(T, args, 3, T[N3])
+    if x == 0 or y == 0 or out == 0:
+        return answer(T, NONE)
+    I, F, work = model_arrays(T)
+    status = call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), work[: T[NV]], floats(out, T[N3])))
+    return answer(T, NONE if status else TRUE)
+
+
+def _m_xy_real_work_out(self, args, nargs):
+    """``kernel(I, F, x, y, real, work (nv,), out)`` for ``f(model, x, y, real, out)``."""
+    T = table(self)
+    if not model_bound(T, args, nargs, 5):
+        return answer(T, NONE)
+    x, y, out = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2]), vector_at(T, args, 4, T[N3])
+    is_real, real = real_at(T, args, 3)
+    if x == 0 or y == 0 or out == 0 or not is_real:
+        return answer(T, NONE)
+    I, F, work = model_arrays(T)
+    status = call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), real, work[: T[NV]],
+                                     floats(out, T[N3])))
+    return answer(T, NONE if status else TRUE)
+
+
+def _m_xy_work_float(self, args, nargs):
+    """``kernel(I, F, x, y, work (nv,), result (1,))`` for ``f(model, x, y)``; returns ``result[0]``."""
+    T = table(self)
+    if not model_bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    x, y = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2])
+    if x == 0 or y == 0:
+        return answer(T, NONE)
+    I, F, work = model_arrays(T)
+    result = floats(T[DWS_PTR], 1)
+    if call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), work[: T[NV]], result)):
+        return answer(T, NONE)
+    return call_from_double(T[FROM_DOUBLE], result[0])
+
+
+def _m_xy_real_work_bool(self, args, nargs):
+    """``kernel(I, F, x, y, real, work (nv,), result (1,))`` for ``f(model, x, y, real)``; returns
+    ``result[0] != 0``."""
+    T = table(self)
+    if not model_bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    x, y = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2])
+    is_real, real = real_at(T, args, 3)
+    if x == 0 or y == 0 or not is_real:
+        return answer(T, NONE)
+    I, F, work = model_arrays(T)
+    result = floats(T[DWS_PTR], 1)
+    if call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), real, work[: T[NV]], result)):
+        return answer(T, NONE)
+    return answer(T, TRUE if result[0] != 0.0 else FALSE)
+
+
+def _m_x_real_work_bool(self, args, nargs):
+    """``kernel(I, F, x, real, work (nq,), result (1,))`` for ``f(model, x, real)``; returns ``result[0] != 0``."""
+    T = table(self)
+    if not model_bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    x = vector_at(T, args, 1, T[N1])
+    is_real, real = real_at(T, args, 2)
+    if x == 0 or not is_real:
+        return answer(T, NONE)
+    I, F, work = model_arrays(T)
+    result = floats(T[DWS_PTR], 1)
+    if call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), real, work[: T[NQ]], result)):
+        return answer(T, NONE)
+    return answer(T, TRUE if result[0] != 0.0 else FALSE)
+
+
+def _m_xy_arg_mm(self, args, nargs):
+    """``kernel(I, F, x, y, arg, J0 (nv, nv), J1 (nv, nv))`` for ``f(model, x, y, arg, J0, J1)``."""
+    T = table(self)
+    if not model_bound(T, args, nargs, 6):
+        return answer(T, NONE)
+    x, y, arg = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2]), index_at(T, args, 3)
+    J0, J1 = matrix_at(T, args, 4, T[NV], T[NV]), matrix_at(T, args, 5, T[NV], T[NV])
+    if x == 0 or y == 0 or arg < 0 or J0 == 0 or J1 == 0:
+        return answer(T, NONE)
+    I, F, _ = model_arrays(T)
+    shape = (T[NV], T[NV])
+    status = call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), arg, carray(f64_pointer(J0), shape),
+                                     carray(f64_pointer(J1), shape)))
+    return answer(T, NONE if status else TRUE)
+
+
 #: the bodies by name (``ENTRIES``' first item)
 BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_fext": _dws_qva_fext,
           "_q_zero_va_fext": _q_zero_va_fext, "_wb_q": _wb_q, "_wb_q_none": _wb_q_none,
           "_wb_q_none_none": _wb_q_none_none, "_wb_qv": _wb_qv, "_wb_qv_none": _wb_qv_none, "_wb_qva": _wb_qva,
           "_frame_rf_out": _frame_rf_out, "_joint_rf_out": _joint_rf_out, "_q_frame_rf_out": _q_frame_rf_out,
           "_q_joint_rf_out": _q_joint_rf_out, "_frame_rf_kind_out": _frame_rf_kind_out,
-          "_joint_rf_kind_out": _joint_rf_kind_out, "_frame": _frame}
+          "_joint_rf_kind_out": _joint_rf_kind_out, "_frame": _frame,
+          # config
+          "_m_xy_out": _m_xy_out, "_m_x_out": _m_x_out, "_m_xy_work_out": _m_xy_work_out,
+          "_m_xy_real_work_out": _m_xy_real_work_out, "_m_xy_work_float": _m_xy_work_float,
+          "_m_xy_real_work_bool": _m_xy_real_work_bool, "_m_x_real_work_bool": _m_x_real_work_bool,
+          "_m_xy_arg_mm": _m_xy_arg_mm}
 #: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)
 METH_FASTCALL = 0x0080
@@ -457,7 +639,7 @@ _COMPILED: dict[str, tuple] = {}  # body name -> (cfunc, its PyMethodDef), kept 
 
 def compiled(name: str):
     """The method definition of entry ``name``, its cfunc compiled (or loaded from numba's cache) on first use."""
-    body = BODIES[ENTRIES[name][0]]
+    body = BODIES[_ALL_ENTRIES[name][0]]
     if body.__name__ not in _COMPILED:
         with compiling(f"the fast entry {name}", "2 to 10 s"):
             entry = cfunc(SIGNATURE, cache=True)(body)
@@ -467,7 +649,8 @@ def compiled(name: str):
 
 
 _V, _M, _I = types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C"), types.Array(types.int64, 1, "C")
-_N = types.int64
+_N, _R = types.int64, types.float64
+_ALL_ENTRIES = {**ENTRIES, **MODEL_ENTRIES}  # config
 #: the argument types each entry passes its kernel: ``I, F, ws``, a derivatives' workspace, the vectors, the empty
 #: external forces; the one set of types the ordinary path passes too (``_native/direct.py``)
 KERNEL_SIGNATURES = {
@@ -490,6 +673,12 @@ KERNEL_SIGNATURES = {
     **{name: (_I, _V, _V, _N, _N, _N, _N, _V) for name in ("get_frame_velocity", "get_frame_acceleration",
                                                             "get_frame_classical_acceleration", "get_velocity",
                                                             "get_acceleration", "get_classical_acceleration")},
+    # config
+    "integrate": (_I, _V, _V, _V, _V), "difference": (_I, _V, _V, _V, _V), "normalize": (_I, _V, _V, _V),
+    "interpolate": (_I, _V, _V, _V, _R, _V, _V), "is_normalized": (_I, _V, _V, _R, _V, _V),
+    "is_same_configuration": (_I, _V, _V, _V, _R, _V, _V), "squared_distance": (_I, _V, _V, _V, _V, _V),
+    "distance": (_I, _V, _V, _V, _V, _V), "d_integrate": (_I, _V, _V, _V, _N, _M, _M),
+    "d_difference": (_I, _V, _V, _V, _N, _M, _M),
 }
 _KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
 
@@ -499,7 +688,7 @@ def kernel_address(name: str) -> int:
     loads it from numba's cache, for the one set of argument types the algorithms pass it), or 0 if its
     signature is not the one the entry calls."""
     if name not in _KERNELS:
-        _, module, kernel_name, _ = ENTRIES[name]
+        _, module, kernel_name, _ = _ALL_ENTRIES[name]
         kernel = getattr(importlib.import_module(f"..kernels.{module}", __package__), kernel_name)
         signature = KERNEL_SIGNATURES[name]
         kernel.compile(signature)

@@ -110,7 +110,7 @@ def subtree_mask(model, root: int) -> np.ndarray:
 
 def compute_total_mass(model: Model, data: Data | None = None) -> float:
     """Total mass of the model; stored in ``data.mass[0]`` when ``data`` is given."""
-    total = float(sum(Y.mass for Y in model.inertias[1:]))
+    total = model.masses[0]
     if data is not None:
         data.mass[0] = total
     return total
@@ -119,12 +119,9 @@ def compute_total_mass(model: Model, data: Data | None = None) -> float:
 def compute_subtree_masses(model: Model, data: Data) -> np.ndarray:
     """Mass of every subtree into ``data.mass`` ``(njoints,)`` (``data.mass[0]`` the total); returns a copy."""
     check_data(model, data)
-    mass, parents = [float(Y.mass) for Y in model.inertias], model.parents
-    mass[0] = 0.0
-    for i in range(len(mass) - 1, 0, -1):  # children after their parent: each subtree is summed before it is added
-        mass[parents[i]] += mass[i]
+    mass = model.masses[1]
     data.mass[:] = mass
-    return np.array(mass)
+    return mass.copy()
 
 
 __all__ = ["center_of_mass", "jacobian_center_of_mass", "jacobian_subtree_center_of_mass", "compute_total_mass",

@@ -459,6 +459,31 @@ class Model:
     #: the data whose fast entries are bound to the packed arrays, and their token (``data.Bindings``)
     fast_bindings = _Derived(lambda model: _fast_bindings())
 
+    def _fast_entries(self):
+        from .data import ModelFastEntries
+
+        return ModelFastEntries()
+
+    #: the fast entries of the functions that take no data (``data.ModelFastEntries``), bound at their first call;
+    #: read on a model passed where a data belongs, every entry is the ordinary path, which names the mistake
+    fast_entries = _Derived(_fast_entries)
+
+    #: values that the upper layers derive from the model and keep (e.g. the neutral configuration), by name
+    derived_values = _Derived(lambda model: {})
+
+    def _masses(self):
+        total = float(sum(Y.mass for Y in self.inertias[1:]))
+        subtree = np.array([float(Y.mass) for Y in self.inertias])
+        subtree[0] = 0.0
+        for i in range(self.njoints - 1, 0, -1):  # children after their parent: each subtree summed before it is added
+            subtree[self.parents[i]] += subtree[i]
+        subtree.flags.writeable = False
+        return total, subtree
+
+    #: ``(total, subtree)``: the total mass (a float, summed over the bodies in id order) and the mass of every
+    #: subtree ``(njoints,)`` (read-only; entry 0 the total, summed child by child)
+    masses = _Derived(_masses)
+
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
         self.check()
         if self.mimicking_joints:
@@ -527,10 +552,8 @@ class Model:
         return I, F
 
     def __getattr__(self, name):  # only reached for a missing attribute: a Model passed where a Data belongs
-        from .data import DATA_ATTRIBUTES, ArgumentOrderError, FastEntries
+        from .data import DATA_ATTRIBUTES, ArgumentOrderError
 
-        if name == "fast_entries":  # a Data's fast entries: the ordinary path names the mistake
-            return FastEntries({})
         if name in DATA_ATTRIBUTES:
             raise ArgumentOrderError("data: expected an rbda.Data (model.create_data()), got a Model; the algorithms "
                                      "take (model, data, ...)")
