@@ -180,9 +180,9 @@ def _which(arg) -> int:
         raise ValueError(f"arg: expected ARG0 or ARG1, got {arg!r}") from None
 
 
-def _jacobians(kernel, name, model, x, y, ny, arg, names):
-    """Run ``kernel`` (``d_integrate`` or ``d_difference``; ``y`` of size ``ny``), or first the fast entry of its
-    ``name``, into new ``(nv, nv)`` arrays: one, or two for ``arg`` None."""
+def _jacobians(name, model, x, y, ny, arg, names):
+    """Run the kernel ``name`` (``d_integrate`` or ``d_difference``; ``y`` of size ``ny``), first through its fast
+    entry, into new ``(nv, nv)`` arrays: one, or two for ``arg`` None."""
     which = _which(arg)
     nv = model.nv
     J0 = np.empty((nv, nv))
@@ -190,7 +190,7 @@ def _jacobians(kernel, name, model, x, y, ny, arg, names):
     if getattr(model.fast_entries, name)(model, x, y, which, J0, J1):
         return J0 if which < 2 else (J0, J1)
     I, F = model.packed
-    status = kernel(I, F, vector(x, model.nq, names[0]), vector(y, ny, names[1]), which, J0, J1)
+    status = getattr(_k, name)(I, F, vector(x, model.nq, names[0]), vector(y, ny, names[1]), which, J0, J1)
     if status:
         report(status, names, model, (x, y))
     return J0 if which < 2 else (J0, J1)
@@ -200,13 +200,13 @@ def d_integrate(model: Model, q: ArrayLike, v: ArrayLike, arg: ArgumentPosition 
     """Derivatives ``(nv, nv)`` of ``integrate(q, v)`` with respect to ``q`` (``ARG0``) or ``v`` (``ARG1``), in the
     tangent spaces; both as a tuple when ``arg`` is None. Block-diagonal, one block per joint (identities on vector
     spaces; ``Ad(exp nu)^-1`` and the right Jacobian ``Jexp(nu)`` of the joint's twist ``nu`` on Lie groups)."""
-    return _jacobians(_k.d_integrate, "d_integrate", model, q, v, model.nv, arg, ("q", "v"))
+    return _jacobians("d_integrate", model, q, v, model.nv, arg, ("q", "v"))
 
 
 def d_difference(model: Model, q0: ArrayLike, q1: ArrayLike, arg: ArgumentPosition | int | None = None):
     """Derivatives ``(nv, nv)`` of ``difference(q0, q1)`` with respect to ``q0`` (``ARG0``) or ``q1`` (``ARG1``);
     both as a tuple when ``arg`` is None. Block-diagonal (``-1``, ``1`` on vector spaces)."""
-    return _jacobians(_k.d_difference, "d_difference", model, q0, q1, model.nq, arg, ("q0", "q1"))
+    return _jacobians("d_difference", model, q0, q1, model.nq, arg, ("q0", "q1"))
 
 
 def d_integrate_transport(model: Model, q: ArrayLike, v: ArrayLike, J: ArrayLike, arg: ArgumentPosition | int | None):
