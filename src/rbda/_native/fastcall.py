@@ -49,7 +49,8 @@ INT, REFERENCE_FRAME, AS_LONG, KIND = 19, 20, 21, 22
 # config: the entries bound to a model: the sizes of their vector arguments, the objects True, False and the type
 # float, the addresses of CPython's ``PyFloat_AsDouble`` and ``PyFloat_FromDouble`` (read at run time, as Py_IncRef's)
 N1, N2, N3, TRUE, FALSE, FLOAT, AS_DOUBLE, FROM_DOUBLE = range(23, 31)
-SLOTS = 31
+AUX_PTR, AUX_LEN = 31, 32  # a model array an entry passes its kernel (``AUXILIARY``)
+SLOTS = 33
 # CPython / numpy object layouts (64-bit): PyObject_HEAD is (refcount, type); a PyArrayObject continues with data,
 # nd, dimensions, strides, base, descr, flags; a PyArray_Descr has byteorder at 26 and type_num at 28; a tuple's
 # items start at 24; a weak reference's referent is at 16
@@ -99,13 +100,22 @@ ENTRIES = {
     "get_classical_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
     "update_frame_placement": ("_frame", "frames", "update_frame_placement", None),
 }
+# config
+ENTRIES.update({
+    "compute_supported_force_by_frame": ("_aux_frame_out", "supported", "supported_force_by_frame", "(6,)"),
+    "compute_supported_inertia_by_frame": ("_aux_frame_flag_out", "supported", "supported_inertia_by_frame", "(13,)"),
+})
+#: the model array that an entry passes its kernel after ``ws`` (``AUX_PTR``, ``AUX_LEN``; ``(nframes, 16)``)
+AUXILIARY = {"compute_supported_force_by_frame": lambda model: model.frame_supported_inertias,
+             "compute_supported_inertia_by_frame": lambda model: model.frame_supported_inertias}
 #: what an entry's body reads as its second buffer (``DWS_PTR``, ``DWS_LEN``), by the body's name: the whole-body
 #: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, or a zero vector of nv (RNEA's v and a for g(q));
 #: the derivatives' workspace for ``_dws_*``
 SECOND_BUFFER = {"_wb": lambda model, data: data.wb, "_q_zero_va_fext": lambda model, data: np.zeros(model.nv)}
 #: the entries whose kernel writes into an output of their own (their second buffer, which they return; the
 #: public function copies it): its shape, by the name that stands in ENTRIES' field column
-OUTPUTS = {"(6, nv)": lambda model: np.zeros((6, model.nv)), "(6,)": lambda model: np.zeros(6)}
+OUTPUTS = {"(6, nv)": lambda model: np.zeros((6, model.nv)), "(6,)": lambda model: np.zeros(6),
+           "(13,)": lambda model: np.zeros(13)}
 #: the constant that an entry of the ``_kind`` bodies passes its kernel (``kernels.frames.frame_motion``'s kind)
 KINDS = {"get_velocity": 0, "get_acceleration": 1, "get_classical_acceleration": 2, "get_frame_velocity": 0,
          "get_frame_acceleration": 1, "get_frame_classical_acceleration": 2}
@@ -189,7 +199,9 @@ def bind(name: str, model, data):
                   else tuple(getattr(data, f) for f in field))
     T, bindings, keep = _table(model, I, F, data.ws, dws, kernel)
     T[[DATA, RESULT, KIND]] = id(data), id(result), KINDS.get(name, 0)
-    entry = _new_builtin(ctypes.addressof(compiled(name)), (*keep, result), None)
+    aux = AUXILIARY[name](model) if name in AUXILIARY else np.zeros(0)
+    T[[AUX_PTR, AUX_LEN]] = aux.ctypes.data, aux.size
+    entry = _new_builtin(ctypes.addressof(compiled(name)), (*keep, result, aux), None)
     setattr(data.fast_entries, name, entry)
     bindings.data.add(data)
     return entry

@@ -18,7 +18,7 @@ from .fastcall import (A_DATA, A_DESCR, A_DIMS, A_FLAGS, A_ND, AS_LONG, BIG_ENDI
                        D_BYTEORDER, D_TYPENUM, DATA, DWS_LEN, DWS_PTR, ENTRIES, F64, F_LEN, F_PTR, I_LEN, I_PTR, INT,
                        KERNEL, KIND, MODEL, NDARRAY, NONE, NPY_DOUBLE, NQ, NV, OB_TYPE, REFERENCE_FRAME, RESULT, SLOTS,
                        T_ITEMS, TOKEN, WR_OBJECT, WS_LEN, WS_PTR, INCREF)
-from .fastcall import AS_DOUBLE, FALSE, FLOAT, FROM_DOUBLE, MODEL_ENTRIES, N1, N2, N3, TRUE  # config
+from .fastcall import AS_DOUBLE, AUX_LEN, AUX_PTR, FALSE, FLOAT, FROM_DOUBLE, MODEL_ENTRIES, N1, N2, N3, TRUE  # config
 
 
 cfunc = load().cfunc  # numba's, loaded by rbda first (its cache locators)
@@ -194,6 +194,13 @@ def real_at(T, args, k):
     if load_i64(obj + OB_TYPE) != T[FLOAT]:
         return False, 0.0
     return True, call_as_double(T[AS_DOUBLE], obj)
+
+
+@njit(forceinline=True)
+def flag_at(T, args, k):
+    """1 if argument ``k`` is True, 0 if it is False, else -1."""
+    obj = load_i64(args + 8 * k)
+    return 1 if obj == T[TRUE] else 0 if obj == T[FALSE] else -1
 
 
 @njit(forceinline=True)
@@ -492,6 +499,36 @@ def _joint_rf_kind_out(self, args, nargs):
 
 
 # config
+# The supported force and inertia of a frame (``kernels/supported.py``): the frames' supported inertias (the
+# auxiliary model array, (nframes, 16)) after ``ws``, the frame id, into the entry's own output (the second buffer).
+def _aux_frame_out(self, args, nargs):
+    """``kernel(I, F, ws, aux (nframes, 16), frame_id, out)`` for ``f(model, data, frame_id)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    frame = index_at(T, args, 2)
+    if frame < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    aux = carray(f64_pointer(T[AUX_PTR]), (T[AUX_LEN] // 16, 16))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, aux, frame, floats(T[DWS_PTR], T[DWS_LEN]))) else RESULT)
+
+
+def _aux_frame_flag_out(self, args, nargs):
+    """``kernel(I, F, ws, aux (nframes, 16), frame_id, flag, out)`` for ``f(model, data, frame_id, flag)``, ``flag``
+    True or False."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    frame, flag = index_at(T, args, 2), flag_at(T, args, 3)
+    if frame < 0 or flag < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    aux = carray(f64_pointer(T[AUX_PTR]), (T[AUX_LEN] // 16, 16))
+    status = call_kernel(T[KERNEL], (I, F, ws, aux, frame, flag, floats(T[DWS_PTR], T[DWS_LEN])))
+    return answer(T, NONE if status else RESULT)
+
+
 # The entries bound to a model (``MODEL_ENTRIES``): ``f(model, ...)``, the vector arguments of sizes N1, N2, the
 # output of size N3 (allocated by the public function: a model is shared between threads), the entry's work
 # buffer (``ws``, max(nq, nv)) and result buffer (``dws``, one float) for the float and bool results.
@@ -623,7 +660,7 @@ BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_
           "_m_xy_out": _m_xy_out, "_m_x_out": _m_x_out, "_m_xy_work_out": _m_xy_work_out,
           "_m_xy_real_work_out": _m_xy_real_work_out, "_m_xy_work_float": _m_xy_work_float,
           "_m_xy_real_work_bool": _m_xy_real_work_bool, "_m_x_real_work_bool": _m_x_real_work_bool,
-          "_m_xy_arg_mm": _m_xy_arg_mm}
+          "_m_xy_arg_mm": _m_xy_arg_mm, "_aux_frame_out": _aux_frame_out, "_aux_frame_flag_out": _aux_frame_flag_out}
 #: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)
 METH_FASTCALL = 0x0080
@@ -679,6 +716,8 @@ KERNEL_SIGNATURES = {
     "is_same_configuration": (_I, _V, _V, _V, _R, _V, _V), "squared_distance": (_I, _V, _V, _V, _V, _V),
     "distance": (_I, _V, _V, _V, _V, _V), "d_integrate": (_I, _V, _V, _V, _N, _M, _M),
     "d_difference": (_I, _V, _V, _V, _N, _M, _M),
+    "compute_supported_force_by_frame": (_I, _V, _V, _M, _N, _V),
+    "compute_supported_inertia_by_frame": (_I, _V, _V, _M, _N, _N, _V),
 }
 _KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
 

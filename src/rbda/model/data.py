@@ -32,7 +32,7 @@ class ArgumentOrderError(TypeError, AttributeError):
 _MODEL_ATTRIBUTES = frozenset({"packed", "mimicking_joints", "nq", "nv", "njoints", "nframes", "joints", "parents",
                                "names", "frames", "idx_q", "idx_v", "nqs", "nvs", "inertias", "gravity", "elementary",
                                "get_frame_id", "get_joint_id", "create_data", "masses",
-                               "derived_values"})
+                               "derived_values", "frame_supported_inertias"})
 DATA_ATTRIBUTES = frozenset({"ws", "wb", "dws", "model_sizes", "oMi", "oMf", "liMi", "tau", "M", "J", "ddq",
                              "derivatives_layout", "elementary_data", "kinematics_derivatives"})
 
@@ -116,7 +116,9 @@ class FastEntries:
                  "get_joint_jacobian", "get_frame_jacobian_time_variation", "get_joint_jacobian_time_variation",
                  "compute_frame_jacobian", "compute_joint_jacobian", "get_frame_velocity", "get_frame_acceleration",
                  "get_frame_classical_acceleration", "get_velocity", "get_acceleration", "get_classical_acceleration",
-                 "update_frame_placement")
+                 "update_frame_placement",
+                 # config
+                 "compute_supported_force_by_frame", "compute_supported_inertia_by_frame")
 
     def __init__(self, entries: dict = FAST_ENTRIES):
         self.unbind(entries)

@@ -471,6 +471,26 @@ class Model:
     #: values that the upper layers derive from the model and keep (e.g. the neutral configuration), by name
     derived_values = _Derived(lambda model: {})
 
+    def _frame_supported_inertias(self):
+        out, count = np.zeros((self.nframes, 16)), np.ones(self.nframes, dtype=int)
+        for k in range(self.nframes - 1, -1, -1):  # a frame after the frame it hangs from: summed before it is added
+            frame = self.frames[k]
+            Y = frame.placement.act(frame.inertia)  # in the joint frame
+            out[k, :13] += np.concatenate([[Y.mass], Y.mass * Y.lever, Y.inertia_about_origin().ravel()])
+            out[k, 13:] = Y.lever if count[k] == 1 else 0.0
+            p = frame.parent_frame
+            if p < k and self.frames[p].parent_joint == frame.parent_joint:
+                out[p, :13] += out[k, :13]
+                count[p] += count[k]
+        return out
+
+    #: ``(nframes, 16)`` (the kernels read it; not to be written): per frame, the inertia of the frame and of the
+    #: frames that hang from it on the same joint (``parent_frame`` chain, later ids), in the joint frame as
+    #: ``(m, m c, I_o)`` (the packed layout; Pinocchio's part of a body that a frame supports), then the point a
+    #: massless sum is centred at (the frame's own centre if it has no such frame, else the joint's origin, as
+    #: Pinocchio's sum of inertias keeps it)
+    frame_supported_inertias = _Derived(_frame_supported_inertias)
+
     def _masses(self):
         total = float(sum(Y.mass for Y in self.inertias[1:]))
         subtree = np.array([float(Y.mass) for Y in self.inertias])
