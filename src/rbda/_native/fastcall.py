@@ -104,10 +104,14 @@ ENTRIES = {
 ENTRIES.update({
     "compute_supported_force_by_frame": ("_aux_frame_out", "supported", "supported_force_by_frame", "(6,)"),
     "compute_supported_inertia_by_frame": ("_aux_frame_flag_out", "supported", "supported_inertia_by_frame", "(13,)"),
+    "jacobian_subtree_center_of_mass": ("_wb_q_joint_aux", "center_of_mass", "jacobian_subtree_center_of_mass",
+                                        "aux"),
 })
-#: the model array that an entry passes its kernel after ``ws`` (``AUX_PTR``, ``AUX_LEN``; ``(nframes, 16)``)
+#: a third array that an entry passes its kernel (``AUX_PTR``, ``AUX_LEN``): the frames' supported inertias
+#: ``(nframes, 16)``, or the entry's own output, which it returns (field ``aux`` in ENTRIES)
 AUXILIARY = {"compute_supported_force_by_frame": lambda model: model.frame_supported_inertias,
-             "compute_supported_inertia_by_frame": lambda model: model.frame_supported_inertias}
+             "compute_supported_inertia_by_frame": lambda model: model.frame_supported_inertias,
+             "jacobian_subtree_center_of_mass": lambda model: np.zeros((3, model.nv))}
 #: what an entry's body reads as its second buffer (``DWS_PTR``, ``DWS_LEN``), by the body's name: the whole-body
 #: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, or a zero vector of nv (RNEA's v and a for g(q));
 #: the derivatives' workspace for ``_dws_*``
@@ -192,14 +196,16 @@ def bind(name: str, model, data):
         setattr(data.fast_entries, name, _ordinary)
         return _ordinary
     field = ENTRIES[name][3]
+    aux = AUXILIARY[name](model) if name in AUXILIARY else np.zeros(0)
     if field in OUTPUTS:
         result = dws = OUTPUTS[field](model)
+    elif field == "aux":
+        result = aux
     else:
         result = (True if field is None else getattr(data, field) if isinstance(field, str)
                   else tuple(getattr(data, f) for f in field))
     T, bindings, keep = _table(model, I, F, data.ws, dws, kernel)
     T[[DATA, RESULT, KIND]] = id(data), id(result), KINDS.get(name, 0)
-    aux = AUXILIARY[name](model) if name in AUXILIARY else np.zeros(0)
     T[[AUX_PTR, AUX_LEN]] = aux.ctypes.data, aux.size
     entry = _new_builtin(ctypes.addressof(compiled(name)), (*keep, result, aux), None)
     setattr(data.fast_entries, name, entry)

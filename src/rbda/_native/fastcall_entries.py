@@ -529,6 +529,19 @@ def _aux_frame_flag_out(self, args, nargs):
     return answer(T, NONE if status else RESULT)
 
 
+def _wb_q_joint_aux(self, args, nargs):
+    """``kernel(I, F, ws, wb, q, joint_id, aux (3, nv))`` for ``f(model, data, q, joint_id)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    q, joint = vector_at(T, args, 2, T[NQ]), index_at(T, args, 3)
+    if q == 0 or joint < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb, out = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[AUX_PTR]), (3, T[NV]))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), joint, out)) else RESULT)
+
+
 # The entries bound to a model (``MODEL_ENTRIES``): ``f(model, ...)``, the vector arguments of sizes N1, N2, the
 # output of size N3 (allocated by the public function: a model is shared between threads), the entry's work
 # buffer (``ws``, max(nq, nv)) and result buffer (``dws``, one float) for the float and bool results.
@@ -660,7 +673,8 @@ BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_
           "_m_xy_out": _m_xy_out, "_m_x_out": _m_x_out, "_m_xy_work_out": _m_xy_work_out,
           "_m_xy_real_work_out": _m_xy_real_work_out, "_m_xy_work_float": _m_xy_work_float,
           "_m_xy_real_work_bool": _m_xy_real_work_bool, "_m_x_real_work_bool": _m_x_real_work_bool,
-          "_m_xy_arg_mm": _m_xy_arg_mm, "_aux_frame_out": _aux_frame_out, "_aux_frame_flag_out": _aux_frame_flag_out}
+          "_m_xy_arg_mm": _m_xy_arg_mm, "_aux_frame_out": _aux_frame_out, "_aux_frame_flag_out": _aux_frame_flag_out,
+          "_wb_q_joint_aux": _wb_q_joint_aux}
 #: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)
 METH_FASTCALL = 0x0080
@@ -718,6 +732,7 @@ KERNEL_SIGNATURES = {
     "d_difference": (_I, _V, _V, _V, _N, _M, _M),
     "compute_supported_force_by_frame": (_I, _V, _V, _M, _N, _V),
     "compute_supported_inertia_by_frame": (_I, _V, _V, _M, _N, _N, _V),
+    "jacobian_subtree_center_of_mass": (_I, _V, _V, _V, _V, _N, _M),
 }
 _KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
 

@@ -34,7 +34,8 @@ def compute_supported_inertia_by_frame(model: Model, data: Data, frame_id: int |
     if y is None:
         y = _run("supported_inertia_by_frame", model, data, frame_id, 1 if with_subtree else 0, np.empty(13))
     Y = Inertia.__new__(Inertia)  # (m, c, I_c) from the kernel, symmetric: the constructor's checks left out
-    Y.mass, Y.lever, Y.inertia = float(y[0]), y[1:4].copy(), y[4:].reshape(3, 3).copy()
+    y = y.copy()
+    Y.mass, Y.lever, Y.inertia = float(y[0]), y[1:4], y[4:].reshape(3, 3)
     return Y
 
 

@@ -118,7 +118,8 @@ class FastEntries:
                  "get_frame_classical_acceleration", "get_velocity", "get_acceleration", "get_classical_acceleration",
                  "update_frame_placement",
                  # config
-                 "compute_supported_force_by_frame", "compute_supported_inertia_by_frame")
+                 "compute_supported_force_by_frame", "compute_supported_inertia_by_frame",
+                 "jacobian_subtree_center_of_mass")
 
     def __init__(self, entries: dict = FAST_ENTRIES):
         self.unbind(entries)
