@@ -128,7 +128,7 @@ KINDS = {"get_velocity": 0, "get_acceleration": 1, "get_classical_acceleration":
 #: name of its cfunc body, the kernel module and kernel it calls, the sizes N1, N2, N3 of its vector arguments by
 #: name: ``nq``, ``nv``, ``nj1`` (njoints - 1) or ``-`` (none)). The body ``_m_*`` names what the call passes
 #: after the model: ``x``, ``y`` vectors, ``real`` a float, ``arg`` an int, ``out`` an output vector, ``mm`` two
-#: output matrices (nv, nv); ``float``, ``bool`` the result; ``work`` a buffer of the entry.
+#: output matrices (nv, nv), ``mk`` an input and an output matrix (nv, k); ``float``, ``bool`` the result; ``work`` a buffer of the entry.
 MODEL_ENTRIES = {
     "integrate": ("_m_xy_out", "configuration", "integrate", ("nq", "nv", "nq")),
     "difference": ("_m_xy_out", "configuration", "difference", ("nq", "nq", "nv")),
@@ -140,6 +140,7 @@ MODEL_ENTRIES = {
     "distance": ("_m_xy_work_float", "configuration", "distance", ("nq", "nq", "-")),
     "d_integrate": ("_m_xy_arg_mm", "configuration", "d_integrate", ("nq", "nv", "-")),
     "d_difference": ("_m_xy_arg_mm", "configuration", "d_difference", ("nq", "nq", "-")),
+    "d_integrate_transport": ("_m_xy_arg_mk", "configuration", "d_integrate_transport", ("nq", "nv", "-")),
 }
 assert not set(MODEL_ENTRIES) & set(ENTRIES), "an entry name both bound to a data and to a model"
 _new_builtin = ctypes.pythonapi.PyCFunction_NewEx

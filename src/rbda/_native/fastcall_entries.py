@@ -188,6 +188,15 @@ def matrix_at(T, args, k, rows, cols):
 
 
 @njit(forceinline=True)
+def columns_at(T, args, k):
+    """The number of columns of argument ``k`` if it is an exact two-dimensional ndarray; else -1."""
+    obj = load_i64(args + 8 * k)
+    if load_i64(obj + OB_TYPE) != T[NDARRAY] or load_i32(obj + A_ND) != 2:
+        return -1
+    return load_i64(load_i64(obj + A_DIMS) + 8)
+
+
+@njit(forceinline=True)
 def real_at(T, args, k):
     """``(True, value)`` if argument ``k`` is an exact float; else ``(False, 0.0)``."""
     obj = load_i64(args + 8 * k)
@@ -662,6 +671,23 @@ def _m_xy_arg_mm(self, args, nargs):
     return answer(T, NONE if status else TRUE)
 
 
+def _m_xy_arg_mk(self, args, nargs):
+    """``kernel(I, F, x, y, arg, J (nv, k), out (nv, k))`` for ``f(model, x, y, arg, J, out)``."""
+    T = table(self)
+    if not model_bound(T, args, nargs, 6):
+        return answer(T, NONE)
+    k = columns_at(T, args, 4)
+    x, y, arg = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2]), index_at(T, args, 3)
+    J, out = matrix_at(T, args, 4, T[NV], k), matrix_at(T, args, 5, T[NV], k)
+    if x == 0 or y == 0 or arg < 0 or J == 0 or out == 0:
+        return answer(T, NONE)
+    I, F, _ = model_arrays(T)
+    shape = (T[NV], k)
+    status = call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), arg, carray(f64_pointer(J), shape),
+                                     carray(f64_pointer(out), shape)))
+    return answer(T, NONE if status else TRUE)
+
+
 #: the bodies by name (``ENTRIES``' first item)
 BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_fext": _dws_qva_fext,
           "_q_zero_va_fext": _q_zero_va_fext, "_wb_q": _wb_q, "_wb_q_none": _wb_q_none,
@@ -674,7 +700,7 @@ BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_
           "_m_xy_real_work_out": _m_xy_real_work_out, "_m_xy_work_float": _m_xy_work_float,
           "_m_xy_real_work_bool": _m_xy_real_work_bool, "_m_x_real_work_bool": _m_x_real_work_bool,
           "_m_xy_arg_mm": _m_xy_arg_mm, "_aux_frame_out": _aux_frame_out, "_aux_frame_flag_out": _aux_frame_flag_out,
-          "_wb_q_joint_aux": _wb_q_joint_aux}
+          "_wb_q_joint_aux": _wb_q_joint_aux, "_m_xy_arg_mk": _m_xy_arg_mk}
 #: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)
 METH_FASTCALL = 0x0080
@@ -733,6 +759,7 @@ KERNEL_SIGNATURES = {
     "compute_supported_force_by_frame": (_I, _V, _V, _M, _N, _V),
     "compute_supported_inertia_by_frame": (_I, _V, _V, _M, _N, _N, _V),
     "jacobian_subtree_center_of_mass": (_I, _V, _V, _V, _V, _N, _M),
+    "d_integrate_transport": (_I, _V, _V, _V, _N, _M, _M),
 }
 _KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
 

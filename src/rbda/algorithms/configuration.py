@@ -213,18 +213,20 @@ def d_integrate_transport(model: Model, q: ArrayLike, v: ArrayLike, J: ArrayLike
     """``d_integrate(q, v, arg) @ J``: moves the columns of ``J`` ``(nv, k)`` (or ``(nv,)``) from the tangent space at
     ``q`` (for ``ARG0``; of ``v`` for ``ARG1``) to the one at ``integrate(q, v)`` (Pinocchio's
     ``dIntegrateTransport``), joint block by joint block: ``O(nv k)``."""
-    J = np.asarray(J, dtype=np.float64)
-    if J.ndim not in (1, 2) or J.shape[0] != model.nv:
-        raise ValueError(f"J: expected shape ({model.nv}, k), got {J.shape}")
-    if not np.isfinite(J).all():
-        raise ValueError("J: contains non-finite values (NaN or inf)")
     if arg is None:
         raise ValueError("arg: expected ARG0 or ARG1, got None")
     which = _which(arg)
+    if type(J) is np.ndarray and J.ndim == 2:  # first the fast entry, which takes a C-contiguous float64 J
+        out = np.empty(J.shape)
+        if model.fast_entries.d_integrate_transport(model, q, v, which, J, out):
+            return out
+    J = np.asarray(J, dtype=np.float64)
+    if J.ndim not in (1, 2) or J.shape[0] != model.nv:
+        raise ValueError(f"J: expected shape ({model.nv}, k), got {J.shape}")
     I, F = model.packed
     J2 = np.ascontiguousarray(J[:, None] if J.ndim == 1 else J)
     out = np.empty(J2.shape)
     status = _k.d_integrate_transport(I, F, vector(q, model.nq, "q"), vector(v, model.nv, "v"), which, J2, out)
     if status:
-        report(status, ("q", "v"), model, (q, v))
+        report(status, ("q", "v", "J"), model, (q, v))
     return out.reshape(J.shape)

@@ -416,7 +416,11 @@ def d_difference(I, F, q0, q1, arg, J0, J1):
 
 @njit(cache=True)
 def d_integrate_transport(I, F, q, v, arg, J, out):
-    """``out = d_integrate(q, v, arg) @ J`` for ``J`` (nv, k), joint block by joint block."""
+    """``out = d_integrate(q, v, arg) @ J`` for ``J`` (nv, k), joint block by joint block; the statuses of
+    :func:`integrate`, or 5 if ``J`` is not finite."""
+    for r in range(J.shape[0]):
+        if not all_finite(J[r]):
+            return 5
     return configuration_jacobians(I, F, q, v, False, arg, out, out, True, J, out)
 
 

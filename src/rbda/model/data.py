@@ -142,7 +142,7 @@ class ModelFastEntries:
     :func:`ordinary`: a model passed where a data belongs takes the ordinary path, which names the mistake."""
 
     __slots__ = ("integrate", "difference", "interpolate", "normalize", "is_normalized", "is_same_configuration",
-                 "squared_distance", "distance", "d_integrate", "d_difference")
+                 "squared_distance", "distance", "d_integrate", "d_difference", "d_integrate_transport")
 
     def __init__(self, entries: dict = MODEL_FAST_ENTRIES):
         for name in self.__slots__:
