@@ -508,34 +508,53 @@ def _joint_rf_kind_out(self, args, nargs):
 
 
 # config
+@njit(forceinline=True)
+def finish(T, status, slot):
+    """A new reference to the object of ``T[slot]`` (the result) if the kernel's ``status`` is 0, else None."""
+    return answer(T, NONE if status else slot)
+
+
+@njit(forceinline=True)
+def model_inputs(self, args, nargs, expected):
+    """``(T, ok, I, F, work, x, y)`` for an entry bound to a model, called ``f(model, x, y, ...)``: ``ok`` if the
+    call passes ``expected`` arguments, the first the bound model, then a vector ``x`` of ``N1`` and (if ``N2``) a
+    vector ``y`` of ``N2`` floats; ``work`` the entry's work buffer (``ws``)."""
+    T = table(self)
+    x = vector_at(T, args, 1, T[N1]) if model_bound(T, args, nargs, expected) else 0
+    y = vector_at(T, args, 2, T[N2]) if T[N2] and x != 0 else x
+    I, F, work = model_arrays(T)
+    return T, x != 0 and y != 0, I, F, work, floats(x, T[N1]), floats(y, T[N2])
+
+
 # The supported force and inertia of a frame (``kernels/supported.py``): the frames' supported inertias (the
 # auxiliary model array, (nframes, 16)) after ``ws``, the frame id, into the entry's own output (the second buffer).
-def _aux_frame_out(self, args, nargs):
-    """``kernel(I, F, ws, aux (nframes, 16), frame_id, out)`` for ``f(model, data, frame_id)``."""
+@njit(forceinline=True)
+def frame_inputs(self, args, nargs, expected):
+    """``(T, frame, I, F, ws, aux, out)`` for ``f(model, data, frame_id, ...)``: ``frame`` the id, or -1 if the call
+    is not the bound one's or the id not an int >= 0."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    frame = index_at(T, args, 2)
-    if frame < 0:
-        return answer(T, NONE)
+    frame = index_at(T, args, 2) if bound(T, args, nargs, expected) else -1
     I, F, ws = model_arrays(T)
     aux = carray(f64_pointer(T[AUX_PTR]), (T[AUX_LEN] // 16, 16))
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, aux, frame, floats(T[DWS_PTR], T[DWS_LEN]))) else RESULT)
+    return T, frame, I, F, ws, aux, floats(T[DWS_PTR], T[DWS_LEN])
+
+
+def _aux_frame_out(self, args, nargs):
+    """``kernel(I, F, ws, aux (nframes, 16), frame_id, out)`` for ``f(model, data, frame_id)``."""
+    T, frame, I, F, ws, aux, out = frame_inputs(self, args, nargs, 3)
+    if frame < 0:
+        return answer(T, NONE)
+    return finish(T, call_kernel(T[KERNEL], (I, F, ws, aux, frame, out)), RESULT)
 
 
 def _aux_frame_flag_out(self, args, nargs):
     """``kernel(I, F, ws, aux (nframes, 16), frame_id, flag, out)`` for ``f(model, data, frame_id, flag)``, ``flag``
     True or False."""
-    T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    frame, flag = index_at(T, args, 2), flag_at(T, args, 3)
+    T, frame, I, F, ws, aux, out = frame_inputs(self, args, nargs, 4)
+    flag = flag_at(T, args, 3)
     if frame < 0 or flag < 0:
         return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    aux = carray(f64_pointer(T[AUX_PTR]), (T[AUX_LEN] // 16, 16))
-    status = call_kernel(T[KERNEL], (I, F, ws, aux, frame, flag, floats(T[DWS_PTR], T[DWS_LEN])))
-    return answer(T, NONE if status else RESULT)
+    return finish(T, call_kernel(T[KERNEL], (I, F, ws, aux, frame, flag, out)), RESULT)
 
 
 def _wb_q_joint_aux(self, args, nargs):
@@ -548,7 +567,7 @@ def _wb_q_joint_aux(self, args, nargs):
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     wb, out = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[AUX_PTR]), (3, T[NV]))
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), joint, out)) else RESULT)
+    return finish(T, call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), joint, out)), RESULT)
 
 
 # The entries bound to a model (``MODEL_ENTRIES``): ``f(model, ...)``, the vector arguments of sizes N1, N2, the
@@ -556,68 +575,46 @@ def _wb_q_joint_aux(self, args, nargs):
 # buffer (``ws``, max(nq, nv)) and result buffer (``dws``, one float) for the float and bool results.
 def _m_xy_out(self, args, nargs):
     """``kernel(I, F, x, y, out)`` for ``f(model, x, y, out)``."""
-    T = table(self)
-    if not model_bound(T, args, nargs, 4):
+    T, ok, I, F, _, x, y = model_inputs(self, args, nargs, 4)
+    out = vector_at(T, args, 3, T[N3])
+    if not ok or out == 0:
         return answer(T, NONE)
-    x, y, out = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2]), vector_at(T, args, 3, T[N3])
-    if x == 0 or y == 0 or out == 0:
-        return answer(T, NONE)
-    I, F, _ = model_arrays(T)
-    status = call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), floats(out, T[N3])))
-    return answer(T, NONE if status else TRUE)
+    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, floats(out, T[N3]))), TRUE)
 
 
 def _m_x_out(self, args, nargs):
     """``kernel(I, F, x, out)`` for ``f(model, x, out)``."""
-    T = table(self)
-    if not model_bound(T, args, nargs, 3):
+    T, ok, I, F, _, x, _ = model_inputs(self, args, nargs, 3)
+    out = vector_at(T, args, 2, T[N3])
+    if not ok or out == 0:
         return answer(T, NONE)
-    x, out = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N3])
-    if x == 0 or out == 0:
-        return answer(T, NONE)
-    I, F, _ = model_arrays(T)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(out, T[N3]))) else TRUE)
+    return finish(T, call_kernel(T[KERNEL], (I, F, x, floats(out, T[N3]))), TRUE)
 
 
 def _m_xy_work_out(self, args, nargs):
     """``kernel(I, F, x, y, work (nv,), out)`` for ``f(model, x, y, out)``."""
-    T = table(self)
-    if not model_bound(T, args, nargs, 4):
+    T, ok, I, F, work, x, y = model_inputs(self, args, nargs, 4)
+    out = vector_at(T, args, 3, T[N3])
+    if not ok or out == 0:
         return answer(T, NONE)
-    x, y, out = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2]), vector_at(T, args, 3, T[N3])
-    if x == 0 or y == 0 or out == 0:
-        return answer(T, NONE)
-    I, F, work = model_arrays(T)
-    status = call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), work[: T[NV]], floats(out, T[N3])))
-    return answer(T, NONE if status else TRUE)
+    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, work[: T[NV]], floats(out, T[N3]))), TRUE)
 
 
 def _m_xy_real_work_out(self, args, nargs):
     """``kernel(I, F, x, y, real, work (nv,), out)`` for ``f(model, x, y, real, out)``."""
-    T = table(self)
-    if not model_bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    x, y, out = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2]), vector_at(T, args, 4, T[N3])
+    T, ok, I, F, work, x, y = model_inputs(self, args, nargs, 5)
     is_real, real = real_at(T, args, 3)
-    if x == 0 or y == 0 or out == 0 or not is_real:
+    out = vector_at(T, args, 4, T[N3])
+    if not ok or not is_real or out == 0:
         return answer(T, NONE)
-    I, F, work = model_arrays(T)
-    status = call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), real, work[: T[NV]],
-                                     floats(out, T[N3])))
-    return answer(T, NONE if status else TRUE)
+    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, real, work[: T[NV]], floats(out, T[N3]))), TRUE)
 
 
 def _m_xy_work_float(self, args, nargs):
     """``kernel(I, F, x, y, work (nv,), result (1,))`` for ``f(model, x, y)``; returns ``result[0]``."""
-    T = table(self)
-    if not model_bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    x, y = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2])
-    if x == 0 or y == 0:
-        return answer(T, NONE)
-    I, F, work = model_arrays(T)
+    T, ok, I, F, work, x, y = model_inputs(self, args, nargs, 3)
     result = floats(T[DWS_PTR], 1)
-    if call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), work[: T[NV]], result)):
+    if not ok or call_kernel(T[KERNEL], (I, F, x, y, work[: T[NV]], result)):
         return answer(T, NONE)
     return call_from_double(T[FROM_DOUBLE], result[0])
 
@@ -625,67 +622,45 @@ def _m_xy_work_float(self, args, nargs):
 def _m_xy_real_work_bool(self, args, nargs):
     """``kernel(I, F, x, y, real, work (nv,), result (1,))`` for ``f(model, x, y, real)``; returns
     ``result[0] != 0``."""
-    T = table(self)
-    if not model_bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    x, y = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2])
+    T, ok, I, F, work, x, y = model_inputs(self, args, nargs, 4)
     is_real, real = real_at(T, args, 3)
-    if x == 0 or y == 0 or not is_real:
-        return answer(T, NONE)
-    I, F, work = model_arrays(T)
     result = floats(T[DWS_PTR], 1)
-    if call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), real, work[: T[NV]], result)):
+    if not ok or not is_real or call_kernel(T[KERNEL], (I, F, x, y, real, work[: T[NV]], result)):
         return answer(T, NONE)
     return answer(T, TRUE if result[0] != 0.0 else FALSE)
 
 
 def _m_x_real_work_bool(self, args, nargs):
     """``kernel(I, F, x, real, work (nq,), result (1,))`` for ``f(model, x, real)``; returns ``result[0] != 0``."""
-    T = table(self)
-    if not model_bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    x = vector_at(T, args, 1, T[N1])
+    T, ok, I, F, work, x, _ = model_inputs(self, args, nargs, 3)
     is_real, real = real_at(T, args, 2)
-    if x == 0 or not is_real:
-        return answer(T, NONE)
-    I, F, work = model_arrays(T)
     result = floats(T[DWS_PTR], 1)
-    if call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), real, work[: T[NQ]], result)):
+    if not ok or not is_real or call_kernel(T[KERNEL], (I, F, x, real, work[: T[NQ]], result)):
         return answer(T, NONE)
     return answer(T, TRUE if result[0] != 0.0 else FALSE)
 
 
 def _m_xy_arg_mm(self, args, nargs):
     """``kernel(I, F, x, y, arg, J0 (nv, nv), J1 (nv, nv))`` for ``f(model, x, y, arg, J0, J1)``."""
-    T = table(self)
-    if not model_bound(T, args, nargs, 6):
+    T, ok, I, F, _, x, y = model_inputs(self, args, nargs, 6)
+    arg, J0, J1 = index_at(T, args, 3), matrix_at(T, args, 4, T[NV], T[NV]), matrix_at(T, args, 5, T[NV], T[NV])
+    if not ok or arg < 0 or J0 == 0 or J1 == 0:
         return answer(T, NONE)
-    x, y, arg = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2]), index_at(T, args, 3)
-    J0, J1 = matrix_at(T, args, 4, T[NV], T[NV]), matrix_at(T, args, 5, T[NV], T[NV])
-    if x == 0 or y == 0 or arg < 0 or J0 == 0 or J1 == 0:
-        return answer(T, NONE)
-    I, F, _ = model_arrays(T)
     shape = (T[NV], T[NV])
-    status = call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), arg, carray(f64_pointer(J0), shape),
-                                     carray(f64_pointer(J1), shape)))
-    return answer(T, NONE if status else TRUE)
+    J0, J1 = carray(f64_pointer(J0), shape), carray(f64_pointer(J1), shape)
+    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, arg, J0, J1)), TRUE)
 
 
 def _m_xy_arg_mk(self, args, nargs):
     """``kernel(I, F, x, y, arg, J (nv, k), out (nv, k))`` for ``f(model, x, y, arg, J, out)``."""
-    T = table(self)
-    if not model_bound(T, args, nargs, 6):
-        return answer(T, NONE)
+    T, ok, I, F, _, x, y = model_inputs(self, args, nargs, 6)
     k = columns_at(T, args, 4)
-    x, y, arg = vector_at(T, args, 1, T[N1]), vector_at(T, args, 2, T[N2]), index_at(T, args, 3)
-    J, out = matrix_at(T, args, 4, T[NV], k), matrix_at(T, args, 5, T[NV], k)
-    if x == 0 or y == 0 or arg < 0 or J == 0 or out == 0:
+    arg, J, out = index_at(T, args, 3), matrix_at(T, args, 4, T[NV], k), matrix_at(T, args, 5, T[NV], k)
+    if not ok or arg < 0 or J == 0 or out == 0:
         return answer(T, NONE)
-    I, F, _ = model_arrays(T)
     shape = (T[NV], k)
-    status = call_kernel(T[KERNEL], (I, F, floats(x, T[N1]), floats(y, T[N2]), arg, carray(f64_pointer(J), shape),
-                                     carray(f64_pointer(out), shape)))
-    return answer(T, NONE if status else TRUE)
+    J, out = carray(f64_pointer(J), shape), carray(f64_pointer(out), shape)
+    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, arg, J, out)), TRUE)
 
 
 #: the bodies by name (``ENTRIES``' first item)

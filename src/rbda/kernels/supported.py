@@ -22,13 +22,19 @@ from .constrained import se3_inverse_compose
 from .frames import ids_status
 
 
+@njit(cache=True, forceinline=True)
+def begin_frame(I, F, ws, frame_id):
+    """``(m, d, joints, status)`` of :func:`~rbda.kernels.checks.begin` without inputs; status NOT_AN_ID if
+    ``frame_id`` is not a frame of the model."""
+    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
+    return m, d, jt, status if status else ids_status(m, frame_id, 0)
+
+
 @njit(cache=True)
 def supported_force_by_frame(I, F, ws, Y, frame_id, out):
     """``out (6,)``: the force that frame ``frame_id`` transmits, in that frame; ``Y (nframes, 16)`` the frames'
     supported inertias."""
-    m, d, _, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
-    if status == 0:
-        status = ids_status(m, frame_id, 0)
+    m, d, _, status = begin_frame(I, F, ws, frame_id)
     if status:
         return status
     i = m.frame_parents[frame_id]
@@ -49,9 +55,7 @@ def supported_force_by_frame(I, F, ws, Y, frame_id, out):
 def supported_inertia_by_frame(I, F, ws, Y, frame_id, with_subtree, out):
     """``out (13,)``: the inertia that frame ``frame_id`` supports (with the bodies of the joints below its joint if
     ``with_subtree``), in that frame, as ``(m, c, I_c)`` (mass, centre of mass, rotational inertia about it)."""
-    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
-    if status == 0:
-        status = ids_status(m, frame_id, 0)
+    m, d, jt, status = begin_frame(I, F, ws, frame_id)
     if status:
         return status
     i = m.frame_parents[frame_id]
