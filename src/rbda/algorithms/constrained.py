@@ -26,6 +26,7 @@ from ..spatial import Motion, ReferenceFrame, log6
 from . import cholesky
 from ..kernels import constrained as kc
 from .._native.direct import direct
+from ..kernels.checks import SINGULAR
 from ._check import check_data, report, vector
 from .delassus import delassus_factors, jacobian_arg
 from .dynamics import crba, nonlinear_effects
@@ -442,7 +443,8 @@ def _damping(inv_damping, name: str = "inv_damping") -> float:
 def forward_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike, J: ArrayLike,
                      gamma: ArrayLike, inv_damping: float = 0.0) -> np.ndarray:
     """The dense KKT form: ``ddq`` and ``lambda`` with ``M ddq + nle = tau + J^T lambda`` and
-    ``J ddq + gamma = inv_damping lambda`` (``inv_damping = 0``: the rigid constraint ``J ddq + gamma = 0``).
+    ``J ddq + gamma = inv_damping lambda`` (``inv_damping = 0``: the rigid constraint ``J ddq + gamma = 0``),
+    compiled (``kernels/constrained.py``).
 
     ``q: (nq,)``, ``v``, ``tau`` ``(nv,)``; ``J: (m, nv)`` any constraint Jacobian, ``gamma: (m,)`` its drift
     ``dJ/dt v``. Returns ``ddq`` ``(nv,)``, a new array, also in ``data.ddq``; fills
@@ -455,6 +457,25 @@ def forward_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: 
     if not np.isfinite(gamma).all():
         raise ValueError("gamma: contains non-finite values (NaN or inf)")
     mu = _damping(inv_damping)
+    if model.mimicking_joints:
+        return _forward_dynamics_python(model, data, q, v, tau, J, gamma, mu)
+    q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
+    (nc, nv), (I, F) = J.shape, model.packed
+    lam = np.empty(nc)
+    status = _kc.forward_dynamics(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, v, tau, J, gamma, mu,
+                                  np.empty((nv, nc)), np.empty((nc, nc)), lam, np.empty(nv))
+    if status == kc.SINGULAR_SET:
+        raise ValueError(SINGULAR_J)
+    if status == SINGULAR:
+        raise ValueError(cholesky.NOT_POSITIVE_DEFINITE)
+    if status:
+        report(status, ("q", "v", "tau"), model, (q, v, tau))
+    data.lambda_c = lam
+    return data.ddq.copy()
+
+
+def _forward_dynamics_python(model, data, q, v, tau, J, gamma, mu):
+    """:func:`forward_dynamics` for models with mimic joints, step by step through the public algorithms."""
     q, v, tau = _state(model, data, q, v, tau)
     free = cholesky.solve(model, data, tau - data.nle)
     _, G = delassus_factors(model, data, J)

@@ -445,12 +445,25 @@ def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work, 
     """The kinematics at ``ddq = 0`` (``nle`` too for ``with_nle``: the RNEA's forward pass gives them, else the
     kinematics' alone), ``M`` and its sparse factor, the constraint rows. Returns the input status (97: M
     singular)."""
-    m = model_views(borrowed(I), borrowed(F))
     nc, nv = Jc.shape
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     for k in range(CF.shape[0]):
         if not all_finite(CF[k]):
             return NONFINITE_CONSTRAINT
+    status = dynamics_and_factor(I, F, ws, L, D, Dinv, q, v, with_nle)
+    if status:
+        return status
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    constraint_set(m, d, CI, CF, R, Jc, rhs, view(work, 4 * nc + nc * nv + 2 * nc * nc, (7, 6)))
+    return 0
+
+
+@njit(cache=True)
+def dynamics_and_factor(I, F, ws, L, D, Dinv, q, v, with_nle):
+    """The kinematics at ``ddq = 0`` (``nle`` too for ``with_nle``: the RNEA's forward pass gives them, else the
+    kinematics' alone), ``M`` and its sparse factor. Returns the input status (97: M singular)."""
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     if not with_nle:
         status = forward_kinematics_qva(I, F, ws, q, v, d.zeros)  # d.a: the drift (ddq = 0, no gravity)
         if status:
@@ -469,7 +482,49 @@ def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work, 
     crba_after_kinematics(I, F, ws)  # M at the placements of that pass
     if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
         return 97
-    constraint_set(m, d, CI, CF, R, Jc, rhs, view(work, 4 * nc + nc * nv + 2 * nc * nc, (7, 6)))
+    return 0
+
+
+@njit(cache=True)
+def forward_dynamics(I, F, ws, L, D, Dinv, q, v, tau, J, gamma, inv_damping, Y, G, lam, work):
+    """The dense KKT form (Pinocchio's ``forwardDynamics``): ``ddq`` into ``d.ddq`` and the forces ``lam (m,)``
+    with ``M ddq + nle = tau + J^T lam`` and ``J ddq + gamma = inv_damping lam``, for ``J (m, nv)``:
+
+        ddq_free = M^-1 (tau - nle),   (J M^-1 J^T + inv_damping 1) lam = -(J ddq_free + gamma),
+        ddq = ddq_free + M^-1 J^T lam
+
+    through the sparse factor of ``M`` (:func:`delassus`, ``Y (nv, m)``, ``G (m, m)``; ``work (nv,)``). Returns the
+    input status (5: tau), 97 for a singular M, or SINGULAR_SET for a singular ``G + inv_damping 1``."""
+    if not all_finite(tau):
+        return 5
+    status = dynamics_and_factor(I, F, ws, L, D, Dinv, q, v, True)
+    if status:
+        return status
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    nc, nv = J.shape
+    for k in range(nv):  # ddq_free = M^-1 (tau - nle)
+        d.ddq[k] = tau[k] - d.nle[k]
+    cholesky_solve(L, Dinv, m.dof_parents, d.ddq)
+    delassus(L, Dinv, m.dof_parents, J, Y, G)
+    for r in range(nc):
+        G[r, r] += inv_damping
+    if not dense_cholesky(G, nc):
+        return SINGULAR_SET
+    for r in range(nc):  # lam = -(G + inv_damping 1)^-1 (J ddq_free + gamma)
+        acc = gamma[r]
+        for k in range(nv):
+            acc += J[r, k] * d.ddq[k]
+        lam[r] = -acc
+    dense_cholesky_solve(G, lam, nc)
+    for k in range(nv):  # ddq += M^-1 J^T lam
+        acc = 0.0
+        for r in range(nc):
+            acc += J[r, k] * lam[r]
+        work[k] = acc
+    cholesky_solve(L, Dinv, m.dof_parents, work)
+    for k in range(nv):
+        d.ddq[k] += work[k]
     return 0
 
 
