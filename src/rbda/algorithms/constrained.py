@@ -503,12 +503,33 @@ def compute_kkt_contact_dynamic_matrix_inverse(model: Model, data: Data, q: Arra
                                                inv_damping: float = 0.0) -> np.ndarray:
     """``K^-1`` ``(nv + m, nv + m)`` of the KKT matrix ``K = [[M, J^T], [J, -inv_damping I]]``, by blocks from
     the sparse factor of ``M`` and the Schur complement ``G + inv_damping I`` (``G = J M^-1 J^T``):
-    ``[[M^-1 - M^-1 J^T S^-1 J M^-1, M^-1 J^T S^-1], [S^-1 J M^-1, -S^-1]]``, at ``q: (nq,)`` with ``J: (m, nv)``.
-    Also in ``data.kkt_inverse``.
+    ``[[M^-1 - M^-1 J^T S^-1 J M^-1, M^-1 J^T S^-1], [S^-1 J M^-1, -S^-1]]``, at ``q: (nq,)`` with ``J: (m, nv)``,
+    compiled (``kernels/constrained.py``). Also in ``data.kkt_inverse``.
     Fills ``data.M``, its factor and ``data.Minv``."""
     check_data(model, data)
     J = jacobian_arg(model, J)
     mu = _damping(inv_damping)
+    if model.mimicking_joints:
+        return _kkt_inverse_python(model, data, q, J, mu)
+    q = vector(q, model.nq, "q")
+    (m, nv), (I, F) = J.shape, model.packed
+    K = np.empty((nv + m, nv + m))
+    status = _kc.kkt_contact_dynamic_matrix_inverse(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, J, mu,
+                                                    np.empty((nv, m)), np.empty((m, m)), np.empty((m, nv)),
+                                                    np.empty((nv, m)), K)
+    if status == kc.SINGULAR_SET:
+        raise ValueError(SINGULAR_J)
+    if status == SINGULAR:
+        raise ValueError(cholesky.NOT_POSITIVE_DEFINITE)
+    if status:
+        report(status, ("q",), model, (q,))
+    data.kkt_inverse = K
+    return K.copy()
+
+
+def _kkt_inverse_python(model, data, q, J, mu):
+    """:func:`compute_kkt_contact_dynamic_matrix_inverse` for models with mimic joints, through the public
+    algorithms."""
     crba(model, data, vector(q, model.nq, "q"))
     cholesky.decompose(model, data)
     Minv = cholesky.compute_minv(model, data)

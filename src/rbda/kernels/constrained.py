@@ -13,10 +13,10 @@ from .._native.jit import njit, prange
 
 from ..spatial.compiled import jlog_coefficient, motion_act, motion_act_inv, motion_cross, se3_compose, sin_over_t
 from .checks import all_finite
-from .dynamics import crba_after_kinematics, rnea
+from .dynamics import crba, crba_after_kinematics, rnea
 from .kinematics import forward_kinematics_qva
 from ..model.layout import data_views, model_views
-from .sparse import cholesky_decompose, cholesky_solve
+from .sparse import cholesky_decompose, cholesky_minv, cholesky_solve
 from .._native.views import borrowed, view
 
 CONTACT_3D, WORLD, LOCAL = 0, 0, 1
@@ -482,6 +482,55 @@ def dynamics_and_factor(I, F, ws, L, D, Dinv, q, v, with_nle):
     crba_after_kinematics(I, F, ws)  # M at the placements of that pass
     if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
         return 97
+    return 0
+
+
+@njit(cache=True)
+def kkt_contact_dynamic_matrix_inverse(I, F, ws, L, D, Dinv, q, J, inv_damping, Y, G, X, Z, K):
+    """``K (nv + m, nv + m)``: the inverse of the KKT matrix ``[[M, J^T], [J, -inv_damping 1]]`` at ``q`` for
+    ``J (m, nv)``, by blocks from the sparse factor of ``M`` (``M`` and ``M^-1`` into ``d.M``, ``d.Minv``) and the
+    Schur complement ``S = J M^-1 J^T + inv_damping 1`` (:func:`delassus`, ``Y (nv, m)``, ``G (m, m)``):
+
+        K = [[M^-1 - M^-1 J^T S^-1 J M^-1, M^-1 J^T S^-1], [S^-1 J M^-1, -S^-1]]
+
+    with ``X = J M^-1 (m, nv)`` and ``Z = M^-1 J^T S^-1 (nv, m)``. Returns the input status, 97 for a singular M,
+    or SINGULAR_SET for a singular ``S``."""
+    status = crba(I, F, ws, q)
+    if status:
+        return status
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
+        return 97
+    cholesky_minv(L, D, m.dof_parents, d.Minv)
+    nc, nv = J.shape
+    for r in range(nc):  # X = J M^-1 (row r: M^-1 J_r)
+        X[r] = J[r]
+        cholesky_solve(L, Dinv, m.dof_parents, X[r])
+    delassus(L, Dinv, m.dof_parents, J, Y, G)
+    for r in range(nc):
+        G[r, r] += inv_damping
+    if not dense_cholesky(G, nc):
+        return SINGULAR_SET
+    for c in range(nv):  # Z = X^T S^-1 (row c: S^-1 X[:, c])
+        for r in range(nc):
+            Z[c, r] = X[r, c]
+        dense_cholesky_solve(G, Z[c], nc)
+    for a in range(nv):
+        for b in range(nv):
+            acc = d.Minv[a, b]
+            for r in range(nc):
+                acc -= X[r, a] * Z[b, r]
+            K[a, b] = acc
+        for r in range(nc):
+            K[a, nv + r] = K[nv + r, a] = Z[a, r]
+    e = Y[0]  # (Y is free again) -S^-1, column by column
+    for r in range(nc):
+        for s in range(nc):
+            e[s] = 1.0 if s == r else 0.0
+        dense_cholesky_solve(G, e, nc)
+        for s in range(nc):
+            K[nv + s, nv + r] = -e[s]
     return 0
 
 
