@@ -561,11 +561,10 @@ def compute_delassus_matrix(model: Model, data: Data, q: ArrayLike, contact_mode
                             contact_datas: Sequence[RigidConstraintData], mu: float = 0.0) -> np.ndarray:
     """The Delassus matrix ``G + mu I = J M^-1 J^T + mu I`` ``(m, m)`` at ``q: (nq,)`` of the constraint set
     ``contact_models`` (with their ``contact_datas``), with ``J``
-    in each constraint's own frame (LOCAL_WORLD_ALIGNED rows included), through the sparse factor of ``M``.
+    in each constraint's own frame (LOCAL_WORLD_ALIGNED rows included), through the sparse factor of ``M``
+    (compiled, ``kernels/constrained.py``).
     Returns a new array, also in ``data.delassus``; fills ``data.constraint_jacobian``, ``data.M`` and its factor."""
-    J = _constraint_jacobian(model, data, q, contact_models, contact_datas)
-    data.delassus = delassus_factors(model, data, J)[1] + _damping(mu, "mu") * np.eye(len(J))
-    return data.delassus.copy()
+    return _delassus(model, data, q, contact_models, contact_datas, _damping(mu, "mu"), False)[0].copy()
 
 
 def compute_damped_delassus_matrix_inverse(model: Model, data: Data, q: ArrayLike,
@@ -574,8 +573,30 @@ def compute_damped_delassus_matrix_inverse(model: Model, data: Data, q: ArrayLik
     """``(J M^-1 J^T + mu I)^-1`` ``(m, m)`` at ``q: (nq,)`` for the constraints ``contact_models`` and their
     ``contact_datas`` (``mu >= 0``; ``mu = 0`` raises on a redundant set).
     Fills ``data.delassus`` (``G + mu I``) as :func:`compute_delassus_matrix`."""
-    G = compute_delassus_matrix(model, data, q, contact_models, contact_datas, mu)
-    return _cho_solve(_cholesky(G, 0.0), np.eye(len(G)))
+    return _delassus(model, data, q, contact_models, contact_datas, _damping(mu, "mu"), True)[1]
+
+
+def _delassus(model, data, q, contact_models, contact_datas, mu: float, inverse: bool):
+    """``(data.delassus, its inverse or None)``: ``G + mu I`` of the constraint set at ``q``."""
+    check_data(model, data)
+    check_constraints(model, contact_models, contact_datas)
+    if model.mimicking_joints:  # step by step through the public algorithms
+        J = _constraint_jacobian(model, data, q, contact_models, contact_datas)
+        data.delassus = delassus_factors(model, data, J)[1] + mu * np.eye(len(J))
+        return data.delassus, _cho_solve(_cholesky(data.delassus, 0.0), np.eye(len(J))) if inverse else None
+    q = vector(q, model.nq, "q")
+    CI, CF, R, Jc, rhs, work, _ = _bind(model, data, contact_models, contact_datas)
+    (m, nv), (I, F) = Jc.shape, model.packed
+    G, n = np.empty((m, m)), m if inverse else 0
+    Lc, Ginv = np.empty((n, n)), np.empty((n, n))
+    status = _kc.delassus_matrix(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, CI, CF, R, Jc, rhs, work, mu,
+                                 np.empty((nv, m)), G, Lc, Ginv)
+    if status:
+        if status == SINGULAR:
+            raise ValueError(cholesky.NOT_POSITIVE_DEFINITE)
+        _report(status, model, q, None, None)
+    data.constraint_jacobian, data.delassus = Jc, G
+    return G, Ginv if inverse else None
 
 
 __all__ = ["compute_delassus_matrix", "compute_damped_delassus_matrix_inverse", "init_constraint_dynamics", "constraint_dynamics", "impulse_dynamics", "forward_dynamics",

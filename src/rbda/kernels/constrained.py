@@ -486,6 +486,37 @@ def dynamics_and_factor(I, F, ws, L, D, Dinv, q, v, with_nle):
 
 
 @njit(cache=True)
+def delassus_matrix(I, F, ws, L, D, Dinv, q, CI, CF, R, Jc, rhs, work, mu, Y, G, Lc, Ginv):
+    """``G = J M^-1 J^T + mu 1 (m, m)`` at ``q`` of the packed constraint set (:func:`kinematics_and_factor` at
+    ``v = 0``: ``Jc``, the records, ``M`` and its factor; :func:`delassus`, ``Y (nv, m)``), and if ``Ginv`` is
+    ``(m, m)`` (not empty) its inverse, column by column through the Cholesky factor ``Lc (m, m)`` of ``G``.
+    Returns the input status, 97 for a singular M, or SINGULAR_SET for a singular ``G`` when ``Ginv`` is asked
+    for."""
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    status = kinematics_and_factor(I, F, ws, L, D, Dinv, q, d.zeros, CI, CF, R, Jc, rhs, work, True)
+    if status:
+        return status
+    nc = Jc.shape[0]
+    delassus(L, Dinv, m.dof_parents, Jc, Y, G)
+    for r in range(nc):
+        G[r, r] += mu
+    if Ginv.shape[0] == 0:
+        return 0
+    Lc[:, :] = G
+    if not dense_cholesky(Lc, nc):
+        return SINGULAR_SET
+    e = Y[0]  # (Y is free again)
+    for r in range(nc):
+        for s in range(nc):
+            e[s] = 1.0 if s == r else 0.0
+        dense_cholesky_solve(Lc, e, nc)
+        for s in range(nc):
+            Ginv[s, r] = e[s]
+    return 0
+
+
+@njit(cache=True)
 def kkt_contact_dynamic_matrix_inverse(I, F, ws, L, D, Dinv, q, J, inv_damping, Y, G, X, Z, K):
     """``K (nv + m, nv + m)``: the inverse of the KKT matrix ``[[M, J^T], [J, -inv_damping 1]]`` at ``q`` for
     ``J (m, nv)``, by blocks from the sparse factor of ``M`` (``M`` and ``M^-1`` into ``d.M``, ``d.Minv``) and the
