@@ -16,6 +16,7 @@ one compiled kernel (``kernels/constrained.py``); models with mimic joints go th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -433,6 +434,8 @@ def _restitution(r_coeff) -> float:
 
 # ------------------------------------------------------------------------------------------------ dense forms
 def _damping(inv_damping, name: str = "inv_damping") -> float:
+    if type(inv_damping) is float and 0.0 <= inv_damping < math.inf:  # the usual case, first
+        return inv_damping
     if isinstance(inv_damping, bool) or not isinstance(inv_damping, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name}: expected a number, got {type(inv_damping).__name__}")
     if not inv_damping >= 0.0 or not np.isfinite(inv_damping):
@@ -452,12 +455,12 @@ def forward_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: 
     ``inv_damping < 0``, and a rank-deficient ``J`` with ``inv_damping = 0``.
     """
     check_data(model, data)
-    J = jacobian_arg(model, J)
+    J = jacobian_arg(model, J, finite=not model.mimicking_joints)  # (the kernel checks J and gamma)
     gamma = vector(gamma, J.shape[0], "gamma")
-    if not np.isfinite(gamma).all():
-        raise ValueError("gamma: contains non-finite values (NaN or inf)")
     mu = _damping(inv_damping)
     if model.mimicking_joints:
+        if not np.isfinite(gamma).all():
+            raise ValueError("gamma: contains non-finite values (NaN or inf)")
         return _forward_dynamics_python(model, data, q, v, tau, J, gamma, mu)
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     (nc, nv), (I, F) = J.shape, model.packed
@@ -469,7 +472,7 @@ def forward_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: 
     if status == SINGULAR:
         raise ValueError(cholesky.NOT_POSITIVE_DEFINITE)
     if status:
-        report(status, ("q", "v", "tau"), model, (q, v, tau))
+        report(status, ("q", "v", "tau", "J", "gamma"), model, (q, v, tau))
     data.lambda_c = lam
     return data.ddq.copy()
 
@@ -507,7 +510,7 @@ def compute_kkt_contact_dynamic_matrix_inverse(model: Model, data: Data, q: Arra
     compiled (``kernels/constrained.py``). Also in ``data.kkt_inverse``.
     Fills ``data.M``, its factor and ``data.Minv``."""
     check_data(model, data)
-    J = jacobian_arg(model, J)
+    J = jacobian_arg(model, J, finite=not model.mimicking_joints)  # (the kernel checks J)
     mu = _damping(inv_damping)
     if model.mimicking_joints:
         return _kkt_inverse_python(model, data, q, J, mu)
@@ -522,7 +525,7 @@ def compute_kkt_contact_dynamic_matrix_inverse(model: Model, data: Data, q: Arra
     if status == SINGULAR:
         raise ValueError(cholesky.NOT_POSITIVE_DEFINITE)
     if status:
-        report(status, ("q",), model, (q,))
+        report(status, ("q", "J"), model, (q,))
     data.kkt_inverse = K
     return K.copy()
 

@@ -524,8 +524,11 @@ def kkt_contact_dynamic_matrix_inverse(I, F, ws, L, D, Dinv, q, J, inv_damping, 
 
         K = [[M^-1 - M^-1 J^T S^-1 J M^-1, M^-1 J^T S^-1], [S^-1 J M^-1, -S^-1]]
 
-    with ``X = J M^-1 (m, nv)`` and ``Z = M^-1 J^T S^-1 (nv, m)``. Returns the input status, 97 for a singular M,
-    or SINGULAR_SET for a singular ``S``."""
+    with ``X = J M^-1 (m, nv)`` and ``Z = M^-1 J^T S^-1 (nv, m)``. Returns the input status (3: J), 97 for a
+    singular M, or SINGULAR_SET for a singular ``S``."""
+    for r in range(J.shape[0]):
+        if not all_finite(J[r]):
+            return 3
     status = crba(I, F, ws, q)
     if status:
         return status
@@ -574,9 +577,15 @@ def forward_dynamics(I, F, ws, L, D, Dinv, q, v, tau, J, gamma, inv_damping, Y, 
         ddq = ddq_free + M^-1 J^T lam
 
     through the sparse factor of ``M`` (:func:`delassus`, ``Y (nv, m)``, ``G (m, m)``; ``work (nv,)``). Returns the
-    input status (5: tau), 97 for a singular M, or SINGULAR_SET for a singular ``G + inv_damping 1``."""
+    input status (5: tau, 7: J, 9: gamma), 97 for a singular M, or SINGULAR_SET for a singular
+    ``G + inv_damping 1``."""
     if not all_finite(tau):
         return 5
+    for r in range(J.shape[0]):
+        if not all_finite(J[r]):
+            return 7
+    if not all_finite(gamma):
+        return 9
     status = dynamics_and_factor(I, F, ws, L, D, Dinv, q, v, True)
     if status:
         return status
