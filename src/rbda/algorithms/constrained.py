@@ -582,13 +582,12 @@ def compute_damped_delassus_matrix_inverse(model: Model, data: Data, q: ArrayLik
 def _delassus(model, data, q, contact_models, contact_datas, mu: float, inverse: bool):
     """``(data.delassus, its inverse or None)``: ``G + mu I`` of the constraint set at ``q``."""
     check_data(model, data)
-    check_constraints(model, contact_models, contact_datas)
     if model.mimicking_joints:  # step by step through the public algorithms
         J = _constraint_jacobian(model, data, q, contact_models, contact_datas)
         data.delassus = delassus_factors(model, data, J)[1] + mu * np.eye(len(J))
         return data.delassus, _cho_solve(_cholesky(data.delassus, 0.0), np.eye(len(J))) if inverse else None
     q = vector(q, model.nq, "q")
-    CI, CF, R, Jc, rhs, work, _ = _bind(model, data, contact_models, contact_datas)
+    CI, CF, R, Jc, rhs, work, _ = _bind(model, data, contact_models, contact_datas)  # (checks a new set's lists)
     (m, nv), (I, F) = Jc.shape, model.packed
     G, n = np.empty((m, m)), m if inverse else 0
     Lc, Ginv = np.empty((n, n)), np.empty((n, n))
