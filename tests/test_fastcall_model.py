@@ -58,7 +58,8 @@ def test_model_entry_equals_ordinary_path_bit_for_bit(model_name, name):
         q0, v, _ = state(model, rng)
         q1 = rbda.random_configuration(model, rng=rng)
         for x0, x1 in ((q0, q1), (q0, q0.copy()), (q0 * 1.01, q1)):  # also equal and unnormalised configurations
-            r_fast, r_slow = outcome(lambda: CALLS[name](model, x0, x1, v)), outcome(lambda: CALLS[name](slow, x0, x1, v))
+            r_fast = outcome(lambda: CALLS[name](model, x0, x1, v))
+            r_slow = outcome(lambda: CALLS[name](slow, x0, x1, v))
             same_outcome(as_array(r_fast), as_array(r_slow))
             assert type(r_fast) is type(r_slow)
     assert type(getattr(model.fast_entries, name)).__name__ == "builtin_function_or_method"
@@ -206,7 +207,8 @@ def test_no_reference_leak():
 #: name -> call(model, data, q, id), after rnea at q (forward kinematics, data.v, data.a_gf, data.f)
 DATA_CALLS = {
     "compute_supported_force_by_frame": lambda m, d, q, i: rbda.compute_supported_force_by_frame(m, d, i).vector,
-    "compute_supported_inertia_by_frame": lambda m, d, q, i: _inertia(rbda.compute_supported_inertia_by_frame(m, d, i, True)),
+    "compute_supported_inertia_by_frame":
+        lambda m, d, q, i: _inertia(rbda.compute_supported_inertia_by_frame(m, d, i, True)),
     "jacobian_subtree_center_of_mass": lambda m, d, q, i: rbda.jacobian_subtree_center_of_mass(m, d, q, i),
 }
 

@@ -128,7 +128,8 @@ KINDS = {"get_velocity": 0, "get_acceleration": 1, "get_classical_acceleration":
 #: name of its cfunc body, the kernel module and kernel it calls, the sizes N1, N2, N3 of its vector arguments by
 #: name: ``nq``, ``nv``, ``nj1`` (njoints - 1) or ``-`` (none)). The body ``_m_*`` names what the call passes
 #: after the model: ``x``, ``y`` vectors, ``real`` a float, ``arg`` an int, ``out`` an output vector, ``mm`` two
-#: output matrices (nv, nv), ``mk`` an input and an output matrix (nv, k); ``float``, ``bool`` the result; ``work`` a buffer of the entry.
+#: output matrices (nv, nv), ``mk`` an input and an output matrix (nv, k); ``float``, ``bool`` the result; ``work``
+#: a buffer of the entry.
 MODEL_ENTRIES = {
     "integrate": ("_m_xy_out", "configuration", "integrate", ("nq", "nv", "nq")),
     "difference": ("_m_xy_out", "configuration", "difference", ("nq", "nq", "nv")),

@@ -151,7 +151,8 @@ def model_bound(T, args, nargs, expected):
     """True if the call passes ``expected`` arguments, the first the model of the binding (the referent of a weak
     reference to it), and the binding is current."""
     model = load_i64(args)
-    return nargs == expected and model == load_i64(T[MODEL] + WR_OBJECT) and model != T[NONE] and load_i64(T[TOKEN]) != 0
+    return (nargs == expected and model == load_i64(T[MODEL] + WR_OBJECT) and model != T[NONE]
+            and load_i64(T[TOKEN]) != 0)
 
 
 @njit(forceinline=True)
