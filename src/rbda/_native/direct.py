@@ -9,7 +9,8 @@ signature) can be called directly.
 
 ``direct(module)`` stands for a kernel module: the first call of a kernel goes through its dispatcher, which
 compiles it or loads it from the cache; the kernel is then replaced by its entry point if it has exactly one
-overload whose arguments are all arrays or numbers. Otherwise (an argument typed None, as in ``q`` or ``None``
+overload whose arguments are all arrays or numbers (for a helper, which Python calls through its twin,
+``dispatch.Helper``: by the twin's entry point). Otherwise (an argument typed None, as in ``q`` or ``None``
 calls, or several overloads) it stays on the dispatcher, which is always correct. So a caller must pass each
 kernel one set of argument types; an optional array is passed empty rather than as None.
 
@@ -73,7 +74,8 @@ class direct:
 
         def first_call(*args):  # (compiling prints its notice: rbda/_native/notice.py)
             result = kernel(*args)
-            self.__dict__[name] = entry_point(kernel) or kernel
+            # a helper runs its twin from Python (dispatch.Helper): the twin's entry point then
+            self.__dict__[name] = entry_point(kernel.__dict__.get("_python_twin", kernel)) or kernel
             return result
 
         return first_call

@@ -46,7 +46,11 @@ DWS_PTR, DWS_LEN, KERNEL = 16, 17, 18  # a second buffer (``SECOND_BUFFER``); th
 # the entries with integer arguments (ids, a reference frame): the types int and ReferenceFrame, the address of
 # CPython's ``PyLong_AsLongLongAndOverflow`` (read at run time, as Py_IncRef's), the constant ``KIND`` passes
 INT, REFERENCE_FRAME, AS_LONG, KIND = 19, 20, 21, 22
-SLOTS = 23
+# config: the entries bound to a model: the sizes of their vector arguments, the objects True, False and the type
+# float, the addresses of CPython's ``PyFloat_AsDouble`` and ``PyFloat_FromDouble`` (read at run time, as Py_IncRef's)
+N1, N2, N3, TRUE, FALSE, FLOAT, AS_DOUBLE, FROM_DOUBLE = range(23, 31)
+AUX_PTR, AUX_LEN = 31, 32  # a model array an entry passes its kernel (``AUXILIARY``)
+SLOTS = 33
 # CPython / numpy object layouts (64-bit): PyObject_HEAD is (refcount, type); a PyArrayObject continues with data,
 # nd, dimensions, strides, base, descr, flags; a PyArray_Descr has byteorder at 26 and type_num at 28; a tuple's
 # items start at 24; a weak reference's referent is at 16
@@ -96,21 +100,57 @@ ENTRIES = {
     "get_classical_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
     "update_frame_placement": ("_frame", "frames", "update_frame_placement", None),
 }
+# config
+ENTRIES.update({
+    "compute_supported_force_by_frame": ("_aux_frame_out", "supported", "supported_force_by_frame", "(6,)"),
+    "compute_supported_inertia_by_frame": ("_aux_frame_flag_out", "supported", "supported_inertia_by_frame", "(13,)"),
+    "jacobian_subtree_center_of_mass": ("_wb_q_joint_aux", "center_of_mass", "jacobian_subtree_center_of_mass",
+                                        "aux"),
+})
+#: a third array that an entry passes its kernel (``AUX_PTR``, ``AUX_LEN``): the frames' supported inertias
+#: ``(nframes, 16)``, or the entry's own output, which it returns (field ``aux`` in ENTRIES)
+AUXILIARY = {"compute_supported_force_by_frame": lambda model: model.frame_supported_inertias,
+             "compute_supported_inertia_by_frame": lambda model: model.frame_supported_inertias,
+             "jacobian_subtree_center_of_mass": lambda model: np.zeros((3, model.nv))}
 #: what an entry's body reads as its second buffer (``DWS_PTR``, ``DWS_LEN``), by the body's name: the whole-body
 #: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, or a zero vector of nv (RNEA's v and a for g(q));
 #: the derivatives' workspace for ``_dws_*``
 SECOND_BUFFER = {"_wb": lambda model, data: data.wb, "_q_zero_va_fext": lambda model, data: np.zeros(model.nv)}
 #: the entries whose kernel writes into an output of their own (their second buffer, which they return; the
 #: public function copies it): its shape, by the name that stands in ENTRIES' field column
-OUTPUTS = {"(6, nv)": lambda model: np.zeros((6, model.nv)), "(6,)": lambda model: np.zeros(6)}
+OUTPUTS = {"(6, nv)": lambda model: np.zeros((6, model.nv)), "(6,)": lambda model: np.zeros(6),
+           "(13,)": lambda model: np.zeros(13)}
 #: the constant that an entry of the ``_kind`` bodies passes its kernel (``kernels.frames.frame_motion``'s kind)
 KINDS = {"get_velocity": 0, "get_acceleration": 1, "get_classical_acceleration": 2, "get_frame_velocity": 0,
          "get_frame_acceleration": 1, "get_frame_classical_acceleration": 2}
+# config
+#: the entries bound to a model (``model.fast_entries``, for the functions that take no data): entry name -> (the
+#: name of its cfunc body, the kernel module and kernel it calls, the sizes N1, N2, N3 of its vector arguments by
+#: name: ``nq``, ``nv``, ``nj1`` (njoints - 1) or ``-`` (none)). The body ``_m_*`` names what the call passes
+#: after the model: ``x``, ``y`` vectors, ``real`` a float, ``arg`` an int, ``out`` an output vector, ``mm`` two
+#: output matrices (nv, nv), ``mk`` an input and an output matrix (nv, k); ``float``, ``bool`` the result; ``work``
+#: a buffer of the entry.
+MODEL_ENTRIES = {
+    "integrate": ("_m_xy_out", "configuration", "integrate", ("nq", "nv", "nq")),
+    "difference": ("_m_xy_out", "configuration", "difference", ("nq", "nq", "nv")),
+    "interpolate": ("_m_xy_real_work_out", "configuration", "interpolate", ("nq", "nq", "nq")),
+    "normalize": ("_m_x_out", "configuration", "normalized", ("nq", "-", "nq")),
+    "is_normalized": ("_m_x_real_work_bool", "configuration", "is_normalized", ("nq", "-", "-")),
+    "is_same_configuration": ("_m_xy_real_work_bool", "configuration", "is_same_configuration", ("nq", "nq", "-")),
+    "squared_distance": ("_m_xy_work_out", "configuration", "squared_distance", ("nq", "nq", "nj1")),
+    "distance": ("_m_xy_work_float", "configuration", "distance", ("nq", "nq", "-")),
+    "d_integrate": ("_m_xy_arg_mm", "configuration", "d_integrate", ("nq", "nv", "-")),
+    "d_difference": ("_m_xy_arg_mm", "configuration", "d_difference", ("nq", "nq", "-")),
+    "d_integrate_transport": ("_m_xy_arg_mk", "configuration", "d_integrate_transport", ("nq", "nv", "-")),
+}
+assert not set(MODEL_ENTRIES) & set(ENTRIES), "an entry name both bound to a data and to a model"
 _new_builtin = ctypes.pythonapi.PyCFunction_NewEx
 _new_builtin.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
 _new_builtin.restype = ctypes.py_object
 _INCREF = ctypes.cast(ctypes.pythonapi.Py_IncRef, ctypes.c_void_p).value
 _AS_LONG = ctypes.cast(ctypes.pythonapi.PyLong_AsLongLongAndOverflow, ctypes.c_void_p).value
+_AS_DOUBLE = ctypes.cast(ctypes.pythonapi.PyFloat_AsDouble, ctypes.c_void_p).value
+_FROM_DOUBLE = ctypes.cast(ctypes.pythonapi.PyFloat_FromDouble, ctypes.c_void_p).value
 
 
 def compile_all() -> None:
@@ -118,7 +158,7 @@ def compile_all() -> None:
     if ENABLED:
         from .fastcall_entries import compiled, kernel_address
 
-        for name in ENTRIES:
+        for name in (*ENTRIES, *MODEL_ENTRIES):
             compiled(name), kernel_address(name)
 
 
@@ -157,30 +197,70 @@ def bind(name: str, model, data):
     if not kernel:  # (never so far: each kernel is compiled for one set of argument types)
         setattr(data.fast_entries, name, _ordinary)
         return _ordinary
+    field = ENTRIES[name][3]
+    aux = AUXILIARY[name](model) if name in AUXILIARY else np.zeros(0)
+    if field in OUTPUTS:
+        result = dws = OUTPUTS[field](model)
+    elif field == "aux":
+        result = aux
+    else:
+        result = (True if field is None else getattr(data, field) if isinstance(field, str)
+                  else tuple(getattr(data, f) for f in field))
+    T, bindings, keep = _table(model, I, F, data.ws, dws, kernel)
+    T[[DATA, RESULT, KIND]] = id(data), id(result), KINDS.get(name, 0)
+    T[[AUX_PTR, AUX_LEN]] = aux.ctypes.data, aux.size
+    entry = _new_builtin(ctypes.addressof(compiled(name)), (*keep, result, aux), None)
+    setattr(data.fast_entries, name, entry)
+    bindings.data.add(data)
+    return entry
+
+
+def _table(model, I, F, ws, dws, kernel: int):
+    """``(T, bindings, keep)``: the table of an entry bound to ``model`` (its identity, token and packed arrays,
+    the buffers ``ws`` and ``dws``, the kernel's address, the sizes and the objects and CPython functions the bodies
+    compare with or call), the model's :class:`~rbda.model.data.Bindings`, and everything the table points to, for
+    the builtin to keep alive (not the model: a data or a model must not keep the model alive through its entries,
+    e.g. in caches keyed by weak references to models)."""
     bindings = model.fast_bindings
     if bindings.token[0] == 0:  # a shallow copy's edit zeroed the token this model shares: a new one
         del model.__dict__["fast_bindings"]
         bindings = model.fast_bindings
-    field = ENTRIES[name][3]
-    if field in OUTPUTS:
-        result = dws = OUTPUTS[field](model)
-    else:
-        result = (True if field is None else getattr(data, field) if isinstance(field, str)
-                  else tuple(getattr(data, f) for f in field))
     T = np.zeros(SLOTS, dtype=np.int64)
     model_ref = weakref.ref(model)
-    T[[MODEL, DATA, TOKEN]] = id(model_ref), id(data), bindings.token.ctypes.data
+    T[[MODEL, TOKEN]] = id(model_ref), bindings.token.ctypes.data
     T[[I_PTR, I_LEN, F_PTR, F_LEN]] = I.ctypes.data, len(I), F.ctypes.data, len(F)
-    T[[WS_PTR, WS_LEN, NQ, NV]] = data.ws.ctypes.data, len(data.ws), model.nq, model.nv
-    T[[NDARRAY, F64, INCREF, NONE, RESULT]] = id(np.ndarray), id(_F64), _INCREF, id(None), id(result)
+    T[[WS_PTR, WS_LEN, NQ, NV]] = ws.ctypes.data, len(ws), model.nq, model.nv
+    T[[NDARRAY, F64, INCREF, NONE]] = id(np.ndarray), id(_F64), _INCREF, id(None)
     T[[DWS_PTR, DWS_LEN, KERNEL]] = dws.ctypes.data, dws.size, kernel
-    T[[INT, REFERENCE_FRAME, AS_LONG, KIND]] = id(int), id(ReferenceFrame), _AS_LONG, KINDS.get(name, 0)
-    # everything the table points to, kept alive by the builtin (the data is not: it holds the builtin; nor the
-    # model: a data must not keep its model alive, e.g. in caches of data keyed by weak references to models)
-    keep = (T, model_ref, I, F, data.ws, dws, bindings.token, result)
+    T[[INT, REFERENCE_FRAME, AS_LONG]] = id(int), id(ReferenceFrame), _AS_LONG
+    T[[TRUE, FALSE, FLOAT, AS_DOUBLE, FROM_DOUBLE]] = id(True), id(False), id(float), _AS_DOUBLE, _FROM_DOUBLE
+    return T, bindings, (T, model_ref, I, F, ws, dws, bindings.token)
+
+
+# config
+def bind_model(name: str, model):
+    """Bind entry ``name`` of :data:`MODEL_ENTRIES` to ``model`` and store it as ``model.fast_entries.<name>``;
+    returns it (or :func:`~rbda.model.data.ordinary`, stored too, where the fast path does not apply)."""
+    from ..model import Model
+
+    if not isinstance(model, Model):  # wrong arguments: the ordinary path raises
+        return _ordinary
+    if not ENABLED or model.mimicking_joints:
+        setattr(model.fast_entries, name, _ordinary)
+        return _ordinary
+    from .fastcall_entries import compiled, kernel_address  # numba: loaded by the first call, not by import rbda
+
+    kernel = kernel_address(name)
+    if not kernel:
+        setattr(model.fast_entries, name, _ordinary)
+        return _ordinary
+    I, F = model.packed
+    work, result = np.zeros(max(model.nq, model.nv)), np.zeros(1)  # used during a call only: the GIL is held
+    T, _, keep = _table(model, I, F, work, result, kernel)
+    sizes = {"nq": model.nq, "nv": model.nv, "nj1": model.njoints - 1, "-": 0}
+    T[[N1, N2, N3]] = [sizes[n] for n in MODEL_ENTRIES[name][3]]
     entry = _new_builtin(ctypes.addressof(compiled(name)), keep, None)
-    setattr(data.fast_entries, name, entry)
-    bindings.data.add(data)
+    setattr(model.fast_entries, name, entry)
     return entry
 
 
@@ -198,6 +278,20 @@ def _unbound(name: str):
 UNBOUND = _data.FAST_ENTRIES
 UNBOUND.update({name: _unbound(name) for name in ENTRIES})
 assert set(ENTRIES) == set(_data.FastEntries.__slots__), "an entry without a slot in model.data.FastEntries"
+
+
+# config
+def _unbound_model(name: str):
+    """A model's entry ``model.fast_entries.<name>`` until its first call: binds, then calls the bound entry."""
+    def first_call(model, *args):
+        return bind_model(name, model)(model, *args)
+
+    first_call.__name__ = f"bind_{name}"
+    return first_call
+
+
+_data.MODEL_FAST_ENTRIES.update({name: _unbound_model(name) for name in MODEL_ENTRIES})
+assert set(MODEL_ENTRIES) == set(_data.ModelFastEntries.__slots__), "an entry without a slot in ModelFastEntries"
 
 
 # ------------------------------------------------------------------------------------------- the layout check

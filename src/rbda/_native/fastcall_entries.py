@@ -18,6 +18,7 @@ from .fastcall import (A_DATA, A_DESCR, A_DIMS, A_FLAGS, A_ND, AS_LONG, BIG_ENDI
                        D_BYTEORDER, D_TYPENUM, DATA, DWS_LEN, DWS_PTR, ENTRIES, F64, F_LEN, F_PTR, I_LEN, I_PTR, INT,
                        KERNEL, KIND, MODEL, NDARRAY, NONE, NPY_DOUBLE, NQ, NV, OB_TYPE, REFERENCE_FRAME, RESULT, SLOTS,
                        T_ITEMS, TOKEN, WR_OBJECT, WS_LEN, WS_PTR, INCREF)
+from .fastcall import AS_DOUBLE, AUX_LEN, AUX_PTR, FALSE, FLOAT, FROM_DOUBLE, MODEL_ENTRIES, N1, N2, N3, TRUE  # config
 
 
 cfunc = load().cfunc  # numba's, loaded by rbda first (its cache locators)
@@ -108,6 +109,28 @@ def call_kernel(typingctx, address, arguments):
     return types.int64(types.intp, arguments), codegen
 
 
+# config
+@intrinsic
+def call_as_double(typingctx, function, obj):
+    """``PyFloat_AsDouble(obj)`` for the address of that CPython function (read from the table at run time, as
+    Py_IncRef's): the value of the float ``obj``."""
+    def codegen(context, builder, signature, args):
+        voidp = ir.IntType(8).as_pointer()
+        fnty = ir.FunctionType(ir.DoubleType(), [voidp])
+        return builder.call(builder.inttoptr(args[0], fnty.as_pointer()), [builder.inttoptr(args[1], voidp)])
+    return types.float64(types.intp, types.intp), codegen
+
+
+@intrinsic
+def call_from_double(typingctx, function, value):
+    """``PyFloat_FromDouble(value)`` for the address of that CPython function: a new reference to a float."""
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(ir.IntType(8).as_pointer(), [ir.DoubleType()])
+        return builder.ptrtoint(builder.call(builder.inttoptr(args[0], fnty.as_pointer()), [args[1]]), i64)
+    return types.int64(types.intp, types.float64), codegen
+
+
 # ------------------------------------------------------------------------------------------- the checks
 @njit(forceinline=True)
 def table(self):
@@ -120,9 +143,16 @@ def bound(T, args, nargs, expected):
     """True if the call passes ``expected`` arguments, the first two the model and data of the binding, and the
     binding is current. The model is compared with the referent of a weak reference to it (None once it is gone, so
     that another object at its address never passes): a data does not keep its model alive."""
+    return model_bound(T, args, nargs, expected) and load_i64(args + 8) == T[DATA]
+
+
+@njit(forceinline=True)
+def model_bound(T, args, nargs, expected):
+    """True if the call passes ``expected`` arguments, the first the model of the binding (the referent of a weak
+    reference to it), and the binding is current."""
     model = load_i64(args)
     return (nargs == expected and model == load_i64(T[MODEL] + WR_OBJECT) and model != T[NONE]
-            and load_i64(args + 8) == T[DATA] and load_i64(T[TOKEN]) != 0)
+            and load_i64(T[TOKEN]) != 0)
 
 
 @njit(forceinline=True)
@@ -138,6 +168,49 @@ def vector_at(T, args, k, n):
     if descr != T[F64] and (load_i32(descr + D_TYPENUM) != NPY_DOUBLE or load_u8(descr + D_BYTEORDER) == BIG_ENDIAN):
         return 0
     return load_i64(obj + A_DATA)
+
+
+@njit(forceinline=True)
+def matrix_at(T, args, k, rows, cols):
+    """The data address of argument ``k`` if it is an exact ndarray of ``(rows, cols)`` native float64,
+    C-contiguous and aligned; else 0."""
+    obj = load_i64(args + 8 * k)
+    if load_i64(obj + OB_TYPE) != T[NDARRAY] or load_i32(obj + A_ND) != 2:
+        return 0
+    dims = load_i64(obj + A_DIMS)
+    if load_i64(dims) != rows or load_i64(dims + 8) != cols:
+        return 0
+    if load_i32(obj + A_FLAGS) & C_CONTIGUOUS_ALIGNED != C_CONTIGUOUS_ALIGNED:
+        return 0
+    descr = load_i64(obj + A_DESCR)
+    if descr != T[F64] and (load_i32(descr + D_TYPENUM) != NPY_DOUBLE or load_u8(descr + D_BYTEORDER) == BIG_ENDIAN):
+        return 0
+    return load_i64(obj + A_DATA)
+
+
+@njit(forceinline=True)
+def columns_at(T, args, k):
+    """The number of columns of argument ``k`` if it is an exact two-dimensional ndarray; else -1."""
+    obj = load_i64(args + 8 * k)
+    if load_i64(obj + OB_TYPE) != T[NDARRAY] or load_i32(obj + A_ND) != 2:
+        return -1
+    return load_i64(load_i64(obj + A_DIMS) + 8)
+
+
+@njit(forceinline=True)
+def real_at(T, args, k):
+    """``(True, value)`` if argument ``k`` is an exact float; else ``(False, 0.0)``."""
+    obj = load_i64(args + 8 * k)
+    if load_i64(obj + OB_TYPE) != T[FLOAT]:
+        return False, 0.0
+    return True, call_as_double(T[AS_DOUBLE], obj)
+
+
+@njit(forceinline=True)
+def flag_at(T, args, k):
+    """1 if argument ``k`` is True, 0 if it is False, else -1."""
+    obj = load_i64(args + 8 * k)
+    return 1 if obj == T[TRUE] else 0 if obj == T[FALSE] else -1
 
 
 @njit(forceinline=True)
@@ -435,13 +508,175 @@ def _joint_rf_kind_out(self, args, nargs):
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, rf, T[KIND], out)) else RESULT)
 
 
+# config
+@njit(forceinline=True)
+def finish(T, status, slot):
+    """A new reference to the object of ``T[slot]`` (the result) if the kernel's ``status`` is 0, else None."""
+    return answer(T, NONE if status else slot)
+
+
+@njit(forceinline=True)
+def model_inputs(self, args, nargs, expected):
+    """``(T, ok, I, F, work, x, y)`` for an entry bound to a model, called ``f(model, x, y, ...)``: ``ok`` if the
+    call passes ``expected`` arguments, the first the bound model, then a vector ``x`` of ``N1`` and (if ``N2``) a
+    vector ``y`` of ``N2`` floats; ``work`` the entry's work buffer (``ws``)."""
+    T = table(self)
+    x = vector_at(T, args, 1, T[N1]) if model_bound(T, args, nargs, expected) else 0
+    y = vector_at(T, args, 2, T[N2]) if T[N2] and x != 0 else x
+    I, F, work = model_arrays(T)
+    return T, x != 0 and y != 0, I, F, work, floats(x, T[N1]), floats(y, T[N2])
+
+
+# The supported force and inertia of a frame (``kernels/supported.py``): the frames' supported inertias (the
+# auxiliary model array, (nframes, 16)) after ``ws``, the frame id, into the entry's own output (the second buffer).
+@njit(forceinline=True)
+def frame_inputs(self, args, nargs, expected):
+    """``(T, frame, I, F, ws, aux, out)`` for ``f(model, data, frame_id, ...)``: ``frame`` the id, or -1 if the call
+    is not the bound one's or the id not an int >= 0."""
+    T = table(self)
+    frame = index_at(T, args, 2) if bound(T, args, nargs, expected) else -1
+    I, F, ws = model_arrays(T)
+    aux = carray(f64_pointer(T[AUX_PTR]), (T[AUX_LEN] // 16, 16))
+    return T, frame, I, F, ws, aux, floats(T[DWS_PTR], T[DWS_LEN])
+
+
+def _aux_frame_out(self, args, nargs):
+    """``kernel(I, F, ws, aux (nframes, 16), frame_id, out)`` for ``f(model, data, frame_id)``."""
+    T, frame, I, F, ws, aux, out = frame_inputs(self, args, nargs, 3)
+    if frame < 0:
+        return answer(T, NONE)
+    return finish(T, call_kernel(T[KERNEL], (I, F, ws, aux, frame, out)), RESULT)
+
+
+def _aux_frame_flag_out(self, args, nargs):
+    """``kernel(I, F, ws, aux (nframes, 16), frame_id, flag, out)`` for ``f(model, data, frame_id, flag)``, ``flag``
+    True or False."""
+    T, frame, I, F, ws, aux, out = frame_inputs(self, args, nargs, 4)
+    flag = flag_at(T, args, 3)
+    if frame < 0 or flag < 0:
+        return answer(T, NONE)
+    return finish(T, call_kernel(T[KERNEL], (I, F, ws, aux, frame, flag, out)), RESULT)
+
+
+def _wb_q_joint_aux(self, args, nargs):
+    """``kernel(I, F, ws, wb, q, joint_id, aux (3, nv))`` for ``f(model, data, q, joint_id)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    q, joint = vector_at(T, args, 2, T[NQ]), index_at(T, args, 3)
+    if q == 0 or joint < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    wb, out = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[AUX_PTR]), (3, T[NV]))
+    return finish(T, call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), joint, out)), RESULT)
+
+
+# The entries bound to a model (``MODEL_ENTRIES``): ``f(model, ...)``, the vector arguments of sizes N1, N2, the
+# output of size N3 (allocated by the public function: a model is shared between threads), the entry's work
+# buffer (``ws``, max(nq, nv)) and result buffer (``dws``, one float) for the float and bool results.
+def _m_xy_out(self, args, nargs):
+    """``kernel(I, F, x, y, out)`` for ``f(model, x, y, out)``."""
+    T, ok, I, F, _, x, y = model_inputs(self, args, nargs, 4)
+    out = vector_at(T, args, 3, T[N3])
+    if not ok or out == 0:
+        return answer(T, NONE)
+    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, floats(out, T[N3]))), TRUE)
+
+
+def _m_x_out(self, args, nargs):
+    """``kernel(I, F, x, out)`` for ``f(model, x, out)``."""
+    T, ok, I, F, _, x, _ = model_inputs(self, args, nargs, 3)
+    out = vector_at(T, args, 2, T[N3])
+    if not ok or out == 0:
+        return answer(T, NONE)
+    return finish(T, call_kernel(T[KERNEL], (I, F, x, floats(out, T[N3]))), TRUE)
+
+
+def _m_xy_work_out(self, args, nargs):
+    """``kernel(I, F, x, y, work (nv,), out)`` for ``f(model, x, y, out)``."""
+    T, ok, I, F, work, x, y = model_inputs(self, args, nargs, 4)
+    out = vector_at(T, args, 3, T[N3])
+    if not ok or out == 0:
+        return answer(T, NONE)
+    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, work[: T[NV]], floats(out, T[N3]))), TRUE)
+
+
+def _m_xy_real_work_out(self, args, nargs):
+    """``kernel(I, F, x, y, real, work (nv,), out)`` for ``f(model, x, y, real, out)``."""
+    T, ok, I, F, work, x, y = model_inputs(self, args, nargs, 5)
+    is_real, real = real_at(T, args, 3)
+    out = vector_at(T, args, 4, T[N3])
+    if not ok or not is_real or out == 0:
+        return answer(T, NONE)
+    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, real, work[: T[NV]], floats(out, T[N3]))), TRUE)
+
+
+def _m_xy_work_float(self, args, nargs):
+    """``kernel(I, F, x, y, work (nv,), result (1,))`` for ``f(model, x, y)``; returns ``result[0]``."""
+    T, ok, I, F, work, x, y = model_inputs(self, args, nargs, 3)
+    result = floats(T[DWS_PTR], 1)
+    if not ok or call_kernel(T[KERNEL], (I, F, x, y, work[: T[NV]], result)):
+        return answer(T, NONE)
+    return call_from_double(T[FROM_DOUBLE], result[0])
+
+
+def _m_xy_real_work_bool(self, args, nargs):
+    """``kernel(I, F, x, y, real, work (nv,), result (1,))`` for ``f(model, x, y, real)``; returns
+    ``result[0] != 0``."""
+    T, ok, I, F, work, x, y = model_inputs(self, args, nargs, 4)
+    is_real, real = real_at(T, args, 3)
+    result = floats(T[DWS_PTR], 1)
+    if not ok or not is_real or call_kernel(T[KERNEL], (I, F, x, y, real, work[: T[NV]], result)):
+        return answer(T, NONE)
+    return answer(T, TRUE if result[0] != 0.0 else FALSE)
+
+
+def _m_x_real_work_bool(self, args, nargs):
+    """``kernel(I, F, x, real, work (nq,), result (1,))`` for ``f(model, x, real)``; returns ``result[0] != 0``."""
+    T, ok, I, F, work, x, _ = model_inputs(self, args, nargs, 3)
+    is_real, real = real_at(T, args, 2)
+    result = floats(T[DWS_PTR], 1)
+    if not ok or not is_real or call_kernel(T[KERNEL], (I, F, x, real, work[: T[NQ]], result)):
+        return answer(T, NONE)
+    return answer(T, TRUE if result[0] != 0.0 else FALSE)
+
+
+def _m_xy_arg_mm(self, args, nargs):
+    """``kernel(I, F, x, y, arg, J0 (nv, nv), J1 (nv, nv))`` for ``f(model, x, y, arg, J0, J1)``."""
+    T, ok, I, F, _, x, y = model_inputs(self, args, nargs, 6)
+    arg, J0, J1 = index_at(T, args, 3), matrix_at(T, args, 4, T[NV], T[NV]), matrix_at(T, args, 5, T[NV], T[NV])
+    if not ok or arg < 0 or J0 == 0 or J1 == 0:
+        return answer(T, NONE)
+    shape = (T[NV], T[NV])
+    J0, J1 = carray(f64_pointer(J0), shape), carray(f64_pointer(J1), shape)
+    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, arg, J0, J1)), TRUE)
+
+
+def _m_xy_arg_mk(self, args, nargs):
+    """``kernel(I, F, x, y, arg, J (nv, k), out (nv, k))`` for ``f(model, x, y, arg, J, out)``."""
+    T, ok, I, F, _, x, y = model_inputs(self, args, nargs, 6)
+    k = columns_at(T, args, 4)
+    arg, J, out = index_at(T, args, 3), matrix_at(T, args, 4, T[NV], k), matrix_at(T, args, 5, T[NV], k)
+    if not ok or arg < 0 or J == 0 or out == 0:
+        return answer(T, NONE)
+    shape = (T[NV], k)
+    J, out = carray(f64_pointer(J), shape), carray(f64_pointer(out), shape)
+    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, arg, J, out)), TRUE)
+
+
 #: the bodies by name (``ENTRIES``' first item)
 BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_fext": _dws_qva_fext,
           "_q_zero_va_fext": _q_zero_va_fext, "_wb_q": _wb_q, "_wb_q_none": _wb_q_none,
           "_wb_q_none_none": _wb_q_none_none, "_wb_qv": _wb_qv, "_wb_qv_none": _wb_qv_none, "_wb_qva": _wb_qva,
           "_frame_rf_out": _frame_rf_out, "_joint_rf_out": _joint_rf_out, "_q_frame_rf_out": _q_frame_rf_out,
           "_q_joint_rf_out": _q_joint_rf_out, "_frame_rf_kind_out": _frame_rf_kind_out,
-          "_joint_rf_kind_out": _joint_rf_kind_out, "_frame": _frame}
+          "_joint_rf_kind_out": _joint_rf_kind_out, "_frame": _frame,
+          # config
+          "_m_xy_out": _m_xy_out, "_m_x_out": _m_x_out, "_m_xy_work_out": _m_xy_work_out,
+          "_m_xy_real_work_out": _m_xy_real_work_out, "_m_xy_work_float": _m_xy_work_float,
+          "_m_xy_real_work_bool": _m_xy_real_work_bool, "_m_x_real_work_bool": _m_x_real_work_bool,
+          "_m_xy_arg_mm": _m_xy_arg_mm, "_aux_frame_out": _aux_frame_out, "_aux_frame_flag_out": _aux_frame_flag_out,
+          "_wb_q_joint_aux": _wb_q_joint_aux, "_m_xy_arg_mk": _m_xy_arg_mk}
 #: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)
 METH_FASTCALL = 0x0080
@@ -457,7 +692,7 @@ _COMPILED: dict[str, tuple] = {}  # body name -> (cfunc, its PyMethodDef), kept 
 
 def compiled(name: str):
     """The method definition of entry ``name``, its cfunc compiled (or loaded from numba's cache) on first use."""
-    body = BODIES[ENTRIES[name][0]]
+    body = BODIES[_ALL_ENTRIES[name][0]]
     if body.__name__ not in _COMPILED:
         with compiling(f"the fast entry {name}", "2 to 10 s"):
             entry = cfunc(SIGNATURE, cache=True)(body)
@@ -467,7 +702,8 @@ def compiled(name: str):
 
 
 _V, _M, _I = types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C"), types.Array(types.int64, 1, "C")
-_N = types.int64
+_N, _R = types.int64, types.float64
+_ALL_ENTRIES = {**ENTRIES, **MODEL_ENTRIES}  # config
 #: the argument types each entry passes its kernel: ``I, F, ws``, a derivatives' workspace, the vectors, the empty
 #: external forces; the one set of types the ordinary path passes too (``_native/direct.py``)
 KERNEL_SIGNATURES = {
@@ -490,6 +726,16 @@ KERNEL_SIGNATURES = {
     **{name: (_I, _V, _V, _N, _N, _N, _N, _V) for name in ("get_frame_velocity", "get_frame_acceleration",
                                                             "get_frame_classical_acceleration", "get_velocity",
                                                             "get_acceleration", "get_classical_acceleration")},
+    # config
+    "integrate": (_I, _V, _V, _V, _V), "difference": (_I, _V, _V, _V, _V), "normalize": (_I, _V, _V, _V),
+    "interpolate": (_I, _V, _V, _V, _R, _V, _V), "is_normalized": (_I, _V, _V, _R, _V, _V),
+    "is_same_configuration": (_I, _V, _V, _V, _R, _V, _V), "squared_distance": (_I, _V, _V, _V, _V, _V),
+    "distance": (_I, _V, _V, _V, _V, _V), "d_integrate": (_I, _V, _V, _V, _N, _M, _M),
+    "d_difference": (_I, _V, _V, _V, _N, _M, _M),
+    "compute_supported_force_by_frame": (_I, _V, _V, _M, _N, _V),
+    "compute_supported_inertia_by_frame": (_I, _V, _V, _M, _N, _N, _V),
+    "jacobian_subtree_center_of_mass": (_I, _V, _V, _V, _V, _N, _M),
+    "d_integrate_transport": (_I, _V, _V, _V, _N, _M, _M),
 }
 _KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
 
@@ -499,7 +745,7 @@ def kernel_address(name: str) -> int:
     loads it from numba's cache, for the one set of argument types the algorithms pass it), or 0 if its
     signature is not the one the entry calls."""
     if name not in _KERNELS:
-        _, module, kernel_name, _ = ENTRIES[name]
+        _, module, kernel_name, _ = _ALL_ENTRIES[name]
         kernel = getattr(importlib.import_module(f"..kernels.{module}", __package__), kernel_name)
         signature = KERNEL_SIGNATURES[name]
         kernel.compile(signature)

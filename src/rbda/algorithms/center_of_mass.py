@@ -11,8 +11,6 @@ import numpy as np
 from ..kernels import center_of_mass as center_of_mass_kernels
 from .._native.direct import direct
 from ._check import NONE, check_data, report, vector
-from .jacobian import _model_columns
-from ..spatial.skew import cross3
 from .kinematics import _joint_id
 
 if TYPE_CHECKING:
@@ -73,44 +71,23 @@ def jacobian_center_of_mass(model: Model, data: Data, q: ArrayLike, compute_subt
 
 def jacobian_subtree_center_of_mass(model: Model, data: Data, q: ArrayLike, subtree_root_joint_id: int) -> np.ndarray:
     """Jacobian ``(3, nv)`` (world frame) at ``q: (nq,)`` of the centre of mass of the subtree rooted at joint
-    ``subtree_root_joint_id``.
-
-    A dof of a joint r inside the subtree moves the subtree of r: column ``m_r (J_lin + J_ang x c_r) / m_root``; a
-    dof supporting the root moves the whole subtree rigidly: ``J_lin + J_ang x c_root``; other dofs: 0."""
+    ``subtree_root_joint_id`` (``kernels/center_of_mass.py``); a new array. Fills the fields of
+    :func:`jacobian_center_of_mass` too."""
+    J = data.fast_entries.jacobian_subtree_center_of_mass(model, data, q, subtree_root_joint_id)  # or None
+    if J is not None:
+        return J.copy()
     root = _joint_id(model, data, subtree_root_joint_id)
-    jacobian_center_of_mass(model, data, q)
-    J = data.J  # one column per joint dof, mimic joints included
-    nj = model.njoints
-    owner = np.repeat(np.arange(nj), model.columns[1])  # the joint of each column
-    inside, supporting = subtree_mask(model, root), np.zeros(nj, dtype=bool)
-    inside[0] = False
-    s = model.parents[root]
-    while s > 0:
-        supporting[s] = True
-        s = model.parents[s]
-    m_root = data.mass[root]
-    scale = data.mass / m_root if m_root > 0.0 else np.zeros(nj)
-    # the CoM each column moves: its subtree's inside the root's subtree, the root's for a supporting dof
-    c = data.com[np.where(inside, np.arange(nj), root)[owner]].T
-    moved = J[:3] + cross3(J[3:], c)
-    out = np.where(inside[owner], scale[owner] * moved, np.where(supporting[owner], moved, 0.0))
-    return _model_columns(model, np.arange(J.shape[1]), out)
-
-
-def subtree_mask(model, root: int) -> np.ndarray:
-    """``(njoints,)`` booleans: the joints of the subtree rooted at ``root`` (joints are numbered depth first, so
-    each one's parent comes before it)."""
-    inside = np.zeros(model.njoints, dtype=bool)
-    inside[root] = True
-    parents = model.parents
-    for i in range(root + 1, model.njoints):
-        inside[i] = inside[parents[i]]
-    return inside
+    I, F = model.packed
+    out = np.empty((3, model.nv))
+    status = _k.jacobian_subtree_center_of_mass(I, F, data.ws, data.wb, vector(q, model.nq, "q"), root, out)
+    if status:
+        report(status, ("q",), model, (q,))
+    return out
 
 
 def compute_total_mass(model: Model, data: Data | None = None) -> float:
     """Total mass of the model; stored in ``data.mass[0]`` when ``data`` is given."""
-    total = float(sum(Y.mass for Y in model.inertias[1:]))
+    total = model.masses[0]
     if data is not None:
         data.mass[0] = total
     return total
@@ -119,12 +96,9 @@ def compute_total_mass(model: Model, data: Data | None = None) -> float:
 def compute_subtree_masses(model: Model, data: Data) -> np.ndarray:
     """Mass of every subtree into ``data.mass`` ``(njoints,)`` (``data.mass[0]`` the total); returns a copy."""
     check_data(model, data)
-    mass, parents = [float(Y.mass) for Y in model.inertias], model.parents
-    mass[0] = 0.0
-    for i in range(len(mass) - 1, 0, -1):  # children after their parent: each subtree is summed before it is added
-        mass[parents[i]] += mass[i]
+    mass = model.masses[1]
     data.mass[:] = mass
-    return np.array(mass)
+    return mass.copy()
 
 
 __all__ = ["center_of_mass", "jacobian_center_of_mass", "jacobian_subtree_center_of_mass", "compute_total_mass",

@@ -26,6 +26,7 @@ _k = direct(sparse)  # the kernels, past numba's per-call dispatch
 
 
 _F64 = np.dtype(np.float64).num
+NOT_POSITIVE_DEFINITE = "data.M: is not positive definite (a pivot of its factorisation is <= 0); run crba first"
 
 
 def _factor(data):
@@ -65,7 +66,7 @@ def decompose(model: Model, data: Data) -> np.ndarray:
     except ZeroDivisionError:
         status = 1
     if status:
-        raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0); run crba first")
+        raise ValueError(NOT_POSITIVE_DEFINITE)
     return data.U.copy()
 
 

@@ -16,6 +16,7 @@ one compiled kernel (``kernels/constrained.py``); models with mimic joints go th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ from ..spatial import Motion, ReferenceFrame, log6
 from . import cholesky
 from ..kernels import constrained as kc
 from .._native.direct import direct
+from ..kernels.checks import SINGULAR
 from ._check import check_data, report, vector
 from .delassus import delassus_factors, jacobian_arg
 from .dynamics import crba, nonlinear_effects
@@ -432,6 +434,8 @@ def _restitution(r_coeff) -> float:
 
 # ------------------------------------------------------------------------------------------------ dense forms
 def _damping(inv_damping, name: str = "inv_damping") -> float:
+    if type(inv_damping) is float and 0.0 <= inv_damping < math.inf:  # the usual case, first
+        return inv_damping
     if isinstance(inv_damping, bool) or not isinstance(inv_damping, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name}: expected a number, got {type(inv_damping).__name__}")
     if not inv_damping >= 0.0 or not np.isfinite(inv_damping):
@@ -442,7 +446,8 @@ def _damping(inv_damping, name: str = "inv_damping") -> float:
 def forward_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike, J: ArrayLike,
                      gamma: ArrayLike, inv_damping: float = 0.0) -> np.ndarray:
     """The dense KKT form: ``ddq`` and ``lambda`` with ``M ddq + nle = tau + J^T lambda`` and
-    ``J ddq + gamma = inv_damping lambda`` (``inv_damping = 0``: the rigid constraint ``J ddq + gamma = 0``).
+    ``J ddq + gamma = inv_damping lambda`` (``inv_damping = 0``: the rigid constraint ``J ddq + gamma = 0``),
+    compiled (``kernels/constrained.py``).
 
     ``q: (nq,)``, ``v``, ``tau`` ``(nv,)``; ``J: (m, nv)`` any constraint Jacobian, ``gamma: (m,)`` its drift
     ``dJ/dt v``. Returns ``ddq`` ``(nv,)``, a new array, also in ``data.ddq``; fills
@@ -450,11 +455,30 @@ def forward_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: 
     ``inv_damping < 0``, and a rank-deficient ``J`` with ``inv_damping = 0``.
     """
     check_data(model, data)
-    J = jacobian_arg(model, J)
+    J = jacobian_arg(model, J, finite=not model.mimicking_joints)  # (the kernel checks J and gamma)
     gamma = vector(gamma, J.shape[0], "gamma")
-    if not np.isfinite(gamma).all():
-        raise ValueError("gamma: contains non-finite values (NaN or inf)")
     mu = _damping(inv_damping)
+    if model.mimicking_joints:
+        if not np.isfinite(gamma).all():
+            raise ValueError("gamma: contains non-finite values (NaN or inf)")
+        return _forward_dynamics_python(model, data, q, v, tau, J, gamma, mu)
+    q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
+    (nc, nv), (I, F) = J.shape, model.packed
+    lam = np.empty(nc)
+    status = _kc.forward_dynamics(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, v, tau, J, gamma, mu,
+                                  np.empty((nv, nc)), np.empty((nc, nc)), lam, np.empty(nv))
+    if status == kc.SINGULAR_SET:
+        raise ValueError(SINGULAR_J)
+    if status == SINGULAR:
+        raise ValueError(cholesky.NOT_POSITIVE_DEFINITE)
+    if status:
+        report(status, ("q", "v", "tau", "J", "gamma"), model, (q, v, tau))
+    data.lambda_c = lam
+    return data.ddq.copy()
+
+
+def _forward_dynamics_python(model, data, q, v, tau, J, gamma, mu):
+    """:func:`forward_dynamics` for models with mimic joints, step by step through the public algorithms."""
     q, v, tau = _state(model, data, q, v, tau)
     free = cholesky.solve(model, data, tau - data.nle)
     _, G = delassus_factors(model, data, J)
@@ -482,12 +506,33 @@ def compute_kkt_contact_dynamic_matrix_inverse(model: Model, data: Data, q: Arra
                                                inv_damping: float = 0.0) -> np.ndarray:
     """``K^-1`` ``(nv + m, nv + m)`` of the KKT matrix ``K = [[M, J^T], [J, -inv_damping I]]``, by blocks from
     the sparse factor of ``M`` and the Schur complement ``G + inv_damping I`` (``G = J M^-1 J^T``):
-    ``[[M^-1 - M^-1 J^T S^-1 J M^-1, M^-1 J^T S^-1], [S^-1 J M^-1, -S^-1]]``, at ``q: (nq,)`` with ``J: (m, nv)``.
-    Also in ``data.kkt_inverse``.
+    ``[[M^-1 - M^-1 J^T S^-1 J M^-1, M^-1 J^T S^-1], [S^-1 J M^-1, -S^-1]]``, at ``q: (nq,)`` with ``J: (m, nv)``,
+    compiled (``kernels/constrained.py``). Also in ``data.kkt_inverse``.
     Fills ``data.M``, its factor and ``data.Minv``."""
     check_data(model, data)
-    J = jacobian_arg(model, J)
+    J = jacobian_arg(model, J, finite=not model.mimicking_joints)  # (the kernel checks J)
     mu = _damping(inv_damping)
+    if model.mimicking_joints:
+        return _kkt_inverse_python(model, data, q, J, mu)
+    q = vector(q, model.nq, "q")
+    (m, nv), (I, F) = J.shape, model.packed
+    K = np.empty((nv + m, nv + m))
+    status = _kc.kkt_contact_dynamic_matrix_inverse(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, J, mu,
+                                                    np.empty((nv, m)), np.empty((m, m)), np.empty((m, nv)),
+                                                    np.empty((nv, m)), K)
+    if status == kc.SINGULAR_SET:
+        raise ValueError(SINGULAR_J)
+    if status == SINGULAR:
+        raise ValueError(cholesky.NOT_POSITIVE_DEFINITE)
+    if status:
+        report(status, ("q", "J"), model, (q,))
+    data.kkt_inverse = K
+    return K.copy()
+
+
+def _kkt_inverse_python(model, data, q, J, mu):
+    """:func:`compute_kkt_contact_dynamic_matrix_inverse` for models with mimic joints, through the public
+    algorithms."""
     crba(model, data, vector(q, model.nq, "q"))
     cholesky.decompose(model, data)
     Minv = cholesky.compute_minv(model, data)
@@ -519,11 +564,10 @@ def compute_delassus_matrix(model: Model, data: Data, q: ArrayLike, contact_mode
                             contact_datas: Sequence[RigidConstraintData], mu: float = 0.0) -> np.ndarray:
     """The Delassus matrix ``G + mu I = J M^-1 J^T + mu I`` ``(m, m)`` at ``q: (nq,)`` of the constraint set
     ``contact_models`` (with their ``contact_datas``), with ``J``
-    in each constraint's own frame (LOCAL_WORLD_ALIGNED rows included), through the sparse factor of ``M``.
+    in each constraint's own frame (LOCAL_WORLD_ALIGNED rows included), through the sparse factor of ``M``
+    (compiled, ``kernels/constrained.py``).
     Returns a new array, also in ``data.delassus``; fills ``data.constraint_jacobian``, ``data.M`` and its factor."""
-    J = _constraint_jacobian(model, data, q, contact_models, contact_datas)
-    data.delassus = delassus_factors(model, data, J)[1] + _damping(mu, "mu") * np.eye(len(J))
-    return data.delassus.copy()
+    return _delassus(model, data, q, contact_models, contact_datas, _damping(mu, "mu"), False)[0].copy()
 
 
 def compute_damped_delassus_matrix_inverse(model: Model, data: Data, q: ArrayLike,
@@ -532,8 +576,29 @@ def compute_damped_delassus_matrix_inverse(model: Model, data: Data, q: ArrayLik
     """``(J M^-1 J^T + mu I)^-1`` ``(m, m)`` at ``q: (nq,)`` for the constraints ``contact_models`` and their
     ``contact_datas`` (``mu >= 0``; ``mu = 0`` raises on a redundant set).
     Fills ``data.delassus`` (``G + mu I``) as :func:`compute_delassus_matrix`."""
-    G = compute_delassus_matrix(model, data, q, contact_models, contact_datas, mu)
-    return _cho_solve(_cholesky(G, 0.0), np.eye(len(G)))
+    return _delassus(model, data, q, contact_models, contact_datas, _damping(mu, "mu"), True)[1]
+
+
+def _delassus(model, data, q, contact_models, contact_datas, mu: float, inverse: bool):
+    """``(data.delassus, its inverse or None)``: ``G + mu I`` of the constraint set at ``q``."""
+    check_data(model, data)
+    if model.mimicking_joints:  # step by step through the public algorithms
+        J = _constraint_jacobian(model, data, q, contact_models, contact_datas)
+        data.delassus = delassus_factors(model, data, J)[1] + mu * np.eye(len(J))
+        return data.delassus, _cho_solve(_cholesky(data.delassus, 0.0), np.eye(len(J))) if inverse else None
+    q = vector(q, model.nq, "q")
+    CI, CF, R, Jc, rhs, work, _ = _bind(model, data, contact_models, contact_datas)  # (checks a new set's lists)
+    (m, nv), (I, F) = Jc.shape, model.packed
+    G, n = np.empty((m, m)), m if inverse else 0
+    Lc, Ginv = np.empty((n, n)), np.empty((n, n))
+    status = _kc.delassus_matrix(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, CI, CF, R, Jc, rhs, work, mu,
+                                 np.empty((nv, m)), G, Lc, Ginv)
+    if status:
+        if status == SINGULAR:
+            raise ValueError(cholesky.NOT_POSITIVE_DEFINITE)
+        _report(status, model, q, None, None)
+    data.constraint_jacobian, data.delassus = Jc, G
+    return G, Ginv if inverse else None
 
 
 __all__ = ["compute_delassus_matrix", "compute_damped_delassus_matrix_inverse", "init_constraint_dynamics", "constraint_dynamics", "impulse_dynamics", "forward_dynamics",

@@ -19,14 +19,19 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 
-def jacobian_arg(model, J, name: str = "J") -> np.ndarray:
-    """``J`` as a finite C-contiguous ``(m, nv)`` float64 array, or a ValueError naming ``name``."""
-    J = np.asarray(J, dtype=np.float64)
+_F64 = np.dtype(np.float64)
+
+
+def jacobian_arg(model, J, name: str = "J", finite: bool = True) -> np.ndarray:
+    """``J`` as a C-contiguous ``(m, nv)`` float64 array, or a ValueError naming ``name``; also finite unless
+    ``finite`` is False (for a caller whose kernel checks it)."""
+    if not (type(J) is np.ndarray and J.dtype is _F64 and J.ndim == 2 and J.flags.c_contiguous):
+        J = np.ascontiguousarray(np.asarray(J, dtype=np.float64))
     if J.ndim != 2 or J.shape[1] != model.nv:
         raise ValueError(f"{name}: expected shape (m, {model.nv}), got {J.shape}")
-    if not np.isfinite(J).all():
+    if finite and not np.isfinite(J).all():
         raise ValueError(f"{name}: contains non-finite values (NaN or inf)")
-    return np.ascontiguousarray(J)
+    return J
 
 
 def delassus_factors(model: Model, data: Data, J: np.ndarray):

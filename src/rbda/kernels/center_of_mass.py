@@ -15,6 +15,7 @@ from .kinematics import body_velocity, calc_joint, joint_acceleration
 from ..model.layout import model_views, whole_body_size, whole_body_views
 from .mimic import compress_rows, extended
 from .whole_body import begin_whole_body, cross3, rotate, rotate_inv
+from .frames import NOT_AN_ID
 
 
 @njit(cache=True)
@@ -105,6 +106,42 @@ def jacobian_center_of_mass(I, F, ws, wb, q):
     if m.nq_mimic:  # mimic joints: Jcom = Jcom_ext G
         compress_rows(m, w.Jcom)
     subtree_coms(d.oYcrb, d.oMi, w.mass, w.com)
+    return 0
+
+
+@njit(cache=True)
+def jacobian_subtree_center_of_mass(I, F, ws, wb, q, root, out):
+    """``out (3, nv)``: the Jacobian (world frame) of the centre of mass of the subtree of joint ``root``, after
+    :func:`jacobian_center_of_mass` (whose fields it fills). A dof of a joint ``i`` inside the subtree moves the
+    subtree of ``i`` rigidly: column ``m_i (J_lin + J_ang x c_i) / m_root``; a dof supporting the root moves the
+    whole subtree: ``J_lin + J_ang x c_root``; other dofs: 0. With mimic joints, a column of ``data.J`` adds, scaled,
+    to the model's dof it moves. Status NOT_AN_ID if ``root`` is not a joint."""
+    status = jacobian_center_of_mass(I, F, ws, wb, q)
+    if status:
+        return status
+    m, d, _, w, _ = begin_whole_body(I, F, ws, wb, q, ws[:0], ws[:0])
+    if not 0 <= root < m.nj:
+        return NOT_AN_ID
+    out[:, :] = 0.0
+    moved, m_root = d.v6[0], w.mass[root]
+    for i in range(1, m.nj):
+        a = i
+        while a > root:
+            a = m.parents[a]
+        inside, supporting = a == root, False
+        s = m.parents[root]
+        while s > 0 and not inside:
+            supporting = supporting or s == i
+            s = m.parents[s]
+        if not (inside or supporting):
+            continue
+        c = w.com[i] if inside else w.com[root]
+        scale = 1.0 if not inside else w.mass[i] / m_root if m_root > 0.0 else 0.0
+        for k in range(m.idx_v[i], m.idx_v[i] + m.nvs[i]):
+            cross3(d.J[k, 3:], c, moved)  # J_ang x c
+            col, s_k = (m.v_col[k], m.v_scale[k]) if m.nq_mimic else (k, 1.0)
+            for r in range(3):
+                out[r, col] += s_k * (scale * (d.J[k, r] + moved[r]))
     return 0
 
 

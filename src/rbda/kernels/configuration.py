@@ -122,6 +122,90 @@ def normalize(I, F, q):
             iq += nqs[k]
 
 
+@njit(cache=True)
+def normalized(I, F, q, out):
+    """``out = q`` projected onto the manifold; status 1 if ``q`` is not finite."""
+    if not all_finite(q):
+        return 1
+    out[:] = q
+    normalize(I, F, out)
+    return 0
+
+
+@njit(cache=True)
+def is_normalized(I, F, q, prec, work, out):
+    """``out[0] = 1`` if every unit-norm part of ``q`` has norm 1 to ``prec`` (each entry of ``q`` within ``prec``
+    of its projection onto the manifold, computed in ``work (nq,)``), else 0; status 1 if ``q`` is not finite."""
+    status = normalized(I, F, q, work)
+    if status:
+        return status
+    out[0] = 1.0
+    for k in range(q.shape[0]):
+        if not abs(work[k] - q[k]) <= prec:
+            out[0] = 0.0
+    return 0
+
+
+@njit(cache=True)
+def interpolate(I, F, q0, q1, alpha, d, out):
+    """``out = q0 (+) alpha (q1 (-) q0)``, the difference in ``d (nv,)``; the statuses of :func:`difference`, or 5
+    if ``alpha`` times it is not finite."""
+    status = difference(I, F, q0, q1, d)
+    if status:
+        return status
+    for k in range(d.shape[0]):
+        d[k] *= alpha
+    return 5 if integrate(I, F, q0, d, out) else 0
+
+
+@njit(cache=True)
+def squared_distance(I, F, q0, q1, d, out):
+    """``out[i - 1]``: the squared norm of joint i's part of ``d = difference(q0, q1) (nv,)``, ``out (njoints - 1,)``
+    (0 for a mimic joint, which has no coordinate of its own); the statuses of :func:`difference`."""
+    status = difference(I, F, q0, q1, d)
+    if status:
+        return status
+    m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the views
+    for i in range(1, m.nj):
+        iv, n = m.idx_v[i], m.nvs[i]
+        if m.nq_mimic:
+            _, iv, mimic = model_coordinates(m, i)
+            if mimic:
+                n = 0
+        total = 0.0
+        for k in range(iv, iv + n):
+            total += d[k] * d[k]
+        out[i - 1] = total
+    return 0
+
+
+@njit(cache=True)
+def distance(I, F, q0, q1, d, out):
+    """``out[0] = |d|``, ``d = difference(q0, q1) (nv,)``; the statuses of :func:`difference`."""
+    status = difference(I, F, q0, q1, d)
+    if status:
+        return status
+    total = 0.0
+    for k in range(d.shape[0]):
+        total += d[k] * d[k]
+    out[0] = np.sqrt(total)
+    return 0
+
+
+@njit(cache=True)
+def is_same_configuration(I, F, q0, q1, prec, d, out):
+    """``out[0] = 1`` if every entry of ``d = difference(q0, q1) (nv,)`` is within ``prec`` of 0, else 0; the
+    statuses of :func:`difference`."""
+    status = difference(I, F, q0, q1, d)
+    if status:
+        return status
+    out[0] = 1.0
+    for k in range(d.shape[0]):
+        if not abs(d[k]) <= prec:
+            out[0] = 0.0
+    return 0
+
+
 # ------------------------------------------------------------------------------------------ Jacobians
 INTEGRATE_Q, INTEGRATE_V, DIFFERENCE_Q0, DIFFERENCE_Q1 = 0, 1, 2, 3  # which Jacobian: 2 * difference + argument
 
@@ -332,7 +416,11 @@ def d_difference(I, F, q0, q1, arg, J0, J1):
 
 @njit(cache=True)
 def d_integrate_transport(I, F, q, v, arg, J, out):
-    """``out = d_integrate(q, v, arg) @ J`` for ``J`` (nv, k), joint block by joint block."""
+    """``out = d_integrate(q, v, arg) @ J`` for ``J`` (nv, k), joint block by joint block; the statuses of
+    :func:`integrate`, or 5 if ``J`` is not finite."""
+    for r in range(J.shape[0]):
+        if not all_finite(J[r]):
+            return 5
     return configuration_jacobians(I, F, q, v, False, arg, out, out, True, J, out)
 
 

@@ -13,10 +13,10 @@ from .._native.jit import njit, prange
 
 from ..spatial.compiled import jlog_coefficient, motion_act, motion_act_inv, motion_cross, se3_compose, sin_over_t
 from .checks import all_finite
-from .dynamics import crba_after_kinematics, rnea
+from .dynamics import crba, crba_after_kinematics, rnea
 from .kinematics import forward_kinematics_qva
 from ..model.layout import data_views, model_views
-from .sparse import cholesky_decompose, cholesky_solve
+from .sparse import cholesky_decompose, cholesky_minv, cholesky_solve
 from .._native.views import borrowed, view
 
 CONTACT_3D, WORLD, LOCAL = 0, 0, 1
@@ -445,12 +445,25 @@ def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work, 
     """The kinematics at ``ddq = 0`` (``nle`` too for ``with_nle``: the RNEA's forward pass gives them, else the
     kinematics' alone), ``M`` and its sparse factor, the constraint rows. Returns the input status (97: M
     singular)."""
-    m = model_views(borrowed(I), borrowed(F))
     nc, nv = Jc.shape
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     for k in range(CF.shape[0]):
         if not all_finite(CF[k]):
             return NONFINITE_CONSTRAINT
+    status = dynamics_and_factor(I, F, ws, L, D, Dinv, q, v, with_nle)
+    if status:
+        return status
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    constraint_set(m, d, CI, CF, R, Jc, rhs, view(work, 4 * nc + nc * nv + 2 * nc * nc, (7, 6)))
+    return 0
+
+
+@njit(cache=True)
+def dynamics_and_factor(I, F, ws, L, D, Dinv, q, v, with_nle):
+    """The kinematics at ``ddq = 0`` (``nle`` too for ``with_nle``: the RNEA's forward pass gives them, else the
+    kinematics' alone), ``M`` and its sparse factor. Returns the input status (97: M singular)."""
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     if not with_nle:
         status = forward_kinematics_qva(I, F, ws, q, v, d.zeros)  # d.a: the drift (ddq = 0, no gravity)
         if status:
@@ -469,7 +482,138 @@ def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work, 
     crba_after_kinematics(I, F, ws)  # M at the placements of that pass
     if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
         return 97
-    constraint_set(m, d, CI, CF, R, Jc, rhs, view(work, 4 * nc + nc * nv + 2 * nc * nc, (7, 6)))
+    return 0
+
+
+@njit(cache=True)
+def delassus_matrix(I, F, ws, L, D, Dinv, q, CI, CF, R, Jc, rhs, work, mu, Y, G, Lc, Ginv):
+    """``G = J M^-1 J^T + mu 1 (m, m)`` at ``q`` of the packed constraint set (:func:`kinematics_and_factor` at
+    ``v = 0``: ``Jc``, the records, ``M`` and its factor; :func:`delassus`, ``Y (nv, m)``), and if ``Ginv`` is
+    ``(m, m)`` (not empty) its inverse, column by column through the Cholesky factor ``Lc (m, m)`` of ``G``.
+    Returns the input status, 97 for a singular M, or SINGULAR_SET for a singular ``G`` when ``Ginv`` is asked
+    for."""
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    status = kinematics_and_factor(I, F, ws, L, D, Dinv, q, d.zeros, CI, CF, R, Jc, rhs, work, True)
+    if status:
+        return status
+    nc = Jc.shape[0]
+    delassus(L, Dinv, m.dof_parents, Jc, Y, G)
+    for r in range(nc):
+        G[r, r] += mu
+    if Ginv.shape[0] == 0:
+        return 0
+    Lc[:, :] = G
+    if not dense_cholesky(Lc, nc):
+        return SINGULAR_SET
+    e = Y[0]  # (Y is free again)
+    for r in range(nc):
+        for s in range(nc):
+            e[s] = 1.0 if s == r else 0.0
+        dense_cholesky_solve(Lc, e, nc)
+        for s in range(nc):
+            Ginv[s, r] = e[s]
+    return 0
+
+
+@njit(cache=True)
+def kkt_contact_dynamic_matrix_inverse(I, F, ws, L, D, Dinv, q, J, inv_damping, Y, G, X, Z, K):
+    """``K (nv + m, nv + m)``: the inverse of the KKT matrix ``[[M, J^T], [J, -inv_damping 1]]`` at ``q`` for
+    ``J (m, nv)``, by blocks from the sparse factor of ``M`` (``M`` and ``M^-1`` into ``d.M``, ``d.Minv``) and the
+    Schur complement ``S = J M^-1 J^T + inv_damping 1`` (:func:`delassus`, ``Y (nv, m)``, ``G (m, m)``):
+
+        K = [[M^-1 - M^-1 J^T S^-1 J M^-1, M^-1 J^T S^-1], [S^-1 J M^-1, -S^-1]]
+
+    with ``X = J M^-1 (m, nv)`` and ``Z = M^-1 J^T S^-1 (nv, m)``. Returns the input status (3: J), 97 for a
+    singular M, or SINGULAR_SET for a singular ``S``."""
+    for r in range(J.shape[0]):
+        if not all_finite(J[r]):
+            return 3
+    status = crba(I, F, ws, q)
+    if status:
+        return status
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
+        return 97
+    cholesky_minv(L, D, m.dof_parents, d.Minv)
+    nc, nv = J.shape
+    for r in range(nc):  # X = J M^-1 (row r: M^-1 J_r)
+        X[r] = J[r]
+        cholesky_solve(L, Dinv, m.dof_parents, X[r])
+    delassus(L, Dinv, m.dof_parents, J, Y, G)
+    for r in range(nc):
+        G[r, r] += inv_damping
+    if not dense_cholesky(G, nc):
+        return SINGULAR_SET
+    for c in range(nv):  # Z = X^T S^-1 (row c: S^-1 X[:, c])
+        for r in range(nc):
+            Z[c, r] = X[r, c]
+        dense_cholesky_solve(G, Z[c], nc)
+    for a in range(nv):
+        for b in range(nv):
+            acc = d.Minv[a, b]
+            for r in range(nc):
+                acc -= X[r, a] * Z[b, r]
+            K[a, b] = acc
+        for r in range(nc):
+            K[a, nv + r] = K[nv + r, a] = Z[a, r]
+    e = Y[0]  # (Y is free again) -S^-1, column by column
+    for r in range(nc):
+        for s in range(nc):
+            e[s] = 1.0 if s == r else 0.0
+        dense_cholesky_solve(G, e, nc)
+        for s in range(nc):
+            K[nv + s, nv + r] = -e[s]
+    return 0
+
+
+@njit(cache=True)
+def forward_dynamics(I, F, ws, L, D, Dinv, q, v, tau, J, gamma, inv_damping, Y, G, lam, work):
+    """The dense KKT form (Pinocchio's ``forwardDynamics``): ``ddq`` into ``d.ddq`` and the forces ``lam (m,)``
+    with ``M ddq + nle = tau + J^T lam`` and ``J ddq + gamma = inv_damping lam``, for ``J (m, nv)``:
+
+        ddq_free = M^-1 (tau - nle),   (J M^-1 J^T + inv_damping 1) lam = -(J ddq_free + gamma),
+        ddq = ddq_free + M^-1 J^T lam
+
+    through the sparse factor of ``M`` (:func:`delassus`, ``Y (nv, m)``, ``G (m, m)``; ``work (nv,)``). Returns the
+    input status (5: tau, 7: J, 9: gamma), 97 for a singular M, or SINGULAR_SET for a singular
+    ``G + inv_damping 1``."""
+    if not all_finite(tau):
+        return 5
+    for r in range(J.shape[0]):
+        if not all_finite(J[r]):
+            return 7
+    if not all_finite(gamma):
+        return 9
+    status = dynamics_and_factor(I, F, ws, L, D, Dinv, q, v, True)
+    if status:
+        return status
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    nc, nv = J.shape
+    for k in range(nv):  # ddq_free = M^-1 (tau - nle)
+        d.ddq[k] = tau[k] - d.nle[k]
+    cholesky_solve(L, Dinv, m.dof_parents, d.ddq)
+    delassus(L, Dinv, m.dof_parents, J, Y, G)
+    for r in range(nc):
+        G[r, r] += inv_damping
+    if not dense_cholesky(G, nc):
+        return SINGULAR_SET
+    for r in range(nc):  # lam = -(G + inv_damping 1)^-1 (J ddq_free + gamma)
+        acc = gamma[r]
+        for k in range(nv):
+            acc += J[r, k] * d.ddq[k]
+        lam[r] = -acc
+    dense_cholesky_solve(G, lam, nc)
+    for k in range(nv):  # ddq += M^-1 J^T lam
+        acc = 0.0
+        for r in range(nc):
+            acc += J[r, k] * lam[r]
+        work[k] = acc
+    cholesky_solve(L, Dinv, m.dof_parents, work)
+    for k in range(nv):
+        d.ddq[k] += work[k]
     return 0
 
 

@@ -31,7 +31,8 @@ class ArgumentOrderError(TypeError, AttributeError):
 
 _MODEL_ATTRIBUTES = frozenset({"packed", "mimicking_joints", "nq", "nv", "njoints", "nframes", "joints", "parents",
                                "names", "frames", "idx_q", "idx_v", "nqs", "nvs", "inertias", "gravity", "elementary",
-                               "get_frame_id", "get_joint_id", "create_data"})
+                               "get_frame_id", "get_joint_id", "create_data", "masses",
+                               "derived_values", "frame_supported_inertias"})
 DATA_ATTRIBUTES = frozenset({"ws", "wb", "dws", "model_sizes", "oMi", "oMf", "liMi", "tau", "M", "J", "ddq",
                              "derivatives_layout", "elementary_data", "kinematics_derivatives"})
 
@@ -115,7 +116,10 @@ class FastEntries:
                  "get_joint_jacobian", "get_frame_jacobian_time_variation", "get_joint_jacobian_time_variation",
                  "compute_frame_jacobian", "compute_joint_jacobian", "get_frame_velocity", "get_frame_acceleration",
                  "get_frame_classical_acceleration", "get_velocity", "get_acceleration", "get_classical_acceleration",
-                 "update_frame_placement")
+                 "update_frame_placement",
+                 # config
+                 "compute_supported_force_by_frame", "compute_supported_inertia_by_frame",
+                 "jacobian_subtree_center_of_mass")
 
     def __init__(self, entries: dict = FAST_ENTRIES):
         self.unbind(entries)
@@ -124,6 +128,28 @@ class FastEntries:
         """Every entry back to its unbound one in ``entries`` (:data:`FAST_ENTRIES`), else :func:`ordinary`."""
         for name in self.__slots__:
             setattr(self, name, entries.get(name, ordinary))
+
+
+# config
+#: The unbound fast entries of a model (:class:`ModelFastEntries`), by function: filled as :data:`FAST_ENTRIES` is.
+MODEL_FAST_ENTRIES: dict = {}
+
+
+class ModelFastEntries:
+    """A model's fast entries (``model.fast_entries``), for the functions that take no data (the configuration
+    space): ``entry(model, *inputs, *outputs)`` fills the outputs the function allocated and returns True (or the
+    function's float or bool result), or None to send the call down the ordinary path. Any other name reads as
+    :func:`ordinary`: a model passed where a data belongs takes the ordinary path, which names the mistake."""
+
+    __slots__ = ("integrate", "difference", "interpolate", "normalize", "is_normalized", "is_same_configuration",
+                 "squared_distance", "distance", "d_integrate", "d_difference", "d_integrate_transport")
+
+    def __init__(self, entries: dict = MODEL_FAST_ENTRIES):
+        for name in self.__slots__:
+            setattr(self, name, entries.get(name, ordinary))
+
+    def __getattr__(self, name):  # only reached for a name that is not a slot
+        return ordinary
 
 
 class Bindings:

@@ -459,6 +459,51 @@ class Model:
     #: the data whose fast entries are bound to the packed arrays, and their token (``data.Bindings``)
     fast_bindings = _Derived(lambda model: _fast_bindings())
 
+    def _fast_entries(self):
+        from .data import ModelFastEntries
+
+        return ModelFastEntries()
+
+    #: the fast entries of the functions that take no data (``data.ModelFastEntries``), bound at their first call;
+    #: read on a model passed where a data belongs, every entry is the ordinary path, which names the mistake
+    fast_entries = _Derived(_fast_entries)
+
+    #: values that the upper layers derive from the model and keep (e.g. the neutral configuration), by name
+    derived_values = _Derived(lambda model: {})
+
+    def _frame_supported_inertias(self):
+        out, count = np.zeros((self.nframes, 16)), np.ones(self.nframes, dtype=int)
+        for k in range(self.nframes - 1, -1, -1):  # a frame after the frame it hangs from: summed before it is added
+            frame = self.frames[k]
+            Y = frame.placement.act(frame.inertia)  # in the joint frame
+            out[k, :13] += np.concatenate([[Y.mass], Y.mass * Y.lever, Y.inertia_about_origin().ravel()])
+            out[k, 13:] = Y.lever if count[k] == 1 else 0.0
+            p = frame.parent_frame
+            if p < k and self.frames[p].parent_joint == frame.parent_joint:
+                out[p, :13] += out[k, :13]
+                count[p] += count[k]
+        return out
+
+    #: ``(nframes, 16)`` (the kernels read it; not to be written): per frame, the inertia of the frame and of the
+    #: frames that hang from it on the same joint (``parent_frame`` chain, later ids), in the joint frame as
+    #: ``(m, m c, I_o)`` (the packed layout; Pinocchio's part of a body that a frame supports), then the point a
+    #: massless sum is centred at (the frame's own centre if it has no such frame, else the joint's origin, as
+    #: Pinocchio's sum of inertias keeps it)
+    frame_supported_inertias = _Derived(_frame_supported_inertias)
+
+    def _masses(self):
+        total = float(sum(Y.mass for Y in self.inertias[1:]))
+        subtree = np.array([float(Y.mass) for Y in self.inertias])
+        subtree[0] = 0.0
+        for i in range(self.njoints - 1, 0, -1):  # children after their parent: each subtree summed before it is added
+            subtree[self.parents[i]] += subtree[i]
+        subtree.flags.writeable = False
+        return total, subtree
+
+    #: ``(total, subtree)``: the total mass (a float, summed over the bodies in id order) and the mass of every
+    #: subtree ``(njoints,)`` (read-only; entry 0 the total, summed child by child)
+    masses = _Derived(_masses)
+
     def _pack(self) -> tuple[np.ndarray, np.ndarray]:
         self.check()
         if self.mimicking_joints:
@@ -527,10 +572,8 @@ class Model:
         return I, F
 
     def __getattr__(self, name):  # only reached for a missing attribute: a Model passed where a Data belongs
-        from .data import DATA_ATTRIBUTES, ArgumentOrderError, FastEntries
+        from .data import DATA_ATTRIBUTES, ArgumentOrderError
 
-        if name == "fast_entries":  # a Data's fast entries: the ordinary path names the mistake
-            return FastEntries({})
         if name in DATA_ATTRIBUTES:
             raise ArgumentOrderError("data: expected an rbda.Data (model.create_data()), got a Model; the algorithms "
                                      "take (model, data, ...)")
