@@ -41,6 +41,9 @@ CALLS = {
         lambda m, d, q, v, a: rbda.compute_centroidal_momentum_time_variation(m, d, q, v, a),
     "energy_q": lambda m, d, q, v, a: _filled(rbda.compute_potential_energy(m, d, q)),
     "energy_qv": lambda m, d, q, v, a: _filled(rbda.compute_mechanical_energy(m, d, q, v)),
+    "compute_static_regressor": lambda m, d, q, v, a: rbda.compute_static_regressor(m, d, q),
+    "compute_kinetic_energy_regressor": lambda m, d, q, v, a: rbda.compute_kinetic_energy_regressor(m, d, q, v),
+    "compute_potential_energy_regressor": lambda m, d, q, v, a: rbda.compute_potential_energy_regressor(m, d, q),
 }
 #: the data fields each call fills (its returned array among them)
 FIELDS = {
@@ -58,6 +61,9 @@ FIELDS = {
     "ccrba": ("Ag", "Ig", "hg", "com", "vcom", "J"), "compute_centroidal_momentum": ("hg", "com", "vcom", "mass", "v"),
     "compute_centroidal_momentum_time_variation": ("dhg", "hg", "com", "vcom", "acom"),
     "energy_q": ("energy", "oMi"), "energy_qv": ("energy", "oMi", "v"),
+    "compute_static_regressor": ("static_regressor", "oMi", "liMi"),
+    "compute_kinetic_energy_regressor": ("kinetic_energy_regressor", "oMi", "liMi", "v"),
+    "compute_potential_energy_regressor": ("potential_energy_regressor", "oMi", "liMi"),
 }
 TUPLES = {"compute_rnea_derivatives": 3, "compute_aba_derivatives": 3}  # these return (first 3 fields)
 MODELS = {"every_joint": rbda.sample_models.every_joint(), "manipulator": rbda.sample_models.manipulator(),
@@ -402,3 +408,67 @@ def test_frame_entries_leave_other_ids_and_frames_to_the_ordinary_path(name):
     for rf in (np.int64(2), 3, -1, 2**70, 1.0, "LOCAL", None, True):
         same_outcome(outcome(lambda: FRAME_CALLS[name](model, fast, q, 1, rf)),
                      outcome(lambda: FRAME_CALLS[name](model, slow, q, 1, rf)))
+
+
+#: the entries of an id (and a reference frame) that read the last RNEA or forward kinematics derivatives:
+#: name -> (what fills the data they read, call(model, data, id, rf))
+READING_CALLS = {
+    "joint_body_regressor": ("rnea", lambda m, d, i, rf: rbda.joint_body_regressor(m, d, i)),
+    "frame_body_regressor": ("rnea", lambda m, d, i, rf: rbda.frame_body_regressor(m, d, i)),
+    "get_joint_velocity_derivatives": ("fkd", lambda m, d, i, rf: rbda.get_joint_velocity_derivatives(m, d, i, rf)),
+    "get_joint_acceleration_derivatives": (
+        "fkd", lambda m, d, i, rf: rbda.get_joint_acceleration_derivatives(m, d, i, rf)),
+    "get_frame_velocity_derivatives": ("fkd", lambda m, d, i, rf: rbda.get_frame_velocity_derivatives(m, d, i, rf)),
+    "get_frame_acceleration_derivatives": (
+        "fkd", lambda m, d, i, rf: rbda.get_frame_acceleration_derivatives(m, d, i, rf)),
+}
+
+
+def _reading_state(name, model, data, q, v, a):
+    if READING_CALLS[name][0] == "rnea":
+        rbda.rnea(model, data, q, v, a)
+    else:
+        rbda.compute_forward_kinematics_derivatives(model, data, q, v, a)
+
+
+@pytest.mark.parametrize("model_name", list(MODELS))
+@pytest.mark.parametrize("name", list(READING_CALLS))
+def test_reading_entries_equal_the_ordinary_path_bit_for_bit(model_name, name):
+    model, rng = MODELS[model_name], np.random.default_rng(10)
+    fast, slow = model.create_data(), ordinary(model)
+    call = READING_CALLS[name][1]
+    count = model.nframes if "frame" in name else model.njoints
+    for _ in range(2):
+        q, v, a = state(model, rng)
+        _reading_state(name, model, fast, q, v, a), _reading_state(name, model, slow, q, v, a)
+        for i in range(count):
+            for rf in (rbda.LOCAL, rbda.WORLD, rbda.LOCAL_WORLD_ALIGNED, 0, 1, 2):
+                r_fast, r_slow = call(model, fast, i, rf), call(model, slow, i, rf)
+                for x in (r_fast if isinstance(r_fast, tuple) else (r_fast,)):
+                    assert not np.shares_memory(x, fast.ws) and (fast.dws is None or not np.shares_memory(x, fast.dws))
+                np.testing.assert_array_equal(np.array(r_fast), np.array(r_slow))
+        twin = "derivatives" in name and model_name == "every_joint"  # run on the elementary twin: ordinary
+        assert (getattr(fast.fast_entries, name) is fastcall._ordinary) == twin
+        r1, r2 = call(model, fast, 1, rbda.WORLD), call(model, fast, 1, rbda.WORLD)
+        assert not np.shares_memory(np.asarray(r1[0]), np.asarray(r2[0]))  # each call's result is its own
+
+
+@pytest.mark.parametrize("name", list(READING_CALLS))
+def test_reading_entries_leave_other_ids_and_frames_to_the_ordinary_path(name):
+    model = MODELS["humanoid"]
+    q, v, a = state(model, np.random.default_rng(11))
+    fast, slow = model.create_data(), ordinary(model)
+    _reading_state(name, model, fast, q, v, a), _reading_state(name, model, slow, q, v, a)
+    call = READING_CALLS[name][1]
+    count = model.nframes if "frame" in name else model.njoints
+    ids = [np.int64(1), True, -1, count, 2**63, -(2**64), 1.0, "no such name", None,
+           model.frames[2].name if "frame" in name else 2]
+    for i in ids:
+        same_outcome(outcome(lambda: call(model, fast, i, rbda.LOCAL)), outcome(lambda: call(model, slow, i, rbda.LOCAL)))
+    for rf in (np.int64(2), 3, -1, 2**70, 1.0, "LOCAL", None, True):
+        same_outcome(outcome(lambda: call(model, fast, 1, rf)), outcome(lambda: call(model, slow, 1, rf)))
+    if "derivatives" in name:  # before any forward kinematics derivatives: the ordinary path's error
+        fresh = model.create_data()
+        rbda.rnea(model, fresh, q, v, a)
+        with pytest.raises(ValueError, match="compute_forward_kinematics_derivatives"):
+            call(model, fresh, 1, rbda.LOCAL)

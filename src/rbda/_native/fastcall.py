@@ -46,7 +46,8 @@ DWS_PTR, DWS_LEN, KERNEL = 16, 17, 18  # a second buffer (``SECOND_BUFFER``); th
 # the entries with integer arguments (ids, a reference frame): the types int and ReferenceFrame, the address of
 # CPython's ``PyLong_AsLongLongAndOverflow`` (read at run time, as Py_IncRef's), the constant ``KIND`` passes
 INT, REFERENCE_FRAME, AS_LONG, KIND = 19, 20, 21, 22
-SLOTS = 23
+OUT_PTR, OUT_LEN = 23, 24  # the entry's own output (``OUTPUTS``)
+SLOTS = 25
 # CPython / numpy object layouts (64-bit): PyObject_HEAD is (refcount, type); a PyArrayObject continues with data,
 # nd, dimensions, strides, base, descr, flags; a PyArray_Descr has byteorder at 26 and type_num at 28; a tuple's
 # items start at 24; a weak reference's referent is at 16
@@ -95,17 +96,39 @@ ENTRIES = {
     "get_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
     "get_classical_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
     "update_frame_placement": ("_frame", "frames", "update_frame_placement", None),
+    # ratios
+    "compute_static_regressor": ("_out_q", "regressor", "static_regressor", "static_regressor"),
+    "compute_kinetic_energy_regressor": ("_out_qv", "regressor", "kinetic_energy_regressor",
+                                         "kinetic_energy_regressor"),
+    "compute_potential_energy_regressor": ("_out_q", "regressor", "potential_energy_regressor",
+                                           "potential_energy_regressor"),
+    "joint_body_regressor": ("_joint_out", "regressor", "frame_body_regressor", "(6, 10)"),
+    "frame_body_regressor": ("_frame_out", "regressor", "frame_body_regressor", "(6, 10)"),
+    "get_joint_velocity_derivatives": ("_dws_joint_rf_kind_out", "derivatives", "frame_motion_derivatives",
+                                       "(5, 6, nv)"),
+    "get_joint_acceleration_derivatives": ("_dws_joint_rf_kind_out", "derivatives", "frame_motion_derivatives",
+                                           "(5, 6, nv)"),
+    "get_frame_velocity_derivatives": ("_dws_frame_rf_kind_out", "derivatives", "frame_motion_derivatives",
+                                       "(5, 6, nv)"),
+    "get_frame_acceleration_derivatives": ("_dws_frame_rf_kind_out", "derivatives", "frame_motion_derivatives",
+                                           "(5, 6, nv)"),
 }
 #: what an entry's body reads as its second buffer (``DWS_PTR``, ``DWS_LEN``), by the body's name: the whole-body
-#: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, or a zero vector of nv (RNEA's v and a for g(q));
-#: the derivatives' workspace for ``_dws_*``
-SECOND_BUFFER = {"_wb": lambda model, data: data.wb, "_q_zero_va_fext": lambda model, data: np.zeros(model.nv)}
-#: the entries whose kernel writes into an output of their own (their second buffer, which they return; the
+#: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, a zero vector of nv (RNEA's v and a for g(q)),
+#: or the Data field the entry returns (``_out_*``: the kernel writes it); the derivatives' workspace for ``_dws_*``
+SECOND_BUFFER = {"_wb": lambda model, data, field: data.wb,
+                 "_q_zero_va_fext": lambda model, data, field: np.zeros(model.nv),
+                 "_out": lambda model, data, field: getattr(data, field)}
+#: the entries whose kernel writes into an output of their own (``OUT_PTR``, ``OUT_LEN``, which they return; the
 #: public function copies it): its shape, by the name that stands in ENTRIES' field column
-OUTPUTS = {"(6, nv)": lambda model: np.zeros((6, model.nv)), "(6,)": lambda model: np.zeros(6)}
+OUTPUTS = {"(6, nv)": lambda model: np.zeros((6, model.nv)), "(6,)": lambda model: np.zeros(6),
+           "(6, 10)": lambda model: np.zeros((6, 10)), "(5, 6, nv)": lambda model: np.zeros((5, 6, model.nv))}
 #: the constant that an entry of the ``_kind`` bodies passes its kernel (``kernels.frames.frame_motion``'s kind)
 KINDS = {"get_velocity": 0, "get_acceleration": 1, "get_classical_acceleration": 2, "get_frame_velocity": 0,
-         "get_frame_acceleration": 1, "get_frame_classical_acceleration": 2}
+         "get_frame_acceleration": 1, "get_frame_classical_acceleration": 2,
+         # ratios: kernels.derivatives.frame_motion_derivatives' accel
+         "get_joint_velocity_derivatives": 0, "get_joint_acceleration_derivatives": 1,
+         "get_frame_velocity_derivatives": 0, "get_frame_acceleration_derivatives": 1}
 _new_builtin = ctypes.pythonapi.PyCFunction_NewEx
 _new_builtin.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
 _new_builtin.restype = ctypes.py_object
@@ -148,9 +171,10 @@ def bind(name: str, model, data):
             setattr(data.fast_entries, name, _ordinary)
             return _ordinary
     body = ENTRIES[name][0]
+    field = ENTRIES[name][3]
     for prefix, buffer in SECOND_BUFFER.items():
         if body.startswith(prefix):
-            dws = buffer(model, data)
+            dws = buffer(model, data, field)
     from .fastcall_entries import compiled, kernel_address  # numba: loaded by the first call, not by import rbda
 
     kernel = kernel_address(name)
@@ -161,9 +185,9 @@ def bind(name: str, model, data):
     if bindings.token[0] == 0:  # a shallow copy's edit zeroed the token this model shares: a new one
         del model.__dict__["fast_bindings"]
         bindings = model.fast_bindings
-    field = ENTRIES[name][3]
+    out = np.zeros(0)
     if field in OUTPUTS:
-        result = dws = OUTPUTS[field](model)
+        result = out = OUTPUTS[field](model)
     else:
         result = (True if field is None else getattr(data, field) if isinstance(field, str)
                   else tuple(getattr(data, f) for f in field))
@@ -175,9 +199,10 @@ def bind(name: str, model, data):
     T[[NDARRAY, F64, INCREF, NONE, RESULT]] = id(np.ndarray), id(_F64), _INCREF, id(None), id(result)
     T[[DWS_PTR, DWS_LEN, KERNEL]] = dws.ctypes.data, dws.size, kernel
     T[[INT, REFERENCE_FRAME, AS_LONG, KIND]] = id(int), id(ReferenceFrame), _AS_LONG, KINDS.get(name, 0)
+    T[[OUT_PTR, OUT_LEN]] = out.ctypes.data, out.size
     # everything the table points to, kept alive by the builtin (the data is not: it holds the builtin; nor the
     # model: a data must not keep its model alive, e.g. in caches of data keyed by weak references to models)
-    keep = (T, model_ref, I, F, data.ws, dws, bindings.token, result)
+    keep = (T, model_ref, I, F, data.ws, dws, out, bindings.token, result)
     entry = _new_builtin(ctypes.addressof(compiled(name)), keep, None)
     setattr(data.fast_entries, name, entry)
     bindings.data.add(data)

@@ -16,7 +16,8 @@ from .jit import load, njit
 from .notice import compiling
 from .fastcall import (A_DATA, A_DESCR, A_DIMS, A_FLAGS, A_ND, AS_LONG, BIG_ENDIAN, C_CONTIGUOUS_ALIGNED,
                        D_BYTEORDER, D_TYPENUM, DATA, DWS_LEN, DWS_PTR, ENTRIES, F64, F_LEN, F_PTR, I_LEN, I_PTR, INT,
-                       KERNEL, KIND, MODEL, NDARRAY, NONE, NPY_DOUBLE, NQ, NV, OB_TYPE, REFERENCE_FRAME, RESULT, SLOTS,
+                       KERNEL, KIND, MODEL, NDARRAY, NONE, NPY_DOUBLE, NQ, NV, OB_TYPE, OUT_LEN, OUT_PTR, REFERENCE_FRAME,
+                       RESULT, SLOTS,
                        T_ITEMS, TOKEN, WR_OBJECT, WS_LEN, WS_PTR, INCREF)
 
 
@@ -344,7 +345,7 @@ def _wb_qva(self, args, nargs):
 
 
 # The frame quantities (``kernels/frames.py``): ``f(model, data, [q,] id, reference_frame)``, an id and a reference
-# frame as ints, into the entry's own output (the second buffer); the kernel checks the id's range.
+# frame as ints, into the entry's own output; the kernel checks the id's range.
 def _frame(self, args, nargs):
     """``kernel(I, F, ws, frame_id)`` for ``f(model, data, frame_id)``."""
     T = table(self)
@@ -366,7 +367,7 @@ def _frame_rf_out(self, args, nargs):
     if frame < 0 or rf < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV]))
+    out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, rf, out)) else RESULT)
 
 
@@ -379,7 +380,7 @@ def _joint_rf_out(self, args, nargs):
     if joint < 0 or rf < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV]))
+    out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, rf, out)) else RESULT)
 
 
@@ -392,7 +393,7 @@ def _q_frame_rf_out(self, args, nargs):
     if q == 0 or frame < 0 or rf < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV]))
+    out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), frame, 0, rf, out)) else RESULT)
 
 
@@ -405,7 +406,7 @@ def _q_joint_rf_out(self, args, nargs):
     if q == 0 or joint < 0 or rf < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV]))
+    out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), -1, joint, rf, out)) else RESULT)
 
 
@@ -418,7 +419,7 @@ def _frame_rf_kind_out(self, args, nargs):
     if frame < 0 or rf < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    out = floats(T[DWS_PTR], 6)
+    out = floats(T[OUT_PTR], 6)
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, rf, T[KIND], out)) else RESULT)
 
 
@@ -431,8 +432,67 @@ def _joint_rf_kind_out(self, args, nargs):
     if joint < 0 or rf < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    out = floats(T[DWS_PTR], 6)
+    out = floats(T[OUT_PTR], 6)
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, rf, T[KIND], out)) else RESULT)
+
+
+# ratios
+def _frame_out(self, args, nargs):
+    """``kernel(I, F, ws, frame_id, 0, out (6, n))`` for ``f(model, data, frame_id)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    frame = index_at(T, args, 2)
+    if frame < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    out = carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, out)) else RESULT)
+
+
+def _joint_out(self, args, nargs):
+    """``kernel(I, F, ws, -1, joint_id, out (6, n))`` for ``f(model, data, joint_id)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    joint = index_at(T, args, 2)
+    if joint < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    out = carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, out)) else RESULT)
+
+
+def _dws_frame_rf_kind_out(self, args, nargs):
+    """``kernel(I, F, ws, dws, frame_id, 0, no placement, rf, KIND, out (5, 6, nv))`` for
+    ``f(model, data, frame_id, rf)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    frame, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
+    if frame < 0 or rf < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    dws, out = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[OUT_PTR]), (5, 6, T[NV]))
+    no_placement = carray(f64_pointer(T[WS_PTR]), (0, 4))
+    status = call_kernel(T[KERNEL], (I, F, ws, dws, frame, 0, no_placement, rf, T[KIND], out))
+    return answer(T, NONE if status else RESULT)
+
+
+def _dws_joint_rf_kind_out(self, args, nargs):
+    """``kernel(I, F, ws, dws, -1, joint_id, no placement, rf, KIND, out (5, 6, nv))`` for
+    ``f(model, data, joint_id, rf)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    joint, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
+    if joint < 0 or rf < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    dws, out = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[OUT_PTR]), (5, 6, T[NV]))
+    no_placement = carray(f64_pointer(T[WS_PTR]), (0, 4))
+    status = call_kernel(T[KERNEL], (I, F, ws, dws, -1, joint, no_placement, rf, T[KIND], out))
+    return answer(T, NONE if status else RESULT)
 
 
 #: the bodies by name (``ENTRIES``' first item)
@@ -441,7 +501,10 @@ BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_
           "_wb_q_none_none": _wb_q_none_none, "_wb_qv": _wb_qv, "_wb_qv_none": _wb_qv_none, "_wb_qva": _wb_qva,
           "_frame_rf_out": _frame_rf_out, "_joint_rf_out": _joint_rf_out, "_q_frame_rf_out": _q_frame_rf_out,
           "_q_joint_rf_out": _q_joint_rf_out, "_frame_rf_kind_out": _frame_rf_kind_out,
-          "_joint_rf_kind_out": _joint_rf_kind_out, "_frame": _frame}
+          "_joint_rf_kind_out": _joint_rf_kind_out, "_frame": _frame,
+          # ratios (``_out_*``: the ``_wb_*`` bodies, whose second buffer is the Data field the entry returns)
+          "_out_q": _wb_q, "_out_qv": _wb_qv, "_frame_out": _frame_out, "_joint_out": _joint_out,
+          "_dws_frame_rf_kind_out": _dws_frame_rf_kind_out, "_dws_joint_rf_kind_out": _dws_joint_rf_kind_out}
 #: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)
 METH_FASTCALL = 0x0080
@@ -467,6 +530,7 @@ def compiled(name: str):
 
 
 _V, _M, _I = types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C"), types.Array(types.int64, 1, "C")
+_T3 = types.Array(types.float64, 3, "C")
 _N = types.int64
 #: the argument types each entry passes its kernel: ``I, F, ws``, a derivatives' workspace, the vectors, the empty
 #: external forces; the one set of types the ordinary path passes too (``_native/direct.py``)
@@ -490,6 +554,13 @@ KERNEL_SIGNATURES = {
     **{name: (_I, _V, _V, _N, _N, _N, _N, _V) for name in ("get_frame_velocity", "get_frame_acceleration",
                                                             "get_frame_classical_acceleration", "get_velocity",
                                                             "get_acceleration", "get_classical_acceleration")},
+    # ratios
+    "compute_static_regressor": (_I, _V, _V, _V, _V), "compute_potential_energy_regressor": (_I, _V, _V, _V, _V),
+    "compute_kinetic_energy_regressor": (_I, _V, _V, _V, _V, _V),
+    "joint_body_regressor": (_I, _V, _V, _N, _N, _M), "frame_body_regressor": (_I, _V, _V, _N, _N, _M),
+    **{name: (_I, _V, _V, _V, _N, _N, _M, _N, _N, _T3) for name in (
+        "get_joint_velocity_derivatives", "get_joint_acceleration_derivatives", "get_frame_velocity_derivatives",
+        "get_frame_acceleration_derivatives")},
 }
 _KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
 

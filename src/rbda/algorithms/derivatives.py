@@ -20,7 +20,6 @@ from ..kernels import derivatives
 from .._native.direct import direct
 from ..model.data import leading
 from ..spatial import SE3, ReferenceFrame
-from ..spatial.skew import cross3
 from ._check import report, vector
 from ._elementary import copy_back, workspaces
 from .dynamics import NO_FEXT, _fext
@@ -162,33 +161,49 @@ def _extended_outputs(model, count: int, rows: int = 6):
     return outs, (outs if nx == model.nv else [leading(x, shape) for x in outs])
 
 
-def _motion_derivatives(model, data, joint_id, placement, rf, accel):
-    """``(v_dq, v_dv, a_dq, a_dv, a_da)`` ``(6, nv)`` each of the frame at ``placement`` (an SE3, or None for the
-    joint's own frame) on ``joint_id``."""
+def _check_kinematics_derivatives(data) -> None:
     if not data.kinematics_derivatives:
         raise ValueError("data: call compute_forward_kinematics_derivatives(model, data, q, v, a) first")
+
+
+def _motion_derivatives(model, data, joint_id, placement, rf, accel):
+    """``(v_dq, v_dv, a_dq, a_dv, a_da)`` ``(6, nv)`` each (only the first two if not ``accel``) of the frame at
+    ``placement`` (an SE3, or None for the joint's own frame) on ``joint_id`` (checked); ``accel`` one of the
+    kernel's VELOCITY_ONLY, SPATIAL_ACCELERATION, POINT_CLASSICAL_ACCELERATION (or a bool)."""
+    _check_kinematics_derivatives(data)
     rf = reference_frame_code(rf)
     I, F, ws, dws, elementary = workspaces(model, data)
     joint = joint_id if elementary is None else int(elementary[1][joint_id])
     if placement is None:
-        P = _IDENTITY_PLACEMENT.copy()
+        P = _JOINT_FRAME
     else:
         P = np.empty((3, 4))
         P[:, :3], P[:, 3] = placement.rotation, placement.translation
-    buffers, out = _extended_outputs(model, 5 if accel else 2)
-    v_dq, v_dv = buffers[0], buffers[1]
-    a_dq, a_dv, a_da = (buffers[2], buffers[3], buffers[4]) if accel else (v_dq, v_dq, v_dq)
-    _k.motion_derivatives(I, F, ws, dws, joint, P, rf, accel, v_dq, v_dv, a_dq, a_dv, a_da)
-    return out
+    buffers = np.zeros((5, 6, model.nv_extended))
+    _k.frame_motion_derivatives(I, F, ws, dws, -1, joint, P, rf, int(accel), buffers)
+    out = list(buffers if model.nv_extended == model.nv else (leading(x, (6, model.nv)) for x in buffers))
+    return out if accel else out[:2]
 
 
-_IDENTITY_PLACEMENT = np.eye(3, 4)  # [1 | 0]: a joint's own frame
+_JOINT_FRAME = np.zeros((0, 4))  # the placement argument of a joint's own frame
+
+
+def _frame_motion_derivatives(model, data, frame_id, reference_frame, accel):
+    """The velocity (and if ``accel``, acceleration) derivatives of frame ``frame_id`` (an id or a name), as
+    :func:`_motion_derivatives` gives them."""
+    frame_id = _frame_id(model, data, frame_id)
+    frame = model.frames[frame_id]
+    return _motion_derivatives(model, data, frame.parent_joint, frame.placement, reference_frame, accel)
 
 
 def get_joint_velocity_derivatives(model: Model, data: Data, joint_id: int,
                                    reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of joint ``joint_id`` in
     ``reference_frame``, after :func:`compute_forward_kinematics_derivatives`."""
+    _check_kinematics_derivatives(data)
+    out = data.fast_entries.get_joint_velocity_derivatives(model, data, joint_id, reference_frame)  # fast, or None
+    if out is not None:
+        return out[0].copy(), out[1].copy()
     joint_id = _joint_id(model, data, joint_id)
     return tuple(_motion_derivatives(model, data, joint_id, None, reference_frame, False))
 
@@ -197,9 +212,11 @@ def get_joint_acceleration_derivatives(model: Model, data: Data, joint_id: int,
                                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)``: derivatives of the spatial
     velocity and spatial acceleration of joint ``joint_id`` in ``reference_frame``."""
-    joint_id = _joint_id(model, data, joint_id)
-    v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, None, reference_frame, True)
-    return v_dq, a_dq, a_dv, a_da
+    _check_kinematics_derivatives(data)
+    out = data.fast_entries.get_joint_acceleration_derivatives(model, data, joint_id, reference_frame)  # or None
+    if out is None:
+        out = _motion_derivatives(model, data, _joint_id(model, data, joint_id), None, reference_frame, True)
+    return out[0].copy(), out[2].copy(), out[3].copy(), out[4].copy()
 
 
 def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int | str,
@@ -207,9 +224,11 @@ def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int | str
     """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of frame ``frame_id`` (an
     id or a name) in ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``), after
     :func:`compute_forward_kinematics_derivatives`."""
-    frame_id = _frame_id(model, data, frame_id)
-    frame = model.frames[frame_id]
-    return tuple(_motion_derivatives(model, data, frame.parent_joint, frame.placement, reference_frame, False))
+    _check_kinematics_derivatives(data)
+    out = data.fast_entries.get_frame_velocity_derivatives(model, data, frame_id, reference_frame)  # fast, or None
+    if out is not None:
+        return out[0].copy(), out[1].copy()
+    return tuple(_frame_motion_derivatives(model, data, frame_id, reference_frame, False))
 
 
 def get_frame_acceleration_derivatives(model: Model, data: Data, frame_id: int | str,
@@ -217,11 +236,11 @@ def get_frame_acceleration_derivatives(model: Model, data: Data, frame_id: int |
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)``: derivatives of the spatial velocity
     and acceleration of frame ``frame_id`` (an id or a name) in ``reference_frame`` (``LOCAL``, ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``), after :func:`compute_forward_kinematics_derivatives`."""
-    frame_id = _frame_id(model, data, frame_id)
-    frame = model.frames[frame_id]
-    v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, frame.parent_joint, frame.placement,
-                                                    reference_frame, True)
-    return v_dq, a_dq, a_dv, a_da
+    _check_kinematics_derivatives(data)
+    out = data.fast_entries.get_frame_acceleration_derivatives(model, data, frame_id, reference_frame)  # or None
+    if out is None:
+        out = _frame_motion_derivatives(model, data, frame_id, reference_frame, True)
+    return out[0].copy(), out[2].copy(), out[3].copy(), out[4].copy()
 
 
 def _point_frame(model, data, joint_id, placement, reference_frame):
@@ -250,18 +269,9 @@ def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_i
     ``reference_frame`` ``LOCAL`` or ``LOCAL_WORLD_ALIGNED``, by the product rule on the frame's spatial quantities.
     After :func:`compute_forward_kinematics_derivatives`."""
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
-    v_dq, v_dv, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, placement, reference_frame, True)
-    R, p = placement.rotation, placement.translation
-    v_j = data.v[joint_id]
-    lin, ang = R.T @ (v_j[:3] - cross3(p, v_j[3:])), R.T @ v_j[3:]  # the point's frame velocity, LOCAL
-    if reference_frame_arg(reference_frame) == ReferenceFrame.LOCAL_WORLD_ALIGNED:
-        R_f = data.oMi[joint_id].rotation @ R
-        lin, ang = R_f @ lin, R_f @ ang
-
-    def classic(d_lin_acc, d_vel):  # d(a_lin + w x v_lin) = da_lin + dw x v_lin + w x dv_lin
-        return d_lin_acc[:3] + cross3(d_vel[3:], lin) + cross3(ang, d_vel[:3])
-
-    return v_dq[:3], classic(a_dq, v_dq), classic(a_dv, v_dv), a_da[:3]
+    v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, placement, reference_frame,
+                                                    derivatives.POINT_CLASSICAL_ACCELERATION)
+    return v_dq[:3], a_dq[:3], a_dv[:3], a_da[:3]
 
 
 # ------------------------------------------------------------------------------------ centroidal derivatives

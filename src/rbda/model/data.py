@@ -115,7 +115,12 @@ class FastEntries:
                  "get_joint_jacobian", "get_frame_jacobian_time_variation", "get_joint_jacobian_time_variation",
                  "compute_frame_jacobian", "compute_joint_jacobian", "get_frame_velocity", "get_frame_acceleration",
                  "get_frame_classical_acceleration", "get_velocity", "get_acceleration", "get_classical_acceleration",
-                 "update_frame_placement")
+                 "update_frame_placement",
+                 # ratios
+                 "compute_static_regressor", "compute_kinetic_energy_regressor", "compute_potential_energy_regressor",
+                 "joint_body_regressor", "frame_body_regressor", "get_joint_velocity_derivatives",
+                 "get_joint_acceleration_derivatives", "get_frame_velocity_derivatives",
+                 "get_frame_acceleration_derivatives")
 
     def __init__(self, entries: dict = FAST_ENTRIES):
         self.unbind(entries)
