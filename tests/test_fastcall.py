@@ -44,6 +44,14 @@ CALLS = {
     "compute_static_regressor": lambda m, d, q, v, a: rbda.compute_static_regressor(m, d, q),
     "compute_kinetic_energy_regressor": lambda m, d, q, v, a: rbda.compute_kinetic_energy_regressor(m, d, q, v),
     "compute_potential_energy_regressor": lambda m, d, q, v, a: rbda.compute_potential_energy_regressor(m, d, q),
+    "frames_forward_kinematics": lambda m, d, q, v, a: rbda.frames_forward_kinematics(m, d, q),
+    "update_global_placements": lambda m, d, q, v, a: rbda.update_global_placements(m, d),
+    "update_frame_placements": lambda m, d, q, v, a: rbda.update_frame_placements(m, d),
+    "compute_joint_jacobians_time_variation":
+        lambda m, d, q, v, a: rbda.compute_joint_jacobians_time_variation(m, d, q, v),
+    "compute_joint_kinematic_hessians": lambda m, d, q, v, a: rbda.compute_joint_kinematic_hessians(m, d, q),
+    "compute_forward_kinematics_derivatives":
+        lambda m, d, q, v, a: rbda.compute_forward_kinematics_derivatives(m, d, q, v, a),
 }
 #: the data fields each call fills (its returned array among them)
 FIELDS = {
@@ -64,8 +72,15 @@ FIELDS = {
     "compute_static_regressor": ("static_regressor", "oMi", "liMi"),
     "compute_kinetic_energy_regressor": ("kinetic_energy_regressor", "oMi", "liMi", "v"),
     "compute_potential_energy_regressor": ("potential_energy_regressor", "oMi", "liMi"),
+    "frames_forward_kinematics": ("oMf", "oMi", "liMi"), "update_global_placements": ("oMi",),
+    "update_frame_placements": ("oMf",), "compute_joint_jacobians_time_variation": ("dJ", "J", "oMi", "v", "ov"),
+    "compute_joint_kinematic_hessians": ("kinematic_hessians", "J", "oMi"),
+    "compute_forward_kinematics_derivatives": ("oMi", "v", "a", "ov", "oa", "J", "dws"),
 }
 TUPLES = {"compute_rnea_derivatives": 3, "compute_aba_derivatives": 3}  # these return (first 3 fields)
+#: the entries whose ordinary path runs on the model's elementary twin (every_joint has one: ordinary path)
+ON_TWIN = {*TUPLES, "compute_joint_jacobians_time_variation", "compute_joint_kinematic_hessians",
+           "compute_forward_kinematics_derivatives"}
 MODELS = {"every_joint": rbda.sample_models.every_joint(), "manipulator": rbda.sample_models.manipulator(),
           "humanoid": rbda.sample_models.humanoid()}
 
@@ -103,7 +118,7 @@ def test_fast_entry_equals_ordinary_path_bit_for_bit(model_name, name):
     for _ in range(5):
         q, v, a = state(model, rng)
         r_fast, r_slow = CALLS[name](model, fast, q, v, a), CALLS[name](model, slow, q, v, a)
-        twin = name in TUPLES and model_name == "every_joint"  # derivatives run on the elementary twin: ordinary
+        twin = name in ON_TWIN and model_name == "every_joint"  # derivatives run on the elementary twin: ordinary
         assert (getattr(fast.fast_entries, name) is fastcall._ordinary) == twin
         if r_slow is None:
             assert r_fast is None
@@ -220,7 +235,7 @@ def same_outcome(x, y):
 @pytest.mark.parametrize("name", list(CALLS))
 def test_every_fallback_gives_todays_result_or_error(name, variant):
     # quaternions and (cos, sin) pairs; the derivatives' fast entries need a model that is its elementary twin
-    model = MODELS["humanoid" if name in TUPLES else "every_joint"]
+    model = MODELS["humanoid" if name in ON_TWIN else "every_joint"]
     q, v, a = state(model, np.random.default_rng(4))
     fast, slow = model.create_data(), ordinary(model)
     CALLS[name](model, fast, q, v, a), CALLS[name](model, slow, q, v, a)  # bound, and the same state

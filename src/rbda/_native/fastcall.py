@@ -112,7 +112,17 @@ ENTRIES = {
                                        "(5, 6, nv)"),
     "get_frame_acceleration_derivatives": ("_dws_frame_rf_kind_out", "derivatives", "frame_motion_derivatives",
                                            "(5, 6, nv)"),
+    "update_frame_placements": ("_none", "kinematics", "update_frame_placements", None),
+    "update_global_placements": ("_none", "kinematics", "update_global_placements", None),
+    "frames_forward_kinematics": ("_q", "kinematics", "frames_forward_kinematics", None),
+    "compute_joint_jacobians_time_variation": ("_qv", "kinematics", "jacobians_time_variation", "dJ"),
+    "compute_joint_kinematic_hessians": ("_out_q_tensor_tensor", "kinematics", "kinematic_hessians",
+                                         "kinematic_hessians"),
+    "compute_forward_kinematics_derivatives": ("_dws_qva", "derivatives", "forward_kinematics_derivatives", None),
 }
+#: the entries outside the derivatives whose ordinary path runs on the model's elementary twin when it has one
+#: (``algorithms/_elementary.py``): bound only to a model that is its own twin
+ON_ELEMENTARY_TWIN = {"compute_joint_jacobians_time_variation", "compute_joint_kinematic_hessians"}
 #: what an entry's body reads as its second buffer (``DWS_PTR``, ``DWS_LEN``), by the body's name: the whole-body
 #: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, a zero vector of nv (RNEA's v and a for g(q)),
 #: or the Data field the entry returns (``_out_*``: the kernel writes it); the derivatives' workspace for ``_dws_*``
@@ -163,7 +173,8 @@ def bind(name: str, model, data):
         return _ordinary
     I, F = model.packed
     dws = np.zeros(0)
-    if ENTRIES[name][1] == "derivatives":  # the derivatives' workspace, laid out by the ordinary path's helper
+    if ENTRIES[name][1] == "derivatives" or name in ON_ELEMENTARY_TWIN:  # the derivatives' workspace, laid out by
+        # the ordinary path's helper
         from ..algorithms._elementary import workspaces
 
         I, F, _, dws, elementary = workspaces(model, data)

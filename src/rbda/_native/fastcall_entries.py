@@ -495,6 +495,42 @@ def _dws_joint_rf_kind_out(self, args, nargs):
     return answer(T, NONE if status else RESULT)
 
 
+def _none(self, args, nargs):
+    """``kernel(I, F, ws)`` for ``f(model, data)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 2):
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws)) else RESULT)
+
+
+def _dws_qva(self, args, nargs):
+    """``kernel(I, F, ws, dws, q, v, a)`` for ``f(model, data, q, v, a)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 5):
+        return answer(T, NONE)
+    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
+    if q == 0 or v == 0 or a == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    dws = floats(T[DWS_PTR], T[DWS_LEN])
+    status = call_kernel(T[KERNEL], (I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV])))
+    return answer(T, NONE if status else RESULT)
+
+
+def _out_q_tensor_tensor(self, args, nargs):
+    """``kernel(I, F, ws, q, out (6, nv, nv), out)`` for ``f(model, data, q)``, ``out`` the Data field returned."""
+    T = table(self)
+    if not bound(T, args, nargs, 3):
+        return answer(T, NONE)
+    q = vector_at(T, args, 2, T[NQ])
+    if q == 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV], T[NV]))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), out, out)) else RESULT)
+
+
 #: the bodies by name (``ENTRIES``' first item)
 BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_fext": _dws_qva_fext,
           "_q_zero_va_fext": _q_zero_va_fext, "_wb_q": _wb_q, "_wb_q_none": _wb_q_none,
@@ -504,7 +540,8 @@ BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_
           "_joint_rf_kind_out": _joint_rf_kind_out, "_frame": _frame,
           # ratios (``_out_*``: the ``_wb_*`` bodies, whose second buffer is the Data field the entry returns)
           "_out_q": _wb_q, "_out_qv": _wb_qv, "_frame_out": _frame_out, "_joint_out": _joint_out,
-          "_dws_frame_rf_kind_out": _dws_frame_rf_kind_out, "_dws_joint_rf_kind_out": _dws_joint_rf_kind_out}
+          "_dws_frame_rf_kind_out": _dws_frame_rf_kind_out, "_dws_joint_rf_kind_out": _dws_joint_rf_kind_out,
+          "_none": _none, "_dws_qva": _dws_qva, "_out_q_tensor_tensor": _out_q_tensor_tensor}
 #: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)
 METH_FASTCALL = 0x0080
@@ -561,6 +598,10 @@ KERNEL_SIGNATURES = {
     **{name: (_I, _V, _V, _V, _N, _N, _M, _N, _N, _T3) for name in (
         "get_joint_velocity_derivatives", "get_joint_acceleration_derivatives", "get_frame_velocity_derivatives",
         "get_frame_acceleration_derivatives")},
+    "update_frame_placements": (_I, _V, _V), "update_global_placements": (_I, _V, _V),
+    "frames_forward_kinematics": (_I, _V, _V, _V), "compute_joint_jacobians_time_variation": (_I, _V, _V, _V, _V),
+    "compute_joint_kinematic_hessians": (_I, _V, _V, _V, _T3, _T3),
+    "compute_forward_kinematics_derivatives": (_I, _V, _V, _V, _V, _V, _V),
 }
 _KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
 

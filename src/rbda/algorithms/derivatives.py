@@ -23,7 +23,7 @@ from ..spatial import SE3, ReferenceFrame
 from ._check import report, vector
 from ._elementary import copy_back, workspaces
 from .dynamics import NO_FEXT, _fext
-from .kinematics import _frame_id, _joint_id, reference_frame_arg, reference_frame_code
+from .kinematics import _frame_id, _joint_id, reference_frame_code
 
 if TYPE_CHECKING:
     from ..model import Data
@@ -140,6 +140,9 @@ def compute_forward_kinematics_derivatives(model: Model, data: Data, q: ArrayLik
     ``get_*_derivatives`` functions assemble the partial derivatives of joint, frame and point velocities and
     accelerations. Fills ``data.oMi``, ``data.v``, ``data.a`` (local), ``data.ov``, ``data.oa`` (world) and
     ``data.J``; returns None."""
+    if data.fast_entries.compute_forward_kinematics_derivatives(model, data, q, v, a):  # the bound fast entry
+        data.kinematics_derivatives = True
+        return
     I, F, ws, dws, elementary = workspaces(model, data)
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.forward_kinematics_derivatives(I, F, ws, dws, q, v, a)
@@ -167,9 +170,9 @@ def _check_kinematics_derivatives(data) -> None:
 
 
 def _motion_derivatives(model, data, joint_id, placement, rf, accel):
-    """``(v_dq, v_dv, a_dq, a_dv, a_da)`` ``(6, nv)`` each (only the first two if not ``accel``) of the frame at
-    ``placement`` (an SE3, or None for the joint's own frame) on ``joint_id`` (checked); ``accel`` one of the
-    kernel's VELOCITY_ONLY, SPATIAL_ACCELERATION, POINT_CLASSICAL_ACCELERATION (or a bool)."""
+    """``(v_dq, v_dv, a_dq, a_dv, a_da)`` ``(6, nv)`` each (only the first two if not ``accel``), blocks of one new
+    array, of the frame at ``placement`` (an SE3, or None for the joint's own frame) on ``joint_id`` (checked);
+    ``accel`` one of the kernel's VELOCITY_ONLY, SPATIAL_ACCELERATION, POINT_CLASSICAL_ACCELERATION (or a bool)."""
     _check_kinematics_derivatives(data)
     rf = reference_frame_code(rf)
     I, F, ws, dws, elementary = workspaces(model, data)
@@ -179,9 +182,11 @@ def _motion_derivatives(model, data, joint_id, placement, rf, accel):
     else:
         P = np.empty((3, 4))
         P[:, :3], P[:, 3] = placement.rotation, placement.translation
-    buffers = np.zeros((5, 6, model.nv_extended))
-    _k.frame_motion_derivatives(I, F, ws, dws, -1, joint, P, rf, int(accel), buffers)
-    out = list(buffers if model.nv_extended == model.nv else (leading(x, (6, model.nv)) for x in buffers))
+    nx = model.nv_extended
+    out = np.empty((5, 6, nx))  # (the kernel zeroes what it returns)
+    _k.frame_motion_derivatives(I, F, ws, dws, -1, joint, P, rf, int(accel), out)
+    if nx != model.nv:  # mimic joints: the model's (6, nv) in the first entries of each block
+        out = [leading(x, (6, model.nv)) for x in out]
     return out if accel else out[:2]
 
 
@@ -202,10 +207,9 @@ def get_joint_velocity_derivatives(model: Model, data: Data, joint_id: int,
     ``reference_frame``, after :func:`compute_forward_kinematics_derivatives`."""
     _check_kinematics_derivatives(data)
     out = data.fast_entries.get_joint_velocity_derivatives(model, data, joint_id, reference_frame)  # fast, or None
-    if out is not None:
-        return out[0].copy(), out[1].copy()
-    joint_id = _joint_id(model, data, joint_id)
-    return tuple(_motion_derivatives(model, data, joint_id, None, reference_frame, False))
+    if out is None:
+        out = _motion_derivatives(model, data, _joint_id(model, data, joint_id), None, reference_frame, False)
+    return out[0].copy(), out[1].copy()
 
 
 def get_joint_acceleration_derivatives(model: Model, data: Data, joint_id: int,
@@ -226,9 +230,9 @@ def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int | str
     :func:`compute_forward_kinematics_derivatives`."""
     _check_kinematics_derivatives(data)
     out = data.fast_entries.get_frame_velocity_derivatives(model, data, frame_id, reference_frame)  # fast, or None
-    if out is not None:
-        return out[0].copy(), out[1].copy()
-    return tuple(_frame_motion_derivatives(model, data, frame_id, reference_frame, False))
+    if out is None:
+        out = _frame_motion_derivatives(model, data, frame_id, reference_frame, False)
+    return out[0].copy(), out[1].copy()
 
 
 def get_frame_acceleration_derivatives(model: Model, data: Data, frame_id: int | str,
@@ -247,7 +251,7 @@ def _point_frame(model, data, joint_id, placement, reference_frame):
     joint_id = _joint_id(model, data, joint_id)
     if not isinstance(placement, SE3):
         raise TypeError(f"placement: expected an SE3, got {type(placement).__name__}")
-    if reference_frame_arg(reference_frame) == ReferenceFrame.WORLD:
+    if reference_frame_code(reference_frame) == ReferenceFrame.WORLD:
         raise ValueError("reference_frame: a point's derivatives are given in LOCAL or LOCAL_WORLD_ALIGNED")
     return joint_id
 
@@ -258,8 +262,8 @@ def get_point_velocity_derivatives(model: Model, data: Data, joint_id: int, plac
     (an SE3 in the frame of joint ``joint_id``), expressed as ``reference_frame`` says: the point's frame (``LOCAL``)
     or world axes (``LOCAL_WORLD_ALIGNED``). After :func:`compute_forward_kinematics_derivatives`."""
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
-    v_dq, v_dv = _motion_derivatives(model, data, joint_id, placement, reference_frame, False)
-    return v_dq[:3], v_dv[:3]
+    out = _motion_derivatives(model, data, joint_id, placement, reference_frame, False)
+    return out[0][:3], out[1][:3]
 
 
 def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_id: int, placement: SE3,
@@ -269,9 +273,9 @@ def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_i
     ``reference_frame`` ``LOCAL`` or ``LOCAL_WORLD_ALIGNED``, by the product rule on the frame's spatial quantities.
     After :func:`compute_forward_kinematics_derivatives`."""
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
-    v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, placement, reference_frame,
-                                                    derivatives.POINT_CLASSICAL_ACCELERATION)
-    return v_dq[:3], a_dq[:3], a_dv[:3], a_da[:3]
+    out = _motion_derivatives(model, data, joint_id, placement, reference_frame,
+                              derivatives.POINT_CLASSICAL_ACCELERATION)
+    return out[0][:3], out[2][:3], out[3][:3], out[4][:3]
 
 
 # ------------------------------------------------------------------------------------ centroidal derivatives
