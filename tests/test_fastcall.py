@@ -436,6 +436,8 @@ READING_CALLS = {
     "get_frame_velocity_derivatives": ("fkd", lambda m, d, i, rf: rbda.get_frame_velocity_derivatives(m, d, i, rf)),
     "get_frame_acceleration_derivatives": (
         "fkd", lambda m, d, i, rf: rbda.get_frame_acceleration_derivatives(m, d, i, rf)),
+    "compute_joint_kinematic_regressor": ("rnea", lambda m, d, i, rf: rbda.compute_joint_kinematic_regressor(m, d, i, rf)),
+    "compute_frame_kinematic_regressor": ("rnea", lambda m, d, i, rf: rbda.compute_frame_kinematic_regressor(m, d, i, rf)),
 }
 
 

@@ -119,6 +119,10 @@ ENTRIES = {
     "compute_joint_kinematic_hessians": ("_out_q_tensor_tensor", "kinematics", "kinematic_hessians",
                                          "kinematic_hessians"),
     "compute_forward_kinematics_derivatives": ("_dws_qva", "derivatives", "forward_kinematics_derivatives", None),
+    "compute_joint_kinematic_regressor": ("_joint_placement_rf_out", "frames", "kinematic_regressor",
+                                          "(6, 6 (njoints - 1))"),
+    "compute_frame_kinematic_regressor": ("_frame_placement_rf_out", "frames", "kinematic_regressor",
+                                          "(6, 6 (njoints - 1))"),
 }
 #: the entries outside the derivatives whose ordinary path runs on the model's elementary twin when it has one
 #: (``algorithms/_elementary.py``): bound only to a model that is its own twin
@@ -132,7 +136,8 @@ SECOND_BUFFER = {"_wb": lambda model, data, field: data.wb,
 #: the entries whose kernel writes into an output of their own (``OUT_PTR``, ``OUT_LEN``, which they return; the
 #: public function copies it): its shape, by the name that stands in ENTRIES' field column
 OUTPUTS = {"(6, nv)": lambda model: np.zeros((6, model.nv)), "(6,)": lambda model: np.zeros(6),
-           "(6, 10)": lambda model: np.zeros((6, 10)), "(5, 6, nv)": lambda model: np.zeros((5, 6, model.nv))}
+           "(6, 10)": lambda model: np.zeros((6, 10)), "(5, 6, nv)": lambda model: np.zeros((5, 6, model.nv)),
+           "(6, 6 (njoints - 1))": lambda model: np.zeros((6, 6 * (model.njoints - 1)))}
 #: the constant that an entry of the ``_kind`` bodies passes its kernel (``kernels.frames.frame_motion``'s kind)
 KINDS = {"get_velocity": 0, "get_acceleration": 1, "get_classical_acceleration": 2, "get_frame_velocity": 0,
          "get_frame_acceleration": 1, "get_frame_classical_acceleration": 2,

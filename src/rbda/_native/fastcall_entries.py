@@ -531,6 +531,32 @@ def _out_q_tensor_tensor(self, args, nargs):
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), out, out)) else RESULT)
 
 
+def _frame_placement_rf_out(self, args, nargs):
+    """``kernel(I, F, ws, frame_id, 0, no placement, rf, out (6, n))`` for ``f(model, data, frame_id, rf)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    frame, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
+    if frame < 0 or rf < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    no_placement, out = carray(f64_pointer(T[WS_PTR]), (0, 4)), carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, no_placement, rf, out)) else RESULT)
+
+
+def _joint_placement_rf_out(self, args, nargs):
+    """``kernel(I, F, ws, -1, joint_id, no placement, rf, out (6, n))`` for ``f(model, data, joint_id, rf)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 4):
+        return answer(T, NONE)
+    joint, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
+    if joint < 0 or rf < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    no_placement, out = carray(f64_pointer(T[WS_PTR]), (0, 4)), carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, no_placement, rf, out)) else RESULT)
+
+
 #: the bodies by name (``ENTRIES``' first item)
 BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_fext": _dws_qva_fext,
           "_q_zero_va_fext": _q_zero_va_fext, "_wb_q": _wb_q, "_wb_q_none": _wb_q_none,
@@ -541,7 +567,8 @@ BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_
           # ratios (``_out_*``: the ``_wb_*`` bodies, whose second buffer is the Data field the entry returns)
           "_out_q": _wb_q, "_out_qv": _wb_qv, "_frame_out": _frame_out, "_joint_out": _joint_out,
           "_dws_frame_rf_kind_out": _dws_frame_rf_kind_out, "_dws_joint_rf_kind_out": _dws_joint_rf_kind_out,
-          "_none": _none, "_dws_qva": _dws_qva, "_out_q_tensor_tensor": _out_q_tensor_tensor}
+          "_none": _none, "_dws_qva": _dws_qva, "_out_q_tensor_tensor": _out_q_tensor_tensor,
+          "_frame_placement_rf_out": _frame_placement_rf_out, "_joint_placement_rf_out": _joint_placement_rf_out}
 #: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)
 METH_FASTCALL = 0x0080
@@ -602,6 +629,8 @@ KERNEL_SIGNATURES = {
     "frames_forward_kinematics": (_I, _V, _V, _V), "compute_joint_jacobians_time_variation": (_I, _V, _V, _V, _V),
     "compute_joint_kinematic_hessians": (_I, _V, _V, _V, _T3, _T3),
     "compute_forward_kinematics_derivatives": (_I, _V, _V, _V, _V, _V, _V),
+    "compute_joint_kinematic_regressor": (_I, _V, _V, _N, _N, _M, _N, _M),
+    "compute_frame_kinematic_regressor": (_I, _V, _V, _N, _N, _M, _N, _M),
 }
 _KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
 

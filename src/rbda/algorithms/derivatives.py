@@ -208,8 +208,9 @@ def get_joint_velocity_derivatives(model: Model, data: Data, joint_id: int,
     _check_kinematics_derivatives(data)
     out = data.fast_entries.get_joint_velocity_derivatives(model, data, joint_id, reference_frame)  # fast, or None
     if out is None:
-        out = _motion_derivatives(model, data, _joint_id(model, data, joint_id), None, reference_frame, False)
-    return out[0].copy(), out[1].copy()
+        return tuple(_motion_derivatives(model, data, _joint_id(model, data, joint_id), None, reference_frame, False))
+    out = out[:2].copy()  # (the entry's own buffer)
+    return out[0], out[1]
 
 
 def get_joint_acceleration_derivatives(model: Model, data: Data, joint_id: int,
@@ -220,7 +221,9 @@ def get_joint_acceleration_derivatives(model: Model, data: Data, joint_id: int,
     out = data.fast_entries.get_joint_acceleration_derivatives(model, data, joint_id, reference_frame)  # or None
     if out is None:
         out = _motion_derivatives(model, data, _joint_id(model, data, joint_id), None, reference_frame, True)
-    return out[0].copy(), out[2].copy(), out[3].copy(), out[4].copy()
+    else:
+        out = out.copy()  # (the entry's own buffer)
+    return out[0], out[2], out[3], out[4]
 
 
 def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int | str,
@@ -231,8 +234,9 @@ def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int | str
     _check_kinematics_derivatives(data)
     out = data.fast_entries.get_frame_velocity_derivatives(model, data, frame_id, reference_frame)  # fast, or None
     if out is None:
-        out = _frame_motion_derivatives(model, data, frame_id, reference_frame, False)
-    return out[0].copy(), out[1].copy()
+        return tuple(_frame_motion_derivatives(model, data, frame_id, reference_frame, False))
+    out = out[:2].copy()  # (the entry's own buffer)
+    return out[0], out[1]
 
 
 def get_frame_acceleration_derivatives(model: Model, data: Data, frame_id: int | str,
@@ -244,7 +248,9 @@ def get_frame_acceleration_derivatives(model: Model, data: Data, frame_id: int |
     out = data.fast_entries.get_frame_acceleration_derivatives(model, data, frame_id, reference_frame)  # or None
     if out is None:
         out = _frame_motion_derivatives(model, data, frame_id, reference_frame, True)
-    return out[0].copy(), out[2].copy(), out[3].copy(), out[4].copy()
+    else:
+        out = out.copy()  # (the entry's own buffer)
+    return out[0], out[2], out[3], out[4]
 
 
 def _point_frame(model, data, joint_id, placement, reference_frame):

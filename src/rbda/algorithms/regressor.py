@@ -129,10 +129,15 @@ def compute_joint_kinematic_regressor(model: Model, data: Data, joint_id: int, r
     For a supporting joint i, ``oMf' = A exp(delta_i) A^-1 oMf`` with ``A = oMi[parent] * joint_placements[i]``,
     so its block is ``Ad(A)`` in the world frame; other blocks are 0.
     """
-    if placement is not None and not isinstance(placement, SE3):
+    if placement is None:
+        R = data.fast_entries.compute_joint_kinematic_regressor(model, data, joint_id, reference_frame)  # or None
+        if R is not None:
+            return R.copy()
+        return _kinematic_regressor(model, data, None, joint_id, _NO_PLACEMENT, reference_frame)
+    if not isinstance(placement, SE3):
         raise TypeError(f"placement: expected an SE3, got {type(placement).__name__}")
     P = np.empty((3, 4))
-    P[:, :3], P[:, 3] = (np.eye(3), 0.0) if placement is None else (placement.rotation, placement.translation)
+    P[:, :3], P[:, 3] = placement.rotation, placement.translation
     return _kinematic_regressor(model, data, None, joint_id, P, reference_frame)
 
 
@@ -152,10 +157,14 @@ def compute_frame_kinematic_regressor(model: Model, data: Data, frame_id: int | 
                                       reference_frame: ReferenceFrame | int) -> np.ndarray:
     """:func:`compute_joint_kinematic_regressor` of frame ``frame_id`` (an id or a name; its parent joint and
     placement), in ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``)."""
+    R = data.fast_entries.compute_frame_kinematic_regressor(model, data, frame_id, reference_frame)  # or None
+    if R is not None:
+        return R.copy()
     return _kinematic_regressor(model, data, frame_id, 0, _NO_PLACEMENT, reference_frame)
 
 
-_NO_PLACEMENT = np.zeros((3, 4))  # the placement argument of a frame's regressor (the kernel reads the frame's)
+#: the placement argument of a joint's own frame, and of a frame's regressor (the kernel reads the frame's)
+_NO_PLACEMENT = np.zeros((0, 4))
 
 
 __all__ = ["body_regressor", "joint_body_regressor", "frame_body_regressor", "compute_joint_torque_regressor",

@@ -122,7 +122,8 @@ class FastEntries:
                  "get_joint_acceleration_derivatives", "get_frame_velocity_derivatives",
                  "get_frame_acceleration_derivatives", "update_frame_placements", "update_global_placements",
                  "frames_forward_kinematics", "compute_joint_jacobians_time_variation",
-                 "compute_joint_kinematic_hessians", "compute_forward_kinematics_derivatives")
+                 "compute_joint_kinematic_hessians", "compute_forward_kinematics_derivatives",
+                 "compute_joint_kinematic_regressor", "compute_frame_kinematic_regressor")
 
     def __init__(self, entries: dict = FAST_ENTRIES):
         self.unbind(entries)
