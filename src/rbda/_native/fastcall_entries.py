@@ -163,6 +163,36 @@ def reference_frame_at(T, args, k):
 
 
 @njit(forceinline=True)
+def vector_args(T, args, nargs, count):
+    """``(ok, q, v, a)`` of a call ``f(model, data, q[, v[, a]])`` with ``count`` vectors: their data addresses
+    (:func:`vector_at`; 1 for one not passed), and ok if the call is the bound pair's and each vector one the kernel
+    takes."""
+    if not bound(T, args, nargs, 2 + count):
+        return False, 0, 0, 0
+    q = vector_at(T, args, 2, T[NQ])
+    v = vector_at(T, args, 3, T[NV]) if count > 1 else 1
+    a = vector_at(T, args, 4, T[NV]) if count > 2 else 1
+    return q != 0 and v != 0 and a != 0, q, v, a
+
+
+@njit(forceinline=True)
+def id_args(T, args, nargs):
+    """The id (:func:`index_at`) of a call ``f(model, data, id)`` of the bound pair, else -1."""
+    return index_at(T, args, 2) if bound(T, args, nargs, 3) else -1
+
+
+@njit(forceinline=True)
+def id_rf_args(T, args, nargs):
+    """``(id, rf)`` of a call ``f(model, data, id, rf)`` of the bound pair (:func:`index_at`,
+    :func:`reference_frame_at`); the id is -1 if the call is another or either argument is not one the kernel
+    takes."""
+    if not bound(T, args, nargs, 4):
+        return -1, -1
+    i, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
+    return (i, rf) if i >= 0 and rf >= 0 else (-1, -1)
+
+
+@njit(forceinline=True)
 def floats(address, n):
     return carray(f64_pointer(address), n)
 
@@ -186,10 +216,8 @@ def answer(T, slot):
 def _q(self, args, nargs):
     """``kernel(I, F, ws, q)`` for ``f(model, data, q)``."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
+    ok, q, _, _ = vector_args(T, args, nargs, 1)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]))) else RESULT)
@@ -198,10 +226,8 @@ def _q(self, args, nargs):
 def _qv(self, args, nargs):
     """``kernel(I, F, ws, q, v)`` for ``f(model, data, q, v)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    q, v = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV])
-    if q == 0 or v == 0:
+    ok, q, v, _ = vector_args(T, args, nargs, 2)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]))) else RESULT)
@@ -210,10 +236,8 @@ def _qv(self, args, nargs):
 def _qva(self, args, nargs):
     """``kernel(I, F, ws, q, v, a)`` for ``f(model, data, q, v, a)``."""
     T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or a == 0:
+    ok, q, v, a = vector_args(T, args, nargs, 3)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     status = call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV])))
@@ -223,10 +247,8 @@ def _qva(self, args, nargs):
 def _qva_fext(self, args, nargs):
     """``kernel(I, F, ws, q, v, a, no external forces)`` for ``f(model, data, q, v, a)``."""
     T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or a == 0:
+    ok, q, v, a = vector_args(T, args, nargs, 3)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     no_fext = carray(f64_pointer(T[WS_PTR]), (0, 6))
@@ -237,10 +259,8 @@ def _qva_fext(self, args, nargs):
 def _dws_qva_fext(self, args, nargs):
     """``kernel(I, F, ws, dws, q, v, a, no external forces)`` for ``f(model, data, q, v, a)``."""
     T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or a == 0:
+    ok, q, v, a = vector_args(T, args, nargs, 3)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     dws, no_fext = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[WS_PTR]), (0, 6))
@@ -252,10 +272,8 @@ def _q_zero_va_fext(self, args, nargs):
     """``kernel(I, F, ws, q, 0, 0, no external forces)`` for ``f(model, data, q)`` (the zeros: the second
     buffer)."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
+    ok, q, _, _ = vector_args(T, args, nargs, 1)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     zero, no_fext = floats(T[DWS_PTR], T[NV]), carray(f64_pointer(T[WS_PTR]), (0, 6))
@@ -267,10 +285,8 @@ def _q_zero_va_fext(self, args, nargs):
 def _wb_q(self, args, nargs):
     """``kernel(I, F, ws, wb, q)`` for ``f(model, data, q)``."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
+    ok, q, _, _ = vector_args(T, args, nargs, 1)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     wb = floats(T[DWS_PTR], T[DWS_LEN])
@@ -280,10 +296,8 @@ def _wb_q(self, args, nargs):
 def _wb_q_none(self, args, nargs):
     """``kernel(I, F, ws, wb, q, empty)`` for ``f(model, data, q)``."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
+    ok, q, _, _ = vector_args(T, args, nargs, 1)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
@@ -293,10 +307,8 @@ def _wb_q_none(self, args, nargs):
 def _wb_q_none_none(self, args, nargs):
     """``kernel(I, F, ws, wb, q, empty, empty)`` for ``f(model, data, q)``."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
+    ok, q, _, _ = vector_args(T, args, nargs, 1)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
@@ -306,10 +318,8 @@ def _wb_q_none_none(self, args, nargs):
 def _wb_qv(self, args, nargs):
     """``kernel(I, F, ws, wb, q, v)`` for ``f(model, data, q, v)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    q, v = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV])
-    if q == 0 or v == 0:
+    ok, q, v, _ = vector_args(T, args, nargs, 2)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     wb = floats(T[DWS_PTR], T[DWS_LEN])
@@ -319,10 +329,8 @@ def _wb_qv(self, args, nargs):
 def _wb_qv_none(self, args, nargs):
     """``kernel(I, F, ws, wb, q, v, empty)`` for ``f(model, data, q, v)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    q, v = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV])
-    if q == 0 or v == 0:
+    ok, q, v, _ = vector_args(T, args, nargs, 2)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
@@ -333,10 +341,8 @@ def _wb_qv_none(self, args, nargs):
 def _wb_qva(self, args, nargs):
     """``kernel(I, F, ws, wb, q, v, a)`` for ``f(model, data, q, v, a)``."""
     T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or a == 0:
+    ok, q, v, a = vector_args(T, args, nargs, 3)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     wb = floats(T[DWS_PTR], T[DWS_LEN])
@@ -349,9 +355,7 @@ def _wb_qva(self, args, nargs):
 def _frame(self, args, nargs):
     """``kernel(I, F, ws, frame_id)`` for ``f(model, data, frame_id)``."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    frame = index_at(T, args, 2)
+    frame = id_args(T, args, nargs)
     if frame < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
@@ -361,10 +365,8 @@ def _frame(self, args, nargs):
 def _frame_rf_out(self, args, nargs):
     """``kernel(I, F, ws, frame_id, 0, rf, out (6, nv))`` for ``f(model, data, frame_id, rf)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    frame, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
-    if frame < 0 or rf < 0:
+    frame, rf = id_rf_args(T, args, nargs)
+    if frame < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
@@ -374,10 +376,8 @@ def _frame_rf_out(self, args, nargs):
 def _joint_rf_out(self, args, nargs):
     """``kernel(I, F, ws, -1, joint_id, rf, out (6, nv))`` for ``f(model, data, joint_id, rf)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    joint, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
-    if joint < 0 or rf < 0:
+    joint, rf = id_rf_args(T, args, nargs)
+    if joint < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
@@ -413,10 +413,8 @@ def _q_joint_rf_out(self, args, nargs):
 def _frame_rf_kind_out(self, args, nargs):
     """``kernel(I, F, ws, frame_id, 0, rf, KIND, out (6,))`` for ``f(model, data, frame_id, rf)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    frame, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
-    if frame < 0 or rf < 0:
+    frame, rf = id_rf_args(T, args, nargs)
+    if frame < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     out = floats(T[OUT_PTR], 6)
@@ -426,10 +424,8 @@ def _frame_rf_kind_out(self, args, nargs):
 def _joint_rf_kind_out(self, args, nargs):
     """``kernel(I, F, ws, -1, joint_id, rf, KIND, out (6,))`` for ``f(model, data, joint_id, rf)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    joint, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
-    if joint < 0 or rf < 0:
+    joint, rf = id_rf_args(T, args, nargs)
+    if joint < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     out = floats(T[OUT_PTR], 6)
@@ -440,9 +436,7 @@ def _joint_rf_kind_out(self, args, nargs):
 def _frame_out(self, args, nargs):
     """``kernel(I, F, ws, frame_id, 0, out (6, n))`` for ``f(model, data, frame_id)``."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    frame = index_at(T, args, 2)
+    frame = id_args(T, args, nargs)
     if frame < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
@@ -453,9 +447,7 @@ def _frame_out(self, args, nargs):
 def _joint_out(self, args, nargs):
     """``kernel(I, F, ws, -1, joint_id, out (6, n))`` for ``f(model, data, joint_id)``."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    joint = index_at(T, args, 2)
+    joint = id_args(T, args, nargs)
     if joint < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
@@ -467,10 +459,8 @@ def _dws_frame_rf_kind_out(self, args, nargs):
     """``kernel(I, F, ws, dws, frame_id, 0, no placement, rf, KIND, out (5, 6, nv))`` for
     ``f(model, data, frame_id, rf)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    frame, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
-    if frame < 0 or rf < 0:
+    frame, rf = id_rf_args(T, args, nargs)
+    if frame < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     dws, out = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[OUT_PTR]), (5, 6, T[NV]))
@@ -483,10 +473,8 @@ def _dws_joint_rf_kind_out(self, args, nargs):
     """``kernel(I, F, ws, dws, -1, joint_id, no placement, rf, KIND, out (5, 6, nv))`` for
     ``f(model, data, joint_id, rf)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    joint, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
-    if joint < 0 or rf < 0:
+    joint, rf = id_rf_args(T, args, nargs)
+    if joint < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     dws, out = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[OUT_PTR]), (5, 6, T[NV]))
@@ -507,10 +495,8 @@ def _none(self, args, nargs):
 def _dws_qva(self, args, nargs):
     """``kernel(I, F, ws, dws, q, v, a)`` for ``f(model, data, q, v, a)``."""
     T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or a == 0:
+    ok, q, v, a = vector_args(T, args, nargs, 3)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     dws = floats(T[DWS_PTR], T[DWS_LEN])
@@ -521,10 +507,8 @@ def _dws_qva(self, args, nargs):
 def _out_q_tensor_tensor(self, args, nargs):
     """``kernel(I, F, ws, q, out (6, nv, nv), out)`` for ``f(model, data, q)``, ``out`` the Data field returned."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
+    ok, q, _, _ = vector_args(T, args, nargs, 1)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV], T[NV]))
@@ -534,10 +518,8 @@ def _out_q_tensor_tensor(self, args, nargs):
 def _frame_placement_rf_out(self, args, nargs):
     """``kernel(I, F, ws, frame_id, 0, no placement, rf, out (6, n))`` for ``f(model, data, frame_id, rf)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    frame, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
-    if frame < 0 or rf < 0:
+    frame, rf = id_rf_args(T, args, nargs)
+    if frame < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     no_placement, out = carray(f64_pointer(T[WS_PTR]), (0, 4)), carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))
@@ -547,10 +529,8 @@ def _frame_placement_rf_out(self, args, nargs):
 def _joint_placement_rf_out(self, args, nargs):
     """``kernel(I, F, ws, -1, joint_id, no placement, rf, out (6, n))`` for ``f(model, data, joint_id, rf)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    joint, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
-    if joint < 0 or rf < 0:
+    joint, rf = id_rf_args(T, args, nargs)
+    if joint < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     no_placement, out = carray(f64_pointer(T[WS_PTR]), (0, 4)), carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))

@@ -170,8 +170,8 @@ def _check_kinematics_derivatives(data) -> None:
 
 
 def _motion_derivatives(model, data, joint_id, placement, rf, accel):
-    """``(v_dq, v_dv, a_dq, a_dv, a_da)`` ``(6, nv)`` each (only the first two if not ``accel``), blocks of one new
-    array, of the frame at ``placement`` (an SE3, or None for the joint's own frame) on ``joint_id`` (checked);
+    """``(v_dq, v_dv, a_dq, a_dv, a_da)`` ``(6, nv)`` each (only the first two if not ``accel``), one new array
+    ``(5 or 2, 6, nv)``, of the frame at ``placement`` (an SE3, or None for the joint's own frame) on ``joint_id`` (checked);
     ``accel`` one of the kernel's VELOCITY_ONLY, SPATIAL_ACCELERATION, POINT_CLASSICAL_ACCELERATION (or a bool)."""
     _check_kinematics_derivatives(data)
     rf = reference_frame_code(rf)
@@ -186,7 +186,7 @@ def _motion_derivatives(model, data, joint_id, placement, rf, accel):
     out = np.empty((5, 6, nx))  # (the kernel zeroes what it returns)
     _k.frame_motion_derivatives(I, F, ws, dws, -1, joint, P, rf, int(accel), out)
     if nx != model.nv:  # mimic joints: the model's (6, nv) in the first entries of each block
-        out = [leading(x, (6, model.nv)) for x in out]
+        out = np.array([leading(x, (6, model.nv)) for x in out])
     return out if accel else out[:2]
 
 
@@ -209,7 +209,7 @@ def get_joint_velocity_derivatives(model: Model, data: Data, joint_id: int,
     out = data.fast_entries.get_joint_velocity_derivatives(model, data, joint_id, reference_frame)  # fast, or None
     if out is None:
         return tuple(_motion_derivatives(model, data, _joint_id(model, data, joint_id), None, reference_frame, False))
-    out = out[:2].copy()  # (the entry's own buffer)
+    out = out.copy()  # (the entry's own buffer)
     return out[0], out[1]
 
 
@@ -235,7 +235,7 @@ def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int | str
     out = data.fast_entries.get_frame_velocity_derivatives(model, data, frame_id, reference_frame)  # fast, or None
     if out is None:
         return tuple(_frame_motion_derivatives(model, data, frame_id, reference_frame, False))
-    out = out[:2].copy()  # (the entry's own buffer)
+    out = out.copy()  # (the entry's own buffer)
     return out[0], out[1]
 
 
@@ -269,7 +269,7 @@ def get_point_velocity_derivatives(model: Model, data: Data, joint_id: int, plac
     or world axes (``LOCAL_WORLD_ALIGNED``). After :func:`compute_forward_kinematics_derivatives`."""
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
     out = _motion_derivatives(model, data, joint_id, placement, reference_frame, False)
-    return out[0][:3], out[1][:3]
+    return out[0, :3], out[1, :3]
 
 
 def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_id: int, placement: SE3,
@@ -281,7 +281,7 @@ def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_i
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
     out = _motion_derivatives(model, data, joint_id, placement, reference_frame,
                               derivatives.POINT_CLASSICAL_ACCELERATION)
-    return out[0][:3], out[2][:3], out[3][:3], out[4][:3]
+    return out[0, :3], out[2, :3], out[3, :3], out[4, :3]
 
 
 # ------------------------------------------------------------------------------------ centroidal derivatives

@@ -332,7 +332,8 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     oMf = np.empty((3, 4))
     se3_compose(d.oMi[joint], placement, oMf)
-    x, y, z, out, tmp, vf = np.empty(6), np.empty(6), np.empty(6), np.empty(6), np.empty(6), np.empty(6)
+    scratch = np.empty((6, 6))  # one allocation for the six vectors
+    x, y, z, out, tmp, vf = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4], scratch[5]
     ov, oa = d.ov[joint], d.oa[joint]
     express(ov, False, ov, ov, oMf, rf, vf, tmp)  # the frame's velocity in rf
     v_dq[:, :] = 0.0

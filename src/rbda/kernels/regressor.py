@@ -124,18 +124,25 @@ def frame_body_regressor(I, F, ws, frame_id, joint_id, out):
     return 0
 
 
+@njit(cache=True, forceinline=True)
+def after_kinematics(I, F, ws, out, per_body, status):
+    """``(m, d, status)``: the model and data views after a forward kinematics that returned ``status``, which
+    becomes WRONG_DATA if ``out`` does not hold ``per_body`` entries for each body."""
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    if status == 0 and out.shape[0] != per_body * (m.nj - 1):
+        status = WRONG_DATA
+    return m, d, status
+
+
 @njit(cache=True)
 def static_regressor(I, F, ws, out, q):
     """Forward kinematics at ``q``, then ``out (3 * 4 (nj - 1),)``, the rows of the ``(3, 4 (nj - 1))`` static
     regressor ``S`` with ``com(q) = S phi``, ``phi`` the stacked ``(m, m c)`` of the bodies and the total mass
     fixed: block i is ``[p_i, R_i] / total_mass``."""
-    status = forward_kinematics_q(I, F, ws, q)
-    m = model_views(borrowed(I), borrowed(F))
-    if status == 0 and out.shape[0] != 12 * (m.nj - 1):
-        status = WRONG_DATA
+    m, d, status = after_kinematics(I, F, ws, out, 12, forward_kinematics_q(I, F, ws, q))
     if status:
         return status
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     S = out.reshape((3, 4 * (m.nj - 1)))
     total = 0.0
     for i in range(1, m.nj):
@@ -152,13 +159,9 @@ def static_regressor(I, F, ws, out, q):
 def kinetic_energy_regressor(I, F, ws, out, q, v):
     """Forward kinematics at ``q``, ``v``, then ``out (10 (nj - 1),)`` with ``kinetic energy = out . pi`` (without
     armature): per body, in its frame, ``1/2 m |v|^2 + (m c) . (v x w) + 1/2 w^T I w``."""
-    status = forward_kinematics_qv(I, F, ws, q, v)
-    m = model_views(borrowed(I), borrowed(F))
-    if status == 0 and out.shape[0] != 10 * (m.nj - 1):
-        status = WRONG_DATA
+    m, d, status = after_kinematics(I, F, ws, out, 10, forward_kinematics_qv(I, F, ws, q, v))
     if status:
         return status
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     for i in range(1, m.nj):
         v0, v1, v2, w0, w1, w2 = d.v[i, 0], d.v[i, 1], d.v[i, 2], d.v[i, 3], d.v[i, 4], d.v[i, 5]
         r = out[10 * (i - 1) : 10 * i]
@@ -172,13 +175,9 @@ def kinetic_energy_regressor(I, F, ws, out, q, v):
 def potential_energy_regressor(I, F, ws, out, q):
     """Forward kinematics at ``q``, then ``out (10 (nj - 1),)`` with ``potential energy = out . pi``: per body
     ``-g . p`` for m, ``-R^T g`` for ``m c``, 0 for the rotational inertia."""
-    status = forward_kinematics_q(I, F, ws, q)
-    m = model_views(borrowed(I), borrowed(F))
-    if status == 0 and out.shape[0] != 10 * (m.nj - 1):
-        status = WRONG_DATA
+    m, d, status = after_kinematics(I, F, ws, out, 10, forward_kinematics_q(I, F, ws, q))
     if status:
         return status
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g = m.gravity
     for i in range(1, m.nj):
         M, r = d.oMi[i], out[10 * (i - 1) : 10 * i]
