@@ -41,6 +41,17 @@ CALLS = {
         lambda m, d, q, v, a: rbda.compute_centroidal_momentum_time_variation(m, d, q, v, a),
     "energy_q": lambda m, d, q, v, a: _filled(rbda.compute_potential_energy(m, d, q)),
     "energy_qv": lambda m, d, q, v, a: _filled(rbda.compute_mechanical_energy(m, d, q, v)),
+    "compute_static_regressor": lambda m, d, q, v, a: rbda.compute_static_regressor(m, d, q),
+    "compute_kinetic_energy_regressor": lambda m, d, q, v, a: rbda.compute_kinetic_energy_regressor(m, d, q, v),
+    "compute_potential_energy_regressor": lambda m, d, q, v, a: rbda.compute_potential_energy_regressor(m, d, q),
+    "frames_forward_kinematics": lambda m, d, q, v, a: rbda.frames_forward_kinematics(m, d, q),
+    "update_global_placements": lambda m, d, q, v, a: rbda.update_global_placements(m, d),
+    "update_frame_placements": lambda m, d, q, v, a: rbda.update_frame_placements(m, d),
+    "compute_joint_jacobians_time_variation":
+        lambda m, d, q, v, a: rbda.compute_joint_jacobians_time_variation(m, d, q, v),
+    "compute_joint_kinematic_hessians": lambda m, d, q, v, a: rbda.compute_joint_kinematic_hessians(m, d, q),
+    "compute_forward_kinematics_derivatives":
+        lambda m, d, q, v, a: rbda.compute_forward_kinematics_derivatives(m, d, q, v, a),
 }
 #: the data fields each call fills (its returned array among them)
 FIELDS = {
@@ -58,8 +69,18 @@ FIELDS = {
     "ccrba": ("Ag", "Ig", "hg", "com", "vcom", "J"), "compute_centroidal_momentum": ("hg", "com", "vcom", "mass", "v"),
     "compute_centroidal_momentum_time_variation": ("dhg", "hg", "com", "vcom", "acom"),
     "energy_q": ("energy", "oMi"), "energy_qv": ("energy", "oMi", "v"),
+    "compute_static_regressor": ("static_regressor", "oMi", "liMi"),
+    "compute_kinetic_energy_regressor": ("kinetic_energy_regressor", "oMi", "liMi", "v"),
+    "compute_potential_energy_regressor": ("potential_energy_regressor", "oMi", "liMi"),
+    "frames_forward_kinematics": ("oMf", "oMi", "liMi"), "update_global_placements": ("oMi",),
+    "update_frame_placements": ("oMf",), "compute_joint_jacobians_time_variation": ("dJ", "J", "oMi", "v", "ov"),
+    "compute_joint_kinematic_hessians": ("kinematic_hessians", "J", "oMi"),
+    "compute_forward_kinematics_derivatives": ("oMi", "v", "a", "ov", "oa", "J", "dws"),
 }
 TUPLES = {"compute_rnea_derivatives": 3, "compute_aba_derivatives": 3}  # these return (first 3 fields)
+#: the entries whose ordinary path runs on the model's elementary twin (every_joint has one: ordinary path)
+ON_TWIN = {*TUPLES, "compute_joint_jacobians_time_variation", "compute_joint_kinematic_hessians",
+           "compute_forward_kinematics_derivatives"}
 MODELS = {"every_joint": rbda.sample_models.every_joint(), "manipulator": rbda.sample_models.manipulator(),
           "humanoid": rbda.sample_models.humanoid()}
 
@@ -97,7 +118,7 @@ def test_fast_entry_equals_ordinary_path_bit_for_bit(model_name, name):
     for _ in range(5):
         q, v, a = state(model, rng)
         r_fast, r_slow = CALLS[name](model, fast, q, v, a), CALLS[name](model, slow, q, v, a)
-        twin = name in TUPLES and model_name == "every_joint"  # derivatives run on the elementary twin: ordinary
+        twin = name in ON_TWIN and model_name == "every_joint"  # derivatives run on the elementary twin: ordinary
         assert (getattr(fast.fast_entries, name) is fastcall._ordinary) == twin
         if r_slow is None:
             assert r_fast is None
@@ -214,7 +235,7 @@ def same_outcome(x, y):
 @pytest.mark.parametrize("name", list(CALLS))
 def test_every_fallback_gives_todays_result_or_error(name, variant):
     # quaternions and (cos, sin) pairs; the derivatives' fast entries need a model that is its elementary twin
-    model = MODELS["humanoid" if name in TUPLES else "every_joint"]
+    model = MODELS["humanoid" if name in ON_TWIN else "every_joint"]
     q, v, a = state(model, np.random.default_rng(4))
     fast, slow = model.create_data(), ordinary(model)
     CALLS[name](model, fast, q, v, a), CALLS[name](model, slow, q, v, a)  # bound, and the same state
@@ -358,11 +379,23 @@ FRAME_CALLS = {
     "get_acceleration": lambda m, d, q, i, rf: rbda.get_acceleration(m, d, i, rf).vector,
     "get_classical_acceleration": lambda m, d, q, i, rf: rbda.get_classical_acceleration(m, d, i, rf).vector,
     "update_frame_placement": lambda m, d, q, i, rf: rbda.update_frame_placement(m, d, i).homogeneous,
+    "joint_body_regressor": lambda m, d, q, i, rf: rbda.joint_body_regressor(m, d, i),
+    "frame_body_regressor": lambda m, d, q, i, rf: rbda.frame_body_regressor(m, d, i),
+    "compute_joint_kinematic_regressor": lambda m, d, q, i, rf: rbda.compute_joint_kinematic_regressor(m, d, i, rf),
+    "compute_frame_kinematic_regressor": lambda m, d, q, i, rf: rbda.compute_frame_kinematic_regressor(m, d, i, rf),
+    "get_joint_velocity_derivatives": lambda m, d, q, i, rf: rbda.get_joint_velocity_derivatives(m, d, i, rf),
+    "get_joint_acceleration_derivatives": lambda m, d, q, i, rf: rbda.get_joint_acceleration_derivatives(m, d, i, rf),
+    "get_frame_velocity_derivatives": lambda m, d, q, i, rf: rbda.get_frame_velocity_derivatives(m, d, i, rf),
+    "get_frame_acceleration_derivatives": lambda m, d, q, i, rf: rbda.get_frame_acceleration_derivatives(m, d, i, rf),
 }
 
 
 def _frame_state(model, data, q, v, a):
+    """What every frame entry reads: the Jacobians' time variation, the forward kinematics derivatives, an RNEA's
+    accelerations with gravity, the forward kinematics at (q, v, a)."""
     rbda.compute_joint_jacobians_time_variation(model, data, q, v)
+    rbda.compute_forward_kinematics_derivatives(model, data, q, v, a)
+    rbda.rnea(model, data, q, v, a)
     rbda.forward_kinematics(model, data, q, v, a)
 
 
@@ -378,13 +411,16 @@ def test_frame_entries_equal_the_ordinary_path_bit_for_bit(model_name, name):
         for i in range(count):
             for rf in (rbda.LOCAL, rbda.WORLD, rbda.LOCAL_WORLD_ALIGNED, 0, 1, 2):
                 r_fast, r_slow = FRAME_CALLS[name](model, fast, q, i, rf), FRAME_CALLS[name](model, slow, q, i, rf)
-                assert not np.shares_memory(r_fast, fast.ws)
-                np.testing.assert_array_equal(r_fast, r_slow)
-        assert type(getattr(fast.fast_entries, name)).__name__ == "builtin_function_or_method"
+                for x in (r_fast if isinstance(r_fast, tuple) else (r_fast,)):
+                    assert not np.shares_memory(x, fast.ws) and not np.shares_memory(x, fast.dws)
+                np.testing.assert_array_equal(np.array(r_fast), np.array(r_slow))
+        twin = "derivatives" in name and model_name == "every_joint"  # run on the elementary twin: ordinary
+        assert (getattr(fast.fast_entries, name) is fastcall._ordinary) == twin
         np.testing.assert_array_equal(fast.ws, slow.ws)
         r1 = FRAME_CALLS[name](model, fast, q, 1, rbda.WORLD)
         r2 = FRAME_CALLS[name](model, fast, q, 1, rbda.WORLD)
-        assert not np.shares_memory(r1, r2)  # each call's result is its own
+        first = (lambda r: r[0] if isinstance(r, tuple) else r)
+        assert not np.shares_memory(first(r1), first(r2))  # each call's result is its own
 
 
 @pytest.mark.parametrize("name", list(FRAME_CALLS))
@@ -402,3 +438,14 @@ def test_frame_entries_leave_other_ids_and_frames_to_the_ordinary_path(name):
     for rf in (np.int64(2), 3, -1, 2**70, 1.0, "LOCAL", None, True):
         same_outcome(outcome(lambda: FRAME_CALLS[name](model, fast, q, 1, rf)),
                      outcome(lambda: FRAME_CALLS[name](model, slow, q, 1, rf)))
+
+
+def test_motion_derivative_entries_need_the_forward_kinematics_derivatives():
+    model = MODELS["humanoid"]
+    q, v, a = state(model, np.random.default_rng(11))
+    data = model.create_data()
+    rbda.rnea(model, data, q, v, a)
+    for name in FRAME_CALLS:
+        if "derivatives" in name:
+            with pytest.raises(ValueError, match="compute_forward_kinematics_derivatives"):
+                FRAME_CALLS[name](model, data, q, 1, rbda.LOCAL)

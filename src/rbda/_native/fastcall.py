@@ -50,7 +50,8 @@ INT, REFERENCE_FRAME, AS_LONG, KIND = 19, 20, 21, 22
 # float, the addresses of CPython's ``PyFloat_AsDouble`` and ``PyFloat_FromDouble`` (read at run time, as Py_IncRef's)
 N1, N2, N3, TRUE, FALSE, FLOAT, AS_DOUBLE, FROM_DOUBLE = range(23, 31)
 AUX_PTR, AUX_LEN = 31, 32  # a model array an entry passes its kernel (``AUXILIARY``)
-SLOTS = 33
+OUT_PTR, OUT_LEN = 33, 34  # ratios: the entry's own output (``OUTPUTS``)
+SLOTS = 35
 # CPython / numpy object layouts (64-bit): PyObject_HEAD is (refcount, type); a PyArrayObject continues with data,
 # nd, dimensions, strides, base, descr, flags; a PyArray_Descr has byteorder at 26 and type_num at 28; a tuple's
 # items start at 24; a weak reference's referent is at 16
@@ -99,7 +100,37 @@ ENTRIES = {
     "get_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
     "get_classical_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
     "update_frame_placement": ("_frame", "frames", "update_frame_placement", None),
+    # ratios
+    "compute_static_regressor": ("_out_q", "regressor", "static_regressor", "static_regressor"),
+    "compute_kinetic_energy_regressor": ("_out_qv", "regressor", "kinetic_energy_regressor",
+                                         "kinetic_energy_regressor"),
+    "compute_potential_energy_regressor": ("_out_q", "regressor", "potential_energy_regressor",
+                                           "potential_energy_regressor"),
+    "joint_body_regressor": ("_joint_out", "regressor", "frame_body_regressor", "(6, 10)"),
+    "frame_body_regressor": ("_frame_out", "regressor", "frame_body_regressor", "(6, 10)"),
+    "get_joint_velocity_derivatives": ("_dws_joint_rf_kind_out", "derivatives", "frame_motion_derivatives",
+                                       "(5, 6, nv)"),
+    "get_joint_acceleration_derivatives": ("_dws_joint_rf_kind_out", "derivatives", "frame_motion_derivatives",
+                                           "(5, 6, nv)"),
+    "get_frame_velocity_derivatives": ("_dws_frame_rf_kind_out", "derivatives", "frame_motion_derivatives",
+                                       "(5, 6, nv)"),
+    "get_frame_acceleration_derivatives": ("_dws_frame_rf_kind_out", "derivatives", "frame_motion_derivatives",
+                                           "(5, 6, nv)"),
+    "update_frame_placements": ("_none", "kinematics", "update_frame_placements", None),
+    "update_global_placements": ("_none", "kinematics", "update_global_placements", None),
+    "frames_forward_kinematics": ("_q", "kinematics", "frames_forward_kinematics", None),
+    "compute_joint_jacobians_time_variation": ("_qv", "kinematics", "jacobians_time_variation", "dJ"),
+    "compute_joint_kinematic_hessians": ("_out_q_tensor_tensor", "kinematics", "kinematic_hessians",
+                                         "kinematic_hessians"),
+    "compute_forward_kinematics_derivatives": ("_dws_qva", "derivatives", "forward_kinematics_derivatives", None),
+    "compute_joint_kinematic_regressor": ("_joint_placement_rf_out", "frames", "kinematic_regressor",
+                                          "(6, 6 (njoints - 1))"),
+    "compute_frame_kinematic_regressor": ("_frame_placement_rf_out", "frames", "kinematic_regressor",
+                                          "(6, 6 (njoints - 1))"),
 }
+#: the entries outside the derivatives whose ordinary path runs on the model's elementary twin when it has one
+#: (``algorithms/_elementary.py``): bound only to a model that is its own twin
+ON_ELEMENTARY_TWIN = {"compute_joint_jacobians_time_variation", "compute_joint_kinematic_hessians"}
 # config
 ENTRIES.update({
     "compute_supported_force_by_frame": ("_aux_frame_out", "supported", "supported_force_by_frame", "(6,)"),
@@ -113,16 +144,23 @@ AUXILIARY = {"compute_supported_force_by_frame": lambda model: model.frame_suppo
              "compute_supported_inertia_by_frame": lambda model: model.frame_supported_inertias,
              "jacobian_subtree_center_of_mass": lambda model: np.zeros((3, model.nv))}
 #: what an entry's body reads as its second buffer (``DWS_PTR``, ``DWS_LEN``), by the body's name: the whole-body
-#: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, or a zero vector of nv (RNEA's v and a for g(q));
-#: the derivatives' workspace for ``_dws_*``
-SECOND_BUFFER = {"_wb": lambda model, data: data.wb, "_q_zero_va_fext": lambda model, data: np.zeros(model.nv)}
-#: the entries whose kernel writes into an output of their own (their second buffer, which they return; the
+#: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, a zero vector of nv (RNEA's v and a for g(q)),
+#: or the Data field the entry returns (``_out_*``: the kernel writes it); the derivatives' workspace for ``_dws_*``
+SECOND_BUFFER = {"_wb": lambda model, data, field: data.wb,
+                 "_q_zero_va_fext": lambda model, data, field: np.zeros(model.nv),
+                 "_out": lambda model, data, field: getattr(data, field)}
+#: the entries whose kernel writes into an output of their own (``OUT_PTR``, ``OUT_LEN``, which they return; the
 #: public function copies it): its shape, by the name that stands in ENTRIES' field column
 OUTPUTS = {"(6, nv)": lambda model: np.zeros((6, model.nv)), "(6,)": lambda model: np.zeros(6),
-           "(13,)": lambda model: np.zeros(13)}
+           "(13,)": lambda model: np.zeros(13), "(6, 10)": lambda model: np.zeros((6, 10)),
+           "(5, 6, nv)": lambda model: np.zeros((5, 6, model.nv)),
+           "(6, 6 (njoints - 1))": lambda model: np.zeros((6, 6 * (model.njoints - 1)))}
 #: the constant that an entry of the ``_kind`` bodies passes its kernel (``kernels.frames.frame_motion``'s kind)
 KINDS = {"get_velocity": 0, "get_acceleration": 1, "get_classical_acceleration": 2, "get_frame_velocity": 0,
-         "get_frame_acceleration": 1, "get_frame_classical_acceleration": 2}
+         "get_frame_acceleration": 1, "get_frame_classical_acceleration": 2,
+         # ratios: kernels.derivatives.frame_motion_derivatives' accel
+         "get_joint_velocity_derivatives": 0, "get_joint_acceleration_derivatives": 1,
+         "get_frame_velocity_derivatives": 0, "get_frame_acceleration_derivatives": 1}
 # config
 #: the entries bound to a model (``model.fast_entries``, for the functions that take no data): entry name -> (the
 #: name of its cfunc body, the kernel module and kernel it calls, the sizes N1, N2, N3 of its vector arguments by
@@ -180,27 +218,27 @@ def bind(name: str, model, data):
         return _ordinary
     I, F = model.packed
     dws = np.zeros(0)
-    if ENTRIES[name][1] == "derivatives":  # the derivatives' workspace, laid out by the ordinary path's helper
+    if ENTRIES[name][1] == "derivatives" or name in ON_ELEMENTARY_TWIN:  # the derivatives' workspace, laid out by
+        # the ordinary path's helper
         from ..algorithms._elementary import workspaces
 
         I, F, _, dws, elementary = workspaces(model, data)
         if elementary is not None:  # run on the model's elementary twin: the ordinary path
             setattr(data.fast_entries, name, _ordinary)
             return _ordinary
-    body = ENTRIES[name][0]
+    body, field = ENTRIES[name][0], ENTRIES[name][3]
     for prefix, buffer in SECOND_BUFFER.items():
         if body.startswith(prefix):
-            dws = buffer(model, data)
+            dws = buffer(model, data, field)
     from .fastcall_entries import compiled, kernel_address  # numba: loaded by the first call, not by import rbda
 
     kernel = kernel_address(name)
     if not kernel:  # (never so far: each kernel is compiled for one set of argument types)
         setattr(data.fast_entries, name, _ordinary)
         return _ordinary
-    field = ENTRIES[name][3]
-    aux = AUXILIARY[name](model) if name in AUXILIARY else np.zeros(0)
+    aux, out = AUXILIARY[name](model) if name in AUXILIARY else np.zeros(0), np.zeros(0)
     if field in OUTPUTS:
-        result = dws = OUTPUTS[field](model)
+        result = out = OUTPUTS[field](model)
     elif field == "aux":
         result = aux
     else:
@@ -209,7 +247,8 @@ def bind(name: str, model, data):
     T, bindings, keep = _table(model, I, F, data.ws, dws, kernel)
     T[[DATA, RESULT, KIND]] = id(data), id(result), KINDS.get(name, 0)
     T[[AUX_PTR, AUX_LEN]] = aux.ctypes.data, aux.size
-    entry = _new_builtin(ctypes.addressof(compiled(name)), (*keep, result, aux), None)
+    T[[OUT_PTR, OUT_LEN]] = out.ctypes.data, out.size
+    entry = _new_builtin(ctypes.addressof(compiled(name)), (*keep, result, aux, out), None)
     setattr(data.fast_entries, name, entry)
     bindings.data.add(data)
     return entry

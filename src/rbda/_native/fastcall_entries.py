@@ -16,7 +16,8 @@ from .jit import load, njit
 from .notice import compiling
 from .fastcall import (A_DATA, A_DESCR, A_DIMS, A_FLAGS, A_ND, AS_LONG, BIG_ENDIAN, C_CONTIGUOUS_ALIGNED,
                        D_BYTEORDER, D_TYPENUM, DATA, DWS_LEN, DWS_PTR, ENTRIES, F64, F_LEN, F_PTR, I_LEN, I_PTR, INT,
-                       KERNEL, KIND, MODEL, NDARRAY, NONE, NPY_DOUBLE, NQ, NV, OB_TYPE, REFERENCE_FRAME, RESULT, SLOTS,
+                       KERNEL, KIND, MODEL, NDARRAY, NONE, NPY_DOUBLE, NQ, NV, OB_TYPE, OUT_LEN, OUT_PTR, REFERENCE_FRAME,
+                       RESULT, SLOTS,
                        T_ITEMS, TOKEN, WR_OBJECT, WS_LEN, WS_PTR, INCREF)
 from .fastcall import AS_DOUBLE, AUX_LEN, AUX_PTR, FALSE, FLOAT, FROM_DOUBLE, MODEL_ENTRIES, N1, N2, N3, TRUE  # config
 
@@ -235,6 +236,36 @@ def reference_frame_at(T, args, k):
 
 
 @njit(forceinline=True)
+def vector_args(T, args, nargs, count):
+    """``(ok, q, v, a)`` of a call ``f(model, data, q[, v[, a]])`` with ``count`` vectors: their data addresses
+    (:func:`vector_at`; 1 for one not passed), and ok if the call is the bound pair's and each vector one the kernel
+    takes."""
+    if not bound(T, args, nargs, 2 + count):
+        return False, 0, 0, 0
+    q = vector_at(T, args, 2, T[NQ])
+    v = vector_at(T, args, 3, T[NV]) if count > 1 else 1
+    a = vector_at(T, args, 4, T[NV]) if count > 2 else 1
+    return q != 0 and v != 0 and a != 0, q, v, a
+
+
+@njit(forceinline=True)
+def id_args(T, args, nargs):
+    """The id (:func:`index_at`) of a call ``f(model, data, id)`` of the bound pair, else -1."""
+    return index_at(T, args, 2) if bound(T, args, nargs, 3) else -1
+
+
+@njit(forceinline=True)
+def id_rf_args(T, args, nargs):
+    """``(id, rf)`` of a call ``f(model, data, id, rf)`` of the bound pair (:func:`index_at`,
+    :func:`reference_frame_at`); the id is -1 if the call is another or either argument is not one the kernel
+    takes."""
+    if not bound(T, args, nargs, 4):
+        return -1, -1
+    i, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
+    return (i, rf) if i >= 0 and rf >= 0 else (-1, -1)
+
+
+@njit(forceinline=True)
 def floats(address, n):
     return carray(f64_pointer(address), n)
 
@@ -258,10 +289,8 @@ def answer(T, slot):
 def _q(self, args, nargs):
     """``kernel(I, F, ws, q)`` for ``f(model, data, q)``."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
+    ok, q, _, _ = vector_args(T, args, nargs, 1)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]))) else RESULT)
@@ -270,10 +299,8 @@ def _q(self, args, nargs):
 def _qv(self, args, nargs):
     """``kernel(I, F, ws, q, v)`` for ``f(model, data, q, v)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    q, v = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV])
-    if q == 0 or v == 0:
+    ok, q, v, _ = vector_args(T, args, nargs, 2)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]))) else RESULT)
@@ -282,10 +309,8 @@ def _qv(self, args, nargs):
 def _qva(self, args, nargs):
     """``kernel(I, F, ws, q, v, a)`` for ``f(model, data, q, v, a)``."""
     T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or a == 0:
+    ok, q, v, a = vector_args(T, args, nargs, 3)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     status = call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV])))
@@ -295,10 +320,8 @@ def _qva(self, args, nargs):
 def _qva_fext(self, args, nargs):
     """``kernel(I, F, ws, q, v, a, no external forces)`` for ``f(model, data, q, v, a)``."""
     T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or a == 0:
+    ok, q, v, a = vector_args(T, args, nargs, 3)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     no_fext = carray(f64_pointer(T[WS_PTR]), (0, 6))
@@ -309,10 +332,8 @@ def _qva_fext(self, args, nargs):
 def _dws_qva_fext(self, args, nargs):
     """``kernel(I, F, ws, dws, q, v, a, no external forces)`` for ``f(model, data, q, v, a)``."""
     T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or a == 0:
+    ok, q, v, a = vector_args(T, args, nargs, 3)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     dws, no_fext = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[WS_PTR]), (0, 6))
@@ -324,10 +345,8 @@ def _q_zero_va_fext(self, args, nargs):
     """``kernel(I, F, ws, q, 0, 0, no external forces)`` for ``f(model, data, q)`` (the zeros: the second
     buffer)."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
+    ok, q, _, _ = vector_args(T, args, nargs, 1)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     zero, no_fext = floats(T[DWS_PTR], T[NV]), carray(f64_pointer(T[WS_PTR]), (0, 6))
@@ -339,10 +358,8 @@ def _q_zero_va_fext(self, args, nargs):
 def _wb_q(self, args, nargs):
     """``kernel(I, F, ws, wb, q)`` for ``f(model, data, q)``."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
+    ok, q, _, _ = vector_args(T, args, nargs, 1)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     wb = floats(T[DWS_PTR], T[DWS_LEN])
@@ -352,10 +369,8 @@ def _wb_q(self, args, nargs):
 def _wb_q_none(self, args, nargs):
     """``kernel(I, F, ws, wb, q, empty)`` for ``f(model, data, q)``."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
+    ok, q, _, _ = vector_args(T, args, nargs, 1)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
@@ -365,10 +380,8 @@ def _wb_q_none(self, args, nargs):
 def _wb_q_none_none(self, args, nargs):
     """``kernel(I, F, ws, wb, q, empty, empty)`` for ``f(model, data, q)``."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    q = vector_at(T, args, 2, T[NQ])
-    if q == 0:
+    ok, q, _, _ = vector_args(T, args, nargs, 1)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
@@ -378,10 +391,8 @@ def _wb_q_none_none(self, args, nargs):
 def _wb_qv(self, args, nargs):
     """``kernel(I, F, ws, wb, q, v)`` for ``f(model, data, q, v)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    q, v = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV])
-    if q == 0 or v == 0:
+    ok, q, v, _ = vector_args(T, args, nargs, 2)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     wb = floats(T[DWS_PTR], T[DWS_LEN])
@@ -391,10 +402,8 @@ def _wb_qv(self, args, nargs):
 def _wb_qv_none(self, args, nargs):
     """``kernel(I, F, ws, wb, q, v, empty)`` for ``f(model, data, q, v)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    q, v = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV])
-    if q == 0 or v == 0:
+    ok, q, v, _ = vector_args(T, args, nargs, 2)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
@@ -405,10 +414,8 @@ def _wb_qv_none(self, args, nargs):
 def _wb_qva(self, args, nargs):
     """``kernel(I, F, ws, wb, q, v, a)`` for ``f(model, data, q, v, a)``."""
     T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, v, a = vector_at(T, args, 2, T[NQ]), vector_at(T, args, 3, T[NV]), vector_at(T, args, 4, T[NV])
-    if q == 0 or v == 0 or a == 0:
+    ok, q, v, a = vector_args(T, args, nargs, 3)
+    if not ok:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
     wb = floats(T[DWS_PTR], T[DWS_LEN])
@@ -417,13 +424,11 @@ def _wb_qva(self, args, nargs):
 
 
 # The frame quantities (``kernels/frames.py``): ``f(model, data, [q,] id, reference_frame)``, an id and a reference
-# frame as ints, into the entry's own output (the second buffer); the kernel checks the id's range.
+# frame as ints, into the entry's own output; the kernel checks the id's range.
 def _frame(self, args, nargs):
     """``kernel(I, F, ws, frame_id)`` for ``f(model, data, frame_id)``."""
     T = table(self)
-    if not bound(T, args, nargs, 3):
-        return answer(T, NONE)
-    frame = index_at(T, args, 2)
+    frame = id_args(T, args, nargs)
     if frame < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
@@ -433,26 +438,22 @@ def _frame(self, args, nargs):
 def _frame_rf_out(self, args, nargs):
     """``kernel(I, F, ws, frame_id, 0, rf, out (6, nv))`` for ``f(model, data, frame_id, rf)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    frame, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
-    if frame < 0 or rf < 0:
+    frame, rf = id_rf_args(T, args, nargs)
+    if frame < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV]))
+    out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, rf, out)) else RESULT)
 
 
 def _joint_rf_out(self, args, nargs):
     """``kernel(I, F, ws, -1, joint_id, rf, out (6, nv))`` for ``f(model, data, joint_id, rf)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    joint, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
-    if joint < 0 or rf < 0:
+    joint, rf = id_rf_args(T, args, nargs)
+    if joint < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV]))
+    out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, rf, out)) else RESULT)
 
 
@@ -465,7 +466,7 @@ def _q_frame_rf_out(self, args, nargs):
     if q == 0 or frame < 0 or rf < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV]))
+    out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), frame, 0, rf, out)) else RESULT)
 
 
@@ -478,33 +479,29 @@ def _q_joint_rf_out(self, args, nargs):
     if q == 0 or joint < 0 or rf < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV]))
+    out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), -1, joint, rf, out)) else RESULT)
 
 
 def _frame_rf_kind_out(self, args, nargs):
     """``kernel(I, F, ws, frame_id, 0, rf, KIND, out (6,))`` for ``f(model, data, frame_id, rf)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    frame, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
-    if frame < 0 or rf < 0:
+    frame, rf = id_rf_args(T, args, nargs)
+    if frame < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    out = floats(T[DWS_PTR], 6)
+    out = floats(T[OUT_PTR], 6)
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, rf, T[KIND], out)) else RESULT)
 
 
 def _joint_rf_kind_out(self, args, nargs):
     """``kernel(I, F, ws, -1, joint_id, rf, KIND, out (6,))`` for ``f(model, data, joint_id, rf)``."""
     T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    joint, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
-    if joint < 0 or rf < 0:
+    joint, rf = id_rf_args(T, args, nargs)
+    if joint < 0:
         return answer(T, NONE)
     I, F, ws = model_arrays(T)
-    out = floats(T[DWS_PTR], 6)
+    out = floats(T[OUT_PTR], 6)
     return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, rf, T[KIND], out)) else RESULT)
 
 
@@ -528,7 +525,7 @@ def model_inputs(self, args, nargs, expected):
 
 
 # The supported force and inertia of a frame (``kernels/supported.py``): the frames' supported inertias (the
-# auxiliary model array, (nframes, 16)) after ``ws``, the frame id, into the entry's own output (the second buffer).
+# auxiliary model array, (nframes, 16)) after ``ws``, the frame id, into the entry's own output.
 @njit(forceinline=True)
 def frame_inputs(self, args, nargs, expected):
     """``(T, frame, I, F, ws, aux, out)`` for ``f(model, data, frame_id, ...)``: ``frame`` the id, or -1 if the call
@@ -537,7 +534,7 @@ def frame_inputs(self, args, nargs, expected):
     frame = index_at(T, args, 2) if bound(T, args, nargs, expected) else -1
     I, F, ws = model_arrays(T)
     aux = carray(f64_pointer(T[AUX_PTR]), (T[AUX_LEN] // 16, 16))
-    return T, frame, I, F, ws, aux, floats(T[DWS_PTR], T[DWS_LEN])
+    return T, frame, I, F, ws, aux, floats(T[OUT_PTR], T[OUT_LEN])
 
 
 def _aux_frame_out(self, args, nargs):
@@ -662,6 +659,109 @@ def _m_xy_arg_mk(self, args, nargs):
     shape = (T[NV], k)
     J, out = carray(f64_pointer(J), shape), carray(f64_pointer(out), shape)
     return finish(T, call_kernel(T[KERNEL], (I, F, x, y, arg, J, out)), TRUE)
+# ratios
+def _frame_out(self, args, nargs):
+    """``kernel(I, F, ws, frame_id, 0, out (6, n))`` for ``f(model, data, frame_id)``."""
+    T = table(self)
+    frame = id_args(T, args, nargs)
+    if frame < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    out = carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, out)) else RESULT)
+
+
+def _joint_out(self, args, nargs):
+    """``kernel(I, F, ws, -1, joint_id, out (6, n))`` for ``f(model, data, joint_id)``."""
+    T = table(self)
+    joint = id_args(T, args, nargs)
+    if joint < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    out = carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, out)) else RESULT)
+
+
+def _dws_frame_rf_kind_out(self, args, nargs):
+    """``kernel(I, F, ws, dws, frame_id, 0, no placement, rf, KIND, out (5, 6, nv))`` for
+    ``f(model, data, frame_id, rf)``."""
+    T = table(self)
+    frame, rf = id_rf_args(T, args, nargs)
+    if frame < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    dws, out = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[OUT_PTR]), (5, 6, T[NV]))
+    no_placement = carray(f64_pointer(T[WS_PTR]), (0, 4))
+    status = call_kernel(T[KERNEL], (I, F, ws, dws, frame, 0, no_placement, rf, T[KIND], out))
+    return answer(T, NONE if status else RESULT)
+
+
+def _dws_joint_rf_kind_out(self, args, nargs):
+    """``kernel(I, F, ws, dws, -1, joint_id, no placement, rf, KIND, out (5, 6, nv))`` for
+    ``f(model, data, joint_id, rf)``."""
+    T = table(self)
+    joint, rf = id_rf_args(T, args, nargs)
+    if joint < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    dws, out = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[OUT_PTR]), (5, 6, T[NV]))
+    no_placement = carray(f64_pointer(T[WS_PTR]), (0, 4))
+    status = call_kernel(T[KERNEL], (I, F, ws, dws, -1, joint, no_placement, rf, T[KIND], out))
+    return answer(T, NONE if status else RESULT)
+
+
+def _none(self, args, nargs):
+    """``kernel(I, F, ws)`` for ``f(model, data)``."""
+    T = table(self)
+    if not bound(T, args, nargs, 2):
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws)) else RESULT)
+
+
+def _dws_qva(self, args, nargs):
+    """``kernel(I, F, ws, dws, q, v, a)`` for ``f(model, data, q, v, a)``."""
+    T = table(self)
+    ok, q, v, a = vector_args(T, args, nargs, 3)
+    if not ok:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    dws = floats(T[DWS_PTR], T[DWS_LEN])
+    status = call_kernel(T[KERNEL], (I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV])))
+    return answer(T, NONE if status else RESULT)
+
+
+def _out_q_tensor_tensor(self, args, nargs):
+    """``kernel(I, F, ws, q, out (6, nv, nv), out)`` for ``f(model, data, q)``, ``out`` the Data field returned."""
+    T = table(self)
+    ok, q, _, _ = vector_args(T, args, nargs, 1)
+    if not ok:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV], T[NV]))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), out, out)) else RESULT)
+
+
+def _frame_placement_rf_out(self, args, nargs):
+    """``kernel(I, F, ws, frame_id, 0, no placement, rf, out (6, n))`` for ``f(model, data, frame_id, rf)``."""
+    T = table(self)
+    frame, rf = id_rf_args(T, args, nargs)
+    if frame < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    no_placement, out = carray(f64_pointer(T[WS_PTR]), (0, 4)), carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, no_placement, rf, out)) else RESULT)
+
+
+def _joint_placement_rf_out(self, args, nargs):
+    """``kernel(I, F, ws, -1, joint_id, no placement, rf, out (6, n))`` for ``f(model, data, joint_id, rf)``."""
+    T = table(self)
+    joint, rf = id_rf_args(T, args, nargs)
+    if joint < 0:
+        return answer(T, NONE)
+    I, F, ws = model_arrays(T)
+    no_placement, out = carray(f64_pointer(T[WS_PTR]), (0, 4)), carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))
+    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, no_placement, rf, out)) else RESULT)
 
 
 #: the bodies by name (``ENTRIES``' first item)
@@ -676,7 +776,12 @@ BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_
           "_m_xy_real_work_out": _m_xy_real_work_out, "_m_xy_work_float": _m_xy_work_float,
           "_m_xy_real_work_bool": _m_xy_real_work_bool, "_m_x_real_work_bool": _m_x_real_work_bool,
           "_m_xy_arg_mm": _m_xy_arg_mm, "_aux_frame_out": _aux_frame_out, "_aux_frame_flag_out": _aux_frame_flag_out,
-          "_wb_q_joint_aux": _wb_q_joint_aux, "_m_xy_arg_mk": _m_xy_arg_mk}
+          "_wb_q_joint_aux": _wb_q_joint_aux, "_m_xy_arg_mk": _m_xy_arg_mk,
+          # ratios (``_out_*``: the ``_wb_*`` bodies, whose second buffer is the Data field the entry returns)
+          "_out_q": _wb_q, "_out_qv": _wb_qv, "_frame_out": _frame_out, "_joint_out": _joint_out,
+          "_dws_frame_rf_kind_out": _dws_frame_rf_kind_out, "_dws_joint_rf_kind_out": _dws_joint_rf_kind_out,
+          "_none": _none, "_dws_qva": _dws_qva, "_out_q_tensor_tensor": _out_q_tensor_tensor,
+          "_frame_placement_rf_out": _frame_placement_rf_out, "_joint_placement_rf_out": _joint_placement_rf_out}
 #: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
 SIGNATURE = types.intp(types.intp, types.intp, types.intp)
 METH_FASTCALL = 0x0080
@@ -702,7 +807,7 @@ def compiled(name: str):
 
 
 _V, _M, _I = types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C"), types.Array(types.int64, 1, "C")
-_N, _R = types.int64, types.float64
+_N, _R, _T3 = types.int64, types.float64, types.Array(types.float64, 3, "C")
 _ALL_ENTRIES = {**ENTRIES, **MODEL_ENTRIES}  # config
 #: the argument types each entry passes its kernel: ``I, F, ws``, a derivatives' workspace, the vectors, the empty
 #: external forces; the one set of types the ordinary path passes too (``_native/direct.py``)
@@ -736,6 +841,19 @@ KERNEL_SIGNATURES = {
     "compute_supported_inertia_by_frame": (_I, _V, _V, _M, _N, _N, _V),
     "jacobian_subtree_center_of_mass": (_I, _V, _V, _V, _V, _N, _M),
     "d_integrate_transport": (_I, _V, _V, _V, _N, _M, _M),
+    # ratios
+    "compute_static_regressor": (_I, _V, _V, _V, _V), "compute_potential_energy_regressor": (_I, _V, _V, _V, _V),
+    "compute_kinetic_energy_regressor": (_I, _V, _V, _V, _V, _V),
+    "joint_body_regressor": (_I, _V, _V, _N, _N, _M), "frame_body_regressor": (_I, _V, _V, _N, _N, _M),
+    **{name: (_I, _V, _V, _V, _N, _N, _M, _N, _N, _T3) for name in (
+        "get_joint_velocity_derivatives", "get_joint_acceleration_derivatives", "get_frame_velocity_derivatives",
+        "get_frame_acceleration_derivatives")},
+    "update_frame_placements": (_I, _V, _V), "update_global_placements": (_I, _V, _V),
+    "frames_forward_kinematics": (_I, _V, _V, _V), "compute_joint_jacobians_time_variation": (_I, _V, _V, _V, _V),
+    "compute_joint_kinematic_hessians": (_I, _V, _V, _V, _T3, _T3),
+    "compute_forward_kinematics_derivatives": (_I, _V, _V, _V, _V, _V, _V),
+    "compute_joint_kinematic_regressor": (_I, _V, _V, _N, _N, _M, _N, _M),
+    "compute_frame_kinematic_regressor": (_I, _V, _V, _N, _N, _M, _N, _M),
 }
 _KERNELS: dict[str, int] = {}  # entry name -> address of its kernel's compiled function (0: not callable so)
 

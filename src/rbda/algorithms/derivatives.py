@@ -20,11 +20,10 @@ from ..kernels import derivatives
 from .._native.direct import direct
 from ..model.data import leading
 from ..spatial import SE3, ReferenceFrame
-from ..spatial.skew import cross3
 from ._check import report, vector
 from ._elementary import copy_back, workspaces
 from .dynamics import NO_FEXT, _fext
-from .kinematics import _frame_id, _joint_id, reference_frame_arg, reference_frame_code
+from .kinematics import _frame_id, _joint_id, reference_frame_code
 
 if TYPE_CHECKING:
     from ..model import Data
@@ -141,6 +140,9 @@ def compute_forward_kinematics_derivatives(model: Model, data: Data, q: ArrayLik
     ``get_*_derivatives`` functions assemble the partial derivatives of joint, frame and point velocities and
     accelerations. Fills ``data.oMi``, ``data.v``, ``data.a`` (local), ``data.ov``, ``data.oa`` (world) and
     ``data.J``; returns None."""
+    if data.fast_entries.compute_forward_kinematics_derivatives(model, data, q, v, a):  # the bound fast entry
+        data.kinematics_derivatives = True
+        return
     I, F, ws, dws, elementary = workspaces(model, data)
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     status = _k.forward_kinematics_derivatives(I, F, ws, dws, q, v, a)
@@ -162,44 +164,66 @@ def _extended_outputs(model, count: int, rows: int = 6):
     return outs, (outs if nx == model.nv else [leading(x, shape) for x in outs])
 
 
-def _motion_derivatives(model, data, joint_id, placement, rf, accel):
-    """``(v_dq, v_dv, a_dq, a_dv, a_da)`` ``(6, nv)`` each of the frame at ``placement`` (an SE3, or None for the
-    joint's own frame) on ``joint_id``."""
+def _check_kinematics_derivatives(data) -> None:
     if not data.kinematics_derivatives:
         raise ValueError("data: call compute_forward_kinematics_derivatives(model, data, q, v, a) first")
+
+
+def _motion_derivatives(model, data, joint_id, placement, rf, accel):
+    """``(v_dq, v_dv, a_dq, a_dv, a_da)`` ``(6, nv)`` each (only the first two if not ``accel``), one new array
+    ``(5 or 2, 6, nv)``, of the frame at ``placement`` (an SE3, or None for the joint's own frame) on ``joint_id`` (checked);
+    ``accel`` one of the kernel's VELOCITY_ONLY, SPATIAL_ACCELERATION, POINT_CLASSICAL_ACCELERATION (or a bool)."""
+    _check_kinematics_derivatives(data)
     rf = reference_frame_code(rf)
     I, F, ws, dws, elementary = workspaces(model, data)
     joint = joint_id if elementary is None else int(elementary[1][joint_id])
     if placement is None:
-        P = _IDENTITY_PLACEMENT.copy()
+        P = _JOINT_FRAME
     else:
         P = np.empty((3, 4))
         P[:, :3], P[:, 3] = placement.rotation, placement.translation
-    buffers, out = _extended_outputs(model, 5 if accel else 2)
-    v_dq, v_dv = buffers[0], buffers[1]
-    a_dq, a_dv, a_da = (buffers[2], buffers[3], buffers[4]) if accel else (v_dq, v_dq, v_dq)
-    _k.motion_derivatives(I, F, ws, dws, joint, P, rf, accel, v_dq, v_dv, a_dq, a_dv, a_da)
-    return out
+    nx = model.nv_extended
+    out = np.empty((5, 6, nx))  # (the kernel zeroes what it returns)
+    _k.frame_motion_derivatives(I, F, ws, dws, -1, joint, P, rf, int(accel), out)
+    if nx != model.nv:  # mimic joints: the model's (6, nv) in the first entries of each block
+        out = np.array([leading(x, (6, model.nv)) for x in out])
+    return out if accel else out[:2]
 
 
-_IDENTITY_PLACEMENT = np.eye(3, 4)  # [1 | 0]: a joint's own frame
+_JOINT_FRAME = np.zeros((0, 4))  # the placement argument of a joint's own frame
+
+
+def _frame_motion_derivatives(model, data, frame_id, reference_frame, accel):
+    """The velocity (and if ``accel``, acceleration) derivatives of frame ``frame_id`` (an id or a name), as
+    :func:`_motion_derivatives` gives them."""
+    frame_id = _frame_id(model, data, frame_id)
+    frame = model.frames[frame_id]
+    return _motion_derivatives(model, data, frame.parent_joint, frame.placement, reference_frame, accel)
 
 
 def get_joint_velocity_derivatives(model: Model, data: Data, joint_id: int,
                                    reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of joint ``joint_id`` in
     ``reference_frame``, after :func:`compute_forward_kinematics_derivatives`."""
-    joint_id = _joint_id(model, data, joint_id)
-    return tuple(_motion_derivatives(model, data, joint_id, None, reference_frame, False))
+    _check_kinematics_derivatives(data)
+    out = data.fast_entries.get_joint_velocity_derivatives(model, data, joint_id, reference_frame)  # fast, or None
+    if out is None:
+        return tuple(_motion_derivatives(model, data, _joint_id(model, data, joint_id), None, reference_frame, False))
+    out = out.copy()  # (the entry's own buffer)
+    return out[0], out[1]
 
 
 def get_joint_acceleration_derivatives(model: Model, data: Data, joint_id: int,
                                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL):
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)``: derivatives of the spatial
     velocity and spatial acceleration of joint ``joint_id`` in ``reference_frame``."""
-    joint_id = _joint_id(model, data, joint_id)
-    v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, None, reference_frame, True)
-    return v_dq, a_dq, a_dv, a_da
+    _check_kinematics_derivatives(data)
+    out = data.fast_entries.get_joint_acceleration_derivatives(model, data, joint_id, reference_frame)  # or None
+    if out is None:
+        out = _motion_derivatives(model, data, _joint_id(model, data, joint_id), None, reference_frame, True)
+    else:
+        out = out.copy()  # (the entry's own buffer)
+    return out[0], out[2], out[3], out[4]
 
 
 def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int | str,
@@ -207,9 +231,12 @@ def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int | str
     """``(v_partial_dq, v_partial_dv)`` ``(6, nv)``: derivatives of the spatial velocity of frame ``frame_id`` (an
     id or a name) in ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``), after
     :func:`compute_forward_kinematics_derivatives`."""
-    frame_id = _frame_id(model, data, frame_id)
-    frame = model.frames[frame_id]
-    return tuple(_motion_derivatives(model, data, frame.parent_joint, frame.placement, reference_frame, False))
+    _check_kinematics_derivatives(data)
+    out = data.fast_entries.get_frame_velocity_derivatives(model, data, frame_id, reference_frame)  # fast, or None
+    if out is None:
+        return tuple(_frame_motion_derivatives(model, data, frame_id, reference_frame, False))
+    out = out.copy()  # (the entry's own buffer)
+    return out[0], out[1]
 
 
 def get_frame_acceleration_derivatives(model: Model, data: Data, frame_id: int | str,
@@ -217,18 +244,20 @@ def get_frame_acceleration_derivatives(model: Model, data: Data, frame_id: int |
     """``(v_partial_dq, a_partial_dq, a_partial_dv, a_partial_da)`` ``(6, nv)``: derivatives of the spatial velocity
     and acceleration of frame ``frame_id`` (an id or a name) in ``reference_frame`` (``LOCAL``, ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``), after :func:`compute_forward_kinematics_derivatives`."""
-    frame_id = _frame_id(model, data, frame_id)
-    frame = model.frames[frame_id]
-    v_dq, _, a_dq, a_dv, a_da = _motion_derivatives(model, data, frame.parent_joint, frame.placement,
-                                                    reference_frame, True)
-    return v_dq, a_dq, a_dv, a_da
+    _check_kinematics_derivatives(data)
+    out = data.fast_entries.get_frame_acceleration_derivatives(model, data, frame_id, reference_frame)  # or None
+    if out is None:
+        out = _frame_motion_derivatives(model, data, frame_id, reference_frame, True)
+    else:
+        out = out.copy()  # (the entry's own buffer)
+    return out[0], out[2], out[3], out[4]
 
 
 def _point_frame(model, data, joint_id, placement, reference_frame):
     joint_id = _joint_id(model, data, joint_id)
     if not isinstance(placement, SE3):
         raise TypeError(f"placement: expected an SE3, got {type(placement).__name__}")
-    if reference_frame_arg(reference_frame) == ReferenceFrame.WORLD:
+    if reference_frame_code(reference_frame) == ReferenceFrame.WORLD:
         raise ValueError("reference_frame: a point's derivatives are given in LOCAL or LOCAL_WORLD_ALIGNED")
     return joint_id
 
@@ -239,8 +268,8 @@ def get_point_velocity_derivatives(model: Model, data: Data, joint_id: int, plac
     (an SE3 in the frame of joint ``joint_id``), expressed as ``reference_frame`` says: the point's frame (``LOCAL``)
     or world axes (``LOCAL_WORLD_ALIGNED``). After :func:`compute_forward_kinematics_derivatives`."""
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
-    v_dq, v_dv = _motion_derivatives(model, data, joint_id, placement, reference_frame, False)
-    return v_dq[:3], v_dv[:3]
+    out = _motion_derivatives(model, data, joint_id, placement, reference_frame, False)
+    return out[0, :3], out[1, :3]
 
 
 def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_id: int, placement: SE3,
@@ -250,18 +279,9 @@ def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_i
     ``reference_frame`` ``LOCAL`` or ``LOCAL_WORLD_ALIGNED``, by the product rule on the frame's spatial quantities.
     After :func:`compute_forward_kinematics_derivatives`."""
     joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
-    v_dq, v_dv, a_dq, a_dv, a_da = _motion_derivatives(model, data, joint_id, placement, reference_frame, True)
-    R, p = placement.rotation, placement.translation
-    v_j = data.v[joint_id]
-    lin, ang = R.T @ (v_j[:3] - cross3(p, v_j[3:])), R.T @ v_j[3:]  # the point's frame velocity, LOCAL
-    if reference_frame_arg(reference_frame) == ReferenceFrame.LOCAL_WORLD_ALIGNED:
-        R_f = data.oMi[joint_id].rotation @ R
-        lin, ang = R_f @ lin, R_f @ ang
-
-    def classic(d_lin_acc, d_vel):  # d(a_lin + w x v_lin) = da_lin + dw x v_lin + w x dv_lin
-        return d_lin_acc[:3] + cross3(d_vel[3:], lin) + cross3(ang, d_vel[:3])
-
-    return v_dq[:3], classic(a_dq, v_dq), classic(a_dv, v_dv), a_da[:3]
+    out = _motion_derivatives(model, data, joint_id, placement, reference_frame,
+                              derivatives.POINT_CLASSICAL_ACCELERATION)
+    return out[0, :3], out[2, :3], out[3, :3], out[4, :3]
 
 
 # ------------------------------------------------------------------------------------ centroidal derivatives

@@ -156,6 +156,9 @@ def compute_joint_jacobians_time_variation(model: Model, data: Data, q: ArrayLik
     its frame; a model with universal, spherical-ZYX or composite joints is evaluated on its elementary twin,
     where every subspace is.
     """
+    dJ = data.fast_entries.compute_joint_jacobians_time_variation(model, data, q, v)  # the bound fast entry, or None
+    if dJ is not None:
+        return dJ.copy()
     q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
     I, F, ws, _, elementary = workspaces(model, data)
     status = _k.jacobians_time_variation(I, F, ws, q, v)
@@ -241,6 +244,9 @@ def compute_joint_kinematic_hessians(model: Model, data: Data, q: ArrayLike) -> 
     twin, where every subspace is constant. With mimic joints the kernel works over ``data.J``'s columns (one per
     joint dof, ``data.kinematic_hessians_extended``) and compresses on both dof axes, ``H_ext G G``.
     """
+    H = data.fast_entries.compute_joint_kinematic_hessians(model, data, q)  # the bound fast entry, or None
+    if H is not None:
+        return H.copy()
     q = vector(q, model.nq, "q")
     I, F, ws, _, elementary = workspaces(model, data)
     status = _k.kinematic_hessians(I, F, ws, q, data.kinematic_hessians_extended, data.kinematic_hessians)

@@ -48,6 +48,8 @@ def forward_kinematics(model: Model, data: Data, q: ArrayLike, v: ArrayLike | No
 
 def update_global_placements(model: Model, data: Data) -> None:
     """``data.oMi`` from the current ``data.liMi``."""
+    if data.fast_entries.update_global_placements(model, data):  # the bound fast entry, or None
+        return
     I, F = model.packed
     status = _k.update_global_placements(I, F, data.ws)
     if status:
@@ -56,6 +58,8 @@ def update_global_placements(model: Model, data: Data) -> None:
 
 def update_frame_placements(model: Model, data: Data) -> None:
     """``data.oMf`` from the current ``data.oMi``."""
+    if data.fast_entries.update_frame_placements(model, data):  # the bound fast entry, or None
+        return
     I, F = model.packed
     status = _k.update_frame_placements(I, F, data.ws)
     if status:
@@ -79,6 +83,8 @@ def update_frame_placement(model: Model, data: Data, frame_id: int | str) -> SE3
 def frames_forward_kinematics(model: Model, data: Data, q: ArrayLike) -> None:
     """Forward kinematics at ``q: (nq,)``, then every frame's placement: fills ``data.oMi``, ``data.liMi`` and
     ``data.oMf`` (read ``data.oMf[frame_id]``, an :class:`SE3`, for a frame's pose in the world). Returns None."""
+    if data.fast_entries.frames_forward_kinematics(model, data, q):  # the bound fast entry, or None
+        return
     forward_kinematics(model, data, q)
     update_frame_placements(model, data)
 

@@ -13,9 +13,8 @@ import numpy as np
 from ..kernels import frames, regressor
 from .._native.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
-from ._check import report, vector
-from .kinematics import _motion as frame_motion
-from .kinematics import forward_kinematics, frame_ids, frame_ids_failed, reference_frame_code
+from ._check import check_data, report, vector
+from .kinematics import frame_ids, frame_ids_failed, reference_frame_code
 
 if TYPE_CHECKING:
     from ..model import Data
@@ -41,23 +40,27 @@ def body_regressor(velocity: ArrayLike, acceleration: ArrayLike) -> np.ndarray:
 def joint_body_regressor(model: Model, data: Data, joint_id: int) -> np.ndarray:
     """Body regressor ``(6, 10)`` of joint ``joint_id``'s body at its velocity ``data.v`` and acceleration with
     gravity ``data.a_gf`` (run :func:`rnea` first): times the body's parameters it gives ``data.f`` of a leaf."""
-    return _body_regressor_at(model, data, None, joint_id)
+    B = data.fast_entries.joint_body_regressor(model, data, joint_id)  # the bound fast entry, or None
+    return B.copy() if B is not None else _body_regressor_at(model, data, None, joint_id)
 
 
 def frame_body_regressor(model: Model, data: Data, frame_id: int | str) -> np.ndarray:
     """Body regressor ``(6, 10)`` of a body attached at frame ``frame_id`` (an id or a name; velocity and
     acceleration with gravity of the frame, from the last :func:`rnea`), for parameters expressed in that frame."""
-    return _body_regressor_at(model, data, frame_id, 0)
+    B = data.fast_entries.frame_body_regressor(model, data, frame_id)  # the bound fast entry, or None
+    return B.copy() if B is not None else _body_regressor_at(model, data, frame_id, 0)
 
 
 def _body_regressor_at(model, data, frame_id, joint_id) -> np.ndarray:
-    """The body regressor of frame ``frame_id`` (joint ``joint_id`` if None) at its LOCAL velocity and
-    acceleration with gravity."""
-    v = frame_motion(model, data, frame_id, joint_id, ReferenceFrame.LOCAL, frames.VELOCITY)
-    a = frame_motion(model, data, frame_id, joint_id, ReferenceFrame.LOCAL, frames.ACCELERATION_WITH_GRAVITY)
-    out = np.empty((10, 6))
-    _k.body_regressor(v.vector, a.vector, out)
-    return out.T.copy()
+    """The body regressor of frame ``frame_id`` (an id or a name; joint ``joint_id`` if None) at its LOCAL velocity
+    and acceleration with gravity, a new array."""
+    f, j = frame_ids(model, data, frame_id, joint_id)
+    I, F = model.packed
+    out = np.empty((6, 10))
+    status = _k.frame_body_regressor(I, F, data.ws, f, j, out)
+    if status:
+        frame_ids_failed(model, data, status, frame_id, joint_id)
+    return out
 
 
 def compute_joint_torque_regressor(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike) -> np.ndarray:
@@ -74,40 +77,46 @@ def compute_joint_torque_regressor(model: Model, data: Data, q: ArrayLike, v: Ar
 
 def compute_static_regressor(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``(3, 4 (njoints - 1))`` with ``com(q) == S @ phi``, ``phi`` the stacked ``(m, m c)`` of the bodies and the
-    total mass fixed (block i is ``[p_i, R_i] / total_mass``): a new array, also in ``data.static_regressor``."""
-    forward_kinematics(model, data, q)
-    total = sum(Y.mass for Y in model.inertias[1:])
-    S = data.static_regressor.reshape(3, model.njoints - 1, 4)  # block i: [p_i, R_i] / total
-    oMi = data.oMi.array[1:]
-    S[:, :, 0] = oMi[:, :, 3].T / total
-    S[:, :, 1:] = oMi[:, :, :3].transpose(1, 0, 2) / total
+    total mass fixed (block i is ``[p_i, R_i] / total_mass``): a new array, also in ``data.static_regressor``. Fills
+    ``data.oMi``, ``data.liMi``."""
+    if data.fast_entries.compute_static_regressor(model, data, q) is None:  # the bound fast entry, or None
+        _regressor(model, data, _k.static_regressor, data.static_regressor.reshape(-1), q)
     return data.static_regressor.copy()
 
 
 def compute_kinetic_energy_regressor(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """``(10 (njoints - 1),)`` with ``kinetic energy == r @ pi`` (without armature) at ``q: (nq,)``, ``v: (nv,)``:
     per body ``1/2 m |v|^2 + (m c) . (v x w) + 1/2 w^T I w`` in the body frame. A new array, also in
-    ``data.kinetic_energy_regressor``."""
-    forward_kinematics(model, data, q, v)
-    r = data.kinetic_energy_regressor.reshape(-1, 10).T  # row p: parameter p of every body
-    v0, v1, v2, w0, w1, w2 = data.v[1:].T
-    r[0] = 0.5 * (v0 * v0 + v1 * v1 + v2 * v2)
-    r[1], r[2], r[3] = v1 * w2 - v2 * w1, v2 * w0 - v0 * w2, v0 * w1 - v1 * w0  # v x w
-    r[4], r[5], r[6], r[7], r[8], r[9] = 0.5 * w0 * w0, w0 * w1, 0.5 * w1 * w1, w0 * w2, w1 * w2, 0.5 * w2 * w2
-    return data.kinetic_energy_regressor.copy()
+    ``data.kinetic_energy_regressor``. Fills ``data.oMi``, ``data.liMi``, ``data.v``."""
+    r = data.fast_entries.compute_kinetic_energy_regressor(model, data, q, v)  # the bound fast entry, or None
+    if r is None:
+        r = _regressor(model, data, _k.kinetic_energy_regressor, data.kinetic_energy_regressor, q, v)
+    return r.copy()
 
 
 def compute_potential_energy_regressor(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``(10 (njoints - 1),)`` with ``potential energy == r @ pi`` at ``q: (nq,)``: per body ``-g . p`` for m and
-    ``-R^T g`` for ``m c``. A new array, also in ``data.potential_energy_regressor``."""
-    forward_kinematics(model, data, q)
-    r = data.potential_energy_regressor.reshape(-1, 10)
-    g = model.gravity.linear
-    oMi = data.oMi.array[1:]
-    r[:] = 0.0
-    r[:, 0] = -(oMi[:, :, 3] @ g)  # -g . p_i
-    r[:, 1:4] = -(g @ oMi[:, :, :3])  # -R_i^T g
-    return data.potential_energy_regressor.copy()
+    ``-R^T g`` for ``m c``. A new array, also in ``data.potential_energy_regressor``. Fills ``data.oMi``,
+    ``data.liMi``."""
+    r = data.fast_entries.compute_potential_energy_regressor(model, data, q)  # the bound fast entry, or None
+    if r is None:
+        r = _regressor(model, data, _k.potential_energy_regressor, data.potential_energy_regressor, q)
+    return r.copy()
+
+
+def _regressor(model, data, kernel, out: np.ndarray, q, v=None) -> np.ndarray:
+    """``kernel(I, F, ws, out, q[, v])`` (``out`` 1-D, a data field or a view of one), the inputs checked, its
+    status reported; returns ``out``."""
+    check_data(model, data)
+    I, F = model.packed
+    q = vector(q, model.nq, "q")
+    if v is None:
+        status = kernel(I, F, data.ws, out, q)
+    else:
+        status = kernel(I, F, data.ws, out, q, vector(v, model.nv, "v"))
+    if status:
+        report(status, ("q", "v"), model, (q, v))
+    return out
 
 
 def compute_joint_kinematic_regressor(model: Model, data: Data, joint_id: int, reference_frame: ReferenceFrame | int,
@@ -120,10 +129,15 @@ def compute_joint_kinematic_regressor(model: Model, data: Data, joint_id: int, r
     For a supporting joint i, ``oMf' = A exp(delta_i) A^-1 oMf`` with ``A = oMi[parent] * joint_placements[i]``,
     so its block is ``Ad(A)`` in the world frame; other blocks are 0.
     """
-    if placement is not None and not isinstance(placement, SE3):
+    if placement is None:
+        R = data.fast_entries.compute_joint_kinematic_regressor(model, data, joint_id, reference_frame)  # or None
+        if R is not None:
+            return R.copy()
+        return _kinematic_regressor(model, data, None, joint_id, _NO_PLACEMENT, reference_frame)
+    if not isinstance(placement, SE3):
         raise TypeError(f"placement: expected an SE3, got {type(placement).__name__}")
     P = np.empty((3, 4))
-    P[:, :3], P[:, 3] = (np.eye(3), 0.0) if placement is None else (placement.rotation, placement.translation)
+    P[:, :3], P[:, 3] = placement.rotation, placement.translation
     return _kinematic_regressor(model, data, None, joint_id, P, reference_frame)
 
 
@@ -143,10 +157,14 @@ def compute_frame_kinematic_regressor(model: Model, data: Data, frame_id: int | 
                                       reference_frame: ReferenceFrame | int) -> np.ndarray:
     """:func:`compute_joint_kinematic_regressor` of frame ``frame_id`` (an id or a name; its parent joint and
     placement), in ``reference_frame`` (``LOCAL``, ``WORLD`` or ``LOCAL_WORLD_ALIGNED``)."""
+    R = data.fast_entries.compute_frame_kinematic_regressor(model, data, frame_id, reference_frame)  # or None
+    if R is not None:
+        return R.copy()
     return _kinematic_regressor(model, data, frame_id, 0, _NO_PLACEMENT, reference_frame)
 
 
-_NO_PLACEMENT = np.zeros((3, 4))  # the placement argument of a frame's regressor (the kernel reads the frame's)
+#: the placement argument of a joint's own frame, and of a frame's regressor (the kernel reads the frame's)
+_NO_PLACEMENT = np.zeros((0, 4))
 
 
 __all__ = ["body_regressor", "joint_body_regressor", "frame_body_regressor", "compute_joint_torque_regressor",

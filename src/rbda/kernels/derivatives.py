@@ -45,6 +45,7 @@ from ..spatial.compiled import (
     velocity_variation,
 )
 from .checks import NEEDS_FACTOR, SINGULAR, begin, left_out
+from .frames import ids_status
 from .dynamics import aba
 from .sparse import inverse_through_factor, minus_minv_products
 from .kinematics import calc_joint, world_jacobian_columns
@@ -309,24 +310,32 @@ def column_partials(s, ov, oa, dVdq, dAdq, dAdv, v_q, a_q, a_v, tmp):
         v_q[k] += dVdq[k]
 
 
+VELOCITY_ONLY, SPATIAL_ACCELERATION, POINT_CLASSICAL_ACCELERATION = 0, 1, 2  # motion_derivatives' ``accel``
+
+
 @njit(cache=True)
 def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a_dq, a_dv, a_da):
-    """Partial derivatives ``(6, nv)`` of the velocity (and, if ``accel``, of the spatial acceleration)
-    of the frame at ``placement`` on ``joint``, in ``rf``, from the last :func:`forward_kinematics_derivatives`:
+    """Partial derivatives ``(6, nv)`` of the velocity (and, unless ``accel`` is VELOCITY_ONLY, of the spatial
+    acceleration) of the frame at ``placement`` on ``joint``, in ``rf``, from the last
+    :func:`forward_kinematics_derivatives`:
 
         d ov/dq_c = s x ov + dVdq_c,   d ov/dv_c = s,
         d oa/dq_c = s x oa + dAdq_c + dVdq_c x ov,   d oa/dv_c = dAdv_c + s x ov,   d oa/da_c = s
 
-    for the columns ``c`` (world twist ``s``) of the joints that support ``joint``; the other columns are 0. The
-    outputs are ``(6, nv_extended)``; with mimic joints the model's ``X G`` ``(6, nv_red)`` is left in their first
-    entries."""
+    for the columns ``c`` (world twist ``s``) of the joints that support ``joint``; the other columns are 0. With
+    ``accel`` POINT_CLASSICAL_ACCELERATION the linear rows of ``a_dq``, ``a_dv`` hold the derivatives of the
+    classical acceleration of the frame's origin, ``a_lin + w x v_lin`` with the frame's velocity ``(v_lin, w)`` in
+    ``rf``, by the product rule ``d a_lin + dw x v_lin + w x d v_lin``. The outputs are ``(6, nv_extended)``; with
+    mimic joints the model's ``X G`` ``(6, nv_red)`` is left in their first entries."""
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
     oMf = np.empty((3, 4))
     se3_compose(d.oMi[joint], placement, oMf)
-    x, y, z, out, tmp = np.empty(6), np.empty(6), np.empty(6), np.empty(6), np.empty(6)
+    scratch = np.empty((6, 6))  # one allocation for the six vectors
+    x, y, z, out, tmp, vf = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4], scratch[5]
     ov, oa = d.ov[joint], d.oa[joint]
+    express(ov, False, ov, ov, oMf, rf, vf, tmp)  # the frame's velocity in rf
     v_dq[:, :] = 0.0
     v_dv[:, :] = 0.0
     if accel:
@@ -348,6 +357,9 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
                 a_dq[:, c] = out
                 express(z, False, s, oa, oMf, rf, out, tmp)
                 a_dv[:, c] = out
+                if accel == POINT_CLASSICAL_ACCELERATION:
+                    add_velocity_product(vf, v_dq[:, c], a_dq[:, c])
+                    add_velocity_product(vf, v_dv[:, c], a_dv[:, c])
         j = m.parents[j]
     compress_columns(m, v_dq)  # mimic joints: X = X_ext G
     compress_columns(m, v_dv)
@@ -355,6 +367,33 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
         compress_columns(m, a_dq)
         compress_columns(m, a_dv)
         compress_columns(m, a_da)
+
+
+@njit(cache=True)
+def frame_motion_derivatives(I, F, ws, dws, frame_id, joint_id, P, rf, accel, out):
+    """:func:`motion_derivatives` into ``out (5, 6, nv_extended)`` (``v_dq, v_dv, a_dq, a_dv, a_da``; only the first
+    two unless ``accel``) of frame ``frame_id``, or if ``frame_id < 0`` of the frame at placement ``P (3, 4)`` on
+    joint ``joint_id`` (the joint's own frame if ``P`` is empty); the status NOT_AN_ID for an id out of range."""
+    m = model_views(borrowed(I), borrowed(F))
+    status = ids_status(m, frame_id, joint_id)
+    if status:
+        return status
+    joint = joint_id
+    if frame_id >= 0:
+        joint, P = m.frame_parents[frame_id], m.frame_placements[frame_id]
+    elif P.shape[0] == 0:
+        P = np.eye(3, 4)
+    motion_derivatives(I, F, ws, dws, joint, P, rf, accel, out[0], out[1], out[2], out[3], out[4])
+    return 0
+
+
+@njit(cache=True, inline="always")
+def add_velocity_product(vf, dvf, out):
+    """``out[:3] += dw x v_lin + w x dv_lin``: the variation of ``w x v_lin`` for the velocity ``vf = (v_lin, w)``
+    varied by ``dvf``."""
+    out[0] += dvf[4] * vf[2] - dvf[5] * vf[1] + vf[4] * dvf[2] - vf[5] * dvf[1]
+    out[1] += dvf[5] * vf[0] - dvf[3] * vf[2] + vf[5] * dvf[0] - vf[3] * dvf[2]
+    out[2] += dvf[3] * vf[1] - dvf[4] * vf[0] + vf[3] * dvf[1] - vf[4] * dvf[0]
 
 
 # ------------------------------------------------------------------------------------ centroidal derivatives

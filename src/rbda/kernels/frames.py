@@ -150,7 +150,8 @@ def frame_motion(I, F, ws, frame_id, joint_id, rf, kind, out):
 @njit(cache=True)
 def kinematic_regressor(I, F, ws, frame_id, joint_id, P, rf, out):
     """``out`` (6, 6 (njoints - 1)): the kinematic regressor of frame ``frame_id`` (if ``frame_id < 0``, of the
-    frame at placement ``P`` (3, 4) on joint ``joint_id``) in ``rf``, from ``data.oMi``. A variation ``delta_k`` of
+    frame at placement ``P`` (3, 4) on joint ``joint_id``, the joint's own frame if ``P`` is empty) in ``rf``, from
+    ``data.oMi``. A variation ``delta_k`` of
     joint ``k``'s placement moves the frame by the world twist ``Ad(A_k) delta_k``, ``A_k = oMi[parent] *
     jointPlacement_k``, for ``k`` supporting the frame; block ``k`` is that map expressed at ``oMf`` in ``rf``."""
     m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
@@ -162,6 +163,8 @@ def kinematic_regressor(I, F, ws, frame_id, joint_id, P, rf, out):
     i = joint_id
     if frame_id >= 0:
         i, P = m.frame_parents[frame_id], m.frame_placements[frame_id]
+    elif P.shape[0] == 0:
+        P = np.eye(3, 4)
     se3_compose(d.oMi[i], P, oM)
     out[:, :] = 0.0
     while i > 0:

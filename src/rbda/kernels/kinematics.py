@@ -113,6 +113,15 @@ def update_frame_placements(I, F, ws):
 
 
 @njit(cache=True)
+def frames_forward_kinematics(I, F, ws, q):
+    """:func:`forward_kinematics_q`, then :func:`update_frame_placements`."""
+    status = forward_kinematics_q(I, F, ws, q)
+    if status:
+        return status
+    return update_frame_placements(I, F, ws)
+
+
+@njit(cache=True)
 def update_global_placements(I, F, ws):
     """``oMi`` from the stored ``liMi``."""
     m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))

@@ -1,17 +1,24 @@
-"""Compiled regressors: the body regressor and the joint torque regressor, linear in the inertial parameters
-``(m, m c, I)`` of each body.
+"""Compiled regressors: the body regressor, the joint torque regressor, the static and energy regressors, linear in
+the inertial parameters ``(m, m c, I)`` of each body.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._native.jit import njit
+from .._native.views import borrowed
+from ..model.layout import data_views, model_views
 
 from ..spatial.compiled import (
     dot6,
     force_act,
     motion_act_inv,
 )
-from .kinematics import body_velocity, calc_joint, joint_acceleration, world_jacobian_columns
+from .checks import WRONG_DATA
+from .frames import ACCELERATION_WITH_GRAVITY, LOCAL, VELOCITY, frame_motion
+from .kinematics import (body_velocity, calc_joint, forward_kinematics_q, forward_kinematics_qv, joint_acceleration,
+                         world_jacobian_columns)
 from .mimic import compress_rows, extended
 from .whole_body import begin_whole_body
 
@@ -98,4 +105,84 @@ def joint_torque_regressor(I, F, ws, wb, q, v, a, Y):
                     Y[row, 10 * (i - 1) + p] = dot6(d.J[row], B[p])
             j = m.parents[j]
     compress_rows(m, Y)  # mimic joints: Y = G^T Y_ext
+    return 0
+
+
+@njit(cache=True)
+def frame_body_regressor(I, F, ws, frame_id, joint_id, out):
+    """``out (6, 10)``: :func:`body_regressor` of frame ``frame_id`` (joint ``joint_id`` if ``frame_id < 0``) at its
+    LOCAL velocity and acceleration with gravity (``data.v``, ``data.a_gf`` of the last RNEA); the status
+    NOT_AN_ID for an id out of range."""
+    v, a, B = np.empty(6), np.empty(6), np.empty((10, 6))
+    status = frame_motion(I, F, ws, frame_id, joint_id, LOCAL, VELOCITY, v)
+    if status == 0:
+        status = frame_motion(I, F, ws, frame_id, joint_id, LOCAL, ACCELERATION_WITH_GRAVITY, a)
+    if status:
+        return status
+    body_regressor(v, a, B)
+    out[:, :] = B.T
+    return 0
+
+
+@njit(cache=True, forceinline=True)
+def after_kinematics(I, F, ws, out, per_body, status):
+    """``(m, d, status)``: the model and data views after a forward kinematics that returned ``status``, which
+    becomes WRONG_DATA if ``out`` does not hold ``per_body`` entries for each body."""
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    if status == 0 and out.shape[0] != per_body * (m.nj - 1):
+        status = WRONG_DATA
+    return m, d, status
+
+
+@njit(cache=True)
+def static_regressor(I, F, ws, out, q):
+    """Forward kinematics at ``q``, then ``out (3 * 4 (nj - 1),)``, the rows of the ``(3, 4 (nj - 1))`` static
+    regressor ``S`` with ``com(q) = S phi``, ``phi`` the stacked ``(m, m c)`` of the bodies and the total mass
+    fixed: block i is ``[p_i, R_i] / total_mass``."""
+    m, d, status = after_kinematics(I, F, ws, out, 12, forward_kinematics_q(I, F, ws, q))
+    if status:
+        return status
+    S = out.reshape((3, 4 * (m.nj - 1)))
+    total = 0.0
+    for i in range(1, m.nj):
+        total += m.inertias[i, 0]
+    for i in range(1, m.nj):
+        for r in range(3):
+            S[r, 4 * (i - 1)] = d.oMi[i, r, 3] / total
+            for c in range(3):
+                S[r, 4 * (i - 1) + 1 + c] = d.oMi[i, r, c] / total
+    return 0
+
+
+@njit(cache=True)
+def kinetic_energy_regressor(I, F, ws, out, q, v):
+    """Forward kinematics at ``q``, ``v``, then ``out (10 (nj - 1),)`` with ``kinetic energy = out . pi`` (without
+    armature): per body, in its frame, ``1/2 m |v|^2 + (m c) . (v x w) + 1/2 w^T I w``."""
+    m, d, status = after_kinematics(I, F, ws, out, 10, forward_kinematics_qv(I, F, ws, q, v))
+    if status:
+        return status
+    for i in range(1, m.nj):
+        v0, v1, v2, w0, w1, w2 = d.v[i, 0], d.v[i, 1], d.v[i, 2], d.v[i, 3], d.v[i, 4], d.v[i, 5]
+        r = out[10 * (i - 1) : 10 * i]
+        r[0] = 0.5 * (v0 * v0 + v1 * v1 + v2 * v2)
+        r[1], r[2], r[3] = v1 * w2 - v2 * w1, v2 * w0 - v0 * w2, v0 * w1 - v1 * w0  # v x w
+        r[4], r[5], r[6], r[7], r[8], r[9] = 0.5 * w0 * w0, w0 * w1, 0.5 * w1 * w1, w0 * w2, w1 * w2, 0.5 * w2 * w2
+    return 0
+
+
+@njit(cache=True)
+def potential_energy_regressor(I, F, ws, out, q):
+    """Forward kinematics at ``q``, then ``out (10 (nj - 1),)`` with ``potential energy = out . pi``: per body
+    ``-g . p`` for m, ``-R^T g`` for ``m c``, 0 for the rotational inertia."""
+    m, d, status = after_kinematics(I, F, ws, out, 10, forward_kinematics_q(I, F, ws, q))
+    if status:
+        return status
+    g = m.gravity
+    for i in range(1, m.nj):
+        M, r = d.oMi[i], out[10 * (i - 1) : 10 * i]
+        r[:] = 0.0
+        r[0] = -(M[0, 3] * g[0] + M[1, 3] * g[1] + M[2, 3] * g[2])  # -g . p_i
+        for c in range(3):
+            r[1 + c] = -(g[0] * M[0, c] + g[1] * M[1, c] + g[2] * M[2, c])  # -R_i^T g
     return 0

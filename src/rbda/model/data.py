@@ -119,7 +119,15 @@ class FastEntries:
                  "update_frame_placement",
                  # config
                  "compute_supported_force_by_frame", "compute_supported_inertia_by_frame",
-                 "jacobian_subtree_center_of_mass")
+                 "jacobian_subtree_center_of_mass",
+                 # ratios
+                 "compute_static_regressor", "compute_kinetic_energy_regressor", "compute_potential_energy_regressor",
+                 "joint_body_regressor", "frame_body_regressor", "get_joint_velocity_derivatives",
+                 "get_joint_acceleration_derivatives", "get_frame_velocity_derivatives",
+                 "get_frame_acceleration_derivatives", "update_frame_placements", "update_global_placements",
+                 "frames_forward_kinematics", "compute_joint_jacobians_time_variation",
+                 "compute_joint_kinematic_hessians", "compute_forward_kinematics_derivatives",
+                 "compute_joint_kinematic_regressor", "compute_frame_kinematic_regressor")
 
     def __init__(self, entries: dict = FAST_ENTRIES):
         self.unbind(entries)
