@@ -33,9 +33,12 @@ from .checks import NORMALIZATION_TOL, SINGULAR
 from ..model.layout import model_views
 from .sparse import subtree_ends
 
-#: the lane helpers and the blocks' algorithms: inlined, noalias, and numpy's error model (a zero pivot divides to
-#: inf, flagged by the caller, instead of a Python exception check in the loop, which would keep it scalar)
-lanes = njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
+def lanes(fn):
+    """The decorator of the lane helpers and the blocks' algorithms: inlined, noalias, and numpy's error model (a
+    zero pivot divides to inf, flagged by the caller, instead of a Python exception check in the loop, which would
+    keep it scalar). One ``njit`` per function, when it is decorated: ``kernels/simd_derivatives.py`` may be
+    imported after numba is loaded, this module before."""
+    return njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)(fn)
 
 
 def accepts(model) -> bool:
