@@ -53,7 +53,7 @@ class JointModelRevoluteUnboundedUnaligned(AxisJoint):
     nq, nv = 2, 1
 
     def random(self, rng, lower, upper):
-        """A random configuration drawn with ``rng``: the angle uniform (the limits do not apply)."""
+        """A random configuration drawn with ``rng``: the angle uniform (``lower``, ``upper`` do not apply)."""
         theta = rng.uniform(-np.pi, np.pi)
         return np.array([np.cos(theta), np.sin(theta)])
 
