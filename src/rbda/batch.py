@@ -119,8 +119,9 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple, serial: tupl
     status = np.zeros(B, dtype=np.int64)
     if serial is not None and B < SERIAL_BELOW:
         _serial(*serial, model, Q, arrays, out, status)
-    else:
-        kernel(I, F, _workspaces(model, B), Q, *arrays, out, status)
+    else:  # every batched kernel takes two arrays of states after Q: (B, 0) where it uses fewer
+        unused = [np.empty((B, 0))] * (2 - len(arrays))
+        kernel(I, F, _workspaces(model, B), Q, *arrays, *unused, out, status)
     _check.report_states(status, ("Q", *velocities))
     return out
 

@@ -126,3 +126,23 @@ def test_every_batched_function_writes_into_out(mimic):
         else:
             assert got is out, name
             np.testing.assert_array_equal(got, expected, err_msg=name)
+
+
+
+@pytest.mark.slow
+def test_each_batched_kernel_compiles_only_its_own_kernel(tmp_path):
+    """``kernels/batch.py`` builds every batched twin from one function with the kernel's code a compile-time
+    constant: numba prunes the other kernels' branches, so that compiling ``batch.crba`` compiles ``crba`` and
+    neither ``aba`` nor ``rnea`` (a fresh process with an empty cache: every kernel it needs is compiled)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import numpy as np, rbda; from rbda._native.jit import real; from rbda.kernels import batch, dynamics; "
+            "model = rbda.sample_models.every_joint(); "
+            "Q = np.stack([rbda.random_configuration(model) for _ in range(40)]); rbda.batch.crba(model, Q); "
+            "print(len(real(batch.crba).overloads), len(real(dynamics.crba).overloads), "
+            "len(real(dynamics.aba).overloads), len(real(dynamics.rnea).overloads))")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    assert out.split() == ["1", "1", "0", "0"]

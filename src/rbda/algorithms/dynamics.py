@@ -36,6 +36,16 @@ def _fext(model, fext) -> np.ndarray:
     return F
 
 
+def _of_configuration(model, data, kernel, q, field: str) -> np.ndarray:
+    """A copy of ``data.<field>`` after the kernel ``kernel(I, F, ws, q)`` at ``q: (nq,)``, checked; raises
+    ``ValueError`` naming ``q`` on a bad one."""
+    I, F = model.packed
+    status = kernel(I, F, data.ws, vector(q, model.nq, "q"))
+    if status:
+        report(status, ("q",), model, (q,))
+    return getattr(data, field).copy()
+
+
 def rnea(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
          fext: ArrayLike | None = None) -> np.ndarray:
     """Inverse dynamics ``tau = M(q) a + C(q, v) v + g(q) - sum J_i^T fext_i`` (Pinocchio's SE(3) cheat sheet
@@ -48,9 +58,8 @@ def rnea(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
         tau = data.fast_entries.rnea(model, data, q, v, a)
         if tau is not None:
             return tau.copy()
-    I, F = model.packed
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
-    status = _k.rnea(I, F, data.ws, q, v, a, NO_FEXT if fext is None else _fext(model, fext))
+    status = _k.rnea(*model.packed, data.ws, q, v, a, NO_FEXT if fext is None else _fext(model, fext))
     if status:
         report(status, ("q", "v", "a"), model, (q, v, a))
     return data.tau.copy()
@@ -108,13 +117,7 @@ def crba(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Joint-space inertia matrix ``M(q)`` ``(nv, nv)``, full and symmetric (armature on the diagonal): a new array,
     also in ``data.M``. Also fills ``data.oMi``, ``data.J`` and the composite inertias ``data.oYcrb``."""
     M = data.fast_entries.crba(model, data, q)  # the bound fast entry (_native/fastcall.py), or None: the checks below
-    if M is not None:
-        return M.copy()
-    I, F = model.packed
-    status = _k.crba(I, F, data.ws, vector(q, model.nq, "q"))
-    if status:
-        report(status, ("q",), model, (q,))
-    return data.M.copy()
+    return M.copy() if M is not None else _of_configuration(model, data, _k.crba, q, "M")
 
 
 def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
@@ -144,13 +147,7 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
 def compute_minverse(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``M(q)^-1`` ``(nv, nv)``: a new array, also in ``data.Minv``."""
     Minv = data.fast_entries.compute_minverse(model, data, q)  # the bound fast entry (_native/fastcall.py), or None
-    if Minv is not None:
-        return Minv.copy()
-    I, F = model.packed
-    status = _k.minverse(I, F, data.ws, vector(q, model.nq, "q"))
-    if status:
-        report(status, ("q",), model, (q,))
-    return data.Minv.copy()
+    return Minv.copy() if Minv is not None else _of_configuration(model, data, _k.minverse, q, "Minv")
 
 
 def compute_all_terms(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> None:

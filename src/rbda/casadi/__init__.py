@@ -60,7 +60,37 @@ def _raise(p, exc):
     raise ValueError(f"rbda.casadi.{p.name}: {exc}") from None
 
 
-class _Primitive(casadi.Callback):
+class _Callback(casadi.Callback):
+    """A CasADi callback into rbda whose Jacobian is a callback of the class :meth:`jacobian_type` returns (None:
+    it has none), made as ``cls(self, name, opts)``; ``n_in``, ``n_out``: its numbers of inputs and outputs."""
+
+    n_in = n_out = 1
+
+    def __init__(self, f, name: str, opts: dict):
+        """The callback ``name`` derived from the callback ``f`` (a Jacobian of ``f``)."""
+        casadi.Callback.__init__(self)
+        self.f = f
+        self.construct(name, opts)
+
+    def get_n_in(self):
+        return self.n_in
+
+    def get_n_out(self):
+        return self.n_out
+
+    def jacobian_type(self):
+        return None
+
+    def has_jacobian(self):
+        return self.jacobian_type() is not None
+
+    def get_jacobian(self, name, inames, onames, opts):
+        jacobian = self.jacobian_type()(self, name, opts)
+        _alive.append(jacobian)
+        return jacobian
+
+
+class _Primitive(_Callback):
     """``y = p(*x)`` with rbda's Jacobian (:class:`_Jacobian`)."""
 
     def __init__(self, p, model, opts: dict, static: tuple):
@@ -71,9 +101,6 @@ class _Primitive(casadi.Callback):
 
     def get_n_in(self):
         return len(self.p.args)
-
-    def get_n_out(self):
-        return 1
 
     def get_name_in(self, i):
         return self.p.args[i]
@@ -94,23 +121,13 @@ class _Primitive(casadi.Callback):
             _raise(self.p, exc)
         return [casadi.DM(y.reshape(self.rows_cols))]
 
-    def has_jacobian(self):
-        return True
-
-    def get_jacobian(self, name, inames, onames, opts):
-        jacobian = _Jacobian(self, name, opts)
-        _alive.append(jacobian)
-        return jacobian
+    def jacobian_type(self):
+        return _Jacobian
 
 
-class _Jacobian(casadi.Callback):
+class _Jacobian(_Callback):
     """``(jac_y_x1, ..., jac_y_xk) = J(x1, ..., xk, y)``: the Jacobian of the result (CasADi's column-major
     vectorisation) with respect to each argument, from :func:`rbda._primitives.jacobians`."""
-
-    def __init__(self, f: _Primitive, name: str, opts: dict):
-        casadi.Callback.__init__(self)
-        self.f = f
-        self.construct(name, opts)
 
     def get_n_in(self):
         return len(self.f.p.args) + 1
@@ -134,51 +151,38 @@ class _Jacobian(casadi.Callback):
         # rows of J are the result's entries in C order; CasADi's are in column-major order
         return [casadi.DM(j[0].reshape(r, c, -1).transpose(1, 0, 2).reshape(r * c, -1)) for j in J]
 
-    def has_jacobian(self):  # second derivatives: rnea's, on models whose tangent and ambient coordinates agree
-        return self.f.p.name == "rnea" and self.f.model.nq == self.f.model.nv
-
-    def get_jacobian(self, name, inames, onames, opts):
-        hessian = _RneaHessian(self, name, opts)
-        _alive.append(hessian)
-        return hessian
+    def jacobian_type(self):  # second derivatives: rnea's, on models whose tangent and ambient coordinates agree
+        return _RneaHessian if self.f.p.name == "rnea" and self.f.model.nq == self.f.model.nv else None
 
 
-class _RneaHessian(casadi.Callback):
+class _RneaHessian(_Callback):
     """The Jacobian of rnea's Jacobian callback: inputs ``(q, v, a, tau, J_q, J_v, J_a)`` (the Jacobian's inputs
     and its nominal outputs), outputs ``d J_i / d x_j`` for ``i`` in ``(q, v, a)`` and ``j`` in ``(q, v, a,
     tau)``, each ``(nv * nv, n_j)`` with ``J_i`` vectorised column by column; from rbda's second-order RNEA
     derivatives (:func:`rbda._primitives.rnea_jacobian_derivatives`); the zero blocks are structurally empty. This
     gives CasADi the exact Hessian of a Lagrangian through rnea (IPOPT's ``hessian_approximation = "exact"``)."""
 
-    def __init__(self, jacobian: _Jacobian, name: str, opts: dict):
-        casadi.Callback.__init__(self)
-        self.jacobian, self.nv = jacobian, jacobian.f.model.nv
-        self.construct(name, opts)
-
-    def get_n_in(self):
-        return 7
-
-    def get_n_out(self):
-        return 12
+    n_in, n_out = 7, 12
 
     def get_sparsity_in(self, i):
-        j = self.jacobian
+        j = self.f
         return j.get_sparsity_in(i) if i < 4 else j.get_sparsity_out(i - 4)
 
     def get_sparsity_out(self, k):
         i, j = divmod(k, 4)
-        nv = self.nv
+        nv = self.f.f.model.nv
         if (i, j) in _RNEA_SECOND_ORDER:
             return casadi.Sparsity.dense(nv * nv, nv)
         return casadi.Sparsity(nv * nv, nv)
 
     def eval(self, args):
-        model, nv = self.jacobian.f.model, self.nv
+        model = self.f.f.model
+        nv = model.nv
         x = [np.asarray(a, dtype=np.float64).reshape(-1) for a in args[:3]]
         try:
             blocks = _primitives.rnea_jacobian_derivatives(model, *x)
         except ValueError as exc:
-            _raise(self.jacobian.f.p, exc)
+            _raise(self.f.f.p, exc)
         out = []
         for k in range(12):
             T = blocks.get(divmod(k, 4))  # T[r, c, l]: row c * nv + r (column-major J_i), column l
@@ -308,21 +312,17 @@ def constraint_forces(model, contact_models, prox_settings=None, opts: dict | No
                      _primitives.constraint_static(model, contact_models, prox_settings))
 
 
-class _Step(casadi.Callback):
+class _Step(_Callback):
     """``(q_next, v_next) = sim.step(q, v, tau)`` with the Jacobians of :func:`rbda.jax._step.step_jacobians`
     (:class:`_StepJacobian`)."""
+
+    n_in, n_out = 3, 2
 
     def __init__(self, sim, opts: dict):
         casadi.Callback.__init__(self)
         self.sim, model = sim, sim.model
         self.sizes_in, self.sizes_out = (model.nq, model.nv, model.nv), (model.nq, model.nv)
         self.construct("simulator_step", opts)
-
-    def get_n_in(self):
-        return 3
-
-    def get_n_out(self):
-        return 2
 
     def get_name_in(self, i):
         return ("q", "v", "tau")[i]
@@ -343,29 +343,15 @@ class _Step(casadi.Callback):
             raise ValueError(f"rbda.casadi.simulator_step: {exc}") from None
         return [casadi.DM(q_next), casadi.DM(v_next)]
 
-    def has_jacobian(self):
-        return True
-
-    def get_jacobian(self, name, inames, onames, opts):
-        jacobian = _StepJacobian(self, name, opts)
-        _alive.append(jacobian)
-        return jacobian
+    def jacobian_type(self):
+        return _StepJacobian
 
 
-class _StepJacobian(casadi.Callback):
+class _StepJacobian(_Callback):
     """``(jac_q_next_q, jac_q_next_v, jac_q_next_tau, jac_v_next_q, ...) = J(q, v, tau, q_next, v_next)``: the
     tangent-space Jacobians of the step in ambient coordinates (``K(q_next) J T(q)`` for ``q`` and ``q_next``)."""
 
-    def __init__(self, f: _Step, name: str, opts: dict):
-        casadi.Callback.__init__(self)
-        self.f = f
-        self.construct(name, opts)
-
-    def get_n_in(self):
-        return 5
-
-    def get_n_out(self):
-        return 6
+    n_in, n_out = 5, 6
 
     def get_sparsity_in(self, i):
         return self.f.get_sparsity_in(i) if i < 3 else self.f.get_sparsity_out(i - 3)

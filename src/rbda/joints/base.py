@@ -215,12 +215,15 @@ class AxisJoint(JointModel):
         return f"{type(self).__name__}(axis={self.axis.tolist()})"
 
 
-def axis_joint_family(base: type, prefix: str, module_globals: dict) -> None:
-    """Define ``{prefix}X``, ``{prefix}Y``, ``{prefix}Z`` subclasses of ``base`` with fixed axes."""
+def axis_joint_family(base: type, prefix: str, module: str) -> tuple[type, type, type]:
+    """The subclasses ``{prefix}X``, ``{prefix}Y``, ``{prefix}Z`` of ``base`` with fixed axes, defined in the module
+    named ``module``."""
+    family = []
     for name, axis in (("X", (1.0, 0.0, 0.0)), ("Y", (0.0, 1.0, 0.0)), ("Z", (0.0, 0.0, 1.0))):
-        cls = type(f"{prefix}{name}", (base,), {"_fixed_axis": axis, "__module__": module_globals["__name__"]})
+        cls = type(f"{prefix}{name}", (base,), {"_fixed_axis": axis, "__module__": module})
         cls.__doc__ = f"{base.__name__} about the {name} axis."
-        module_globals[cls.__name__] = cls
+        family.append(cls)
+    return tuple(family)
 
 
 # ------------------------------------------------------------------------------------------------- vector spaces
@@ -242,6 +245,14 @@ def vector_difference(q0, q1, out):
 def zero_fill(out):
     for k in range(out.shape[0]):
         out[k] = 0.0
+
+
+@njit(cache=True, forceinline=True)
+def one_dof_velocity(S, v, vJ, cJ):
+    """``vJ = S v``, ``cJ = 0`` for a joint of one dof whose subspace ``S`` (1, 6) is constant in its frame."""
+    for k in range(6):
+        vJ[k] = S[0, k] * v[0]
+        cJ[k] = 0.0
 
 
 @njit(cache=True, forceinline=True)

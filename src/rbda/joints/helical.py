@@ -7,7 +7,7 @@ import numpy as np
 from .._native.jit import njit
 
 from ..spatial.compiled import axis_rotation
-from .base import AxisJoint, JointType, axis_joint_family
+from .base import AxisJoint, JointType, axis_joint_family, one_dof_velocity
 
 
 @njit(cache=True)
@@ -18,9 +18,7 @@ def calc(params, q, v, M, S, vJ, cJ):
         M[r, 3] = h * q[0] * params[r]
         S[0, r] = h * params[r]
         S[0, 3 + r] = params[r]
-    for k in range(6):
-        vJ[k] = S[0, k] * v[0]
-        cJ[k] = 0.0
+    one_dof_velocity(S, v, vJ, cJ)
 
 
 class JointModelHelicalUnaligned(AxisJoint):
@@ -44,5 +42,4 @@ class JointModelHelicalUnaligned(AxisJoint):
         return f"{type(self).__name__}({axis}pitch={self.pitch!r})"
 
 
-axis_joint_family(JointModelHelicalUnaligned, "JointModelH", globals())
-JointModelHX, JointModelHY, JointModelHZ = globals()["JointModelHX"], globals()["JointModelHY"], globals()["JointModelHZ"]
+JointModelHX, JointModelHY, JointModelHZ = axis_joint_family(JointModelHelicalUnaligned, "JointModelH", __name__)

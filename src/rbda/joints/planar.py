@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from .._native.jit import njit
 
+from . import revolute_unbounded
 from .base import JointType, SE3SubgroupJoint
 
 
@@ -66,15 +67,13 @@ def difference(q0, q1, out):
 
 @njit(cache=True)
 def neutral(out):
-    out[0] = out[1] = out[3] = 0.0
-    out[2] = 1.0
+    out[0] = out[1] = 0.0
+    revolute_unbounded.neutral(out[2:4])  # the rotation (cos, sin): SO(2), as the unbounded revolute joint's
 
 
 @njit(cache=True)
 def normalize(q):
-    n = np.sqrt(q[2] * q[2] + q[3] * q[3])
-    q[2] /= n
-    q[3] /= n
+    revolute_unbounded.normalize(q[2:4])
 
 
 class JointModelPlanar(SE3SubgroupJoint):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .._native.jit import njit
 
-from .base import AxisJoint, JointType, axis_joint_family
+from .base import AxisJoint, JointType, axis_joint_family, one_dof_velocity
 
 
 @njit(cache=True, forceinline=True)
@@ -15,9 +15,7 @@ def calc(params, q, v, M, S, vJ, cJ):
         M[r, 3] = params[r] * q[0]
         S[0, r] = params[r]
         S[0, 3 + r] = 0.0
-    for k in range(6):
-        vJ[k] = S[0, k] * v[0]
-        cJ[k] = 0.0
+    one_dof_velocity(S, v, vJ, cJ)
 
 
 class JointModelPrismaticUnaligned(AxisJoint):
@@ -27,5 +25,4 @@ class JointModelPrismaticUnaligned(AxisJoint):
     nq = nv = 1
 
 
-axis_joint_family(JointModelPrismaticUnaligned, "JointModelP", globals())
-JointModelPX, JointModelPY, JointModelPZ = globals()["JointModelPX"], globals()["JointModelPY"], globals()["JointModelPZ"]
+JointModelPX, JointModelPY, JointModelPZ = axis_joint_family(JointModelPrismaticUnaligned, "JointModelP", __name__)

@@ -6,7 +6,7 @@ import numpy as np
 from .._native.jit import njit
 
 from ..spatial.compiled import axis_rotation, placed_axis_rotation
-from .base import AxisJoint, JointType, angular_row, axis_joint_family
+from .base import AxisJoint, JointType, angular_row, axis_joint_family, one_dof_velocity
 
 
 @njit(cache=True, forceinline=True)
@@ -28,9 +28,7 @@ def calc_placed(params, q, v, placement, liMi, S, vJ, cJ):
 def subspace(params, v, S, vJ, cJ):
     """``S = [0; a]``, ``vJ = S v``, ``cJ = 0``."""
     angular_row(S, 0, params[0], params[1], params[2])
-    for k in range(6):
-        vJ[k] = S[0, k] * v[0]
-        cJ[k] = 0.0
+    one_dof_velocity(S, v, vJ, cJ)
 
 
 class JointModelRevoluteUnaligned(AxisJoint):
@@ -40,5 +38,4 @@ class JointModelRevoluteUnaligned(AxisJoint):
     nq = nv = 1
 
 
-axis_joint_family(JointModelRevoluteUnaligned, "JointModelR", globals())
-JointModelRX, JointModelRY, JointModelRZ = globals()["JointModelRX"], globals()["JointModelRY"], globals()["JointModelRZ"]
+JointModelRX, JointModelRY, JointModelRZ = axis_joint_family(JointModelRevoluteUnaligned, "JointModelR", __name__)

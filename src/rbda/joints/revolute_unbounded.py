@@ -10,7 +10,7 @@ import numpy as np
 from .._native.jit import njit
 
 from ..spatial.compiled import axis_rotation
-from .base import AxisJoint, JointType, angular_row, axis_joint_family
+from .base import AxisJoint, JointType, angular_row, axis_joint_family, one_dof_velocity
 
 
 @njit(cache=True)
@@ -18,9 +18,7 @@ def calc(params, q, v, M, S, vJ, cJ):
     axis_rotation(params[0:3], q[0], q[1], M[:, :3])
     M[0, 3] = M[1, 3] = M[2, 3] = 0.0
     angular_row(S, 0, params[0], params[1], params[2])
-    for k in range(6):
-        vJ[k] = S[0, k] * v[0]
-        cJ[k] = 0.0
+    one_dof_velocity(S, v, vJ, cJ)
 
 
 @njit(cache=True)
@@ -55,13 +53,10 @@ class JointModelRevoluteUnboundedUnaligned(AxisJoint):
     nq, nv = 2, 1
 
     def random(self, rng, lower, upper):
-        """A random configuration drawn with ``rng``: the translation uniform in ``[lower, upper]`` where it
-        has one, the rotation uniform."""
+        """A random configuration drawn with ``rng``: the angle uniform (``lower``, ``upper`` do not apply)."""
         theta = rng.uniform(-np.pi, np.pi)
         return np.array([np.cos(theta), np.sin(theta)])
 
 
-axis_joint_family(JointModelRevoluteUnboundedUnaligned, "JointModelRUB", globals())
-JointModelRUBX = globals()["JointModelRUBX"]
-JointModelRUBY = globals()["JointModelRUBY"]
-JointModelRUBZ = globals()["JointModelRUBZ"]
+JointModelRUBX, JointModelRUBY, JointModelRUBZ = axis_joint_family(JointModelRevoluteUnboundedUnaligned, "JointModelRUB",
+                                                                 __name__)

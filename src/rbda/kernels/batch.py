@@ -2,7 +2,9 @@
 
 The batch is cut into one contiguous chunk per workspace (one workspace per thread); each chunk runs the
 single-state kernel state after state and copies its result out, element by element (a slice assignment
-compiles numba's shape-mismatch error path, seconds per kernel). No Python work per state.
+compiles numba's shape-mismatch error path, seconds per kernel). No Python work per state. Every batched kernel
+takes ``(I, F, WS, Q, V, A, OUT, STATUS)`` (``V``, ``A`` ``(B, 0)`` where it does not use them), but
+:func:`frame_jacobians`, which also takes the frame.
 """
 
 from __future__ import annotations
@@ -15,115 +17,94 @@ from ..model.layout import data_views, model_views
 from .mimic import model_block
 
 
-@njit(cache=True, parallel=True)
-def rnea(I, F, WS, Q, V, A, OUT, STATUS):
-    nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
-        m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
-        no_fext = np.zeros((0, 6))  # the single-state calls' argument types: one compiled overload for both
-        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = dynamics.rnea(I, F, WS[c], Q[b], V[b], A[b], no_fext)
-            for k in range(m.nv_red):
-                OUT[b, k] = d.tau[k]
+#: the single-state kernels that :func:`batched` runs, by code
+(RNEA, ABA, FORWARD_DYNAMICS_THROUGH_FACTOR, CRBA, MINVERSE, FORWARD_KINEMATICS, JOINT_JACOBIANS,
+ FRAMES_FORWARD_KINEMATICS) = range(8)
 
 
-@njit(cache=True, parallel=True)
-def aba(I, F, WS, Q, V, TAU, OUT, STATUS):
-    nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
-        m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
-        no_fext = np.zeros((0, 6))
-        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = dynamics.aba(I, F, WS[c], Q[b], V[b], TAU[b], no_fext)
-            for k in range(m.nv_red):
-                OUT[b, k] = d.ddq[k]
+def batched(kernel):
+    """The batched twin ``(I, F, WS, Q, V, A, OUT, STATUS)`` of the single-state kernel with code ``kernel``: for
+    each state ``b``, ``STATUS[b]`` is the kernel's status at ``(Q[b], V[b], A[b])`` and ``OUT[b]`` its result.
+
+    ``WS: (nchunks, size)`` one workspace per chunk of states; ``Q: (B, nq)``; ``V, A: (B, nv)``, or ``(B, 0)``
+    for a kernel of ``q`` alone (``A`` holds ``tau`` for forward dynamics); ``OUT``: ``(B, nv)`` for ``tau`` and
+    ``ddq``, ``(B, nv, nv)`` for ``M`` and ``M^-1``, ``(B, njoints, 3, 4)`` for ``oMi``, ``(B, 6, nv)`` for the
+    joint Jacobians, ``(B, nframes, 3, 4)`` for ``oMf``; ``STATUS: (B,)`` int64.
+
+    ``kernel`` is a constant of the compiled function (a closure variable): numba prunes the branches of the other
+    kernels before typing, so that each batched twin compiles only its own kernel, and caches it on disk under
+    this function's name, one entry per code.
+    """
+
+    @njit(cache=True, parallel=True)
+    def batched_kernel(I, F, WS, Q, V, A, OUT, STATUS):
+        nchunks, B = WS.shape[0], Q.shape[0]
+        for c in prange(nchunks):
+            m = model_views(I, F)
+            d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
+            no_fext = np.zeros((0, 6))  # the single-state calls' argument types: one compiled overload for both
+            for b in range(c * B // nchunks, (c + 1) * B // nchunks):
+                if kernel == RNEA:
+                    STATUS[b] = dynamics.rnea(I, F, WS[c], Q[b], V[b], A[b], no_fext)
+                    copy_vector(d.tau, OUT[b])
+                elif kernel == ABA:
+                    STATUS[b] = dynamics.aba(I, F, WS[c], Q[b], V[b], A[b], no_fext)
+                    copy_vector(d.ddq, OUT[b])
+                elif kernel == FORWARD_DYNAMICS_THROUGH_FACTOR:  # aba for a model with mimic joints
+                    STATUS[b] = dynamics.forward_dynamics_through_factor(I, F, WS[c], Q[b], V[b], A[b], no_fext)
+                    copy_vector(d.ddq, OUT[b])
+                elif kernel == CRBA:
+                    STATUS[b] = dynamics.crba(I, F, WS[c], Q[b])
+                    copy_matrix(model_block(m, d.M), OUT[b])
+                elif kernel == MINVERSE:
+                    STATUS[b] = dynamics.minverse(I, F, WS[c], Q[b])
+                    copy_matrix(model_block(m, d.Minv), OUT[b])
+                elif kernel == FORWARD_KINEMATICS:
+                    STATUS[b] = kinematics.forward_kinematics_q(I, F, WS[c], Q[b])
+                    copy_placements(d.oMi, OUT[b])
+                elif kernel == JOINT_JACOBIANS:
+                    STATUS[b] = kinematics.compute_joint_jacobians(I, F, WS[c], Q[b])
+                    copy_matrix(d.J.T, OUT[b])
+                elif kernel == FRAMES_FORWARD_KINEMATICS:
+                    STATUS[b] = kinematics.forward_kinematics_q(I, F, WS[c], Q[b])
+                    kinematics.update_frame_placements(I, F, WS[c])
+                    copy_placements(d.oMf, OUT[b])
+
+    return batched_kernel
 
 
-@njit(cache=True, parallel=True)
-def forward_dynamics_through_factor(I, F, WS, Q, V, TAU, OUT, STATUS):
-    """:func:`aba` for a model with mimic joints (``dynamics.forward_dynamics_through_factor``)."""
-    nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
-        m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
-        no_fext = np.zeros((0, 6))
-        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = dynamics.forward_dynamics_through_factor(I, F, WS[c], Q[b], V[b], TAU[b], no_fext)
-            for k in range(m.nv_red):
-                OUT[b, k] = d.ddq[k]
+rnea = batched(RNEA)
+aba = batched(ABA)
+forward_dynamics_through_factor = batched(FORWARD_DYNAMICS_THROUGH_FACTOR)
+crba = batched(CRBA)
+minverse = batched(MINVERSE)
+forward_kinematics = batched(FORWARD_KINEMATICS)
+joint_jacobians = batched(JOINT_JACOBIANS)
+frames_forward_kinematics = batched(FRAMES_FORWARD_KINEMATICS)
 
 
-@njit(cache=True, parallel=True)
-def crba(I, F, WS, Q, OUT, STATUS):
-    nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
-        m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
-        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = dynamics.crba(I, F, WS[c], Q[b])
-            M = model_block(m, d.M)
-            for r in range(m.nv_red):
-                for k in range(m.nv_red):
-                    OUT[b, r, k] = M[r, k]
+# Element by element: a slice assignment compiles numba's shape-mismatch error path (seconds per kernel). Each
+# copies the leading block of ``x`` that ``out`` has room for.
+@njit(cache=True, forceinline=True)
+def copy_vector(x, out):
+    """``out[:] = x[:len(out)]``."""
+    for k in range(out.shape[0]):
+        out[k] = x[k]
 
 
-@njit(cache=True, parallel=True)
-def minverse(I, F, WS, Q, OUT, STATUS):
-    nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
-        m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
-        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = dynamics.minverse(I, F, WS[c], Q[b])
-            Minv = model_block(m, d.Minv)
-            for r in range(m.nv_red):
-                for k in range(m.nv_red):
-                    OUT[b, r, k] = Minv[r, k]
+@njit(cache=True, forceinline=True)
+def copy_matrix(X, out):
+    """``out[:, :] = X[:rows, :cols]`` of ``out``."""
+    for r in range(out.shape[0]):
+        for k in range(out.shape[1]):
+            out[r, k] = X[r, k]
 
 
-@njit(cache=True, parallel=True)
-def forward_kinematics(I, F, WS, Q, OUT, STATUS):
-    nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
-        m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
-        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = kinematics.forward_kinematics_q(I, F, WS[c], Q[b])
-            for i in range(m.nj):
-                for r in range(3):
-                    for k in range(4):
-                        OUT[b, i, r, k] = d.oMi[i, r, k]
-
-
-@njit(cache=True, parallel=True)
-def joint_jacobians(I, F, WS, Q, OUT, STATUS):
-    nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
-        m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
-        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = kinematics.compute_joint_jacobians(I, F, WS[c], Q[b])
-            for r in range(6):
-                for k in range(m.nv):
-                    OUT[b, r, k] = d.J[k, r]
-
-
-@njit(cache=True, parallel=True)
-def frames_forward_kinematics(I, F, WS, Q, OUT, STATUS):
-    """``OUT[b, k] = oMf[k]`` ``[R | p]`` at ``Q[b]``."""
-    nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
-        m = model_views(I, F)
-        d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
-        for b in range(c * B // nchunks, (c + 1) * B // nchunks):
-            STATUS[b] = kinematics.forward_kinematics_q(I, F, WS[c], Q[b])
-            kinematics.update_frame_placements(I, F, WS[c])
-            for k in range(m.nf):
-                for r in range(3):
-                    for x in range(4):
-                        OUT[b, k, r, x] = d.oMf[k, r, x]
+@njit(cache=True, forceinline=True)
+def copy_placements(X, out):
+    """``out[i] = X[i]``, placements ``[R | p]`` ``(n, 3, 4)``."""
+    for i in range(out.shape[0]):
+        copy_matrix(X[i], out[i])
 
 
 @njit(cache=True, parallel=True)

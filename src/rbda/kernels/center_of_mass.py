@@ -156,7 +156,8 @@ def subtree_coms(oYcrb, oMi, mass, com):
 
 # ---------------------------------------------------------------------------------------------- batches
 # One chunk of states per thread, each with its own workspace ``WS[c]`` and whole-body buffer; the chunk loops are
-# plain kernels (numba's parallel array analysis cannot follow the views of the buffer).
+# plain kernels (numba's parallel array analysis cannot follow the views of the buffer). The batches take the
+# signature of every batched kernel (kernels/batch.py); ``V``, ``A`` unused.
 
 @njit(cache=True)
 def center_of_mass_chunk(I, F, ws, Q, OUT, STATUS, lo, hi):
@@ -183,14 +184,14 @@ def jacobian_center_of_mass_chunk(I, F, ws, Q, OUT, STATUS, lo, hi):
 
 
 @njit(cache=True, parallel=True)
-def center_of_mass_batch(I, F, WS, Q, OUT, STATUS):
+def center_of_mass_batch(I, F, WS, Q, V, A, OUT, STATUS):
     n, B = WS.shape[0], Q.shape[0]
     for c in prange(n):
         center_of_mass_chunk(I, F, WS[c], Q, OUT, STATUS, c * B // n, (c + 1) * B // n)
 
 
 @njit(cache=True, parallel=True)
-def jacobian_center_of_mass_batch(I, F, WS, Q, OUT, STATUS):
+def jacobian_center_of_mass_batch(I, F, WS, Q, V, A, OUT, STATUS):
     n, B = WS.shape[0], Q.shape[0]
     for c in prange(n):
         jacobian_center_of_mass_chunk(I, F, WS[c], Q, OUT, STATUS, c * B // n, (c + 1) * B // n)

@@ -207,7 +207,8 @@ def centroidal_momentum(I, F, ws, wb, q, v, a):
 
 # ---------------------------------------------------------------------------------------------- batches
 # One chunk of states per thread, each with its own workspace ``WS[c]`` and whole-body buffer; the chunk loops are
-# plain kernels (numba's parallel array analysis cannot follow the views of the buffer).
+# plain kernels (numba's parallel array analysis cannot follow the views of the buffer). The batches take the
+# signature of every batched kernel (kernels/batch.py); ``A`` unused.
 
 @njit(cache=True)
 def ccrba_chunk(I, F, ws, Q, V, OUT, STATUS, lo, hi):
@@ -231,14 +232,14 @@ def centroidal_momentum_chunk(I, F, ws, Q, V, OUT, STATUS, lo, hi):
 
 
 @njit(cache=True, parallel=True)
-def ccrba_batch(I, F, WS, Q, V, OUT, STATUS):
+def ccrba_batch(I, F, WS, Q, V, A, OUT, STATUS):
     n, B = WS.shape[0], Q.shape[0]
     for c in prange(n):
         ccrba_chunk(I, F, WS[c], Q, V, OUT, STATUS, c * B // n, (c + 1) * B // n)
 
 
 @njit(cache=True, parallel=True)
-def centroidal_momentum_batch(I, F, WS, Q, V, OUT, STATUS):
+def centroidal_momentum_batch(I, F, WS, Q, V, A, OUT, STATUS):
     n, B = WS.shape[0], Q.shape[0]
     for c in prange(n):
         centroidal_momentum_chunk(I, F, WS[c], Q, V, OUT, STATUS, c * B // n, (c + 1) * B // n)

@@ -33,9 +33,12 @@ from .checks import NORMALIZATION_TOL, SINGULAR
 from ..model.layout import model_views
 from .sparse import subtree_ends
 
-#: the lane helpers and the blocks' algorithms: inlined, noalias, and numpy's error model (a zero pivot divides to
-#: inf, flagged by the caller, instead of a Python exception check in the loop, which would keep it scalar)
-lanes = njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)
+def lanes(fn):
+    """The decorator of the lane helpers and the blocks' algorithms: inlined, noalias, and numpy's error model (a
+    zero pivot divides to inf, flagged by the caller, instead of a Python exception check in the loop, which would
+    keep it scalar). One ``njit`` per function, when it is decorated: ``kernels/simd_derivatives.py`` may be
+    imported after numba is loaded, this module before."""
+    return njit(cache=True, forceinline=True, error_model="numpy", pipeline_class=NoAliasCompiler)(fn)
 
 
 def accepts(model) -> bool:
@@ -259,6 +262,16 @@ def state_status(m, q, v, a, w):
     return 0
 
 
+@njit(cache=True, forceinline=True)
+def statuses(m, q, x, y, b0, singular, STATUS):
+    """``STATUS[b0 + w]`` for the block's states in the batch: that of the inputs ``q, x, y``, else ``SINGULAR``
+    where ``singular[w]`` is set."""
+    for w in range(min(W, STATUS.shape[0] - b0)):
+        STATUS[b0 + w] = state_status(m, q, x, y, w)
+        if STATUS[b0 + w] == 0 and singular[w] != 0.0:
+            STATUS[b0 + w] = SINGULAR
+
+
 # ---------------------------------------------------------------------------------------------- RNEA
 @njit(cache=True, nogil=True)
 def rnea_chunk(I, F, Q, V, A, OUT, STATUS, first, last):
@@ -346,17 +359,14 @@ def store_symmetric(M, b0, OUT):
 
 @njit(cache=True)
 def store(I, F, q, x, y, b0, out, singular, OUT, STATUS):
-    """``OUT[b0 + w] = out[:, w]`` for the block's states in the batch, with the status of each: that of its
-    inputs ``q, x, y``, else ``SINGULAR`` where ``singular[w]`` is set."""
+    """``OUT[b0 + w] = out[:, w]`` for the block's states in the batch, with the status of each
+    (:func:`statuses`)."""
     m = model_views(borrowed(I), borrowed(F))
     q, x, y, out, OUT, STATUS = borrowed(q), borrowed(x), borrowed(y), borrowed(out), borrowed(OUT), borrowed(STATUS)
+    statuses(m, q, x, y, b0, singular, STATUS)
     for w in range(min(W, OUT.shape[0] - b0)):
-        b = b0 + w
-        STATUS[b] = state_status(m, q, x, y, w)
-        if STATUS[b] == 0 and singular[w] != 0.0:
-            STATUS[b] = SINGULAR
         for k in range(out.shape[0]):
-            OUT[b, k] = out[k, w]
+            OUT[b0 + w, k] = out[k, w]
 
 
 # ---------------------------------------------------------------------------------------------- ABA (world frame)
@@ -655,8 +665,7 @@ def crba_chunk(I, F, Q, OUT, STATUS, first, last):
         b0 = blk * W
         load(Q, b0, q)
         crba_block(I, F, q, R, p, oR, op, Yc, J, T, S, M)
-        for w in range(min(W, OUT.shape[0] - b0)):
-            STATUS[b0 + w] = state_status(m, q, none, none, w)
+        statuses(m, q, none, none, b0, T[14], STATUS)  # (T[14] stays 0)
         store_matrix(M, b0, OUT)
 
 
@@ -872,10 +881,7 @@ def minverse_chunk(I, F, Q, OUT, STATUS, first, last):
         load(Q, b0, q)
         crba_block(I, F, q, R, p, oR, op, Yc, J, T, S, M)  # (rewrites the entries that the factor overwrites)
         factor_and_invert(M, lam, end, T[14], T[15], Minv, nl)
-        for w in range(min(W, OUT.shape[0] - b0)):
-            STATUS[b0 + w] = state_status(m, q, none, none, w)
-            if STATUS[b0 + w] == 0 and T[14, w] != 0.0:
-                STATUS[b0 + w] = SINGULAR
+        statuses(m, q, none, none, b0, T[14], STATUS)
         store_symmetric(Minv, b0, OUT)
 
 

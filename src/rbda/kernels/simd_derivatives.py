@@ -24,10 +24,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._native.jit import njit
-from .checks import SINGULAR
 from ..model.layout import model_views
 from .simd import (W, aba_block, ancestors_sub, cross_add, cross_to, dot, factor_and_invert, force_cross_to,
-                   lane_count, lanes, load, matvec, rows_scale, rows_sub, state_status, store_matrix, store_symmetric,
+                   lane_count, lanes, load, matvec, rows_scale, rows_sub, statuses, store_matrix, store_symmetric,
                    subtree_ends, world_inertia, world_motion, world_root)
 from .._native.views import borrowed
 
@@ -92,18 +91,10 @@ def velocity_variation(Y, v, h, B):
             p3 = w1 * y5 - w2 * y4 + v1 * y2 - v2 * y1
             p4 = w2 * y3 - w0 * y5 + v2 * y0 - v0 * y2
             p5 = w0 * y4 - w1 * y3 + v0 * y1 - v1 * y0
-            B[0, c, w] += p0
-            B[c, 0, w] += p0
-            B[1, c, w] += p1
-            B[c, 1, w] += p1
-            B[2, c, w] += p2
-            B[c, 2, w] += p2
-            B[3, c, w] += p3
-            B[c, 3, w] += p3
-            B[4, c, w] += p4
-            B[c, 4, w] += p4
-            B[5, c, w] += p5
-            B[c, 5, w] += p5
+            P = (p0, p1, p2, p3, p4, p5)
+            for r in range(6):
+                B[r, c, w] += P[r]
+                B[c, r, w] += P[r]
 
 
 # ---------------------------------------------------------------------------------------------- RNEA derivatives
@@ -189,16 +180,6 @@ def rnea_derivatives_block(I, F, q, qd, qdd, R, p, oR, op, ov, oa, of, Yc, Bc, J
                     for w in range(W):
                         Yc[parent, r, k, w] += Yc[i, r, k, w]
                         Bc[parent, r, k, w] += Bc[i, r, k, w]
-
-
-@njit(cache=True, forceinline=True)
-def statuses(m, q, x, y, b0, singular, STATUS):
-    """``STATUS[b0 + w]`` for the block's states in the batch: that of the inputs ``q, x, y``, else ``SINGULAR``
-    where ``singular[w]`` is set."""
-    for w in range(min(W, STATUS.shape[0] - b0)):
-        STATUS[b0 + w] = state_status(m, q, x, y, w)
-        if STATUS[b0 + w] == 0 and singular[w] != 0.0:
-            STATUS[b0 + w] = SINGULAR
 
 
 @njit(cache=True, nogil=True)

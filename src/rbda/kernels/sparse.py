@@ -280,25 +280,18 @@ def cholesky_solve_columns(L, Dinv, lam, X):
 def cholesky_solve_block(L, Dinv, lam, T):
     """In place ``T = M^-1 T`` for ``T (nv, k)`` with ``M = L^T D L`` the sparse factor of
     :func:`cholesky_decompose`: its solve with every step a row operation over the k columns."""
-    nv = T.shape[0]
-    for k in range(nv - 1, -1, -1):  # L^-T
-        tk = T[k]
+    nv, k_cols = T.shape
+    for k in range(nv - 1, -1, -1):  # L^-T: row k pushed to its ancestors j
         j = lam[k]
         while j >= 0:
-            w, tj = L[k, j], T[j]
-            for c in range(tk.shape[0]):
-                tj[c] -= w * tk[c]
+            row_axpy(-L[k, j], T, k, j, 0, k_cols)
             j = lam[j]
-    for k in range(nv):  # D^-1, then L^-1
-        tk = T[k]
-        w = Dinv[k]
-        for c in range(tk.shape[0]):
-            tk[c] *= w
+    for k in range(nv):  # D^-1, then L^-1: row k takes its ancestors j
+        for c in range(k_cols):
+            T[k, c] *= Dinv[k]
         j = lam[k]
         while j >= 0:
-            w, tj = L[k, j], T[j]
-            for c in range(tk.shape[0]):
-                tk[c] -= w * tj[c]
+            row_axpy(-L[k, j], T, j, k, 0, k_cols)
             j = lam[j]
 
 

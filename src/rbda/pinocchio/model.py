@@ -381,6 +381,11 @@ _ALIASES = {"staticRegressor": "static_regressor", "jointTorqueRegressor": "join
             "dvc_dq": "dvcom_dq", "KA": "constraint_jacobian", "oYaba": "oYaba", "Ycrb": "oYcrb"}
 
 
+def _typed_field(name: str, typed) -> property:
+    """A read-only property: ``typed(data.<name>)`` of the wrapped rbda data."""
+    return property(lambda self: typed(getattr(self._data, name)))
+
+
 class Data:
     """Pinocchio's ``Data``: ``Data(model)`` or ``model.createData()``; see the module docstring. ``copy()`` is an
     independent data; ``==`` compares every field; a data pickles."""
@@ -401,24 +406,13 @@ class Data:
         object.__setattr__(out, "_model", weakref.ref(model) if model is not None else None)
         return out
 
-    # Pinocchio's typed fields
-    oMi = property(lambda self: _PinSE3Views(self._data.oMi.array))
-    oMf = property(lambda self: _PinSE3Views(self._data.oMf.array))
-    liMi = property(lambda self: _PinSE3Views(self._data.liMi.array))
-    v = property(lambda self: _MotionViews(self._data.v))
-    a = property(lambda self: _MotionViews(self._data.a))
-    a_gf = property(lambda self: _MotionViews(self._data.a_gf))
-    ov = property(lambda self: _MotionViews(self._data.ov))
-    oa = property(lambda self: _MotionViews(self._data.oa))
-    oa_gf = property(lambda self: _MotionViews(self._data.oa_gf))
-    f = property(lambda self: _ForceViews(self._data.f))
-    of = property(lambda self: _ForceViews(self._data.of))
-    com = property(lambda self: _Vector3Views(self._data.com))
-    vcom = property(lambda self: _Vector3Views(self._data.vcom))
-    acom = property(lambda self: _Vector3Views(self._data.acom))
-    hg = property(lambda self: _force_view(self._data.hg))
-    dhg = property(lambda self: _force_view(self._data.dhg))
-    oYcrb = property(lambda self: [_inertia_of_row(r) for r in self._data.oYcrb])
+    # Pinocchio's typed fields: the rbda data's, read through Pinocchio's types
+    oMi, oMf, liMi = (_typed_field(n, lambda x: _PinSE3Views(x.array)) for n in ("oMi", "oMf", "liMi"))
+    v, a, a_gf, ov, oa, oa_gf = (_typed_field(n, _MotionViews) for n in ("v", "a", "a_gf", "ov", "oa", "oa_gf"))
+    f, of = (_typed_field(n, _ForceViews) for n in ("f", "of"))
+    com, vcom, acom = (_typed_field(n, _Vector3Views) for n in ("com", "vcom", "acom"))
+    hg, dhg = (_typed_field(n, _force_view) for n in ("hg", "dhg"))
+    oYcrb = _typed_field("oYcrb", lambda rows: [_inertia_of_row(r) for r in rows])
 
     @property
     def Ig(self) -> _ps.Inertia:

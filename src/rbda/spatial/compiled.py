@@ -145,56 +145,60 @@ def se3_compose(A, B, out):
         out[r, 3] = a0 * b03 + a1 * b13 + a2 * b23 + a3
 
 
+# A motion [v; w] and a force [f; tau] move alike, with their halves' roles swapped (the duality of crm and crf):
+# one half only rotates (w, f), the other rotates and gains p x that half (v, tau). ``rotated``, ``shifted``: the
+# offsets (0 or 3) of the two halves in the 6-vector.
+@njit(cache=True, forceinline=True)
+def act_halves(M, x, out, rotated, shifted):
+    """``out[rotated:] = R x[rotated:]``, ``out[shifted:] = R x[shifted:] + p x out[rotated:]`` (3 entries each)."""
+    for r in range(3):
+        out[rotated + r] = M[r, 0] * x[rotated] + M[r, 1] * x[rotated + 1] + M[r, 2] * x[rotated + 2]
+        out[shifted + r] = M[r, 0] * x[shifted] + M[r, 1] * x[shifted + 1] + M[r, 2] * x[shifted + 2]
+    px, py, pz = M[0, 3], M[1, 3], M[2, 3]
+    ax, ay, az = out[rotated], out[rotated + 1], out[rotated + 2]
+    out[shifted] += py * az - pz * ay
+    out[shifted + 1] += pz * ax - px * az
+    out[shifted + 2] += px * ay - py * ax
+
+
+@njit(cache=True, forceinline=True)
+def act_inv_halves(M, x, out, rotated, shifted):
+    """The inverse of :func:`act_halves`: ``out[rotated:] = R^T x[rotated:]``, ``out[shifted:] = R^T (x[shifted:] -
+    p x x[rotated:])``."""
+    px, py, pz = M[0, 3], M[1, 3], M[2, 3]
+    a0, a1, a2 = x[rotated], x[rotated + 1], x[rotated + 2]
+    sx = x[shifted] - (py * a2 - pz * a1)
+    sy = x[shifted + 1] - (pz * a0 - px * a2)
+    sz = x[shifted + 2] - (px * a1 - py * a0)
+    for c in range(3):
+        out[shifted + c] = M[0, c] * sx + M[1, c] * sy + M[2, c] * sz
+        out[rotated + c] = M[0, c] * a0 + M[1, c] * a1 + M[2, c] * a2
+
+
 @njit(cache=True, forceinline=True)
 def motion_act(M, m, out):
     """``out = aXb m``: ``w' = R w``, ``v' = R v + p x w'`` (``M`` is ``[R | p]``, ``(3, 4)``)."""
-    for r in range(3):
-        out[3 + r] = M[r, 0] * m[3] + M[r, 1] * m[4] + M[r, 2] * m[5]
-        out[r] = M[r, 0] * m[0] + M[r, 1] * m[1] + M[r, 2] * m[2]
-    px, py, pz = M[0, 3], M[1, 3], M[2, 3]
-    wx, wy, wz = out[3], out[4], out[5]
-    out[0] += py * wz - pz * wy
-    out[1] += pz * wx - px * wz
-    out[2] += px * wy - py * wx
+    act_halves(M, m, out, 3, 0)
+
+
+@njit(cache=True, forceinline=True)
+def force_act(M, f, out):
+    """``out = aXb* f``: ``f' = R f``, ``tau' = R tau + p x f'``; ``phi . nu`` is kept:
+    ``(aXb* f) . (aXb m) = f . m``."""
+    act_halves(M, f, out, 0, 3)
 
 
 @njit(cache=True, forceinline=True)
 def motion_act_inv(M, m, out):
     """``out = aXb^-1 m``: ``w' = R^T w``, ``v' = R^T (v - p x w)``."""
-    px, py, pz = M[0, 3], M[1, 3], M[2, 3]
-    vx = m[0] - (py * m[5] - pz * m[4])
-    vy = m[1] - (pz * m[3] - px * m[5])
-    vz = m[2] - (px * m[4] - py * m[3])
-    w0, w1, w2 = m[3], m[4], m[5]
-    for c in range(3):
-        out[c] = M[0, c] * vx + M[1, c] * vy + M[2, c] * vz
-        out[3 + c] = M[0, c] * w0 + M[1, c] * w1 + M[2, c] * w2
-
-
-@njit(cache=True, forceinline=True)
-def force_act(M, f, out):
-    """``out = aXb* f``: ``f' = R f``, ``tau' = R tau + p x f'``."""
-    for r in range(3):
-        out[r] = M[r, 0] * f[0] + M[r, 1] * f[1] + M[r, 2] * f[2]
-        out[3 + r] = M[r, 0] * f[3] + M[r, 1] * f[4] + M[r, 2] * f[5]
-    px, py, pz = M[0, 3], M[1, 3], M[2, 3]
-    fx, fy, fz = out[0], out[1], out[2]
-    out[3] += py * fz - pz * fy
-    out[4] += pz * fx - px * fz
-    out[5] += px * fy - py * fx
+    act_inv_halves(M, m, out, 3, 0)
 
 
 @njit(cache=True, forceinline=True)
 def force_act_inv(M, f, out):
-    """``out = aXb^-* f``: ``f' = R^T f``, ``tau' = R^T (tau - p x f)``."""
-    px, py, pz = M[0, 3], M[1, 3], M[2, 3]
-    tx = f[3] - (py * f[2] - pz * f[1])
-    ty = f[4] - (pz * f[0] - px * f[2])
-    tz = f[5] - (px * f[1] - py * f[0])
-    f0, f1, f2 = f[0], f[1], f[2]
-    for c in range(3):
-        out[c] = M[0, c] * f0 + M[1, c] * f1 + M[2, c] * f2
-        out[3 + c] = M[0, c] * tx + M[1, c] * ty + M[2, c] * tz
+    """``out = aXb^-* f``: ``f' = R^T f``, ``tau' = R^T (tau - p x f)``; the dual of :func:`motion_act_inv`, as
+    :func:`force_act` is of :func:`motion_act`."""
+    act_inv_halves(M, f, out, 0, 3)
 
 
 @njit(cache=True, forceinline=True)
@@ -276,18 +280,12 @@ def inertia_to_matrix(Y, out):
         for c in range(6):
             out[r, c] = 0.0
     out[0, 0] = out[1, 1] = out[2, 2] = mass
-    out[0, 4] = hz
-    out[0, 5] = -hy
-    out[1, 3] = -hz
-    out[1, 5] = hx
-    out[2, 3] = hy
-    out[2, 4] = -hx
-    out[4, 0] = hz
-    out[5, 0] = -hy
-    out[3, 1] = -hz
-    out[5, 1] = hx
-    out[3, 2] = hy
-    out[4, 2] = -hx
+    out[0, 4] = out[4, 0] = hz  # -h_x above, h_x below the diagonal: the same entries, mirrored
+    out[0, 5] = out[5, 0] = -hy
+    out[1, 3] = out[3, 1] = -hz
+    out[1, 5] = out[5, 1] = hx
+    out[2, 3] = out[3, 2] = hy
+    out[2, 4] = out[4, 2] = -hx
     for r in range(3):
         for c in range(3):
             out[3 + r, 3 + c] = Y[4 + 3 * r + c]
