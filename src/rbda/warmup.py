@@ -263,10 +263,17 @@ def warmup(stream=sys.stderr, jobs: int = 1) -> float:
 
         order = list(range(len(names)))[::-1]  # the contact, collision and simulator families (the longest) first
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            futures = {pool.submit(_run_step, k): k for k in order}
-            for done, future in enumerate(as_completed(futures), start=1):
-                progress(done, names[futures[future]], future.result())
+        # the workers import this rbda, whose cache this fills: spawn hands them this process's sys.path, which
+        # may name another copy first (a source tree beside an installed rbda)
+        here, path = os.path.dirname(os.path.dirname(os.path.abspath(__file__))), list(sys.path)
+        sys.path.insert(0, here)
+        try:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+                futures = {pool.submit(_run_step, k): k for k in order}
+                for done, future in enumerate(as_completed(futures), start=1):
+                    progress(done, names[futures[future]], future.result())
+        finally:
+            sys.path[:] = path
     total = time.perf_counter() - start
     if stream is not None:
         print(f"\nrbda: every kernel is compiled and cached ({total:.0f} s)", file=stream, flush=True)
