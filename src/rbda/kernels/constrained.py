@@ -568,6 +568,18 @@ def kkt_contact_dynamic_matrix_inverse(I, F, ws, L, D, Dinv, q, J, inv_damping, 
     return 0
 
 
+@njit(cache=True, forceinline=True)
+def free_acceleration(I, F, ws, L, Dinv, tau):
+    """``(m, d)``, the model and data views, after ``d.ddq = M^-1 (tau - nle)`` through the factor of ``M`` (the
+    acceleration without constraints; ``d.nle`` and the factor from :func:`dynamics_and_factor`)."""
+    m = model_views(borrowed(I), borrowed(F))
+    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    for k in range(tau.shape[0]):
+        d.ddq[k] = tau[k] - d.nle[k]
+    cholesky_solve(L, Dinv, m.dof_parents, d.ddq)
+    return m, d
+
+
 @njit(cache=True)
 def forward_dynamics(I, F, ws, L, D, Dinv, q, v, tau, J, gamma, inv_damping, Y, G, lam, work):
     """The dense KKT form (Pinocchio's ``forwardDynamics``): ``ddq`` into ``d.ddq`` and the forces ``lam (m,)``
@@ -589,12 +601,8 @@ def forward_dynamics(I, F, ws, L, D, Dinv, q, v, tau, J, gamma, inv_damping, Y, 
     status = dynamics_and_factor(I, F, ws, L, D, Dinv, q, v, True)
     if status:
         return status
-    m = model_views(borrowed(I), borrowed(F))
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    m, d = free_acceleration(I, F, ws, L, Dinv, tau)
     nc, nv = J.shape
-    for k in range(nv):  # ddq_free = M^-1 (tau - nle)
-        d.ddq[k] = tau[k] - d.nle[k]
-    cholesky_solve(L, Dinv, m.dof_parents, d.ddq)
     delassus(L, Dinv, m.dof_parents, J, Y, G)
     for r in range(nc):
         G[r, r] += inv_damping
@@ -628,12 +636,8 @@ def constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc
     status = kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work, True)
     if status:
         return status
-    m = model_views(borrowed(I), borrowed(F))
-    d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    m, d = free_acceleration(I, F, ws, L, Dinv, tau)
     nc, nv = Jc.shape
-    for k in range(nv):  # ddq_free = M^-1 (tau - nle)
-        d.ddq[k] = tau[k] - d.nle[k]
-    cholesky_solve(L, Dinv, m.dof_parents, d.ddq)
     b = work[nc:2 * nc]
     for r in range(nc):  # b = J ddq_free + gamma - a_c
         acc = rhs[r]

@@ -455,27 +455,11 @@ def solve_contacts(options, rho, rounds, G, g, mu, lower, upper, lam, warm, J, M
     stats.complementarity, stats.rho, stats.factorizations = compl, rho, factorizations
 
 
-@njit(cache=True, refcount=False)
-def loaded_rows(contacts, guess, r, index):
-    """The rows of the contacts that the warm start ``guess`` loads (a positive normal impulse) or that penetrate,
-    then the ``r`` box rows, into ``index``; returns how many."""
-    n, k = 0, contacts.shape[0]
-    for c in range(k):
-        if guess[3 * c + 2] > 0.0 or contacts[c, 0] <= 0.0:
-            for a in range(3):
-                index[n] = 3 * c + a
-                n += 1
-    for j in range(r):
-        index[n] = 3 * k + j
-        n += 1
-    return n
-
-
 @njit(cache=True)
 def solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu, index, lower, upper, guess, impulses,
                  velocities, dv, integers, floats):
     """The fast path (``kernels/active_set.py``) on the rows ``index (n,)`` that the warm start loads
-    (:func:`loaded_rows`; the caller calls it only if they are fewer than all, else there is nothing to save), the
+    (:func:`contact_rows` without ``closing``; the caller calls it only if they are fewer than all, else there is nothing to save), the
     other contacts left at zero impulse: with ``G_s = J_s M^-1 J_s^T`` of those rows only (a resting robot loads a
     few of the points its feet's patches keep), then checked on the whole problem, its velocities ``v = g + J M^-1
     J_s^T lambda_s`` found through the sparse factor. Accepted only if the whole problem passes
@@ -535,14 +519,14 @@ def solves_whole(formulation, tolerances, scale, L, Dinv, lam, J, g, mu, lower, 
 
 
 @njit(cache=True, refcount=False)
-def working_rows(contacts, guess, g, r, index):
-    """The working set of a solve on part of the problem (:func:`solve_working`): the rows of the contacts that
-    ``guess`` loads (a positive normal impulse), that penetrate, or that the free motion closes (``g_n < 0``: the
-    step's velocity without impulses would cross the contact's bound), then the ``r`` box rows, into ``index``;
-    returns how many."""
+def contact_rows(contacts, guess, g, closing, r, index):
+    """The rows of the contacts that ``guess`` loads (a positive normal impulse), that penetrate, or (if
+    ``closing``) that the free motion closes (``g_n < 0``: the step's velocity without impulses would cross the
+    contact's bound), then the ``r`` box rows, into ``index``; returns how many. Without ``closing``: the rows of
+    the fast path on the loaded contacts; with it: the working set of :func:`solve_working`."""
     n, k = 0, contacts.shape[0]
     for c in range(k):
-        if guess[3 * c + 2] > 0.0 or contacts[c, 0] <= 0.0 or g[3 * c + 2] < 0.0:
+        if guess[3 * c + 2] > 0.0 or contacts[c, 0] <= 0.0 or (closing and g[3 * c + 2] < 0.0):
             for a in range(3):
                 index[n] = 3 * c + a
                 n += 1
@@ -573,7 +557,7 @@ def excluded_dual(formulation, mu, index, n, velocities):
 @njit(cache=True)
 def solve_working(options, rho, G, J, g, mu, index, lower, upper, impulses, full, M, parents, stats, integers, floats):
     """PGS or ADMM (:func:`solve_contacts`, without the fast path, which failed) on the rows ``index (n,)`` of the
-    working set (:func:`working_rows`) only, ``G_s`` those rows and columns of ``G``, the other contacts left at zero
+    working set (:func:`contact_rows` with ``closing``) only, ``G_s`` those rows and columns of ``G``, the other contacts left at zero
     impulse (a robot lying on the ground: tens of points within the margin, a few of them loaded; the rows of the
     others make the problem larger and more rank-deficient, and the solve slower), warm-started from ``impulses``.
     Accepted if the solve converged and the contacts left out are dual feasible at the velocities ``G lambda + g``
@@ -685,7 +669,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         if accepted:
             impulses[:] = guess
     index, rest = take(integers, (m,))
-    n = loaded_rows(contacts, impulses, r, index) if rounds > 0 and not accepted else m
+    n = contact_rows(contacts, impulses, g, False, r, index) if rounds > 0 and not accepted else m
     if not accepted and n < m:  # the fast path on the loaded rows (all loaded: the whole problem's, below)
         guess[:] = impulses
         used, accepted, primal, dual, compl = solve_loaded(formulation, rounds, tolerances, L, Dinv, lam, J, g, mu,
@@ -716,7 +700,7 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
             stats.rho = rho if o.solver == ADMM else np.nan
         else:
             stats.iterations, stats.converged, stats.factorizations = spent, False, 0
-            n = working_rows(contacts, impulses, g, r, index)
+            n = contact_rows(contacts, impulses, g, True, r, index)
             budget = options.copy()  # max_iter less the iterations spent
             if n < m and spent < o.max_iter:
                 budget[0].max_iter = o.max_iter - spent

@@ -214,7 +214,7 @@ def solve(sim, cs, J, G, v_free, rows, v):
 def solve_problem(solver, G, g, cs, guess, rows):
     """The impulses of ``v_c = G lambda + g`` (contacts ``cs``, then the ``rows``) by ``solver`` from ``guess`` (None:
     zero), as the compiled step solves it (``compiled.contact_step``): the fast path on the whole problem
-    (``kernels.active_set``); if it fails, PGS or ADMM on the working set (``compiled.working_rows``: the contacts
+    (``kernels.active_set``); if it fails, PGS or ADMM on the working set (``compiled.contact_rows``: the contacts
     that the guess loads, that penetrate or that the free motion closes, and the rows), accepted if it converged
     and the contacts left out are dual feasible at its velocities (``compiled.excluded_dual``); else the solver on
     the whole problem."""
@@ -235,7 +235,7 @@ def solve_problem(solver, G, g, cs, guess, rows):
     index = np.empty(m, dtype=np.int64)
     contacts = np.zeros((cs.size, 8))
     contacts[:, 0] = cs.distances
-    n = compiled_kernels.working_rows(contacts, lam, g, rows.size, index)
+    n = compiled_kernels.contact_rows(contacts, lam, g, True, rows.size, index)
     rest = copy.copy(solver)  # without the fast path, within max_iter less the iterations spent
     rest.active_set_max_iter = 0
     if n < m and spent < solver.max_iter:
