@@ -36,6 +36,20 @@ def leaf_table(types, nqs, nvs, sub_types, sub_nqs, sub_nvs, sub_first, sub_coun
     return types, nqs, nvs, i, 1
 
 
+@njit(cache=True, inline="always")
+def joint_rows(m, i):
+    """``(types, nqs, nvs, first, count, iq, iv, own)``: joint ``i``'s rows of the joint table (:func:`leaf_table`),
+    where its coordinates start in the model's ``q`` and ``v``, and whether it has coordinates of its own (a mimic
+    joint has none: the configuration kernels skip it). Inlined into each loop over the joints."""
+    types, nqs, nvs, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
+                                               m.sub_first, m.sub_count, i)
+    iq, iv, own = m.idx_q[i], m.idx_v[i], True
+    if m.nq_mimic:
+        iq, iv, mimic = model_coordinates(m, i)
+        own = not mimic
+    return types, nqs, nvs, first, count, iq, iv, own
+
+
 @njit(cache=True)
 def integrate(I, F, q, v, out):
     """``out = q (+) v``; status 1 (q), 2 (q off the manifold) or 3 (v) on bad input."""
@@ -46,13 +60,9 @@ def integrate(I, F, q, v, out):
     if status:
         return status
     for i in range(1, m.nj):
-        types, nqs, nvs, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
-                                                   m.sub_first, m.sub_count, i)
-        iq, iv = m.idx_q[i], m.idx_v[i]
-        if m.nq_mimic:  # the model's coordinates; a mimic joint has none of its own
-            iq, iv, mimic = model_coordinates(m, i)
-            if mimic:
-                continue
+        types, nqs, nvs, first, count, iq, iv, own = joint_rows(m, i)
+        if not own:  # a mimic joint
+            continue
         for k in range(first, first + count):
             if types[k] == REVOLUTE or types[k] == PRISMATIC:  # most joints: inlined, a call costs more
                 out[iq] = q[iq] + v[iv]
@@ -73,13 +83,9 @@ def difference(I, F, q0, q1, out):
     if status:
         return status + 2
     for i in range(1, m.nj):
-        types, nqs, nvs, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
-                                                   m.sub_first, m.sub_count, i)
-        iq, iv = m.idx_q[i], m.idx_v[i]
-        if m.nq_mimic:  # the model's coordinates; a mimic joint has none of its own
-            iq, iv, mimic = model_coordinates(m, i)
-            if mimic:
-                continue
+        types, nqs, nvs, first, count, iq, iv, own = joint_rows(m, i)
+        if not own:  # a mimic joint
+            continue
         for k in range(first, first + count):
             if types[k] == REVOLUTE or types[k] == PRISMATIC:
                 out[iv] = q1[iq] - q0[iq]
@@ -93,13 +99,9 @@ def difference(I, F, q0, q1, out):
 def neutral(I, F, out):
     m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the views
     for i in range(1, m.nj):
-        types, nqs, _, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
-                                                 m.sub_first, m.sub_count, i)
-        iq = m.idx_q[i]
-        if m.nq_mimic:  # the model's coordinates; a mimic joint has none of its own
-            iq, _, mimic = model_coordinates(m, i)
-            if mimic:
-                continue
+        types, nqs, _, first, count, iq, _, own = joint_rows(m, i)
+        if not own:  # a mimic joint
+            continue
         for k in range(first, first + count):
             joint_neutral(types[k], out[iq : iq + nqs[k]])
             iq += nqs[k]
@@ -110,13 +112,9 @@ def normalize(I, F, q):
     """Project ``q`` onto the manifold in place."""
     m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the views
     for i in range(1, m.nj):
-        types, nqs, _, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
-                                                 m.sub_first, m.sub_count, i)
-        iq = m.idx_q[i]
-        if m.nq_mimic:  # the model's coordinates; a mimic joint has none of its own
-            iq, _, mimic = model_coordinates(m, i)
-            if mimic:
-                continue
+        types, nqs, _, first, count, iq, _, own = joint_rows(m, i)
+        if not own:  # a mimic joint
+            continue
         for k in range(first, first + count):
             joint_normalize(types[k], q[iq : iq + nqs[k]])
             iq += nqs[k]
@@ -360,13 +358,9 @@ def configuration_jacobians(I, F, x, y, of_difference, arg, J0, J1, transport, J
     scratch = np.empty(84)
     nu, tangent, X, block = scratch[0:6], scratch[6:12], view(scratch, 12, (6, 6)), view(scratch, 48, (6, 6))
     for i in range(1, m.nj):
-        types, nqs, nvs, first, count = leaf_table(m.types, m.nqs, m.nvs, m.sub_types, m.sub_nqs, m.sub_nvs,
-                                                   m.sub_first, m.sub_count, i)
-        iq, iv = m.idx_q[i], m.idx_v[i]
-        if m.nq_mimic:  # the model's coordinates; a mimic joint has none of its own
-            iq, iv, mimic = model_coordinates(m, i)
-            if mimic:
-                continue
+        types, nqs, nvs, first, count, iq, iv, own = joint_rows(m, i)
+        if not own:  # a mimic joint
+            continue
         for k in range(first, first + count):
             n = nvs[k]
             lie = tangent_axes(types[k])[1] > 0
