@@ -97,26 +97,30 @@ def difference(I, F, q0, q1, out):
 
 @njit(cache=True)
 def neutral(I, F, out):
-    m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the views
-    for i in range(1, m.nj):
-        types, nqs, _, first, count, iq, _, own = joint_rows(m, i)
-        if not own:  # a mimic joint
-            continue
-        for k in range(first, first + count):
-            joint_neutral(types[k], out[iq : iq + nqs[k]])
-            iq += nqs[k]
+    """``out`` = the neutral configuration ``(nq,)``."""
+    each_joint_configuration(I, F, out, False)
 
 
 @njit(cache=True)
 def normalize(I, F, q):
     """Project ``q`` onto the manifold in place."""
+    each_joint_configuration(I, F, q, True)
+
+
+@njit(cache=True)
+def each_joint_configuration(I, F, q, project):
+    """Joint by joint: ``q``'s coordinates projected onto the joint's manifold in place if ``project``, else set to
+    the joint's neutral configuration."""
     m = model_views(borrowed(I), borrowed(F))  # borrowed: no reference counting on the views
     for i in range(1, m.nj):
         types, nqs, _, first, count, iq, _, own = joint_rows(m, i)
         if not own:  # a mimic joint
             continue
         for k in range(first, first + count):
-            joint_normalize(types[k], q[iq : iq + nqs[k]])
+            if project:
+                joint_normalize(types[k], q[iq : iq + nqs[k]])
+            else:
+                joint_neutral(types[k], q[iq : iq + nqs[k]])
             iq += nqs[k]
 
 
