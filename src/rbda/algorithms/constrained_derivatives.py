@@ -252,7 +252,7 @@ def compute_constraint_dynamics_derivatives(model: Model, data: Data, contact_mo
                                                  data.ddq, CI, CF, *packed[2:4], packed[5], float(settings.mu), work,
                                                  data.ddq_dtau, dlam_dq, dlam_dv, dlam_dtau)
     if status:
-        if status == 96:
+        if status == kd.SINGULAR_SET:
             raise ValueError(SINGULAR_SET)
         report(status, ("q", "v", "ddq"), model, (q, v, data.ddq))
     data.dlambda_dq, data.dlambda_dv, data.dlambda_dtau = dlam_dq, dlam_dv, dlam_dtau
@@ -335,7 +335,7 @@ def compute_impulse_dynamics_derivatives(model: Model, data: Data, contact_model
                                               data.dq_after, CI, CF, *packed[2:4], packed[5], float(settings.mu),
                                               work, data.dvafter_dq, data.dvafter_dv, dP_dq, dP_dv)
     if status:
-        if status == 96:
+        if status == kd.SINGULAR_SET:
             raise ValueError(SINGULAR_SET)
         report(status, ("q", "v", "dq_after"), model, (q, v, data.dq_after))
     data.dimpulse_dq, data.dimpulse_dv = dP_dq, dP_dv

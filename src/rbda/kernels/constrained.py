@@ -12,7 +12,7 @@ import numpy as np
 from .._native.jit import njit, prange
 
 from ..spatial.compiled import jlog_coefficient, motion_act, motion_act_inv, motion_cross, se3_compose, sin_over_t
-from .checks import all_finite
+from .checks import SINGULAR, all_finite
 from .dynamics import crba, crba_after_kinematics, rnea
 from .kinematics import forward_kinematics_qva
 from ..model.layout import data_views, model_views
@@ -231,7 +231,7 @@ def constraint_kinematics(I, F, ws, CI, CF, R, Jc, rhs, work):
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     nc, nv = Jc.shape
-    constraint_set(m, d, CI, CF, R, Jc, rhs, view(work, 4 * nc + nc * nv + 2 * nc * nc, (7, 6)))
+    constraint_set(m, d, CI, CF, R, Jc, rhs, constraint_scratch(work, nc, nv))
 
 
 # ------------------------------------------------------------------------------------------------ the solve
@@ -383,10 +383,31 @@ def proximal_solve(G, Lc, b, mu, accuracy, max_iter, lam_c, previous, residual, 
     return True
 
 
+# The work buffer of a constrained call, for m constraint rows, nv dofs and nq coordinates, in this order (from
+# offset 0; kkt_views' names): lambda (m), b (m), previous (m), residual (m), Y (nv, m), G (m, m), Lc (m, m),
+# the constraint rows' scratch (7, 6) (constraint_scratch), f (nv), then the call's state q (nq), v (nv), tau (nv)
+# (state_offset, keep_state).
 @njit(cache=True, forceinline=True)
 def state_offset(m, nv):
     """Where the copy of the state ``(q, v, tau)`` of the call starts in ``work`` (:func:`work_size`)."""
     return 4 * m + m * nv + 2 * m * m + 42 + nv
+
+
+@njit(cache=True, forceinline=True)
+def kkt_views(work, m, nv):
+    """``(lam, b, previous, residual, Y, G, Lc, f)``: the views of ``work`` (the layout above) that the KKT solve
+    uses for ``m`` rows and ``nv`` dofs: the solution ``lambda (m,)``, the right-hand side ``b (m,)``, the previous
+    iterate and the residual ``(m,)``, ``Y (nv, m)``, the Delassus matrix ``G (m, m)``, its factor ``Lc (m, m)`` and
+    ``f = M^-1 J^T lambda (nv,)``."""
+    g = 4 * m + m * nv
+    return (work[:m], work[m:2 * m], work[2 * m:3 * m], work[3 * m:4 * m], view(work, 4 * m, (nv, m)),
+            view(work, g, (m, m)), view(work, g + m * m, (m, m)), work[g + 2 * m * m + 42:g + 2 * m * m + 42 + nv])
+
+
+@njit(cache=True, forceinline=True)
+def constraint_scratch(work, m, nv):
+    """The scratch ``(7, 6)`` of :func:`constraint_set` in ``work`` (the layout above)."""
+    return view(work, 4 * m + m * nv + 2 * m * m, (7, 6))
 
 
 @njit(cache=True)
@@ -406,7 +427,7 @@ def keep_state(work, m, q, v, tau):
 @njit(cache=True, forceinline=True)
 def delassus_in(work, m, nv):
     """The Delassus matrix ``G (m, m)`` of :func:`solve_kkt`'s last solve, a view of its ``work``."""
-    return view(work, 4 * m + m * nv, (m, m))
+    return kkt_views(work, m, nv)[5]
 
 
 @njit(cache=True)
@@ -415,11 +436,7 @@ def solve_kkt(lam, L, Dinv, Jc, b, settings, work, stats, x, R, CI):
     ``x += M^-1 J^T lambda``; ``lambda`` is ``work[:m]`` and goes to each constraint's record. False if the
     set is redundant with ``mu = 0``."""
     nc, nv = Jc.shape
-    lam_c, previous, residual = work[:nc], work[2 * nc:3 * nc], work[3 * nc:4 * nc]
-    Y = view(work, 4 * nc, (nv, nc))
-    G = delassus_in(work, nc, nv)
-    Lc = view(work, 4 * nc + nc * nv + nc * nc, (nc, nc))
-    f = work[4 * nc + nc * nv + 2 * nc * nc + 42:state_offset(nc, nv)]
+    lam_c, _, previous, residual, Y, G, Lc, f = kkt_views(work, nc, nv)
     delassus(L, Dinv, lam, Jc, Y, G)
     if not proximal_solve(G, Lc, b, settings[0], settings[1], int(settings[2]), lam_c, previous, residual, stats):
         return False
@@ -443,7 +460,7 @@ def solve_kkt(lam, L, Dinv, Jc, b, settings, work, stats, x, R, CI):
 @njit(cache=True)
 def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work, with_nle):
     """The kinematics at ``ddq = 0`` (``nle`` too for ``with_nle``: the RNEA's forward pass gives them, else the
-    kinematics' alone), ``M`` and its sparse factor, the constraint rows. Returns the input status (97: M
+    kinematics' alone), ``M`` and its sparse factor, the constraint rows. Returns the input status (SINGULAR: M
     singular)."""
     nc, nv = Jc.shape
     for k in range(CF.shape[0]):
@@ -454,14 +471,14 @@ def kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work, 
         return status
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
-    constraint_set(m, d, CI, CF, R, Jc, rhs, view(work, 4 * nc + nc * nv + 2 * nc * nc, (7, 6)))
+    constraint_set(m, d, CI, CF, R, Jc, rhs, constraint_scratch(work, nc, nv))
     return 0
 
 
 @njit(cache=True)
 def dynamics_and_factor(I, F, ws, L, D, Dinv, q, v, with_nle):
     """The kinematics at ``ddq = 0`` (``nle`` too for ``with_nle``: the RNEA's forward pass gives them, else the
-    kinematics' alone), ``M`` and its sparse factor. Returns the input status (97: M singular)."""
+    kinematics' alone), ``M`` and its sparse factor. Returns the input status (SINGULAR: M singular)."""
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     if not with_nle:
@@ -481,7 +498,7 @@ def dynamics_and_factor(I, F, ws, L, D, Dinv, q, v, with_nle):
                 d.a[i, k] = d.a_gf[i, k] + g[k]
     crba_after_kinematics(I, F, ws)  # M at the placements of that pass
     if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
-        return 97
+        return SINGULAR
     return 0
 
 
@@ -490,8 +507,8 @@ def delassus_matrix(I, F, ws, L, D, Dinv, q, CI, CF, R, Jc, rhs, work, mu, Y, G,
     """``G = J M^-1 J^T + mu 1 (m, m)`` at ``q`` of the packed constraint set (:func:`kinematics_and_factor` at
     ``v = 0``: ``Jc``, the records, ``M`` and its factor; :func:`delassus`, ``Y (nv, m)``), and if ``Ginv`` is
     ``(m, m)`` (not empty) its inverse, column by column through the Cholesky factor ``Lc (m, m)`` of ``G``.
-    Returns the input status, 97 for a singular M, or SINGULAR_SET for a singular ``G`` when ``Ginv`` is asked
-    for."""
+    Returns the input status, SINGULAR (97) for a singular M, or SINGULAR_SET for a singular ``G`` when ``Ginv`` is
+    asked for."""
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     status = kinematics_and_factor(I, F, ws, L, D, Dinv, q, d.zeros, CI, CF, R, Jc, rhs, work, True)
@@ -535,7 +552,7 @@ def kkt_contact_dynamic_matrix_inverse(I, F, ws, L, D, Dinv, q, J, inv_damping, 
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     if cholesky_decompose(d.M, m.dof_parents, L, D, Dinv):
-        return 97
+        return SINGULAR
     cholesky_minv(L, D, m.dof_parents, d.Minv)
     nc, nv = J.shape
     for r in range(nc):  # X = J M^-1 (row r: M^-1 J_r)
@@ -589,7 +606,7 @@ def forward_dynamics(I, F, ws, L, D, Dinv, q, v, tau, J, gamma, inv_damping, Y, 
         ddq = ddq_free + M^-1 J^T lam
 
     through the sparse factor of ``M`` (:func:`delassus`, ``Y (nv, m)``, ``G (m, m)``; ``work (nv,)``). Returns the
-    input status (5: tau, 7: J, 9: gamma), 97 for a singular M, or SINGULAR_SET for a singular
+    input status (5: tau, 7: J, 9: gamma), SINGULAR (97) for a singular M, or SINGULAR_SET for a singular
     ``G + inv_damping 1``."""
     if not all_finite(tau):
         return 5
@@ -629,7 +646,7 @@ def forward_dynamics(I, F, ws, L, D, Dinv, q, v, tau, J, gamma, inv_damping, Y, 
 def constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc, rhs, work, stats):
     """Constrained forward dynamics into ``d.ddq``, the forces into ``work[:m]`` and the records;
     ``settings = [mu, accuracy, max_iter]``, ``work`` of :func:`work_size`, which also receives a copy of
-    ``(q, v, tau)``. Returns the input status, 97 for a singular M, or SINGULAR_SET."""
+    ``(q, v, tau)``. Returns the input status, SINGULAR (97) for a singular M, or SINGULAR_SET."""
     if not all_finite(tau):
         return 5
     keep_state(work, rhs.shape[0], q, v, tau)
@@ -638,7 +655,7 @@ def constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc
         return status
     m, d = free_acceleration(I, F, ws, L, Dinv, tau)
     nc, nv = Jc.shape
-    b = work[nc:2 * nc]
+    b = kkt_views(work, nc, nv)[1]
     for r in range(nc):  # b = J ddq_free + gamma - a_c
         acc = rhs[r]
         for k in range(nv):
@@ -659,7 +676,7 @@ def impulse_dynamics(I, F, ws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, w
     if status:
         return status
     nc, nv = Jc.shape
-    b = work[nc:2 * nc]
+    b = kkt_views(work, nc, nv)[1]
     for r in range(nc):  # b = (1 + e) J v
         acc = 0.0
         for k in range(nv):
@@ -674,8 +691,9 @@ def impulse_dynamics(I, F, ws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, w
 
 
 def work_size(m: int, nv: int, nq: int) -> int:
-    """The size of ``work`` for ``m`` constraint rows (the last ``nq + 2 nv``: the state of the call)."""
-    return 4 * m + m * nv + 2 * m * m + 42 + nv + nq + 2 * nv
+    """The size of ``work`` for ``m`` constraint rows (the layout above; the last ``nq + 2 nv``: the state of the
+    call)."""
+    return state_offset.py_func(m, nv) + nq + 2 * nv
 
 
 @njit(cache=True, parallel=True)

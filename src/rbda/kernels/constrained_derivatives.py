@@ -34,8 +34,8 @@ from ..spatial.compiled import force_act, force_cross, matvec6, motion_act, moti
 from .configuration import DIFFERENCE_Q1, se3_jacobian
 from .constrained import constraint_dynamics as constrained_dynamics
 from .constrained import impulse_dynamics
-from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, delassus_in,
-                          dense_cholesky, point_velocity, se3_compose_inverse, se3_log)
+from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, SINGULAR_SET,
+                          delassus_in, dense_cholesky, point_velocity, se3_compose_inverse, se3_log)
 from .derivatives import column_partials, derivative_views, forward_derivatives, rnea_derivatives
 from ..model.layout import data_views, model_views
 from .sparse import cholesky_minv, cholesky_solve_block
@@ -425,13 +425,13 @@ def solve_kkt_rows(m, L, Dinv, Jc, P, G, Gf, r2, T, U, mu, r1_v_is_minus_M):
     ``T = -dx = M^-1 r1 - M^-1 J^T dlambda``, with ``P = M^-1 J^T`` and ``Gf`` the factor of ``G + mu I``. ``M``'s
     sparse factor ``(L, Dinv)`` and the Delassus matrix ``G`` are those of the forward call (same ``q``).
     ``r1_v_is_minus_M``: ``dr1/dv = -M`` (the impulses), not read from ``T``: ``M^-1 dr1/dv = -I``.
-    Returns 96 for a singular set with ``mu = 0``, else 0."""
+    Returns SINGULAR_SET for a singular set with ``mu = 0``, else 0."""
     n, nv = Jc.shape
     for i in range(n):
         for j in range(n):
             Gf[i, j] = G[i, j] + (mu if i == j else 0.0)
     if not dense_cholesky(Gf, n):
-        return 96
+        return SINGULAR_SET
     for i in range(nv):
         for r in range(n):
             P[i, r] = Jc[r, i]
@@ -459,7 +459,7 @@ def constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, ddq, CI, CF
     from that call's outputs: ``M``'s factor ``(L, D, Dinv)``, the records ``R``, the Jacobian ``Jc (m, nv)`` and
     its ``work`` ``fwork`` (``lambda`` and the Delassus matrix). ``ddq_dq``, ``ddq_dv`` go into the derivative
     workspace (``derivative_views``), ``ddq_dtau (nv, nv)`` and ``dlam_* (m, nv)`` as given; ``work`` of
-    :func:`work_size`. Returns the input status, or 96 for a singular constraint set with ``mu = 0``."""
+    :func:`work_size`. Returns the input status, or SINGULAR_SET for a singular constraint set with ``mu = 0``."""
     status = rnea_derivatives(I, F, ws, dws, q, v, ddq, np.zeros((0, 6)))
     if status:
         return status
