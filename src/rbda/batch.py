@@ -441,9 +441,7 @@ def _constraint_inputs(model, contact_models, prox_settings, elementary: bool, r
         if not isinstance(cm, RigidConstraintModel):
             raise TypeError(f"contact_models[{k}]: expected a RigidConstraintModel, got {type(cm).__name__}")
     m = check_constraints(model, contact_models, [cm.create_data() for cm in contact_models])
-    values = [settings.mu, settings.absolute_accuracy, settings.max_iter]
-    if r_coeff is not None:
-        values.append(_restitution(r_coeff))
+    values = kc.proximal_values(settings, None if r_coeff is None else _restitution(r_coeff))
     nc = len(contact_models)
     CI = np.array([cm.ints for cm in contact_models], dtype=np.int64).reshape(nc, kc.CONSTRAINT_INTS)
     CF = np.array([cm.params for cm in contact_models]).reshape(nc, kc.CONSTRAINT_FLOATS)
@@ -452,7 +450,7 @@ def _constraint_inputs(model, contact_models, prox_settings, elementary: bool, r
         target, last = sync_elementary(model)
         CI[:, 2:] = np.asarray(last)[CI[:, 2:]]
     I, F = target.packed
-    return I, F, np.array(values), CI, CF, m, target
+    return I, F, values, CI, CF, m, target
 
 
 def _constrained_outputs(out, shapes: list, names: str) -> list:
@@ -589,7 +587,8 @@ def impulse_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, contact_models: S
     V = _check.states(V, model.nv, "V", B)
     v_after, impulses = _constrained_outputs(out, [(B, model.nv), (B, m)], "v_after, impulses")
     if model.mimicking_joints:
-        _state_by_state("impulse", model, [Q, V], contact_models, prox_settings, settings[3], [v_after, impulses])
+        _state_by_state("impulse", model, [Q, V], contact_models, prox_settings,
+                        settings[_constrained_module.RESTITUTION], [v_after, impulses])
         return v_after, impulses
     WS = _workspaces(model, B)
     status = np.zeros(B, dtype=np.int64)
@@ -620,7 +619,8 @@ def compute_impulse_dynamics_derivatives(model: Model, Q: ArrayLike, V: ArrayLik
     outs = _constrained_outputs(out, [(B, nv, nv)] * 2 + [(B, m, nv)] * 2,
                                 "dvafter_dq, dvafter_dv, dimpulse_dq, dimpulse_dv")
     if model.mimicking_joints:
-        _state_by_state("impulse derivatives", model, [Q, V], contact_models, prox_settings, settings[3], outs)
+        _state_by_state("impulse derivatives", model, [Q, V], contact_models, prox_settings,
+                        settings[_constrained_module.RESTITUTION], outs)
         return tuple(outs)
     WS = _workspaces(me, B)
     L, D, Dinv, R, Jc, rhs, work, stats, DWS, dwork = _constrained_buffers(me, WS.shape[0], m, len(CI), True)

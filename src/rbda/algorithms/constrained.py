@@ -329,7 +329,7 @@ def constraint_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, ta
     q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
     CI, CF, R, Jc, rhs, work, stats = _bind(model, data, contact_models, contact_datas)
     values, lam, *state, _ = data.constraint_binding[2]
-    values[0], values[1], values[2] = settings.mu, settings.absolute_accuracy, settings.max_iter
+    kc.proximal_values(settings, out=values)
     I, F = model.packed
     status = _kc.constraint_dynamics(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, v, tau, CI, CF, values,
                                      R, Jc, rhs, work, stats)
@@ -410,7 +410,7 @@ def impulse_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
         q, v = vector(q, model.nq, "q"), vector(v, model.nv, "v")
         CI, CF, R, J, rhs, work, stats = _bind(model, data, contact_models, contact_datas)
         values, _, qs, vs, _, P = data.constraint_binding[2]
-        values[0], values[1], values[2], values[3] = settings.mu, settings.absolute_accuracy, settings.max_iter, r_coeff
+        kc.proximal_values(settings, r_coeff, values)
         I, F = model.packed
         status = _kc.impulse_dynamics(I, F, data.ws, data._cholesky_L, data.D, data.Dinv, q, v, CI, CF, values, R, J,
                                       rhs, work, stats, data.dq_after)

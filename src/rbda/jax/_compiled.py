@@ -228,7 +228,7 @@ def _constraint_operands(model, contact_models, settings, elementary: bool) -> t
     CF = np.array([cm.params for cm in contact_models], dtype=np.float64).reshape(nc, kc.CONSTRAINT_FLOATS)
     if elementary:
         CI[:, 2:] = np.asarray(sync_elementary(model)[1])[CI[:, 2:]]
-    return CI, CF, np.array([settings.mu, settings.absolute_accuracy, settings.max_iter], dtype=np.float64)
+    return CI, CF, kc.proximal_values(settings)
 
 
 def _ffi_constrained(name, model, xs, static, jacobians: bool):

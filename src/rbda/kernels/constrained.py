@@ -26,6 +26,20 @@ OMC1, OMC2, C1MC2, V1, V2, EP, EV, FORCE, DRIFT, DESIRED, RECORD = 0, 12, 24, 36
 SINGULAR_SET = 96  # the Delassus matrix plus mu is not positive definite: a redundant set with mu = 0
 NONFINITE_CONSTRAINT = 95  # a constraint's placements, gains or targets hold NaN or inf
 STATS = 3  # iterations, absolute residual, relative residual
+#: a call's settings, a float64 vector (``proximal_values``): its entries by name (RESTITUTION: impulses only)
+MU, ACCURACY, MAX_ITER, RESTITUTION = 0, 1, 2, 3
+
+
+def proximal_values(settings, restitution=None, out=None) -> np.ndarray:
+    """The settings vector the kernels read (``MU``, ``ACCURACY``, ``MAX_ITER``, and ``RESTITUTION`` if
+    ``restitution`` is given) of ``settings``, a :class:`~rbda.model.constraints.ProximalSettings`; written into
+    ``out`` if given (float64, long enough), else into a new vector (3,) or (4,)."""
+    if out is None:
+        out = np.empty(3 if restitution is None else 4)
+    out[MU], out[ACCURACY], out[MAX_ITER] = settings.mu, settings.absolute_accuracy, settings.max_iter
+    if restitution is not None:
+        out[RESTITUTION] = restitution
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ small helpers
@@ -438,7 +452,8 @@ def solve_kkt(lam, L, Dinv, Jc, b, settings, work, stats, x, R, CI):
     nc, nv = Jc.shape
     lam_c, _, previous, residual, Y, G, Lc, f = kkt_views(work, nc, nv)
     delassus(L, Dinv, lam, Jc, Y, G)
-    if not proximal_solve(G, Lc, b, settings[0], settings[1], int(settings[2]), lam_c, previous, residual, stats):
+    if not proximal_solve(G, Lc, b, settings[MU], settings[ACCURACY], int(settings[MAX_ITER]), lam_c, previous,
+                          residual, stats):
         return False
     for k in range(nv):  # f = J^T lambda
         acc = 0.0
@@ -645,7 +660,7 @@ def forward_dynamics(I, F, ws, L, D, Dinv, q, v, tau, J, gamma, inv_damping, Y, 
 @njit(cache=True)
 def constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc, rhs, work, stats):
     """Constrained forward dynamics into ``d.ddq``, the forces into ``work[:m]`` and the records;
-    ``settings = [mu, accuracy, max_iter]``, ``work`` of :func:`work_size`, which also receives a copy of
+    ``settings``: :func:`proximal_values`, ``work`` of :func:`work_size`, which also receives a copy of
     ``(q, v, tau)``. Returns the input status, SINGULAR (97) for a singular M, or SINGULAR_SET."""
     if not all_finite(tau):
         return 5
@@ -669,7 +684,7 @@ def constraint_dynamics(I, F, ws, L, D, Dinv, q, v, tau, CI, CF, settings, R, Jc
 @njit(cache=True)
 def impulse_dynamics(I, F, ws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, work, stats, dq_after):
     """The velocity after an impact into ``dq_after``: ``M (v+ - v) = J^T P``, ``J v+ = -e J v`` with
-    ``e = settings[3]``; the impulses into ``work[:m]`` and the records, ``(q, v)`` copied into ``work`` as by
+    ``e = settings[RESTITUTION]``; the impulses into ``work[:m]`` and the records, ``(q, v)`` copied into ``work`` as by
     :func:`constraint_dynamics`. Statuses as :func:`constraint_dynamics`."""
     keep_state(work, rhs.shape[0], q, v, q[:0])
     status = kinematics_and_factor(I, F, ws, L, D, Dinv, q, v, CI, CF, R, Jc, rhs, work, False)
@@ -681,7 +696,7 @@ def impulse_dynamics(I, F, ws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, w
         acc = 0.0
         for k in range(nv):
             acc += Jc[r, k] * v[k]
-        b[r] = (1.0 + settings[3]) * acc
+        b[r] = (1.0 + settings[RESTITUTION]) * acc
     for k in range(nv):
         dq_after[k] = v[k]
     if not solve_kkt(model_views(borrowed(I), borrowed(F)).dof_parents, L, Dinv, Jc, b, settings, work, stats,

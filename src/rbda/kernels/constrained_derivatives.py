@@ -34,8 +34,8 @@ from ..spatial.compiled import force_act, force_cross, matvec6, motion_act, moti
 from .configuration import DIFFERENCE_Q1, se3_jacobian
 from .constrained import constraint_dynamics as constrained_dynamics
 from .constrained import impulse_dynamics
-from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, SINGULAR_SET,
-                          delassus_in, dense_cholesky, point_velocity, se3_compose_inverse, se3_log)
+from .constrained import (CONTACT_3D, LOCAL, WORLD, OMC1, OMC2, C1MC2, F_GAINS, F_PD, MU, RESTITUTION,
+                          SINGULAR_SET, delassus_in, dense_cholesky, point_velocity, se3_compose_inverse, se3_log)
 from .derivatives import column_partials, derivative_views, forward_derivatives, rnea_derivatives
 from ..model.layout import data_views, model_views
 from .sparse import cholesky_minv, cholesky_solve_block
@@ -573,7 +573,7 @@ def derivatives_into(I, F, ws, dws, L, D, Dinv, q, v, tau, CI, CF, settings, R, 
         return status
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
-    status = constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, d.ddq, CI, CF, R, Jc, work, settings[0],
+    status = constraint_dynamics_derivatives(I, F, ws, dws, L, D, Dinv, q, v, d.ddq, CI, CF, R, Jc, work, settings[MU],
                                              dwork, ddq_dtau, dlam_dq, dlam_dv, dlam_dtau)
     g = derivative_views(borrowed(dws), m.nj, m.nv)[0]
     for i in range(m.nv):
@@ -611,8 +611,8 @@ def impulse_derivatives_into(I, F, F0, ws, dws, L, D, Dinv, q, v, CI, CF, settin
     status = impulse_dynamics(I, F, ws, L, D, Dinv, q, v, CI, CF, settings, R, Jc, rhs, work, stats, v_after)
     if status:
         return status
-    return impulse_dynamics_derivatives(I, F0, ws, dws, L, D, Dinv, q, v, settings[3], v_after, CI, CF, R, Jc, work,
-                                        settings[0], dwork, dv_dq, dv_dv, dP_dq, dP_dv)
+    return impulse_dynamics_derivatives(I, F0, ws, dws, L, D, Dinv, q, v, settings[RESTITUTION], v_after, CI, CF, R,
+                                        Jc, work, settings[MU], dwork, dv_dq, dv_dv, dP_dq, dP_dv)
 
 
 @njit(cache=True, parallel=True)
