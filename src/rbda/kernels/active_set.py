@@ -280,8 +280,8 @@ def normal_equations(A, b, count, product, scratch):
         for p in range(first, last):
             x = A[r, p]
             if x != 0.0:
-                for q in range(first, last):
-                    product[p, q] += x * A[r, q]
+                for q in range(last - first):  # (counting from 0, as in damped_cholesky)
+                    product[p, first + q] += x * A[r, first + q]
                 scratch[p] += x * b[r]
     scale = 0.0
     for p in range(count):
