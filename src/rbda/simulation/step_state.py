@@ -5,8 +5,8 @@ step's context and which of its two output sets holds the last step, and the las
 A one-call step (:func:`rbda.simulation.packed.compiled_step`) writes its results into one of the two output sets
 of its step context and reads its warm start from the other (the context's ``parity`` names the set of the last
 step, its counts the numbers of contacts and rows); its results are not copied out: ``last`` is :data:`IN_SET`, and
-the simulator's properties build their arrays from the set when read. A step whose output buffers were enlarged, a copy and an unpickled
-simulator keep arrays of their own (:class:`StepArrays`).
+the simulator's properties build their arrays from the set when read. A step whose output buffers were enlarged, a
+copy and an unpickled simulator keep arrays of their own (:class:`StepArrays`).
 """
 
 from __future__ import annotations
