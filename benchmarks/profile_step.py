@@ -84,7 +84,7 @@ def loops():
     @njit
     def whole(n, ctx, parity, q, v, tau, fext, options, q_next, v_next):
         for _ in range(n):
-            c.step(ctx, parity, q, v, tau, fext, options, q_next, v_next)
+            c.step_in_set(ctx, parity, q, v, tau, fext, options, q_next, v_next)
 
     @njit
     def stages_1_2(n, ctx, parity, q, v, tau, fext):
@@ -149,7 +149,7 @@ def stages(sim, q, v, tau, number) -> tuple:
     f = loops()
     state = sim.step_state
     ctx, a = state.context.kernel, state.context.arrays
-    parity = 1 - state.parity  # the set this step writes (the other holds the warm start)
+    parity = 1 - state.context.parity[0]  # the set this step writes (the other holds the warm start)
     fext = sim._scene.zeros
     options = packed.solver_options(sim.solver)
     q_next, v_next = np.empty_like(q), np.empty_like(v)

@@ -374,3 +374,46 @@ def test_a_resting_box_keeps_its_warm_start():
     # 1.4e-7 rad/s, which kept warm starts, within 1e-9 of complementarity, do not damp (exact solves would)
     assert np.abs(v[:3]).max() < 1e-7 and np.abs(v[3:]).max() < 1e-6
     assert np.mean(np.array(iterations[-100:]) == 0) > 0.8, iterations[-100:]
+
+
+def test_solver_changes_reach_the_next_compiled_step():
+    """The compiled step reads the solver's options from its context, copied when they change: a setting changed
+    between steps (the friction cone: a box sliding diagonally is braked along another direction by the LCP's
+    pyramid), and another solver put in place, act from the next step on, as in the Python stages."""
+    import copy
+
+    from rbda.simulation.solvers import PGSSolver
+
+    a, b, q, v = twins(free_body(Box((0.2, 0.2, 0.2)), 10.0, v0=(0.6, 0.3, 0.0, 0.0, 0.0, 0.0)))
+    taus = np.zeros((20, 6))
+    assert run_both(a, b, q, v, taus) < TOL
+    unchanged = copy.deepcopy(a)
+    for sim in (a, b):
+        sim.solver.formulation = "lcp"
+    va, vb, vc = a.step(q, v, taus[0])[1], reference_step(b, q, v, taus[0])[1], unchanged.step(q, v, taus[0])[1]
+    np.testing.assert_allclose(va, vb, atol=TOL)
+    assert np.abs(va - vc).max() > 1e-4  # (the NCP's step differs)
+    for sim in (a, b):
+        sim.solver = PGSSolver(formulation="ncp", **TIGHT)
+    assert run_both(a, b, q, v, taus) < TOL
+    assert a.stats.iterations == b.stats.iterations and a.stats.converged
+
+
+def test_step_arguments_of_any_layout_or_size():
+    """A strided view, a list and an int array are converted (the same step as contiguous floats); a wrong size of
+    any argument, ``fext`` too, is named, and the simulator keeps its last step's results."""
+    sim, q, v = free_body(Box((0.2, 0.2, 0.2)), 10.0, v0=(0.5, 0.0, 0.0, 0.0, 0.0, 0.0))()
+    q1, v1 = sim.step(q, v, np.zeros(6))
+    import copy
+
+    impulses = sim.impulses
+    expected = copy.deepcopy(sim).step(q1, v1, np.zeros(6))
+    strided = np.repeat(q1, 2)[::2]
+    for args in ((strided, v1, np.zeros(6)), (list(q1), list(v1), [0] * 6), (q1, v1, np.zeros(6, dtype=int))):
+        for x, y in zip(copy.deepcopy(sim).step(*args), expected):
+            np.testing.assert_array_equal(x, y)
+    for args, name in (((q1[:6], v1, np.zeros(6)), "q"), ((q1, v1[:5], np.zeros(6)), "v"),
+                       ((q1, v1, np.zeros(7)), "tau"), ((q1, v1, np.zeros(6), np.zeros(3)), "fext")):
+        with pytest.raises(ValueError, match=f"^{name}: expected shape"):
+            sim.step(*args)
+    np.testing.assert_array_equal(sim.impulses, impulses)  # the failed steps kept nothing

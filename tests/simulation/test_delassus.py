@@ -54,3 +54,50 @@ def test_errors():
     with pytest.raises(ValueError, match="x"):
         D.apply([1.0, np.nan, 0, 0, 0, 0])
     assert np.allclose(D.solve(np.ones(6), 1.0), np.linalg.solve(D.matrix() + np.eye(6), np.ones(6)))
+
+
+def _banded(n, band, seed):
+    """A symmetric positive definite matrix whose rows are zero left of ``band`` entries before the diagonal, some
+    rows of it wider (a contact problem's envelope), and a diagonal damping."""
+    rng = np.random.default_rng(seed)
+    B = np.zeros((n, n))
+    for i in range(n):
+        first = max(0, i - (band if i % 5 else 3 * band))
+        B[i, first:i + 1] = rng.normal(size=i + 1 - first)
+        B[i, i] = 1.0 + abs(B[i, i])
+    return B @ B.T, rng.uniform(0.0, 1e-3, n)
+
+
+@pytest.mark.parametrize("n, band", [(1, 0), (7, 2), (30, 4), (45, 44)])
+def test_dense_cholesky_on_an_envelope(n, band):
+    """The factor (``damped_cholesky``, which skips the zeros left of each row's first nonzero) against numpy's: the
+    same lower factor of ``G + diag(d)``, zero outside the envelope; a pivot at or below the floor stops it."""
+    from rbda.kernels.constrained import damped_cholesky
+
+    G, d = _banded(n, band, n)
+    L = np.full((n, n), np.nan)
+    assert damped_cholesky(G, d, L, n)
+    expected = np.linalg.cholesky(G + np.diag(d))
+    np.testing.assert_allclose(L, expected, rtol=1e-12, atol=1e-12 * np.abs(expected).max())
+    for i in range(n):
+        first = np.flatnonzero(G[i, :i + 1])[0]
+        assert not L[i, :first].any() and not L[i, i + 1:].any()
+    assert not damped_cholesky(G, d, L, n, floor=np.diag(G).max() + 1.0)
+
+
+def test_normal_equations_of_a_sparse_system():
+    """``A^T A`` and ``A^T b`` (the active set's normal equations, summed over each row's nonzero range) against
+    numpy's products."""
+    from rbda.kernels.active_set import normal_equations
+
+    rng = np.random.default_rng(3)
+    n = 20
+    A = rng.normal(size=(n, n)) * (rng.random((n, n)) < 0.3)
+    A[4] = 0.0  # an empty row
+    b = rng.normal(size=n)
+    AtA, Atb = A.T @ A, A.T @ b
+    work_A, work_b = A.copy(), b.copy()
+    scale = normal_equations(work_A, work_b, n, np.empty((n, n)), np.empty(n))
+    np.testing.assert_allclose(work_A, AtA, rtol=1e-12, atol=1e-12 * np.abs(AtA).max())
+    np.testing.assert_allclose(work_b, Atb, rtol=1e-12, atol=1e-12 * np.abs(Atb).max())
+    assert scale == pytest.approx(np.diag(AtA).max(), rel=1e-14)

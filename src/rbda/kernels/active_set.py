@@ -38,7 +38,7 @@ from .._native.jit import njit
 
 from .checks import all_finite
 from .cones import CCP, COULOMB, LCP, PYRAMID, box_residuals, complementarity_residuals, project
-from .constrained import damped_cholesky, dense_cholesky_solve
+from .constrained import damped_cholesky, dense_cholesky_solve, nonzero_range
 from .._native.views import take, view
 
 SEPARATE, STICK, SLIDE = 0, 1, 2
@@ -268,18 +268,20 @@ def reduced_system(G, g, count, symmetric, index, column, equation, fixed, A, b,
 @njit(cache=True, refcount=False)
 def normal_equations(A, b, count, product, scratch):
     """``A <- A^T A`` and ``b <- A^T b`` on the first ``count`` rows and columns, in place, summed row by row of
-    ``A`` (contiguous updates that vectorise); ``product (m, m)``, ``scratch (m,)``: work space. Returns the
-    largest diagonal entry of the product."""
+    ``A`` (contiguous updates that vectorise), each over the row's nonzero entries, from its first to its last (the
+    terms left out are exact zeros); ``product (m, m)``, ``scratch (m,)``: work space. Returns the largest diagonal
+    entry of the product."""
     for p in range(count):
         scratch[p] = 0.0
         for q in range(count):
             product[p, q] = 0.0
     for r in range(count):
-        for p in range(count):
+        first, last = nonzero_range(A[r, :count])
+        for p in range(first, last):
             x = A[r, p]
             if x != 0.0:
-                for q in range(count):
-                    product[p, q] += x * A[r, q]
+                for q in range(last - first):  # (counting from 0, as in damped_cholesky)
+                    product[p, first + q] += x * A[r, first + q]
                 scratch[p] += x * b[r]
     scale = 0.0
     for p in range(count):

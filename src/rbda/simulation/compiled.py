@@ -66,6 +66,8 @@ NOT_SPD = 1000  # status: M + dt diag(damping) has a pivot <= 0
 NOT_FINITE_G = 1001  # status: the Delassus matrix of a step is not finite
 TOO_MANY_CONTACTS = 1003  # status: the step's contacts do not fit in the output buffers (the caller enlarges them)
 NOT_FINITE_STEP = 1004  # status: the step's q_next or v_next is not finite (the contact solve diverged)
+UNCONVERGED = 1005  # status of a step that is complete and kept, whose contact solve stopped short of its tolerances
+WRONG_SIZE = 1006  # status: an argument of the step has the wrong size (the caller names it)
 #: The simulator's settings (StepContext.settings: an array of one record), set by the Simulator's setters of the
 #: same names; ``restitution`` NaN for none; ``free_bodies``: whether every joint is a free flyer on the universe
 #: (set from the model).
@@ -729,7 +731,27 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
 
 # ---------------------------------------------------------------------------------------------- one step, one call
 @njit(cache=True, nogil=True)
-def step(ctx, parity, q, v, tau, fext, options, q_next, v_next):
+def step(ctx, q, v, tau, fext, q_next, v_next):
+    """One whole step of the step context ``ctx`` (:mod:`rbda.simulation.step_context`) from ``q (nq,)``, ``v``,
+    ``tau``, ``fext (nv,)`` into ``q_next (nq,)``, ``v_next (nv,)``, with the solver's options ``ctx.options``: the
+    step of :func:`step_in_set` into the output set other than the one ``ctx.parity[0]`` names (the last step's,
+    which holds its warm start), which it then names if the step is kept. Returns a kernel status: 0, or
+    :data:`UNCONVERGED` (the step is kept, its solve stopped short of its tolerances), :data:`WRONG_SIZE` (a
+    vector's size is not the model's), or an error status of :func:`step_in_set` (the step is not kept)."""
+    nq, nv = ctx.lower_limit.shape[0], ctx.zeros.shape[0]
+    if (q.shape[0] != nq or q_next.shape[0] != nq or v.shape[0] != nv or tau.shape[0] != nv or fext.shape[0] != nv
+            or v_next.shape[0] != nv):
+        return WRONG_SIZE
+    parity = 1 - ctx.parity[0]
+    status, _, _, converged = step_in_set(ctx, parity, q, v, tau, fext, ctx.options, q_next, v_next)
+    if status:
+        return status
+    ctx.parity[0] = parity
+    return 0 if converged else UNCONVERGED
+
+
+@njit(cache=True, nogil=True)
+def step_in_set(ctx, parity, q, v, tau, fext, options, q_next, v_next):
     """One whole step (stages 1 to 5; the bilateral constraints' rows between them), its arrays and settings read
     from the step context ``ctx`` (:mod:`rbda.simulation.step_context`); fills ``q_next``, ``v_next`` and the
     context's output set ``parity`` (contacts, keys, frames, ``J``, row bias, bounds and keys, impulses,

@@ -18,28 +18,27 @@ from __future__ import annotations
 
 from .._native.jit import njit
 
-from .compiled import step
+from .compiled import UNCONVERGED, step
 
 
 @njit(cache=True, nogil=True)
-def rollout_steps(ctx, parity, Q, V, taus, fext, first, last, options):
+def rollout_steps(ctx, Q, V, taus, fext, first, last):
     """Steps ``t = first, ..., last - 1`` of one state: ``Q[t + 1], V[t + 1]`` from ``Q[t], V[t]`` under ``taus[t]``
     (and ``fext[t]`` if ``fext`` has rows, else none), each by :func:`~rbda.simulation.compiled.step` on the step
-    context ``ctx`` (its settings :meth:`rbda.Simulator.step`'s), the first warm-started from the output set
-    ``parity`` (the step before ``first``'s, or a warm start written there), each next one from the set its
-    predecessor wrote. ``options``: the solver's ``SOLVER_OPTIONS`` record (``packed.solver_options``).
+    context ``ctx`` (its settings and solver options :meth:`rbda.Simulator.step`'s), the first warm-started from the
+    output set ``ctx.parity[0]`` names (the step before ``first``'s, or a warm start written there), each next one
+    from the set its predecessor wrote (which ``ctx.parity[0]`` then names).
 
-    Returns ``(status, t, parity)``: ``status`` 0, or the kernel status of step ``t`` (an input status: 1 or 3 for a
+    Returns ``(status, t)``: ``status`` 0, or the kernel status of step ``t`` (an input status: 1 or 3 for a
     non-finite ``q`` or ``v``, 2 off the manifold; ``compiled.NOT_SPD``; ``compiled.NOT_FINITE_G``;
-    ``compiled.TOO_MANY_CONTACTS``: step ``t``'s contacts do not fit, the caller enlarges the buffers and calls
-    again from ``t``); the output set of the last step completed (the one given, if none was), whose counts hold its
-    numbers of contacts and rows.
+    ``compiled.NOT_FINITE_STEP``; ``compiled.TOO_MANY_CONTACTS``: step ``t``'s contacts do not fit, the caller
+    enlarges the buffers and calls again from ``t``), steps before ``t`` kept. A step whose solve stopped short of
+    its tolerances (``compiled.UNCONVERGED``) is kept as the others are.
     """
     with_fext = fext.shape[0] > 0
     for t in range(first, last):
         force = fext[t] if with_fext else ctx.zeros
-        status, _, _, _ = step(ctx, 1 - parity, Q[t], V[t], taus[t], force, options, Q[t + 1], V[t + 1])
-        if status:
-            return status, t, parity
-        parity = 1 - parity
-    return 0, last, parity
+        status = step(ctx, Q[t], V[t], taus[t], force, Q[t + 1], V[t + 1])
+        if status and status != UNCONVERGED:
+            return status, t
+    return 0, last

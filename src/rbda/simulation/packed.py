@@ -20,7 +20,7 @@ import warnings
 
 import numpy as np
 
-from ..algorithms._check import report
+from ..algorithms._check import report, vector
 from ..algorithms.constrained import _bind
 from ..algorithms.dynamics import NO_FEXT
 from ..collision.broadphase import local_boxes
@@ -33,10 +33,9 @@ from .constraints import ConstraintRows
 from .contacts import PATCH_POINTS, ContactSet, bounding_radius, hull_leaves, hull_vertices, points_box
 from .pair_kernels import FACE, TYPE, most_contacts, pair_room, shape_table, shape_tables
 from .solvers import ConvergenceWarning
-from .step_state import CompiledContext, InSet, StepArrays, WarmStart
+from .step_state import IN_SET, CompiledContext, InSet, StepArrays, WarmStart
 
 _k = direct(compiled)
-_new_tuple = tuple.__new__
 _kr = direct(compiled_rollout)
 STEP_ARGUMENTS = ("q", "v", "tau", "fext")  # a step's arguments, as its errors name them
 ROOM_ROWS = 120  # a step context's room holds the scratch arrays of a contact problem of this many rows (0.4 MB)
@@ -262,7 +261,8 @@ def context(sim):
         scene.R, scene.p, scene.margins, scene.plane, scene.radius, scene.normals, scene.velocities,
         scene.twists, scene.parents, sim.limited_dofs[0], sim.limited_dofs[1], scene.lower_limit, scene.upper_limit,
         scene.friction_dofs, scene.friction, *passive_arrays(sim.passive), scene.zeros, NO_FEXT,
-        scene.support, np.empty(PATCH_POINTS, dtype=np.int64), np.empty(3), sim.damping, sim._settings)))
+        scene.support, np.empty(PATCH_POINTS, dtype=np.int64), np.empty(3), sim.damping, sim._settings,
+        sim.solver.options().copy())))
     arrays.update(zip(("sparam", "hull", "graph", "faces", "face_ranges", "polygons"),
                       (scene.sparam, scene.hull, scene.graph, scene.faces, scene.face_ranges, scene.polygons)))
     arrays.update(zip(("simplex", "simplex_weights", "hull_starts", "witness", "iterations", "epa_polytope",
@@ -277,42 +277,69 @@ def context(sim):
     arrays["room"], arrays["iroom"] = np.empty(floats), np.empty(integers, dtype=np.int64)
     buffers = output_buffers(scene.capacity, rows, nv)
     arrays.update(buffers)
+    arrays["parity"] = np.zeros(1, dtype=np.int64)
     sets = tuple({name: buffer[parity] for name, buffer in buffers.items()} for parity in (0, 1))
-    state = sim.step_state
-    state.context = CompiledContext(sim.data, step_context(arrays), sets, arrays)
-    state.parity = 0
-    return state.context.kernel, sets
+    sim.step_state.context = CompiledContext(sim.data, step_context(arrays), sets, arrays, arrays["parity"],
+                                             sim.model.nq, nv, scene.zeros)
+    return sim.step_state.context.kernel, sets
 
 
-def compiled_step(sim, q, v, tau, fext, names=STEP_ARGUMENTS, _empty=np.empty):
-    """One step of ``sim`` (a :class:`rbda.Simulator`) from ``q``, ``v``, ``tau`` and ``fext`` (None or ``(nv,)``;
-    C-contiguous float64 vectors of the right sizes, whose finiteness the kernel checks) on its
-    :class:`PackedScene`; returns ``(q_next, v_next)`` and keeps the step's arrays on ``sim`` (read by its
-    properties), in one kernel call (``compiled.step``). A step that finds more contacts
-    than the output buffers hold enlarges them (:func:`grow_contacts`) and runs again. A bad argument raises the
-    ``ValueError`` of :func:`step_error`, naming it by ``names``. (``_empty``: ``np.empty`` as a local name, which
-    halves its call's 0.1 us.)"""
+def ready(sim) -> CompiledContext:
+    """``sim``'s step context (:func:`context`) ready for a one-call step: the warm start in the set the step reads
+    (:func:`stage_warm`), the solver's options copied into the context's when they are not the ones last copied
+    (another solver, or a setting changed), and the solver's statistics read from the context's sets."""
+    context(sim)
+    kept, solver = sim.step_state.context, sim.solver
+    stage_warm(sim, kept.sets)
+    options = solver.options()
+    if options is not kept.options_source:
+        kept.arrays["options"][:] = options
+        kept.options_source, kept.solver_dict = options, solver.__dict__
+        kept.raw_stats = (kept.arrays["out_stats"], kept.parity)
+    return kept
+
+
+def compiled_step(sim, q, v, tau, fext, _step=None, _empty=np.empty, _ndarray=np.ndarray, _unit=(8,),
+                  _f64=np.dtype(np.float64)):
+    """One step of ``sim`` (a :class:`rbda.Simulator`) from ``q (nq,)``, ``v (nv,)``, ``tau (nv,)`` and ``fext``
+    (None or ``(nv,)``) on its :class:`PackedScene`; returns ``(q_next, v_next)`` and keeps the step's arrays on
+    ``sim`` (read by its properties), in one kernel call (``compiled.step``), which checks the sizes and that the
+    values are finite. Vectors that are not C-contiguous float64 arrays are converted first (``vector``). A step
+    that finds more contacts than the output buffers hold enlarges them (:func:`grow_contacts`) and runs again. A
+    bad argument raises the ``ValueError`` of :func:`step_error`, naming it (``_step``: the step of a rollout, named
+    too). (The defaults after ``_step`` are module constants made local names.)"""
     state = sim.step_state
     kept = state.context
-    if kept is None or kept.data is not sim.data:
-        ctx, sets = context(sim)
-    else:
-        ctx, sets = kept.kernel, kept.sets
-    if not state.warm_in_set:
-        stage_warm(sim, sets)
-    parity = 1 - state.parity  # the other set holds the previous step's results: the warm start
-    q_next, v_next = _empty(len(q)), _empty(len(v))
-    status, k, r, converged = _k.step(ctx, parity, q, v, tau, sim._scene.zeros if fext is None else fext,
-                                      solver_options(sim.solver), q_next, v_next)
-    if status == compiled.TOO_MANY_CONTACTS:
-        grow_contacts(sim)
-        return compiled_step(sim, q, v, tau, fext, names)
-    if status:
-        step_error(status, sim.model, q, v, names, sets[parity]["out_stats"])
-    keep_set(sim, sets, parity, k, r)
-    if not converged and not state.unconverged:
-        unconverged(sim, sets[parity]["out_stats"])
+    if (kept is None or kept.data is not sim.data or not state.warm_in_set
+            or sim.solver._options is not kept.options_source):
+        kept = ready(sim)
+    if not (type(q) is _ndarray is type(v) is type(tau) and q.strides == _unit == v.strides == tau.strides
+            and q.dtype is _f64 is v.dtype is tau.dtype):
+        names = step_names(_step)
+        q, v, tau = vector(q, kept.nq, names[0]), vector(v, kept.nv, names[1]), vector(tau, kept.nv, names[2])
+    if fext is None:
+        fext = kept.zeros
+    elif not (type(fext) is _ndarray and fext.strides == _unit and fext.dtype is _f64):
+        fext = vector(fext, kept.nv, step_names(_step)[3])
+    q_next, v_next = _empty(kept.nq), _empty(kept.nv)
+    status = _k.step(kept.kernel, q, v, tau, fext, q_next, v_next)
+    if status and status != compiled.UNCONVERGED:
+        if status == compiled.TOO_MANY_CONTACTS:
+            grow_contacts(sim)
+            return compiled_step(sim, q, v, tau, None if fext is kept.zeros else fext, _step)
+        step_error(status, sim.model, (q, v, tau, fext), step_names(_step), kept.sets[1 - kept.parity[0]]["out_stats"])
+    state.last, state.contacts, state.rows = IN_SET, None, None  # the step's results: in the set, read when asked
+    solver = kept.solver_dict
+    solver["_stats"], solver["_raw_stats"] = None, kept.raw_stats
+    if status and not state.unconverged:
+        unconverged(sim, kept.sets[kept.parity[0]]["out_stats"])
     return q_next, v_next
+
+
+def step_names(step=None) -> tuple:
+    """The names of a step's arguments in its errors: ``STEP_ARGUMENTS``, prefixed with ``step t:`` for step ``t`` of
+    a rollout."""
+    return STEP_ARGUMENTS if step is None else tuple(f"step {step}: {name}" for name in STEP_ARGUMENTS)
 
 
 def unconverged(sim, stats) -> None:
@@ -350,12 +377,13 @@ def own_results(state) -> None:
 
 def stage_warm(sim, sets):
     """Unless it is there, write the warm start of ``sim``'s next one-call step (``step_state.warm``: after grown
-    buffers, a copy, a reset, or none) into the output set of ``sets`` that the step reads it from (``parity``),
-    with its counts (the contacts, then the rows) and ADMM's last penalty (``solver.last_rho()``)."""
+    buffers, a copy, a reset, or none) into the output set of ``sets`` (its step context's) that the step reads it
+    from (the one the context's ``parity`` names), with its counts (the contacts, then the rows) and ADMM's last
+    penalty (``solver.last_rho()``)."""
     state = sim.step_state
     if state.warm_in_set:
         return
-    out = sets[state.parity]
+    out = sets[state.context.parity[0]]
     keys, rows, impulses = state.warm
     k, r = keys.shape[0], rows.shape[0]
     out["out_keys"][:k] = keys
@@ -374,17 +402,18 @@ def step_arrays(state) -> StepArrays:
     that set again; the simulator's properties copy what they return)."""
     if not isinstance(state.last, InSet):
         return state.last
-    parity, k, r = state.last
-    out, m = state.context.sets[parity], 3 * k + r
+    out = state.context.sets[state.context.parity[0]]
+    k, r = int(out["out_counts"]["contacts"]), int(out["out_counts"]["rows"])
+    m = 3 * k + r
     return StepArrays(out["out_contacts"][:k], out["out_keys"][:k], out["out_frames"][:k], out["out_J"][:m],
                       out["out_v_free"], out["out_bias"][:r], out["out_lower"][:r], out["out_upper"][:r],
                       out["out_rows"][:r], out["out_impulses"][:m], out["out_velocities"][:m])
 
 
-def step_error(status, model, q, v, names=STEP_ARGUMENTS, stats=None):
+def step_error(status, model, arguments, names=STEP_ARGUMENTS, stats=None):
     """Raise the ``ValueError`` of a step's kernel status (``compiled.NOT_SPD``, ``compiled.NOT_FINITE_G``,
-    ``compiled.NOT_FINITE_STEP`` with the solve's raw ``stats``, or an input status of ``q``, ``v``, ``tau``,
-    ``fext``, named by ``names``)."""
+    ``compiled.NOT_FINITE_STEP`` with the solve's raw ``stats``, ``compiled.WRONG_SIZE``, or an input status) of the
+    step's ``arguments`` ``(q, v, tau, fext)``, named by ``names``."""
     if status == compiled.NOT_SPD:
         raise ValueError("data.M: is not positive definite (a pivot of its factorisation is <= 0)")
     if status == compiled.NOT_FINITE_G:
@@ -393,19 +422,21 @@ def step_error(status, model, q, v, names=STEP_ARGUMENTS, stats=None):
         raise ValueError(f"the step's q_next, v_next: not finite (the contact solve diverged after "
                          f"{int(stats['iterations'])} iterations, converged {bool(stats['converged'])}); the state "
                          "given is kept unchanged")
-    report(status, names, model, (q, v))
+    if status == compiled.WRONG_SIZE:
+        for x, n, name in zip(arguments, (model.nq, model.nv, model.nv, model.nv), names):
+            if x is not None:
+                vector(x, n, name)
+    report(status, names, model, arguments[:2])
 
 
-def keep_set(sim, sets, parity, k, r) -> None:
-    """Keep on ``sim`` a one-call step's results, ``k`` contacts and ``r`` rows in the output set ``parity`` of its
-    step context (``sets``, :func:`context`): the set's arrays are the next step's warm start (already where the
-    next step reads it) and the step's results, whose arrays are views of it, made when read
-    (:func:`step_arrays`)."""
-    state = sim.step_state
-    state.parity, state.last = parity, _new_tuple(InSet, (parity, k, r))  # (InSet(...) through its __new__: slower)
+def keep_set(sim) -> None:
+    """Keep on ``sim`` the results of its last one-call step, in the output set of its step context that the
+    context's ``parity`` names: the set's arrays are the next step's warm start (already where the next step reads
+    it) and the step's results, whose arrays are views of it, made when read (:func:`step_arrays`)."""
+    state, kept = sim.step_state, sim.step_state.context
+    state.last, state.contacts, state.rows = IN_SET, None, None
     state.backoff, state.warm_in_set = None, True  # both in the set (its counts: backoff)
-    sim.solver.keep_raw_stats(sets[parity]["out_stats"])
-    state.contacts = state.rows = None
+    sim.solver.keep_raw_stats(kept.raw_stats)
 
 
 def warm_start(state) -> WarmStart:
@@ -421,7 +452,7 @@ def backoff(state) -> tuple:
     """``(failed, wait)`` of the next step (``state``: a simulator's ``step_state``): when it tries its warm start
     as it is (``compiled.guess_backoff``); after a one-call step, in its output set's counts."""
     if state.backoff is None:  # (keep_set)
-        counts = state.context.sets[state.last.parity]["out_counts"]
+        counts = state.context.sets[state.context.parity[0]]["out_counts"]
         return int(counts["failed"]), int(counts["wait"])
     return state.backoff
 
@@ -457,21 +488,20 @@ def compiled_steps(sim, Q, V, taus, fext, first, last):
     ``taus (T, nv)`` and ``fext (T, nv)`` or ``(0, nv)`` (checked finite), warm-started as :meth:`Simulator.step`
     is; keeps the last step's arrays on ``sim`` as :func:`compiled_step` does. A bad step raises the step's
     ``ValueError`` prefixed with ``step t:``."""
-    ctx, sets = context(sim)
-    options = solver_options(sim.solver)
+    kept = ready(sim)
     t = first
     while t < last:
         start = t
-        stage_warm(sim, sets)
-        status, t, parity = _kr.rollout_steps(ctx, sim.step_state.parity, Q, V, taus, fext, start, last, options)
-        if t > start:  # the last step completed: its arrays are the output set parity's
-            counts = sets[parity]["out_counts"]
-            keep_set(sim, sets, parity, int(counts["contacts"]), int(counts["rows"]))
+        status, t = _kr.rollout_steps(kept.kernel, Q, V, taus, fext, start, last)
+        if t > start:  # the last step completed: its arrays are the output set the context's parity names
+            keep_set(sim)
         try:
             if status == compiled.TOO_MANY_CONTACTS:  # step t again, with more room for contacts
                 grow_contacts(sim)
-                ctx, sets = context(sim)
+                kept = ready(sim)
             elif status:
-                step_error(status, sim.model, Q[t], V[t], stats=sets[1 - parity]["out_stats"])
+                force = fext[t] if fext.shape[0] else None
+                step_error(status, sim.model, (Q[t], V[t], taus[t], force),
+                           stats=kept.sets[1 - kept.parity[0]]["out_stats"])
         except ValueError as exc:
             raise ValueError(f"step {t}: {exc}") from None

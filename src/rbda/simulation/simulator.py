@@ -47,8 +47,8 @@ from .delassus import DelassusDense
 from .passive import PassiveForces, add_implicit, passive_force
 from . import compiled as compiled_kernels
 from .compiled import SETTINGS
-from .packed import STEP_ARGUMENTS, PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows
-from .packed import contact_set, own_results, rollout_compiled, step_arrays
+from .packed import PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows
+from .packed import contact_set, own_results, rollout_compiled, step_arrays, step_names
 from .solvers import FORMULATIONS, ADMMSolver, PGSSolver, SolverStats
 from .step_state import StepState, WarmStart
 
@@ -509,18 +509,16 @@ class Simulator:
         external force ``fext (nv,)``; returns ``(q_next, v_next)``. Fills ``contacts``, ``impulses``,
         ``contact_velocities`` and the solver's ``stats``. Raises ``ValueError`` naming the argument for a wrong
         size or a non-finite value."""
-        names = STEP_ARGUMENTS if _step is None else tuple(f"step {_step}: {name}" for name in STEP_ARGUMENTS)
-        model = self.model
+        if self._compiled:  # one kernel call, which checks the sizes and that the values are finite
+            return compiled_step(self, q, v, tau, fext, _step)
+        names, model = step_names(_step), self.model
         q, v, tau = vector(q, model.nq, names[0]), vector(v, model.nv, names[1]), vector(tau, model.nv, names[2])
         if fext is not None:
             fext = vector(fext, model.nv, names[3])
-        if not self._compiled:  # else one kernel call, which checks that they are finite
-            for x, name in zip((q, v, tau, fext), names):
-                if x is not None:
-                    finite_vector(x, len(x), name)
-        if not self._compiled:
-            return reference_step(self, q, v, tau, fext)
-        return compiled_step(self, q, v, tau, fext, names)
+        for x, name in zip((q, v, tau, fext), names):
+            if x is not None:
+                finite_vector(x, len(x), name)
+        return reference_step(self, q, v, tau, fext)
 
     def rollout(self, q0, v0, taus, fext=None, progress: bool | None = None):
         """``T`` steps from ``(q0, v0)`` under the torques ``taus (T, nv)`` (and ``fext (T, nv)`` if given); returns

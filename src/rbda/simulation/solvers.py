@@ -99,8 +99,16 @@ STEP_STATS = np.dtype([("iterations", np.int64), ("converged", np.bool_), ("prim
                        ("factorizations", np.int64)])
 
 
+def raw_record(raw):
+    """A compiled step's :data:`STEP_STATS` record from what a solver keeps of it (:meth:`keep_raw_stats`): the
+    record itself, or ``(records (2,), parity (1,))``: the record of a step context's output sets that ``parity``
+    names (the set of its last step)."""
+    return raw[0][raw[1][0]] if type(raw) is tuple else raw
+
+
 def stats_from_record(raw) -> SolverStats:
-    """The :class:`SolverStats` of a :data:`STEP_STATS` record."""
+    """The :class:`SolverStats` of a :data:`STEP_STATS` record (or what :func:`raw_record` reads one from)."""
+    raw = raw_record(raw)
     factorizations = int(raw["factorizations"])
     return SolverStats(int(raw["iterations"]), bool(raw["converged"]), float(raw["primal"]), float(raw["dual"]),
                        float(raw["complementarity"]), float(raw["rho"]), max(factorizations, 0),
@@ -151,13 +159,14 @@ class _ContactSolver:
         self._stats, self._raw_stats = value, None
 
     def keep_raw_stats(self, raw) -> None:
-        """Keep a compiled step's statistics (a :data:`STEP_STATS` record), read as :attr:`stats`."""
+        """Keep a compiled step's statistics (a :data:`STEP_STATS` record, or a step context's records and parity:
+        :func:`raw_record`), read as :attr:`stats`."""
         kept = self.__dict__  # not through __setattr__: called every step
         kept["_stats"], kept["_raw_stats"] = None, raw
 
     def last_rho(self) -> float:
         """The penalty ``rho`` of the last solve (NaN if none), without building :attr:`stats`."""
-        return float(self._raw_stats["rho"]) if self._stats is None else self._stats.rho
+        return float(raw_record(self._raw_stats)["rho"]) if self._stats is None else self._stats.rho
 
     def options(self) -> np.ndarray:
         """The solver's settings as one :data:`~rbda.kernels.contact_solvers.SOLVER_OPTIONS` record (an array of

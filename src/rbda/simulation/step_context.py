@@ -8,9 +8,9 @@ to box; a step's stages read some 80 arrays and write 11, which as arguments and
 step. A structref is unboxed in about 0.5 us.
 
 The output buffers come in two sets (leading axis of size 2): a step writes the set ``parity`` and reads its warm
-start (the previous step's keys, impulses and their counts) from the other; the simulator alternates the sets
-(``packed.compiled_step``) and, after a step that ran otherwise, writes the warm start into the set the next one
-reads (``packed.stage_warm``).
+start (the previous step's keys, impulses and their counts) from the other; the step alternates the sets itself
+(the field ``parity`` names the last step's) and, after a step that ran otherwise, the simulator writes the warm
+start into the set the next one reads (``packed.stage_warm``).
 
 The context does not own its arrays: it holds them borrowed (``_native.views.borrowed_all``: no owner, so that
 reading a field, passing it to a kernel and cutting views of it count no reference; each count is an atomic
@@ -50,8 +50,9 @@ FIELDS = (
     "zeros", "no_fext", "support",
     # the contact stage's room: a patch's kept rows (PATCH_POINTS,), a half-space's world normal (3,)
     "keep", "normal",
-    # the simulator's joint damping (nv,) and settings (one compiled.SETTINGS record), which their setters change
-    "damping", "settings",
+    # the simulator's joint damping (nv,) and settings (one compiled.SETTINGS record), which their setters change;
+    # the solver's options (one SOLVER_OPTIONS record, copied from the solver's when they change: packed.ready)
+    "damping", "settings", "options",
     # the bounded shapes' tables (pair_kernels.shape_tables) and a pair's room (pair_kernels.pair_room, its kept
     # rows "keep"), and its rows
     "sparam", "hull", "graph", "faces", "face_ranges", "polygons",
@@ -70,6 +71,8 @@ FIELDS = (
     # records), v_free (2, nv), counts (2,: compiled.COUNTS records)
     "out_contacts", "out_keys", "out_frames", "out_J", "out_bias", "out_lower", "out_upper", "out_rows",
     "out_impulses", "out_velocities", "out_stats", "out_v_free", "out_counts",
+    # which output set holds the last step's results (parity (1,) int: 0 or 1; the next step writes the other)
+    "parity",
 )
 
 

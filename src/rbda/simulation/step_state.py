@@ -3,10 +3,10 @@
 step's context and which of its two output sets holds the last step, and the last step's results.
 
 A one-call step (:func:`rbda.simulation.packed.compiled_step`) writes its results into one of the two output sets
-of its step context (``parity``) and reads its warm start from the other; its results are not copied out:
-``last`` is a :class:`InSet` naming the set and the numbers of contacts and rows, and the simulator's properties
-build their arrays from it when read. A step whose output buffers were enlarged, a copy and an unpickled
-simulator keep arrays of their own (:class:`StepArrays`).
+of its step context and reads its warm start from the other (the context's ``parity`` names the set of the last
+step, its counts the numbers of contacts and rows); its results are not copied out: ``last`` is :data:`IN_SET`, and
+the simulator's properties build their arrays from the set when read. A step whose output buffers were enlarged, a
+copy and an unpickled simulator keep arrays of their own (:class:`StepArrays`).
 """
 
 from __future__ import annotations
@@ -37,12 +37,20 @@ class StepArrays(NamedTuple):
         return StepArrays(*(x.copy() for x in self))
 
 
-class InSet(NamedTuple):
-    """The last step's results are in the output set ``parity`` of the step context: ``k`` contacts, ``r`` rows."""
+class InSet:
+    """The last step's results are in the output set of the step context that its ``parity`` names (its counts: the
+    numbers of contacts and rows): the one value :data:`IN_SET`."""
 
-    parity: int
-    k: int
-    r: int
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "IN_SET"
+
+    def __reduce__(self) -> str:  # (copied and unpickled as the one value)
+        return "IN_SET"
+
+
+IN_SET = InSet()
 
 
 class WarmStart(NamedTuple):
@@ -61,13 +69,24 @@ class WarmStart(NamedTuple):
 @dataclass(eq=False)
 class CompiledContext:
     """The compiled step's context, built for ``data`` (built again if the simulator's data is replaced): the
-    numba object ``kernel`` (:mod:`rbda.simulation.step_context`), its output ``sets`` (two dicts of arrays), and
-    ``arrays`` (every array it refers to: the context borrows them, so they are kept here)."""
+    numba object ``kernel`` (:mod:`rbda.simulation.step_context`), its output ``sets`` (two dicts of arrays),
+    ``arrays`` (every array it refers to: the context borrows them, so they are kept here); ``parity`` its array
+    naming the set of the last step; the sizes ``nq``, ``nv`` and ``zeros (nv,)`` (the step's "no ``fext``");
+    ``options_source`` the solver's options record last copied into the context's (``solver._options``: the
+    solver's settings are copied again when it changes), ``solver_dict`` that solver's ``__dict__`` (where each step
+    invalidates its statistics) and ``raw_stats`` the ``(out_stats, parity)`` pair its statistics are read from."""
 
     data: object
     kernel: object
     sets: tuple
     arrays: dict
+    parity: np.ndarray
+    nq: int
+    nv: int
+    zeros: np.ndarray
+    options_source: object = None
+    solver_dict: dict | None = None
+    raw_stats: tuple = ()
 
 
 @dataclass(eq=False)
@@ -78,7 +97,6 @@ class StepState:
     warm_in_set: bool = False  # whether the warm start is also in the output set the next one-call step reads
     backoff: tuple | None = (0, 0)  # (failed, wait) of compiled.guess_backoff; None: in the last set's counts
     context: CompiledContext | None = None  # built at the first compiled step
-    parity: int = 0  # the output set of the last one-call step; the next one writes the other
     last: InSet | StepArrays | None = None  # the last compiled step's results
     contacts: object = None  # the last step's ContactSet, once built (from ``last`` when read)
     rows: object = None  # the last step's ConstraintRows, once built
