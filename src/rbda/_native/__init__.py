@@ -13,7 +13,9 @@
 ``views``                       array headers built in LLVM IR: ``view``, ``borrowed``, ``borrowed_all``, ``take``
 ``lanes``                       the SIMD kernels' ``noalias`` pipeline and vector row updates
 ``direct``                      a kernel called through its compiled entry point, past numba's dispatch
-``fastcall(_entries)``          a call as a CPython ``METH_FASTCALL`` builtin whose body is a numba ``cfunc``
+``fastcall(_entries)``          a call as one C entry (``_entry.c``: the checks, through the CPython and numpy C
+                                API) whose body is a numba ``cfunc`` taking pointers and integers
+``build``                       builds ``_entry.c`` in place, for a checkout (``pip install`` builds it itself)
 ``xla_ffi``                     the JAX primitives' XLA FFI handlers (numba ``cfunc`` s reading XLA's call frame)
 ==============================  =========================================================================
 
@@ -33,9 +35,10 @@ Rules (each one guards against a crash, a corrupted heap or stale machine code, 
 5. **A helper** (``forceinline=True`` or ``refcount=False``) has no CPython wrapper; calling it from Python runs
    an uncached-then-cached twin (:class:`dispatch.Helper`). A kernel that Python calls in a hot loop must not be
    declared a helper.
-6. **Fast entries and XLA handlers** read other programs' memory at byte offsets checked at import against
-   known objects (``fastcall.layout_ok``; ``tests/bridges/test_jax_ffi.py`` against XLA's ``c_api.h``); on any
-   mismatch they stay unbound and every call takes the ordinary, checked path.
+6. **Fast entries** read Python objects only through the CPython and numpy C API, in the C extension
+   (``_entry.c``); their numba bodies read no object. Without the extension no entry is bound and every call
+   takes the ordinary, checked path. The XLA handlers read XLA's call frame at offsets checked against XLA's
+   ``c_api.h`` (``tests/bridges/test_jax_ffi.py``).
 7. **The supported numba range** is the one the tests ran on (``pyproject.toml``): ``_nrt``, the cache locators,
    ``CPUDispatcher``, ``make_array``, ``CompilerBase``, ``overloads``/``entry_point``, the calling convention.
 """
