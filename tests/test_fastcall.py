@@ -13,7 +13,7 @@ import rbda
 from rbda._native import fastcall
 
 pytestmark = pytest.mark.skipif(not fastcall.ENABLED, reason="fast entries disabled (RBDA_FASTCALL=0, "
-                                "RBDA_NUMBA_DISPATCH or the C extension not built: python -m rbda._native.build)")
+                                "RBDA_NUMBA_DISPATCH or the C extension not built: python src/rbda/_native/build.py)")
 
 #: the public functions with a fast entry: name -> call(model, data, q, v, a)
 CALLS = {

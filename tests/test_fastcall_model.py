@@ -15,7 +15,7 @@ from rbda._native import fastcall
 from tests.test_fastcall import MODELS, VARIANTS, ordinary, outcome, same_outcome, state
 
 pytestmark = pytest.mark.skipif(not fastcall.ENABLED, reason="fast entries disabled (RBDA_FASTCALL=0, "
-                                "RBDA_NUMBA_DISPATCH or the C extension not built: python -m rbda._native.build)")
+                                "RBDA_NUMBA_DISPATCH or the C extension not built: python src/rbda/_native/build.py)")
 
 #: the public functions with an entry bound to the model: name -> call(model, q0, q1, v)
 CALLS = {
@@ -129,9 +129,10 @@ def test_mistaken_arguments_name_the_mistake():
     entry = model.fast_entries.integrate
     rbda.integrate(model, q, np.zeros(model.nv))
     entry = model.fast_entries.integrate
-    out = np.empty(model.nq)
-    assert entry(copy.deepcopy(model), q, np.zeros(model.nv), out) is None  # another model
-    assert entry(model, q, np.zeros(model.nv)) is None  # wrong argument count
+    assert entry(copy.deepcopy(model), q, np.zeros(model.nv)) is None  # another model
+    assert entry(model, q) is None and entry(model, q, q, q) is None  # wrong argument count
+    out = entry(model, q, np.zeros(model.nv))  # the entry allocates its output: a new array each call
+    assert out is not entry(model, q, np.zeros(model.nv)) and np.array_equal(out, q)
 
 
 def test_an_edited_model_rebinds():
@@ -142,7 +143,7 @@ def test_an_edited_model_rebinds():
     assert type(stale) is fastcall._Entry
     model.inertias[2] = model.inertias[2]  # an edit: new packed arrays, the derived forms dropped
     assert model.fast_entries.integrate is not stale
-    assert stale(model, q, v, np.empty(model.nq)) is None  # a builtin kept from before the edit falls back
+    assert stale(model, q, v) is None  # an entry kept from before the edit falls back
     np.testing.assert_array_equal(rbda.integrate(model, q, v), before)
     assert type(model.fast_entries.integrate) is fastcall._Entry
 

@@ -19,6 +19,12 @@
  *   'v' vector of size n1          'm' matrix (n1, n2)          'k' matrix (n1, any columns k)
  *   'K' matrix (n1, the k of the 'k' before)                     'i' exact int >= 0
  *   'r' exact int or the ReferenceFrame type, 0 <= value <= 2    'f' exact float        'b' True or False
+ *   'o' no argument: a new vector of n1 float64 that the entry allocates and returns (in place of its result)
+ *
+ * A Public is a public function as one C call: ``function(model, data, *inputs)`` (or ``function(model, *inputs)``)
+ * fills in the function's defaults and constants, calls the holder's entry ``holder.fast_entries.<name>`` and
+ * returns its answer, copied or wrapped (POST_*), or, when the entry answers None (or the call has keywords or
+ * another count of arguments), returns what the ordinary Python implementation returns for the call as given.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -52,6 +58,7 @@ typedef struct {
     PyObject *name;          /* str, for repr */
     Py_ssize_t fixed;        /* 1 (model) or 2 (model, data) */
     Py_ssize_t count;        /* arguments after them */
+    Py_ssize_t output;       /* the argument index of an 'o' kind, or -1 */
     char kinds[MAX_ARGUMENTS];
     int64_t n1[MAX_ARGUMENTS], n2[MAX_ARGUMENTS];
 } Entry;
@@ -96,9 +103,10 @@ static inline int64_t int_value(PyObject *obj, PyObject *other, int64_t high) {
 
 /* 1 if the arguments are ones the entry takes (parsed into ``values``), else 0 */
 static int parse(Entry *self, PyObject *const *args, int64_t *values) {
-    for (Py_ssize_t j = 0; j < self->count; ++j) {
-        PyObject *obj = args[j];
+    for (Py_ssize_t j = 0, k = 0; j < self->count; ++j) {
         PyArrayObject *a;
+        if (self->kinds[j] == 'o') continue;
+        PyObject *obj = args[k++];
         switch (self->kinds[j]) {
         case 'v':
             if (!(a = float_array(obj, 1)) || PyArray_DIM(a, 0) != self->n1[j]) return 0;
@@ -149,7 +157,7 @@ static PyObject *entry_vectorcall(PyObject *callable, PyObject *const *args, siz
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     int64_t values[VALUES];
     if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) Py_RETURN_NONE;
-    if (nargs != self->fixed + self->count || *self->token == 0) Py_RETURN_NONE;
+    if (nargs != self->fixed + self->count - (self->output >= 0) || *self->token == 0) Py_RETURN_NONE;
     PyObject *model = referent(self->model_ref);
     if (model == NULL || args[0] != model) Py_RETURN_NONE;
     if (self->data_ref != NULL) {
@@ -157,7 +165,18 @@ static PyObject *entry_vectorcall(PyObject *callable, PyObject *const *args, siz
         if (data == NULL || args[1] != data) Py_RETURN_NONE;
     }
     if (!parse(self, args + self->fixed, values)) Py_RETURN_NONE;
-    switch (self->body(self->table, values)) {
+    PyObject *output = NULL;
+    if (self->output >= 0) {
+        npy_intp n = (npy_intp)self->n1[self->output];
+        if ((output = PyArray_EMPTY(1, &n, NPY_DOUBLE, 0)) == NULL) return NULL;
+        values[self->output] = (int64_t)(intptr_t)PyArray_DATA((PyArrayObject *)output);
+    }
+    int64_t status = self->body(self->table, values);
+    if (output != NULL) {
+        if (status == STATUS_RESULT) return output;
+        Py_DECREF(output);
+    }
+    switch (status) {
     case STATUS_RESULT:
         return Py_NewRef(self->result);
     case STATUS_TRUE:
@@ -198,6 +217,7 @@ static int entry_init(Entry *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "body: a null address");
         return -1;
     }
+    self->output = -1;
     if (count > MAX_ARGUMENTS || PyTuple_GET_SIZE(sizes) != count) {
         PyErr_SetString(PyExc_ValueError, "kinds, sizes: at most 8 arguments, one (n1, n2) per kind");
         return -1;
@@ -213,7 +233,7 @@ static int entry_init(Entry *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     for (Py_ssize_t j = 0; j < count; ++j) {
-        if (strchr("vmkKirfb", kinds[j]) == NULL) {
+        if (strchr("vmkKirfbo", kinds[j]) == NULL || (kinds[j] == 'o' && self->output >= 0 && self->output != j)) {
             PyErr_Format(PyExc_ValueError, "kinds: unknown kind %c", kinds[j]);
             return -1;
         }
@@ -221,6 +241,7 @@ static int entry_init(Entry *self, PyObject *args, PyObject *kwds) {
         long long n1, n2;
         if (!PyArg_ParseTuple(pair, "LL", &n1, &n2)) return -1;
         self->kinds[j] = kinds[j], self->n1[j] = n1, self->n2[j] = n2;
+        if (kinds[j] == 'o') self->output = j;
     }
     self->body = (body_function)(uintptr_t)body;
     self->table = (int64_t *)PyArray_DATA(t);
@@ -304,6 +325,210 @@ static PyTypeObject EntryType = {
     .tp_new = entry_new,
 };
 
+/* ------------------------------------------------------------------------------------------- Public */
+enum { POST_AS_IS = 0, POST_NONE = 1, POST_COPY = 2, POST_WRAP = 3 };
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *name;            /* the entry's name in ``fast_entries`` (interned str) */
+    PyObject *implementation;  /* the ordinary Python function */
+    PyObject *defaults;        /* tuple: the values of the trailing parameters a call may leave out */
+    PyObject *constants;       /* tuple: appended after them */
+    PyObject *wrapper;         /* the class whose ``vector`` slot a POST_WRAP result fills, or None */
+    PyObject *dict;            /* __doc__, __name__, __qualname__, __module__, __wrapped__ */
+    Py_ssize_t holder;         /* the argument whose ``fast_entries`` hold the entry: 0 the model, 1 the data */
+    Py_ssize_t arity;          /* the number of positional parameters */
+    int post;
+} Public;
+
+static PyObject *fast_entries_str, *vector_str;
+
+static PyObject *post_result(Public *self, PyObject *r) {
+    PyObject *out;
+    if ((self->post == POST_COPY || self->post == POST_WRAP) && !PyArray_Check(r)) {
+        PyErr_Format(PyExc_TypeError, "the fast entry %S answered a %s, not an array", self->name, Py_TYPE(r)->tp_name);
+        Py_DECREF(r);
+        return NULL;
+    }
+    switch (self->post) {
+    case POST_NONE:
+        Py_DECREF(r);
+        Py_RETURN_NONE;
+    case POST_COPY:
+        out = PyArray_NewCopy((PyArrayObject *)r, NPY_CORDER);
+        Py_DECREF(r);
+        return out;
+    case POST_WRAP: {
+        PyObject *copy = PyArray_NewCopy((PyArrayObject *)r, NPY_CORDER);
+        Py_DECREF(r);
+        if (copy == NULL) return NULL;
+        PyTypeObject *type = (PyTypeObject *)self->wrapper;
+        out = type->tp_alloc(type, 0);  /* ``cls.__new__(cls)``: the class has no __init__ to skip here */
+        if (out != NULL && PyObject_SetAttr(out, vector_str, copy) < 0) Py_CLEAR(out);
+        Py_DECREF(copy);
+        return out;
+    }
+    default:
+        return r;
+    }
+}
+
+static PyObject *public_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    Public *self = (Public *)callable;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t ndefaults = PyTuple_GET_SIZE(self->defaults), nconstants = PyTuple_GET_SIZE(self->constants);
+    if ((kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) || nargs > self->arity || nargs < self->arity - ndefaults
+        || nargs <= self->holder)
+        return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
+    PyObject *full[MAX_ARGUMENTS + 2];
+    Py_ssize_t n = 0;
+    if (self->arity + nconstants > MAX_ARGUMENTS + 2)
+        return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
+    for (; n < nargs; ++n) full[n] = args[n];
+    for (Py_ssize_t k = ndefaults - (self->arity - nargs); k < ndefaults; ++k) full[n++] = PyTuple_GET_ITEM(self->defaults, k);
+    for (Py_ssize_t k = 0; k < nconstants; ++k) full[n++] = PyTuple_GET_ITEM(self->constants, k);
+    PyObject *entries = PyObject_GetAttr(args[self->holder], fast_entries_str);
+    if (entries == NULL) {  /* not a model or data: the ordinary path names the mistake */
+        PyErr_Clear();
+        return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
+    }
+    PyObject *entry = PyObject_GetAttr(entries, self->name);
+    Py_DECREF(entries);
+    if (entry == NULL) {
+        PyErr_Clear();
+        return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
+    }
+    PyObject *r = PyObject_Vectorcall(entry, full, n, NULL);
+    Py_DECREF(entry);
+    if (r == NULL) return NULL;
+    if (r == Py_None) {
+        Py_DECREF(r);
+        return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
+    }
+    return post_result(self, r);
+}
+
+static int public_init(Public *self, PyObject *args, PyObject *kwds) {
+    PyObject *name, *implementation, *defaults, *constants, *wrapper;
+    Py_ssize_t holder, arity;
+    int post;
+    static char *keywords[] = {"name", "implementation", "holder", "arity", "defaults", "constants", "post",
+                               "wrapper", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UOnnO!O!iO", keywords, &name, &implementation, &holder, &arity,
+                                     &PyTuple_Type, &defaults, &PyTuple_Type, &constants, &post, &wrapper))
+        return -1;
+    if (!PyCallable_Check(implementation) || (holder != 0 && holder != 1) || post < POST_AS_IS || post > POST_WRAP
+        || (post == POST_WRAP && !PyType_Check(wrapper)) || PyTuple_GET_SIZE(defaults) > arity) {
+        PyErr_SetString(PyExc_ValueError, "Public: a callable implementation, holder 0 or 1, post 0 to 3 (3 with a "
+                                          "wrapper class), at most arity defaults");
+        return -1;
+    }
+    Py_INCREF(name);
+    PyUnicode_InternInPlace(&name);
+    Py_XSETREF(self->name, name);
+    Py_XSETREF(self->implementation, Py_NewRef(implementation));
+    Py_XSETREF(self->defaults, Py_NewRef(defaults));
+    Py_XSETREF(self->constants, Py_NewRef(constants));
+    Py_XSETREF(self->wrapper, Py_NewRef(wrapper));
+    self->holder = holder, self->arity = arity, self->post = post;
+    self->vectorcall = public_vectorcall;
+    return 0;
+}
+
+static PyObject *public_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    Public *self = (Public *)type->tp_alloc(type, 0);
+    if (self != NULL) self->vectorcall = NULL;
+    return (PyObject *)self;
+}
+
+static PyObject *public_call(PyObject *callable, PyObject *args, PyObject *kwargs) {
+    if (((Public *)callable)->vectorcall == NULL) {
+        PyErr_SetString(PyExc_TypeError, "a Public that was not initialised");
+        return NULL;
+    }
+    return PyVectorcall_Call(callable, args, kwargs);
+}
+
+static int public_traverse(Public *self, visitproc visit, void *arg) {
+    Py_VISIT(self->name);
+    Py_VISIT(self->implementation);
+    Py_VISIT(self->defaults);
+    Py_VISIT(self->constants);
+    Py_VISIT(self->wrapper);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int public_clear(Public *self) {
+    self->vectorcall = NULL;
+    Py_CLEAR(self->name);
+    Py_CLEAR(self->implementation);
+    Py_CLEAR(self->defaults);
+    Py_CLEAR(self->constants);
+    Py_CLEAR(self->wrapper);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void public_dealloc(Public *self) {
+    PyObject_GC_UnTrack(self);
+    public_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* a function, not a method: read from a class, it is itself (as a staticmethod's function); so inspect and pydoc
+   see a routine, and follow ``__wrapped__`` to the signature */
+static PyObject *public_descr_get(PyObject *self, PyObject *obj, PyObject *type) { return Py_NewRef(self); }
+
+static PyObject *public_repr(Public *self) {
+    PyObject *module = self->dict ? PyDict_GetItemString(self->dict, "__module__") : NULL;
+    return PyUnicode_FromFormat("<function %S.%S>", module ? module : Py_None, self->name ? self->name : Py_None);
+}
+
+/* pickled by reference, as a function: ``module.name`` */
+static PyObject *public_reduce(Public *self, PyObject *unused) {
+    PyObject *qualname = self->dict ? PyDict_GetItemString(self->dict, "__qualname__") : NULL;
+    return Py_NewRef(qualname ? qualname : self->name);
+}
+
+static PyMethodDef public_methods[] = {
+    {"__reduce__", (PyCFunction)public_reduce, METH_NOARGS, "Pickled by reference, as a function."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef public_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static const char public_doc[] =
+    "Public(name, implementation, holder, arity, defaults, constants, post, wrapper)\n\n"
+    "A public function as one C call: the entry ``args[holder].fast_entries.<name>`` called with the arguments,\n"
+    "the omitted trailing ``defaults`` and the ``constants``; its answer as is (post 0), None (1), a copy (2) or\n"
+    "a copy in a new ``wrapper`` (3); the ordinary ``implementation`` when it answers None or the call has\n"
+    "keywords or another number of arguments (``arity`` positional parameters).";
+
+static PyTypeObject PublicType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "rbda._native._entry.Public",
+    .tp_basicsize = sizeof(Public),
+    .tp_dealloc = (destructor)public_dealloc,
+    .tp_vectorcall_offset = offsetof(Public, vectorcall),
+    .tp_repr = (reprfunc)public_repr,
+    .tp_call = public_call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = public_doc,
+    .tp_traverse = (traverseproc)public_traverse,
+    .tp_clear = (inquiry)public_clear,
+    .tp_methods = public_methods,
+    .tp_getset = public_getset,
+    .tp_descr_get = public_descr_get,
+    .tp_dictoffset = offsetof(Public, dict),
+    .tp_init = (initproc)public_init,
+    .tp_new = public_new,
+};
+
 static struct PyModuleDef entry_module = {
     PyModuleDef_HEAD_INIT, "_entry",
     "rbda's fast entries: argument checks through the CPython and numpy C API around a compiled body.", -1, NULL,
@@ -311,10 +536,14 @@ static struct PyModuleDef entry_module = {
 
 PyMODINIT_FUNC PyInit__entry(void) {
     import_array();
-    if (PyType_Ready(&EntryType) < 0) return NULL;
+    if (PyType_Ready(&EntryType) < 0 || PyType_Ready(&PublicType) < 0) return NULL;
+    if ((fast_entries_str = PyUnicode_InternFromString("fast_entries")) == NULL
+        || (vector_str = PyUnicode_InternFromString("vector")) == NULL)
+        return NULL;
     PyObject *m = PyModule_Create(&entry_module);
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "Entry", (PyObject *)&EntryType) < 0
+        || PyModule_AddObjectRef(m, "Public", (PyObject *)&PublicType) < 0
         || PyModule_AddIntConstant(m, "VALUE_COLUMNS", VALUE_COLUMNS) < 0
         || PyModule_AddIntConstant(m, "VALUE_RESULT", VALUE_RESULT) < 0
         || PyModule_AddIntConstant(m, "VALUES", VALUES) < 0

@@ -2,7 +2,7 @@
 ``PYTHONPATH`` or an editable install made before the extension existed. ``pip install .`` and ``pip install -e .``
 build it themselves (``setup.py``).
 
-    python -m rbda._native.build
+    python src/rbda/_native/build.py   (a file, not a module: it imports nothing of rbda)
 """
 
 from __future__ import annotations

@@ -26,15 +26,13 @@ call takes the ordinary path. Models with mimic joints keep the ordinary path to
 
 from __future__ import annotations
 
-import os
-import sysconfig
 import weakref
 
 import numpy as np
 
 from ..model import data as _data
 from ..spatial.so3 import ReferenceFrame
-from .direct import MODE
+from .public import extension
 
 # the table (an int64 array the body reads): the model's packed arrays and the data's workspace (addresses and
 # lengths), the sizes, a second buffer (``SECOND_BUFFER``), the address of the kernel's compiled function, the
@@ -153,7 +151,8 @@ KINDS = {"get_velocity": 0, "get_acceleration": 1, "get_classical_acceleration":
 #: the entries bound to a model (``model.fast_entries``, for the functions that take no data): entry name -> (the
 #: name of its cfunc body, the kernel module and kernel it calls, the sizes N1, N2, N3 of its vector arguments by
 #: name: ``nq``, ``nv``, ``nj1`` (njoints - 1) or ``-`` (none)). The body ``_m_*`` names what the call passes
-#: after the model: ``x``, ``y`` vectors, ``real`` a float, ``arg`` an int, ``out`` an output vector, ``mm`` two
+#: after the model: ``x``, ``y`` vectors, ``real`` a float, ``arg`` an int, ``out`` an output vector (the entry
+#: allocates it and returns it), ``mm`` two
 #: output matrices (nv, nv), ``mk`` an input and an output matrix (nv, k); ``float``, ``bool`` the result; ``work``
 #: a buffer of the entry.
 MODEL_ENTRIES = {
@@ -172,7 +171,8 @@ MODEL_ENTRIES = {
 assert not set(MODEL_ENTRIES) & set(ENTRIES), "an entry name both bound to a data and to a model"
 #: the arguments each body takes after the model and data (after the model for the ``_m_*`` bodies), one kind
 #: each (``_entry.c``): ``v`` a vector, ``m`` a matrix (nv, nv), ``k`` a matrix (nv, any k), ``K`` one (nv, that
-#: k), ``i`` an id (an exact int >= 0), ``r`` a reference frame, ``f`` an exact float, ``b`` True or False
+#: k), ``i`` an id (an exact int >= 0), ``r`` a reference frame, ``f`` an exact float, ``b`` True or False, ``o``
+#: no argument: the output vector the entry allocates and returns
 ARGUMENTS = {
     **dict.fromkeys(("_q", "_q_zero_va_fext", "_wb_q", "_wb_q_none", "_wb_q_none_none", "_out_q",
                      "_out_q_tensor_tensor"), "v"),
@@ -185,8 +185,8 @@ ARGUMENTS = {
     "_q_frame_rf_out": "vir", "_q_joint_rf_out": "vir", "_aux_frame_flag_out": "ib", "_wb_q_joint_aux": "vi",
     "_none": "",
     # config: the entries bound to a model
-    "_m_xy_out": "vvv", "_m_xy_work_out": "vvv", "_m_x_out": "vv", "_m_xy_work_float": "vv", "_m_x_real_work_bool": "vf",
-    "_m_xy_real_work_bool": "vvf", "_m_xy_real_work_out": "vvfv", "_m_xy_arg_mm": "vvimm", "_m_xy_arg_mk": "vvikK",
+    "_m_xy_out": "vvo", "_m_xy_work_out": "vvo", "_m_x_out": "vo", "_m_xy_work_float": "vv", "_m_x_real_work_bool": "vf",
+    "_m_xy_real_work_bool": "vvf", "_m_xy_real_work_out": "vvfo", "_m_xy_arg_mm": "vvimm", "_m_xy_arg_mk": "vvikK",
 }
 
 
@@ -296,7 +296,7 @@ def bind_model(name: str, model):
     by_name = {"nq": model.nq, "nv": model.nv, "nj1": model.njoints - 1, "-": 0}
     T[[N1, N2, N3]] = [by_name[n] for n in vector_sizes]
     vectors = iter(by_name[n] for n in vector_sizes if n != "-")
-    sizes = tuple((next(vectors), 0) if kind == "v" else (model.nv, model.nv if kind == "m" else 0)
+    sizes = tuple((next(vectors), 0) if kind in "vo" else (model.nv, model.nv if kind == "m" else 0)
                   for kind in ARGUMENTS[body])
     entry = _Entry(compiled(name), T, bindings.token, weakref.ref(model), None, True, ARGUMENTS[body].encode(),
                    sizes, ReferenceFrame, keep, name)
@@ -336,15 +336,10 @@ assert set(MODEL_ENTRIES) == set(_data.ModelFastEntries.__slots__), "an entry wi
 
 # ------------------------------------------------------------------------------------------- the extension
 def _extension():
-    """The C extension's Entry type (``_entry.c``), or None where it is not built or not wanted: then no entry is
-    bound and every call takes the ordinary path. Off with ``RBDA_FASTCALL=0``, when the kernels are not called
-    through their entry points (``RBDA_NUMBA_DISPATCH``), and on free-threaded CPython (the entries of a model
-    share its work buffer under the GIL)."""
-    if os.environ.get("RBDA_FASTCALL", "1") == "0" or MODE != "direct" or sysconfig.get_config_var("Py_GIL_DISABLED"):
-        return None
-    try:
-        from . import _entry
-    except ImportError:
+    """The C extension's Entry type (``_entry.c``), or None where it is not built or not wanted
+    (:func:`~rbda._native.public.extension`): then no entry is bound and every call takes the ordinary path."""
+    _entry = extension()
+    if _entry is None:
         return None
     statuses = (_entry.STATUS_ORDINARY, _entry.STATUS_RESULT, _entry.STATUS_TRUE, _entry.STATUS_FALSE,
                 _entry.STATUS_FLOAT)

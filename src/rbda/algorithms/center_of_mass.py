@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._native.public import public
 from ..kernels import center_of_mass as center_of_mass_kernels
 from .._native.direct import direct
 from ._check import NONE, check_data, report, vector
@@ -54,6 +55,7 @@ def center_of_mass(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None =
     return data.com[0].copy()
 
 
+@public("copy")
 def jacobian_center_of_mass(model: Model, data: Data, q: ArrayLike, compute_subtree_coms: bool = True) -> np.ndarray:
     """Jacobian ``(3, nv)`` of the centre of mass at ``q: (nq,)`` (world frame): ``d com / dt = Jcom v``; a new
     array, also in ``data.Jcom``. Also fills ``data.mass``, ``data.J``, ``data.oMi``, and with
@@ -69,6 +71,7 @@ def jacobian_center_of_mass(model: Model, data: Data, q: ArrayLike, compute_subt
     return data.Jcom.copy()
 
 
+@public("copy")
 def jacobian_subtree_center_of_mass(model: Model, data: Data, q: ArrayLike, subtree_root_joint_id: int) -> np.ndarray:
     """Jacobian ``(3, nv)`` (world frame) at ``q: (nq,)`` of the centre of mass of the subtree rooted at joint
     ``subtree_root_joint_id`` (``kernels/center_of_mass.py``); a new array. Fills the fields of
