@@ -344,6 +344,16 @@ typedef struct {
 
 static PyObject *fast_entries_str, *vector_str;
 
+/* a new C-contiguous copy of the array ``a``: allocated and filled by memcpy when ``a`` is a C-contiguous float64
+   array (every result an entry holds), else by numpy's copy */
+static PyObject *copy_array(PyArrayObject *a) {
+    if (PyArray_TYPE(a) != NPY_DOUBLE || !PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISNOTSWAPPED(a))
+        return PyArray_NewCopy(a, NPY_CORDER);
+    PyObject *out = PyArray_SimpleNew(PyArray_NDIM(a), PyArray_DIMS(a), NPY_DOUBLE);
+    if (out != NULL) memcpy(PyArray_DATA((PyArrayObject *)out), PyArray_DATA(a), PyArray_NBYTES(a));
+    return out;
+}
+
 static PyObject *post_result(Public *self, PyObject *r) {
     PyObject *out;
     if ((self->post == POST_COPY || self->post == POST_WRAP) && !PyArray_Check(r)) {
@@ -356,11 +366,11 @@ static PyObject *post_result(Public *self, PyObject *r) {
         Py_DECREF(r);
         Py_RETURN_NONE;
     case POST_COPY:
-        out = PyArray_NewCopy((PyArrayObject *)r, NPY_CORDER);
+        out = copy_array((PyArrayObject *)r);
         Py_DECREF(r);
         return out;
     case POST_WRAP: {
-        PyObject *copy = PyArray_NewCopy((PyArrayObject *)r, NPY_CORDER);
+        PyObject *copy = copy_array((PyArrayObject *)r);
         Py_DECREF(r);
         if (copy == NULL) return NULL;
         PyTypeObject *type = (PyTypeObject *)self->wrapper;
