@@ -326,7 +326,7 @@ static PyTypeObject EntryType = {
 };
 
 /* ------------------------------------------------------------------------------------------- Public */
-enum { POST_AS_IS = 0, POST_NONE = 1, POST_COPY = 2, POST_WRAP = 3 };
+enum { POST_AS_IS = 0, POST_NONE = 1, POST_COPY = 2, POST_WRAP = 3, POST_PLACEMENT = 4 };
 
 typedef struct {
     PyObject_HEAD
@@ -342,7 +342,26 @@ typedef struct {
     int post;
 } Public;
 
-static PyObject *fast_entries_str, *vector_str;
+static PyObject *fast_entries_str, *vector_str, *rotation_str, *translation_str;
+
+/* a new object of ``type`` (``cls.__new__(cls)``) with ``rotation`` and ``translation`` new copies of the
+   placement ``[R | p]`` at ``block`` (3, 4), row-major */
+static PyObject *new_placement(PyTypeObject *type, const double *block) {
+    npy_intp three = 3, shape[2] = {3, 3};
+    PyObject *R = PyArray_SimpleNew(2, shape, NPY_DOUBLE), *p = PyArray_SimpleNew(1, &three, NPY_DOUBLE);
+    PyObject *out = R && p ? type->tp_alloc(type, 0) : NULL;
+    if (out != NULL) {
+        double *r = (double *)PyArray_DATA((PyArrayObject *)R), *t = (double *)PyArray_DATA((PyArrayObject *)p);
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) r[3 * i + j] = block[4 * i + j];
+            t[i] = block[4 * i + 3];
+        }
+        if (PyObject_SetAttr(out, rotation_str, R) < 0 || PyObject_SetAttr(out, translation_str, p) < 0) Py_CLEAR(out);
+    }
+    Py_XDECREF(R);
+    Py_XDECREF(p);
+    return out;
+}
 
 /* a new C-contiguous copy of the array ``a``: allocated and filled by memcpy when ``a`` is a C-contiguous float64
    array (every result an entry holds), else by numpy's copy */
@@ -354,8 +373,21 @@ static PyObject *copy_array(PyArrayObject *a) {
     return out;
 }
 
-static PyObject *post_result(Public *self, PyObject *r) {
+static PyObject *post_result(Public *self, PyObject *r, PyObject *const *args) {
     PyObject *out;
+    if (self->post == POST_PLACEMENT) {  /* row args[2] (an id the entry took) of placements (n, 3, 4) */
+        PyArrayObject *a = (PyArrayObject *)r;
+        Py_ssize_t row = PyLong_AsSsize_t(args[2]);
+        if (!PyArray_Check(r) || PyArray_TYPE(a) != NPY_DOUBLE || !PyArray_IS_C_CONTIGUOUS(a) || PyArray_NDIM(a) != 3
+            || PyArray_DIM(a, 1) != 3 || PyArray_DIM(a, 2) != 4 || row < 0 || row >= PyArray_DIM(a, 0)) {
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "the fast entry %S answered no placements", self->name);
+            Py_DECREF(r);
+            return NULL;
+        }
+        out = new_placement((PyTypeObject *)self->wrapper, (const double *)PyArray_DATA(a) + 12 * row);
+        Py_DECREF(r);
+        return out;
+    }
     if ((self->post == POST_COPY || self->post == POST_WRAP) && !PyArray_Check(r)) {
         PyErr_Format(PyExc_TypeError, "the fast entry %S answered a %s, not an array", self->name, Py_TYPE(r)->tp_name);
         Py_DECREF(r);
@@ -416,7 +448,7 @@ static PyObject *public_vectorcall(PyObject *callable, PyObject *const *args, si
         Py_DECREF(r);
         return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
     }
-    return post_result(self, r);
+    return post_result(self, r, full);
 }
 
 static int public_init(Public *self, PyObject *args, PyObject *kwds) {
@@ -428,10 +460,10 @@ static int public_init(Public *self, PyObject *args, PyObject *kwds) {
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "UOnnO!O!iO", keywords, &name, &implementation, &holder, &arity,
                                      &PyTuple_Type, &defaults, &PyTuple_Type, &constants, &post, &wrapper))
         return -1;
-    if (!PyCallable_Check(implementation) || (holder != 0 && holder != 1) || post < POST_AS_IS || post > POST_WRAP
-        || (post == POST_WRAP && !PyType_Check(wrapper)) || PyTuple_GET_SIZE(defaults) > arity) {
-        PyErr_SetString(PyExc_ValueError, "Public: a callable implementation, holder 0 or 1, post 0 to 3 (3 with a "
-                                          "wrapper class), at most arity defaults");
+    if (!PyCallable_Check(implementation) || (holder != 0 && holder != 1) || post < POST_AS_IS || post > POST_PLACEMENT
+        || (post >= POST_WRAP && !PyType_Check(wrapper)) || (post == POST_PLACEMENT && arity < 3) || PyTuple_GET_SIZE(defaults) > arity) {
+        PyErr_SetString(PyExc_ValueError, "Public: a callable implementation, holder 0 or 1, post 0 to 4 (3, 4 "
+                                          "with a wrapper class), at most arity defaults");
         return -1;
     }
     Py_INCREF(name);
@@ -515,8 +547,9 @@ static PyGetSetDef public_getset[] = {
 static const char public_doc[] =
     "Public(name, implementation, holder, arity, defaults, constants, post, wrapper)\n\n"
     "A public function as one C call: the entry ``args[holder].fast_entries.<name>`` called with the arguments,\n"
-    "the omitted trailing ``defaults`` and the ``constants``; its answer as is (post 0), None (1), a copy (2) or\n"
-    "a copy in a new ``wrapper`` (3); the ordinary ``implementation`` when it answers None or the call has\n"
+    "the omitted trailing ``defaults`` and the ``constants``; its answer as is (post 0), None (1), a copy (2),\n"
+    "a copy in a new ``wrapper`` (3), or row ``args[2]`` of its placements (n, 3, 4) as a new ``wrapper`` with\n"
+    "``rotation`` and ``translation`` (4); the ordinary ``implementation`` when it answers None or the call has\n"
     "keywords or another number of arguments (``arity`` positional parameters).";
 
 static PyTypeObject PublicType = {
@@ -548,7 +581,9 @@ PyMODINIT_FUNC PyInit__entry(void) {
     import_array();
     if (PyType_Ready(&EntryType) < 0 || PyType_Ready(&PublicType) < 0) return NULL;
     if ((fast_entries_str = PyUnicode_InternFromString("fast_entries")) == NULL
-        || (vector_str = PyUnicode_InternFromString("vector")) == NULL)
+        || (vector_str = PyUnicode_InternFromString("vector")) == NULL
+        || (rotation_str = PyUnicode_InternFromString("rotation")) == NULL
+        || (translation_str = PyUnicode_InternFromString("translation")) == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&entry_module);
     if (m == NULL) return NULL;

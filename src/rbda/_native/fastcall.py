@@ -85,7 +85,7 @@ ENTRIES = {
     "get_velocity": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
     "get_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
     "get_classical_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
-    "update_frame_placement": ("_frame", "frames", "update_frame_placement", None),
+    "update_frame_placement": ("_frame", "frames", "update_frame_placement", "placements"),
     # ratios
     "compute_static_regressor": ("_out_q", "regressor", "static_regressor", "static_regressor"),
     "compute_kinetic_energy_regressor": ("_out_qv", "regressor", "kinetic_energy_regressor",
@@ -238,6 +238,8 @@ def bind(name: str, model, data):
     aux, out = AUXILIARY[name](model) if name in AUXILIARY else np.zeros(0), np.zeros(0)
     if field in OUTPUTS:
         result = out = OUTPUTS[field](model)
+    elif field == "placements":  # the frame placements (nframes, 3, 4), of which the public function copies one
+        result = data.oMf.array
     elif field == "aux":
         result = aux
     else:

@@ -40,7 +40,7 @@ def extension():
 
 _EXTENSION = extension()
 #: what the C object does with the entry's answer (``_entry.c``'s POST_*)
-POSTS = {"as is": 0, "none": 1, "copy": 2, "wrap": 3}
+POSTS = {"as is": 0, "none": 1, "copy": 2, "wrap": 3, "placement": 4}
 
 
 def public(post: str, holder: str = "data", constants: tuple = (), wrapper: type | None = None,
@@ -49,7 +49,8 @@ def public(post: str, holder: str = "data", constants: tuple = (), wrapper: type
     (``holder="model"``) whose fast entry has its name: the entry is called with the positional arguments, the
     omitted defaults filled in and ``constants`` appended; ``post`` (a key of :data:`POSTS`) says what the function
     returns of the entry's answer (``"wrap"``: a copy of it as the ``vector`` of a new ``wrapper``, made without
-    ``__init__``). ``arity``: the number of leading parameters the entry takes (all of them by default); a call that
+    ``__init__``; ``"placement"``: row ``args[2]`` of the ``(n, 3, 4)`` placements answered, as a new ``wrapper``
+    with ``rotation`` and ``translation`` copied from it). ``arity``: the number of leading parameters the entry takes (all of them by default); a call that
     passes more (e.g. ``fext``) goes to the function itself."""
     def decorate(function: F) -> F:
         if _EXTENSION is None:

@@ -69,9 +69,10 @@ def update_frame_placements(model: Model, data: Data) -> None:
         report(status, ())
 
 
+@public("placement", wrapper=SE3)
 def update_frame_placement(model: Model, data: Data, frame_id: int | str) -> SE3:
     """``data.oMf[frame_id]`` from ``data.oMi`` (``frame_id``: a frame id or name); returns a copy of it."""
-    if data.fast_entries.update_frame_placement(model, data, frame_id):  # the bound fast entry (an int id), or None
+    if data.fast_entries.update_frame_placement(model, data, frame_id) is not None:  # the entry (an int id), or None
         f = frame_id
     else:
         f, _ = frame_ids(model, data, frame_id, 0)
