@@ -28,24 +28,19 @@ cfunc = load().cfunc  # numba's, loaded by rbda first (its cache locators)
 
 
 # ------------------------------------------------------------------------------------------- pointers and calls
-@intrinsic
-def f64_pointer(typingctx, address):
-    """``address`` as a ``double*``."""
-    sig = types.CPointer(types.float64)(types.intp)
+def _pointer(dtype):
+    """An intrinsic: an address (an integer) as a pointer to ``dtype``."""
+    @intrinsic
+    def pointer(typingctx, address):
+        sig = types.CPointer(dtype)(types.intp)
 
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+        return sig, codegen
+    return pointer
 
 
-@intrinsic
-def i64_pointer(typingctx, address):
-    """``address`` as an ``int64_t*``."""
-    sig = types.CPointer(types.int64)(types.intp)
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return sig, codegen
+f64_pointer, i64_pointer = _pointer(types.float64), _pointer(types.int64)  # ``double*``, ``int64_t*``
 
 
 @intrinsic
