@@ -15,6 +15,8 @@
 ``direct``                      a kernel called through its compiled entry point, past numba's dispatch
 ``fastcall(_entries)``          a call as one C entry (``_entry.c``: the checks, through the CPython and numpy C
                                 API) whose body is a numba ``cfunc`` taking pointers and integers
+``public``                      a public function as one C call (``_entry.c``'s ``Public``): the entry, then a copy
+                                or a new Motion/SE3 of its answer, or the Python function when it answers None
 ``build``                       builds ``_entry.c`` in place, for a checkout (``pip install`` builds it itself)
 ``xla_ffi``                     the JAX primitives' XLA FFI handlers (numba ``cfunc`` s reading XLA's call frame)
 ==============================  =========================================================================
