@@ -88,3 +88,26 @@ def test_without_the_extension_public_returns_the_function(monkeypatch):
         return q
 
     assert public.public("copy")(f) is f
+
+
+def test_an_entry_per_number_of_arguments():
+    """center_of_mass and forward_kinematics: one entry for (q), (q, v), (q, v, a); None for v or a, the extra
+    flag, keywords: the Python function."""
+    model = rbda.sample_models.humanoid()
+    data, other = model.create_data(), model.create_data()
+    rng = np.random.default_rng(5)
+    q, v, a = rbda.random_configuration(model, rng=rng), rng.normal(size=model.nv), rng.normal(size=model.nv)
+    for args in ((q,), (q, v), (q, v, a), (q, None, None), (q, v, None), (q, v, a, False)):
+        com = rbda.center_of_mass(model, data, *args)
+        np.testing.assert_array_equal(com, rbda.center_of_mass.__wrapped__(model, other, *args))
+        assert com is not data.com[0] and not np.shares_memory(com, data.wb)
+        np.testing.assert_array_equal(data.com, other.com)
+    for args in ((q,), (q, v), (q, v, a)):
+        assert rbda.forward_kinematics(model, data, *args) is None
+        rbda.forward_kinematics.__wrapped__(model, other, *args)
+        np.testing.assert_array_equal(data.oMi.array, other.oMi.array)
+    with pytest.raises(ValueError, match="a: an acceleration needs a velocity v"):
+        rbda.center_of_mass(model, data, q, None, a)
+    with pytest.raises(ValueError, match="a: an acceleration needs a velocity v"):
+        rbda.forward_kinematics(model, data, q, None, a)
+    np.testing.assert_array_equal(rbda.center_of_mass(model, data, q, v=v), rbda.center_of_mass(model, other, q, v))

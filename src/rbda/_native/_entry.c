@@ -331,7 +331,7 @@ enum { POST_AS_IS = 0, POST_NONE = 1, POST_COPY = 2, POST_WRAP = 3, POST_PLACEME
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
-    PyObject *name;            /* the entry's name in ``fast_entries`` (interned str) */
+    PyObject *name;            /* the entry's name in ``fast_entries`` (interned str), or one per argument count */
     PyObject *implementation;  /* the ordinary Python function */
     PyObject *defaults;        /* tuple: the values of the trailing parameters a call may leave out */
     PyObject *constants;       /* tuple: appended after them */
@@ -430,12 +430,18 @@ static PyObject *public_vectorcall(PyObject *callable, PyObject *const *args, si
     for (; n < nargs; ++n) full[n] = args[n];
     for (Py_ssize_t k = ndefaults - (self->arity - nargs); k < ndefaults; ++k) full[n++] = PyTuple_GET_ITEM(self->defaults, k);
     for (Py_ssize_t k = 0; k < nconstants; ++k) full[n++] = PyTuple_GET_ITEM(self->constants, k);
+    PyObject *name = self->name;
+    if (PyTuple_Check(name)) {  /* one entry per number of arguments, from arity - len(defaults); none filled in */
+        name = PyTuple_GET_ITEM(name, nargs - (self->arity - ndefaults));
+        if (name == Py_None) return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
+        n = nargs;
+    }
     PyObject *entries = PyObject_GetAttr(args[self->holder], fast_entries_str);
     if (entries == NULL) {  /* not a model or data: the ordinary path names the mistake */
         PyErr_Clear();
         return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
     }
-    PyObject *entry = PyObject_GetAttr(entries, self->name);
+    PyObject *entry = PyObject_GetAttr(entries, name);
     Py_DECREF(entries);
     if (entry == NULL) {
         PyErr_Clear();
@@ -457,9 +463,24 @@ static int public_init(Public *self, PyObject *args, PyObject *kwds) {
     int post;
     static char *keywords[] = {"name", "implementation", "holder", "arity", "defaults", "constants", "post",
                                "wrapper", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UOnnO!O!iO", keywords, &name, &implementation, &holder, &arity,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOnnO!O!iO", keywords, &name, &implementation, &holder, &arity,
                                      &PyTuple_Type, &defaults, &PyTuple_Type, &constants, &post, &wrapper))
         return -1;
+    if (PyTuple_Check(name)) {
+        Py_ssize_t count = PyTuple_GET_SIZE(name);
+        int ok = count == PyTuple_GET_SIZE(defaults) + 1;
+        for (Py_ssize_t k = 0; ok && k < count; ++k)
+            ok = PyTuple_GET_ITEM(name, k) == Py_None || PyUnicode_CheckExact(PyTuple_GET_ITEM(name, k));
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "name: a str, or a tuple of len(defaults) + 1 str or None");
+            return -1;
+        }
+        for (Py_ssize_t k = 0; k < count; ++k)
+            if (PyTuple_GET_ITEM(name, k) != Py_None) PyUnicode_InternInPlace(&PyTuple_GET_ITEM(name, k));
+    } else if (!PyUnicode_CheckExact(name)) {
+        PyErr_SetString(PyExc_TypeError, "name: expected a str or a tuple");
+        return -1;
+    }
     if (!PyCallable_Check(implementation) || (holder != 0 && holder != 1) || post < POST_AS_IS || post > POST_PLACEMENT
         || (post >= POST_WRAP && !PyType_Check(wrapper)) || (post == POST_PLACEMENT && arity < 3) || PyTuple_GET_SIZE(defaults) > arity) {
         PyErr_SetString(PyExc_ValueError, "Public: a callable implementation, holder 0 or 1, post 0 to 4 (3, 4 "
@@ -467,7 +488,7 @@ static int public_init(Public *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     Py_INCREF(name);
-    PyUnicode_InternInPlace(&name);
+    if (PyUnicode_CheckExact(name)) PyUnicode_InternInPlace(&name);
     Py_XSETREF(self->name, name);
     Py_XSETREF(self->implementation, Py_NewRef(implementation));
     Py_XSETREF(self->defaults, Py_NewRef(defaults));
@@ -525,13 +546,18 @@ static PyObject *public_descr_get(PyObject *self, PyObject *obj, PyObject *type)
 
 static PyObject *public_repr(Public *self) {
     PyObject *module = self->dict ? PyDict_GetItemString(self->dict, "__module__") : NULL;
-    return PyUnicode_FromFormat("<function %S.%S>", module ? module : Py_None, self->name ? self->name : Py_None);
+    PyObject *name = self->dict ? PyDict_GetItemString(self->dict, "__name__") : NULL;
+    return PyUnicode_FromFormat("<function %S.%S>", module ? module : Py_None, name ? name : Py_None);
 }
 
 /* pickled by reference, as a function: ``module.name`` */
 static PyObject *public_reduce(Public *self, PyObject *unused) {
     PyObject *qualname = self->dict ? PyDict_GetItemString(self->dict, "__qualname__") : NULL;
-    return Py_NewRef(qualname ? qualname : self->name);
+    if (qualname == NULL) {
+        PyErr_SetString(PyExc_TypeError, "a Public without __qualname__ cannot be pickled");
+        return NULL;
+    }
+    return Py_NewRef(qualname);
 }
 
 static PyMethodDef public_methods[] = {
@@ -547,6 +573,7 @@ static PyGetSetDef public_getset[] = {
 static const char public_doc[] =
     "Public(name, implementation, holder, arity, defaults, constants, post, wrapper)\n\n"
     "A public function as one C call: the entry ``args[holder].fast_entries.<name>`` called with the arguments,\n"
+    "(``name`` a tuple: the entry of the call's number of arguments, from ``arity - len(defaults)``, none filled in)\n"
     "the omitted trailing ``defaults`` and the ``constants``; its answer as is (post 0), None (1), a copy (2),\n"
     "a copy in a new ``wrapper`` (3), or row ``args[2]`` of its placements (n, 3, 4) as a new ``wrapper`` with\n"
     "``rotation`` and ``translation`` (4); the ordinary ``implementation`` when it answers None or the call has\n"

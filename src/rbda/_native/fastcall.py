@@ -63,9 +63,9 @@ ENTRIES = {
     "compute_rnea_derivatives": ("_dws_qva_fext", "derivatives", "rnea_derivatives", ("dtau_dq", "dtau_dv", "M")),
     "compute_aba_derivatives": ("_dws_qva_fext", "derivatives", "aba_derivatives", ("ddq_dq", "ddq_dv", "Minv")),
     "compute_generalized_gravity": ("_q_zero_va_fext", "dynamics", "rnea", "tau"),
-    "center_of_mass_q": ("_wb_q_none_none", "center_of_mass", "center_of_mass", None),
-    "center_of_mass_qv": ("_wb_qv_none", "center_of_mass", "center_of_mass", None),
-    "center_of_mass_qva": ("_wb_qva", "center_of_mass", "center_of_mass", None),
+    "center_of_mass_q": ("_wb_q_none_none", "center_of_mass", "center_of_mass", "com[0]"),
+    "center_of_mass_qv": ("_wb_qv_none", "center_of_mass", "center_of_mass", "com[0]"),
+    "center_of_mass_qva": ("_wb_qva", "center_of_mass", "center_of_mass", "com[0]"),
     "jacobian_center_of_mass": ("_wb_q", "center_of_mass", "jacobian_center_of_mass", "Jcom"),
     "compute_centroidal_map": ("_wb_q_none", "centroidal", "centroidal_map", "Ag"),
     "ccrba": ("_wb_qv", "centroidal", "centroidal_map", "Ag"),
@@ -141,6 +141,9 @@ OUTPUTS = {"(6, nv)": lambda model: np.zeros((6, model.nv)), "(6,)": lambda mode
            "(13,)": lambda model: np.zeros(13), "(6, 10)": lambda model: np.zeros((6, 10)),
            "(5, 6, nv)": lambda model: np.zeros((5, 6, model.nv)),
            "(6, 6 (njoints - 1))": lambda model: np.zeros((6, 6 * (model.njoints - 1)))}
+#: the results that are not a Data field, by the name in ENTRIES' field column: the frame placements
+#: ``(nframes, 3, 4)``, of which the public function copies one; the whole model's CoM (a row of ``data.com``)
+RESULTS = {"placements": lambda data: data.oMf.array, "com[0]": lambda data: data.com[0]}
 #: the constant that an entry of the ``_kind`` bodies passes its kernel (``kernels.frames.frame_motion``'s kind)
 KINDS = {"get_velocity": 0, "get_acceleration": 1, "get_classical_acceleration": 2, "get_frame_velocity": 0,
          "get_frame_acceleration": 1, "get_frame_classical_acceleration": 2,
@@ -238,8 +241,8 @@ def bind(name: str, model, data):
     aux, out = AUXILIARY[name](model) if name in AUXILIARY else np.zeros(0), np.zeros(0)
     if field in OUTPUTS:
         result = out = OUTPUTS[field](model)
-    elif field == "placements":  # the frame placements (nframes, 3, 4), of which the public function copies one
-        result = data.oMf.array
+    elif field in RESULTS:
+        result = RESULTS[field](data)
     elif field == "aux":
         result = aux
     else:

@@ -44,20 +44,22 @@ POSTS = {"as is": 0, "none": 1, "copy": 2, "wrap": 3, "placement": 4}
 
 
 def public(post: str, holder: str = "data", constants: tuple = (), wrapper: type | None = None,
-           arity: int | None = None) -> Callable[[F], F]:
+           arity: int | None = None, entries: tuple | None = None) -> Callable[[F], F]:
     """Decorate a public function ``f(model, data, *inputs)`` (``holder="data"``) or ``f(model, *inputs)``
     (``holder="model"``) whose fast entry has its name: the entry is called with the positional arguments, the
     omitted defaults filled in and ``constants`` appended; ``post`` (a key of :data:`POSTS`) says what the function
     returns of the entry's answer (``"wrap"``: a copy of it as the ``vector`` of a new ``wrapper``, made without
     ``__init__``; ``"placement"``: row ``args[2]`` of the ``(n, 3, 4)`` placements answered, as a new ``wrapper``
     with ``rotation`` and ``translation`` copied from it). ``arity``: the number of leading parameters the entry takes (all of them by default); a call that
-    passes more (e.g. ``fext``) goes to the function itself."""
+    passes more (e.g. ``fext``) goes to the function itself. ``entries``: the entry's name by number of arguments,
+    from the fewest the function takes (``None``: the function itself), e.g. ``forward_kinematics_q``,
+    ``_qv``, ``_qva`` for ``(model, data, q[, v[, a]])``; the defaults are then not filled in."""
     def decorate(function: F) -> F:
         if _EXTENSION is None:
             return function
         parameters = list(inspect.signature(function).parameters.values())[:arity]
         defaults = tuple(p.default for p in parameters if p.default is not inspect.Parameter.empty)
-        fast = _EXTENSION.Public(function.__name__, function, {"model": 0, "data": 1}[holder], len(parameters),
+        fast = _EXTENSION.Public(function.__name__ if entries is None else tuple(entries), function, {"model": 0, "data": 1}[holder], len(parameters),
                                  defaults, tuple(constants), POSTS[post], wrapper)
         fast.__dict__.update(__doc__=function.__doc__, __name__=function.__name__,
                              __qualname__=function.__qualname__, __module__=function.__module__,

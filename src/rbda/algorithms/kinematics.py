@@ -23,6 +23,7 @@ _k = direct(kinematics)  # the kernels, past numba's per-call dispatch
 _frames = direct(frames)
 
 
+@public("none", entries=("forward_kinematics_q", "forward_kinematics_qv", "forward_kinematics_qva"))
 def forward_kinematics(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None = None,
                        a: ArrayLike | None = None) -> None:
     """Placements ``data.oMi``, ``data.liMi`` (and local velocities ``data.v``, accelerations ``data.a``)
