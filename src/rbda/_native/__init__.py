@@ -13,11 +13,8 @@
 ``views``                       array headers built in LLVM IR: ``view``, ``borrowed``, ``borrowed_all``, ``take``
 ``lanes``                       the SIMD kernels' ``noalias`` pipeline and vector row updates
 ``direct``                      a kernel called through its compiled entry point, past numba's dispatch
-``fastcall(_entries)``          a call as one C entry (``_entry.c``: the checks, through the CPython and numpy C
-                                API) whose body is a numba ``cfunc`` taking pointers and integers
-``public``                      a public function as one C call (``_entry.c``'s ``Public``): the entry, then a copy
-                                or a new Motion/SE3 of its answer, or the Python function when it answers None
-``build``                       builds ``_entry.c`` in place, for a checkout (``pip install`` builds it itself)
+``fastcall(_entries)``          a call as one C entry (``_entry.c``: checks through the C API, a numba ``cfunc``
+                                body); ``public``: a public function as one C object; ``build``: builds _entry.c
 ``xla_ffi``                     the JAX primitives' XLA FFI handlers (numba ``cfunc`` s reading XLA's call frame)
 ==============================  =========================================================================
 
@@ -37,10 +34,8 @@ Rules (each one guards against a crash, a corrupted heap or stale machine code, 
 5. **A helper** (``forceinline=True`` or ``refcount=False``) has no CPython wrapper; calling it from Python runs
    an uncached-then-cached twin (:class:`dispatch.Helper`). A kernel that Python calls in a hot loop must not be
    declared a helper.
-6. **Fast entries** read Python objects only through the CPython and numpy C API, in the C extension
-   (``_entry.c``); their numba bodies read no object. Without the extension no entry is bound and every call
-   takes the ordinary, checked path. The XLA handlers read XLA's call frame at offsets checked against XLA's
-   ``c_api.h`` (``tests/bridges/test_jax_ffi.py``).
+6. **Fast entries** read objects only through the CPython and numpy C API (``_entry.c``; without it every call
+   takes the ordinary path). XLA handlers read XLA's call frame at offsets checked against ``c_api.h``.
 7. **The supported numba range** is the one the tests ran on (``pyproject.toml``): ``_nrt``, the cache locators,
    ``CPUDispatcher``, ``make_array``, ``CompilerBase``, ``overloads``/``entry_point``, the calling convention.
 """

@@ -380,7 +380,8 @@ static PyObject *post_result(Public *self, PyObject *r, PyObject *const *args) {
         Py_ssize_t row = PyLong_AsSsize_t(args[2]);
         if (!PyArray_Check(r) || PyArray_TYPE(a) != NPY_DOUBLE || !PyArray_IS_C_CONTIGUOUS(a) || PyArray_NDIM(a) != 3
             || PyArray_DIM(a, 1) != 3 || PyArray_DIM(a, 2) != 4 || row < 0 || row >= PyArray_DIM(a, 0)) {
-            if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "the fast entry %S answered no placements", self->name);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "the fast entry %S answered no placements", self->name);
             Py_DECREF(r);
             return NULL;
         }
@@ -428,7 +429,8 @@ static PyObject *public_vectorcall(PyObject *callable, PyObject *const *args, si
     if (self->arity + nconstants > MAX_ARGUMENTS + 2)
         return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
     for (; n < nargs; ++n) full[n] = args[n];
-    for (Py_ssize_t k = ndefaults - (self->arity - nargs); k < ndefaults; ++k) full[n++] = PyTuple_GET_ITEM(self->defaults, k);
+    for (Py_ssize_t k = ndefaults - (self->arity - nargs); k < ndefaults; ++k)
+        full[n++] = PyTuple_GET_ITEM(self->defaults, k);
     for (Py_ssize_t k = 0; k < nconstants; ++k) full[n++] = PyTuple_GET_ITEM(self->constants, k);
     PyObject *name = self->name;
     if (PyTuple_Check(name)) {  /* one entry per number of arguments, from arity - len(defaults); none filled in */
@@ -482,7 +484,8 @@ static int public_init(Public *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     if (!PyCallable_Check(implementation) || (holder != 0 && holder != 1) || post < POST_AS_IS || post > POST_PLACEMENT
-        || (post >= POST_WRAP && !PyType_Check(wrapper)) || (post == POST_PLACEMENT && arity < 3) || PyTuple_GET_SIZE(defaults) > arity) {
+        || (post >= POST_WRAP && !PyType_Check(wrapper)) || (post == POST_PLACEMENT && arity < 3)
+        || PyTuple_GET_SIZE(defaults) > arity) {
         PyErr_SetString(PyExc_ValueError, "Public: a callable implementation, holder 0 or 1, post 0 to 4 (3, 4 "
                                           "with a wrapper class), at most arity defaults");
         return -1;

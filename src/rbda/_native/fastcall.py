@@ -188,7 +188,8 @@ ARGUMENTS = {
     "_q_frame_rf_out": "vir", "_q_joint_rf_out": "vir", "_aux_frame_flag_out": "ib", "_wb_q_joint_aux": "vi",
     "_none": "",
     # config: the entries bound to a model
-    "_m_xy_out": "vvo", "_m_xy_work_out": "vvo", "_m_x_out": "vo", "_m_xy_work_float": "vv", "_m_x_real_work_bool": "vf",
+    "_m_xy_out": "vvo", "_m_xy_work_out": "vvo", "_m_x_out": "vo", "_m_xy_work_float": "vv",
+    "_m_x_real_work_bool": "vf",
     "_m_xy_real_work_bool": "vvf", "_m_xy_real_work_out": "vvfo", "_m_xy_arg_mm": "vvimm", "_m_xy_arg_mk": "vvikK",
 }
 
