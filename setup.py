@@ -7,6 +7,10 @@ machine with the same numba (``pip install .`` builds with the newest numba of t
 which is the one it installs), the first call of every kernel loads it; anywhere else numba does not use it and
 compiles at first use, as without it. ``RBDA_BUILD_CACHE=0`` builds without it (minutes less);
 ``RBDA_BUILD_JOBS=N`` sets the processes. Editable installs compile at first use into the checkout.
+
+The C extension ``rbda._native._entry`` (the fast entries' argument checks, through the CPython and numpy C API) is
+built against the numpy of the build; it is optional: where it does not build (no C compiler), the package installs
+without it and every call takes the ordinary path. ``python setup.py build_ext --inplace`` builds it in a checkout.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import os
 import subprocess
 import sys
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 
@@ -38,4 +42,12 @@ class BuildWithCache(build_py):
                   file=sys.stderr, flush=True)
 
 
-setup(cmdclass={"build_py": BuildWithCache})
+def extensions() -> list[Extension]:
+    """The fast entries' C extension, built against the build's numpy (``pyproject.toml`` requires it)."""
+    import numpy
+
+    return [Extension("rbda._native._entry", ["src/rbda/_native/_entry.c"], include_dirs=[numpy.get_include()],
+                      optional=True)]
+
+
+setup(cmdclass={"build_py": BuildWithCache}, ext_modules=extensions())

@@ -40,7 +40,7 @@ def enumerate_twins() -> dict[str, str]:
     by_key = {name.lower(): name for name in dir(pin) if callable(getattr(pin, name))}
     out = {}
     for name in algorithms.__all__:
-        if inspect.isfunction(getattr(algorithms, name)) and name.replace("_", "") in by_key:
+        if inspect.isfunction(inspect.unwrap(getattr(algorithms, name))) and name.replace("_", "") in by_key:
             out[name] = by_key[name.replace("_", "")]
     return out
 

@@ -13,7 +13,7 @@ import rbda
 from rbda._native import fastcall
 
 pytestmark = pytest.mark.skipif(not fastcall.ENABLED, reason="fast entries disabled (RBDA_FASTCALL=0, "
-                                "RBDA_NUMBA_DISPATCH or an unknown object layout)")
+                                "RBDA_NUMBA_DISPATCH or the C extension not built: python src/rbda/_native/build.py)")
 
 #: the public functions with a fast entry: name -> call(model, data, q, v, a)
 CALLS = {
@@ -293,7 +293,7 @@ def test_an_edited_model_rebinds():
     after = np.array(rbda.rnea(model, data, q, v, a))
     assert not np.allclose(after, before)
     np.testing.assert_array_equal(after, rbda.rnea(model, ordinary(model), q, v, a))
-    assert type(data.fast_entries.rnea).__name__ == "builtin_function_or_method"
+    assert type(data.fast_entries.rnea) is fastcall._Entry
     model.gravity.linear[:] = 0.0  # an in-place edit of the packed floats is seen as before
     np.testing.assert_array_equal(rbda.rnea(model, data, q, v, a), rbda.rnea(model, ordinary(model), q, v, a))
 
@@ -338,8 +338,51 @@ def test_no_reference_or_memory_leak():
     assert grown < 10_000
 
 
-def test_layout_check_accepts_this_process():
-    assert fastcall.layout_ok()
+def test_no_hand_written_object_offset():
+    """The entries read their arguments through the CPython and numpy C API (``_entry.c``): the compiled bodies
+    take pointers and integers only, and nothing in the package reads an object at an address it computed."""
+    import pathlib
+
+    native = pathlib.Path(fastcall.__file__).parent
+    for path in (native / "fastcall.py", native / "fastcall_entries.py"):
+        text = path.read_text()
+        for word in ("OB_TYPE", "A_DATA", "A_DIMS", "A_FLAGS", "layout_ok", "from_address", "load_i64", "Py_IncRef"):
+            assert word not in text, f"{path.name}: {word}"
+
+
+WITHOUT_EXTENSION = """
+import sys, numpy as np
+sys.modules["rbda._native._entry"] = None  # as if the extension were not built: importing it fails
+import rbda
+from rbda._native import fastcall
+assert not fastcall.ENABLED
+m = rbda.sample_models.manipulator(); d = m.create_data(); q = rbda.neutral(m); v = np.linspace(0, 1, m.nv)
+tau = rbda.rnea(m, d, q, v, v)
+assert d.fast_entries.rnea is fastcall._ordinary
+J = rbda.compute_frame_jacobian(m, d, q, 2, rbda.LOCAL)
+assert rbda.distance(m, q, rbda.integrate(m, q, v)) > 0 and m.fast_entries.integrate is fastcall._ordinary
+np.save(sys.argv[1], np.concatenate([tau, J.ravel()]))
+"""
+
+
+@pytest.mark.parametrize("how", ["no extension", "RBDA_FASTCALL=0"])
+def test_without_the_extension_every_call_takes_the_ordinary_path(how, tmp_path):
+    import os
+    import subprocess
+
+    env = dict(os.environ)
+    script = WITHOUT_EXTENSION if how == "no extension" else WITHOUT_EXTENSION.replace(
+        'sys.modules["rbda._native._entry"] = None', "")
+    if how != "no extension":
+        env["RBDA_FASTCALL"] = "0"
+    out = tmp_path / "r.npy"
+    subprocess.run([sys.executable, "-c", script, str(out)], env=env, check=True, timeout=600)
+    model = rbda.sample_models.manipulator()
+    data = model.create_data()
+    q, v = rbda.neutral(model), np.linspace(0, 1, model.nv)
+    expected = np.concatenate([rbda.rnea(model, data, q, v, v), rbda.compute_frame_jacobian(model, data, q, 2,
+                                                                                           rbda.LOCAL).ravel()])
+    np.testing.assert_array_equal(np.load(out), expected)
 
 
 def test_a_bound_data_does_not_keep_its_model_alive():
@@ -354,7 +397,7 @@ def test_a_bound_data_does_not_keep_its_model_alive():
     q = rbda.neutral(model)
     v = np.zeros(model.nv)
     rbda.rnea(model, data, q, v, v)
-    assert type(data.fast_entries.rnea).__name__ == "builtin_function_or_method"
+    assert type(data.fast_entries.rnea) is fastcall._Entry
     ref = weakref.ref(model)
     del model
     gc.collect()

@@ -15,7 +15,7 @@ from rbda._native import fastcall
 from tests.test_fastcall import MODELS, VARIANTS, ordinary, outcome, same_outcome, state
 
 pytestmark = pytest.mark.skipif(not fastcall.ENABLED, reason="fast entries disabled (RBDA_FASTCALL=0, "
-                                "RBDA_NUMBA_DISPATCH or an unknown object layout)")
+                                "RBDA_NUMBA_DISPATCH or the C extension not built: python src/rbda/_native/build.py)")
 
 #: the public functions with an entry bound to the model: name -> call(model, q0, q1, v)
 CALLS = {
@@ -62,7 +62,7 @@ def test_model_entry_equals_ordinary_path_bit_for_bit(model_name, name):
             r_slow = outcome(lambda: CALLS[name](slow, x0, x1, v))
             same_outcome(as_array(r_fast), as_array(r_slow))
             assert type(r_fast) is type(r_slow)
-    assert type(getattr(model.fast_entries, name)).__name__ == "builtin_function_or_method"
+    assert type(getattr(model.fast_entries, name)) is fastcall._Entry
 
 
 def test_results_are_new_objects():
@@ -129,9 +129,10 @@ def test_mistaken_arguments_name_the_mistake():
     entry = model.fast_entries.integrate
     rbda.integrate(model, q, np.zeros(model.nv))
     entry = model.fast_entries.integrate
-    out = np.empty(model.nq)
-    assert entry(copy.deepcopy(model), q, np.zeros(model.nv), out) is None  # another model
-    assert entry(model, q, np.zeros(model.nv)) is None  # wrong argument count
+    assert entry(copy.deepcopy(model), q, np.zeros(model.nv)) is None  # another model
+    assert entry(model, q) is None and entry(model, q, q, q) is None  # wrong argument count
+    out = entry(model, q, np.zeros(model.nv))  # the entry allocates its output: a new array each call
+    assert out is not entry(model, q, np.zeros(model.nv)) and np.array_equal(out, q)
 
 
 def test_an_edited_model_rebinds():
@@ -139,12 +140,12 @@ def test_an_edited_model_rebinds():
     q, v, _ = state(model, np.random.default_rng(7))
     before = rbda.integrate(model, q, v)
     stale = model.fast_entries.integrate
-    assert type(stale).__name__ == "builtin_function_or_method"
+    assert type(stale) is fastcall._Entry
     model.inertias[2] = model.inertias[2]  # an edit: new packed arrays, the derived forms dropped
     assert model.fast_entries.integrate is not stale
-    assert stale(model, q, v, np.empty(model.nq)) is None  # a builtin kept from before the edit falls back
+    assert stale(model, q, v) is None  # an entry kept from before the edit falls back
     np.testing.assert_array_equal(rbda.integrate(model, q, v), before)
-    assert type(model.fast_entries.integrate).__name__ == "builtin_function_or_method"
+    assert type(model.fast_entries.integrate) is fastcall._Entry
 
 
 def test_copies_and_pickles_of_a_model_bind_their_own_entries():
@@ -230,7 +231,7 @@ def test_data_entries_equal_the_ordinary_path_bit_for_bit(model_name, name):
             r_fast, r_slow = DATA_CALLS[name](model, fast, q, i), DATA_CALLS[name](model, slow, q, i)
             assert not np.shares_memory(r_fast, fast.ws) and not np.shares_memory(r_fast, fast.wb)
             np.testing.assert_array_equal(r_fast, r_slow)
-        assert type(getattr(fast.fast_entries, name)).__name__ == "builtin_function_or_method"
+        assert type(getattr(fast.fast_entries, name)) is fastcall._Entry
         np.testing.assert_array_equal(fast.wb, slow.wb)
     Y = rbda.compute_supported_inertia_by_frame(model, fast, 1, False)
     Y_slow = rbda.compute_supported_inertia_by_frame(model, slow, 1, False)

@@ -221,7 +221,7 @@ def _public_functions_taking_data() -> set:
     for module, prefix in ((rbda, ""), (cholesky, "cholesky.")):
         for name in getattr(module, "__all__", None) or dir(module):
             f = getattr(module, name)
-            if inspect.isfunction(f) and list(inspect.signature(f).parameters)[1:2] == ["data"]:
+            if inspect.isfunction(inspect.unwrap(f)) and list(inspect.signature(f).parameters)[1:2] == ["data"]:
                 names.add(f)
     return names
 

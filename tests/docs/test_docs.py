@@ -62,7 +62,7 @@ def test_every_public_name_is_in_the_api_reference():
 
 def callables():
     for full, obj in public_objects():
-        if inspect.isfunction(obj):
+        if inspect.isfunction(inspect.unwrap(obj)):
             yield full, obj
         elif inspect.isclass(obj) and obj.__module__.startswith("rbda"):
             yield full, obj

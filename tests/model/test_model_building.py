@@ -269,7 +269,7 @@ def test_every_public_function_has_parameter_type_hints():
     for module in (rbda, rbda.batch):
         for name in dir(module):
             f = getattr(module, name)
-            if name.startswith("_") or not inspect.isfunction(f) or not f.__module__.startswith("rbda"):
+            if name.startswith("_") or not inspect.isfunction(inspect.unwrap(f)) or not f.__module__.startswith("rbda"):
                 continue
             hints = typing.get_type_hints(f, {**vars(inspect.getmodule(f)), **names})  # every hint resolves
             params = [p for p in inspect.signature(f).parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]

@@ -13,7 +13,8 @@
 ``views``                       array headers built in LLVM IR: ``view``, ``borrowed``, ``borrowed_all``, ``take``
 ``lanes``                       the SIMD kernels' ``noalias`` pipeline and vector row updates
 ``direct``                      a kernel called through its compiled entry point, past numba's dispatch
-``fastcall(_entries)``          a call as a CPython ``METH_FASTCALL`` builtin whose body is a numba ``cfunc``
+``fastcall(_entries)``          a call as one C entry (``_entry.c``: checks through the C API, a numba ``cfunc``
+                                body); ``public``: a public function as one C object; ``build``: builds _entry.c
 ``xla_ffi``                     the JAX primitives' XLA FFI handlers (numba ``cfunc`` s reading XLA's call frame)
 ==============================  =========================================================================
 
@@ -33,9 +34,8 @@ Rules (each one guards against a crash, a corrupted heap or stale machine code, 
 5. **A helper** (``forceinline=True`` or ``refcount=False``) has no CPython wrapper; calling it from Python runs
    an uncached-then-cached twin (:class:`dispatch.Helper`). A kernel that Python calls in a hot loop must not be
    declared a helper.
-6. **Fast entries and XLA handlers** read other programs' memory at byte offsets checked at import against
-   known objects (``fastcall.layout_ok``; ``tests/bridges/test_jax_ffi.py`` against XLA's ``c_api.h``); on any
-   mismatch they stay unbound and every call takes the ordinary, checked path.
+6. **Fast entries** read objects only through the CPython and numpy C API (``_entry.c``; without it every call
+   takes the ordinary path). XLA handlers read XLA's call frame at offsets checked against ``c_api.h``.
 7. **The supported numba range** is the one the tests ran on (``pyproject.toml``): ``_nrt``, the cache locators,
    ``CPUDispatcher``, ``make_array``, ``CompilerBase``, ``overloads``/``entry_point``, the calling convention.
 """

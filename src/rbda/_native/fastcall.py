@@ -2,65 +2,51 @@
 
 A call through numba's compiled entry point unboxes every array argument into a numba array (about 22 ns an
 array, 40 ns fixed), and the Python entry checks each argument first; on a 6-dof arm that fixed cost is most of a
-call. Here, each :class:`~rbda.model.Data` gets, at the first call of an algorithm, a builtin function of
-CPython's ``METH_FASTCALL`` kind whose C body is a numba ``cfunc``: Python hands it the argument objects as an
-array of pointers, and it reads each numpy array's header directly (type, dtype, dimensions, flags, data pointer),
-then calls the existing kernel on arrays made from raw pointers (``numba.carray``). The kernel is called through
-the address of the function its dispatcher compiled (or loaded from the cache), with numba's calling convention
-(:func:`call_kernel`): the cfunc does not compile the kernel a second time, and stays valid when a kernel is
-edited. Its ``self`` is a tuple whose first item is a small int64 table (:data:`SLOTS`): the addresses of the
-packed model arrays, of the data workspace, of the kernel and of the object to return, the identities of the
-model and data it was bound for; the tuple also holds references to everything those addresses point to, so they
-stay valid while the builtin lives.
+call. Here, each :class:`~rbda.model.Data` gets, at the first call of an algorithm, an entry of the C extension
+``_entry`` (``_entry.c``, an ``Entry`` object called through vectorcall): it checks that the model and data are
+the bound ones (weak references: a data does not keep its model alive) and the binding current (an edit of the
+model clears its token, ``model.data.Bindings``), and parses each argument by the entry's kinds (:data:`ARGUMENTS`)
+through the CPython and numpy C API: an exact ``numpy.ndarray``, float64 in native byte order, of the expected
+shape, C-contiguous and aligned; an exact int id >= 0; a reference frame; a float; a flag. It then calls the
+entry's body, a numba ``cfunc`` (``fastcall_entries.py``), with the entry's int64 table (the addresses of the
+packed model arrays, of the data workspace, of the kernel; the sizes) and the parsed values, pointers and integers
+only; the body calls the existing kernel on arrays made from those pointers (``numba.carray``), through the address
+of the function its dispatcher compiled (or loaded from the cache), and returns a status that the entry turns into
+its result (the object it holds, True, False, a float).
 
-The checks are complete but cheap: the model and data are the bound ones, the binding is current (an edit of the
-model clears its token, ``model.data.Bindings``), and each array argument is an exact ``numpy.ndarray``, float64 in
-native byte order, one-dimensional, C-contiguous and aligned, of the right length. On any mismatch, and whenever
-the kernel reports a bad input (NaN, a quaternion off the unit sphere), the builtin returns ``None`` and the
-public function takes its ordinary path, which converts the argument or raises the named error. So results,
-errors and the data fields filled are those of the ordinary path; only its cost changes.
+On any argument the entry does not take, and whenever the kernel reports a bad input (NaN, a quaternion off the
+unit sphere), the entry returns ``None`` and the public function takes its ordinary path, which converts the
+argument or raises the named error. So results, errors and the data fields filled are those of the ordinary path;
+only its cost changes.
 
-The header offsets of numpy arrays, dtypes and tuples are checked at import against known objects
-(:func:`layout_ok`); if any differs (another numpy or CPython build), or with ``RBDA_FASTCALL=0``, or when the
-kernels are not called through their entry points (``RBDA_NUMBA_DISPATCH``), no entry is bound and every call
-takes the ordinary path. Models with mimic joints keep the ordinary path too.
+Without the extension (not built: no C compiler where rbda was built from source), with ``RBDA_FASTCALL=0``, or
+when the kernels are not called through their entry points (``RBDA_NUMBA_DISPATCH``), no entry is bound and every
+call takes the ordinary path. Models with mimic joints keep the ordinary path too.
 """
 
 from __future__ import annotations
 
-import ctypes
-import os
-import sys
-import sysconfig
 import weakref
 
 import numpy as np
 
 from ..model import data as _data
 from ..spatial.so3 import ReferenceFrame
-from .direct import MODE
+from .public import extension
 
-# the table (self's first item): identities, buffer addresses and lengths, then per entry the object it returns
-MODEL, DATA, TOKEN, I_PTR, I_LEN, F_PTR, F_LEN, WS_PTR, WS_LEN, NQ, NV, NDARRAY, F64, INCREF, NONE, RESULT = range(16)
-DWS_PTR, DWS_LEN, KERNEL = 16, 17, 18  # a second buffer (``SECOND_BUFFER``); the kernel's compiled function
-# the entries with integer arguments (ids, a reference frame): the types int and ReferenceFrame, the address of
-# CPython's ``PyLong_AsLongLongAndOverflow`` (read at run time, as Py_IncRef's), the constant ``KIND`` passes
-INT, REFERENCE_FRAME, AS_LONG, KIND = 19, 20, 21, 22
-# config: the entries bound to a model: the sizes of their vector arguments, the objects True, False and the type
-# float, the addresses of CPython's ``PyFloat_AsDouble`` and ``PyFloat_FromDouble`` (read at run time, as Py_IncRef's)
-N1, N2, N3, TRUE, FALSE, FLOAT, AS_DOUBLE, FROM_DOUBLE = range(23, 31)
-AUX_PTR, AUX_LEN = 31, 32  # a model array an entry passes its kernel (``AUXILIARY``)
-OUT_PTR, OUT_LEN = 33, 34  # ratios: the entry's own output (``OUTPUTS``)
-SLOTS = 35
-# CPython / numpy object layouts (64-bit): PyObject_HEAD is (refcount, type); a PyArrayObject continues with data,
-# nd, dimensions, strides, base, descr, flags; a PyArray_Descr has byteorder at 26 and type_num at 28; a tuple's
-# items start at 24; a weak reference's referent is at 16
-OB_TYPE, A_DATA, A_ND, A_DIMS, A_DESCR, A_FLAGS, D_BYTEORDER, D_TYPENUM, T_ITEMS = 8, 16, 24, 32, 56, 64, 26, 28, 24
-WR_OBJECT = 16
-C_CONTIGUOUS_ALIGNED = 0x0001 | 0x0100  # NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED
-NPY_DOUBLE = 12
-BIG_ENDIAN = ord(">")
-
+# the table (an int64 array the body reads): the model's packed arrays and the data's workspace (addresses and
+# lengths), the sizes, a second buffer (``SECOND_BUFFER``), the address of the kernel's compiled function, the
+# constant ``KIND`` passes, a model array an entry passes its kernel (``AUXILIARY``), the entry's own output
+# (``OUTPUTS``); for the entries bound to a model, the sizes of their vector arguments
+I_PTR, I_LEN, F_PTR, F_LEN, WS_PTR, WS_LEN, NQ, NV, DWS_PTR, DWS_LEN, KERNEL, KIND = range(12)
+AUX_PTR, AUX_LEN, OUT_PTR, OUT_LEN, N1, N2, N3 = range(12, 19)
+SLOTS = 19
+# what a body returns (``_entry.c``'s STATUS_*): None (the ordinary path), the entry's result object, True, False,
+# a float (the body writes it at ``VALUE_RESULT`` of the parsed arguments)
+ORDINARY, RESULT, TRUE, FALSE, FLOAT = range(5)
+# the parsed arguments (``_entry.c``): one value per argument, then the columns of a ``k`` matrix, then the float
+# a body returns
+VALUE_COLUMNS, VALUE_RESULT, VALUES = 8, 9, 10
 
 
 #: entry name -> (the name of its cfunc body in ``fastcall_entries.BODIES``, the kernel module and kernel it calls,
@@ -77,9 +63,9 @@ ENTRIES = {
     "compute_rnea_derivatives": ("_dws_qva_fext", "derivatives", "rnea_derivatives", ("dtau_dq", "dtau_dv", "M")),
     "compute_aba_derivatives": ("_dws_qva_fext", "derivatives", "aba_derivatives", ("ddq_dq", "ddq_dv", "Minv")),
     "compute_generalized_gravity": ("_q_zero_va_fext", "dynamics", "rnea", "tau"),
-    "center_of_mass_q": ("_wb_q_none_none", "center_of_mass", "center_of_mass", None),
-    "center_of_mass_qv": ("_wb_qv_none", "center_of_mass", "center_of_mass", None),
-    "center_of_mass_qva": ("_wb_qva", "center_of_mass", "center_of_mass", None),
+    "center_of_mass_q": ("_wb_q_none_none", "center_of_mass", "center_of_mass", "com[0]"),
+    "center_of_mass_qv": ("_wb_qv_none", "center_of_mass", "center_of_mass", "com[0]"),
+    "center_of_mass_qva": ("_wb_qva", "center_of_mass", "center_of_mass", "com[0]"),
     "jacobian_center_of_mass": ("_wb_q", "center_of_mass", "jacobian_center_of_mass", "Jcom"),
     "compute_centroidal_map": ("_wb_q_none", "centroidal", "centroidal_map", "Ag"),
     "ccrba": ("_wb_qv", "centroidal", "centroidal_map", "Ag"),
@@ -99,7 +85,7 @@ ENTRIES = {
     "get_velocity": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
     "get_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
     "get_classical_acceleration": ("_joint_rf_kind_out", "frames", "frame_motion", "(6,)"),
-    "update_frame_placement": ("_frame", "frames", "update_frame_placement", None),
+    "update_frame_placement": ("_frame", "frames", "update_frame_placement", "placements"),
     # ratios
     "compute_static_regressor": ("_out_q", "regressor", "static_regressor", "static_regressor"),
     "compute_kinetic_energy_regressor": ("_out_qv", "regressor", "kinetic_energy_regressor",
@@ -155,6 +141,9 @@ OUTPUTS = {"(6, nv)": lambda model: np.zeros((6, model.nv)), "(6,)": lambda mode
            "(13,)": lambda model: np.zeros(13), "(6, 10)": lambda model: np.zeros((6, 10)),
            "(5, 6, nv)": lambda model: np.zeros((5, 6, model.nv)),
            "(6, 6 (njoints - 1))": lambda model: np.zeros((6, 6 * (model.njoints - 1)))}
+#: the results that are not a Data field, by the name in ENTRIES' field column: the frame placements
+#: ``(nframes, 3, 4)``, of which the public function copies one; the whole model's CoM (a row of ``data.com``)
+RESULTS = {"placements": lambda data: data.oMf.array, "com[0]": lambda data: data.com[0]}
 #: the constant that an entry of the ``_kind`` bodies passes its kernel (``kernels.frames.frame_motion``'s kind)
 KINDS = {"get_velocity": 0, "get_acceleration": 1, "get_classical_acceleration": 2, "get_frame_velocity": 0,
          "get_frame_acceleration": 1, "get_frame_classical_acceleration": 2,
@@ -165,7 +154,8 @@ KINDS = {"get_velocity": 0, "get_acceleration": 1, "get_classical_acceleration":
 #: the entries bound to a model (``model.fast_entries``, for the functions that take no data): entry name -> (the
 #: name of its cfunc body, the kernel module and kernel it calls, the sizes N1, N2, N3 of its vector arguments by
 #: name: ``nq``, ``nv``, ``nj1`` (njoints - 1) or ``-`` (none)). The body ``_m_*`` names what the call passes
-#: after the model: ``x``, ``y`` vectors, ``real`` a float, ``arg`` an int, ``out`` an output vector, ``mm`` two
+#: after the model: ``x``, ``y`` vectors, ``real`` a float, ``arg`` an int, ``out`` an output vector (the entry
+#: allocates it and returns it), ``mm`` two
 #: output matrices (nv, nv), ``mk`` an input and an output matrix (nv, k); ``float``, ``bool`` the result; ``work``
 #: a buffer of the entry.
 MODEL_ENTRIES = {
@@ -182,13 +172,26 @@ MODEL_ENTRIES = {
     "d_integrate_transport": ("_m_xy_arg_mk", "configuration", "d_integrate_transport", ("nq", "nv", "-")),
 }
 assert not set(MODEL_ENTRIES) & set(ENTRIES), "an entry name both bound to a data and to a model"
-_new_builtin = ctypes.pythonapi.PyCFunction_NewEx
-_new_builtin.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
-_new_builtin.restype = ctypes.py_object
-_INCREF = ctypes.cast(ctypes.pythonapi.Py_IncRef, ctypes.c_void_p).value
-_AS_LONG = ctypes.cast(ctypes.pythonapi.PyLong_AsLongLongAndOverflow, ctypes.c_void_p).value
-_AS_DOUBLE = ctypes.cast(ctypes.pythonapi.PyFloat_AsDouble, ctypes.c_void_p).value
-_FROM_DOUBLE = ctypes.cast(ctypes.pythonapi.PyFloat_FromDouble, ctypes.c_void_p).value
+#: the arguments each body takes after the model and data (after the model for the ``_m_*`` bodies), one kind
+#: each (``_entry.c``): ``v`` a vector, ``m`` a matrix (nv, nv), ``k`` a matrix (nv, any k), ``K`` one (nv, that
+#: k), ``i`` an id (an exact int >= 0), ``r`` a reference frame, ``f`` an exact float, ``b`` True or False, ``o``
+#: no argument: the output vector the entry allocates and returns
+ARGUMENTS = {
+    **dict.fromkeys(("_q", "_q_zero_va_fext", "_wb_q", "_wb_q_none", "_wb_q_none_none", "_out_q",
+                     "_out_q_tensor_tensor"), "v"),
+    **dict.fromkeys(("_qv", "_wb_qv", "_wb_qv_none", "_out_qv"), "vv"),
+    **dict.fromkeys(("_qva", "_qva_fext", "_dws_qva_fext", "_dws_qva", "_wb_qva"), "vvv"),
+    **dict.fromkeys(("_frame", "_frame_out", "_joint_out", "_aux_frame_out"), "i"),
+    **dict.fromkeys(("_frame_rf_out", "_joint_rf_out", "_frame_rf_kind_out", "_joint_rf_kind_out",
+                     "_dws_frame_rf_kind_out", "_dws_joint_rf_kind_out", "_frame_placement_rf_out",
+                     "_joint_placement_rf_out"), "ir"),
+    "_q_frame_rf_out": "vir", "_q_joint_rf_out": "vir", "_aux_frame_flag_out": "ib", "_wb_q_joint_aux": "vi",
+    "_none": "",
+    # config: the entries bound to a model
+    "_m_xy_out": "vvo", "_m_xy_work_out": "vvo", "_m_x_out": "vo", "_m_xy_work_float": "vv",
+    "_m_x_real_work_bool": "vf",
+    "_m_xy_real_work_bool": "vvf", "_m_xy_real_work_out": "vvfo", "_m_xy_arg_mm": "vvimm", "_m_xy_arg_mk": "vvikK",
+}
 
 
 def compile_all() -> None:
@@ -239,41 +242,40 @@ def bind(name: str, model, data):
     aux, out = AUXILIARY[name](model) if name in AUXILIARY else np.zeros(0), np.zeros(0)
     if field in OUTPUTS:
         result = out = OUTPUTS[field](model)
+    elif field in RESULTS:
+        result = RESULTS[field](data)
     elif field == "aux":
         result = aux
     else:
         result = (True if field is None else getattr(data, field) if isinstance(field, str)
                   else tuple(getattr(data, f) for f in field))
     T, bindings, keep = _table(model, I, F, data.ws, dws, kernel)
-    T[[DATA, RESULT, KIND]] = id(data), id(result), KINDS.get(name, 0)
+    T[KIND] = KINDS.get(name, 0)
     T[[AUX_PTR, AUX_LEN]] = aux.ctypes.data, aux.size
     T[[OUT_PTR, OUT_LEN]] = out.ctypes.data, out.size
-    entry = _new_builtin(ctypes.addressof(compiled(name)), (*keep, result, aux, out), None)
+    kinds = ARGUMENTS[body]
+    sizes = tuple((model.nv if kinds[:j].count("v") else model.nq, 0) for j in range(len(kinds)))  # q, then v's
+    entry = _Entry(compiled(name), T, bindings.token, weakref.ref(model), weakref.ref(data), result,
+                   kinds.encode(), sizes, ReferenceFrame, (*keep, aux, out), name)
     setattr(data.fast_entries, name, entry)
     bindings.data.add(data)
     return entry
 
 
 def _table(model, I, F, ws, dws, kernel: int):
-    """``(T, bindings, keep)``: the table of an entry bound to ``model`` (its identity, token and packed arrays,
-    the buffers ``ws`` and ``dws``, the kernel's address, the sizes and the objects and CPython functions the bodies
-    compare with or call), the model's :class:`~rbda.model.data.Bindings`, and everything the table points to, for
-    the builtin to keep alive (not the model: a data or a model must not keep the model alive through its entries,
-    e.g. in caches keyed by weak references to models)."""
+    """``(T, bindings, keep)``: the table of an entry bound to ``model`` (its packed arrays, the buffers ``ws`` and
+    ``dws``, the kernel's address, the sizes), the model's :class:`~rbda.model.data.Bindings`, and the arrays the
+    table points to, for the entry to keep alive (not the model: a data or a model must not keep the model alive
+    through its entries, e.g. in caches keyed by weak references to models)."""
     bindings = model.fast_bindings
     if bindings.token[0] == 0:  # a shallow copy's edit zeroed the token this model shares: a new one
         del model.__dict__["fast_bindings"]
         bindings = model.fast_bindings
     T = np.zeros(SLOTS, dtype=np.int64)
-    model_ref = weakref.ref(model)
-    T[[MODEL, TOKEN]] = id(model_ref), bindings.token.ctypes.data
     T[[I_PTR, I_LEN, F_PTR, F_LEN]] = I.ctypes.data, len(I), F.ctypes.data, len(F)
     T[[WS_PTR, WS_LEN, NQ, NV]] = ws.ctypes.data, len(ws), model.nq, model.nv
-    T[[NDARRAY, F64, INCREF, NONE]] = id(np.ndarray), id(_F64), _INCREF, id(None)
     T[[DWS_PTR, DWS_LEN, KERNEL]] = dws.ctypes.data, dws.size, kernel
-    T[[INT, REFERENCE_FRAME, AS_LONG]] = id(int), id(ReferenceFrame), _AS_LONG
-    T[[TRUE, FALSE, FLOAT, AS_DOUBLE, FROM_DOUBLE]] = id(True), id(False), id(float), _AS_DOUBLE, _FROM_DOUBLE
-    return T, bindings, (T, model_ref, I, F, ws, dws, bindings.token)
+    return T, bindings, (I, F, ws, dws)
 
 
 # config
@@ -294,11 +296,16 @@ def bind_model(name: str, model):
         setattr(model.fast_entries, name, _ordinary)
         return _ordinary
     I, F = model.packed
-    work, result = np.zeros(max(model.nq, model.nv)), np.zeros(1)  # used during a call only: the GIL is held
-    T, _, keep = _table(model, I, F, work, result, kernel)
-    sizes = {"nq": model.nq, "nv": model.nv, "nj1": model.njoints - 1, "-": 0}
-    T[[N1, N2, N3]] = [sizes[n] for n in MODEL_ENTRIES[name][3]]
-    entry = _new_builtin(ctypes.addressof(compiled(name)), keep, None)
+    work = np.zeros(max(model.nq, model.nv))  # used during a call only: the GIL is held
+    T, bindings, keep = _table(model, I, F, work, np.zeros(0), kernel)
+    body, _, _, vector_sizes = MODEL_ENTRIES[name]
+    by_name = {"nq": model.nq, "nv": model.nv, "nj1": model.njoints - 1, "-": 0}
+    T[[N1, N2, N3]] = [by_name[n] for n in vector_sizes]
+    vectors = iter(by_name[n] for n in vector_sizes if n != "-")
+    sizes = tuple((next(vectors), 0) if kind in "vo" else (model.nv, model.nv if kind == "m" else 0)
+                  for kind in ARGUMENTS[body])
+    entry = _Entry(compiled(name), T, bindings.token, weakref.ref(model), None, True, ARGUMENTS[body].encode(),
+                   sizes, ReferenceFrame, keep, name)
     setattr(model.fast_entries, name, entry)
     return entry
 
@@ -333,40 +340,19 @@ _data.MODEL_FAST_ENTRIES.update({name: _unbound_model(name) for name in MODEL_EN
 assert set(MODEL_ENTRIES) == set(_data.ModelFastEntries.__slots__), "an entry without a slot in ModelFastEntries"
 
 
-# ------------------------------------------------------------------------------------------- the layout check
-_F64 = np.dtype(np.float64)
+# ------------------------------------------------------------------------------------------- the extension
+def _extension():
+    """The C extension's Entry type (``_entry.c``), or None where it is not built or not wanted
+    (:func:`~rbda._native.public.extension`): then no entry is bound and every call takes the ordinary path."""
+    _entry = extension()
+    if _entry is None:
+        return None
+    statuses = (_entry.STATUS_ORDINARY, _entry.STATUS_RESULT, _entry.STATUS_TRUE, _entry.STATUS_FALSE,
+                _entry.STATUS_FLOAT)
+    assert statuses == (ORDINARY, RESULT, TRUE, FALSE, FLOAT), "_entry.c's statuses differ from fastcall's"
+    assert (_entry.VALUE_COLUMNS, _entry.VALUE_RESULT, _entry.VALUES) == (VALUE_COLUMNS, VALUE_RESULT, VALUES)
+    return _entry.Entry
 
 
-def layout_ok() -> bool:
-    """True if the object layouts the entries read are those of this process (checked on known objects)."""
-    if sys.maxsize != 2**63 - 1 or sys.byteorder != "little" or sysconfig.get_config_var("Py_GIL_DISABLED"):
-        return False
-
-    def i64(address):
-        return ctypes.c_int64.from_address(address).value
-
-    def i32(address):
-        return ctypes.c_int32.from_address(address).value
-
-    try:
-        a = np.arange(6.0).reshape(2, 3)
-        col, swapped, single = a[:, 1], np.zeros(2, dtype=">f8"), np.zeros(2, dtype=np.float32)
-        t, ref = (a, col), weakref.ref(a)
-        checks = [
-            i64(id(a) + OB_TYPE) == id(np.ndarray), i64(id(a) + A_DATA) == a.ctypes.data, i32(id(a) + A_ND) == 2,
-            i64(i64(id(a) + A_DIMS)) == 2 and i64(i64(id(a) + A_DIMS) + 8) == 3, i64(id(a) + A_DESCR) == id(a.dtype),
-            i32(id(a) + A_FLAGS) & C_CONTIGUOUS_ALIGNED == C_CONTIGUOUS_ALIGNED,
-            i32(id(col) + A_FLAGS) & 1 == 0, i64(id(col) + A_DATA) == a.ctypes.data + 8,
-            i32(id(a.dtype) + D_TYPENUM) == NPY_DOUBLE == _F64.num,
-            i32(id(single.dtype) + D_TYPENUM) == single.dtype.num,
-            ctypes.c_uint8.from_address(id(swapped.dtype) + D_BYTEORDER).value == BIG_ENDIAN,
-            ctypes.c_uint8.from_address(id(_F64) + D_BYTEORDER).value != BIG_ENDIAN,
-            i64(id(t) + T_ITEMS) == id(a) and i64(id(t) + T_ITEMS + 8) == id(col),
-            i64(id(ref) + WR_OBJECT) == id(a),
-        ]
-    except Exception:  # noqa: BLE001  (any surprise: no fast path)
-        return False
-    return all(checks)
-
-
-ENABLED = os.environ.get("RBDA_FASTCALL", "1") != "0" and MODE == "direct" and layout_ok()
+_Entry = _extension()
+ENABLED = _Entry is not None

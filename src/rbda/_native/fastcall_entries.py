@@ -1,98 +1,46 @@
 """The compiled half of :mod:`rbda._native.fastcall` (imported by the first call that binds an entry, so that
-``import rbda`` does not import numba): the raw-memory intrinsics, the checks, the METH_FASTCALL bodies as numba
-``cfunc`` s, and the addresses of the kernels they call."""
+``import rbda`` does not import numba): the bodies of the fast entries as numba ``cfunc`` s, and the addresses of
+the kernels they call.
+
+A body is ``int64 body(int64 *table, int64 *values)``: the C entry (``_entry.c``) has checked the call and parsed
+its arguments into ``values`` (an array's data address, an id's value, a float's bits); the body makes arrays of
+the table's addresses and of those values (``numba.carray``), calls its kernel, and returns a status
+(``fastcall.RESULT``, ``TRUE``, ``FALSE``, ``FLOAT``, or ``ORDINARY`` when the kernel reports a bad input). It reads
+no Python object.
+"""
 
 from __future__ import annotations
 
-import ctypes
 import importlib
 
 from llvmlite import ir
 from numba import carray, types
-from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .jit import load, njit
 from .notice import compiling
-from .fastcall import (A_DATA, A_DESCR, A_DIMS, A_FLAGS, A_ND, AS_LONG, BIG_ENDIAN, C_CONTIGUOUS_ALIGNED,
-                       D_BYTEORDER, D_TYPENUM, DATA, DWS_LEN, DWS_PTR, ENTRIES, F64, F_LEN, F_PTR, I_LEN, I_PTR, INT,
-                       KERNEL, KIND, MODEL, NDARRAY, NONE, NPY_DOUBLE, NQ, NV, OB_TYPE, OUT_LEN, OUT_PTR, REFERENCE_FRAME,
-                       RESULT, SLOTS,
-                       T_ITEMS, TOKEN, WR_OBJECT, WS_LEN, WS_PTR, INCREF)
-from .fastcall import AS_DOUBLE, AUX_LEN, AUX_PTR, FALSE, FLOAT, FROM_DOUBLE, MODEL_ENTRIES, N1, N2, N3, TRUE  # config
+from .fastcall import (AUX_LEN, AUX_PTR, DWS_LEN, DWS_PTR, ENTRIES, F_LEN, F_PTR, FALSE, FLOAT, I_LEN, I_PTR, KERNEL,
+                       KIND, MODEL_ENTRIES, N1, N2, N3, NQ, NV, ORDINARY, OUT_LEN, OUT_PTR, RESULT, SLOTS, TRUE,
+                       VALUE_COLUMNS, VALUE_RESULT, VALUES, WS_LEN, WS_PTR)
 
 
 cfunc = load().cfunc  # numba's, loaded by rbda first (its cache locators)
 
-# ------------------------------------------------------------------------------------------- raw memory access
-@intrinsic
-def load_i64(typingctx, address):
-    """The int64 at ``address``."""
-    def codegen(context, builder, signature, args):
-        return builder.load(builder.inttoptr(args[0], ir.IntType(64).as_pointer()))
-    return types.int64(types.intp), codegen
+
+# ------------------------------------------------------------------------------------------- pointers and calls
+def _pointer(dtype):
+    """An intrinsic: an address (an integer) as a pointer to ``dtype``."""
+    @intrinsic
+    def pointer(typingctx, address):
+        sig = types.CPointer(dtype)(types.intp)
+
+        def codegen(context, builder, signature, args):
+            return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+        return sig, codegen
+    return pointer
 
 
-@intrinsic
-def load_i32(typingctx, address):
-    """The int32 at ``address``, widened."""
-    def codegen(context, builder, signature, args):
-        return builder.sext(builder.load(builder.inttoptr(args[0], ir.IntType(32).as_pointer())), ir.IntType(64))
-    return types.int64(types.intp), codegen
-
-
-@intrinsic
-def load_u8(typingctx, address):
-    """The byte at ``address``, widened."""
-    def codegen(context, builder, signature, args):
-        return builder.zext(builder.load(builder.inttoptr(args[0], ir.IntType(8).as_pointer())), ir.IntType(64))
-    return types.int64(types.intp), codegen
-
-
-@intrinsic
-def f64_pointer(typingctx, address):
-    """``address`` as a ``double*``."""
-    sig = types.CPointer(types.float64)(types.intp)
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return sig, codegen
-
-
-@intrinsic
-def i64_pointer(typingctx, address):
-    """``address`` as an ``int64_t*``."""
-    sig = types.CPointer(types.int64)(types.intp)
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return sig, codegen
-
-
-@intrinsic
-def call_incref(typingctx, function, obj):
-    """``function(obj)`` for the address of CPython's ``Py_IncRef``: the address is read from the table at run
-    time, never baked into the cached code (it moves from process to process)."""
-    def codegen(context, builder, signature, args):
-        voidp = ir.IntType(8).as_pointer()
-        fnty = ir.FunctionType(ir.VoidType(), [voidp])
-        builder.call(builder.inttoptr(args[0], fnty.as_pointer()), [builder.inttoptr(args[1], voidp)])
-        return context.get_dummy_value()
-    return types.void(types.intp, types.intp), codegen
-
-
-@intrinsic
-def call_as_long(typingctx, function, obj):
-    """``PyLong_AsLongLongAndOverflow(obj, &overflow)`` for the address of that CPython function (read from the table
-    at run time, as Py_IncRef's): the value of the int ``obj``, or INT64_MIN when it does not fit."""
-    def codegen(context, builder, signature, args):
-        voidp, i32, i64 = ir.IntType(8).as_pointer(), ir.IntType(32), ir.IntType(64)
-        fnty = ir.FunctionType(i64, [voidp, i32.as_pointer()])
-        overflow = cgutils.alloca_once_value(builder, ir.Constant(i32, 0))
-        value = builder.call(builder.inttoptr(args[0], fnty.as_pointer()), [builder.inttoptr(args[1], voidp), overflow])
-        fits = builder.icmp_signed("==", builder.load(overflow), ir.Constant(i32, 0))
-        return builder.select(fits, value, ir.Constant(i64, -(2**63)))
-    return types.int64(types.intp, types.intp), codegen
+f64_pointer, i64_pointer = _pointer(types.float64), _pointer(types.int64)  # ``double*``, ``int64_t*``
 
 
 @intrinsic
@@ -110,658 +58,346 @@ def call_kernel(typingctx, address, arguments):
     return types.int64(types.intp, arguments), codegen
 
 
-# config
-@intrinsic
-def call_as_double(typingctx, function, obj):
-    """``PyFloat_AsDouble(obj)`` for the address of that CPython function (read from the table at run time, as
-    Py_IncRef's): the value of the float ``obj``."""
-    def codegen(context, builder, signature, args):
-        voidp = ir.IntType(8).as_pointer()
-        fnty = ir.FunctionType(ir.DoubleType(), [voidp])
-        return builder.call(builder.inttoptr(args[0], fnty.as_pointer()), [builder.inttoptr(args[1], voidp)])
-    return types.float64(types.intp, types.intp), codegen
-
-
-@intrinsic
-def call_from_double(typingctx, function, value):
-    """``PyFloat_FromDouble(value)`` for the address of that CPython function: a new reference to a float."""
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        fnty = ir.FunctionType(ir.IntType(8).as_pointer(), [ir.DoubleType()])
-        return builder.ptrtoint(builder.call(builder.inttoptr(args[0], fnty.as_pointer()), [args[1]]), i64)
-    return types.int64(types.intp, types.float64), codegen
-
-
-# ------------------------------------------------------------------------------------------- the checks
-@njit(forceinline=True)
-def table(self):
-    """The int64 table of a builtin's ``self`` tuple."""
-    return carray(i64_pointer(load_i64(load_i64(self + T_ITEMS) + A_DATA)), SLOTS)
-
-
-@njit(forceinline=True)
-def bound(T, args, nargs, expected):
-    """True if the call passes ``expected`` arguments, the first two the model and data of the binding, and the
-    binding is current. The model is compared with the referent of a weak reference to it (None once it is gone, so
-    that another object at its address never passes): a data does not keep its model alive."""
-    return model_bound(T, args, nargs, expected) and load_i64(args + 8) == T[DATA]
-
-
-@njit(forceinline=True)
-def model_bound(T, args, nargs, expected):
-    """True if the call passes ``expected`` arguments, the first the model of the binding (the referent of a weak
-    reference to it), and the binding is current."""
-    model = load_i64(args)
-    return (nargs == expected and model == load_i64(T[MODEL] + WR_OBJECT) and model != T[NONE]
-            and load_i64(T[TOKEN]) != 0)
-
-
-@njit(forceinline=True)
-def vector_at(T, args, k, n):
-    """The data address of argument ``k`` if it is an exact ndarray of ``n`` native float64, C-contiguous and
-    aligned; else 0 (numpy never gives an array a null data pointer)."""
-    obj = load_i64(args + 8 * k)
-    if load_i64(obj + OB_TYPE) != T[NDARRAY] or load_i32(obj + A_ND) != 1 or load_i64(load_i64(obj + A_DIMS)) != n:
-        return 0
-    if load_i32(obj + A_FLAGS) & C_CONTIGUOUS_ALIGNED != C_CONTIGUOUS_ALIGNED:
-        return 0
-    descr = load_i64(obj + A_DESCR)
-    if descr != T[F64] and (load_i32(descr + D_TYPENUM) != NPY_DOUBLE or load_u8(descr + D_BYTEORDER) == BIG_ENDIAN):
-        return 0
-    return load_i64(obj + A_DATA)
-
-
-@njit(forceinline=True)
-def matrix_at(T, args, k, rows, cols):
-    """The data address of argument ``k`` if it is an exact ndarray of ``(rows, cols)`` native float64,
-    C-contiguous and aligned; else 0."""
-    obj = load_i64(args + 8 * k)
-    if load_i64(obj + OB_TYPE) != T[NDARRAY] or load_i32(obj + A_ND) != 2:
-        return 0
-    dims = load_i64(obj + A_DIMS)
-    if load_i64(dims) != rows or load_i64(dims + 8) != cols:
-        return 0
-    if load_i32(obj + A_FLAGS) & C_CONTIGUOUS_ALIGNED != C_CONTIGUOUS_ALIGNED:
-        return 0
-    descr = load_i64(obj + A_DESCR)
-    if descr != T[F64] and (load_i32(descr + D_TYPENUM) != NPY_DOUBLE or load_u8(descr + D_BYTEORDER) == BIG_ENDIAN):
-        return 0
-    return load_i64(obj + A_DATA)
-
-
-@njit(forceinline=True)
-def columns_at(T, args, k):
-    """The number of columns of argument ``k`` if it is an exact two-dimensional ndarray; else -1."""
-    obj = load_i64(args + 8 * k)
-    if load_i64(obj + OB_TYPE) != T[NDARRAY] or load_i32(obj + A_ND) != 2:
-        return -1
-    return load_i64(load_i64(obj + A_DIMS) + 8)
-
-
-@njit(forceinline=True)
-def real_at(T, args, k):
-    """``(True, value)`` if argument ``k`` is an exact float; else ``(False, 0.0)``."""
-    obj = load_i64(args + 8 * k)
-    if load_i64(obj + OB_TYPE) != T[FLOAT]:
-        return False, 0.0
-    return True, call_as_double(T[AS_DOUBLE], obj)
-
-
-@njit(forceinline=True)
-def flag_at(T, args, k):
-    """1 if argument ``k`` is True, 0 if it is False, else -1."""
-    obj = load_i64(args + 8 * k)
-    return 1 if obj == T[TRUE] else 0 if obj == T[FALSE] else -1
-
-
-@njit(forceinline=True)
-def index_at(T, args, k):
-    """The value of argument ``k`` if it is an exact int (not a bool, not numpy's) that is >= 0; else -1."""
-    obj = load_i64(args + 8 * k)
-    if load_i64(obj + OB_TYPE) != T[INT]:
-        return -1
-    value = call_as_long(T[AS_LONG], obj)
-    return value if value >= 0 else -1
-
-
-@njit(forceinline=True)
-def reference_frame_at(T, args, k):
-    """The value of argument ``k`` if it is an exact int or a ReferenceFrame of value 0, 1 or 2; else -1."""
-    obj = load_i64(args + 8 * k)
-    kind = load_i64(obj + OB_TYPE)
-    if kind != T[INT] and kind != T[REFERENCE_FRAME]:
-        return -1
-    value = call_as_long(T[AS_LONG], obj)
-    return value if 0 <= value <= 2 else -1
-
-
-@njit(forceinline=True)
-def vector_args(T, args, nargs, count):
-    """``(ok, q, v, a)`` of a call ``f(model, data, q[, v[, a]])`` with ``count`` vectors: their data addresses
-    (:func:`vector_at`; 1 for one not passed), and ok if the call is the bound pair's and each vector one the kernel
-    takes."""
-    if not bound(T, args, nargs, 2 + count):
-        return False, 0, 0, 0
-    q = vector_at(T, args, 2, T[NQ])
-    v = vector_at(T, args, 3, T[NV]) if count > 1 else 1
-    a = vector_at(T, args, 4, T[NV]) if count > 2 else 1
-    return q != 0 and v != 0 and a != 0, q, v, a
-
-
-@njit(forceinline=True)
-def id_args(T, args, nargs):
-    """The id (:func:`index_at`) of a call ``f(model, data, id)`` of the bound pair, else -1."""
-    return index_at(T, args, 2) if bound(T, args, nargs, 3) else -1
-
-
-@njit(forceinline=True)
-def id_rf_args(T, args, nargs):
-    """``(id, rf)`` of a call ``f(model, data, id, rf)`` of the bound pair (:func:`index_at`,
-    :func:`reference_frame_at`); the id is -1 if the call is another or either argument is not one the kernel
-    takes."""
-    if not bound(T, args, nargs, 4):
-        return -1, -1
-    i, rf = index_at(T, args, 2), reference_frame_at(T, args, 3)
-    return (i, rf) if i >= 0 and rf >= 0 else (-1, -1)
-
-
+# ------------------------------------------------------------------------------------------- the shared steps
 @njit(forceinline=True)
 def floats(address, n):
+    """The ``n`` float64 at ``address``."""
     return carray(f64_pointer(address), n)
 
 
 @njit(forceinline=True)
-def model_arrays(T):
-    """``(I, F, ws)``: the packed model and the data workspace."""
-    return (carray(i64_pointer(T[I_PTR]), T[I_LEN]), floats(T[F_PTR], T[F_LEN]), floats(T[WS_PTR], T[WS_LEN]))
+def inputs(table, values):
+    """``(T, x, I, F, ws)``: the entry's table, the parsed arguments, the packed model and the data workspace (for
+    an entry bound to a model, its work buffer)."""
+    T, x = carray(i64_pointer(table), SLOTS), carray(i64_pointer(values), VALUES)
+    return T, x, carray(i64_pointer(T[I_PTR]), T[I_LEN]), floats(T[F_PTR], T[F_LEN]), floats(T[WS_PTR], T[WS_LEN])
 
 
 @njit(forceinline=True)
-def answer(T, slot):
-    """A new reference to the object whose address is ``T[slot]``: the result, or None for the ordinary path."""
-    call_incref(T[INCREF], T[slot])
-    return T[slot]
+def done(status):
+    """The entry's result if the kernel's ``status`` is 0 (it took the inputs), else the ordinary path."""
+    return ORDINARY if status else RESULT
+
+
+@njit(forceinline=True)
+def q_of(T, x):
+    """The configuration, the first argument after the model and data."""
+    return floats(x[0], T[NQ])
+
+
+@njit(forceinline=True)
+def v_of(T, x, k):
+    """The vector of nv of argument ``k``."""
+    return floats(x[k], T[NV])
+
+
+@njit(forceinline=True)
+def second(T):
+    """The second buffer (``fastcall.SECOND_BUFFER``): the whole-body buffer, a derivatives' workspace, zeros."""
+    return floats(T[DWS_PTR], T[DWS_LEN])
+
+
+@njit(forceinline=True)
+def no_rows(T, columns):
+    """An empty ``(0, columns)`` matrix: no external forces (6), no placement (4)."""
+    return carray(f64_pointer(T[WS_PTR]), (0, columns))
+
+
+@njit(forceinline=True)
+def out_of(T, rows):
+    """The entry's own output as ``(rows, OUT_LEN / rows)``."""
+    return carray(f64_pointer(T[OUT_PTR]), (rows, T[OUT_LEN] // rows))
 
 
 # ------------------------------------------------------------------------------------------- the entries
-# One body per shape of kernel call, each ``self, args, nargs -> object`` (CPython's METH_FASTCALL), compiled on first
-# use by :func:`compiled`; the kernel it runs is the one whose address the table holds.
-def _q(self, args, nargs):
-    """``kernel(I, F, ws, q)`` for ``f(model, data, q)``."""
-    T = table(self)
-    ok, q, _, _ = vector_args(T, args, nargs, 1)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]))) else RESULT)
+# One body per shape of kernel call, compiled on first use by :func:`compiled`; the kernel it runs is the one whose
+# address the table holds. Arguments: ``fastcall.ARGUMENTS`` (q first, then v and a; an id, a reference frame).
+def _q(table, values):
+    """``kernel(I, F, ws, q)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, q_of(T, x))))
 
 
-def _qv(self, args, nargs):
-    """``kernel(I, F, ws, q, v)`` for ``f(model, data, q, v)``."""
-    T = table(self)
-    ok, q, v, _ = vector_args(T, args, nargs, 2)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]))) else RESULT)
+def _qv(table, values):
+    """``kernel(I, F, ws, q, v)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, q_of(T, x), v_of(T, x, 1))))
 
 
-def _qva(self, args, nargs):
-    """``kernel(I, F, ws, q, v, a)`` for ``f(model, data, q, v, a)``."""
-    T = table(self)
-    ok, q, v, a = vector_args(T, args, nargs, 3)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    status = call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV])))
-    return answer(T, NONE if status else RESULT)
+def _qva(table, values):
+    """``kernel(I, F, ws, q, v, a)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, q_of(T, x), v_of(T, x, 1), v_of(T, x, 2))))
 
 
-def _qva_fext(self, args, nargs):
-    """``kernel(I, F, ws, q, v, a, no external forces)`` for ``f(model, data, q, v, a)``."""
-    T = table(self)
-    ok, q, v, a = vector_args(T, args, nargs, 3)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    no_fext = carray(f64_pointer(T[WS_PTR]), (0, 6))
-    status = call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV]), no_fext))
-    return answer(T, NONE if status else RESULT)
+def _qva_fext(table, values):
+    """``kernel(I, F, ws, q, v, a, no external forces)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, q_of(T, x), v_of(T, x, 1), v_of(T, x, 2), no_rows(T, 6))))
 
 
-def _dws_qva_fext(self, args, nargs):
-    """``kernel(I, F, ws, dws, q, v, a, no external forces)`` for ``f(model, data, q, v, a)``."""
-    T = table(self)
-    ok, q, v, a = vector_args(T, args, nargs, 3)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    dws, no_fext = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[WS_PTR]), (0, 6))
-    status = call_kernel(T[KERNEL], (I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV]), no_fext))
-    return answer(T, NONE if status else RESULT)
+def _dws_qva_fext(table, values):
+    """``kernel(I, F, ws, dws, q, v, a, no external forces)``."""
+    T, x, I, F, ws = inputs(table, values)
+    arguments = (I, F, ws, second(T), q_of(T, x), v_of(T, x, 1), v_of(T, x, 2), no_rows(T, 6))
+    return done(call_kernel(T[KERNEL], arguments))
 
 
-def _q_zero_va_fext(self, args, nargs):
-    """``kernel(I, F, ws, q, 0, 0, no external forces)`` for ``f(model, data, q)`` (the zeros: the second
-    buffer)."""
-    T = table(self)
-    ok, q, _, _ = vector_args(T, args, nargs, 1)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    zero, no_fext = floats(T[DWS_PTR], T[NV]), carray(f64_pointer(T[WS_PTR]), (0, 6))
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), zero, zero, no_fext)) else RESULT)
+def _q_zero_va_fext(table, values):
+    """``kernel(I, F, ws, q, 0, 0, no external forces)`` (the zeros: the second buffer)."""
+    T, x, I, F, ws = inputs(table, values)
+    zero = floats(T[DWS_PTR], T[NV])
+    return done(call_kernel(T[KERNEL], (I, F, ws, q_of(T, x), zero, zero, no_rows(T, 6))))
+
+
+def _dws_qva(table, values):
+    """``kernel(I, F, ws, dws, q, v, a)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), q_of(T, x), v_of(T, x, 1), v_of(T, x, 2))))
+
+
+def _none(table, values):
+    """``kernel(I, F, ws)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws)))
+
+
+def _out_q_tensor_tensor(table, values):
+    """``kernel(I, F, ws, q, out (6, nv, nv), out)``, ``out`` the Data field returned (the second buffer)."""
+    T, x, I, F, ws = inputs(table, values)
+    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV], T[NV]))
+    return done(call_kernel(T[KERNEL], (I, F, ws, q_of(T, x), out, out)))
 
 
 # The kernels of the whole-body quantities take the whole-body buffer (the second buffer) after ``ws``, then the
 # vectors; one left out is passed empty.
-def _wb_q(self, args, nargs):
-    """``kernel(I, F, ws, wb, q)`` for ``f(model, data, q)``."""
-    T = table(self)
-    ok, q, _, _ = vector_args(T, args, nargs, 1)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    wb = floats(T[DWS_PTR], T[DWS_LEN])
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]))) else RESULT)
+def _wb_q(table, values):
+    """``kernel(I, F, ws, wb, q)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), q_of(T, x))))
 
 
-def _wb_q_none(self, args, nargs):
-    """``kernel(I, F, ws, wb, q, empty)`` for ``f(model, data, q)``."""
-    T = table(self)
-    ok, q, _, _ = vector_args(T, args, nargs, 1)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), empty)) else RESULT)
+def _wb_q_none(table, values):
+    """``kernel(I, F, ws, wb, q, empty)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), q_of(T, x), ws[:0])))
 
 
-def _wb_q_none_none(self, args, nargs):
-    """``kernel(I, F, ws, wb, q, empty, empty)`` for ``f(model, data, q)``."""
-    T = table(self)
-    ok, q, _, _ = vector_args(T, args, nargs, 1)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), empty, empty)) else RESULT)
+def _wb_q_none_none(table, values):
+    """``kernel(I, F, ws, wb, q, empty, empty)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), q_of(T, x), ws[:0], ws[:0])))
 
 
-def _wb_qv(self, args, nargs):
-    """``kernel(I, F, ws, wb, q, v)`` for ``f(model, data, q, v)``."""
-    T = table(self)
-    ok, q, v, _ = vector_args(T, args, nargs, 2)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    wb = floats(T[DWS_PTR], T[DWS_LEN])
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), floats(v, T[NV]))) else RESULT)
+def _wb_qv(table, values):
+    """``kernel(I, F, ws, wb, q, v)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), q_of(T, x), v_of(T, x, 1))))
 
 
-def _wb_qv_none(self, args, nargs):
-    """``kernel(I, F, ws, wb, q, v, empty)`` for ``f(model, data, q, v)``."""
-    T = table(self)
-    ok, q, v, _ = vector_args(T, args, nargs, 2)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    wb, empty = floats(T[DWS_PTR], T[DWS_LEN]), floats(T[WS_PTR], 0)
-    status = call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), floats(v, T[NV]), empty))
-    return answer(T, NONE if status else RESULT)
+def _wb_qv_none(table, values):
+    """``kernel(I, F, ws, wb, q, v, empty)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), q_of(T, x), v_of(T, x, 1), ws[:0])))
 
 
-def _wb_qva(self, args, nargs):
-    """``kernel(I, F, ws, wb, q, v, a)`` for ``f(model, data, q, v, a)``."""
-    T = table(self)
-    ok, q, v, a = vector_args(T, args, nargs, 3)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    wb = floats(T[DWS_PTR], T[DWS_LEN])
-    status = call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV])))
-    return answer(T, NONE if status else RESULT)
+def _wb_qva(table, values):
+    """``kernel(I, F, ws, wb, q, v, a)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), q_of(T, x), v_of(T, x, 1), v_of(T, x, 2))))
 
 
-# The frame quantities (``kernels/frames.py``): ``f(model, data, [q,] id, reference_frame)``, an id and a reference
-# frame as ints, into the entry's own output; the kernel checks the id's range.
-def _frame(self, args, nargs):
-    """``kernel(I, F, ws, frame_id)`` for ``f(model, data, frame_id)``."""
-    T = table(self)
-    frame = id_args(T, args, nargs)
-    if frame < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame)) else RESULT)
+def _wb_q_joint_aux(table, values):
+    """``kernel(I, F, ws, wb, q, joint_id, aux (3, nv))`` for ``f(model, data, q, joint_id)``."""
+    T, x, I, F, ws = inputs(table, values)
+    out = carray(f64_pointer(T[AUX_PTR]), (3, T[NV]))
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), q_of(T, x), x[1], out)))
 
 
-def _frame_rf_out(self, args, nargs):
-    """``kernel(I, F, ws, frame_id, 0, rf, out (6, nv))`` for ``f(model, data, frame_id, rf)``."""
-    T = table(self)
-    frame, rf = id_rf_args(T, args, nargs)
-    if frame < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, rf, out)) else RESULT)
+# The frame quantities (``kernels/frames.py``): ``f(model, data, [q,] id[, reference_frame])``, a frame id as
+# ``(frame_id, 0)`` and a joint id as ``(-1, joint_id)``, into the entry's own output; the kernel checks the id's range.
+def _frame(table, values):
+    """``kernel(I, F, ws, frame_id)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, x[0])))
 
 
-def _joint_rf_out(self, args, nargs):
-    """``kernel(I, F, ws, -1, joint_id, rf, out (6, nv))`` for ``f(model, data, joint_id, rf)``."""
-    T = table(self)
-    joint, rf = id_rf_args(T, args, nargs)
-    if joint < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, rf, out)) else RESULT)
+def _frame_rf_out(table, values):
+    """``kernel(I, F, ws, frame_id, 0, rf, out (6, nv))``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, x[0], 0, x[1], out_of(T, 6))))
 
 
-def _q_frame_rf_out(self, args, nargs):
+def _joint_rf_out(table, values):
+    """``kernel(I, F, ws, -1, joint_id, rf, out (6, nv))``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, -1, x[0], x[1], out_of(T, 6))))
+
+
+def _q_frame_rf_out(table, values):
     """``kernel(I, F, ws, q, frame_id, 0, rf, out (6, nv))`` for ``f(model, data, q, frame_id, rf)``."""
-    T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, frame, rf = vector_at(T, args, 2, T[NQ]), index_at(T, args, 3), reference_frame_at(T, args, 4)
-    if q == 0 or frame < 0 or rf < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), frame, 0, rf, out)) else RESULT)
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, q_of(T, x), x[1], 0, x[2], out_of(T, 6))))
 
 
-def _q_joint_rf_out(self, args, nargs):
+def _q_joint_rf_out(table, values):
     """``kernel(I, F, ws, q, -1, joint_id, rf, out (6, nv))`` for ``f(model, data, q, joint_id, rf)``."""
-    T = table(self)
-    if not bound(T, args, nargs, 5):
-        return answer(T, NONE)
-    q, joint, rf = vector_at(T, args, 2, T[NQ]), index_at(T, args, 3), reference_frame_at(T, args, 4)
-    if q == 0 or joint < 0 or rf < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[OUT_PTR]), (6, T[NV]))
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), -1, joint, rf, out)) else RESULT)
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, q_of(T, x), -1, x[1], x[2], out_of(T, 6))))
 
 
-def _frame_rf_kind_out(self, args, nargs):
-    """``kernel(I, F, ws, frame_id, 0, rf, KIND, out (6,))`` for ``f(model, data, frame_id, rf)``."""
-    T = table(self)
-    frame, rf = id_rf_args(T, args, nargs)
-    if frame < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    out = floats(T[OUT_PTR], 6)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, rf, T[KIND], out)) else RESULT)
+def _frame_rf_kind_out(table, values):
+    """``kernel(I, F, ws, frame_id, 0, rf, KIND, out (6,))``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, x[0], 0, x[1], T[KIND], floats(T[OUT_PTR], 6))))
 
 
-def _joint_rf_kind_out(self, args, nargs):
-    """``kernel(I, F, ws, -1, joint_id, rf, KIND, out (6,))`` for ``f(model, data, joint_id, rf)``."""
-    T = table(self)
-    joint, rf = id_rf_args(T, args, nargs)
-    if joint < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    out = floats(T[OUT_PTR], 6)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, rf, T[KIND], out)) else RESULT)
+def _joint_rf_kind_out(table, values):
+    """``kernel(I, F, ws, -1, joint_id, rf, KIND, out (6,))``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, -1, x[0], x[1], T[KIND], floats(T[OUT_PTR], 6))))
 
 
-# config
-@njit(forceinline=True)
-def finish(T, status, slot):
-    """A new reference to the object of ``T[slot]`` (the result) if the kernel's ``status`` is 0, else None."""
-    return answer(T, NONE if status else slot)
+def _frame_out(table, values):
+    """``kernel(I, F, ws, frame_id, 0, out (6, n))``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, x[0], 0, out_of(T, 6))))
 
 
-@njit(forceinline=True)
-def model_inputs(self, args, nargs, expected):
-    """``(T, ok, I, F, work, x, y)`` for an entry bound to a model, called ``f(model, x, y, ...)``: ``ok`` if the
-    call passes ``expected`` arguments, the first the bound model, then a vector ``x`` of ``N1`` and (if ``N2``) a
-    vector ``y`` of ``N2`` floats; ``work`` the entry's work buffer (``ws``)."""
-    T = table(self)
-    x = vector_at(T, args, 1, T[N1]) if model_bound(T, args, nargs, expected) else 0
-    y = vector_at(T, args, 2, T[N2]) if T[N2] and x != 0 else x
-    I, F, work = model_arrays(T)
-    return T, x != 0 and y != 0, I, F, work, floats(x, T[N1]), floats(y, T[N2])
+def _joint_out(table, values):
+    """``kernel(I, F, ws, -1, joint_id, out (6, n))``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, -1, x[0], out_of(T, 6))))
+
+
+def _dws_frame_rf_kind_out(table, values):
+    """``kernel(I, F, ws, dws, frame_id, 0, no placement, rf, KIND, out (5, 6, nv))``."""
+    T, x, I, F, ws = inputs(table, values)
+    out = carray(f64_pointer(T[OUT_PTR]), (5, 6, T[NV]))
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), x[0], 0, no_rows(T, 4), x[1], T[KIND], out)))
+
+
+def _dws_joint_rf_kind_out(table, values):
+    """``kernel(I, F, ws, dws, -1, joint_id, no placement, rf, KIND, out (5, 6, nv))``."""
+    T, x, I, F, ws = inputs(table, values)
+    out = carray(f64_pointer(T[OUT_PTR]), (5, 6, T[NV]))
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), -1, x[0], no_rows(T, 4), x[1], T[KIND], out)))
+
+
+def _frame_placement_rf_out(table, values):
+    """``kernel(I, F, ws, frame_id, 0, no placement, rf, out (6, n))``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, x[0], 0, no_rows(T, 4), x[1], out_of(T, 6))))
+
+
+def _joint_placement_rf_out(table, values):
+    """``kernel(I, F, ws, -1, joint_id, no placement, rf, out (6, n))``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, -1, x[0], no_rows(T, 4), x[1], out_of(T, 6))))
 
 
 # The supported force and inertia of a frame (``kernels/supported.py``): the frames' supported inertias (the
 # auxiliary model array, (nframes, 16)) after ``ws``, the frame id, into the entry's own output.
-@njit(forceinline=True)
-def frame_inputs(self, args, nargs, expected):
-    """``(T, frame, I, F, ws, aux, out)`` for ``f(model, data, frame_id, ...)``: ``frame`` the id, or -1 if the call
-    is not the bound one's or the id not an int >= 0."""
-    T = table(self)
-    frame = index_at(T, args, 2) if bound(T, args, nargs, expected) else -1
-    I, F, ws = model_arrays(T)
+def _aux_frame_out(table, values):
+    """``kernel(I, F, ws, aux (nframes, 16), frame_id, out)``."""
+    T, x, I, F, ws = inputs(table, values)
     aux = carray(f64_pointer(T[AUX_PTR]), (T[AUX_LEN] // 16, 16))
-    return T, frame, I, F, ws, aux, floats(T[OUT_PTR], T[OUT_LEN])
+    return done(call_kernel(T[KERNEL], (I, F, ws, aux, x[0], floats(T[OUT_PTR], T[OUT_LEN]))))
 
 
-def _aux_frame_out(self, args, nargs):
-    """``kernel(I, F, ws, aux (nframes, 16), frame_id, out)`` for ``f(model, data, frame_id)``."""
-    T, frame, I, F, ws, aux, out = frame_inputs(self, args, nargs, 3)
-    if frame < 0:
-        return answer(T, NONE)
-    return finish(T, call_kernel(T[KERNEL], (I, F, ws, aux, frame, out)), RESULT)
+def _aux_frame_flag_out(table, values):
+    """``kernel(I, F, ws, aux (nframes, 16), frame_id, flag, out)``, ``flag`` 1 for True, 0 for False."""
+    T, x, I, F, ws = inputs(table, values)
+    aux = carray(f64_pointer(T[AUX_PTR]), (T[AUX_LEN] // 16, 16))
+    return done(call_kernel(T[KERNEL], (I, F, ws, aux, x[0], x[1], floats(T[OUT_PTR], T[OUT_LEN]))))
 
 
-def _aux_frame_flag_out(self, args, nargs):
-    """``kernel(I, F, ws, aux (nframes, 16), frame_id, flag, out)`` for ``f(model, data, frame_id, flag)``, ``flag``
-    True or False."""
-    T, frame, I, F, ws, aux, out = frame_inputs(self, args, nargs, 4)
-    flag = flag_at(T, args, 3)
-    if frame < 0 or flag < 0:
-        return answer(T, NONE)
-    return finish(T, call_kernel(T[KERNEL], (I, F, ws, aux, frame, flag, out)), RESULT)
+# The entries bound to a model (``MODEL_ENTRIES``): ``f(model, x, [y, ...])``, the vectors ``x``, ``y`` of sizes N1,
+# N2, the output of size N3 (allocated by the public function: a model is shared between threads), the entry's
+# work buffer (``ws``, max(nq, nv)); a float result at ``VALUE_RESULT`` of the values.
+@njit(forceinline=True)
+def model_inputs(table, values):
+    """``(T, x, I, F, work, X, Y)``: :func:`inputs` and the vectors ``X`` (N1) and ``Y`` (N2) of the first two
+    arguments."""
+    T, x, I, F, work = inputs(table, values)
+    return T, x, I, F, work, floats(x[0], T[N1]), floats(x[1], T[N2])
 
 
-def _wb_q_joint_aux(self, args, nargs):
-    """``kernel(I, F, ws, wb, q, joint_id, aux (3, nv))`` for ``f(model, data, q, joint_id)``."""
-    T = table(self)
-    if not bound(T, args, nargs, 4):
-        return answer(T, NONE)
-    q, joint = vector_at(T, args, 2, T[NQ]), index_at(T, args, 3)
-    if q == 0 or joint < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    wb, out = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[AUX_PTR]), (3, T[NV]))
-    return finish(T, call_kernel(T[KERNEL], (I, F, ws, wb, floats(q, T[NQ]), joint, out)), RESULT)
+@njit(forceinline=True)
+def real_of(values, k):
+    """The float of argument ``k`` (its bits among the values)."""
+    return floats(values, VALUES)[k]
 
 
-# The entries bound to a model (``MODEL_ENTRIES``): ``f(model, ...)``, the vector arguments of sizes N1, N2, the
-# output of size N3 (allocated by the public function: a model is shared between threads), the entry's work
-# buffer (``ws``, max(nq, nv)) and result buffer (``dws``, one float) for the float and bool results.
-def _m_xy_out(self, args, nargs):
+@njit(forceinline=True)
+def result_of(values):
+    """The float result, ``(1,)`` at ``VALUE_RESULT`` of the values."""
+    return floats(values + 8 * VALUE_RESULT, 1)
+
+
+def _m_xy_out(table, values):
     """``kernel(I, F, x, y, out)`` for ``f(model, x, y, out)``."""
-    T, ok, I, F, _, x, y = model_inputs(self, args, nargs, 4)
-    out = vector_at(T, args, 3, T[N3])
-    if not ok or out == 0:
-        return answer(T, NONE)
-    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, floats(out, T[N3]))), TRUE)
+    T, x, I, F, _, X, Y = model_inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, X, Y, floats(x[2], T[N3]))))
 
 
-def _m_x_out(self, args, nargs):
+def _m_x_out(table, values):
     """``kernel(I, F, x, out)`` for ``f(model, x, out)``."""
-    T, ok, I, F, _, x, _ = model_inputs(self, args, nargs, 3)
-    out = vector_at(T, args, 2, T[N3])
-    if not ok or out == 0:
-        return answer(T, NONE)
-    return finish(T, call_kernel(T[KERNEL], (I, F, x, floats(out, T[N3]))), TRUE)
+    T, x, I, F, _, X, _ = model_inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, X, floats(x[1], T[N3]))))
 
 
-def _m_xy_work_out(self, args, nargs):
+def _m_xy_work_out(table, values):
     """``kernel(I, F, x, y, work (nv,), out)`` for ``f(model, x, y, out)``."""
-    T, ok, I, F, work, x, y = model_inputs(self, args, nargs, 4)
-    out = vector_at(T, args, 3, T[N3])
-    if not ok or out == 0:
-        return answer(T, NONE)
-    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, work[: T[NV]], floats(out, T[N3]))), TRUE)
+    T, x, I, F, work, X, Y = model_inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, X, Y, work[: T[NV]], floats(x[2], T[N3]))))
 
 
-def _m_xy_real_work_out(self, args, nargs):
+def _m_xy_real_work_out(table, values):
     """``kernel(I, F, x, y, real, work (nv,), out)`` for ``f(model, x, y, real, out)``."""
-    T, ok, I, F, work, x, y = model_inputs(self, args, nargs, 5)
-    is_real, real = real_at(T, args, 3)
-    out = vector_at(T, args, 4, T[N3])
-    if not ok or not is_real or out == 0:
-        return answer(T, NONE)
-    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, real, work[: T[NV]], floats(out, T[N3]))), TRUE)
+    T, x, I, F, work, X, Y = model_inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, X, Y, real_of(values, 2), work[: T[NV]], floats(x[3], T[N3]))))
 
 
-def _m_xy_work_float(self, args, nargs):
+def _m_xy_work_float(table, values):
     """``kernel(I, F, x, y, work (nv,), result (1,))`` for ``f(model, x, y)``; returns ``result[0]``."""
-    T, ok, I, F, work, x, y = model_inputs(self, args, nargs, 3)
-    result = floats(T[DWS_PTR], 1)
-    if not ok or call_kernel(T[KERNEL], (I, F, x, y, work[: T[NV]], result)):
-        return answer(T, NONE)
-    return call_from_double(T[FROM_DOUBLE], result[0])
+    T, x, I, F, work, X, Y = model_inputs(table, values)
+    return ORDINARY if call_kernel(T[KERNEL], (I, F, X, Y, work[: T[NV]], result_of(values))) else FLOAT
 
 
-def _m_xy_real_work_bool(self, args, nargs):
+def _m_xy_real_work_bool(table, values):
     """``kernel(I, F, x, y, real, work (nv,), result (1,))`` for ``f(model, x, y, real)``; returns
     ``result[0] != 0``."""
-    T, ok, I, F, work, x, y = model_inputs(self, args, nargs, 4)
-    is_real, real = real_at(T, args, 3)
-    result = floats(T[DWS_PTR], 1)
-    if not ok or not is_real or call_kernel(T[KERNEL], (I, F, x, y, real, work[: T[NV]], result)):
-        return answer(T, NONE)
-    return answer(T, TRUE if result[0] != 0.0 else FALSE)
+    T, x, I, F, work, X, Y = model_inputs(table, values)
+    result = result_of(values)
+    if call_kernel(T[KERNEL], (I, F, X, Y, real_of(values, 2), work[: T[NV]], result)):
+        return ORDINARY
+    return TRUE if result[0] != 0.0 else FALSE
 
 
-def _m_x_real_work_bool(self, args, nargs):
+def _m_x_real_work_bool(table, values):
     """``kernel(I, F, x, real, work (nq,), result (1,))`` for ``f(model, x, real)``; returns ``result[0] != 0``."""
-    T, ok, I, F, work, x, _ = model_inputs(self, args, nargs, 3)
-    is_real, real = real_at(T, args, 2)
-    result = floats(T[DWS_PTR], 1)
-    if not ok or not is_real or call_kernel(T[KERNEL], (I, F, x, real, work[: T[NQ]], result)):
-        return answer(T, NONE)
-    return answer(T, TRUE if result[0] != 0.0 else FALSE)
+    T, x, I, F, work, X, _ = model_inputs(table, values)
+    result = result_of(values)
+    if call_kernel(T[KERNEL], (I, F, X, real_of(values, 1), work[: T[NQ]], result)):
+        return ORDINARY
+    return TRUE if result[0] != 0.0 else FALSE
 
 
-def _m_xy_arg_mm(self, args, nargs):
+def _m_xy_arg_mm(table, values):
     """``kernel(I, F, x, y, arg, J0 (nv, nv), J1 (nv, nv))`` for ``f(model, x, y, arg, J0, J1)``."""
-    T, ok, I, F, _, x, y = model_inputs(self, args, nargs, 6)
-    arg, J0, J1 = index_at(T, args, 3), matrix_at(T, args, 4, T[NV], T[NV]), matrix_at(T, args, 5, T[NV], T[NV])
-    if not ok or arg < 0 or J0 == 0 or J1 == 0:
-        return answer(T, NONE)
+    T, x, I, F, _, X, Y = model_inputs(table, values)
     shape = (T[NV], T[NV])
-    J0, J1 = carray(f64_pointer(J0), shape), carray(f64_pointer(J1), shape)
-    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, arg, J0, J1)), TRUE)
+    J0, J1 = carray(f64_pointer(x[3]), shape), carray(f64_pointer(x[4]), shape)
+    return done(call_kernel(T[KERNEL], (I, F, X, Y, x[2], J0, J1)))
 
 
-def _m_xy_arg_mk(self, args, nargs):
+def _m_xy_arg_mk(table, values):
     """``kernel(I, F, x, y, arg, J (nv, k), out (nv, k))`` for ``f(model, x, y, arg, J, out)``."""
-    T, ok, I, F, _, x, y = model_inputs(self, args, nargs, 6)
-    k = columns_at(T, args, 4)
-    arg, J, out = index_at(T, args, 3), matrix_at(T, args, 4, T[NV], k), matrix_at(T, args, 5, T[NV], k)
-    if not ok or arg < 0 or J == 0 or out == 0:
-        return answer(T, NONE)
-    shape = (T[NV], k)
-    J, out = carray(f64_pointer(J), shape), carray(f64_pointer(out), shape)
-    return finish(T, call_kernel(T[KERNEL], (I, F, x, y, arg, J, out)), TRUE)
-# ratios
-def _frame_out(self, args, nargs):
-    """``kernel(I, F, ws, frame_id, 0, out (6, n))`` for ``f(model, data, frame_id)``."""
-    T = table(self)
-    frame = id_args(T, args, nargs)
-    if frame < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, out)) else RESULT)
-
-
-def _joint_out(self, args, nargs):
-    """``kernel(I, F, ws, -1, joint_id, out (6, n))`` for ``f(model, data, joint_id)``."""
-    T = table(self)
-    joint = id_args(T, args, nargs)
-    if joint < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, out)) else RESULT)
-
-
-def _dws_frame_rf_kind_out(self, args, nargs):
-    """``kernel(I, F, ws, dws, frame_id, 0, no placement, rf, KIND, out (5, 6, nv))`` for
-    ``f(model, data, frame_id, rf)``."""
-    T = table(self)
-    frame, rf = id_rf_args(T, args, nargs)
-    if frame < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    dws, out = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[OUT_PTR]), (5, 6, T[NV]))
-    no_placement = carray(f64_pointer(T[WS_PTR]), (0, 4))
-    status = call_kernel(T[KERNEL], (I, F, ws, dws, frame, 0, no_placement, rf, T[KIND], out))
-    return answer(T, NONE if status else RESULT)
-
-
-def _dws_joint_rf_kind_out(self, args, nargs):
-    """``kernel(I, F, ws, dws, -1, joint_id, no placement, rf, KIND, out (5, 6, nv))`` for
-    ``f(model, data, joint_id, rf)``."""
-    T = table(self)
-    joint, rf = id_rf_args(T, args, nargs)
-    if joint < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    dws, out = floats(T[DWS_PTR], T[DWS_LEN]), carray(f64_pointer(T[OUT_PTR]), (5, 6, T[NV]))
-    no_placement = carray(f64_pointer(T[WS_PTR]), (0, 4))
-    status = call_kernel(T[KERNEL], (I, F, ws, dws, -1, joint, no_placement, rf, T[KIND], out))
-    return answer(T, NONE if status else RESULT)
-
-
-def _none(self, args, nargs):
-    """``kernel(I, F, ws)`` for ``f(model, data)``."""
-    T = table(self)
-    if not bound(T, args, nargs, 2):
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws)) else RESULT)
-
-
-def _dws_qva(self, args, nargs):
-    """``kernel(I, F, ws, dws, q, v, a)`` for ``f(model, data, q, v, a)``."""
-    T = table(self)
-    ok, q, v, a = vector_args(T, args, nargs, 3)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    dws = floats(T[DWS_PTR], T[DWS_LEN])
-    status = call_kernel(T[KERNEL], (I, F, ws, dws, floats(q, T[NQ]), floats(v, T[NV]), floats(a, T[NV])))
-    return answer(T, NONE if status else RESULT)
-
-
-def _out_q_tensor_tensor(self, args, nargs):
-    """``kernel(I, F, ws, q, out (6, nv, nv), out)`` for ``f(model, data, q)``, ``out`` the Data field returned."""
-    T = table(self)
-    ok, q, _, _ = vector_args(T, args, nargs, 1)
-    if not ok:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    out = carray(f64_pointer(T[DWS_PTR]), (6, T[NV], T[NV]))
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, floats(q, T[NQ]), out, out)) else RESULT)
-
-
-def _frame_placement_rf_out(self, args, nargs):
-    """``kernel(I, F, ws, frame_id, 0, no placement, rf, out (6, n))`` for ``f(model, data, frame_id, rf)``."""
-    T = table(self)
-    frame, rf = id_rf_args(T, args, nargs)
-    if frame < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    no_placement, out = carray(f64_pointer(T[WS_PTR]), (0, 4)), carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, frame, 0, no_placement, rf, out)) else RESULT)
-
-
-def _joint_placement_rf_out(self, args, nargs):
-    """``kernel(I, F, ws, -1, joint_id, no placement, rf, out (6, n))`` for ``f(model, data, joint_id, rf)``."""
-    T = table(self)
-    joint, rf = id_rf_args(T, args, nargs)
-    if joint < 0:
-        return answer(T, NONE)
-    I, F, ws = model_arrays(T)
-    no_placement, out = carray(f64_pointer(T[WS_PTR]), (0, 4)), carray(f64_pointer(T[OUT_PTR]), (6, T[OUT_LEN] // 6))
-    return answer(T, NONE if call_kernel(T[KERNEL], (I, F, ws, -1, joint, no_placement, rf, out)) else RESULT)
+    T, x, I, F, _, X, Y = model_inputs(table, values)
+    shape = (T[NV], x[VALUE_COLUMNS])
+    J, out = carray(f64_pointer(x[3]), shape), carray(f64_pointer(x[4]), shape)
+    return done(call_kernel(T[KERNEL], (I, F, X, Y, x[2], J, out)))
 
 
 #: the bodies by name (``ENTRIES``' first item)
@@ -782,28 +418,18 @@ BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_
           "_dws_frame_rf_kind_out": _dws_frame_rf_kind_out, "_dws_joint_rf_kind_out": _dws_joint_rf_kind_out,
           "_none": _none, "_dws_qva": _dws_qva, "_out_q_tensor_tensor": _out_q_tensor_tensor,
           "_frame_placement_rf_out": _frame_placement_rf_out, "_joint_placement_rf_out": _joint_placement_rf_out}
-#: ``PyObject *(PyObject *self, PyObject *const *args, Py_ssize_t nargs)``, pointers as integers (the same registers)
-SIGNATURE = types.intp(types.intp, types.intp, types.intp)
-METH_FASTCALL = 0x0080
+#: ``int64_t body(int64_t *table, int64_t *values)``, pointers as integers (the same registers)
+SIGNATURE = types.int64(types.intp, types.intp)
+_COMPILED: dict[str, object] = {}  # body name -> its cfunc, kept alive for the process
 
 
-class PyMethodDef(ctypes.Structure):
-    _fields_ = [("ml_name", ctypes.c_char_p), ("ml_meth", ctypes.c_void_p), ("ml_flags", ctypes.c_int),
-                ("ml_doc", ctypes.c_char_p)]
-
-
-_COMPILED: dict[str, tuple] = {}  # body name -> (cfunc, its PyMethodDef), kept alive for the process
-
-
-def compiled(name: str):
-    """The method definition of entry ``name``, its cfunc compiled (or loaded from numba's cache) on first use."""
+def compiled(name: str) -> int:
+    """The address of the body of entry ``name``, its cfunc compiled (or loaded from numba's cache) on first use."""
     body = BODIES[_ALL_ENTRIES[name][0]]
     if body.__name__ not in _COMPILED:
         with compiling(f"the fast entry {name}", "2 to 10 s"):
-            entry = cfunc(SIGNATURE, cache=True)(body)
-        method = PyMethodDef(f"rbda_fast{body.__name__}".encode(), entry.address, METH_FASTCALL, None)
-        _COMPILED[body.__name__] = (entry, method)
-    return _COMPILED[body.__name__][1]
+            _COMPILED[body.__name__] = cfunc(SIGNATURE, cache=True)(body)
+    return _COMPILED[body.__name__].address
 
 
 _V, _M, _I = types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C"), types.Array(types.int64, 1, "C")

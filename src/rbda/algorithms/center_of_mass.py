@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._native.public import public
 from ..kernels import center_of_mass as center_of_mass_kernels
 from .._native.direct import direct
 from ._check import NONE, check_data, report, vector
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 _k = direct(center_of_mass_kernels)  # the kernels, past numba's per-call dispatch
 
 
+@public("copy", arity=5, entries=("center_of_mass_q", "center_of_mass_qv", "center_of_mass_qva"))
 def center_of_mass(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None = None, a: ArrayLike | None = None,
                    compute_subtree_coms: bool = True) -> np.ndarray:
     """CoM ``(3,)`` of the model at ``q: (nq,)``, in the world frame; with ``v: (nv,)`` also its velocity, with
@@ -32,13 +34,13 @@ def center_of_mass(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None =
     for Pinocchio's signature); also ``data.mass`` ``(njoints,)`` and the kinematics ``data.oMi``, ``data.v``,
     ``data.a``. A massless subtree gets its joint's origin and zero rates. Returns ``data.com[0]`` (a copy).
     """
-    if v is None:  # the bound fast entries (_native/fastcall.py) answer True, or None for the checks below
-        fast = a is None and data.fast_entries.center_of_mass_q(model, data, q)
+    if v is None:  # the bound fast entries (_native/fastcall.py) answer data.com[0], or None for the checks below
+        com = data.fast_entries.center_of_mass_q(model, data, q) if a is None else None
     else:
-        fast = (data.fast_entries.center_of_mass_qv(model, data, q, v) if a is None
-                else data.fast_entries.center_of_mass_qva(model, data, q, v, a))
-    if fast:
-        return data.com[0].copy()
+        com = (data.fast_entries.center_of_mass_qv(model, data, q, v) if a is None
+               else data.fast_entries.center_of_mass_qva(model, data, q, v, a))
+    if com is not None:
+        return com.copy()
     I, F = model.packed
     q = vector(q, model.nq, "q")
     if v is None:
@@ -54,6 +56,7 @@ def center_of_mass(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None =
     return data.com[0].copy()
 
 
+@public("copy")
 def jacobian_center_of_mass(model: Model, data: Data, q: ArrayLike, compute_subtree_coms: bool = True) -> np.ndarray:
     """Jacobian ``(3, nv)`` of the centre of mass at ``q: (nq,)`` (world frame): ``d com / dt = Jcom v``; a new
     array, also in ``data.Jcom``. Also fills ``data.mass``, ``data.J``, ``data.oMi``, and with
@@ -69,6 +72,7 @@ def jacobian_center_of_mass(model: Model, data: Data, q: ArrayLike, compute_subt
     return data.Jcom.copy()
 
 
+@public("copy")
 def jacobian_subtree_center_of_mass(model: Model, data: Data, q: ArrayLike, subtree_root_joint_id: int) -> np.ndarray:
     """Jacobian ``(3, nv)`` (world frame) at ``q: (nq,)`` of the centre of mass of the subtree rooted at joint
     ``subtree_root_joint_id`` (``kernels/center_of_mass.py``); a new array. Fills the fields of

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._native.public import public
 from ..kernels import centroidal
 from .._native.direct import direct
 from ._check import NONE, report, vector
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 _k = direct(centroidal)  # the kernels, past numba's per-call dispatch
 
 
+@public("copy")
 def compute_centroidal_map(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Centroidal momentum matrix ``Ag`` ``(6, nv)`` at ``q: (nq,)``: a new array, also in ``data.Ag``; fills
     ``data.Ig``, ``data.com``, ``data.mass``, ``data.J`` and ``data.oYcrb``."""
@@ -39,6 +41,7 @@ def compute_centroidal_map(model: Model, data: Data, q: ArrayLike) -> np.ndarray
     return data.Ag.copy()
 
 
+@public("copy")
 def ccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """Centroidal composite-rigid-body algorithm at ``q: (nq,)``, ``v: (nv,)``: ``Ag`` ``(6, nv)`` (returned as a
     new array, also in ``data.Ag``), ``data.Ig``, ``data.hg = Ag v``, ``data.com[0]``, ``data.vcom[0]``, ``data.J``."""
@@ -53,6 +56,7 @@ def ccrba(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     return data.Ag.copy()
 
 
+@public("copy")
 def compute_centroidal_momentum(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """Centroidal momentum ``hg`` ``(6,)`` at ``q: (nq,)``, ``v: (nv,)``: the sum of the body momenta, about the
     CoM; a new array, also in ``data.hg``, with ``data.com[0]``, ``data.vcom[0]``, ``data.mass[0]``, ``data.v``.
@@ -68,6 +72,7 @@ def compute_centroidal_momentum(model: Model, data: Data, q: ArrayLike, v: Array
     return data.hg.copy()
 
 
+@public("copy")
 def compute_centroidal_momentum_time_variation(model: Model, data: Data, q: ArrayLike, v: ArrayLike,
                                                a: ArrayLike) -> np.ndarray:
     """Rate of the centroidal momentum ``dhg`` ``(6,)`` at ``q: (nq,)``, ``v, a: (nv,)`` (the sum of the

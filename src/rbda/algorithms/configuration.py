@@ -11,6 +11,7 @@ import numpy as np
 
 from ..kernels import configuration
 from .._native.direct import direct
+from .._native.public import public
 from ._check import report, vector
 
 if TYPE_CHECKING:
@@ -22,11 +23,14 @@ _k = direct(configuration)  # the kernels, past numba's per-call dispatch
 
 # Each function first tries its fast entry bound to the model (``model.fast_entries``, ``_native/fastcall.py``),
 # which fills the output allocated here and answers True (or the result), or None for the checked path below.
+@public("as is", holder="model")
 def integrate(model: Model, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """``q (+) v``: the configuration ``(nq,)`` reached from ``q: (nq,)`` with velocity ``v: (nv,)`` in unit time."""
-    out = np.empty(model.nq)
-    if model.fast_entries.integrate(model, q, v, out):
+    n = model.nq  # first: a Data passed as the model raises here, naming the mistake
+    out = model.fast_entries.integrate(model, q, v)
+    if out is not None:
         return out
+    out = np.empty(n)
     I, F = model.packed
     status = _k.integrate(I, F, vector(q, model.nq, "q"), vector(v, model.nv, "v"), out)
     if status:
@@ -34,11 +38,14 @@ def integrate(model: Model, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     return out
 
 
+@public("as is", holder="model")
 def difference(model: Model, q0: ArrayLike, q1: ArrayLike) -> np.ndarray:
     """``q1 (-) q0``: the velocity ``(nv,)`` with ``integrate(q0, difference(q0, q1)) == q1``."""
-    out = np.empty(model.nv)
-    if model.fast_entries.difference(model, q0, q1, out):
+    n = model.nv  # first: a Data passed as the model raises here, naming the mistake
+    out = model.fast_entries.difference(model, q0, q1)
+    if out is not None:
         return out
+    out = np.empty(n)
     I, F = model.packed
     status = _k.difference(I, F, vector(q0, model.nq, "q0"), vector(q1, model.nq, "q1"), out)
     if status:
@@ -46,11 +53,14 @@ def difference(model: Model, q0: ArrayLike, q1: ArrayLike) -> np.ndarray:
     return out
 
 
+@public("as is", holder="model")
 def interpolate(model: Model, q0: ArrayLike, q1: ArrayLike, alpha: float) -> np.ndarray:
     """``q0 (+) alpha (q1 (-) q0)``, ``(nq,)``."""
-    out = np.empty(model.nq)
-    if model.fast_entries.interpolate(model, q0, q1, alpha, out):
+    n = model.nq  # first: a Data passed as the model raises here, naming the mistake
+    out = model.fast_entries.interpolate(model, q0, q1, alpha)
+    if out is not None:
         return out
+    out = np.empty(n)
     I, F = model.packed
     q0, q1 = vector(q0, model.nq, "q0"), vector(q1, model.nq, "q1")
     status = _k.interpolate(I, F, q0, q1, float(alpha), np.empty(model.nv), out)
@@ -68,14 +78,18 @@ def _differences(kernel, model: Model, q0: ArrayLike, q1: ArrayLike, *args) -> N
         report(status, ("q0", "q1"), model, (q0, q1))
 
 
+@public("as is", holder="model")
 def squared_distance(model: Model, q0: ArrayLike, q1: ArrayLike) -> np.ndarray:
     """Per-joint squared norms ``(njoints - 1,)`` of ``difference(q0, q1)``."""
-    out = np.empty(model.njoints - 1)
-    if not model.fast_entries.squared_distance(model, q0, q1, out):
+    n = model.njoints - 1  # first: a Data passed as the model raises here, naming the mistake
+    out = model.fast_entries.squared_distance(model, q0, q1)
+    if out is None:
+        out = np.empty(n)
         _differences(_k.squared_distance, model, q0, q1, np.empty(model.nv), out)
     return out
 
 
+@public("as is", holder="model")
 def distance(model: Model, q0: ArrayLike, q1: ArrayLike) -> float:
     """Geodesic distance ``|difference(q0, q1)|`` (the sum of the per-joint squared distances, square-rooted)."""
     n = model.nv  # first: a Data passed as the model raises here, naming the mistake
@@ -97,16 +111,20 @@ def neutral(model: Model) -> np.ndarray:
     return q.copy()
 
 
+@public("as is", holder="model")
 def normalize(model: Model, q: ArrayLike) -> np.ndarray:
     """``q`` with its quaternions and (cos, sin) pairs projected back to unit norm (a new array)."""
-    out = np.empty(model.nq)
-    if not model.fast_entries.normalize(model, q, out):
+    n = model.nq  # first: a Data passed as the model raises here, naming the mistake
+    out = model.fast_entries.normalize(model, q)
+    if out is None:
+        out = np.empty(n)
         I, F = model.packed
         if _k.normalized(I, F, vector(q, model.nq, "q"), out):
             raise ValueError("q: contains non-finite values (NaN or inf)")
     return out
 
 
+@public("as is", holder="model")
 def is_normalized(model: Model, q: ArrayLike, prec: float = 1e-12) -> bool:
     """Whether every unit-norm part of ``q`` has norm 1 to ``prec``."""
     n = model.nq  # first: a Data passed as the model raises here, naming the mistake
@@ -120,6 +138,7 @@ def is_normalized(model: Model, q: ArrayLike, prec: float = 1e-12) -> bool:
     return bool(out[0])
 
 
+@public("as is", holder="model")
 def is_same_configuration(model: Model, q0: ArrayLike, q1: ArrayLike, prec: float = 1e-12) -> bool:
     """Whether ``q0`` and ``q1`` ``(nq,)`` are the same point of the manifold to ``prec`` (a quaternion and its
     negative are the same rotation)."""

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._native.public import public
 from ..kernels import coriolis, dynamics
 from ..kernels.checks import NEEDS_FACTOR
 from .._native.direct import direct
@@ -46,6 +47,7 @@ def _of_configuration(model, data, kernel, q, field: str) -> np.ndarray:
     return getattr(data, field).copy()
 
 
+@public("copy", arity=5)
 def rnea(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
          fext: ArrayLike | None = None) -> np.ndarray:
     """Inverse dynamics ``tau = M(q) a + C(q, v) v + g(q) - sum J_i^T fext_i`` (Pinocchio's SE(3) cheat sheet
@@ -113,6 +115,7 @@ def compute_coriolis_matrix(model: Model, data: Data, q: ArrayLike, v: ArrayLike
     return data.C.copy()
 
 
+@public("copy")
 def crba(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Joint-space inertia matrix ``M(q)`` ``(nv, nv)``, full and symmetric (armature on the diagonal): a new array,
     also in ``data.M``. Also fills ``data.oMi``, ``data.J`` and the composite inertias ``data.oYcrb``."""
@@ -120,6 +123,7 @@ def crba(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     return M.copy() if M is not None else _of_configuration(model, data, _k.crba, q, "M")
 
 
+@public("copy", arity=5)
 def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
         fext: ArrayLike | None = None) -> np.ndarray:
     """Forward dynamics ``ddq = M^-1 (tau - C v - g + sum J_i^T fext_i)`` by the articulated-body algorithm.
@@ -144,6 +148,7 @@ def aba(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
     return data.ddq.copy()
 
 
+@public("copy")
 def compute_minverse(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``M(q)^-1`` ``(nv, nv)``: a new array, also in ``data.Minv``."""
     Minv = data.fast_entries.compute_minverse(model, data, q)  # the bound fast entry (_native/fastcall.py), or None

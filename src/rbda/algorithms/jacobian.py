@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._native.public import public
 from ..kernels import frames as frame_kernels
 from ..kernels import kinematics as kinematic_kernels
 from .._native.direct import direct
@@ -26,6 +27,7 @@ _k = direct(kinematic_kernels)  # the kernels, past numba's per-call dispatch
 _frames = direct(frame_kernels)
 
 
+@public("copy")
 def compute_joint_jacobians(model: Model, data: Data, q: ArrayLike | None = None) -> np.ndarray:
     """World-frame Jacobian columns of every joint ``(6, nv)``, with forward kinematics: returns a new array, also
     in ``data.J``. Without ``q``, uses the placements of the last ``forward_kinematics``."""
@@ -76,6 +78,7 @@ def _express_columns(J_world: np.ndarray, oM: SE3, reference_frame) -> np.ndarra
     return out
 
 
+@public("copy")
 def get_joint_jacobian(model: Model, data: Data, joint_id: int,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of joint ``joint_id``, from ``data.J`` after :func:`compute_joint_jacobians`;
@@ -86,6 +89,7 @@ def get_joint_jacobian(model: Model, data: Data, joint_id: int,
     return _jacobian(model, data, None, joint_id, reference_frame_code(reference_frame))
 
 
+@public("copy", constants=(1,))
 def compute_joint_jacobian(model: Model, data: Data, q: ArrayLike, joint_id: int) -> np.ndarray:
     """LOCAL Jacobian ``(6, nv)`` of joint ``joint_id`` at ``q`` (computes the kinematics: fills ``data.oMi``,
     ``data.liMi`` and ``data.J``). Returns a new array."""
@@ -95,6 +99,7 @@ def compute_joint_jacobian(model: Model, data: Data, q: ArrayLike, joint_id: int
     return _jacobian(model, data, None, joint_id, ReferenceFrame.LOCAL.value, q)
 
 
+@public("copy")
 def get_frame_jacobian(model: Model, data: Data, frame_id: int | str,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name), from ``data.J`` after
@@ -106,6 +111,7 @@ def get_frame_jacobian(model: Model, data: Data, frame_id: int | str,
     return _jacobian(model, data, frame_id, 0, reference_frame_code(reference_frame))
 
 
+@public("copy")
 def compute_frame_jacobian(model: Model, data: Data, q: ArrayLike, frame_id: int | str,
                            reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """Jacobian ``(6, nv)`` of frame ``frame_id`` (an id or a name) at configuration ``q: (nq,)`` (computes the
@@ -148,6 +154,7 @@ def _jacobian(model, data, frame_id, joint_id, rf: int, q=None) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------------------ time variation
+@public("copy")
 def compute_joint_jacobians_time_variation(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """``data.J`` and its time derivative ``data.dJ`` ``(6, nv)`` (world frame) at ``(q, v)``; also fills
     ``data.oMi``, ``data.liMi``, ``data.v`` (the forward kinematics at ``(q, v)``). Returns ``dJ``, a new array.
@@ -170,6 +177,7 @@ def compute_joint_jacobians_time_variation(model: Model, data: Data, q: ArrayLik
     return data.dJ.copy()
 
 
+@public("copy")
 def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of joint ``joint_id``, after :func:`compute_joint_jacobians_time_variation`;
@@ -180,6 +188,7 @@ def get_joint_jacobian_time_variation(model: Model, data: Data, joint_id: int,
     return _time_variation(model, data, None, joint_id, reference_frame)
 
 
+@public("copy")
 def get_frame_jacobian_time_variation(model: Model, data: Data, frame_id: int | str,
                                       reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> np.ndarray:
     """``dJ/dt`` ``(6, nv)`` of frame ``frame_id`` (an id or a name), after
@@ -233,6 +242,7 @@ def _jacobian_time_variation(model, data, joint_id: int, oM: SE3, reference_fram
 
 
 # ------------------------------------------------------------------------------------------------ kinematic Hessians
+@public("copy")
 def compute_joint_kinematic_hessians(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """Derivatives of the world-frame Jacobian columns, ``H[:, j, k] = dJ_j / dq_k`` ``(6, nv, nv)``, in the
     tangent space (``q (+) eps e_k``); returns a new array, also in ``data.kinematic_hessians``, and fills

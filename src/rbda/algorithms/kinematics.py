@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._native.public import public
 from ..kernels import frames, kinematics
 from .._native.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
@@ -22,6 +23,7 @@ _k = direct(kinematics)  # the kernels, past numba's per-call dispatch
 _frames = direct(frames)
 
 
+@public("none", entries=("forward_kinematics_q", "forward_kinematics_qv", "forward_kinematics_qva"))
 def forward_kinematics(model: Model, data: Data, q: ArrayLike, v: ArrayLike | None = None,
                        a: ArrayLike | None = None) -> None:
     """Placements ``data.oMi``, ``data.liMi`` (and local velocities ``data.v``, accelerations ``data.a``)
@@ -46,6 +48,7 @@ def forward_kinematics(model: Model, data: Data, q: ArrayLike, v: ArrayLike | No
         report(status, ("q", "v", "a"), model, (q, v, a))
 
 
+@public("none")
 def update_global_placements(model: Model, data: Data) -> None:
     """``data.oMi`` from the current ``data.liMi``."""
     if data.fast_entries.update_global_placements(model, data):  # the bound fast entry, or None
@@ -56,6 +59,7 @@ def update_global_placements(model: Model, data: Data) -> None:
         report(status, ())
 
 
+@public("none")
 def update_frame_placements(model: Model, data: Data) -> None:
     """``data.oMf`` from the current ``data.oMi``."""
     if data.fast_entries.update_frame_placements(model, data):  # the bound fast entry, or None
@@ -66,9 +70,10 @@ def update_frame_placements(model: Model, data: Data) -> None:
         report(status, ())
 
 
+@public("placement", wrapper=SE3)
 def update_frame_placement(model: Model, data: Data, frame_id: int | str) -> SE3:
     """``data.oMf[frame_id]`` from ``data.oMi`` (``frame_id``: a frame id or name); returns a copy of it."""
-    if data.fast_entries.update_frame_placement(model, data, frame_id):  # the bound fast entry (an int id), or None
+    if data.fast_entries.update_frame_placement(model, data, frame_id) is not None:  # the entry (an int id), or None
         f = frame_id
     else:
         f, _ = frame_ids(model, data, frame_id, 0)
@@ -80,6 +85,7 @@ def update_frame_placement(model: Model, data: Data, frame_id: int | str) -> SE3
     return _se3(oMf[:, :3].copy(), oMf[:, 3].copy())
 
 
+@public("none")
 def frames_forward_kinematics(model: Model, data: Data, q: ArrayLike) -> None:
     """Forward kinematics at ``q: (nq,)``, then every frame's placement: fills ``data.oMi``, ``data.liMi`` and
     ``data.oMf`` (read ``data.oMf[frame_id]``, an :class:`SE3`, for a frame's pose in the world). Returns None."""
@@ -103,6 +109,7 @@ def _express(model, data, joint_id: int, local: Motion, reference_frame, placeme
     return Motion(oM.rotation @ m.linear, oM.rotation @ m.angular)  # LOCAL_WORLD_ALIGNED
 
 
+@public("wrap", wrapper=Motion)
 def get_velocity(model: Model, data: Data, joint_id: int,
                  reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
     """Spatial velocity (a :class:`Motion`) of joint ``joint_id``, read from ``data`` after
@@ -114,6 +121,7 @@ def get_velocity(model: Model, data: Data, joint_id: int,
     return _motion(model, data, None, joint_id, reference_frame, frames.VELOCITY)
 
 
+@public("wrap", wrapper=Motion)
 def get_acceleration(model: Model, data: Data, joint_id: int,
                      reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
     """Spatial acceleration (a :class:`Motion`) of joint ``joint_id``, read from ``data`` after
@@ -125,6 +133,7 @@ def get_acceleration(model: Model, data: Data, joint_id: int,
     return _motion(model, data, None, joint_id, reference_frame, frames.ACCELERATION)
 
 
+@public("wrap", wrapper=Motion)
 def get_classical_acceleration(model: Model, data: Data, joint_id: int,
                                reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
     """Classical acceleration (a :class:`Motion`) of joint ``joint_id``: the spatial one with ``w x v`` added to its
@@ -137,6 +146,7 @@ def get_classical_acceleration(model: Model, data: Data, joint_id: int,
     return _motion(model, data, None, joint_id, reference_frame, frames.CLASSICAL_ACCELERATION)
 
 
+@public("wrap", wrapper=Motion)
 def get_frame_velocity(model: Model, data: Data, frame_id: int | str,
                        reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
     """Spatial velocity (a :class:`Motion`) of frame ``frame_id`` (an id or a name), read from ``data`` after
@@ -148,6 +158,7 @@ def get_frame_velocity(model: Model, data: Data, frame_id: int | str,
     return _motion(model, data, frame_id, 0, reference_frame, frames.VELOCITY)
 
 
+@public("wrap", wrapper=Motion)
 def get_frame_acceleration(model: Model, data: Data, frame_id: int | str,
                            reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
     """Spatial acceleration (a :class:`Motion`) of frame ``frame_id`` (an id or a name), read from ``data`` after
@@ -159,6 +170,7 @@ def get_frame_acceleration(model: Model, data: Data, frame_id: int | str,
     return _motion(model, data, frame_id, 0, reference_frame, frames.ACCELERATION)
 
 
+@public("wrap", wrapper=Motion)
 def get_frame_classical_acceleration(model: Model, data: Data, frame_id: int | str,
                                      reference_frame: ReferenceFrame | int = ReferenceFrame.LOCAL) -> Motion:
     """Classical acceleration (a :class:`Motion`) of frame ``frame_id`` (an id or a name): its linear part is the

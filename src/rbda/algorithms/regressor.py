@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._native.public import public
 from ..kernels import frames, regressor
 from .._native.direct import direct
 from ..spatial import SE3, Motion, ReferenceFrame
@@ -37,6 +38,7 @@ def body_regressor(velocity: ArrayLike, acceleration: ArrayLike) -> np.ndarray:
     return out.T.copy()
 
 
+@public("copy")
 def joint_body_regressor(model: Model, data: Data, joint_id: int) -> np.ndarray:
     """Body regressor ``(6, 10)`` of joint ``joint_id``'s body at its velocity ``data.v`` and acceleration with
     gravity ``data.a_gf`` (run :func:`rnea` first): times the body's parameters it gives ``data.f`` of a leaf."""
@@ -44,6 +46,7 @@ def joint_body_regressor(model: Model, data: Data, joint_id: int) -> np.ndarray:
     return B.copy() if B is not None else _body_regressor_at(model, data, None, joint_id)
 
 
+@public("copy")
 def frame_body_regressor(model: Model, data: Data, frame_id: int | str) -> np.ndarray:
     """Body regressor ``(6, 10)`` of a body attached at frame ``frame_id`` (an id or a name; velocity and
     acceleration with gravity of the frame, from the last :func:`rnea`), for parameters expressed in that frame."""
@@ -75,6 +78,7 @@ def compute_joint_torque_regressor(model: Model, data: Data, q: ArrayLike, v: Ar
     return data.joint_torque_regressor.copy()
 
 
+@public("copy")
 def compute_static_regressor(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``(3, 4 (njoints - 1))`` with ``com(q) == S @ phi``, ``phi`` the stacked ``(m, m c)`` of the bodies and the
     total mass fixed (block i is ``[p_i, R_i] / total_mass``): a new array, also in ``data.static_regressor``. Fills
@@ -84,6 +88,7 @@ def compute_static_regressor(model: Model, data: Data, q: ArrayLike) -> np.ndarr
     return data.static_regressor.copy()
 
 
+@public("copy")
 def compute_kinetic_energy_regressor(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """``(10 (njoints - 1),)`` with ``kinetic energy == r @ pi`` (without armature) at ``q: (nq,)``, ``v: (nv,)``:
     per body ``1/2 m |v|^2 + (m c) . (v x w) + 1/2 w^T I w`` in the body frame. A new array, also in
@@ -94,6 +99,7 @@ def compute_kinetic_energy_regressor(model: Model, data: Data, q: ArrayLike, v: 
     return r.copy()
 
 
+@public("copy")
 def compute_potential_energy_regressor(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``(10 (njoints - 1),)`` with ``potential energy == r @ pi`` at ``q: (nq,)``: per body ``-g . p`` for m and
     ``-R^T g`` for ``m c``. A new array, also in ``data.potential_energy_regressor``. Fills ``data.oMi``,
@@ -119,6 +125,7 @@ def _regressor(model, data, kernel, out: np.ndarray, q, v=None) -> np.ndarray:
     return out
 
 
+@public("copy", arity=4)
 def compute_joint_kinematic_regressor(model: Model, data: Data, joint_id: int, reference_frame: ReferenceFrame | int,
                                       placement: SE3 | None = None) -> np.ndarray:
     """``(6, 6 (njoints - 1))`` map from variations ``delta_i`` of the joint placements
@@ -153,6 +160,7 @@ def _kinematic_regressor(model, data, frame_id, joint_id, P, reference_frame) ->
     return out
 
 
+@public("copy")
 def compute_frame_kinematic_regressor(model: Model, data: Data, frame_id: int | str,
                                       reference_frame: ReferenceFrame | int) -> np.ndarray:
     """:func:`compute_joint_kinematic_regressor` of frame ``frame_id`` (an id or a name; its parent joint and

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._native.public import public
 from .._native.direct import direct
 from ..kernels import supported as supported_kernels
 from ..spatial import Force, Inertia
@@ -39,6 +40,7 @@ def compute_supported_inertia_by_frame(model: Model, data: Data, frame_id: int |
     return Y
 
 
+@public("wrap", wrapper=Force)
 def compute_supported_force_by_frame(model: Model, data: Data, frame_id: int | str) -> Force:
     """Force that frame ``frame_id`` (an id or a name) transmits, expressed in that frame: the rate of momentum of
     the inertia it supports on its body, with gravity (``Y a_gf + v x* Y v``, velocity and acceleration of the

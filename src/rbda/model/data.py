@@ -162,7 +162,7 @@ class ModelFastEntries:
 
 class Bindings:
     """A model's token and the data bound to it (``model.fast_bindings``): an edit of the model
-    (``Model._invalidate``) zeroes the token, which every builtin bound to the old packed arrays checks, and puts
+    (``Model._invalidate``) zeroes the token, which every entry bound to the old packed arrays checks, and puts
     back the unbound entries of the bound data, which bind again at their next call."""
 
     def __init__(self):

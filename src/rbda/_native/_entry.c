@@ -1,0 +1,634 @@
+/* rbda's fast entries: one call of a public algorithm from Python at the cost of a C function call.
+ *
+ * An Entry is bound to one model (and one data): called ``entry(model[, data], *arguments)`` through vectorcall,
+ * it checks that the model and data are the bound ones and the binding current, parses each argument by the
+ * entry's spec through the CPython and numpy C API (an exact float64 ndarray, native byte order, C-contiguous and
+ * aligned, of the expected shape; an exact int >= 0; an int or ReferenceFrame of value 0, 1 or 2; an exact float;
+ * True or False), and calls its body, a numba cfunc, with plain pointers and integers only:
+ *
+ *     int64_t body(int64_t *table, int64_t *values)
+ *
+ * ``table`` is the entry's int64 table (the addresses of the model's packed arrays and of the data's buffers, the
+ * kernel's address, sizes); ``values`` holds the parsed arguments in order (an array's data address, an int's
+ * value, a float's bits), the column count of a ``k`` matrix at VALUE_COLUMNS and room for a float result at
+ * VALUE_RESULT. The body returns a status (STATUS_*) that the entry turns into its result: the object it holds,
+ * True, False, a new float, or None, which tells the caller to take the ordinary path (which converts the
+ * arguments or raises the named error). Any argument the spec does not take answers None as well.
+ *
+ * Argument kinds (the spec's bytes, one per argument after the model and data):
+ *   'v' vector of size n1          'm' matrix (n1, n2)          'k' matrix (n1, any columns k)
+ *   'K' matrix (n1, the k of the 'k' before)                     'i' exact int >= 0
+ *   'r' exact int or the ReferenceFrame type, 0 <= value <= 2    'f' exact float        'b' True or False
+ *   'o' no argument: a new vector of n1 float64 that the entry allocates and returns (in place of its result)
+ *
+ * A Public is a public function as one C call: ``function(model, data, *inputs)`` (or ``function(model, *inputs)``)
+ * fills in the function's defaults and constants, calls the holder's entry ``holder.fast_entries.<name>`` and
+ * returns its answer, copied or wrapped (POST_*), or, when the entry answers None (or the call has keywords or
+ * another count of arguments), returns what the ordinary Python implementation returns for the call as given.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <string.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#define MAX_ARGUMENTS 8
+#define VALUE_COLUMNS 8
+#define VALUE_RESULT 9
+#define VALUES 10
+
+enum { STATUS_ORDINARY = 0, STATUS_RESULT = 1, STATUS_TRUE = 2, STATUS_FALSE = 3, STATUS_FLOAT = 4 };
+
+typedef int64_t (*body_function)(int64_t *table, int64_t *values);
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    body_function body;
+    int64_t *table;          /* the data of ``table_array`` */
+    const int64_t *token;    /* the binding's token: 0 once the model was edited */
+    PyObject *table_array;   /* int64 ndarray */
+    PyObject *token_array;   /* int64 ndarray (1,) */
+    PyObject *model_ref;     /* weak reference to the bound model */
+    PyObject *data_ref;      /* weak reference to the bound data, or NULL for an entry bound to a model only */
+    PyObject *result;        /* the object STATUS_RESULT returns */
+    PyObject *reference_frame;  /* the ReferenceFrame type */
+    PyObject *keep;          /* everything the table points to */
+    PyObject *name;          /* str, for repr */
+    Py_ssize_t fixed;        /* 1 (model) or 2 (model, data) */
+    Py_ssize_t count;        /* arguments after them */
+    Py_ssize_t output;       /* the argument index of an 'o' kind, or -1 */
+    char kinds[MAX_ARGUMENTS];
+    int64_t n1[MAX_ARGUMENTS], n2[MAX_ARGUMENTS];
+} Entry;
+
+/* the referent of a weak reference as a borrowed pointer, or NULL once it is gone (only compared, never used) */
+static inline PyObject *referent(PyObject *ref) {
+#if PY_VERSION_HEX >= 0x030D0000
+    PyObject *obj;
+    if (PyWeakref_GetRef(ref, &obj) != 1) {
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_DECREF(obj); /* the caller holds the object it compares with: it stays alive */
+    return obj;
+#else
+    PyObject *obj = PyWeakref_GetObject(ref);
+    return obj == Py_None ? NULL : obj;
+#endif
+}
+
+/* the data of ``obj`` if it is an exact float64 ndarray of native byte order, C-contiguous and aligned, with
+   ``nd`` dimensions; else NULL */
+static inline PyArrayObject *float_array(PyObject *obj, int nd) {
+    if (!PyArray_CheckExact(obj)) return NULL;
+    PyArrayObject *a = (PyArrayObject *)obj;
+    if (PyArray_NDIM(a) != nd || PyArray_TYPE(a) != NPY_DOUBLE || !PyArray_ISNOTSWAPPED(a)) return NULL;
+    if (!PyArray_CHKFLAGS(a, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED)) return NULL;
+    return a;
+}
+
+/* the value of an int (exact int, or of type ``other`` if not NULL) in [0, high]; -1 for anything else */
+static inline int64_t int_value(PyObject *obj, PyObject *other, int64_t high) {
+    if (!PyLong_CheckExact(obj) && (other == NULL || (PyObject *)Py_TYPE(obj) != other)) return -1;
+    int overflow = 0;
+    long long value = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (overflow || value < 0 || value > high) {
+        if (value == -1 && PyErr_Occurred()) PyErr_Clear();
+        return -1;
+    }
+    return (int64_t)value;
+}
+
+/* 1 if the arguments are ones the entry takes (parsed into ``values``), else 0 */
+static int parse(Entry *self, PyObject *const *args, int64_t *values) {
+    for (Py_ssize_t j = 0, k = 0; j < self->count; ++j) {
+        PyArrayObject *a;
+        if (self->kinds[j] == 'o') continue;
+        PyObject *obj = args[k++];
+        switch (self->kinds[j]) {
+        case 'v':
+            if (!(a = float_array(obj, 1)) || PyArray_DIM(a, 0) != self->n1[j]) return 0;
+            values[j] = (int64_t)(intptr_t)PyArray_DATA(a);
+            break;
+        case 'm':
+            if (!(a = float_array(obj, 2)) || PyArray_DIM(a, 0) != self->n1[j] || PyArray_DIM(a, 1) != self->n2[j])
+                return 0;
+            values[j] = (int64_t)(intptr_t)PyArray_DATA(a);
+            break;
+        case 'k':
+            if (!(a = float_array(obj, 2)) || PyArray_DIM(a, 0) != self->n1[j]) return 0;
+            values[j] = (int64_t)(intptr_t)PyArray_DATA(a);
+            values[VALUE_COLUMNS] = PyArray_DIM(a, 1);
+            break;
+        case 'K':
+            if (!(a = float_array(obj, 2)) || PyArray_DIM(a, 0) != self->n1[j]
+                || PyArray_DIM(a, 1) != values[VALUE_COLUMNS])
+                return 0;
+            values[j] = (int64_t)(intptr_t)PyArray_DATA(a);
+            break;
+        case 'i':
+            if ((values[j] = int_value(obj, NULL, INT64_MAX)) < 0) return 0;
+            break;
+        case 'r':
+            if ((values[j] = int_value(obj, self->reference_frame, 2)) < 0) return 0;
+            break;
+        case 'f': {
+            if (!PyFloat_CheckExact(obj)) return 0;
+            double x = PyFloat_AS_DOUBLE(obj);
+            memcpy(&values[j], &x, sizeof x);
+            break;
+        }
+        case 'b':
+            if (obj == Py_True) values[j] = 1;
+            else if (obj == Py_False) values[j] = 0;
+            else return 0;
+            break;
+        default:
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static PyObject *entry_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    Entry *self = (Entry *)callable;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    int64_t values[VALUES];
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) Py_RETURN_NONE;
+    if (nargs != self->fixed + self->count - (self->output >= 0) || *self->token == 0) Py_RETURN_NONE;
+    PyObject *model = referent(self->model_ref);
+    if (model == NULL || args[0] != model) Py_RETURN_NONE;
+    if (self->data_ref != NULL) {
+        PyObject *data = referent(self->data_ref);
+        if (data == NULL || args[1] != data) Py_RETURN_NONE;
+    }
+    if (!parse(self, args + self->fixed, values)) Py_RETURN_NONE;
+    PyObject *output = NULL;
+    if (self->output >= 0) {
+        npy_intp n = (npy_intp)self->n1[self->output];
+        if ((output = PyArray_EMPTY(1, &n, NPY_DOUBLE, 0)) == NULL) return NULL;
+        values[self->output] = (int64_t)(intptr_t)PyArray_DATA((PyArrayObject *)output);
+    }
+    int64_t status = self->body(self->table, values);
+    if (output != NULL) {
+        if (status == STATUS_RESULT) return output;
+        Py_DECREF(output);
+    }
+    switch (status) {
+    case STATUS_RESULT:
+        return Py_NewRef(self->result);
+    case STATUS_TRUE:
+        Py_RETURN_TRUE;
+    case STATUS_FALSE:
+        Py_RETURN_FALSE;
+    case STATUS_FLOAT: {
+        double x;
+        memcpy(&x, &values[VALUE_RESULT], sizeof x);
+        return PyFloat_FromDouble(x);
+    }
+    default:
+        Py_RETURN_NONE;
+    }
+}
+
+static const char entry_doc[] =
+    "Entry(body, table, token, model_ref, data_ref, result, kinds, sizes, reference_frame, keep, name)\n\n"
+    "A fast entry bound to a model (and a data): ``entry(model[, data], *arguments)`` returns the result, True,\n"
+    "False, a float, or None for the ordinary path. ``body``: the address of the cfunc ``int64(int64 *table,\n"
+    "int64 *values)``; ``table``: its int64 ndarray; ``token``: the binding's int64 ndarray (1,); ``model_ref``,\n"
+    "``data_ref``: weak references (``data_ref`` None for an entry of a model only); ``result``: the object a\n"
+    "status 1 returns; ``kinds``: bytes, one argument kind each (v m k K i r f b); ``sizes``: a tuple of (n1, n2)\n"
+    "per kind; ``reference_frame``: the ReferenceFrame type; ``keep``: objects kept alive; ``name``: a str.";
+
+static int entry_init(Entry *self, PyObject *args, PyObject *kwds) {
+    unsigned long long body;
+    PyObject *table, *token, *model_ref, *data_ref, *result, *sizes, *reference_frame, *keep, *name;
+    const char *kinds;
+    Py_ssize_t count;
+    static char *keywords[] = {"body", "table", "token", "model_ref", "data_ref", "result", "kinds", "sizes",
+                               "reference_frame", "keep", "name", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "KO!O!OOOy#O!OOU", keywords, &body, &PyArray_Type, &table,
+                                     &PyArray_Type, &token, &model_ref, &data_ref, &result,
+                                     &kinds, &count, &PyTuple_Type, &sizes, &reference_frame, &keep, &name))
+        return -1;
+    if (body == 0) {
+        PyErr_SetString(PyExc_ValueError, "body: a null address");
+        return -1;
+    }
+    self->output = -1;
+    if (count > MAX_ARGUMENTS || PyTuple_GET_SIZE(sizes) != count) {
+        PyErr_SetString(PyExc_ValueError, "kinds, sizes: at most 8 arguments, one (n1, n2) per kind");
+        return -1;
+    }
+    if (!PyWeakref_CheckRefExact(model_ref) || (data_ref != Py_None && !PyWeakref_CheckRefExact(data_ref))) {
+        PyErr_SetString(PyExc_TypeError, "model_ref, data_ref: expected weak references (data_ref: or None)");
+        return -1;
+    }
+    PyArrayObject *t = (PyArrayObject *)table, *k = (PyArrayObject *)token;
+    if (PyArray_TYPE(t) != NPY_INT64 || !PyArray_ISCARRAY(t) || PyArray_NDIM(t) != 1 || PyArray_TYPE(k) != NPY_INT64
+        || !PyArray_ISCARRAY_RO(k) || PyArray_SIZE(k) != 1) {
+        PyErr_SetString(PyExc_ValueError, "table, token: expected writeable C-contiguous int64 vectors");
+        return -1;
+    }
+    for (Py_ssize_t j = 0; j < count; ++j) {
+        if (strchr("vmkKirfbo", kinds[j]) == NULL || (kinds[j] == 'o' && self->output >= 0 && self->output != j)) {
+            PyErr_Format(PyExc_ValueError, "kinds: unknown kind %c", kinds[j]);
+            return -1;
+        }
+        PyObject *pair = PyTuple_GET_ITEM(sizes, j);
+        long long n1, n2;
+        if (!PyArg_ParseTuple(pair, "LL", &n1, &n2)) return -1;
+        self->kinds[j] = kinds[j], self->n1[j] = n1, self->n2[j] = n2;
+        if (kinds[j] == 'o') self->output = j;
+    }
+    self->body = (body_function)(uintptr_t)body;
+    self->table = (int64_t *)PyArray_DATA(t);
+    self->token = (const int64_t *)PyArray_DATA(k);
+    self->count = count;
+    self->fixed = data_ref == Py_None ? 1 : 2;
+    Py_XSETREF(self->table_array, Py_NewRef(table));
+    Py_XSETREF(self->token_array, Py_NewRef(token));
+    Py_XSETREF(self->model_ref, Py_NewRef(model_ref));
+    Py_XSETREF(self->data_ref, data_ref == Py_None ? NULL : Py_NewRef(data_ref));
+    Py_XSETREF(self->result, Py_NewRef(result));
+    Py_XSETREF(self->reference_frame, Py_NewRef(reference_frame));
+    Py_XSETREF(self->keep, Py_NewRef(keep));
+    Py_XSETREF(self->name, Py_NewRef(name));
+    self->vectorcall = entry_vectorcall;
+    return 0;
+}
+
+static PyObject *entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    Entry *self = (Entry *)type->tp_alloc(type, 0);
+    if (self != NULL) self->vectorcall = NULL; /* an Entry not initialised yet refuses calls (entry_call) */
+    return (PyObject *)self;
+}
+
+static PyObject *entry_call(PyObject *callable, PyObject *args, PyObject *kwargs) {
+    if (((Entry *)callable)->vectorcall == NULL) {
+        PyErr_SetString(PyExc_TypeError, "an Entry that was not initialised");
+        return NULL;
+    }
+    return PyVectorcall_Call(callable, args, kwargs);
+}
+
+static int entry_traverse(Entry *self, visitproc visit, void *arg) {
+    Py_VISIT(self->table_array);
+    Py_VISIT(self->token_array);
+    Py_VISIT(self->model_ref);
+    Py_VISIT(self->data_ref);
+    Py_VISIT(self->result);
+    Py_VISIT(self->reference_frame);
+    Py_VISIT(self->keep);
+    Py_VISIT(self->name);
+    return 0;
+}
+
+static int entry_clear(Entry *self) {
+    self->vectorcall = NULL;
+    Py_CLEAR(self->table_array);
+    Py_CLEAR(self->token_array);
+    Py_CLEAR(self->model_ref);
+    Py_CLEAR(self->data_ref);
+    Py_CLEAR(self->result);
+    Py_CLEAR(self->reference_frame);
+    Py_CLEAR(self->keep);
+    Py_CLEAR(self->name);
+    return 0;
+}
+
+static void entry_dealloc(Entry *self) {
+    PyObject_GC_UnTrack(self);
+    entry_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *entry_repr(Entry *self) {
+    return PyUnicode_FromFormat("<rbda fast entry %S>", self->name ? self->name : Py_None);
+}
+
+static PyTypeObject EntryType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "rbda._native._entry.Entry",
+    .tp_basicsize = sizeof(Entry),
+    .tp_dealloc = (destructor)entry_dealloc,
+    .tp_vectorcall_offset = offsetof(Entry, vectorcall),
+    .tp_repr = (reprfunc)entry_repr,
+    .tp_call = entry_call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = entry_doc,
+    .tp_traverse = (traverseproc)entry_traverse,
+    .tp_clear = (inquiry)entry_clear,
+    .tp_init = (initproc)entry_init,
+    .tp_new = entry_new,
+};
+
+/* ------------------------------------------------------------------------------------------- Public */
+enum { POST_AS_IS = 0, POST_NONE = 1, POST_COPY = 2, POST_WRAP = 3, POST_PLACEMENT = 4 };
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *name;            /* the entry's name in ``fast_entries`` (interned str), or one per argument count */
+    PyObject *implementation;  /* the ordinary Python function */
+    PyObject *defaults;        /* tuple: the values of the trailing parameters a call may leave out */
+    PyObject *constants;       /* tuple: appended after them */
+    PyObject *wrapper;         /* the class whose ``vector`` slot a POST_WRAP result fills, or None */
+    PyObject *dict;            /* __doc__, __name__, __qualname__, __module__, __wrapped__ */
+    Py_ssize_t holder;         /* the argument whose ``fast_entries`` hold the entry: 0 the model, 1 the data */
+    Py_ssize_t arity;          /* the number of positional parameters */
+    int post;
+} Public;
+
+static PyObject *fast_entries_str, *vector_str, *rotation_str, *translation_str;
+
+/* a new object of ``type`` (``cls.__new__(cls)``) with ``rotation`` and ``translation`` new copies of the
+   placement ``[R | p]`` at ``block`` (3, 4), row-major */
+static PyObject *new_placement(PyTypeObject *type, const double *block) {
+    npy_intp three = 3, shape[2] = {3, 3};
+    PyObject *R = PyArray_SimpleNew(2, shape, NPY_DOUBLE), *p = PyArray_SimpleNew(1, &three, NPY_DOUBLE);
+    PyObject *out = R && p ? type->tp_alloc(type, 0) : NULL;
+    if (out != NULL) {
+        double *r = (double *)PyArray_DATA((PyArrayObject *)R), *t = (double *)PyArray_DATA((PyArrayObject *)p);
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) r[3 * i + j] = block[4 * i + j];
+            t[i] = block[4 * i + 3];
+        }
+        if (PyObject_SetAttr(out, rotation_str, R) < 0 || PyObject_SetAttr(out, translation_str, p) < 0) Py_CLEAR(out);
+    }
+    Py_XDECREF(R);
+    Py_XDECREF(p);
+    return out;
+}
+
+/* a new C-contiguous copy of the array ``a``: allocated and filled by memcpy when ``a`` is a C-contiguous float64
+   array (every result an entry holds), else by numpy's copy */
+static PyObject *copy_array(PyArrayObject *a) {
+    if (PyArray_TYPE(a) != NPY_DOUBLE || !PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISNOTSWAPPED(a))
+        return PyArray_NewCopy(a, NPY_CORDER);
+    PyObject *out = PyArray_SimpleNew(PyArray_NDIM(a), PyArray_DIMS(a), NPY_DOUBLE);
+    if (out != NULL) memcpy(PyArray_DATA((PyArrayObject *)out), PyArray_DATA(a), PyArray_NBYTES(a));
+    return out;
+}
+
+static PyObject *post_result(Public *self, PyObject *r, PyObject *const *args) {
+    PyObject *out;
+    if (self->post == POST_PLACEMENT) {  /* row args[2] (an id the entry took) of placements (n, 3, 4) */
+        PyArrayObject *a = (PyArrayObject *)r;
+        Py_ssize_t row = PyLong_AsSsize_t(args[2]);
+        if (!PyArray_Check(r) || PyArray_TYPE(a) != NPY_DOUBLE || !PyArray_IS_C_CONTIGUOUS(a) || PyArray_NDIM(a) != 3
+            || PyArray_DIM(a, 1) != 3 || PyArray_DIM(a, 2) != 4 || row < 0 || row >= PyArray_DIM(a, 0)) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "the fast entry %S answered no placements", self->name);
+            Py_DECREF(r);
+            return NULL;
+        }
+        out = new_placement((PyTypeObject *)self->wrapper, (const double *)PyArray_DATA(a) + 12 * row);
+        Py_DECREF(r);
+        return out;
+    }
+    if ((self->post == POST_COPY || self->post == POST_WRAP) && !PyArray_Check(r)) {
+        PyErr_Format(PyExc_TypeError, "the fast entry %S answered a %s, not an array", self->name, Py_TYPE(r)->tp_name);
+        Py_DECREF(r);
+        return NULL;
+    }
+    switch (self->post) {
+    case POST_NONE:
+        Py_DECREF(r);
+        Py_RETURN_NONE;
+    case POST_COPY:
+        out = copy_array((PyArrayObject *)r);
+        Py_DECREF(r);
+        return out;
+    case POST_WRAP: {
+        PyObject *copy = copy_array((PyArrayObject *)r);
+        Py_DECREF(r);
+        if (copy == NULL) return NULL;
+        PyTypeObject *type = (PyTypeObject *)self->wrapper;
+        out = type->tp_alloc(type, 0);  /* ``cls.__new__(cls)``: the class has no __init__ to skip here */
+        if (out != NULL && PyObject_SetAttr(out, vector_str, copy) < 0) Py_CLEAR(out);
+        Py_DECREF(copy);
+        return out;
+    }
+    default:
+        return r;
+    }
+}
+
+static PyObject *public_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    Public *self = (Public *)callable;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t ndefaults = PyTuple_GET_SIZE(self->defaults), nconstants = PyTuple_GET_SIZE(self->constants);
+    if ((kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) || nargs > self->arity || nargs < self->arity - ndefaults
+        || nargs <= self->holder)
+        return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
+    PyObject *full[MAX_ARGUMENTS + 2];
+    Py_ssize_t n = 0;
+    if (self->arity + nconstants > MAX_ARGUMENTS + 2)
+        return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
+    for (; n < nargs; ++n) full[n] = args[n];
+    for (Py_ssize_t k = ndefaults - (self->arity - nargs); k < ndefaults; ++k)
+        full[n++] = PyTuple_GET_ITEM(self->defaults, k);
+    for (Py_ssize_t k = 0; k < nconstants; ++k) full[n++] = PyTuple_GET_ITEM(self->constants, k);
+    PyObject *name = self->name;
+    if (PyTuple_Check(name)) {  /* one entry per number of arguments, from arity - len(defaults); none filled in */
+        name = PyTuple_GET_ITEM(name, nargs - (self->arity - ndefaults));
+        if (name == Py_None) return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
+        n = nargs;
+    }
+    PyObject *entries = PyObject_GetAttr(args[self->holder], fast_entries_str);
+    if (entries == NULL) {  /* not a model or data: the ordinary path names the mistake */
+        PyErr_Clear();
+        return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
+    }
+    PyObject *entry = PyObject_GetAttr(entries, name);
+    Py_DECREF(entries);
+    if (entry == NULL) {
+        PyErr_Clear();
+        return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
+    }
+    PyObject *r = PyObject_Vectorcall(entry, full, n, NULL);
+    Py_DECREF(entry);
+    if (r == NULL) return NULL;
+    if (r == Py_None) {
+        Py_DECREF(r);
+        return PyObject_Vectorcall(self->implementation, args, nargsf, kwnames);
+    }
+    return post_result(self, r, full);
+}
+
+static int public_init(Public *self, PyObject *args, PyObject *kwds) {
+    PyObject *name, *implementation, *defaults, *constants, *wrapper;
+    Py_ssize_t holder, arity;
+    int post;
+    static char *keywords[] = {"name", "implementation", "holder", "arity", "defaults", "constants", "post",
+                               "wrapper", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOnnO!O!iO", keywords, &name, &implementation, &holder, &arity,
+                                     &PyTuple_Type, &defaults, &PyTuple_Type, &constants, &post, &wrapper))
+        return -1;
+    if (PyTuple_Check(name)) {
+        Py_ssize_t count = PyTuple_GET_SIZE(name);
+        int ok = count == PyTuple_GET_SIZE(defaults) + 1;
+        for (Py_ssize_t k = 0; ok && k < count; ++k)
+            ok = PyTuple_GET_ITEM(name, k) == Py_None || PyUnicode_CheckExact(PyTuple_GET_ITEM(name, k));
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "name: a str, or a tuple of len(defaults) + 1 str or None");
+            return -1;
+        }
+        for (Py_ssize_t k = 0; k < count; ++k)
+            if (PyTuple_GET_ITEM(name, k) != Py_None) PyUnicode_InternInPlace(&PyTuple_GET_ITEM(name, k));
+    } else if (!PyUnicode_CheckExact(name)) {
+        PyErr_SetString(PyExc_TypeError, "name: expected a str or a tuple");
+        return -1;
+    }
+    if (!PyCallable_Check(implementation) || (holder != 0 && holder != 1) || post < POST_AS_IS || post > POST_PLACEMENT
+        || (post >= POST_WRAP && !PyType_Check(wrapper)) || (post == POST_PLACEMENT && arity < 3)
+        || PyTuple_GET_SIZE(defaults) > arity) {
+        PyErr_SetString(PyExc_ValueError, "Public: a callable implementation, holder 0 or 1, post 0 to 4 (3, 4 "
+                                          "with a wrapper class), at most arity defaults");
+        return -1;
+    }
+    Py_INCREF(name);
+    if (PyUnicode_CheckExact(name)) PyUnicode_InternInPlace(&name);
+    Py_XSETREF(self->name, name);
+    Py_XSETREF(self->implementation, Py_NewRef(implementation));
+    Py_XSETREF(self->defaults, Py_NewRef(defaults));
+    Py_XSETREF(self->constants, Py_NewRef(constants));
+    Py_XSETREF(self->wrapper, Py_NewRef(wrapper));
+    self->holder = holder, self->arity = arity, self->post = post;
+    self->vectorcall = public_vectorcall;
+    return 0;
+}
+
+static PyObject *public_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    Public *self = (Public *)type->tp_alloc(type, 0);
+    if (self != NULL) self->vectorcall = NULL;
+    return (PyObject *)self;
+}
+
+static PyObject *public_call(PyObject *callable, PyObject *args, PyObject *kwargs) {
+    if (((Public *)callable)->vectorcall == NULL) {
+        PyErr_SetString(PyExc_TypeError, "a Public that was not initialised");
+        return NULL;
+    }
+    return PyVectorcall_Call(callable, args, kwargs);
+}
+
+static int public_traverse(Public *self, visitproc visit, void *arg) {
+    Py_VISIT(self->name);
+    Py_VISIT(self->implementation);
+    Py_VISIT(self->defaults);
+    Py_VISIT(self->constants);
+    Py_VISIT(self->wrapper);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int public_clear(Public *self) {
+    self->vectorcall = NULL;
+    Py_CLEAR(self->name);
+    Py_CLEAR(self->implementation);
+    Py_CLEAR(self->defaults);
+    Py_CLEAR(self->constants);
+    Py_CLEAR(self->wrapper);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void public_dealloc(Public *self) {
+    PyObject_GC_UnTrack(self);
+    public_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* a function, not a method: read from a class, it is itself (as a staticmethod's function); so inspect and pydoc
+   see a routine, and follow ``__wrapped__`` to the signature */
+static PyObject *public_descr_get(PyObject *self, PyObject *obj, PyObject *type) { return Py_NewRef(self); }
+
+static PyObject *public_repr(Public *self) {
+    PyObject *module = self->dict ? PyDict_GetItemString(self->dict, "__module__") : NULL;
+    PyObject *name = self->dict ? PyDict_GetItemString(self->dict, "__name__") : NULL;
+    return PyUnicode_FromFormat("<function %S.%S>", module ? module : Py_None, name ? name : Py_None);
+}
+
+/* pickled by reference, as a function: ``module.name`` */
+static PyObject *public_reduce(Public *self, PyObject *unused) {
+    PyObject *qualname = self->dict ? PyDict_GetItemString(self->dict, "__qualname__") : NULL;
+    if (qualname == NULL) {
+        PyErr_SetString(PyExc_TypeError, "a Public without __qualname__ cannot be pickled");
+        return NULL;
+    }
+    return Py_NewRef(qualname);
+}
+
+static PyMethodDef public_methods[] = {
+    {"__reduce__", (PyCFunction)public_reduce, METH_NOARGS, "Pickled by reference, as a function."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef public_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static const char public_doc[] =
+    "Public(name, implementation, holder, arity, defaults, constants, post, wrapper)\n\n"
+    "A public function as one C call: the entry ``args[holder].fast_entries.<name>`` called with the arguments,\n"
+    "(``name`` a tuple: the entry of the call's number of arguments, from ``arity - len(defaults)``, none filled in)\n"
+    "the omitted trailing ``defaults`` and the ``constants``; its answer as is (post 0), None (1), a copy (2),\n"
+    "a copy in a new ``wrapper`` (3), or row ``args[2]`` of its placements (n, 3, 4) as a new ``wrapper`` with\n"
+    "``rotation`` and ``translation`` (4); the ordinary ``implementation`` when it answers None or the call has\n"
+    "keywords or another number of arguments (``arity`` positional parameters).";
+
+static PyTypeObject PublicType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "rbda._native._entry.Public",
+    .tp_basicsize = sizeof(Public),
+    .tp_dealloc = (destructor)public_dealloc,
+    .tp_vectorcall_offset = offsetof(Public, vectorcall),
+    .tp_repr = (reprfunc)public_repr,
+    .tp_call = public_call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = public_doc,
+    .tp_traverse = (traverseproc)public_traverse,
+    .tp_clear = (inquiry)public_clear,
+    .tp_methods = public_methods,
+    .tp_getset = public_getset,
+    .tp_descr_get = public_descr_get,
+    .tp_dictoffset = offsetof(Public, dict),
+    .tp_init = (initproc)public_init,
+    .tp_new = public_new,
+};
+
+static struct PyModuleDef entry_module = {
+    PyModuleDef_HEAD_INIT, "_entry",
+    "rbda's fast entries: argument checks through the CPython and numpy C API around a compiled body.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__entry(void) {
+    import_array();
+    if (PyType_Ready(&EntryType) < 0 || PyType_Ready(&PublicType) < 0) return NULL;
+    if ((fast_entries_str = PyUnicode_InternFromString("fast_entries")) == NULL
+        || (vector_str = PyUnicode_InternFromString("vector")) == NULL
+        || (rotation_str = PyUnicode_InternFromString("rotation")) == NULL
+        || (translation_str = PyUnicode_InternFromString("translation")) == NULL)
+        return NULL;
+    PyObject *m = PyModule_Create(&entry_module);
+    if (m == NULL) return NULL;
+    if (PyModule_AddObjectRef(m, "Entry", (PyObject *)&EntryType) < 0
+        || PyModule_AddObjectRef(m, "Public", (PyObject *)&PublicType) < 0
+        || PyModule_AddIntConstant(m, "VALUE_COLUMNS", VALUE_COLUMNS) < 0
+        || PyModule_AddIntConstant(m, "VALUE_RESULT", VALUE_RESULT) < 0
+        || PyModule_AddIntConstant(m, "VALUES", VALUES) < 0
+        || PyModule_AddIntConstant(m, "STATUS_ORDINARY", STATUS_ORDINARY) < 0
+        || PyModule_AddIntConstant(m, "STATUS_RESULT", STATUS_RESULT) < 0
+        || PyModule_AddIntConstant(m, "STATUS_TRUE", STATUS_TRUE) < 0
+        || PyModule_AddIntConstant(m, "STATUS_FALSE", STATUS_FALSE) < 0
+        || PyModule_AddIntConstant(m, "STATUS_FLOAT", STATUS_FLOAT) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
