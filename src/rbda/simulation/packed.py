@@ -328,9 +328,7 @@ def compiled_step(sim, q, v, tau, fext, _step=None, _empty=np.empty, _ndarray=np
             grow_contacts(sim)
             return compiled_step(sim, q, v, tau, None if fext is kept.zeros else fext, _step)
         step_error(status, sim.model, (q, v, tau, fext), step_names(_step), kept.sets[1 - kept.parity[0]]["out_stats"])
-    state.last, state.contacts, state.rows = IN_SET, None, None  # the step's results: in the set, read when asked
-    solver = kept.solver_dict
-    solver["_stats"], solver["_raw_stats"] = None, kept.raw_stats
+    keep_set(state, kept)
     if status and not state.unconverged:
         unconverged(sim, kept.sets[kept.parity[0]]["out_stats"])
     return q_next, v_next
@@ -429,19 +427,22 @@ def step_error(status, model, arguments, names=STEP_ARGUMENTS, stats=None):
     report(status, names, model, arguments[:2])
 
 
-def keep_set(sim) -> None:
-    """Keep on ``sim`` the results of its last one-call step, in the output set of its step context that the
-    context's ``parity`` names: the set's arrays are the next step's warm start (already where the next step reads
-    it) and the step's results, whose arrays are views of it, made when read (:func:`step_arrays`)."""
-    state, kept = sim.step_state, sim.step_state.context
+def keep_set(state, kept) -> None:
+    """Keep in ``state`` (a simulator's ``step_state``) the results of its last one-call step, in the output set of
+    its step context ``kept`` that the context's ``parity`` names: the set's arrays are the next step's warm start
+    (already where the next step reads it), its counts the warm start's backoff, and the step's results, whose
+    arrays are views of it, made when read (:func:`step_arrays`); the solver's statistics are read from the set
+    (its ``_raw_stats``, written to its ``__dict__`` directly: every step, past ``__setattr__``)."""
     state.last, state.contacts, state.rows = IN_SET, None, None
     state.backoff, state.warm_in_set = None, True  # both in the set (its counts: backoff)
-    sim.solver.keep_raw_stats(kept.raw_stats)
+    solver = kept.solver_dict
+    solver["_stats"], solver["_raw_stats"] = None, kept.raw_stats
 
 
 def warm_start(state) -> WarmStart:
     """The next compiled step's :class:`WarmStart` (``state``: a simulator's ``step_state``): the last one-call
-    step's keys and impulses in its output set, else ``state.warm`` (after grown buffers or in a copy; empty after a reset)."""
+    step's keys and impulses in its output set, else ``state.warm`` (after grown buffers or in a copy; empty after a
+    reset)."""
     if state.warm_in_set and isinstance(state.last, InSet):
         arrays = step_arrays(state)
         return WarmStart(arrays.keys, arrays.rows, arrays.impulses)
@@ -494,7 +495,7 @@ def compiled_steps(sim, Q, V, taus, fext, first, last):
         start = t
         status, t = _kr.rollout_steps(kept.kernel, Q, V, taus, fext, start, last)
         if t > start:  # the last step completed: its arrays are the output set the context's parity names
-            keep_set(sim)
+            keep_set(sim.step_state, kept)
         try:
             if status == compiled.TOO_MANY_CONTACTS:  # step t again, with more room for contacts
                 grow_contacts(sim)

@@ -100,7 +100,7 @@ STEP_STATS = np.dtype([("iterations", np.int64), ("converged", np.bool_), ("prim
 
 
 def raw_record(raw):
-    """A compiled step's :data:`STEP_STATS` record from what a solver keeps of it (:meth:`keep_raw_stats`): the
+    """A compiled step's :data:`STEP_STATS` record from what a solver keeps of it (its ``_raw_stats``): the
     record itself, or ``(records (2,), parity (1,))``: the record of a step context's output sets that ``parity``
     names (the set of its last step)."""
     return raw[0][raw[1][0]] if type(raw) is tuple else raw
@@ -157,12 +157,6 @@ class _ContactSolver:
     @stats.setter
     def stats(self, value: SolverStats) -> None:
         self._stats, self._raw_stats = value, None
-
-    def keep_raw_stats(self, raw) -> None:
-        """Keep a compiled step's statistics (a :data:`STEP_STATS` record, or a step context's records and parity:
-        :func:`raw_record`), read as :attr:`stats`."""
-        kept = self.__dict__  # not through __setattr__: called every step
-        kept["_stats"], kept["_raw_stats"] = None, raw
 
     def last_rho(self) -> float:
         """The penalty ``rho`` of the last solve (NaN if none), without building :attr:`stats`."""
