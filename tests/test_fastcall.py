@@ -52,6 +52,10 @@ CALLS = {
     "compute_joint_kinematic_hessians": lambda m, d, q, v, a: rbda.compute_joint_kinematic_hessians(m, d, q),
     "compute_forward_kinematics_derivatives":
         lambda m, d, q, v, a: rbda.compute_forward_kinematics_derivatives(m, d, q, v, a),
+    "compute_static_torque": lambda m, d, q, v, a: rbda.compute_static_torque(m, d, q, _forces(m, v)),
+    "compute_static_torque_derivatives":  # (external forces as a list of Force)
+        lambda m, d, q, v, a: rbda.compute_static_torque_derivatives(m, d, q, [rbda.Force(f) for f in _forces(m, v)]),
+    "compute_generalized_gravity_derivatives": lambda m, d, q, v, a: rbda.compute_generalized_gravity_derivatives(m, d, q),
 }
 #: the data fields each call fills (its returned array among them)
 FIELDS = {
@@ -76,13 +80,22 @@ FIELDS = {
     "update_frame_placements": ("oMf",), "compute_joint_jacobians_time_variation": ("dJ", "J", "oMi", "v", "ov"),
     "compute_joint_kinematic_hessians": ("kinematic_hessians", "J", "oMi"),
     "compute_forward_kinematics_derivatives": ("oMi", "v", "a", "ov", "oa", "J", "dws"),
+    "compute_static_torque": ("tau", "v", "a_gf", "f", "oMi"),
+    "compute_static_torque_derivatives": ("dtau_dq", "tau", "J", "oMi"),
+    "compute_generalized_gravity_derivatives": ("dtau_dq", "tau", "J", "oMi"),
 }
 TUPLES = {"compute_rnea_derivatives": 3, "compute_aba_derivatives": 3}  # these return (first 3 fields)
 #: the entries whose ordinary path runs on the model's elementary twin (every_joint has one: ordinary path)
 ON_TWIN = {*TUPLES, "compute_joint_jacobians_time_variation", "compute_joint_kinematic_hessians",
-           "compute_forward_kinematics_derivatives"}
+           "compute_forward_kinematics_derivatives", "compute_static_torque_derivatives",
+           "compute_generalized_gravity_derivatives"}
 MODELS = {"every_joint": rbda.sample_models.every_joint(), "manipulator": rbda.sample_models.manipulator(),
           "humanoid": rbda.sample_models.humanoid()}
+
+
+def _forces(model, v):
+    """External forces ``(njoints, 6)`` made of ``v``'s entries."""
+    return np.resize(v, (model.njoints, 6))
 
 
 def _filled(result) -> None:
@@ -492,3 +505,35 @@ def test_motion_derivative_entries_need_the_forward_kinematics_derivatives():
         if "derivatives" in name:
             with pytest.raises(ValueError, match="compute_forward_kinematics_derivatives"):
                 FRAME_CALLS[name](model, data, q, 1, rbda.LOCAL)
+
+
+FORCE_VARIANTS = {  # name -> f(forces (njoints, 6)) -> the argument passed as fext
+    "array": lambda F: F, "forces": lambda F: [rbda.Force(f) for f in F], "tuple": lambda F: tuple(map(rbda.Force, F)),
+    "vectors": lambda F: [f.copy() for f in F], "lists": lambda F: [list(f) for f in F],
+    "one_short": lambda F: [rbda.Force(f) for f in F[:-1]], "float32": lambda F: [f.astype(np.float32) for f in F],
+    "nan_in_a_force": lambda F: [rbda.Force(f) for f in F[:2]] + [_nan_force()] + [rbda.Force(f) for f in F[3:]],
+    "nan_array": lambda F: np.where(F == F[1, 2], np.nan, F), "transposed": lambda F: np.asfortranarray(F),
+    "none": lambda F: None, "numbers": lambda F: [1.0] * len(F),
+}
+
+
+def _nan_force():
+    f = rbda.Force(np.ones(6))
+    f.vector[4] = np.nan  # (past the constructor's check)
+    return f
+
+
+@pytest.mark.parametrize("variant", list(FORCE_VARIANTS))
+@pytest.mark.parametrize("name", ["compute_static_torque", "compute_static_torque_derivatives"])
+def test_external_forces_in_any_form_give_todays_result_or_error(name, variant):
+    model = MODELS["humanoid"]
+    rng = np.random.default_rng(5)
+    q, F = rbda.random_configuration(model, rng=rng), rng.normal(size=(model.njoints, 6))
+    function = getattr(rbda, name)
+    fast, slow = model.create_data(), ordinary(model)
+    function(model, fast, q, F)  # bound
+    assert getattr(fast.fast_entries, name) is not fastcall._ordinary
+    fext = FORCE_VARIANTS[variant](F)
+    same_outcome(outcome(lambda: function(model, fast, q, fext)), outcome(lambda: function(model, slow, q, fext)))
+    takes = variant in ("array", "forces", "tuple", "vectors")
+    assert (getattr(fast.fast_entries, name)(model, fast, q, fext) is not None) == takes

@@ -20,6 +20,8 @@
  *   'K' matrix (n1, the k of the 'k' before)                     'i' exact int >= 0
  *   'r' exact int or the ReferenceFrame type, 0 <= value <= 2    'f' exact float        'b' True or False
  *   'o' no argument: a new vector of n1 float64 that the entry allocates and returns (in place of its result)
+ *   'F' forces (n1, 6): a matrix of that shape, or a list or tuple of n1 objects each a float64 vector (6,) or
+ *       holding one as its ``vector`` (a Force), copied into a buffer of the call (at most FORCE_ROWS rows)
  *
  * A Public is a public function as one C call: ``function(model, data, *inputs)`` (or ``function(model, *inputs)``)
  * fills in the function's defaults and constants, calls the holder's entry ``holder.fast_entries.<name>`` and
@@ -37,6 +39,7 @@
 #define VALUE_COLUMNS 8
 #define VALUE_RESULT 9
 #define VALUES 10
+#define FORCE_ROWS 512
 
 enum { STATUS_ORDINARY = 0, STATUS_RESULT = 1, STATUS_TRUE = 2, STATUS_FALSE = 3, STATUS_FLOAT = 4 };
 
@@ -101,8 +104,42 @@ static inline int64_t int_value(PyObject *obj, PyObject *other, int64_t high) {
     return (int64_t)value;
 }
 
-/* 1 if the arguments are ones the entry takes (parsed into ``values``), else 0 */
-static int parse(Entry *self, PyObject *const *args, int64_t *values) {
+static PyObject *vector_str; /* "vector", interned */
+
+/* 1 if ``obj`` is ``rows`` forces (an (rows, 6) matrix, or a list or tuple of rows 6-vectors or objects whose
+   ``vector`` is one), their address in ``*address`` (``buffer``: where a sequence is copied), else 0 */
+static int forces(PyObject *obj, int64_t rows, double *buffer, int64_t *address) {
+    PyArrayObject *a;
+    if ((a = float_array(obj, 2)) != NULL) {
+        if (PyArray_DIM(a, 0) != rows || PyArray_DIM(a, 1) != 6) return 0;
+        *address = (int64_t)(intptr_t)PyArray_DATA(a);
+        return 1;
+    }
+    if (!(PyList_CheckExact(obj) || PyTuple_CheckExact(obj)) || PySequence_Fast_GET_SIZE(obj) != rows
+        || rows > FORCE_ROWS)
+        return 0;
+    PyObject **items = PySequence_Fast_ITEMS(obj);
+    for (int64_t i = 0; i < rows; ++i) {
+        PyObject *item = items[i], *vector = NULL;
+        if (!PyArray_CheckExact(item)) {
+            if ((vector = PyObject_GetAttr(item, vector_str)) == NULL) {
+                PyErr_Clear();
+                return 0;
+            }
+            item = vector;
+        }
+        int ok = (a = float_array(item, 1)) != NULL && PyArray_DIM(a, 0) == 6;
+        if (ok) memcpy(buffer + 6 * i, PyArray_DATA(a), 6 * sizeof(double));
+        Py_XDECREF(vector);
+        if (!ok) return 0;
+    }
+    *address = (int64_t)(intptr_t)buffer;
+    return 1;
+}
+
+/* 1 if the arguments are ones the entry takes (parsed into ``values``; ``buffer``: room for FORCE_ROWS forces),
+   else 0 */
+static int parse(Entry *self, PyObject *const *args, int64_t *values, double *buffer) {
     for (Py_ssize_t j = 0, k = 0; j < self->count; ++j) {
         PyArrayObject *a;
         if (self->kinds[j] == 'o') continue;
@@ -116,6 +153,9 @@ static int parse(Entry *self, PyObject *const *args, int64_t *values) {
             if (!(a = float_array(obj, 2)) || PyArray_DIM(a, 0) != self->n1[j] || PyArray_DIM(a, 1) != self->n2[j])
                 return 0;
             values[j] = (int64_t)(intptr_t)PyArray_DATA(a);
+            break;
+        case 'F':
+            if (!forces(obj, self->n1[j], buffer, &values[j])) return 0;
             break;
         case 'k':
             if (!(a = float_array(obj, 2)) || PyArray_DIM(a, 0) != self->n1[j]) return 0;
@@ -156,6 +196,7 @@ static PyObject *entry_vectorcall(PyObject *callable, PyObject *const *args, siz
     Entry *self = (Entry *)callable;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     int64_t values[VALUES];
+    double buffer[6 * FORCE_ROWS]; /* an 'F' argument given as a sequence */
     if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) Py_RETURN_NONE;
     if (nargs != self->fixed + self->count - (self->output >= 0) || *self->token == 0) Py_RETURN_NONE;
     PyObject *model = referent(self->model_ref);
@@ -164,7 +205,7 @@ static PyObject *entry_vectorcall(PyObject *callable, PyObject *const *args, siz
         PyObject *data = referent(self->data_ref);
         if (data == NULL || args[1] != data) Py_RETURN_NONE;
     }
-    if (!parse(self, args + self->fixed, values)) Py_RETURN_NONE;
+    if (!parse(self, args + self->fixed, values, buffer)) Py_RETURN_NONE;
     PyObject *output = NULL;
     if (self->output >= 0) {
         npy_intp n = (npy_intp)self->n1[self->output];
@@ -199,7 +240,7 @@ static const char entry_doc[] =
     "False, a float, or None for the ordinary path. ``body``: the address of the cfunc ``int64(int64 *table,\n"
     "int64 *values)``; ``table``: its int64 ndarray; ``token``: the binding's int64 ndarray (1,); ``model_ref``,\n"
     "``data_ref``: weak references (``data_ref`` None for an entry of a model only); ``result``: the object a\n"
-    "status 1 returns; ``kinds``: bytes, one argument kind each (v m k K i r f b); ``sizes``: a tuple of (n1, n2)\n"
+    "status 1 returns; ``kinds``: bytes, one argument kind each (v m k K i r f b o F, at most one F); ``sizes``: a tuple of (n1, n2)\n"
     "per kind; ``reference_frame``: the ReferenceFrame type; ``keep``: objects kept alive; ``name``: a str.";
 
 static int entry_init(Entry *self, PyObject *args, PyObject *kwds) {
@@ -233,8 +274,9 @@ static int entry_init(Entry *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     for (Py_ssize_t j = 0; j < count; ++j) {
-        if (strchr("vmkKirfbo", kinds[j]) == NULL || (kinds[j] == 'o' && self->output >= 0 && self->output != j)) {
-            PyErr_Format(PyExc_ValueError, "kinds: unknown kind %c", kinds[j]);
+        if (strchr("vmkKirfboF", kinds[j]) == NULL || (kinds[j] == 'o' && self->output >= 0 && self->output != j)
+            || (kinds[j] == 'F' && strchr(kinds + j + 1, 'F') != NULL)) {
+            PyErr_Format(PyExc_ValueError, "kinds: unknown kind, or a second o or F: %c", kinds[j]);
             return -1;
         }
         PyObject *pair = PyTuple_GET_ITEM(sizes, j);
@@ -342,7 +384,7 @@ typedef struct {
     int post;
 } Public;
 
-static PyObject *fast_entries_str, *vector_str, *rotation_str, *translation_str;
+static PyObject *fast_entries_str, *rotation_str, *translation_str;
 
 /* a new object of ``type`` (``cls.__new__(cls)``) with ``rotation`` and ``translation`` new copies of the
    placement ``[R | p]`` at ``block`` (3, 4), row-major */

@@ -113,6 +113,9 @@ ENTRIES = {
                                           "(6, 6 (njoints - 1))"),
     "compute_frame_kinematic_regressor": ("_frame_placement_rf_out", "frames", "kinematic_regressor",
                                           "(6, 6 (njoints - 1))"),
+    "compute_static_torque": ("_q_zero_va_fx", "dynamics", "rnea", "tau"),
+    "compute_generalized_gravity_derivatives": ("_dws_q_fext", "derivatives", "static_torque_derivatives", "dtau_dq"),
+    "compute_static_torque_derivatives": ("_dws_q_fx", "derivatives", "static_torque_derivatives", "dtau_dq"),
 }
 #: the entries outside the derivatives whose ordinary path runs on the model's elementary twin when it has one
 #: (``algorithms/_elementary.py``): bound only to a model that is its own twin
@@ -134,6 +137,7 @@ AUXILIARY = {"compute_supported_force_by_frame": lambda model: model.frame_suppo
 #: or the Data field the entry returns (``_out_*``: the kernel writes it); the derivatives' workspace for ``_dws_*``
 SECOND_BUFFER = {"_wb": lambda model, data, field: data.wb,
                  "_q_zero_va_fext": lambda model, data, field: np.zeros(model.nv),
+                 "_q_zero_va_fx": lambda model, data, field: np.zeros(model.nv),
                  "_out": lambda model, data, field: getattr(data, field)}
 #: the entries whose kernel writes into an output of their own (``OUT_PTR``, ``OUT_LEN``, which they return; the
 #: public function copies it): its shape, by the name that stands in ENTRIES' field column
@@ -173,7 +177,8 @@ MODEL_ENTRIES = {
 }
 assert not set(MODEL_ENTRIES) & set(ENTRIES), "an entry name both bound to a data and to a model"
 #: the arguments each body takes after the model and data (after the model for the ``_m_*`` bodies), one kind
-#: each (``_entry.c``): ``v`` a vector, ``m`` a matrix (nv, nv), ``k`` a matrix (nv, any k), ``K`` one (nv, that
+#: each (``_entry.c``): ``v`` a vector, ``m`` a matrix (nv, nv), ``F`` the external forces (njoints, 6), as a matrix
+#: or a list of Force (the table holds njoints at ``N1``), ``k`` a matrix (nv, any k), ``K`` one (nv, that
 #: k), ``i`` an id (an exact int >= 0), ``r`` a reference frame, ``f`` an exact float, ``b`` True or False, ``o``
 #: no argument: the output vector the entry allocates and returns
 ARGUMENTS = {
@@ -185,6 +190,7 @@ ARGUMENTS = {
     **dict.fromkeys(("_frame_rf_out", "_joint_rf_out", "_frame_rf_kind_out", "_joint_rf_kind_out",
                      "_dws_frame_rf_kind_out", "_dws_joint_rf_kind_out", "_frame_placement_rf_out",
                      "_joint_placement_rf_out"), "ir"),
+    "_q_zero_va_fx": "vF", "_dws_q_fext": "v", "_dws_q_fx": "vF",
     "_q_frame_rf_out": "vir", "_q_joint_rf_out": "vir", "_aux_frame_flag_out": "ib", "_wb_q_joint_aux": "vi",
     "_none": "",
     # config: the entries bound to a model
@@ -254,7 +260,9 @@ def bind(name: str, model, data):
     T[[AUX_PTR, AUX_LEN]] = aux.ctypes.data, aux.size
     T[[OUT_PTR, OUT_LEN]] = out.ctypes.data, out.size
     kinds = ARGUMENTS[body]
-    sizes = tuple((model.nv if kinds[:j].count("v") else model.nq, 0) for j in range(len(kinds)))  # q, then v's
+    sizes = tuple((model.njoints, 6) if kind == "F" else (model.nv if kinds[:j].count("v") else model.nq, 0)
+                  for j, kind in enumerate(kinds))  # q, then v's; the external forces, one row per joint
+    T[N1] = model.njoints  # (the bodies' external forces)
     entry = _Entry(compiled(name), T, bindings.token, weakref.ref(model), weakref.ref(data), result,
                    kinds.encode(), sizes, ReferenceFrame, (*keep, aux, out), name)
     setattr(data.fast_entries, name, entry)

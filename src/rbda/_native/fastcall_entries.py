@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 
+import numpy as np
 from llvmlite import ir
 from numba import carray, types
 from numba.extending import intrinsic
@@ -148,6 +149,43 @@ def _q_zero_va_fext(table, values):
     T, x, I, F, ws = inputs(table, values)
     zero = floats(T[DWS_PTR], T[NV])
     return done(call_kernel(T[KERNEL], (I, F, ws, q_of(T, x), zero, zero, no_rows(T, 6))))
+
+
+@njit(forceinline=True)
+def forces_of(T, x, k):
+    """The external forces ``(njoints, 6)`` of argument ``k`` (``N1``: njoints), or None when one is not finite
+    (the kernels do not check them: the ordinary path names the argument)."""
+    fext = carray(f64_pointer(x[k]), (T[N1], 6))
+    for i in range(fext.shape[0]):
+        for c in range(6):
+            if not np.isfinite(fext[i, c]):
+                return None
+    return fext
+
+
+def _q_zero_va_fx(table, values):
+    """``kernel(I, F, ws, q, 0, 0, fext)`` (the zeros: the second buffer)."""
+    T, x, I, F, ws = inputs(table, values)
+    fext = forces_of(T, x, 1)
+    if fext is None:
+        return ORDINARY
+    zero = floats(T[DWS_PTR], T[NV])
+    return done(call_kernel(T[KERNEL], (I, F, ws, q_of(T, x), zero, zero, fext)))
+
+
+def _dws_q_fext(table, values):
+    """``kernel(I, F, ws, dws, q, no external forces)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), q_of(T, x), no_rows(T, 6))))
+
+
+def _dws_q_fx(table, values):
+    """``kernel(I, F, ws, dws, q, fext)``."""
+    T, x, I, F, ws = inputs(table, values)
+    fext = forces_of(T, x, 1)
+    if fext is None:
+        return ORDINARY
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), q_of(T, x), fext)))
 
 
 def _dws_qva(table, values):
@@ -416,7 +454,8 @@ BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_
           # ratios (``_out_*``: the ``_wb_*`` bodies, whose second buffer is the Data field the entry returns)
           "_out_q": _wb_q, "_out_qv": _wb_qv, "_frame_out": _frame_out, "_joint_out": _joint_out,
           "_dws_frame_rf_kind_out": _dws_frame_rf_kind_out, "_dws_joint_rf_kind_out": _dws_joint_rf_kind_out,
-          "_none": _none, "_dws_qva": _dws_qva, "_out_q_tensor_tensor": _out_q_tensor_tensor,
+          "_none": _none, "_dws_qva": _dws_qva, "_q_zero_va_fx": _q_zero_va_fx, "_dws_q_fext": _dws_q_fext,
+          "_dws_q_fx": _dws_q_fx, "_out_q_tensor_tensor": _out_q_tensor_tensor,
           "_frame_placement_rf_out": _frame_placement_rf_out, "_joint_placement_rf_out": _joint_placement_rf_out}
 #: ``int64_t body(int64_t *table, int64_t *values)``, pointers as integers (the same registers)
 SIGNATURE = types.int64(types.intp, types.intp)
@@ -474,6 +513,9 @@ KERNEL_SIGNATURES = {
     **{name: (_I, _V, _V, _V, _N, _N, _M, _N, _N, _T3) for name in (
         "get_joint_velocity_derivatives", "get_joint_acceleration_derivatives", "get_frame_velocity_derivatives",
         "get_frame_acceleration_derivatives")},
+    "compute_static_torque": (_I, _V, _V, _V, _V, _V, _M),
+    "compute_generalized_gravity_derivatives": (_I, _V, _V, _V, _V, _M),
+    "compute_static_torque_derivatives": (_I, _V, _V, _V, _V, _M),
     "update_frame_placements": (_I, _V, _V), "update_global_placements": (_I, _V, _V),
     "frames_forward_kinematics": (_I, _V, _V, _V), "compute_joint_jacobians_time_variation": (_I, _V, _V, _V, _V),
     "compute_joint_kinematic_hessians": (_I, _V, _V, _V, _T3, _T3),

@@ -96,20 +96,31 @@ def compute_rnea_second_order_derivatives(model: Model, data: Data, q: ArrayLike
 
 def compute_generalized_gravity_derivatives(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``dg/dq`` ``(nv, nv)`` at ``q: (nq,)``, the derivative of :func:`compute_generalized_gravity` in the tangent
-    space (a new array, also in ``data.dtau_dq``)."""
-    z = np.zeros(model.nv)
-    out = data.fast_entries.compute_rnea_derivatives(model, data, q, z, z)  # the bound fast entry, or None
+    space (a new array, also in ``data.dtau_dq``). Also fills ``data.tau`` (``g(q)``), ``data.J`` and
+    ``data.oMi``."""
+    out = data.fast_entries.compute_generalized_gravity_derivatives(model, data, q)  # the bound fast entry, or None
+    data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     if out is not None:
-        data.kinematics_derivatives = False
-        return out[0].copy()
-    return compute_rnea_derivatives(model, data, q, z, z)[0]
+        return out.copy()
+    return compute_static_torque_derivatives(model, data, q, None)
 
 
 def compute_static_torque_derivatives(model: Model, data: Data, q: ArrayLike, fext: ArrayLike | None) -> np.ndarray:
     """``d/dq (g(q) - sum J_i^T fext_i)`` ``(nv, nv)``, the derivative of :func:`compute_static_torque`
-    (``fext`` fixed in the joint frames)."""
-    z = np.zeros(model.nv)
-    return compute_rnea_derivatives(model, data, q, z, z, fext)[0]
+    (``fext`` fixed in the joint frames, one force per joint, or None for none): a new array, also in
+    ``data.dtau_dq``. Also fills ``data.tau`` (the static torque), ``data.J`` and ``data.oMi``."""
+    out = data.fast_entries.compute_static_torque_derivatives(model, data, q, fext)  # the bound fast entry, or None
+    data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
+    if out is not None:
+        return out.copy()
+    I, F, ws, dws, elementary = workspaces(model, data)
+    q = vector(q, model.nq, "q")
+    status = _k.static_torque_derivatives(I, F, ws, dws, q, _elementary_fext(model, fext, elementary))
+    if status:
+        report(status, ("q",), model, (q,))
+    if elementary is not None:
+        copy_back(data, elementary, ("tau", "J"))
+    return data.dtau_dq.copy()
 
 
 def compute_aba_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: ArrayLike,

@@ -86,6 +86,7 @@ def compute_generalized_gravity(model: Model, data: Data, q: ArrayLike) -> np.nd
     return g
 
 
+@public("copy")
 def compute_static_torque(model: Model, data: Data, q: ArrayLike, fext: ArrayLike | None) -> np.ndarray:
     """``g(q) - sum J_i^T fext_i`` ``(nv,)``: the torques that hold configuration ``q: (nq,)`` still against gravity
     and the external forces ``fext`` (one per joint, in its joint frame, as in :func:`rnea`; None for none). Returns

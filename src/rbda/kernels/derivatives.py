@@ -152,6 +152,62 @@ def rnea_derivatives(I, F, ws, dws, q, v, a, fext):
 
 
 @njit(cache=True)
+def static_torque_derivatives(I, F, ws, dws, q, fext):
+    """``tau = g(q) - sum J_i^T fext_i`` into ``d.tau`` and its derivative ``dtau/dq`` into the derivative workspace:
+    :func:`rnea_derivatives` at ``v = a = 0``, where ``ov = 0``, ``B = 0``, ``dVdq = dAdv = 0`` and every body
+    accelerates as ``a_0 = -g``, so ``dAdq_k = a_0 x s_k``; ``dtau/dv`` and ``M`` are not computed."""
+    m, d, jt, status = begin(I, F, ws, q, left_out(ws), left_out(ws))
+    if status:
+        return status
+    q = extended(m, q, d.qx)
+    g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
+    a0, G, tmp, Y13 = d.oa_gf[0], d.v6[0], d.v6[1], d.y13
+    for k in range(6):
+        a0[k] = -m.gravity[k]
+    for i in range(1, m.nj):  # forward: J, dAdq = a_0 x s, Y_i, f_i = Y_i a_0 - fext_i
+        iv, nvi = m.idx_v[i], m.nvs[i]
+        calc_joint(jt, i, q, d.zeros)
+        world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])
+        for c in range(iv, iv + nvi):
+            motion_cross(a0, d.J[c], g.dAdq[c])
+        inertia_act(d.oMi[i], m.inertias[i], Y13)
+        inertia_to_matrix(Y13, g.Yo[i])
+        matvec6(g.Yo[i], a0, d.of[i])
+        if fext.shape[0]:  # empty: no external forces
+            force_act(d.oMi[i], fext[i], tmp)
+            for k in range(6):
+                d.of[i, k] -= tmp[k]
+    if m.nq_mimic:  # the compressed matrix of the last call overlaps entries that the loops below leave alone
+        g.dtau_dq[:, :] = 0.0
+    Yc, Fc = g.Yo, d.of  # become the subtree sums, from the leaves up
+    for i in range(m.nj - 1, 0, -1):  # backward: tau_i = J_i^T F_i, the blocks of dtau/dq
+        iv, nvi, parent = m.idx_v[i], m.nvs[i], m.parents[i]
+        for c in range(iv, iv + nvi):
+            d.tau[c] = dot6(d.J[c], Fc[i])
+            matvec6(Yc[i], d.J[c], g.Yc[c])
+            matvec6(Yc[i], g.dAdq[c], g.Xq[c])  # Xq = Yc dA/dq
+        for c in range(iv, iv + nvi):  # the joint's own block
+            for r in range(iv, iv + nvi):
+                g.dtau_dq[r, c] = dot6(d.J[r], g.Xq[c])
+        for c in range(iv, iv + nvi):  # blocks with the ancestors
+            force_cross(d.J[c], Fc[i], G)
+            for k in range(6):
+                G[k] += g.Xq[c, k]
+            j = parent
+            while j > 0:
+                for r in range(m.idx_v[j], m.idx_v[j] + m.nvs[j]):
+                    g.dtau_dq[r, c] = dot6(d.J[r], G)
+                    g.dtau_dq[c, r] = dot6(g.Yc[c], g.dAdq[r])
+                j = m.parents[j]
+        if parent > 0:  # subtree sums (one world frame: no transform)
+            add6(Fc[parent], Fc[i])
+            add6x6(Yc[parent], Yc[i])
+    compress_vector(m, d.tau)  # mimic joints: tau = G^T tau_ext, dtau/dq = G^T X_ext G
+    compress_matrix(m, g.dtau_dq)
+    return 0
+
+
+@njit(cache=True)
 def backward_derivatives(I, F, ws, dws, a):
     """The backward pass of :func:`rnea_derivatives` after its forward pass (:func:`forward_derivatives`)."""
     m = model_views(borrowed(I), borrowed(F))

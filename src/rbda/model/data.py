@@ -108,7 +108,8 @@ class FastEntries:
     *inputs)`` returns the algorithm's result (True for forward kinematics), or None to send the call down the
     ordinary path, which converts the inputs or raises the named error."""
 
-    __slots__ = ("forward_kinematics_q", "forward_kinematics_qv", "forward_kinematics_qva", "compute_joint_jacobians",
+    __slots__ = ("compute_static_torque", "compute_generalized_gravity_derivatives", "compute_static_torque_derivatives",
+                 "forward_kinematics_q", "forward_kinematics_qv", "forward_kinematics_qva", "compute_joint_jacobians",
                  "rnea", "crba", "aba", "compute_minverse", "compute_rnea_derivatives", "compute_aba_derivatives",
                  "compute_generalized_gravity", "center_of_mass_q", "center_of_mass_qv", "center_of_mass_qva",
                  "jacobian_center_of_mass", "compute_centroidal_map", "ccrba", "compute_centroidal_momentum",
