@@ -537,3 +537,69 @@ def test_external_forces_in_any_form_give_todays_result_or_error(name, variant):
     same_outcome(outcome(lambda: function(model, fast, q, fext)), outcome(lambda: function(model, slow, q, fext)))
     takes = variant in ("array", "forces", "tuple", "vectors")
     assert (getattr(fast.fast_entries, name)(model, fast, q, fext) is not None) == takes
+
+
+POINT_CALLS = {name: getattr(rbda, name) for name in ("get_point_velocity_derivatives",
+                                                      "get_point_classic_acceleration_derivatives")}
+
+
+class SubSE3(rbda.SE3):
+    pass
+
+
+def _odd_placements():
+    """Placements the point entries leave to the ordinary path, and arguments that are not placements."""
+    fortran = rbda.SE3.Random()
+    fortran.rotation = np.asfortranarray(fortran.rotation)
+    single = rbda.SE3.Random()
+    single.translation = single.translation.astype(np.float32)
+    return [fortran, single, SubSE3(np.eye(3), np.ones(3)), "x", None, np.eye(4), rbda.SE3.Random().homogeneous]
+
+
+@pytest.mark.parametrize("model_name", list(MODELS))
+@pytest.mark.parametrize("name", list(POINT_CALLS))
+def test_point_entries_equal_the_ordinary_path_bit_for_bit(model_name, name):
+    model, rng = MODELS[model_name], np.random.default_rng(12)
+    fast, slow = model.create_data(), ordinary(model)
+    q, v, a = state(model, rng)
+    _frame_state(model, fast, q, v, a), _frame_state(model, slow, q, v, a)
+    call = POINT_CALLS[name]
+    for i in range(model.njoints):
+        for placement in (rbda.SE3.Random(), rbda.SE3.Identity()):
+            for rf in (rbda.LOCAL, rbda.LOCAL_WORLD_ALIGNED, 1, 2):
+                r_fast, r_slow = call(model, fast, i, placement, rf), call(model, slow, i, placement, rf)
+                for x, y in zip(r_fast, r_slow):
+                    assert not np.shares_memory(x, fast.dws)
+                    np.testing.assert_array_equal(x, y)
+    twin = model_name == "every_joint"  # run on the elementary twin: ordinary
+    assert (getattr(fast.fast_entries, name) is fastcall._ordinary) == twin
+    np.testing.assert_array_equal(fast.ws, slow.ws)
+    for placement in _odd_placements():
+        for rf in (rbda.LOCAL, rbda.WORLD, 0, 3, "LOCAL", None):
+            for i in (1, -1, model.njoints, 1.0):
+                same_outcome(outcome(lambda: call(model, fast, i, placement, rf)),
+                             outcome(lambda: call(model, slow, i, placement, rf)))
+    with pytest.raises(ValueError, match="compute_forward_kinematics_derivatives"):
+        call(model, model.create_data(), 1, rbda.SE3.Identity(), rbda.LOCAL)
+
+
+def test_no_reference_leak_through_forces_and_placements():
+    """The 'F' and 'P' arguments read attributes (new references) of each Force and of the SE3: all released,
+    whether the entry takes the call or not."""
+    model = MODELS["humanoid"]
+    q, v, a = state(model, np.random.default_rng(13))
+    data = model.create_data()
+    rbda.compute_forward_kinematics_derivatives(model, data, q, v, a)
+    forces = [rbda.Force(f) for f in np.random.default_rng(14).normal(size=(model.njoints, 6))]
+    short = forces[:-1]
+    placement = rbda.SE3.Random()
+    rbda.compute_static_torque(model, data, q, forces)
+    rbda.get_point_velocity_derivatives(model, data, 1, placement, rbda.LOCAL)
+    torque, point = data.fast_entries.compute_static_torque, data.fast_entries.get_point_velocity_derivatives
+    watched = (forces[0], forces[0].vector, forces[-1].vector, placement, placement.rotation, placement.translation)
+    counts = [sys.getrefcount(x) for x in watched]
+    for _ in range(2000):
+        assert torque(model, data, q, forces) is not None and torque(model, data, q, short) is None
+        assert point(model, data, 1, placement, rbda.LOCAL) is not None
+        assert point(model, data, 1, placement, rbda.WORLD) is None
+    assert [sys.getrefcount(x) for x in watched] == counts

@@ -20,6 +20,8 @@
  *   'K' matrix (n1, the k of the 'k' before)                     'i' exact int >= 0
  *   'r' exact int or the ReferenceFrame type, 0 <= value <= 2    'f' exact float        'b' True or False
  *   'o' no argument: a new vector of n1 float64 that the entry allocates and returns (in place of its result)
+ *   'P' a placement: an object of the entry's placement type (SE3) whose ``rotation`` is a float64 (3, 3) and
+ *       ``translation`` a float64 (3,) array, copied into a (3, 4) buffer of the call as [R | t]
  *   'F' forces (n1, 6): a matrix of that shape, or a list or tuple of n1 objects each a float64 vector (6,) or
  *       holding one as its ``vector`` (a Force), copied into a buffer of the call (at most FORCE_ROWS rows)
  *
@@ -57,6 +59,7 @@ typedef struct {
     PyObject *data_ref;      /* weak reference to the bound data, or NULL for an entry bound to a model only */
     PyObject *result;        /* the object STATUS_RESULT returns */
     PyObject *reference_frame;  /* the ReferenceFrame type */
+    PyObject *placement;        /* the SE3 type, or NULL (a 'P' argument) */
     PyObject *keep;          /* everything the table points to */
     PyObject *name;          /* str, for repr */
     Py_ssize_t fixed;        /* 1 (model) or 2 (model, data) */
@@ -104,7 +107,28 @@ static inline int64_t int_value(PyObject *obj, PyObject *other, int64_t high) {
     return (int64_t)value;
 }
 
-static PyObject *vector_str; /* "vector", interned */
+static PyObject *vector_str, *rotation_str, *translation_str; /* "vector", "rotation", "translation", interned */
+
+/* 1 if ``obj`` is of type ``type`` with a float64 (3, 3) ``rotation`` and (3,) ``translation`` (C-contiguous), copied
+   into ``buffer`` as the (3, 4) matrix [R | t], else 0 */
+static int placement(PyObject *obj, PyObject *type, double *buffer) {
+    if (type == NULL || (PyObject *)Py_TYPE(obj) != type) return 0;
+    PyObject *R = PyObject_GetAttr(obj, rotation_str), *t = R == NULL ? NULL : PyObject_GetAttr(obj, translation_str);
+    PyArrayObject *r, *p;
+    int ok = t != NULL && (r = float_array(R, 2)) != NULL && PyArray_DIM(r, 0) == 3 && PyArray_DIM(r, 1) == 3
+             && (p = float_array(t, 1)) != NULL && PyArray_DIM(p, 0) == 3;
+    if (ok) {
+        const double *rot = (const double *)PyArray_DATA(r), *tr = (const double *)PyArray_DATA(p);
+        for (int i = 0; i < 3; ++i) {
+            memcpy(buffer + 4 * i, rot + 3 * i, 3 * sizeof(double));
+            buffer[4 * i + 3] = tr[i];
+        }
+    }
+    if (R == NULL || t == NULL) PyErr_Clear();
+    Py_XDECREF(R);
+    Py_XDECREF(t);
+    return ok;
+}
 
 /* 1 if ``obj`` is ``rows`` forces (an (rows, 6) matrix, or a list or tuple of rows 6-vectors or objects whose
    ``vector`` is one), their address in ``*address`` (``buffer``: where a sequence is copied), else 0 */
@@ -137,9 +161,9 @@ static int forces(PyObject *obj, int64_t rows, double *buffer, int64_t *address)
     return 1;
 }
 
-/* 1 if the arguments are ones the entry takes (parsed into ``values``; ``buffer``: room for FORCE_ROWS forces),
-   else 0 */
-static int parse(Entry *self, PyObject *const *args, int64_t *values, double *buffer) {
+/* 1 if the arguments are ones the entry takes (parsed into ``values``; ``buffer``: room for FORCE_ROWS forces,
+   ``frame``: for a placement), else 0 */
+static int parse(Entry *self, PyObject *const *args, int64_t *values, double *buffer, double *frame) {
     for (Py_ssize_t j = 0, k = 0; j < self->count; ++j) {
         PyArrayObject *a;
         if (self->kinds[j] == 'o') continue;
@@ -156,6 +180,10 @@ static int parse(Entry *self, PyObject *const *args, int64_t *values, double *bu
             break;
         case 'F':
             if (!forces(obj, self->n1[j], buffer, &values[j])) return 0;
+            break;
+        case 'P':
+            if (!placement(obj, self->placement, frame)) return 0;
+            values[j] = (int64_t)(intptr_t)frame;
             break;
         case 'k':
             if (!(a = float_array(obj, 2)) || PyArray_DIM(a, 0) != self->n1[j]) return 0;
@@ -196,7 +224,7 @@ static PyObject *entry_vectorcall(PyObject *callable, PyObject *const *args, siz
     Entry *self = (Entry *)callable;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     int64_t values[VALUES];
-    double buffer[6 * FORCE_ROWS]; /* an 'F' argument given as a sequence */
+    double buffer[6 * FORCE_ROWS], frame[12]; /* an 'F' argument given as a sequence, a 'P' argument */
     if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) Py_RETURN_NONE;
     if (nargs != self->fixed + self->count - (self->output >= 0) || *self->token == 0) Py_RETURN_NONE;
     PyObject *model = referent(self->model_ref);
@@ -205,7 +233,7 @@ static PyObject *entry_vectorcall(PyObject *callable, PyObject *const *args, siz
         PyObject *data = referent(self->data_ref);
         if (data == NULL || args[1] != data) Py_RETURN_NONE;
     }
-    if (!parse(self, args + self->fixed, values, buffer)) Py_RETURN_NONE;
+    if (!parse(self, args + self->fixed, values, buffer, frame)) Py_RETURN_NONE;
     PyObject *output = NULL;
     if (self->output >= 0) {
         npy_intp n = (npy_intp)self->n1[self->output];
@@ -235,24 +263,26 @@ static PyObject *entry_vectorcall(PyObject *callable, PyObject *const *args, siz
 }
 
 static const char entry_doc[] =
-    "Entry(body, table, token, model_ref, data_ref, result, kinds, sizes, reference_frame, keep, name)\n\n"
+    "Entry(body, table, token, model_ref, data_ref, result, kinds, sizes, reference_frame, keep, name,\n"
+    "      placement=None)\n\n"
     "A fast entry bound to a model (and a data): ``entry(model[, data], *arguments)`` returns the result, True,\n"
     "False, a float, or None for the ordinary path. ``body``: the address of the cfunc ``int64(int64 *table,\n"
     "int64 *values)``; ``table``: its int64 ndarray; ``token``: the binding's int64 ndarray (1,); ``model_ref``,\n"
     "``data_ref``: weak references (``data_ref`` None for an entry of a model only); ``result``: the object a\n"
     "status 1 returns; ``kinds``: bytes, one argument kind each (v m k K i r f b o F, at most one F); ``sizes``: a tuple of (n1, n2)\n"
-    "per kind; ``reference_frame``: the ReferenceFrame type; ``keep``: objects kept alive; ``name``: a str.";
+    "per kind; ``reference_frame``: the ReferenceFrame type; ``keep``: objects kept alive; ``name``: a str;\n"
+    "``placement``: the type a 'P' argument must have (SE3).";
 
 static int entry_init(Entry *self, PyObject *args, PyObject *kwds) {
     unsigned long long body;
-    PyObject *table, *token, *model_ref, *data_ref, *result, *sizes, *reference_frame, *keep, *name;
+    PyObject *table, *token, *model_ref, *data_ref, *result, *sizes, *reference_frame, *keep, *name, *frame = NULL;
     const char *kinds;
     Py_ssize_t count;
     static char *keywords[] = {"body", "table", "token", "model_ref", "data_ref", "result", "kinds", "sizes",
-                               "reference_frame", "keep", "name", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "KO!O!OOOy#O!OOU", keywords, &body, &PyArray_Type, &table,
+                               "reference_frame", "keep", "name", "placement", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "KO!O!OOOy#O!OOU|O", keywords, &body, &PyArray_Type, &table,
                                      &PyArray_Type, &token, &model_ref, &data_ref, &result,
-                                     &kinds, &count, &PyTuple_Type, &sizes, &reference_frame, &keep, &name))
+                                     &kinds, &count, &PyTuple_Type, &sizes, &reference_frame, &keep, &name, &frame))
         return -1;
     if (body == 0) {
         PyErr_SetString(PyExc_ValueError, "body: a null address");
@@ -274,9 +304,9 @@ static int entry_init(Entry *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     for (Py_ssize_t j = 0; j < count; ++j) {
-        if (strchr("vmkKirfboF", kinds[j]) == NULL || (kinds[j] == 'o' && self->output >= 0 && self->output != j)
-            || (kinds[j] == 'F' && strchr(kinds + j + 1, 'F') != NULL)) {
-            PyErr_Format(PyExc_ValueError, "kinds: unknown kind, or a second o or F: %c", kinds[j]);
+        if (strchr("vmkKirfboFP", kinds[j]) == NULL || (kinds[j] == 'o' && self->output >= 0 && self->output != j)
+            || ((kinds[j] == 'F' || kinds[j] == 'P') && strchr(kinds + j + 1, kinds[j]) != NULL)) {
+            PyErr_Format(PyExc_ValueError, "kinds: unknown kind, or a second o, F or P: %c", kinds[j]);
             return -1;
         }
         PyObject *pair = PyTuple_GET_ITEM(sizes, j);
@@ -296,6 +326,7 @@ static int entry_init(Entry *self, PyObject *args, PyObject *kwds) {
     Py_XSETREF(self->data_ref, data_ref == Py_None ? NULL : Py_NewRef(data_ref));
     Py_XSETREF(self->result, Py_NewRef(result));
     Py_XSETREF(self->reference_frame, Py_NewRef(reference_frame));
+    Py_XSETREF(self->placement, frame == NULL || frame == Py_None ? NULL : Py_NewRef(frame));
     Py_XSETREF(self->keep, Py_NewRef(keep));
     Py_XSETREF(self->name, Py_NewRef(name));
     self->vectorcall = entry_vectorcall;
@@ -323,6 +354,7 @@ static int entry_traverse(Entry *self, visitproc visit, void *arg) {
     Py_VISIT(self->data_ref);
     Py_VISIT(self->result);
     Py_VISIT(self->reference_frame);
+    Py_VISIT(self->placement);
     Py_VISIT(self->keep);
     Py_VISIT(self->name);
     return 0;
@@ -336,6 +368,7 @@ static int entry_clear(Entry *self) {
     Py_CLEAR(self->data_ref);
     Py_CLEAR(self->result);
     Py_CLEAR(self->reference_frame);
+    Py_CLEAR(self->placement);
     Py_CLEAR(self->keep);
     Py_CLEAR(self->name);
     return 0;
@@ -384,7 +417,7 @@ typedef struct {
     int post;
 } Public;
 
-static PyObject *fast_entries_str, *rotation_str, *translation_str;
+static PyObject *fast_entries_str;
 
 /* a new object of ``type`` (``cls.__new__(cls)``) with ``rotation`` and ``translation`` new copies of the
    placement ``[R | p]`` at ``block`` (3, 4), row-major */

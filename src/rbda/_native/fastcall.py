@@ -31,6 +31,7 @@ import weakref
 import numpy as np
 
 from ..model import data as _data
+from ..spatial.se3 import SE3
 from ..spatial.so3 import ReferenceFrame
 from .public import extension
 
@@ -116,6 +117,10 @@ ENTRIES = {
     "compute_static_torque": ("_q_zero_va_fx", "dynamics", "rnea", "tau"),
     "compute_generalized_gravity_derivatives": ("_dws_q_fext", "derivatives", "static_torque_derivatives", "dtau_dq"),
     "compute_static_torque_derivatives": ("_dws_q_fx", "derivatives", "static_torque_derivatives", "dtau_dq"),
+    "get_point_velocity_derivatives": ("_dws_joint_placement_rf_kind_out", "derivatives", "frame_motion_derivatives",
+                                       "(5, 6, nv)"),
+    "get_point_classic_acceleration_derivatives": ("_dws_joint_placement_rf_kind_out", "derivatives",
+                                                   "frame_motion_derivatives", "(5, 6, nv)"),
 }
 #: the entries outside the derivatives whose ordinary path runs on the model's elementary twin when it has one
 #: (``algorithms/_elementary.py``): bound only to a model that is its own twin
@@ -153,7 +158,8 @@ KINDS = {"get_velocity": 0, "get_acceleration": 1, "get_classical_acceleration":
          "get_frame_acceleration": 1, "get_frame_classical_acceleration": 2,
          # ratios: kernels.derivatives.frame_motion_derivatives' accel
          "get_joint_velocity_derivatives": 0, "get_joint_acceleration_derivatives": 1,
-         "get_frame_velocity_derivatives": 0, "get_frame_acceleration_derivatives": 1}
+         "get_frame_velocity_derivatives": 0, "get_frame_acceleration_derivatives": 1,
+         "get_point_velocity_derivatives": 0, "get_point_classic_acceleration_derivatives": 2}
 # config
 #: the entries bound to a model (``model.fast_entries``, for the functions that take no data): entry name -> (the
 #: name of its cfunc body, the kernel module and kernel it calls, the sizes N1, N2, N3 of its vector arguments by
@@ -180,7 +186,7 @@ assert not set(MODEL_ENTRIES) & set(ENTRIES), "an entry name both bound to a dat
 #: each (``_entry.c``): ``v`` a vector, ``m`` a matrix (nv, nv), ``F`` the external forces (njoints, 6), as a matrix
 #: or a list of Force (the table holds njoints at ``N1``), ``k`` a matrix (nv, any k), ``K`` one (nv, that
 #: k), ``i`` an id (an exact int >= 0), ``r`` a reference frame, ``f`` an exact float, ``b`` True or False, ``o``
-#: no argument: the output vector the entry allocates and returns
+#: no argument: the output vector the entry allocates and returns; ``P`` a placement (an SE3)
 ARGUMENTS = {
     **dict.fromkeys(("_q", "_q_zero_va_fext", "_wb_q", "_wb_q_none", "_wb_q_none_none", "_out_q",
                      "_out_q_tensor_tensor"), "v"),
@@ -190,7 +196,7 @@ ARGUMENTS = {
     **dict.fromkeys(("_frame_rf_out", "_joint_rf_out", "_frame_rf_kind_out", "_joint_rf_kind_out",
                      "_dws_frame_rf_kind_out", "_dws_joint_rf_kind_out", "_frame_placement_rf_out",
                      "_joint_placement_rf_out"), "ir"),
-    "_q_zero_va_fx": "vF", "_dws_q_fext": "v", "_dws_q_fx": "vF",
+    "_q_zero_va_fx": "vF", "_dws_q_fext": "v", "_dws_q_fx": "vF", "_dws_joint_placement_rf_kind_out": "iPr",
     "_q_frame_rf_out": "vir", "_q_joint_rf_out": "vir", "_aux_frame_flag_out": "ib", "_wb_q_joint_aux": "vi",
     "_none": "",
     # config: the entries bound to a model
@@ -264,7 +270,7 @@ def bind(name: str, model, data):
                   for j, kind in enumerate(kinds))  # q, then v's; the external forces, one row per joint
     T[N1] = model.njoints  # (the bodies' external forces)
     entry = _Entry(compiled(name), T, bindings.token, weakref.ref(model), weakref.ref(data), result,
-                   kinds.encode(), sizes, ReferenceFrame, (*keep, aux, out), name)
+                   kinds.encode(), sizes, ReferenceFrame, (*keep, aux, out), name, SE3)
     setattr(data.fast_entries, name, entry)
     bindings.data.add(data)
     return entry

@@ -322,6 +322,17 @@ def _dws_joint_rf_kind_out(table, values):
     return done(call_kernel(T[KERNEL], (I, F, ws, second(T), -1, x[0], no_rows(T, 4), x[1], T[KIND], out)))
 
 
+def _dws_joint_placement_rf_kind_out(table, values):
+    """``kernel(I, F, ws, dws, -1, joint_id, placement (3, 4), rf, KIND, out (5, 6, nv))``; the ordinary path for
+    ``rf`` WORLD (a point's derivatives are not given in it)."""
+    T, x, I, F, ws = inputs(table, values)
+    if x[2] == 0:
+        return ORDINARY
+    out = carray(f64_pointer(T[OUT_PTR]), (5, 6, T[NV]))
+    P = carray(f64_pointer(x[1]), (3, 4))
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), -1, x[0], P, x[2], T[KIND], out)))
+
+
 def _frame_placement_rf_out(table, values):
     """``kernel(I, F, ws, frame_id, 0, no placement, rf, out (6, n))``."""
     T, x, I, F, ws = inputs(table, values)
@@ -455,7 +466,7 @@ BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_
           "_out_q": _wb_q, "_out_qv": _wb_qv, "_frame_out": _frame_out, "_joint_out": _joint_out,
           "_dws_frame_rf_kind_out": _dws_frame_rf_kind_out, "_dws_joint_rf_kind_out": _dws_joint_rf_kind_out,
           "_none": _none, "_dws_qva": _dws_qva, "_q_zero_va_fx": _q_zero_va_fx, "_dws_q_fext": _dws_q_fext,
-          "_dws_q_fx": _dws_q_fx, "_out_q_tensor_tensor": _out_q_tensor_tensor,
+          "_dws_q_fx": _dws_q_fx, "_dws_joint_placement_rf_kind_out": _dws_joint_placement_rf_kind_out, "_out_q_tensor_tensor": _out_q_tensor_tensor,
           "_frame_placement_rf_out": _frame_placement_rf_out, "_joint_placement_rf_out": _joint_placement_rf_out}
 #: ``int64_t body(int64_t *table, int64_t *values)``, pointers as integers (the same registers)
 SIGNATURE = types.int64(types.intp, types.intp)
@@ -512,7 +523,8 @@ KERNEL_SIGNATURES = {
     "joint_body_regressor": (_I, _V, _V, _N, _N, _M), "frame_body_regressor": (_I, _V, _V, _N, _N, _M),
     **{name: (_I, _V, _V, _V, _N, _N, _M, _N, _N, _T3) for name in (
         "get_joint_velocity_derivatives", "get_joint_acceleration_derivatives", "get_frame_velocity_derivatives",
-        "get_frame_acceleration_derivatives")},
+        "get_frame_acceleration_derivatives", "get_point_velocity_derivatives",
+        "get_point_classic_acceleration_derivatives")},
     "compute_static_torque": (_I, _V, _V, _V, _V, _V, _M),
     "compute_generalized_gravity_derivatives": (_I, _V, _V, _V, _V, _M),
     "compute_static_torque_derivatives": (_I, _V, _V, _V, _V, _M),

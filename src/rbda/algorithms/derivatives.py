@@ -220,7 +220,7 @@ def get_joint_velocity_derivatives(model: Model, data: Data, joint_id: int,
     out = data.fast_entries.get_joint_velocity_derivatives(model, data, joint_id, reference_frame)  # fast, or None
     if out is None:
         return tuple(_motion_derivatives(model, data, _joint_id(model, data, joint_id), None, reference_frame, False))
-    out = out.copy()  # (the entry's own buffer)
+    out = out[:2].copy()  # (the entry's own buffer)
     return out[0], out[1]
 
 
@@ -246,7 +246,7 @@ def get_frame_velocity_derivatives(model: Model, data: Data, frame_id: int | str
     out = data.fast_entries.get_frame_velocity_derivatives(model, data, frame_id, reference_frame)  # fast, or None
     if out is None:
         return tuple(_frame_motion_derivatives(model, data, frame_id, reference_frame, False))
-    out = out.copy()  # (the entry's own buffer)
+    out = out[:2].copy()  # (the entry's own buffer)
     return out[0], out[1]
 
 
@@ -278,9 +278,12 @@ def get_point_velocity_derivatives(model: Model, data: Data, joint_id: int, plac
     """``(v_partial_dq, v_partial_dv)`` ``(3, nv)``: derivatives of the linear velocity of the point at ``placement``
     (an SE3 in the frame of joint ``joint_id``), expressed as ``reference_frame`` says: the point's frame (``LOCAL``)
     or world axes (``LOCAL_WORLD_ALIGNED``). After :func:`compute_forward_kinematics_derivatives`."""
-    joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
-    out = _motion_derivatives(model, data, joint_id, placement, reference_frame, False)
-    return out[0, :3], out[1, :3]
+    out = data.fast_entries.get_point_velocity_derivatives(model, data, joint_id, placement, reference_frame) if (
+        data.kinematics_derivatives) else None  # the bound fast entry (its own buffer), or None
+    if out is None:
+        joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
+        out = _motion_derivatives(model, data, joint_id, placement, reference_frame, False)
+    return out[0, :3].copy(), out[1, :3].copy()
 
 
 def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_id: int, placement: SE3,
@@ -289,10 +292,14 @@ def get_point_classic_acceleration_derivatives(model: Model, data: Data, joint_i
     and of the classical acceleration ``a + w x v`` of the point at ``placement`` on joint ``joint_id``, in
     ``reference_frame`` ``LOCAL`` or ``LOCAL_WORLD_ALIGNED``, by the product rule on the frame's spatial quantities.
     After :func:`compute_forward_kinematics_derivatives`."""
-    joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
-    out = _motion_derivatives(model, data, joint_id, placement, reference_frame,
-                              derivatives.POINT_CLASSICAL_ACCELERATION)
-    return out[0, :3], out[2, :3], out[3, :3], out[4, :3]
+    out = data.fast_entries.get_point_classic_acceleration_derivatives(model, data, joint_id, placement,
+                                                                      reference_frame) if (
+        data.kinematics_derivatives) else None  # the bound fast entry (its own buffer), or None
+    if out is None:
+        joint_id = _point_frame(model, data, joint_id, placement, reference_frame)
+        out = _motion_derivatives(model, data, joint_id, placement, reference_frame,
+                                  derivatives.POINT_CLASSICAL_ACCELERATION)
+    return out[0, :3].copy(), out[2, :3].copy(), out[3, :3].copy(), out[4, :3].copy()
 
 
 # ------------------------------------------------------------------------------------ centroidal derivatives

@@ -372,7 +372,7 @@ VELOCITY_ONLY, SPATIAL_ACCELERATION, POINT_CLASSICAL_ACCELERATION = 0, 1, 2  # m
 @njit(cache=True)
 def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a_dq, a_dv, a_da):
     """Partial derivatives ``(6, nv)`` of the velocity (and, unless ``accel`` is VELOCITY_ONLY, of the spatial
-    acceleration) of the frame at ``placement`` on ``joint``, in ``rf``, from the last
+    acceleration) of the frame at ``placement`` ``(3, 4)`` on ``joint`` (empty: the joint's frame), in ``rf``, from the last
     :func:`forward_kinematics_derivatives`:
 
         d ov/dq_c = s x ov + dVdq_c,   d ov/dv_c = s,
@@ -386,10 +386,14 @@ def motion_derivatives(I, F, ws, dws, joint, placement, rf, accel, v_dq, v_dv, a
     m = model_views(borrowed(I), borrowed(F))
     d = data_views(borrowed(ws), m.nj, m.nv, m.nf, m.nq_mimic)[0]
     g, _ = derivative_views(borrowed(dws), m.nj, m.nv)
-    oMf = np.empty((3, 4))
-    se3_compose(d.oMi[joint], placement, oMf)
-    scratch = np.empty((6, 6))  # one allocation for the six vectors
-    x, y, z, out, tmp, vf = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4], scratch[5]
+    oMf = d.tmp[:12].reshape((3, 4))  # scratch: the frame's placement
+    if placement.shape[0]:
+        se3_compose(d.oMi[joint], placement, oMf)
+    else:  # the joint's own frame (element by element: no shape-error path to compile)
+        for r in range(3):
+            for c in range(4):
+                oMf[r, c] = d.oMi[joint, r, c]
+    x, y, z, out, tmp, vf = d.v6[8], d.v6[9], d.v6[10], d.v6[11], d.v6[12], d.v6[13]  # scratch
     ov, oa = d.ov[joint], d.oa[joint]
     express(ov, False, ov, ov, oMf, rf, vf, tmp)  # the frame's velocity in rf
     v_dq[:, :] = 0.0
@@ -437,8 +441,6 @@ def frame_motion_derivatives(I, F, ws, dws, frame_id, joint_id, P, rf, accel, ou
     joint = joint_id
     if frame_id >= 0:
         joint, P = m.frame_parents[frame_id], m.frame_placements[frame_id]
-    elif P.shape[0] == 0:
-        P = np.eye(3, 4)
     motion_derivatives(I, F, ws, dws, joint, P, rf, accel, out[0], out[1], out[2], out[3], out[4])
     return 0
 
