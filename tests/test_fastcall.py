@@ -56,6 +56,7 @@ CALLS = {
     "compute_static_torque_derivatives":  # (external forces as a list of Force)
         lambda m, d, q, v, a: rbda.compute_static_torque_derivatives(m, d, q, [rbda.Force(f) for f in _forces(m, v)]),
     "compute_generalized_gravity_derivatives": lambda m, d, q, v, a: rbda.compute_generalized_gravity_derivatives(m, d, q),
+    "compute_subtree_masses": lambda m, d, q, v, a: rbda.compute_subtree_masses(m, d),
 }
 #: the data fields each call fills (its returned array among them)
 FIELDS = {
@@ -83,6 +84,7 @@ FIELDS = {
     "compute_static_torque": ("tau", "v", "a_gf", "f", "oMi"),
     "compute_static_torque_derivatives": ("dtau_dq", "tau", "J", "oMi"),
     "compute_generalized_gravity_derivatives": ("dtau_dq", "tau", "J", "oMi"),
+    "compute_subtree_masses": ("mass",),
 }
 TUPLES = {"compute_rnea_derivatives": 3, "compute_aba_derivatives": 3}  # these return (first 3 fields)
 #: the entries whose ordinary path runs on the model's elementary twin (every_joint has one: ordinary path)

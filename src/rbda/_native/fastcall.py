@@ -115,6 +115,7 @@ ENTRIES = {
     "compute_frame_kinematic_regressor": ("_frame_placement_rf_out", "frames", "kinematic_regressor",
                                           "(6, 6 (njoints - 1))"),
     "compute_static_torque": ("_q_zero_va_fx", "dynamics", "rnea", "tau"),
+    "compute_subtree_masses": ("_wb_aux", "center_of_mass", "subtree_masses", "mass"),
     "compute_generalized_gravity_derivatives": ("_dws_q_fext", "derivatives", "static_torque_derivatives", "dtau_dq"),
     "compute_static_torque_derivatives": ("_dws_q_fx", "derivatives", "static_torque_derivatives", "dtau_dq"),
     "get_point_velocity_derivatives": ("_dws_joint_placement_rf_kind_out", "derivatives", "frame_motion_derivatives",
@@ -133,10 +134,11 @@ ENTRIES.update({
                                         "aux"),
 })
 #: a third array that an entry passes its kernel (``AUX_PTR``, ``AUX_LEN``): the frames' supported inertias
-#: ``(nframes, 16)``, or the entry's own output, which it returns (field ``aux`` in ENTRIES)
+#: ``(nframes, 16)``, the subtree masses ``(njoints,)``, or the entry's own output, which it returns (field ``aux`` in ENTRIES)
 AUXILIARY = {"compute_supported_force_by_frame": lambda model: model.frame_supported_inertias,
              "compute_supported_inertia_by_frame": lambda model: model.frame_supported_inertias,
-             "jacobian_subtree_center_of_mass": lambda model: np.zeros((3, model.nv))}
+             "jacobian_subtree_center_of_mass": lambda model: np.zeros((3, model.nv)),
+             "compute_subtree_masses": lambda model: model.masses[1]}
 #: what an entry's body reads as its second buffer (``DWS_PTR``, ``DWS_LEN``), by the body's name: the whole-body
 #: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, a zero vector of nv (RNEA's v and a for g(q)),
 #: or the Data field the entry returns (``_out_*``: the kernel writes it); the derivatives' workspace for ``_dws_*``
@@ -196,7 +198,7 @@ ARGUMENTS = {
     **dict.fromkeys(("_frame_rf_out", "_joint_rf_out", "_frame_rf_kind_out", "_joint_rf_kind_out",
                      "_dws_frame_rf_kind_out", "_dws_joint_rf_kind_out", "_frame_placement_rf_out",
                      "_joint_placement_rf_out"), "ir"),
-    "_q_zero_va_fx": "vF", "_dws_q_fext": "v", "_dws_q_fx": "vF", "_dws_joint_placement_rf_kind_out": "iPr",
+    "_q_zero_va_fx": "vF", "_wb_aux": "", "_dws_q_fext": "v", "_dws_q_fx": "vF", "_dws_joint_placement_rf_kind_out": "iPr",
     "_q_frame_rf_out": "vir", "_q_joint_rf_out": "vir", "_aux_frame_flag_out": "ib", "_wb_q_joint_aux": "vi",
     "_none": "",
     # config: the entries bound to a model

@@ -209,6 +209,12 @@ def _out_q_tensor_tensor(table, values):
 
 # The kernels of the whole-body quantities take the whole-body buffer (the second buffer) after ``ws``, then the
 # vectors; one left out is passed empty.
+def _wb_aux(table, values):
+    """``kernel(I, F, ws, wb, aux)``."""
+    T, x, I, F, ws = inputs(table, values)
+    return done(call_kernel(T[KERNEL], (I, F, ws, second(T), floats(T[AUX_PTR], T[AUX_LEN]))))
+
+
 def _wb_q(table, values):
     """``kernel(I, F, ws, wb, q)``."""
     T, x, I, F, ws = inputs(table, values)
@@ -466,7 +472,7 @@ BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_
           "_out_q": _wb_q, "_out_qv": _wb_qv, "_frame_out": _frame_out, "_joint_out": _joint_out,
           "_dws_frame_rf_kind_out": _dws_frame_rf_kind_out, "_dws_joint_rf_kind_out": _dws_joint_rf_kind_out,
           "_none": _none, "_dws_qva": _dws_qva, "_q_zero_va_fx": _q_zero_va_fx, "_dws_q_fext": _dws_q_fext,
-          "_dws_q_fx": _dws_q_fx, "_dws_joint_placement_rf_kind_out": _dws_joint_placement_rf_kind_out, "_out_q_tensor_tensor": _out_q_tensor_tensor,
+          "_dws_q_fx": _dws_q_fx, "_wb_aux": _wb_aux, "_dws_joint_placement_rf_kind_out": _dws_joint_placement_rf_kind_out, "_out_q_tensor_tensor": _out_q_tensor_tensor,
           "_frame_placement_rf_out": _frame_placement_rf_out, "_joint_placement_rf_out": _joint_placement_rf_out}
 #: ``int64_t body(int64_t *table, int64_t *values)``, pointers as integers (the same registers)
 SIGNATURE = types.int64(types.intp, types.intp)
@@ -525,7 +531,7 @@ KERNEL_SIGNATURES = {
         "get_joint_velocity_derivatives", "get_joint_acceleration_derivatives", "get_frame_velocity_derivatives",
         "get_frame_acceleration_derivatives", "get_point_velocity_derivatives",
         "get_point_classic_acceleration_derivatives")},
-    "compute_static_torque": (_I, _V, _V, _V, _V, _V, _M),
+    "compute_static_torque": (_I, _V, _V, _V, _V, _V, _M), "compute_subtree_masses": (_I, _V, _V, _V, _V),
     "compute_generalized_gravity_derivatives": (_I, _V, _V, _V, _V, _M),
     "compute_static_torque_derivatives": (_I, _V, _V, _V, _V, _M),
     "update_frame_placements": (_I, _V, _V), "update_global_placements": (_I, _V, _V),

@@ -97,6 +97,7 @@ def compute_total_mass(model: Model, data: Data | None = None) -> float:
     return total
 
 
+@public("copy")
 def compute_subtree_masses(model: Model, data: Data) -> np.ndarray:
     """Mass of every subtree into ``data.mass`` ``(njoints,)`` (``data.mass[0]`` the total); returns a copy."""
     check_data(model, data)

@@ -16,6 +16,18 @@ from ..model.layout import model_views, whole_body_size, whole_body_views
 from .mimic import compress_rows, extended
 from .whole_body import begin_whole_body, cross3, rotate, rotate_inv
 from .frames import NOT_AN_ID
+from .._native.views import borrowed
+
+
+@njit(cache=True)
+def subtree_masses(I, F, ws, wb, masses):
+    """``data.mass = masses``: the model's subtree masses ``(njoints,)`` (``model.masses[1]``, summed once per
+    model) into the whole-body buffer."""
+    m = model_views(borrowed(I), borrowed(F))
+    w, _ = whole_body_views(borrowed(wb), m.nj, m.nv)
+    for i in range(m.nj):
+        w.mass[i] = masses[i]
+    return np.int64(0)  # (the int64 status of every kernel: a bare 0 would type as a literal)
 
 
 @njit(cache=True)
