@@ -605,3 +605,33 @@ def test_no_reference_leak_through_forces_and_placements():
         assert point(model, data, 1, placement, rbda.LOCAL) is not None
         assert point(model, data, 1, placement, rbda.WORLD) is None
     assert [sys.getrefcount(x) for x in watched] == counts
+
+
+@pytest.mark.parametrize("model_name", list(MODELS))
+def test_centroidal_dynamics_derivatives_entry_equals_the_ordinary_path(model_name):
+    model, rng = MODELS[model_name], np.random.default_rng(15)
+    fast, slow = model.create_data(), ordinary(model)
+    for _ in range(3):
+        q, v, a = state(model, rng)
+        r_fast = rbda.compute_centroidal_dynamics_derivatives(model, fast, q, v, a)
+        r_slow = rbda.compute_centroidal_dynamics_derivatives(model, slow, q, v, a)
+        for x, y in zip(r_fast, r_slow, strict=True):
+            assert not np.shares_memory(x, fast.dws) and not np.shares_memory(x, fast.wb)
+            np.testing.assert_array_equal(x, y)
+        for field in ("hg", "dhg", "com", "dvcom_dq", "ws", "wb"):
+            np.testing.assert_array_equal(getattr(fast, field), getattr(slow, field))
+        assert fast.kinematics_derivatives is False
+    twin = model_name == "every_joint"
+    assert (fast.fast_entries.compute_centroidal_dynamics_derivatives is fastcall._ordinary) == twin
+    a1 = rbda.compute_centroidal_dynamics_derivatives(model, fast, q, v, a)[0]
+    assert not np.shares_memory(a1, rbda.compute_centroidal_dynamics_derivatives(model, fast, q, v, a)[0])
+
+
+def test_centroidal_dynamics_derivatives_of_a_massless_model_raise_through_the_entry():
+    model = rbda.Model()
+    model.add_joint(0, rbda.JointModelRX(), rbda.SE3.Identity(), "j")
+    data = model.create_data()
+    z = np.zeros(1)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="no mass"):
+            rbda.compute_centroidal_dynamics_derivatives(model, data, z, z, z)

@@ -116,6 +116,8 @@ ENTRIES = {
                                           "(6, 6 (njoints - 1))"),
     "compute_static_torque": ("_q_zero_va_fx", "dynamics", "rnea", "tau"),
     "compute_subtree_masses": ("_wb_aux", "center_of_mass", "subtree_masses", "mass"),
+    "compute_centroidal_dynamics_derivatives": ("_dws_qva_wb_out", "derivatives", "centroidal_derivatives",
+                                                "(4 6 nv + 4)"),
     "compute_generalized_gravity_derivatives": ("_dws_q_fext", "derivatives", "static_torque_derivatives", "dtau_dq"),
     "compute_static_torque_derivatives": ("_dws_q_fx", "derivatives", "static_torque_derivatives", "dtau_dq"),
     "get_point_velocity_derivatives": ("_dws_joint_placement_rf_kind_out", "derivatives", "frame_motion_derivatives",
@@ -134,11 +136,12 @@ ENTRIES.update({
                                         "aux"),
 })
 #: a third array that an entry passes its kernel (``AUX_PTR``, ``AUX_LEN``): the frames' supported inertias
-#: ``(nframes, 16)``, the subtree masses ``(njoints,)``, or the entry's own output, which it returns (field ``aux`` in ENTRIES)
-AUXILIARY = {"compute_supported_force_by_frame": lambda model: model.frame_supported_inertias,
-             "compute_supported_inertia_by_frame": lambda model: model.frame_supported_inertias,
-             "jacobian_subtree_center_of_mass": lambda model: np.zeros((3, model.nv)),
-             "compute_subtree_masses": lambda model: model.masses[1]}
+#: ``(nframes, 16)``, the subtree masses ``(njoints,)``, the data's whole-body buffer, or the entry's own output, which it returns (field ``aux`` in ENTRIES)
+AUXILIARY = {"compute_supported_force_by_frame": lambda model, data: model.frame_supported_inertias,
+             "compute_supported_inertia_by_frame": lambda model, data: model.frame_supported_inertias,
+             "jacobian_subtree_center_of_mass": lambda model, data: np.zeros((3, model.nv)),
+             "compute_subtree_masses": lambda model, data: model.masses[1],
+             "compute_centroidal_dynamics_derivatives": lambda model, data: data.wb}
 #: what an entry's body reads as its second buffer (``DWS_PTR``, ``DWS_LEN``), by the body's name: the whole-body
 #: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, a zero vector of nv (RNEA's v and a for g(q)),
 #: or the Data field the entry returns (``_out_*``: the kernel writes it); the derivatives' workspace for ``_dws_*``
@@ -151,7 +154,8 @@ SECOND_BUFFER = {"_wb": lambda model, data, field: data.wb,
 OUTPUTS = {"(6, nv)": lambda model: np.zeros((6, model.nv)), "(6,)": lambda model: np.zeros(6),
            "(13,)": lambda model: np.zeros(13), "(6, 10)": lambda model: np.zeros((6, 10)),
            "(5, 6, nv)": lambda model: np.zeros((5, 6, model.nv)),
-           "(6, 6 (njoints - 1))": lambda model: np.zeros((6, 6 * (model.njoints - 1)))}
+           "(6, 6 (njoints - 1))": lambda model: np.zeros((6, 6 * (model.njoints - 1))),
+           "(4 6 nv + 4)": lambda model: np.zeros(24 * model.nv + 4)}
 #: the results that are not a Data field, by the name in ENTRIES' field column: the frame placements
 #: ``(nframes, 3, 4)``, of which the public function copies one; the whole model's CoM (a row of ``data.com``)
 RESULTS = {"placements": lambda data: data.oMf.array, "com[0]": lambda data: data.com[0]}
@@ -198,7 +202,7 @@ ARGUMENTS = {
     **dict.fromkeys(("_frame_rf_out", "_joint_rf_out", "_frame_rf_kind_out", "_joint_rf_kind_out",
                      "_dws_frame_rf_kind_out", "_dws_joint_rf_kind_out", "_frame_placement_rf_out",
                      "_joint_placement_rf_out"), "ir"),
-    "_q_zero_va_fx": "vF", "_wb_aux": "", "_dws_q_fext": "v", "_dws_q_fx": "vF", "_dws_joint_placement_rf_kind_out": "iPr",
+    "_q_zero_va_fx": "vF", "_wb_aux": "", "_dws_qva_wb_out": "vvv", "_dws_q_fext": "v", "_dws_q_fx": "vF", "_dws_joint_placement_rf_kind_out": "iPr",
     "_q_frame_rf_out": "vir", "_q_joint_rf_out": "vir", "_aux_frame_flag_out": "ib", "_wb_q_joint_aux": "vi",
     "_none": "",
     # config: the entries bound to a model
@@ -253,7 +257,7 @@ def bind(name: str, model, data):
     if not kernel:  # (never so far: each kernel is compiled for one set of argument types)
         setattr(data.fast_entries, name, _ordinary)
         return _ordinary
-    aux, out = AUXILIARY[name](model) if name in AUXILIARY else np.zeros(0), np.zeros(0)
+    aux, out = AUXILIARY[name](model, data) if name in AUXILIARY else np.zeros(0), np.zeros(0)
     if field in OUTPUTS:
         result = out = OUTPUTS[field](model)
     elif field in RESULTS:

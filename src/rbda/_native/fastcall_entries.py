@@ -18,7 +18,9 @@ from llvmlite import ir
 from numba import carray, types
 from numba.extending import intrinsic
 
+from ..model.layout import model_views, whole_body_views
 from .jit import load, njit
+from .views import view
 from .notice import compiling
 from .fastcall import (AUX_LEN, AUX_PTR, DWS_LEN, DWS_PTR, ENTRIES, F_LEN, F_PTR, FALSE, FLOAT, I_LEN, I_PTR, KERNEL,
                        KIND, MODEL_ENTRIES, N1, N2, N3, NQ, NV, ORDINARY, OUT_LEN, OUT_PTR, RESULT, SLOTS, TRUE,
@@ -186,6 +188,24 @@ def _dws_q_fx(table, values):
     if fext is None:
         return ORDINARY
     return done(call_kernel(T[KERNEL], (I, F, ws, second(T), q_of(T, x), fext)))
+
+
+def _dws_qva_wb_out(table, values):
+    """``kernel(I, F, ws, dws, q, v, a, out (6, nv) x 4, hg, dhg, com_mass)``: the entry's own output holds the four
+    blocks, then ``com_mass`` (4,); ``hg`` and ``dhg`` are the whole-body buffer's (the auxiliary array), whose
+    ``com[0]`` receives the centre of mass. The ordinary path for a massless model (it raises)."""
+    T, x, I, F, ws = inputs(table, values)
+    nv, out = T[NV], floats(T[OUT_PTR], T[OUT_LEN])
+    m = model_views(I, F)
+    w, _ = whole_body_views(floats(T[AUX_PTR], T[AUX_LEN]), m.nj, m.nv)
+    blocks, com_mass = view(out, 0, (4, 6, nv)), view(out, 24 * nv, (4,))
+    arguments = (I, F, ws, second(T), q_of(T, x), v_of(T, x, 1), v_of(T, x, 2), blocks[0], blocks[1], blocks[2],
+                 blocks[3], w.hg, w.dhg, com_mass)
+    if call_kernel(T[KERNEL], arguments) or not com_mass[3] > 0.0:
+        return ORDINARY
+    for k in range(3):
+        w.com[0, k] = com_mass[k]
+    return RESULT
 
 
 def _dws_qva(table, values):
@@ -472,7 +492,7 @@ BODIES = {"_q": _q, "_qv": _qv, "_qva": _qva, "_qva_fext": _qva_fext, "_dws_qva_
           "_out_q": _wb_q, "_out_qv": _wb_qv, "_frame_out": _frame_out, "_joint_out": _joint_out,
           "_dws_frame_rf_kind_out": _dws_frame_rf_kind_out, "_dws_joint_rf_kind_out": _dws_joint_rf_kind_out,
           "_none": _none, "_dws_qva": _dws_qva, "_q_zero_va_fx": _q_zero_va_fx, "_dws_q_fext": _dws_q_fext,
-          "_dws_q_fx": _dws_q_fx, "_wb_aux": _wb_aux, "_dws_joint_placement_rf_kind_out": _dws_joint_placement_rf_kind_out, "_out_q_tensor_tensor": _out_q_tensor_tensor,
+          "_dws_q_fx": _dws_q_fx, "_wb_aux": _wb_aux, "_dws_qva_wb_out": _dws_qva_wb_out, "_dws_joint_placement_rf_kind_out": _dws_joint_placement_rf_kind_out, "_out_q_tensor_tensor": _out_q_tensor_tensor,
           "_frame_placement_rf_out": _frame_placement_rf_out, "_joint_placement_rf_out": _joint_placement_rf_out}
 #: ``int64_t body(int64_t *table, int64_t *values)``, pointers as integers (the same registers)
 SIGNATURE = types.int64(types.intp, types.intp)
@@ -532,6 +552,7 @@ KERNEL_SIGNATURES = {
         "get_frame_acceleration_derivatives", "get_point_velocity_derivatives",
         "get_point_classic_acceleration_derivatives")},
     "compute_static_torque": (_I, _V, _V, _V, _V, _V, _M), "compute_subtree_masses": (_I, _V, _V, _V, _V),
+    "compute_centroidal_dynamics_derivatives": (_I, _V, _V, _V, _V, _V, _V, _M, _M, _M, _M, _V, _V, _V),
     "compute_generalized_gravity_derivatives": (_I, _V, _V, _V, _V, _M),
     "compute_static_torque_derivatives": (_I, _V, _V, _V, _V, _M),
     "update_frame_placements": (_I, _V, _V), "update_global_placements": (_I, _V, _V),

@@ -308,8 +308,13 @@ def compute_centroidal_dynamics_derivatives(model: Model, data: Data, q: ArrayLi
     derivatives of the centroidal momentum ``hg = Ag v`` and of its rate ``dhg = Ag a + dAg v`` (``dhdot_da = Ag``).
     Also fills ``data.hg``, ``data.dhg``, ``data.com[0]`` and ``data.dvcom_dq`` (see
     :func:`get_center_of_mass_velocity_derivatives`)."""
-    I, F, ws, dws, elementary = workspaces(model, data)
+    out = data.fast_entries.compute_centroidal_dynamics_derivatives(model, data, q, v, a)  # the bound fast entry
     data.kinematics_derivatives = False
+    if out is not None:  # its own buffer: the four blocks, then the CoM and the mass
+        blocks, mass = out[:24 * model.nv].reshape(4, 6, model.nv).copy(), out[-1]
+        data.dvcom_dq = blocks[0, :3] / mass
+        return blocks[0], blocks[1], blocks[2], blocks[3]
+    I, F, ws, dws, elementary = workspaces(model, data)
     q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
     buffers, outs = _extended_outputs(model, 4)
     com_mass = np.zeros(4)

@@ -110,6 +110,7 @@ class FastEntries:
 
     __slots__ = ("compute_static_torque", "compute_generalized_gravity_derivatives", "compute_static_torque_derivatives",
                  "get_point_velocity_derivatives", "get_point_classic_acceleration_derivatives", "compute_subtree_masses",
+                 "compute_centroidal_dynamics_derivatives",
                  "forward_kinematics_q", "forward_kinematics_qv", "forward_kinematics_qva", "compute_joint_jacobians",
                  "rnea", "crba", "aba", "compute_minverse", "compute_rnea_derivatives", "compute_aba_derivatives",
                  "compute_generalized_gravity", "center_of_mass_q", "center_of_mass_qv", "center_of_mass_qva",
