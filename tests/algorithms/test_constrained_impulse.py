@@ -212,3 +212,22 @@ def test_bad_input_dense_forms():
     dq = rbda.impulse_dynamics(model, data, q, v, cms + cms, [cms[0].create_data()] * 2, 0.0,
                                ProximalSettings(1e-12, 1e-8, 100))
     assert np.all(np.isfinite(dq))
+
+
+@pytest.mark.parametrize("mimic", [False, True])
+def test_a_non_finite_jacobian_is_named(mimic):
+    """The compiled forms check ``J`` in their kernel, the ones for mimic joints before their Python steps: either
+    way the error names ``J``."""
+    model = rbda.sample_models.manipulator()
+    if mimic:
+        model = rbda.transform_joint_into_mimic(model, 1, 2, 0.5, 0.1)
+    data = model.create_data()
+    q, v, tau = random_state(model, 0)
+    J = np.random.default_rng(0).normal(size=(2, model.nv))
+    J[1, 1] = np.nan
+    with pytest.raises(ValueError, match="J: contains non-finite"):
+        rbda.forward_dynamics(model, data, q, v, tau, J, np.zeros(2))
+    with pytest.raises(ValueError, match="J: contains non-finite"):
+        rbda.compute_kkt_contact_dynamic_matrix_inverse(model, data, q, J)
+    with pytest.raises(ValueError, match="J: contains non-finite"):
+        rbda.impulse_dynamics(model, data, q, v, J)

@@ -455,7 +455,7 @@ def forward_dynamics(model: Model, data: Data, q: ArrayLike, v: ArrayLike, tau: 
     ``inv_damping < 0``, and a rank-deficient ``J`` with ``inv_damping = 0``.
     """
     check_data(model, data)
-    J = jacobian_arg(model, J, finite=not model.mimicking_joints)  # (the kernel checks J and gamma)
+    J = jacobian_arg(model, J, finite=bool(model.mimicking_joints))  # (the kernel checks J and gamma)
     gamma = vector(gamma, J.shape[0], "gamma")
     mu = _damping(inv_damping)
     if model.mimicking_joints:
@@ -510,7 +510,7 @@ def compute_kkt_contact_dynamic_matrix_inverse(model: Model, data: Data, q: Arra
     compiled (``kernels/constrained.py``). Also in ``data.kkt_inverse``.
     Fills ``data.M``, its factor and ``data.Minv``."""
     check_data(model, data)
-    J = jacobian_arg(model, J, finite=not model.mimicking_joints)  # (the kernel checks J)
+    J = jacobian_arg(model, J, finite=bool(model.mimicking_joints))  # (the kernel checks J)
     mu = _damping(inv_damping)
     if model.mimicking_joints:
         return _kkt_inverse_python(model, data, q, J, mu)
