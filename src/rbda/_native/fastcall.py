@@ -63,7 +63,7 @@ ENTRIES = {
     "compute_minverse": ("_q", "dynamics", "minverse", "Minv"),
     "compute_rnea_derivatives": ("_dws_qva_fext", "derivatives", "rnea_derivatives", ("dtau_dq", "dtau_dv", "M")),
     "compute_aba_derivatives": ("_dws_qva_fext", "derivatives", "aba_derivatives", ("ddq_dq", "ddq_dv", "Minv")),
-    "compute_generalized_gravity": ("_q_zero_va_fext", "dynamics", "rnea", "tau"),
+    "compute_generalized_gravity": ("_q_zero_va_fext", "dynamics", "rnea", "g"),
     "center_of_mass_q": ("_wb_q_none_none", "center_of_mass", "center_of_mass", "com[0]"),
     "center_of_mass_qv": ("_wb_qv_none", "center_of_mass", "center_of_mass", "com[0]"),
     "center_of_mass_qva": ("_wb_qva", "center_of_mass", "center_of_mass", "com[0]"),
@@ -136,12 +136,13 @@ ENTRIES.update({
                                         "aux"),
 })
 #: a third array that an entry passes its kernel (``AUX_PTR``, ``AUX_LEN``): the frames' supported inertias
-#: ``(nframes, 16)``, the subtree masses ``(njoints,)``, the data's whole-body buffer, or the entry's own output, which it returns (field ``aux`` in ENTRIES)
+#: ``(nframes, 16)``, the subtree masses ``(njoints,)``, the data's whole-body buffer or ``g``, or the entry's own output, which it returns (field ``aux`` in ENTRIES)
 AUXILIARY = {"compute_supported_force_by_frame": lambda model, data: model.frame_supported_inertias,
              "compute_supported_inertia_by_frame": lambda model, data: model.frame_supported_inertias,
              "jacobian_subtree_center_of_mass": lambda model, data: np.zeros((3, model.nv)),
              "compute_subtree_masses": lambda model, data: model.masses[1],
-             "compute_centroidal_dynamics_derivatives": lambda model, data: data.wb}
+             "compute_centroidal_dynamics_derivatives": lambda model, data: data.wb,
+             "compute_generalized_gravity": lambda model, data: data.g}
 #: what an entry's body reads as its second buffer (``DWS_PTR``, ``DWS_LEN``), by the body's name: the whole-body
 #: buffer ``data.wb`` of the kernels of ``kernels/whole_body.py``, a zero vector of nv (RNEA's v and a for g(q)),
 #: or the Data field the entry returns (``_out_*``: the kernel writes it); the derivatives' workspace for ``_dws_*``

@@ -18,7 +18,7 @@ from llvmlite import ir
 from numba import carray, types
 from numba.extending import intrinsic
 
-from ..model.layout import model_views, whole_body_views
+from ..model.layout import data_views, model_views, whole_body_views
 from .jit import load, njit
 from .views import view
 from .notice import compiling
@@ -147,10 +147,18 @@ def _dws_qva_fext(table, values):
 
 
 def _q_zero_va_fext(table, values):
-    """``kernel(I, F, ws, q, 0, 0, no external forces)`` (the zeros: the second buffer)."""
+    """``kernel(I, F, ws, q, 0, 0, no external forces)`` (the zeros: the second buffer), then RNEA's ``tau`` (that
+    is ``g(q)``) copied into the auxiliary array (``data.g``)."""
     T, x, I, F, ws = inputs(table, values)
     zero = floats(T[DWS_PTR], T[NV])
-    return done(call_kernel(T[KERNEL], (I, F, ws, q_of(T, x), zero, zero, no_rows(T, 6))))
+    if call_kernel(T[KERNEL], (I, F, ws, q_of(T, x), zero, zero, no_rows(T, 6))):
+        return ORDINARY
+    m = model_views(I, F)
+    d = data_views(ws, m.nj, m.nv, m.nf, m.nq_mimic)[0]
+    g = floats(T[AUX_PTR], T[AUX_LEN])
+    for k in range(T[NV]):
+        g[k] = d.tau[k]
+    return RESULT
 
 
 @njit(forceinline=True)

@@ -74,12 +74,9 @@ def nonlinear_effects(model: Model, data: Data, q: ArrayLike, v: ArrayLike) -> n
     return nle
 
 
+@public("copy")
 def compute_generalized_gravity(model: Model, data: Data, q: ArrayLike) -> np.ndarray:
     """``g(q)`` ``(nv,)`` (a new array), also in ``data.g``; fills what :func:`rnea` fills."""
-    tau = data.fast_entries.compute_generalized_gravity(model, data, q)  # the bound fast entry (_native/fastcall.py)
-    if tau is not None:
-        data.g[:] = tau
-        return tau.copy()
     z = np.zeros(model.nv)
     g = rnea(model, data, q, z, z)
     data.g[:] = g
