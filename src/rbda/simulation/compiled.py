@@ -47,7 +47,7 @@ from ..kernels.cones import COULOMB, LCP, PYRAMID, project, shift
 from ..kernels.contact_solvers import ADMM, PGS, admm_solve, pgs_solve
 from ..kernels.dynamics import crba_after_kinematics, free_bodies_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
-from ..kernels.time_stepping import advance, transport
+from ..kernels.time_stepping import advance, advance_free_bodies, transport
 from .._native.views import borrowed, take
 from .broad_phase import boxes_within, heap_sort, sweep, sweep_growth, world_boxes
 from .contacts import box_lowest, hull_patch, plane_cylinder, plane_frame, plane_hull, plane_spheres
@@ -662,6 +662,13 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     o = options[0]
     formulation, tolerances, rounds = o.formulation, o.tolerances, min(o.active_set_max_iter, o.max_iter)
     rho = given_rho(o, previous_rho)
+    if m == 0 and warm and try_guess and rounds > 0:  # no rows: the warm start's trial (below) accepts at once
+        stats.iterations, stats.converged, stats.factorizations = 0, True, 0
+        stats.primal, stats.dual, stats.complementarity = 0.0, 0.0, 0.0
+        stats.rho = rho if o.solver == ADMM else np.nan
+        tau[:] = 0.0
+        integrate_step(ctx, q, v_free, tau, dt, settings.free_bodies, q_next, v_next)
+        return m, r
     used, accepted = 0, False
     if warm and try_guess and rounds > 0:  # the previous impulses, kept if they solve this problem to GUESS times the
         guess[:] = impulses  # tolerances, as the fast path's first trial would
@@ -721,12 +728,24 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         tau[:] = 0.0
         add_rows(J, impulses, tau)  # J^T lambda
         cholesky_solve(L, Dinv, lam, tau)  # M^-1 J^T lambda
-    for i in range(nv):
-        v_next[i] = v_free[i] + tau[i]
-        tau[i] = dt * v_next[i]
-    integrate(ctx.I, ctx.F, q, tau, q_next)
-    advance(ctx.I, ctx.F, q, dt, q_next, v_next)  # free flyers: a straight move, v_next in their new frame
+    integrate_step(ctx, q, v_free, tau, dt, settings.free_bodies, q_next, v_next)
     return m, r
+
+
+@njit(cache=True)
+def integrate_step(ctx, q, v_free, dv, dt, free_bodies, q_next, v_next):
+    """Stage 5: ``v_next = v_free + dv`` (``dv = M^-1 J^T lambda``) and ``q_next = q (+) dt v_next``, each free
+    flyer moved straight and ``v_next`` expressed in its new frame (``kernels/time_stepping.advance``; in a model of
+    free bodies only, both in one pass: ``advance_free_bodies``, the same to the bit). ``dv`` becomes ``dt
+    v_next``."""
+    for i in range(v_free.shape[0]):
+        v_next[i] = v_free[i] + dv[i]
+        dv[i] = dt * v_next[i]
+    if free_bodies:
+        advance_free_bodies(ctx.I, ctx.F, q, dt, dv, q_next, v_next)
+    else:
+        integrate(ctx.I, ctx.F, q, dv, q_next)
+        advance(ctx.I, ctx.F, q, dt, q_next, v_next)  # free flyers: a straight move, v_next in their new frame
 
 
 # ---------------------------------------------------------------------------------------------- one step, one call
