@@ -136,27 +136,33 @@ def advance(I, F, q, dt, q_next, v_next):
     in its new frame, ``v_lin = R_next^T u_lin - w x c`` (in ``v_next``, in place)."""
     m = model_views(borrowed(I), borrowed(F))
     for i in range(1, m.nj):
-        if m.types[i] != FREE_FLYER:
-            continue
-        a, k = m.idx_q[i], m.idx_v[i]
-        _, c0, c1, c2 = centre_of_mass(m.inertias[i])
-        w0, w1, w2 = v_next[k + 3], v_next[k + 4], v_next[k + 5]
-        s0 = v_next[k] + w1 * c2 - w2 * c1  # v + w x c, body frame at the start
-        s1 = v_next[k + 1] + w2 * c0 - w0 * c2
-        s2 = v_next[k + 2] + w0 * c1 - w1 * c0
-        r00, r01, r02, r10, r11, r12, r20, r21, r22 = rotation_entries(q[a + 3], q[a + 4], q[a + 5], q[a + 6])
-        u0, u1, u2 = r00 * s0 + r01 * s1 + r02 * s2, r10 * s0 + r11 * s1 + r12 * s2, r20 * s0 + r21 * s1 + r22 * s2
-        x0 = q[a] + r00 * c0 + r01 * c1 + r02 * c2 + dt * u0  # the centre of mass at the end of the step
-        x1 = q[a + 1] + r10 * c0 + r11 * c1 + r12 * c2 + dt * u1
-        x2 = q[a + 2] + r20 * c0 + r21 * c1 + r22 * c2 + dt * u2
-        r00, r01, r02, r10, r11, r12, r20, r21, r22 = rotation_entries(q_next[a + 3], q_next[a + 4], q_next[a + 5],
-                                                                       q_next[a + 6])
-        q_next[a] = x0 - (r00 * c0 + r01 * c1 + r02 * c2)
-        q_next[a + 1] = x1 - (r10 * c0 + r11 * c1 + r12 * c2)
-        q_next[a + 2] = x2 - (r20 * c0 + r21 * c1 + r22 * c2)
-        v_next[k] = r00 * u0 + r10 * u1 + r20 * u2 - (w1 * c2 - w2 * c1)  # R_next^T u - w x c
-        v_next[k + 1] = r01 * u0 + r11 * u1 + r21 * u2 - (w2 * c0 - w0 * c2)
-        v_next[k + 2] = r02 * u0 + r12 * u1 + r22 * u2 - (w0 * c1 - w1 * c0)
+        if m.types[i] == FREE_FLYER:
+            straight_move(m.inertias[i], m.idx_q[i], m.idx_v[i], q, dt, q_next, v_next)
+
+
+@njit(cache=True, forceinline=True)
+def straight_move(Y, a, k, q, dt, q_next, v_next):
+    """:func:`advance` for the free flyer of inertia row ``Y`` whose configuration starts at ``a`` and velocity at
+    ``k``: its origin placed from its centre of mass moved in a straight line, its orientation ``q_next[a + 3:a +
+    7]`` given, and its linear velocity in its new frame."""
+    _, c0, c1, c2 = centre_of_mass(Y)
+    w0, w1, w2 = v_next[k + 3], v_next[k + 4], v_next[k + 5]
+    s0 = v_next[k] + w1 * c2 - w2 * c1  # v + w x c, body frame at the start
+    s1 = v_next[k + 1] + w2 * c0 - w0 * c2
+    s2 = v_next[k + 2] + w0 * c1 - w1 * c0
+    r00, r01, r02, r10, r11, r12, r20, r21, r22 = rotation_entries(q[a + 3], q[a + 4], q[a + 5], q[a + 6])
+    u0, u1, u2 = r00 * s0 + r01 * s1 + r02 * s2, r10 * s0 + r11 * s1 + r12 * s2, r20 * s0 + r21 * s1 + r22 * s2
+    x0 = q[a] + r00 * c0 + r01 * c1 + r02 * c2 + dt * u0  # the centre of mass at the end of the step
+    x1 = q[a + 1] + r10 * c0 + r11 * c1 + r12 * c2 + dt * u1
+    x2 = q[a + 2] + r20 * c0 + r21 * c1 + r22 * c2 + dt * u2
+    r00, r01, r02, r10, r11, r12, r20, r21, r22 = rotation_entries(q_next[a + 3], q_next[a + 4], q_next[a + 5],
+                                                                   q_next[a + 6])
+    q_next[a] = x0 - (r00 * c0 + r01 * c1 + r02 * c2)
+    q_next[a + 1] = x1 - (r10 * c0 + r11 * c1 + r12 * c2)
+    q_next[a + 2] = x2 - (r20 * c0 + r21 * c1 + r22 * c2)
+    v_next[k] = r00 * u0 + r10 * u1 + r20 * u2 - (w1 * c2 - w2 * c1)  # R_next^T u - w x c
+    v_next[k + 1] = r01 * u0 + r11 * u1 + r21 * u2 - (w2 * c0 - w0 * c2)
+    v_next[k + 2] = r02 * u0 + r12 * u1 + r22 * u2 - (w0 * c1 - w1 * c0)
 
 
 @njit(cache=True)
@@ -177,20 +183,4 @@ def advance_free_bodies(I, F, q, dt, step, q_next, v_next):
         if q[a + 3] * o[0] + q[a + 4] * o[1] + q[a + 5] * o[2] + q[a + 6] * o[3] < 0.0:
             for j in range(4):
                 o[j] = -o[j]
-        _, c0, c1, c2 = centre_of_mass(m.inertias[i])
-        w0, w1, w2 = v_next[k + 3], v_next[k + 4], v_next[k + 5]
-        s0 = v_next[k] + w1 * c2 - w2 * c1  # v + w x c, body frame at the start
-        s1 = v_next[k + 1] + w2 * c0 - w0 * c2
-        s2 = v_next[k + 2] + w0 * c1 - w1 * c0
-        r00, r01, r02, r10, r11, r12, r20, r21, r22 = rotation_entries(q[a + 3], q[a + 4], q[a + 5], q[a + 6])
-        u0, u1, u2 = r00 * s0 + r01 * s1 + r02 * s2, r10 * s0 + r11 * s1 + r12 * s2, r20 * s0 + r21 * s1 + r22 * s2
-        x0 = q[a] + r00 * c0 + r01 * c1 + r02 * c2 + dt * u0  # the centre of mass at the end of the step
-        x1 = q[a + 1] + r10 * c0 + r11 * c1 + r12 * c2 + dt * u1
-        x2 = q[a + 2] + r20 * c0 + r21 * c1 + r22 * c2 + dt * u2
-        r00, r01, r02, r10, r11, r12, r20, r21, r22 = rotation_entries(o[0], o[1], o[2], o[3])
-        q_next[a] = x0 - (r00 * c0 + r01 * c1 + r02 * c2)
-        q_next[a + 1] = x1 - (r10 * c0 + r11 * c1 + r12 * c2)
-        q_next[a + 2] = x2 - (r20 * c0 + r21 * c1 + r22 * c2)
-        v_next[k] = r00 * u0 + r10 * u1 + r20 * u2 - (w1 * c2 - w2 * c1)  # R_next^T u - w x c
-        v_next[k + 1] = r01 * u0 + r11 * u1 + r21 * u2 - (w2 * c0 - w0 * c2)
-        v_next[k + 2] = r02 * u0 + r12 * u1 + r22 * u2 - (w0 * c1 - w1 * c0)
+        straight_move(m.inertias[i], a, k, q, dt, q_next, v_next)

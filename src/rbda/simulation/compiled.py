@@ -101,16 +101,20 @@ def free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, d
         crba_after_kinematics(I, F, ws)
     for i in range(M.shape[0]):
         M[i, i] += dt * damping[i]
-    add_implicit_terms(M, dt, ctx.spring_v, ctx.spring_k, ctx.tendon_v, ctx.tendon_k, ctx.tendon_d)
+    # without springs, tendons, gravity compensation and fluid forces, the calls that would add nothing are skipped
+    springs = ctx.spring_v.shape[0] > 0 or ctx.tendon_v.shape[0] > 0
+    if springs:
+        add_implicit_terms(M, dt, ctx.spring_v, ctx.spring_k, ctx.tendon_v, ctx.tendon_k, ctx.tendon_d)
     if cholesky_decompose(M, lam, L, D, Dinv):
         return NOT_SPD
     for i in range(v.shape[0]):
         v_free[i] = tau[i] - nle[i] - damping[i] * v[i] + fext[i]
-    add_passive_forces(q, v, dt, ctx.spring_q, ctx.spring_v, ctx.spring_k, ctx.spring_ref, ctx.tendon_q,
-                       ctx.tendon_v, ctx.tendon_k, ctx.tendon_d, ctx.tendon_length0, ctx.gravcomp_joint,
-                       ctx.gravcomp, ctx.fluid_joint, ctx.fluid_R, ctx.fluid_p, ctx.fluid_viscous,
-                       ctx.fluid_quadratic, ctx.wind, F[0:3], ctx.oMi, ctx.Jw, ctx.tree, ctx.passive_room,
-                       ctx.passive_velocities, v_free)
+    if springs or ctx.gravcomp_joint.shape[0] > 0 or ctx.fluid_joint.shape[0] > 0:
+        add_passive_forces(q, v, dt, ctx.spring_q, ctx.spring_v, ctx.spring_k, ctx.spring_ref, ctx.tendon_q,
+                           ctx.tendon_v, ctx.tendon_k, ctx.tendon_d, ctx.tendon_length0, ctx.gravcomp_joint,
+                           ctx.gravcomp, ctx.fluid_joint, ctx.fluid_R, ctx.fluid_p, ctx.fluid_viscous,
+                           ctx.fluid_quadratic, ctx.wind, F[0:3], ctx.oMi, ctx.Jw, ctx.tree, ctx.passive_room,
+                           ctx.passive_velocities, v_free)
     cholesky_solve(L, Dinv, lam, v_free)
     for i in range(v.shape[0]):
         v_free[i] = v[i] + dt * v_free[i]
@@ -628,10 +632,12 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     restitution, warm = settings.restitution, settings.warm_start
     contact_frames(contacts[:, 4:7], frames)
     contact_jacobian(contacts[:, 1:4], frames, keys, ctx.gparent, ctx.support, ctx.Jw, J)
-    r = limit_and_friction_rows(q, v_free, ctx.limit_q, ctx.limit_v, ctx.lower_limit, ctx.upper_limit,
-                                ctx.tendon_limited, ctx.tendon_q, ctx.tendon_v, ctx.tendon_lower, ctx.tendon_upper,
-                                ctx.friction_v, ctx.friction, dt, margin, baumgarte, J[3 * k:], bias, lower, upper,
-                                rows)
+    r = 0  # (no limited dof or tendon, no dry friction: no rows, the call skipped)
+    if ctx.limit_q.shape[0] > 0 or ctx.tendon_limited.shape[0] > 0 or ctx.friction_v.shape[0] > 0:
+        r = limit_and_friction_rows(q, v_free, ctx.limit_q, ctx.limit_v, ctx.lower_limit, ctx.upper_limit,
+                                    ctx.tendon_limited, ctx.tendon_q, ctx.tendon_v, ctx.tendon_lower,
+                                    ctx.tendon_upper, ctx.friction_v, ctx.friction, dt, margin, baumgarte, J[3 * k:],
+                                    bias, lower, upper, rows)
     J[3 * k + r:3 * k + r + rb] = bilateral_J
     bias[r:r + rb], rows[r:r + rb] = bilateral_bias, bilateral_keys
     lower[r:r + rb], upper[r:r + rb] = -np.inf, np.inf
