@@ -284,10 +284,14 @@ def dynamics_and_contacts(ctx, parity, q, v, tau, fext):
     if status:
         return status, 0
     geometry_placements(ctx.oMi, ctx.gint, ctx.gR, ctx.gp, ctx.R, ctx.p)
+    if ctx.plane_pairs.shape[0] == 0 and ctx.bounded.shape[0] == 0:  # no pair that may collide: no contacts
+        return 0, 0
     count = candidate_pairs(ctx.pairs, ctx.plane_pairs, ctx.bounded, ctx.order, ctx.local_box, ctx.world_box,
                             ctx.partner_start, ctx.partners, ctx.gint[:, 1], ctx.plane, ctx.radius, ctx.normals,
                             ctx.tree, ctx.Jw, v, v_free, ctx.R, ctx.p, margin, dt, speculative, ctx.velocities,
                             ctx.twists, ctx.candidates, ctx.margins)
+    if count == 0:
+        return 0, 0
     shapes = (ctx.sparam, ctx.hull, ctx.graph, ctx.faces, ctx.face_ranges, ctx.polygons)
     room = (ctx.simplex, ctx.simplex_weights, ctx.hull_starts, ctx.witness, ctx.iterations, ctx.epa_polytope,
             ctx.epa_faces, ctx.epa_planes, ctx.epa_alive, ctx.epa_edges, ctx.pair_placements, ctx.features,
