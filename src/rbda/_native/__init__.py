@@ -14,9 +14,8 @@
 ``lanes``                       the SIMD kernels' ``noalias`` pipeline and vector row updates
 ``direct``                      a kernel called through its compiled entry point, past numba's dispatch
 ``fastcall(_entries)``          a call as one C entry (``_entry.c``: checks through the C API, a numba ``cfunc``
-                                body); ``public``: a public function as one C object; ``build``: builds _entry.c
-``step_entry``                  a simulator's compiled step as one C call (``_entry.c``'s ``Step``: the vectors
-                                checked through the C API, a numba ``cfunc`` calling the step kernel by pointers)
+                                body); ``public``: a public function as one C object; ``step_entry``: a
+                                simulator's step as one C call (``Step``); ``build``: builds _entry.c
 ``xla_ffi``                     the JAX primitives' XLA FFI handlers (numba ``cfunc`` s reading XLA's call frame)
 ==============================  =========================================================================
 
