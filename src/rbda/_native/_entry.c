@@ -609,11 +609,12 @@ static PyTypeObject PublicType = {
  * nq (native byte order, C-contiguous, aligned), ``v``, ``tau`` and ``fext`` of nv (``fext`` None: the ``zeros``
  * it holds). It first checks its ``expect`` triples ``(dict, key, value)``: each ``dict[key]`` must be ``value``
  * itself (the simulator's state is the one it was built for); then allocates ``q_next`` and ``v_next``, calls its
- * body with the table and the six data addresses, and on a kept step (status 0, or ``unconverged``: the step is
- * kept, its solve stopped short) writes its ``write`` triples ``dict[key] = value``, calls ``on_unconverged()``
- * after an unconverged one, and returns the new tuple ``(q_next, v_next)``. Anything else (another argument, a
- * state that changed, any other status of the body) answers None: the caller takes its ordinary path, which
- * converts the arguments, raises the named error, or runs the step again. */
+ * body with the table and the six data addresses, the GIL released meanwhile (the kernel reads no Python object),
+ * and on a kept step (status 0, or ``unconverged``: the step is kept, its solve stopped short) writes its
+ * ``write`` triples ``dict[key] = value``, calls ``on_unconverged()`` after an unconverged one, and returns the new
+ * tuple ``(q_next, v_next)``. Anything else (another argument, a state that changed, any other status of the
+ * body) answers None: the caller takes its ordinary path, which converts the arguments, raises the named error,
+ * or runs the step again. */
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
@@ -680,7 +681,10 @@ static PyObject *step_vectorcall(PyObject *callable, PyObject *const *args, size
     values[3] = (int64_t)(intptr_t)fext;
     values[4] = (int64_t)(intptr_t)PyArray_DATA((PyArrayObject *)q_next);
     values[5] = (int64_t)(intptr_t)PyArray_DATA((PyArrayObject *)v_next);
-    int64_t status = self->body(self->table, values);
+    int64_t status;
+    Py_BEGIN_ALLOW_THREADS
+    status = self->body(self->table, values);
+    Py_END_ALLOW_THREADS
     if (status != 0 && status != self->unconverged) {
         Py_DECREF(out);
         Py_RETURN_NONE;
