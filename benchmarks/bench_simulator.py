@@ -7,7 +7,8 @@ friction 0.5, dt = 1e-3, robot-ground contacts only; rbda's NCP ADMM, MuJoCo's e
 with Euler integration. Each robot is first brought to a standing rest under one StandingPD (0.5 s), then both
 engines step from that state under the controller's torques; the time is the best mean over ``--number`` steps
 (the state runs on between steps, as in a simulation), the engines interleaved, best of ``--repeat``. Also
-printed: the compiled step's one kernel call (``compiled.step``) and the Python around it, the contact solve's
+printed: the compiled step's one kernel call (``compiled.step``, called from Python: ``Simulator.step`` calls it
+through one C call, ``packed.fast_step``) and the Python around that call, the contact solve's
 share (the same solve, timed on its own), and the step written as its Python stages
 (``simulator.reference_step``, the step before it was compiled).
 
@@ -56,7 +57,7 @@ def solve_time(sim, q, v, tau, number):
     previous step's impulses by key), on the problem of a step from ``(q, v)``."""
     from rbda.simulation import compiled, packed
 
-    previous = tuple(x.copy() for x in packed.warm_arrays(sim))
+    previous = tuple(x.copy() for x in packed.warm_start(sim.step_state))
     sim.step(q, v, tau)
     contacts, keys, _, J, v_free, bias, lower, upper, rows = (x.copy() for x in packed.step_arrays(sim.step_state)[:9])
     lam = np.concatenate([sim.impulses, sim.row_impulses])
@@ -117,18 +118,22 @@ def bench(name: str, number: int, repeat: int, active_set: int | None = None) ->
             t0 = time.perf_counter()
             fn()
             best[label] = min(best[label], (time.perf_counter() - t0) / number)
+    from rbda.simulation import packed
+
+    fast, sim._fast_step = sim._fast_step, packed.no_fast_step  # the kernel called from Python, to time it apart
     totals, undo = timed_kernels()
     t0 = time.perf_counter()
     rbda_steps()
     total = (time.perf_counter() - t0) / number
     undo()
+    sim._fast_step = fast
     kernels = [t / number for t in totals.values()]
     solve, iterations, step_iterations = solve_time(sim, q, v, tau, number)
     print(f"{name:8s} nv {model.nv:3d}  contacts rbda {sim.contacts.size:3d} MuJoCo {mj_data.ncon:3d}  "
           f"rbda {best['rbda'] * 1e6:7.1f} us  MuJoCo {best['mujoco'] * 1e6:6.1f} us  "
           f"ratio {best['rbda'] / best['mujoco']:5.2f}  (the kernel {kernels[0] * 1e6:.1f}, of which the contact solve "
-          f"{solve * 1e6:.1f} ({iterations} iterations, {step_iterations} in the step), Python "
-          f"{(total - sum(kernels)) * 1e6:.1f} us; solver iterations {sim.stats.iterations}); the Python stages "
+          f"{solve * 1e6:.1f} ({iterations} iterations, {step_iterations} in the step), and the Python around it "
+          f"without the one C call {(total - sum(kernels)) * 1e6:.1f} us; solver iterations {sim.stats.iterations}); the Python stages "
           f"{best['reference'] * 1e6:.0f} us")
 
 

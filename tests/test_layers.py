@@ -24,7 +24,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "src" / "rbda"
 # algorithms. The two lines to change when these modules move into one package.
 MACHINERY = ("rbda._native", "rbda._native.jit", "rbda._native.direct", "rbda._native.views", "rbda._native.cache",
              "rbda._native.notice", "rbda._native.dispatch", "rbda._native.lanes")
-FAST_ENTRIES = ("rbda._native.fastcall", "rbda._native.fastcall_entries", "rbda._native.xla_ffi")
+FAST_ENTRIES = ("rbda._native.fastcall", "rbda._native.fastcall_entries", "rbda._native.step_entry",
+                "rbda._native.xla_ffi")
 
 # Lowest first. A module belongs to the layer of the longest name here that is its name or a prefix of it; a
 # module may import its own layer and those below, never one above.

@@ -417,3 +417,49 @@ def test_step_arguments_of_any_layout_or_size():
         with pytest.raises(ValueError, match=f"^{name}: expected shape"):
             sim.step(*args)
     np.testing.assert_array_equal(sim.impulses, impulses)  # the failed steps kept nothing
+
+
+def test_the_step_as_one_c_call_is_the_kernel_call():
+    """From its second step on a simulator steps through one C call (``packed.fast_step``): the same steps to the bit
+    as the kernel called from Python, results the caller's own; any argument it does not take (a list, a NaN, a
+    quaternion off the unit sphere, a wrong size), a changed setting and a copy take the ordinary path, with its
+    conversions and named errors."""
+    import copy
+
+    from rbda._native.public import extension
+    from rbda.simulation.packed import no_fast_step
+
+    a, b, q, v = twins(free_body(Box((0.2, 0.2, 0.2)), 10.0, mu=0.4, v0=(0.3, 0.0, 0.0, 0.0, 0.0, 0.5)))
+    taus = np.zeros((200, 6))
+    taus[100:, 0] = 50.0
+    qa, va, qb, vb = q, v, q, v
+    for tau in taus:
+        qa, va = a.step(qa, va, tau)
+        b._fast_step = no_fast_step  # (the kernel called from Python, every step)
+        qb, vb = b.step(qb, vb, tau)
+        np.testing.assert_array_equal(qa, qb)
+        np.testing.assert_array_equal(va, vb)
+        np.testing.assert_array_equal(a.impulses, b.impulses)
+        assert a.stats.iterations == b.stats.iterations
+    if extension() is not None:
+        assert type(a._fast_step).__name__ == "Step"
+    a.dt = 2e-3  # a setting (read by the kernel from the context) and fext
+    b.dt = 2e-3
+    b._fast_step = no_fast_step
+    for x, y in zip(a.step(qa, va, np.zeros(6), np.ones(6)), b.step(qa, va, np.zeros(6), np.ones(6))):
+        np.testing.assert_array_equal(x, y)
+    q1, v1 = a.step(qa, va, taus[-1])
+    q2, v2 = a.step(qa, va, taus[-1])
+    assert not (np.shares_memory(q1, q2) or np.shares_memory(q1, qa) or np.shares_memory(v1, v2))
+    for x, y in zip(a.step(list(qa), list(va), [0] * 6), copy.deepcopy(a).step(qa, va, np.zeros(6))):
+        np.testing.assert_array_equal(x, y)
+    bad = qa.copy()
+    bad[3:7] = (0.0, 0.0, 0.0, 2.0)
+    with pytest.raises(ValueError, match="q: is not a valid configuration"):
+        a.step(bad, va, np.zeros(6))
+    with pytest.raises(ValueError, match="^tau: "):
+        a.step(qa, va, np.full(6, np.nan))
+    with pytest.raises(ValueError, match="^fext: expected shape"):
+        a.step(qa, va, np.zeros(6), np.zeros(5))
+    clone = copy.copy(a)
+    assert clone._fast_step is no_fast_step

@@ -143,3 +143,34 @@ def test_a_step_that_does_not_converge_says_so_once():
             q, v = sim.step(q, v, np.zeros(model.nv))
     assert len([w for w in caught if w.category is rbda.simulation.ConvergenceWarning]) == 1
     assert np.isfinite(q).all() and np.isfinite(v).all()
+
+
+def test_free_bodies_advance_in_one_pass_to_the_bit():
+    """In a model of free bodies only, the step's last stage runs ``advance_free_bodies``: the same ``q_next`` and
+    ``v_next`` to the bit as ``integrate`` then ``advance``, on random states of bodies whose centres of mass are
+    off their origins (a quaternion given either sign, tiny and large rotations)."""
+    from rbda.kernels.configuration import integrate
+    from rbda.kernels.time_stepping import advance, advance_free_bodies
+
+    rng = np.random.default_rng(3)
+    model = rbda.Model()
+    for b in range(4):
+        lever = rng.normal(size=3) * 0.1
+        model.add_joint(0, rbda.JointModelFreeFlyer(), rbda.SE3.Identity(), f"body{b}")
+        model.append_body_to_joint(b + 1, rbda.Inertia(1.0 + b, lever, np.diag([0.1, 0.2, 0.3])), rbda.SE3.Identity())
+    I, F = model.packed
+    dt = 1e-3
+    for trial in range(50):
+        q = np.zeros(model.nq)
+        for a in range(0, model.nq, 7):
+            quaternion = rng.normal(size=4)
+            q[a:a + 3], q[a + 3:a + 7] = rng.normal(size=3), quaternion / np.linalg.norm(quaternion)
+        v_next = rng.normal(size=model.nv) * (10.0 ** rng.uniform(-8, 3))
+        step = dt * v_next
+        q1, v1 = np.empty(model.nq), v_next.copy()
+        integrate(I, F, q, step, q1)
+        advance(I, F, q, dt, q1, v1)
+        q2, v2 = np.empty(model.nq), v_next.copy()
+        advance_free_bodies(I, F, q, dt, step, q2, v2)
+        np.testing.assert_array_equal(q2, q1)
+        np.testing.assert_array_equal(v2, v1)

@@ -13,8 +13,8 @@
 ``views``                       array headers built in LLVM IR: ``view``, ``borrowed``, ``borrowed_all``, ``take``
 ``lanes``                       the SIMD kernels' ``noalias`` pipeline and vector row updates
 ``direct``                      a kernel called through its compiled entry point, past numba's dispatch
-``fastcall(_entries)``          a call as one C entry (``_entry.c``: checks through the C API, a numba ``cfunc``
-                                body); ``public``: a public function as one C object; ``build``: builds _entry.c
+``fastcall(_entries)``          a call as one C entry (``_entry.c``: C API checks, a numba ``cfunc`` body); ``public``,
+                                ``step_entry``: a public function, a simulator's step, as a C object; ``build`` it
 ``xla_ffi``                     the JAX primitives' XLA FFI handlers (numba ``cfunc`` s reading XLA's call frame)
 ==============================  =========================================================================
 

@@ -29,6 +29,8 @@
  * fills in the function's defaults and constants, calls the holder's entry ``holder.fast_entries.<name>`` and
  * returns its answer, copied or wrapped (POST_*), or, when the entry answers None (or the call has keywords or
  * another count of arguments), returns what the ordinary Python implementation returns for the call as given.
+ *
+ * A Step is a simulator's compiled step as one C call (see its section below).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -677,6 +679,223 @@ static PyTypeObject PublicType = {
     .tp_new = public_new,
 };
 
+/* ------------------------------------------------------------------------------------------- Step */
+/* A Step is one simulator step as one C call: ``step(q, v, tau[, fext])`` with ``q`` an exact float64 ndarray of
+ * nq (native byte order, C-contiguous, aligned), ``v``, ``tau`` and ``fext`` of nv (``fext`` None: the ``zeros``
+ * it holds). It first checks its ``expect`` triples ``(dict, key, value)``: each ``dict[key]`` must be ``value``
+ * itself (the simulator's state is the one it was built for); then allocates ``q_next`` and ``v_next``, calls its
+ * body with the table and the six data addresses, the GIL released meanwhile (the kernel reads no Python object),
+ * and on a kept step (status 0, or ``unconverged``: the step is kept, its solve stopped short) writes its
+ * ``write`` triples ``dict[key] = value``, calls ``on_unconverged()`` after an unconverged one, and returns the new
+ * tuple ``(q_next, v_next)``. Anything else (another argument, a state that changed, any other status of the
+ * body) answers None: the caller takes its ordinary path, which converts the arguments, raises the named error,
+ * or runs the step again. */
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    body_function body;
+    int64_t *table;
+    PyObject *table_array;
+    npy_intp nq, nv;
+    PyObject *zeros;           /* float64 ndarray (nv,): fext None */
+    PyObject *expect;          /* tuple of (dict, key, value) */
+    PyObject *write;           /* tuple of (dict, key, value) */
+    PyObject *on_unconverged;  /* callable or None */
+    int64_t unconverged;
+    PyObject *keep;
+} Step;
+
+static int triples_hold(PyObject *triples) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(triples); ++i) {
+        PyObject *t = PyTuple_GET_ITEM(triples, i);
+        PyObject *found = PyDict_GetItemWithError(PyTuple_GET_ITEM(t, 0), PyTuple_GET_ITEM(t, 1));
+        if (found != PyTuple_GET_ITEM(t, 2)) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int triples_write(PyObject *triples) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(triples); ++i) {
+        PyObject *t = PyTuple_GET_ITEM(triples, i);
+        if (PyDict_SetItem(PyTuple_GET_ITEM(t, 0), PyTuple_GET_ITEM(t, 1), PyTuple_GET_ITEM(t, 2)) < 0) return -1;
+    }
+    return 0;
+}
+
+/* the data of ``obj`` if it is a vector float_array of ``n``, else NULL */
+static inline void *vector_data(PyObject *obj, npy_intp n) {
+    PyArrayObject *a = float_array(obj, 1);
+    return a != NULL && PyArray_DIM(a, 0) == n ? PyArray_DATA(a) : NULL;
+}
+
+static PyObject *step_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    Step *self = (Step *)callable;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    int64_t values[6];
+    void *q, *v, *tau, *fext;
+    if ((kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) || nargs < 3 || nargs > 4) Py_RETURN_NONE;
+    if ((q = vector_data(args[0], self->nq)) == NULL || (v = vector_data(args[1], self->nv)) == NULL
+        || (tau = vector_data(args[2], self->nv)) == NULL)
+        Py_RETURN_NONE;
+    fext = nargs == 3 || args[3] == Py_None ? PyArray_DATA((PyArrayObject *)self->zeros) : vector_data(args[3], self->nv);
+    if (fext == NULL || !triples_hold(self->expect)) Py_RETURN_NONE;
+    PyObject *q_next = PyArray_EMPTY(1, &self->nq, NPY_DOUBLE, 0);
+    PyObject *v_next = q_next ? PyArray_EMPTY(1, &self->nv, NPY_DOUBLE, 0) : NULL;
+    PyObject *out = v_next ? PyTuple_New(2) : NULL;
+    if (out == NULL) {
+        Py_XDECREF(q_next);
+        Py_XDECREF(v_next);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 0, q_next);
+    PyTuple_SET_ITEM(out, 1, v_next);
+    values[0] = (int64_t)(intptr_t)q, values[1] = (int64_t)(intptr_t)v, values[2] = (int64_t)(intptr_t)tau;
+    values[3] = (int64_t)(intptr_t)fext;
+    values[4] = (int64_t)(intptr_t)PyArray_DATA((PyArrayObject *)q_next);
+    values[5] = (int64_t)(intptr_t)PyArray_DATA((PyArrayObject *)v_next);
+    int64_t status;
+    Py_BEGIN_ALLOW_THREADS
+    status = self->body(self->table, values);
+    Py_END_ALLOW_THREADS
+    if (status != 0 && status != self->unconverged) {
+        Py_DECREF(out);
+        Py_RETURN_NONE;
+    }
+    if (triples_write(self->write) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    if (status == self->unconverged && self->on_unconverged != Py_None) {
+        PyObject *r = PyObject_CallNoArgs(self->on_unconverged);
+        if (r == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(r);
+    }
+    return out;
+}
+
+static int check_triples(PyObject *triples, const char *name) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(triples); ++i) {
+        PyObject *t = PyTuple_GET_ITEM(triples, i);
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3 || !PyDict_Check(PyTuple_GET_ITEM(t, 0))) {
+            PyErr_Format(PyExc_TypeError, "%s: expected a tuple of (dict, key, value) tuples", name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int step_init(Step *self, PyObject *args, PyObject *kwds) {
+    unsigned long long body;
+    long long unconverged;
+    PyObject *table, *zeros, *expect, *write, *on_unconverged, *keep;
+    static char *keywords[] = {"body", "table", "zeros", "expect", "write", "unconverged", "on_unconverged", "keep",
+                               NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "KO!O!O!O!LOO", keywords, &body, &PyArray_Type, &table,
+                                     &PyArray_Type, &zeros, &PyTuple_Type, &expect, &PyTuple_Type, &write,
+                                     &unconverged, &on_unconverged, &keep))
+        return -1;
+    PyArrayObject *t = (PyArrayObject *)table;
+    if (body == 0 || PyArray_TYPE(t) != NPY_INT64 || !PyArray_ISCARRAY(t) || PyArray_NDIM(t) != 1
+        || PyArray_SIZE(t) < 4 || float_array(zeros, 1) == NULL) {
+        PyErr_SetString(PyExc_ValueError, "Step: a body address, an int64 table of at least 4 (kernel, context, nq, "
+                                          "nv), a float64 vector of zeros");
+        return -1;
+    }
+    if (check_triples(expect, "expect") < 0 || check_triples(write, "write") < 0) return -1;
+    if (on_unconverged != Py_None && !PyCallable_Check(on_unconverged)) {
+        PyErr_SetString(PyExc_TypeError, "on_unconverged: expected a callable or None");
+        return -1;
+    }
+    int64_t *T = (int64_t *)PyArray_DATA(t);
+    if (T[3] != PyArray_DIM((PyArrayObject *)zeros, 0) || T[2] < 0 || T[3] < 0) {
+        PyErr_SetString(PyExc_ValueError, "zeros: expected nv (table[3]) zeros");
+        return -1;
+    }
+    self->body = (body_function)(uintptr_t)body;
+    self->table = T;
+    self->nq = (npy_intp)T[2], self->nv = (npy_intp)T[3];
+    self->unconverged = unconverged;
+    Py_XSETREF(self->table_array, Py_NewRef(table));
+    Py_XSETREF(self->zeros, Py_NewRef(zeros));
+    Py_XSETREF(self->expect, Py_NewRef(expect));
+    Py_XSETREF(self->write, Py_NewRef(write));
+    Py_XSETREF(self->on_unconverged, Py_NewRef(on_unconverged));
+    Py_XSETREF(self->keep, Py_NewRef(keep));
+    self->vectorcall = step_vectorcall;
+    return 0;
+}
+
+static PyObject *step_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    Step *self = (Step *)type->tp_alloc(type, 0);
+    if (self != NULL) self->vectorcall = NULL;
+    return (PyObject *)self;
+}
+
+static PyObject *step_call(PyObject *callable, PyObject *args, PyObject *kwargs) {
+    if (((Step *)callable)->vectorcall == NULL) {
+        PyErr_SetString(PyExc_TypeError, "a Step that was not initialised");
+        return NULL;
+    }
+    return PyVectorcall_Call(callable, args, kwargs);
+}
+
+static int step_traverse(Step *self, visitproc visit, void *arg) {
+    Py_VISIT(self->table_array);
+    Py_VISIT(self->zeros);
+    Py_VISIT(self->expect);
+    Py_VISIT(self->write);
+    Py_VISIT(self->on_unconverged);
+    Py_VISIT(self->keep);
+    return 0;
+}
+
+static int step_clear(Step *self) {
+    self->vectorcall = NULL;
+    Py_CLEAR(self->table_array);
+    Py_CLEAR(self->zeros);
+    Py_CLEAR(self->expect);
+    Py_CLEAR(self->write);
+    Py_CLEAR(self->on_unconverged);
+    Py_CLEAR(self->keep);
+    return 0;
+}
+
+static void step_dealloc(Step *self) {
+    PyObject_GC_UnTrack(self);
+    step_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static const char step_doc[] =
+    "Step(body, table, zeros, expect, write, unconverged, on_unconverged, keep)\n\n"
+    "One simulator step as one C call: ``step(q, v, tau[, fext])`` returns a new ``(q_next, v_next)``, or None for\n"
+    "the ordinary path. ``body``: the address of the cfunc ``int64(int64 *table, int64 *values)``, ``values`` the\n"
+    "data of q, v, tau, fext, q_next, v_next; ``table``: its int64 ndarray (kernel, context, nq, nv, ...);\n"
+    "``zeros``: the (nv,) fext of None; ``expect``: (dict, key, value) triples that must hold (identity) before a\n"
+    "call; ``write``: those written after a kept step (status 0 or ``unconverged``), after which an unconverged one\n"
+    "calls ``on_unconverged()`` (or None); ``keep``: objects kept alive.";
+
+static PyTypeObject StepType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "rbda._native._entry.Step",
+    .tp_basicsize = sizeof(Step),
+    .tp_dealloc = (destructor)step_dealloc,
+    .tp_vectorcall_offset = offsetof(Step, vectorcall),
+    .tp_call = step_call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = step_doc,
+    .tp_traverse = (traverseproc)step_traverse,
+    .tp_clear = (inquiry)step_clear,
+    .tp_init = (initproc)step_init,
+    .tp_new = step_new,
+};
+
 static struct PyModuleDef entry_module = {
     PyModuleDef_HEAD_INIT, "_entry",
     "rbda's fast entries: argument checks through the CPython and numpy C API around a compiled body.", -1, NULL,
@@ -684,7 +903,8 @@ static struct PyModuleDef entry_module = {
 
 PyMODINIT_FUNC PyInit__entry(void) {
     import_array();
-    if (PyType_Ready(&EntryType) < 0 || PyType_Ready(&PublicType) < 0) return NULL;
+    if (PyType_Ready(&EntryType) < 0 || PyType_Ready(&PublicType) < 0 || PyType_Ready(&StepType) < 0)
+        return NULL;
     if ((fast_entries_str = PyUnicode_InternFromString("fast_entries")) == NULL
         || (vector_str = PyUnicode_InternFromString("vector")) == NULL
         || (rotation_str = PyUnicode_InternFromString("rotation")) == NULL
@@ -694,6 +914,7 @@ PyMODINIT_FUNC PyInit__entry(void) {
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "Entry", (PyObject *)&EntryType) < 0
         || PyModule_AddObjectRef(m, "Public", (PyObject *)&PublicType) < 0
+        || PyModule_AddObjectRef(m, "Step", (PyObject *)&StepType) < 0
         || PyModule_AddIntConstant(m, "VALUE_COLUMNS", VALUE_COLUMNS) < 0
         || PyModule_AddIntConstant(m, "VALUE_RESULT", VALUE_RESULT) < 0
         || PyModule_AddIntConstant(m, "VALUES", VALUES) < 0

@@ -33,7 +33,7 @@ import numpy as np
 from .._native.jit import njit
 
 from ..joints.dispatch import FREE_FLYER
-from ..spatial.compiled import rotation_entries
+from ..spatial.compiled import quat_exp, quat_mul, quat_normalize, rotation_entries
 from ..model.layout import model_views
 from .._native.views import borrowed
 
@@ -136,24 +136,51 @@ def advance(I, F, q, dt, q_next, v_next):
     in its new frame, ``v_lin = R_next^T u_lin - w x c`` (in ``v_next``, in place)."""
     m = model_views(borrowed(I), borrowed(F))
     for i in range(1, m.nj):
-        if m.types[i] != FREE_FLYER:
-            continue
+        if m.types[i] == FREE_FLYER:
+            straight_move(m.inertias[i], m.idx_q[i], m.idx_v[i], q, dt, q_next, v_next)
+
+
+@njit(cache=True, forceinline=True)
+def straight_move(Y, a, k, q, dt, q_next, v_next):
+    """:func:`advance` for the free flyer of inertia row ``Y`` whose configuration starts at ``a`` and velocity at
+    ``k``: its origin placed from its centre of mass moved in a straight line, its orientation ``q_next[a + 3:a +
+    7]`` given, and its linear velocity in its new frame."""
+    _, c0, c1, c2 = centre_of_mass(Y)
+    w0, w1, w2 = v_next[k + 3], v_next[k + 4], v_next[k + 5]
+    s0 = v_next[k] + w1 * c2 - w2 * c1  # v + w x c, body frame at the start
+    s1 = v_next[k + 1] + w2 * c0 - w0 * c2
+    s2 = v_next[k + 2] + w0 * c1 - w1 * c0
+    r00, r01, r02, r10, r11, r12, r20, r21, r22 = rotation_entries(q[a + 3], q[a + 4], q[a + 5], q[a + 6])
+    u0, u1, u2 = r00 * s0 + r01 * s1 + r02 * s2, r10 * s0 + r11 * s1 + r12 * s2, r20 * s0 + r21 * s1 + r22 * s2
+    x0 = q[a] + r00 * c0 + r01 * c1 + r02 * c2 + dt * u0  # the centre of mass at the end of the step
+    x1 = q[a + 1] + r10 * c0 + r11 * c1 + r12 * c2 + dt * u1
+    x2 = q[a + 2] + r20 * c0 + r21 * c1 + r22 * c2 + dt * u2
+    r00, r01, r02, r10, r11, r12, r20, r21, r22 = rotation_entries(q_next[a + 3], q_next[a + 4], q_next[a + 5],
+                                                                   q_next[a + 6])
+    q_next[a] = x0 - (r00 * c0 + r01 * c1 + r02 * c2)
+    q_next[a + 1] = x1 - (r10 * c0 + r11 * c1 + r12 * c2)
+    q_next[a + 2] = x2 - (r20 * c0 + r21 * c1 + r22 * c2)
+    v_next[k] = r00 * u0 + r10 * u1 + r20 * u2 - (w1 * c2 - w2 * c1)  # R_next^T u - w x c
+    v_next[k + 1] = r01 * u0 + r11 * u1 + r21 * u2 - (w2 * c0 - w0 * c2)
+    v_next[k + 2] = r02 * u0 + r12 * u1 + r22 * u2 - (w0 * c1 - w1 * c0)
+
+
+@njit(cache=True)
+def advance_free_bodies(I, F, q, dt, step, q_next, v_next):
+    """``q_next`` and ``v_next`` (in place) of a model of free bodies only (every joint a free flyer on the
+    universe), ``step = dt v_next`` and ``q`` valid (the step's kinematics checked it): what
+    ``configuration.integrate(q, step)`` then :func:`advance` give, to the bit, in one pass: each orientation
+    ``q * exp3(dt w)`` normalised, of the sign closest to ``q`` (``joints/free_flyer.integrate``'s), the centre
+    of mass moved by ``dt R(q) (v_lin + w x c)``, the origin placed from it and the linear velocity expressed in
+    the new frame (:func:`advance`); the translation of ``exp6``, which :func:`advance` replaces, is not formed."""
+    m = model_views(borrowed(I), borrowed(F))
+    for i in range(1, m.nj):
         a, k = m.idx_q[i], m.idx_v[i]
-        _, c0, c1, c2 = centre_of_mass(m.inertias[i])
-        w0, w1, w2 = v_next[k + 3], v_next[k + 4], v_next[k + 5]
-        s0 = v_next[k] + w1 * c2 - w2 * c1  # v + w x c, body frame at the start
-        s1 = v_next[k + 1] + w2 * c0 - w0 * c2
-        s2 = v_next[k + 2] + w0 * c1 - w1 * c0
-        r00, r01, r02, r10, r11, r12, r20, r21, r22 = rotation_entries(q[a + 3], q[a + 4], q[a + 5], q[a + 6])
-        u0, u1, u2 = r00 * s0 + r01 * s1 + r02 * s2, r10 * s0 + r11 * s1 + r12 * s2, r20 * s0 + r21 * s1 + r22 * s2
-        x0 = q[a] + r00 * c0 + r01 * c1 + r02 * c2 + dt * u0  # the centre of mass at the end of the step
-        x1 = q[a + 1] + r10 * c0 + r11 * c1 + r12 * c2 + dt * u1
-        x2 = q[a + 2] + r20 * c0 + r21 * c1 + r22 * c2 + dt * u2
-        r00, r01, r02, r10, r11, r12, r20, r21, r22 = rotation_entries(q_next[a + 3], q_next[a + 4], q_next[a + 5],
-                                                                       q_next[a + 6])
-        q_next[a] = x0 - (r00 * c0 + r01 * c1 + r02 * c2)
-        q_next[a + 1] = x1 - (r10 * c0 + r11 * c1 + r12 * c2)
-        q_next[a + 2] = x2 - (r20 * c0 + r21 * c1 + r22 * c2)
-        v_next[k] = r00 * u0 + r10 * u1 + r20 * u2 - (w1 * c2 - w2 * c1)  # R_next^T u - w x c
-        v_next[k + 1] = r01 * u0 + r11 * u1 + r21 * u2 - (w2 * c0 - w0 * c2)
-        v_next[k + 2] = r02 * u0 + r12 * u1 + r22 * u2 - (w0 * c1 - w1 * c0)
+        o = q_next[a + 3:a + 7]
+        quat_exp(step[k + 3:k + 6], o)
+        quat_mul(q[a + 3:a + 7], (o[0], o[1], o[2], o[3]), o)
+        quat_normalize(o)
+        if q[a + 3] * o[0] + q[a + 4] * o[1] + q[a + 5] * o[2] + q[a + 6] * o[3] < 0.0:
+            for j in range(4):
+                o[j] = -o[j]
+        straight_move(m.inertias[i], a, k, q, dt, q_next, v_next)

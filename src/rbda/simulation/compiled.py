@@ -47,7 +47,7 @@ from ..kernels.cones import COULOMB, LCP, PYRAMID, project, shift
 from ..kernels.contact_solvers import ADMM, PGS, admm_solve, pgs_solve
 from ..kernels.dynamics import crba_after_kinematics, free_bodies_after_kinematics, rnea
 from ..kernels.sparse import cholesky_decompose, cholesky_solve
-from ..kernels.time_stepping import advance, transport
+from ..kernels.time_stepping import advance, advance_free_bodies, transport
 from .._native.views import borrowed, take
 from .broad_phase import boxes_within, heap_sort, sweep, sweep_growth, world_boxes
 from .contacts import box_lowest, hull_patch, plane_cylinder, plane_frame, plane_hull, plane_spheres
@@ -101,16 +101,20 @@ def free_velocity(I, F, ws, M, L, D, Dinv, lam, nle, q, v, tau, fext, damping, d
         crba_after_kinematics(I, F, ws)
     for i in range(M.shape[0]):
         M[i, i] += dt * damping[i]
-    add_implicit_terms(M, dt, ctx.spring_v, ctx.spring_k, ctx.tendon_v, ctx.tendon_k, ctx.tendon_d)
+    # without springs, tendons, gravity compensation and fluid forces, the calls that would add nothing are skipped
+    springs = ctx.spring_v.shape[0] > 0 or ctx.tendon_v.shape[0] > 0
+    if springs:
+        add_implicit_terms(M, dt, ctx.spring_v, ctx.spring_k, ctx.tendon_v, ctx.tendon_k, ctx.tendon_d)
     if cholesky_decompose(M, lam, L, D, Dinv):
         return NOT_SPD
     for i in range(v.shape[0]):
         v_free[i] = tau[i] - nle[i] - damping[i] * v[i] + fext[i]
-    add_passive_forces(q, v, dt, ctx.spring_q, ctx.spring_v, ctx.spring_k, ctx.spring_ref, ctx.tendon_q,
-                       ctx.tendon_v, ctx.tendon_k, ctx.tendon_d, ctx.tendon_length0, ctx.gravcomp_joint,
-                       ctx.gravcomp, ctx.fluid_joint, ctx.fluid_R, ctx.fluid_p, ctx.fluid_viscous,
-                       ctx.fluid_quadratic, ctx.wind, F[0:3], ctx.oMi, ctx.Jw, ctx.tree, ctx.passive_room,
-                       ctx.passive_velocities, v_free)
+    if springs or ctx.gravcomp_joint.shape[0] > 0 or ctx.fluid_joint.shape[0] > 0:
+        add_passive_forces(q, v, dt, ctx.spring_q, ctx.spring_v, ctx.spring_k, ctx.spring_ref, ctx.tendon_q,
+                           ctx.tendon_v, ctx.tendon_k, ctx.tendon_d, ctx.tendon_length0, ctx.gravcomp_joint,
+                           ctx.gravcomp, ctx.fluid_joint, ctx.fluid_R, ctx.fluid_p, ctx.fluid_viscous,
+                           ctx.fluid_quadratic, ctx.wind, F[0:3], ctx.oMi, ctx.Jw, ctx.tree, ctx.passive_room,
+                           ctx.passive_velocities, v_free)
     cholesky_solve(L, Dinv, lam, v_free)
     for i in range(v.shape[0]):
         v_free[i] = v[i] + dt * v_free[i]
@@ -280,10 +284,14 @@ def dynamics_and_contacts(ctx, parity, q, v, tau, fext):
     if status:
         return status, 0
     geometry_placements(ctx.oMi, ctx.gint, ctx.gR, ctx.gp, ctx.R, ctx.p)
+    if ctx.plane_pairs.shape[0] == 0 and ctx.bounded.shape[0] == 0:  # no pair that may collide: no contacts
+        return 0, 0
     count = candidate_pairs(ctx.pairs, ctx.plane_pairs, ctx.bounded, ctx.order, ctx.local_box, ctx.world_box,
                             ctx.partner_start, ctx.partners, ctx.gint[:, 1], ctx.plane, ctx.radius, ctx.normals,
                             ctx.tree, ctx.Jw, v, v_free, ctx.R, ctx.p, margin, dt, speculative, ctx.velocities,
                             ctx.twists, ctx.candidates, ctx.margins)
+    if count == 0:
+        return 0, 0
     shapes = (ctx.sparam, ctx.hull, ctx.graph, ctx.faces, ctx.face_ranges, ctx.polygons)
     room = (ctx.simplex, ctx.simplex_weights, ctx.hull_starts, ctx.witness, ctx.iterations, ctx.epa_polytope,
             ctx.epa_faces, ctx.epa_planes, ctx.epa_alive, ctx.epa_edges, ctx.pair_placements, ctx.features,
@@ -628,10 +636,12 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     restitution, warm = settings.restitution, settings.warm_start
     contact_frames(contacts[:, 4:7], frames)
     contact_jacobian(contacts[:, 1:4], frames, keys, ctx.gparent, ctx.support, ctx.Jw, J)
-    r = limit_and_friction_rows(q, v_free, ctx.limit_q, ctx.limit_v, ctx.lower_limit, ctx.upper_limit,
-                                ctx.tendon_limited, ctx.tendon_q, ctx.tendon_v, ctx.tendon_lower, ctx.tendon_upper,
-                                ctx.friction_v, ctx.friction, dt, margin, baumgarte, J[3 * k:], bias, lower, upper,
-                                rows)
+    r = 0  # (no limited dof or tendon, no dry friction: no rows, the call skipped)
+    if ctx.limit_q.shape[0] > 0 or ctx.tendon_limited.shape[0] > 0 or ctx.friction_v.shape[0] > 0:
+        r = limit_and_friction_rows(q, v_free, ctx.limit_q, ctx.limit_v, ctx.lower_limit, ctx.upper_limit,
+                                    ctx.tendon_limited, ctx.tendon_q, ctx.tendon_v, ctx.tendon_lower,
+                                    ctx.tendon_upper, ctx.friction_v, ctx.friction, dt, margin, baumgarte, J[3 * k:],
+                                    bias, lower, upper, rows)
     J[3 * k + r:3 * k + r + rb] = bilateral_J
     bias[r:r + rb], rows[r:r + rb] = bilateral_bias, bilateral_keys
     lower[r:r + rb], upper[r:r + rb] = -np.inf, np.inf
@@ -662,6 +672,13 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
     o = options[0]
     formulation, tolerances, rounds = o.formulation, o.tolerances, min(o.active_set_max_iter, o.max_iter)
     rho = given_rho(o, previous_rho)
+    if m == 0 and warm and try_guess and rounds > 0:  # no rows: the warm start's trial (below) accepts at once
+        stats.iterations, stats.converged, stats.factorizations = 0, True, 0
+        stats.primal, stats.dual, stats.complementarity = 0.0, 0.0, 0.0
+        stats.rho = rho if o.solver == ADMM else np.nan
+        tau[:] = 0.0
+        integrate_step(ctx, q, v_free, tau, dt, settings.free_bodies, q_next, v_next)
+        return m, r
     used, accepted = 0, False
     if warm and try_guess and rounds > 0:  # the previous impulses, kept if they solve this problem to GUESS times the
         guess[:] = impulses  # tolerances, as the fast path's first trial would
@@ -721,12 +738,24 @@ def contact_step(ctx, q, v, v_free, contacts, keys, bilateral_J, bilateral_bias,
         tau[:] = 0.0
         add_rows(J, impulses, tau)  # J^T lambda
         cholesky_solve(L, Dinv, lam, tau)  # M^-1 J^T lambda
-    for i in range(nv):
-        v_next[i] = v_free[i] + tau[i]
-        tau[i] = dt * v_next[i]
-    integrate(ctx.I, ctx.F, q, tau, q_next)
-    advance(ctx.I, ctx.F, q, dt, q_next, v_next)  # free flyers: a straight move, v_next in their new frame
+    integrate_step(ctx, q, v_free, tau, dt, settings.free_bodies, q_next, v_next)
     return m, r
+
+
+@njit(cache=True)
+def integrate_step(ctx, q, v_free, dv, dt, free_bodies, q_next, v_next):
+    """Stage 5: ``v_next = v_free + dv`` (``dv = M^-1 J^T lambda``) and ``q_next = q (+) dt v_next``, each free
+    flyer moved straight and ``v_next`` expressed in its new frame (``kernels/time_stepping.advance``; in a model of
+    free bodies only, both in one pass: ``advance_free_bodies``, the same to the bit). ``dv`` becomes ``dt
+    v_next``."""
+    for i in range(v_free.shape[0]):
+        v_next[i] = v_free[i] + dv[i]
+        dv[i] = dt * v_next[i]
+    if free_bodies:
+        advance_free_bodies(ctx.I, ctx.F, q, dt, dv, q_next, v_next)
+    else:
+        integrate(ctx.I, ctx.F, q, dv, q_next)
+        advance(ctx.I, ctx.F, q, dt, q_next, v_next)  # free flyers: a straight move, v_next in their new frame
 
 
 # ---------------------------------------------------------------------------------------------- one step, one call

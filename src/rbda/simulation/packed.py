@@ -296,7 +296,41 @@ def ready(sim) -> CompiledContext:
         kept.arrays["options"][:] = options
         kept.options_source, kept.solver_dict = options, solver.__dict__
         kept.raw_stats = (kept.arrays["out_stats"], kept.parity)
+    sim._fast_step = fast_step(sim, kept) or no_fast_step
     return kept
+
+
+def no_fast_step(q, v, tau, fext=None):
+    """A simulator's ``_fast_step`` until its first compiled step, and without the C extension: always None (the
+    ordinary path)."""
+    return None
+
+
+def fast_step(sim, kept):
+    """``sim``'s one-call step as one C call (``rbda._native.step_entry``): ``(q, v, tau, fext)`` to a new
+    ``(q_next, v_next)``, the vectors checked as :func:`compiled_step`'s kernel call takes them (exact float64
+    arrays, C-contiguous, of the model's sizes; ``fext`` None or such an array) and the simulator's state as
+    :func:`compiled_step` finds it after :func:`ready` (its context, data, solver and options, the warm start in the
+    set the step reads); a kept step is followed by :func:`keep_set`'s writes (and the warning of
+    :func:`unconverged` when due). For any other call it answers None: :func:`compiled_step` then takes it. None
+    where the C extension is not built or not wanted."""
+    from .._native import step_entry
+
+    state, solver = sim.step_state, sim.solver
+    state_dict, solver_dict = state.__dict__, kept.solver_dict
+    expect = ((sim.__dict__, "step_state", state), (sim.__dict__, "data", kept.data),
+              (sim.__dict__, "solver", solver), (state_dict, "context", kept), (state_dict, "warm_in_set", True),
+              (solver_dict, "_options", kept.options_source))
+    write = ((state_dict, "last", IN_SET), (state_dict, "contacts", None), (state_dict, "rows", None),
+             (state_dict, "backoff", None), (solver_dict, "_stats", None),
+             (solver_dict, "_raw_stats", kept.raw_stats))
+
+    def on_unconverged():
+        if not state.unconverged:
+            unconverged(sim, kept.sets[kept.parity[0]]["out_stats"])
+
+    return step_entry.bind(compiled.step, kept.kernel, kept.nq, kept.nv, kept.zeros, expect, write,
+                           compiled.UNCONVERGED, on_unconverged, (kept.arrays,))
 
 
 def compiled_step(sim, q, v, tau, fext, _step=None, _empty=np.empty, _ndarray=np.ndarray, _unit=(8,),

@@ -48,7 +48,7 @@ from .passive import PassiveForces, add_implicit, passive_force
 from . import compiled as compiled_kernels
 from .compiled import SETTINGS
 from .packed import PackedScene, compiled_step, compiled_steps, constraint_rows as step_rows
-from .packed import contact_set, own_results, rollout_compiled, step_arrays, step_names
+from .packed import contact_set, no_fast_step, own_results, rollout_compiled, step_arrays, step_names
 from .solvers import FORMULATIONS, ADMMSolver, PGSSolver, SolverStats
 from .step_state import StepState, WarmStart
 
@@ -394,6 +394,7 @@ class Simulator:
         self.limited_dofs = limited_dofs(model)
         self.solver = SOLVERS[solver](formulation=formulation, **(solver_options or {}))
         self.step_state = StepState()  # the warm start, the compiled step's context, the last step's results
+        self._fast_step = no_fast_step  # the step as one C call, once the compiled step has run (packed.fast_step)
         self._scene = PackedScene(model, collision_model, self.friction)
         self.support_mask = self._scene.support  # (njoints, nv): 1 on the dofs supporting each joint
         self._compiled = model.nv_extended == model.nv  # mimic joints: the reference step
@@ -457,6 +458,7 @@ class Simulator:
         step_state.previous = dict(step_state.previous)
         state["step_state"] = step_state
         state["_settings"], state["_damping"] = self._settings.copy(), self._damping.copy()  # a copy's own
+        state["_fast_step"] = no_fast_step  # (bound to this simulator's state: a copy binds its own)
         return state
 
     def _step_results(self) -> tuple:
@@ -509,6 +511,9 @@ class Simulator:
         external force ``fext (nv,)``; returns ``(q_next, v_next)``. Fills ``contacts``, ``impulses``,
         ``contact_velocities`` and the solver's ``stats``. Raises ``ValueError`` naming the argument for a wrong
         size or a non-finite value."""
+        result = self._fast_step(q, v, tau, fext)  # one C call (packed.fast_step), or None
+        if result is not None:
+            return result
         if self._compiled:  # one kernel call, which checks the sizes and that the values are finite
             return compiled_step(self, q, v, tau, fext, _step)
         names, model = step_names(_step), self.model
