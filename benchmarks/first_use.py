@@ -1,12 +1,15 @@
 """The first minute of a new user: the first call of each function in a fresh process with an empty compile cache,
 the same with the cache filled, ``import rbda``, and a batch of one state.
 
-    python benchmarks/first_use.py [--only rnea,aba] [--warm | --installed] [--markdown PATH] [--batch]
+    python benchmarks/first_use.py [--only rnea,aba] [--warm | --installed | --cache DIR] [--markdown PATH] [--batch]
 
 Each row runs in its own subprocess with ``NUMBA_CACHE_DIR`` pointed at a new empty folder (``--warm``: the
-same folder a second time, so the row measures loading from the cache). ``--installed`` runs each row once in a
+same folder a second time, so the row measures loading from the cache the row itself filled: it cannot show a kernel
+that ``rbda warmup`` leaves out). ``--installed`` runs each row once in a
 new process with the installation's own cache, the one ``pip install .`` compiles into the package: what a user
-waits for after the install (run it from outside the source tree, so that the installed rbda is imported). Times are CPU seconds of the first call alone
+waits for after the install (run it from outside the source tree, so that the installed rbda is imported).
+``--cache DIR`` does the same with the cache in ``DIR``, filled before by ``NUMBA_CACHE_DIR=DIR rbda warmup``
+(what the install runs), in a source tree. Times are CPU seconds of the first call alone
 (``time.process_time``, so that other work on the machine does not count; ``import rbda``, importing JAX or CasADi
 and building the inputs are not counted; the bridges' rows include tracing and XLA's compile); the cached rows also give ``import rbda`` and the first ``create_data()`` (wall time).
 ``--markdown PATH`` also writes the table (with the command, the date and the machine) as Markdown.
@@ -150,15 +153,16 @@ def machine() -> str:
             f"numba {numba.__version__}")
 
 
-def installed(names, cpu_import, wall_import, markdown) -> None:
-    """Each row's first call in a new process with the installation's own cache, the worst, and the table."""
+def installed(names, cpu_import, wall_import, markdown, cache=None) -> None:
+    """Each row's first call in a new process with the installation's own cache (``cache``: that folder instead),
+    the worst, and the table."""
     import time
 
     import rbda
 
     rows = []
     for name in names:
-        _, _, first = first_call(name, None)
+        _, _, first = first_call(name, cache)
         rows.append((name, first))
         print(f"{name:32s} {first * 1e3:8.1f} ms", flush=True)
     worst = max(rows, key=lambda row: row[1])
@@ -166,8 +170,9 @@ def installed(names, cpu_import, wall_import, markdown) -> None:
     print(f"worst: {worst[0]} {worst[1]:.2f} s; rbda from {os.path.dirname(rbda.__file__)}\n{stamp}")
     if markdown:
         command = "python benchmarks/first_use.py " + " ".join(sys.argv[1:])
-        lines = [f"`{command}` after `pip install .`, {stamp}; {machine()}. CPU seconds of the first call in a new "
-                 "process, with the cache the install compiled.", "", "| first call | after the install |",
+        after = "`rbda warmup`" if cache else "`pip install .`"
+        lines = [f"`{command}` after {after}, {stamp}; {machine()}. CPU seconds of the first call in a new "
+                 f"process, with the cache {after} compiled.", "", f"| first call | after {after} |",
                  "| --- | ---: |", f"| `import rbda` | {cpu_import:.2f} s ({wall_import:.2f} s wall) |"]
         lines += [f"| `{name}` | {first * 1e3:.0f} ms |" for name, first in rows]
         lines.append(f"| worst | {worst[1] * 1e3:.0f} ms (`{worst[0]}`) |")
@@ -183,6 +188,8 @@ def main() -> None:
     parser.add_argument("--warm", action="store_true", help="also time the call again with the cache filled")
     parser.add_argument("--installed", action="store_true",
                         help="time each first call once with the installation's own cache (after pip install .)")
+    parser.add_argument("--cache", metavar="DIR",
+                        help="as --installed, with the numba cache in DIR (NUMBA_CACHE_DIR=DIR rbda warmup fills it)")
     parser.add_argument("--markdown", metavar="PATH", help="also write the table as Markdown to PATH")
     parser.add_argument("--batch", action="store_true", help="time small and large batches instead")
     args = parser.parse_args()
@@ -192,8 +199,8 @@ def main() -> None:
     cpu_import, wall_import = import_time()
     print(f"{'import rbda':32s} {cpu_import:.2f} s CPU, {wall_import:.2f} s wall", flush=True)
     rows, total = [], 0.0
-    if args.installed:
-        return installed(names, cpu_import, wall_import, args.markdown)
+    if args.installed or args.cache:
+        return installed(names, cpu_import, wall_import, args.markdown, args.cache)
     for name in names:
         with tempfile.TemporaryDirectory() as cache:
             _, _, cold = first_call(name, cache)

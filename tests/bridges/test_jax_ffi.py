@@ -48,6 +48,8 @@ MIRRORS = {
                      ("args", P)],
     "XLA_FFI_Rets": [("struct_size", ctypes.c_size_t), ("extension_start", P), ("size", I64), ("types", P),
                      ("rets", P)],
+    "XLA_FFI_Attrs": Attrs._fields_,
+    "XLA_FFI_Scalar": [("dtype", I32), ("value", P)],
     "XLA_FFI_Buffer": [("struct_size", ctypes.c_size_t), ("extension_start", P), ("dtype", I32), ("data", P),
                        ("rank", I64), ("dims", P)],
     "XLA_FFI_Extension_Base": [("struct_size", ctypes.c_size_t), ("type", I32), ("next", P)],
@@ -100,6 +102,8 @@ def test_offsets_match_the_header():
     assert int(re.search(r"#define XLA_FFI_API_MINOR (\d+)", text).group(1)) == _ffi.API_MINOR
     assert re.search(r"XLA_FFI_Extension_Metadata = (\d+)", text).group(1) == str(_ffi.EXTENSION_METADATA)
     assert re.search(r"XLA_FFI_Error_Code_INVALID_ARGUMENT = (\d+)", text).group(1) == str(_ffi.INVALID_ARGUMENT)
+    assert re.search(r"XLA_FFI_AttrType_SCALAR = (\d+)", text).group(1) == str(_ffi.ATTR_SCALAR)
+    assert re.search(r"XLA_FFI_DataType_S64 = (\d+)", text).group(1) == str(_ffi.DTYPE_S64)
 
 
 MODELS = {"manipulator": rbda.sample_models.manipulator, "humanoid": rbda.sample_models.humanoid,

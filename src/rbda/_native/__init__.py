@@ -7,15 +7,13 @@
 ==============================  =========================================================================
 ``jit``                         numba imported on first use; ``njit``/``intrinsic`` placeholders until then
 ``dispatch``                    how each dispatcher is built: no C-callable wrapper; helpers without a CPython
-                                wrapper; ``refcount=False`` (numba's private ``_nrt=False``)
+                                wrapper; ``refcount=False`` (numba's private ``_nrt=False``); a callee compiled
+                                for its arguments' plain types, not once per constant argument
 ``cache``                       numba's on-disk cache keyed on every rbda source a function can reach
 ``notice``                      a notice on stderr whenever something compiles, and how long it took
 ``views``                       array headers built in LLVM IR: ``view``, ``borrowed``, ``borrowed_all``, ``take``
 ``lanes``                       the SIMD kernels' ``noalias`` pipeline and vector row updates
 ``direct``                      a kernel called through its compiled entry point, past numba's dispatch
-``fastcall(_entries)``          a call as one C entry (``_entry.c``: C API checks, a numba ``cfunc`` body); ``public``,
-                                ``step_entry``: a public function, a simulator's step, as a C object; ``build`` it
-``xla_ffi``                     the JAX primitives' XLA FFI handlers (numba ``cfunc`` s reading XLA's call frame)
 ==============================  =========================================================================
 
 Rules (each one guards against a crash, a corrupted heap or stale machine code, not against slowness):
@@ -37,5 +35,6 @@ Rules (each one guards against a crash, a corrupted heap or stale machine code, 
 6. **Fast entries** read objects only through the CPython and numpy C API (``_entry.c``; without it every call
    takes the ordinary path). XLA handlers read XLA's call frame at offsets checked against ``c_api.h``.
 7. **The supported numba range** is the one the tests ran on (``pyproject.toml``): ``_nrt``, the cache locators,
-   ``CPUDispatcher``, ``make_array``, ``CompilerBase``, ``overloads``/``entry_point``, the calling convention.
+   ``CPUDispatcher`` (and its ``get_call_template``), ``make_array``, ``CompilerBase``,
+   ``overloads``/``entry_point``, the calling convention.
 """

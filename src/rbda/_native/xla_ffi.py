@@ -1,10 +1,13 @@
 """rbda's kernels as XLA FFI custom calls on the CPU: a jitted :func:`rbda.jax.rnea` runs the compiled kernel
 inside the XLA executable, without re-entering Python (as ``jax.pure_callback`` would, at 100+ us a call).
 
-Each target is a numba ``@cfunc`` handler of XLA's typed FFI (``XLA_FFI_Error* handler(XLA_FFI_CallFrame*)``,
-``xla/ffi/api/c_api.h`` in ``jax.ffi.include_dir()``), exported to XLA as a PyCapsule. The handler reads the
-call frame's C structs by their byte offsets (:data:`OFFSETS`, checked against ``ctypes`` mirrors of the header
-in the tests), answers XLA's metadata query (its API version) and runs the kernel on the operand buffers.
+Every target is served by one numba ``@cfunc`` handler of XLA's typed FFI (``XLA_FFI_Error*
+handler(XLA_FFI_CallFrame*)``, ``xla/ffi/api/c_api.h`` in ``jax.ffi.include_dir()``), exported to XLA as a PyCapsule
+and registered under each target's name; a call says which algorithm it runs in its one attribute, the int64 scalar
+``rbda_code`` (:data:`HANDLERS`: ``2 algorithm + jacobians``), which :func:`call` adds. The handler reads the call
+frame's C structs by their byte offsets (:data:`OFFSETS`, checked against ``ctypes`` mirrors of the header in the
+tests), answers XLA's metadata query (its API version) and runs the kernel on the operand buffers. (One handler
+compiles once: a handler per target would compile and optimise its own copy of every kernel it reaches.)
 
 One handler per algorithm serves every model: the model's packed arrays ``I, F`` (``model.packed``) and a
 template workspace (``model.create_data().ws``) are operands, constants of the jitted program. XLA allocates the
@@ -65,8 +68,11 @@ API_MAJOR, API_MINOR = 0, 3  # XLA_FFI_API_MAJOR / MINOR of the c_api.h this han
 EXTENSION_METADATA = 1  # XLA_FFI_Extension_Metadata
 INVALID_ARGUMENT = 3  # XLA_FFI_Error_Code_INVALID_ARGUMENT
 # byte offsets (LP64: x86-64, aarch64) of the fields read or written, from c_api.h (OFFSETS: struct.field)
-FRAME_EXTENSION, FRAME_API, FRAME_ARGS, FRAME_RETS = 8, 16, 40, 80  # XLA_FFI_CallFrame
+FRAME_EXTENSION, FRAME_API, FRAME_ARGS, FRAME_RETS, FRAME_ATTRS = 8, 16, 40, 80, 120  # XLA_FFI_CallFrame
 LIST_SIZE, LIST_ITEMS = 16, 32  # XLA_FFI_Args / XLA_FFI_Rets: size, args / rets
+ATTRS_SIZE, ATTRS_TYPES, ATTRS_ITEMS = 16, 24, 40  # XLA_FFI_Attrs: size, types, attrs
+SCALAR_DTYPE, SCALAR_VALUE = 0, 8  # XLA_FFI_Scalar
+ATTR_SCALAR, DTYPE_S64 = 3, 5  # XLA_FFI_AttrType_SCALAR, XLA_FFI_DataType_S64
 BUFFER_DATA, BUFFER_RANK, BUFFER_DIMS = 24, 32, 40  # XLA_FFI_Buffer
 EXTENSION_TYPE, EXTENSION_METADATA_POINTER = 8, 24  # XLA_FFI_Extension_Base.type, XLA_FFI_Metadata_Extension.metadata
 METADATA_VERSION, METADATA_TRAITS, METADATA_STATE = 8, 32, 40  # XLA_FFI_Metadata
@@ -77,6 +83,8 @@ API_VERSION_SIZE = 24  # XLA_FFI_Api_Version_STRUCT_SIZE
 OFFSETS = {
     "XLA_FFI_CallFrame.extension_start": FRAME_EXTENSION, "XLA_FFI_CallFrame.api": FRAME_API,
     "XLA_FFI_CallFrame.args": FRAME_ARGS, "XLA_FFI_CallFrame.rets": FRAME_RETS,
+    "XLA_FFI_CallFrame.attrs": FRAME_ATTRS, "XLA_FFI_Attrs.size": ATTRS_SIZE, "XLA_FFI_Attrs.types": ATTRS_TYPES,
+    "XLA_FFI_Attrs.attrs": ATTRS_ITEMS, "XLA_FFI_Scalar.dtype": SCALAR_DTYPE, "XLA_FFI_Scalar.value": SCALAR_VALUE,
     "XLA_FFI_Args.size": LIST_SIZE, "XLA_FFI_Args.args": LIST_ITEMS,
     "XLA_FFI_Rets.size": LIST_SIZE, "XLA_FFI_Rets.rets": LIST_ITEMS,
     "XLA_FFI_Buffer.data": BUFFER_DATA, "XLA_FFI_Buffer.rank": BUFFER_RANK, "XLA_FFI_Buffer.dims": BUFFER_DIMS,
@@ -359,16 +367,39 @@ def _constrained_dynamics(args, rets, I, F, ws0, nw, m, jacobians):
     return status
 
 
-@njit(cache=True)
-def _run(call_frame, algorithm, jacobians):
-    """The handler of ``algorithm`` (:data:`RNEA`, ...), value or ``jacobians``: answers a metadata query, or
-    runs the kernel on the call's buffers; returns the error (an ``XLA_FFI_Error*``, 0 for none) as an integer."""
+@njit(cache=True, inline="always")
+def _code(frame):
+    """The call's ``rbda_code`` attribute (``2 algorithm + jacobians``), or -1 if its attributes are not one int64
+    scalar."""
+    a = FRAME_ATTRS // 8
+    if frame[a + ATTRS_SIZE // 8] != 1:
+        return -1
+    if carray(_pointer(frame[a + ATTRS_TYPES // 8]), (1,), np.int32)[0] != ATTR_SCALAR:
+        return -1
+    scalar = _words(frame[a + ATTRS_ITEMS // 8], 1)[0]
+    if carray(_pointer(scalar), (1,), np.int32)[SCALAR_DTYPE // 4] != DTYPE_S64:
+        return -1
+    return _words(_words(scalar, 2)[SCALAR_VALUE // 8], 1)[0]
+
+
+UNKNOWN_CODE = 1000  # the status of a call without a valid ``rbda_code`` (its message: row 0 of the table)
+
+
+@njit(cache=True, inline="always")
+def _run(call_frame):
+    """The handler: answers a metadata query, or runs the kernel that the call's ``rbda_code`` names
+    (:data:`HANDLERS`) on the call's buffers; returns the error (an ``XLA_FFI_Error*``, 0 for none) as an
+    integer."""
     frame = _words(call_frame, 22)
     if _metadata(frame):
         return 0
     args, rets, I, F, ws0, msg, nw = _operands(frame)
+    code = _code(frame)
+    algorithm, jacobians = code // 2, code % 2 == 1
     m = model_views(I, F)
-    if algorithm == INTEGRATE:
+    if code < 0 or algorithm > CONSTRAINED:
+        status = UNKNOWN_CODE
+    elif algorithm == INTEGRATE:
         status = _integrate(args, rets, I, F, m, jacobians)
     elif algorithm == CENTER_OF_MASS:
         status = _center_of_mass(args, rets, I, F, ws0, nw, m, jacobians)
@@ -383,84 +414,49 @@ def _run(call_frame, algorithm, jacobians):
     return _error(frame, msg, status) if status else 0
 
 
-# ----------------------------------------------------------------------------------------------- handlers
-def _rnea_value(call_frame):
-    return _pointer(_run(_address(call_frame), RNEA, False))
+# ----------------------------------------------------------------------------------------------- the handler
+def _handler(call_frame):
+    return _pointer(_run(_address(call_frame)))
 
 
-def _rnea_jac(call_frame):
-    return _pointer(_run(_address(call_frame), RNEA, True))
-
-
-def _aba_value(call_frame):
-    return _pointer(_run(_address(call_frame), ABA, False))
-
-
-def _aba_jac(call_frame):
-    return _pointer(_run(_address(call_frame), ABA, True))
-
-
-def _integrate_value(call_frame):
-    return _pointer(_run(_address(call_frame), INTEGRATE, False))
-
-
-def _integrate_jac(call_frame):
-    return _pointer(_run(_address(call_frame), INTEGRATE, True))
-
-
-def _center_of_mass_value(call_frame):
-    return _pointer(_run(_address(call_frame), CENTER_OF_MASS, False))
-
-
-def _center_of_mass_jac(call_frame):
-    return _pointer(_run(_address(call_frame), CENTER_OF_MASS, True))
-
-
-def _crba_value(call_frame):
-    return _pointer(_run(_address(call_frame), CRBA, False))
-
-
-def _crba_jac(call_frame):
-    return _pointer(_run(_address(call_frame), CRBA, True))
-
-
-def _kinematics_value(call_frame):
-    return _pointer(_run(_address(call_frame), KINEMATICS, False))
-
-
-def _constrained_value(call_frame):
-    return _pointer(_run(_address(call_frame), CONSTRAINED, False))
-
-
-def _constrained_jac(call_frame):
-    return _pointer(_run(_address(call_frame), CONSTRAINED, True))
-
-
-HANDLERS = {"rbda_rnea": _rnea_value, "rbda_aba": _aba_value, "rbda_rnea_jac": _rnea_jac, "rbda_aba_jac": _aba_jac,
-            "rbda_integrate": _integrate_value, "rbda_integrate_jac": _integrate_jac,
-            "rbda_center_of_mass": _center_of_mass_value, "rbda_center_of_mass_jac": _center_of_mass_jac,
-            "rbda_crba": _crba_value, "rbda_crba_jac": _crba_jac, "rbda_kinematics": _kinematics_value,
-            "rbda_constraint_dynamics": _constrained_value, "rbda_constraint_dynamics_jac": _constrained_jac}
-_compiled = {}  # target name -> numba cfunc (kept alive: XLA holds its address)
+#: target name -> its ``rbda_code``: ``2 algorithm + jacobians``
+HANDLERS = {"rbda_rnea": 2 * RNEA, "rbda_aba": 2 * ABA, "rbda_rnea_jac": 2 * RNEA + 1, "rbda_aba_jac": 2 * ABA + 1,
+            "rbda_integrate": 2 * INTEGRATE, "rbda_integrate_jac": 2 * INTEGRATE + 1,
+            "rbda_center_of_mass": 2 * CENTER_OF_MASS, "rbda_center_of_mass_jac": 2 * CENTER_OF_MASS + 1,
+            "rbda_crba": 2 * CRBA, "rbda_crba_jac": 2 * CRBA + 1, "rbda_kinematics": 2 * KINEMATICS,
+            "rbda_constraint_dynamics": 2 * CONSTRAINED, "rbda_constraint_dynamics_jac": 2 * CONSTRAINED + 1}
+_compiled = {}  # "handler": the numba cfunc (kept alive: XLA holds its address)
 
 
 def handler(name: str):
-    """The compiled handler ``name`` (a numba cfunc), compiled or loaded from numba's cache once per process; it
-    needs no JAX (``rbda warmup`` compiles every handler this way)."""
-    if name not in _compiled:
-        with compiling(f"the XLA handler of {name}", "1 to 3 min"):  # a first jit(frame_jacobian): 196 s of CPU
-            _compiled[name] = cfunc(types.voidptr(types.voidptr), cache=True)(HANDLERS[name])
-    return _compiled[name]
+    """The compiled handler that serves target ``name`` (of :data:`HANDLERS`; the same numba cfunc for every
+    target), compiled or loaded from numba's cache once per process; it needs no JAX (``rbda warmup`` compiles it
+    this way)."""
+    if name not in HANDLERS:
+        raise KeyError(f"no XLA target {name!r}")
+    if "handler" not in _compiled:
+        with compiling("the XLA handler of rbda.jax", "1 to 3 min"):
+            _compiled["handler"] = cfunc(types.voidptr(types.voidptr), cache=True)(_handler)
+    return _compiled["handler"]
 
 
 _registered: set = set()
 
 
 def target(name: str) -> str:
-    """Register the handler ``name`` (:func:`handler`) with XLA, once; returns ``name``."""
+    """Register the handler of ``name`` (:func:`handler`) with XLA under that name, once; returns ``name``."""
     if name not in _registered:
         import jax
 
         jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(handler(name).address), platform="cpu")
         _registered.add(name)
     return name
+
+
+def call(name: str, results):
+    """``jax.ffi.ffi_call`` of target ``name`` (registered by :func:`target`) with ``results`` (its result shapes),
+    as a function of the operands that adds the call's ``rbda_code`` attribute."""
+    import jax
+
+    run, code = jax.ffi.ffi_call(target(name), results), np.int64(HANDLERS[name])
+    return lambda *operands: run(*operands, rbda_code=code)

@@ -370,10 +370,10 @@ def simulator_step(sim, q, v, tau):
         raise ValueError(f"rbda.jax.simulator_step: expected one state (q of shape ({model.nq},)), got leading "
                          f"axes {lead}; use jax.vmap")
 
-    def host(fn):
-        def call(*x):
+    def host(fn):  # (writable copies: the callback's arrays are read-only, and the step's kernel is compiled for
+        def call(*x):  # writable arrays; a read-only one would compile it again, for half a minute)
             try:
-                out = fn(sim, *(np.asarray(a, dtype=np.float64) for a in x))
+                out = fn(sim, *(np.array(a, dtype=np.float64) for a in x))
             except ValueError as exc:
                 raise ValueError(f"rbda.jax.simulator_step: {exc}") from None
             return tuple(np.asarray(y, dtype=dtype) for y in out)

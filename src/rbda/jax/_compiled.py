@@ -214,7 +214,7 @@ def _ffi_kinematics(name, model, q, static):
     value, _ = _operands(name, model)
     results = [(model.njoints, 3, 4), (model.nframes, 3, 4), (model.nv, 6), _constants(model).value[2].shape]
     results = [jax.ShapeDtypeStruct(shape, jnp.float64) for shape in results]
-    oMi, oMf, J, _ = jax.ffi.ffi_call(_ffi.target("rbda_kinematics"), results)(*value, q)
+    oMi, oMf, J, _ = _ffi.call("rbda_kinematics", results)(*value, q)
     return (oMi if name == "forward_kinematics" else oMf if name == "frames_forward_kinematics" else
             oMf[static[0]]), J  # frame_placement, frame_jacobian: the frame's placement
 
@@ -247,8 +247,8 @@ def _ffi_constrained(name, model, xs, static, jacobians: bool):
             + [(kd.work_size(m, nv),)]
     else:
         results = [(nv,), (m,), c.value[2].shape] + buffers
-    target = _ffi.target("rbda_constraint_dynamics" + ("_jac" if jacobians else ""))
-    out = jax.ffi.ffi_call(target, [jax.ShapeDtypeStruct(s, jnp.float64) for s in results])(*operands, *xs)
+    target = "rbda_constraint_dynamics" + ("_jac" if jacobians else "")
+    out = _ffi.call(target, [jax.ShapeDtypeStruct(s, jnp.float64) for s in results])(*operands, *xs)
     forces = name == "constraint_forces"
     if not jacobians:
         return out[forces]
@@ -266,7 +266,7 @@ def _ffi_value(name, model, *xs, static=()):
     value, _ = _operands(name, model)
     results = [_sizes(name, model)[0]] + _workspaces(name, model, False)
     results = [jax.ShapeDtypeStruct(shape, jnp.float64) for shape in results]
-    return jax.ffi.ffi_call(_ffi.target(f"rbda_{name}"), results)(*value, *xs)[0]
+    return _ffi.call(f"rbda_{name}", results)(*value, *xs)[0]
 
 
 def _ffi_jacobians(name, model, *xs, static=()):
@@ -279,7 +279,7 @@ def _ffi_jacobians(name, model, *xs, static=()):
     J = [(model.nv,) * 3] if name == "crba" else [(rows, model.nv)] * len(xs)
     results = [shape] + J + _workspaces(name, model, True)
     results = [jax.ShapeDtypeStruct(shape, jnp.float64) for shape in results]
-    return tuple(jax.ffi.ffi_call(_ffi.target(f"rbda_{name}_jac"), results)(*jacobian, *xs)[:1 + len(xs)])
+    return tuple(_ffi.call(f"rbda_{name}_jac", results)(*jacobian, *xs)[:1 + len(xs)])
 
 
 def _host_batched(name, model, fn, results, xs, in_batched, axis_size, static=()):
