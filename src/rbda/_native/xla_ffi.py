@@ -6,16 +6,13 @@ handler(XLA_FFI_CallFrame*)``, ``xla/ffi/api/c_api.h`` in ``jax.ffi.include_dir(
 and registered under each target's name; a call says which algorithm it runs in its one attribute, the int64 scalar
 ``rbda_code`` (:data:`HANDLERS`: ``2 algorithm + jacobians``), which :func:`call` adds. The handler reads the call
 frame's C structs by their byte offsets (:data:`OFFSETS`, checked against ``ctypes`` mirrors of the header in the
-tests), answers XLA's metadata query (its API version) and runs the kernel on the operand buffers. (One handler
-compiles once: a handler per target would compile and optimise its own copy of every kernel it reaches.)
-
-One handler per algorithm serves every model: the model's packed arrays ``I, F`` (``model.packed``) and a
-template workspace (``model.create_data().ws``) are operands, constants of the jitted program. XLA allocates the
-workspaces (extra results that the wrappers drop); the handler copies the template into the data workspace and
-zeroes the derivative workspace before the kernel runs, as a new ``Data`` would hold them. A nonzero kernel
-status (a NaN, a quaternion off the unit sphere, a singular inertia) becomes an FFI error whose message, a row of
-a message table operand, names the function and the argument: JAX raises ``jax.errors.JaxRuntimeError:
-INVALID_ARGUMENT: ValueError: rbda.jax.rnea: q: ...``.
+tests), answers XLA's metadata query (its API version) and runs the kernel on the operand buffers (one handler:
+one per target would compile its own copy of every kernel it reaches). It serves every model: the model's packed
+arrays ``I, F`` (``model.packed``) and a template workspace (``model.create_data().ws``) are operands, constants
+of the jitted program. XLA allocates the workspaces (extra results that the wrappers drop); the handler copies
+the template into the data workspace and zeroes the derivative workspace before the kernel runs. A nonzero kernel
+status (a NaN, a quaternion off the unit sphere) becomes an FFI error whose message, a row of a message table
+operand, names the function and the argument (``JaxRuntimeError: INVALID_ARGUMENT: ValueError: rbda.jax.rnea: q: ...``).
 
 Targets (operands -> results; ``x1, x2`` are ``(v, a)`` or ``(v, tau)``)::
 
@@ -39,8 +36,8 @@ The Jacobian targets return the tangent-space Jacobians of ``compute_rnea_deriva
 ``compute_aba_derivatives``, ``d_integrate``, ``jacobian_center_of_mass`` and (``dM[:, :, k] = dM/dq_k``)
 ``compute_rnea_second_order_derivatives`` at ``v = a = 0``, on the model's elementary twin as those functions do.
 ``rbda_kinematics`` serves the value and JVP of every placement function (``J``: the world twist of each dof). The
-constrained targets take the packed constraints ``CI, CF`` and the settings ``[mu, accuracy, max_iter]`` as
-operands; their buffers are those of ``rbda.batch.compute_constraint_dynamics_derivatives`` for one state.
+constrained targets take the packed constraints ``CI, CF`` and the settings ``[mu, accuracy, max_iter]``; their
+buffers are those of ``rbda.batch.compute_constraint_dynamics_derivatives`` for one state.
 """
 
 from __future__ import annotations
