@@ -102,7 +102,7 @@ def compute_generalized_gravity_derivatives(model: Model, data: Data, q: ArrayLi
     data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     if out is not None:
         return out.copy()
-    return compute_static_torque_derivatives(model, data, q, None)
+    return _static_torque_derivatives(model, data, q, None)
 
 
 def compute_static_torque_derivatives(model: Model, data: Data, q: ArrayLike, fext: ArrayLike | None) -> np.ndarray:
@@ -113,6 +113,11 @@ def compute_static_torque_derivatives(model: Model, data: Data, q: ArrayLike, fe
     data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     if out is not None:
         return out.copy()
+    return _static_torque_derivatives(model, data, q, fext)
+
+
+def _static_torque_derivatives(model, data, q, fext) -> np.ndarray:
+    """The ordinary path of :func:`compute_static_torque_derivatives`: checked arguments, the kernel, the twin."""
     I, F, ws, dws, elementary = workspaces(model, data)
     q = vector(q, model.nq, "q")
     status = _k.static_torque_derivatives(I, F, ws, dws, q, _elementary_fext(model, fext, elementary))
