@@ -179,6 +179,7 @@ def _contact_steps():
         collision.compute_collision(geometry, geom_data, 0)
         rbda.batch.compute_distances(model, geometry, Q)
         rbda.batch.compute_collisions(model, geometry, Q)
+        collision.distance(Sphere(0.1), rbda.SE3.Identity(), Box((0.2, 0.2, 0.2)), rbda.SE3.Random())
 
     G = np.eye(6) + 0.1
     g = np.array([0.1, 0.0, -0.5, 0.0, 0.2, -0.5])

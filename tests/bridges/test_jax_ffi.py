@@ -1,5 +1,5 @@
-"""rbda.jax's compiled path (XLA FFI custom calls of rbda's kernels): the byte offsets the handler reads equal the
-C header's layout (ctypes mirrors, field names parsed from the header); jitted rnea/aba and their Jacobians run
+"""rbda.jax's compiled path (XLA FFI custom calls of rbda's kernels): the structs the handler reads are declared
+as the installed C header declares them (field names, order and types parsed from the header); jitted rnea/aba and their Jacobians run
 without a host callback and equal plain rbda and its derivatives; vmap maps onto one batched host call; bad
 values raise rbda's message naming the argument. The values and derivatives are also checked, on every random
 model, by tests/bridges/test_jax.py, which now runs through this path."""
@@ -23,80 +23,62 @@ from tests.conftest import assert_close, random_model, random_state  # noqa: E40
 
 jax.config.update("jax_enable_x64", True)
 HEADER = Path(jax.ffi.include_dir()) / "xla" / "ffi" / "api" / "c_api.h"
-P, I64, I32, U32 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_uint32
 
 
-class Version(ctypes.Structure):
-    _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", P), ("major_version", ctypes.c_int),
-                ("minor_version", ctypes.c_int)]
-
-
-class Lst(ctypes.Structure):  # XLA_FFI_Args and XLA_FFI_Rets share their layout
-    _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", P), ("size", I64), ("types", P),
-                ("items", P)]
-
-
-class Attrs(ctypes.Structure):
-    _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", P), ("size", I64), ("types", P),
-                ("names", P), ("attrs", P)]
-
-
-MIRRORS = {
-    "XLA_FFI_CallFrame": [("struct_size", ctypes.c_size_t), ("extension_start", P), ("api", P), ("ctx", P),
-                          ("stage", I32), ("args", Lst), ("rets", Lst), ("attrs", Attrs), ("future", P)],
-    "XLA_FFI_Args": [("struct_size", ctypes.c_size_t), ("extension_start", P), ("size", I64), ("types", P),
-                     ("args", P)],
-    "XLA_FFI_Rets": [("struct_size", ctypes.c_size_t), ("extension_start", P), ("size", I64), ("types", P),
-                     ("rets", P)],
-    "XLA_FFI_Attrs": Attrs._fields_,
-    "XLA_FFI_Scalar": [("dtype", I32), ("value", P)],
-    "XLA_FFI_Buffer": [("struct_size", ctypes.c_size_t), ("extension_start", P), ("dtype", I32), ("data", P),
-                       ("rank", I64), ("dims", P)],
-    "XLA_FFI_Extension_Base": [("struct_size", ctypes.c_size_t), ("type", I32), ("next", P)],
-    "XLA_FFI_Metadata_Extension": [("extension_base", ctypes.c_byte * 24), ("metadata", P)],
-    "XLA_FFI_Metadata": [("struct_size", ctypes.c_size_t), ("api_version", Version), ("traits", U32),
-                         ("state_type_id", I64)],
-    "XLA_FFI_Api_Version": Version._fields_,
-    "XLA_FFI_Error_Create_Args": [("struct_size", ctypes.c_size_t), ("extension_start", P), ("message", P),
-                                  ("errc", I32)],
-}
-
-
-def _header_fields(struct: str) -> list[str]:
-    """The field names of ``struct XLA_FFI_...`` in the installed c_api.h, in order."""
+def _header_fields(struct: str) -> list[tuple[str, str]]:
+    """``(C type, name)`` of each field of ``struct XLA_FFI_...`` in the installed c_api.h, in order."""
     text = HEADER.read_text()
     body = re.search(r"struct %s \{(.*?)\n\}[ \w]*;" % struct, text, re.S)
     fields = []
     for line in body.group(1).splitlines():
         line = line.split("//")[0].strip()
-        if line.endswith(";"):
-            fields.append(re.findall(r"(\w+)\)?;$", line)[0])
+        if not line.endswith(";"):
+            continue
+        macro = re.fullmatch(r"_XLA_FFI_API_STRUCT_FIELD\((\w+)\);", line)  # fn_type* fn_type
+        if macro:
+            fields.append((macro.group(1) + "*", macro.group(1)))
+            continue
+        c_type, name = re.fullmatch(r"(?:const |struct )*([\w ]+?\**)\s*(\w+);", line).groups()
+        fields.append((c_type.replace(" ", ""), name))
     return fields
 
 
-def test_offsets_match_the_header():
-    """Every byte offset the handler uses equals the offset that ctypes lays out for a mirror of the struct
-    whose field names and order are those of the installed header; the API version constants are the
-    header's."""
-    structs = {}
-    for name, fields in MIRRORS.items():
-        assert [f for f, _ in fields] == _header_fields(name), name
-        structs[name] = type(name, (ctypes.Structure,), {"_fields_": fields})
-    assert len(_header_fields("XLA_FFI_Api")) > 5 and _header_fields("XLA_FFI_Api")[4] == "XLA_FFI_Error_Create"
-    api = type("Api", (ctypes.Structure,), {"_fields_": [("struct_size", ctypes.c_size_t), ("extension_start", P),
-                                                         ("api_version", Version), ("internal_api", P),
-                                                         ("XLA_FFI_Error_Create", P)]})
-    assert _header_fields("XLA_FFI_Api")[:4] == [f for f, _ in api._fields_[:4]]
-    structs["XLA_FFI_Api"] = api
-    for key, offset in _ffi.OFFSETS.items():
-        struct, field = key.split(".")
-        assert getattr(structs[struct], field).offset == offset, key
-    frame = structs["XLA_FFI_CallFrame"]
-    assert frame.args.offset + Lst.size.offset == _ffi.FRAME_ARGS + _ffi.LIST_SIZE
-    assert _ffi.API_VERSION_SIZE == Version.minor_version.offset + 4  # XLA_FFI_STRUCT_SIZE(.., minor_version)
-    errc = structs["XLA_FFI_Error_Create_Args"].errc.offset
-    assert _ffi.ERROR_ARGS_SIZE == errc + 4
-    assert ctypes.sizeof(frame) <= 22 * 8  # the handler reads the frame as 22 words
+def _expected_ctype(c_type: str):
+    """The ctypes type of the header's ``c_type`` (LP64; enums are int)."""
+    text = HEADER.read_text()
+    if c_type.endswith("*"):
+        return ctypes.c_void_p
+    plain = {"size_t": ctypes.c_size_t, "int64_t": ctypes.c_int64, "int": ctypes.c_int, "uint32_t": ctypes.c_uint32}
+    if c_type in plain:
+        return plain[c_type]
+    if re.search(r"typedef enum \{[^}]*\} %s;" % c_type, text):
+        return ctypes.c_int32
+    alias = re.search(r"typedef (\w+) %s;" % c_type, text)
+    if alias:
+        return plain[alias.group(1)]
+    return _ffi.STRUCTS.get(c_type, c_type)
+
+
+def test_structs_are_declared_as_the_header_declares_them():
+    """Every struct the handler reads is declared (rbda/_native/xla_ffi.py) with the header's field names, order
+    and C types (XLA_FFI_Api: its leading fields, up to the one function the handler calls), so that the offsets
+    ctypes gives them are the header's; the API version and the enum values used are the header's."""
+    for name, struct in _ffi.STRUCTS.items():
+        declared = [(f, t) for f, t in struct._fields_]
+        header = _header_fields(name)
+        if name == "XLA_FFI_Api":
+            header = header[:len(declared)]
+        assert [f for f, _ in declared] == [f for _, f in header], name
+        for (field, t), (c_type, _) in zip(declared, header):
+            expected = _expected_ctype(c_type)
+            if c_type == "XLA_FFI_TypeId":  # a struct of one int64_t
+                assert [c for c, _ in _header_fields("XLA_FFI_TypeId")] == ["int64_t"]
+                expected = ctypes.c_int64
+            assert t is expected, f"{name}.{field}: declared {t}, the header's {c_type}"
+    assert _header_fields("XLA_FFI_Api")[4][1] == "XLA_FFI_Error_Create"
+    frame = _ffi.STRUCTS["XLA_FFI_CallFrame"]
+    assert _ffi.FRAME_ARGS == frame.args.offset and _ffi.BUFFER_DATA == _ffi.STRUCTS["XLA_FFI_Buffer"].data.offset
+    assert _ffi.FRAME_WORDS * 8 == ctypes.sizeof(frame)
     text = HEADER.read_text()
     assert int(re.search(r"#define XLA_FFI_API_MAJOR (\d+)", text).group(1)) == _ffi.API_MAJOR
     assert int(re.search(r"#define XLA_FFI_API_MINOR (\d+)", text).group(1)) == _ffi.API_MINOR
@@ -104,6 +86,15 @@ def test_offsets_match_the_header():
     assert re.search(r"XLA_FFI_Error_Code_INVALID_ARGUMENT = (\d+)", text).group(1) == str(_ffi.INVALID_ARGUMENT)
     assert re.search(r"XLA_FFI_AttrType_SCALAR = (\d+)", text).group(1) == str(_ffi.ATTR_SCALAR)
     assert re.search(r"XLA_FFI_DataType_S64 = (\d+)", text).group(1) == str(_ffi.DTYPE_S64)
+
+
+def test_a_declaration_unlike_the_header_fails_the_check(monkeypatch):
+    """The check above can fail: a declaration with a field's type changed is caught."""
+    wrong = type("XLA_FFI_Buffer", (ctypes.Structure,), {"_fields_": [
+        (f, ctypes.c_int64 if f == "dtype" else t) for f, t in _ffi.STRUCTS["XLA_FFI_Buffer"]._fields_]})
+    monkeypatch.setitem(_ffi.STRUCTS, "XLA_FFI_Buffer", wrong)
+    with pytest.raises(AssertionError, match="XLA_FFI_Buffer.dtype"):
+        test_structs_are_declared_as_the_header_declares_them()
 
 
 MODELS = {"manipulator": rbda.sample_models.manipulator, "humanoid": rbda.sample_models.humanoid,

@@ -5,8 +5,8 @@ Every target is served by one numba ``@cfunc`` handler of XLA's typed FFI (``XLA
 handler(XLA_FFI_CallFrame*)``, ``xla/ffi/api/c_api.h`` in ``jax.ffi.include_dir()``), exported to XLA as a PyCapsule
 and registered under each target's name; a call says which algorithm it runs in its one attribute, the int64 scalar
 ``rbda_code`` (:data:`HANDLERS`: ``2 algorithm + jacobians``), which :func:`call` adds. The handler reads the call
-frame's C structs by their byte offsets (:data:`OFFSETS`, checked against ``ctypes`` mirrors of the header in the
-tests), answers XLA's metadata query (its API version) and runs the kernel on the operand buffers (one handler:
+frame's C structs at the offsets of their ``ctypes`` declarations (:data:`STRUCTS`, each checked against the
+installed header in the tests), answers XLA's metadata query (its API version) and runs the kernel on the operand buffers (one handler:
 one per target would compile its own copy of every kernel it reaches). It serves every model: the model's packed
 arrays ``I, F`` (``model.packed``) and a template workspace (``model.create_data().ws``) are operands, constants
 of the jitted program. XLA allocates the workspaces (extra results that the wrappers drop); the handler copies
@@ -42,6 +42,8 @@ buffers are those of ``rbda.batch.compute_constraint_dynamics_derivatives`` for 
 
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 from llvmlite import ir
 from numba import carray, types
@@ -64,35 +66,78 @@ cfunc = load().cfunc  # numba's, loaded by rbda first (its cache locators)
 API_MAJOR, API_MINOR = 0, 3  # XLA_FFI_API_MAJOR / MINOR of the c_api.h this handler follows
 EXTENSION_METADATA = 1  # XLA_FFI_Extension_Metadata
 INVALID_ARGUMENT = 3  # XLA_FFI_Error_Code_INVALID_ARGUMENT
-# byte offsets (LP64: x86-64, aarch64) of the fields read or written, from c_api.h (OFFSETS: struct.field)
-FRAME_EXTENSION, FRAME_API, FRAME_ARGS, FRAME_RETS, FRAME_ATTRS = 8, 16, 40, 80, 120  # XLA_FFI_CallFrame
-LIST_SIZE, LIST_ITEMS = 16, 32  # XLA_FFI_Args / XLA_FFI_Rets: size, args / rets
-ATTRS_SIZE, ATTRS_TYPES, ATTRS_ITEMS = 16, 24, 40  # XLA_FFI_Attrs: size, types, attrs
-SCALAR_DTYPE, SCALAR_VALUE = 0, 8  # XLA_FFI_Scalar
+
+
+# ------------------------------------------------------------------------------- the structs of c_api.h
+# The structs the handler reads or writes, declared as c_api.h declares them (field names, order and C types;
+# tests/bridges/test_jax_ffi.py checks each declaration against the installed header): ctypes lays them out by the
+# platform's C rules, and the handler reads each field at the offset ctypes gives it.
+_SIZE, _PTR, _I64, _I32, _U32 = ctypes.c_size_t, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_uint32
+
+
+def _struct(name: str, fields: list) -> type:
+    return type(name, (ctypes.Structure,), {"_fields_": fields})
+
+
+XLA_FFI_Api_Version = _struct("XLA_FFI_Api_Version", [("struct_size", _SIZE), ("extension_start", _PTR),
+                                                      ("major_version", ctypes.c_int), ("minor_version", ctypes.c_int)])
+XLA_FFI_Args = _struct("XLA_FFI_Args", [("struct_size", _SIZE), ("extension_start", _PTR), ("size", _I64),
+                                        ("types", _PTR), ("args", _PTR)])
+XLA_FFI_Rets = _struct("XLA_FFI_Rets", [("struct_size", _SIZE), ("extension_start", _PTR), ("size", _I64),
+                                        ("types", _PTR), ("rets", _PTR)])
+XLA_FFI_Attrs = _struct("XLA_FFI_Attrs", [("struct_size", _SIZE), ("extension_start", _PTR), ("size", _I64),
+                                          ("types", _PTR), ("names", _PTR), ("attrs", _PTR)])
+STRUCTS = {s.__name__: s for s in (
+    XLA_FFI_Api_Version, XLA_FFI_Args, XLA_FFI_Rets, XLA_FFI_Attrs,
+    _struct("XLA_FFI_CallFrame", [("struct_size", _SIZE), ("extension_start", _PTR), ("api", _PTR), ("ctx", _PTR),
+                                  ("stage", _I32), ("args", XLA_FFI_Args), ("rets", XLA_FFI_Rets),
+                                  ("attrs", XLA_FFI_Attrs), ("future", _PTR)]),
+    _struct("XLA_FFI_Scalar", [("dtype", _I32), ("value", _PTR)]),
+    _struct("XLA_FFI_Buffer", [("struct_size", _SIZE), ("extension_start", _PTR), ("dtype", _I32), ("data", _PTR),
+                               ("rank", _I64), ("dims", _PTR)]),
+    _struct("XLA_FFI_Extension_Base", [("struct_size", _SIZE), ("type", _I32), ("next", _PTR)]),
+    _struct("XLA_FFI_Metadata", [("struct_size", _SIZE), ("api_version", XLA_FFI_Api_Version), ("traits", _U32),
+                                 ("state_type_id", _I64)]),
+    _struct("XLA_FFI_Error_Create_Args", [("struct_size", _SIZE), ("extension_start", _PTR), ("message", _PTR),
+                                          ("errc", _I32)]),
+    # the leading fields only: the handler calls XLA_FFI_Error_Create and nothing after it
+    _struct("XLA_FFI_Api", [("struct_size", _SIZE), ("extension_start", _PTR), ("api_version", XLA_FFI_Api_Version),
+                            ("internal_api", _PTR), ("XLA_FFI_Error_Create", _PTR)]),
+)}
+STRUCTS["XLA_FFI_Metadata_Extension"] = _struct("XLA_FFI_Metadata_Extension", [
+    ("extension_base", STRUCTS["XLA_FFI_Extension_Base"]), ("metadata", _PTR)])
+
+
+def _at(field: str) -> int:
+    """The byte offset of ``"struct.field"`` in its struct."""
+    struct, name = field.split(".")
+    return getattr(STRUCTS[struct], name).offset
+
+
+def _struct_size(struct: str, last: str) -> int:
+    """``XLA_FFI_STRUCT_SIZE(struct, last)``: the size up to the end of the field ``last``, as XLA checks it."""
+    field = getattr(STRUCTS[struct], last)
+    return field.offset + field.size
+
+
+FRAME_EXTENSION, FRAME_API, FRAME_ARGS, FRAME_RETS, FRAME_ATTRS = (
+    _at(f"XLA_FFI_CallFrame.{f}") for f in ("extension_start", "api", "args", "rets", "attrs"))
+LIST_SIZE, LIST_ITEMS = _at("XLA_FFI_Args.size"), _at("XLA_FFI_Args.args")  # the same in XLA_FFI_Rets
+ATTRS_SIZE, ATTRS_TYPES, ATTRS_ITEMS = (_at(f"XLA_FFI_Attrs.{f}") for f in ("size", "types", "attrs"))
+SCALAR_DTYPE, SCALAR_VALUE = _at("XLA_FFI_Scalar.dtype"), _at("XLA_FFI_Scalar.value")
 ATTR_SCALAR, DTYPE_S64 = 3, 5  # XLA_FFI_AttrType_SCALAR, XLA_FFI_DataType_S64
-BUFFER_DATA, BUFFER_RANK, BUFFER_DIMS = 24, 32, 40  # XLA_FFI_Buffer
-EXTENSION_TYPE, EXTENSION_METADATA_POINTER = 8, 24  # XLA_FFI_Extension_Base.type, XLA_FFI_Metadata_Extension.metadata
-METADATA_VERSION, METADATA_TRAITS, METADATA_STATE = 8, 32, 40  # XLA_FFI_Metadata
-VERSION_MAJOR, VERSION_MINOR = 16, 20  # XLA_FFI_Api_Version
-API_ERROR_CREATE = 48  # XLA_FFI_Api.XLA_FFI_Error_Create
-ERROR_MESSAGE, ERROR_CODE = 16, 24  # XLA_FFI_Error_Create_Args
-API_VERSION_SIZE = 24  # XLA_FFI_Api_Version_STRUCT_SIZE
-OFFSETS = {
-    "XLA_FFI_CallFrame.extension_start": FRAME_EXTENSION, "XLA_FFI_CallFrame.api": FRAME_API,
-    "XLA_FFI_CallFrame.args": FRAME_ARGS, "XLA_FFI_CallFrame.rets": FRAME_RETS,
-    "XLA_FFI_CallFrame.attrs": FRAME_ATTRS, "XLA_FFI_Attrs.size": ATTRS_SIZE, "XLA_FFI_Attrs.types": ATTRS_TYPES,
-    "XLA_FFI_Attrs.attrs": ATTRS_ITEMS, "XLA_FFI_Scalar.dtype": SCALAR_DTYPE, "XLA_FFI_Scalar.value": SCALAR_VALUE,
-    "XLA_FFI_Args.size": LIST_SIZE, "XLA_FFI_Args.args": LIST_ITEMS,
-    "XLA_FFI_Rets.size": LIST_SIZE, "XLA_FFI_Rets.rets": LIST_ITEMS,
-    "XLA_FFI_Buffer.data": BUFFER_DATA, "XLA_FFI_Buffer.rank": BUFFER_RANK, "XLA_FFI_Buffer.dims": BUFFER_DIMS,
-    "XLA_FFI_Extension_Base.type": EXTENSION_TYPE, "XLA_FFI_Metadata_Extension.metadata": EXTENSION_METADATA_POINTER,
-    "XLA_FFI_Metadata.api_version": METADATA_VERSION, "XLA_FFI_Metadata.traits": METADATA_TRAITS,
-    "XLA_FFI_Metadata.state_type_id": METADATA_STATE,
-    "XLA_FFI_Api_Version.major_version": VERSION_MAJOR, "XLA_FFI_Api_Version.minor_version": VERSION_MINOR,
-    "XLA_FFI_Api.XLA_FFI_Error_Create": API_ERROR_CREATE,
-    "XLA_FFI_Error_Create_Args.message": ERROR_MESSAGE, "XLA_FFI_Error_Create_Args.errc": ERROR_CODE,
-}
-ERROR_ARGS_SIZE = 28  # XLA_FFI_Error_Create_Args_STRUCT_SIZE: struct_size, extension_start, message, errc
+BUFFER_DATA, BUFFER_RANK, BUFFER_DIMS = (_at(f"XLA_FFI_Buffer.{f}") for f in ("data", "rank", "dims"))
+EXTENSION_TYPE = _at("XLA_FFI_Extension_Base.type")
+EXTENSION_METADATA_POINTER = _at("XLA_FFI_Metadata_Extension.metadata")
+METADATA_VERSION, METADATA_TRAITS, METADATA_STATE = (
+    _at(f"XLA_FFI_Metadata.{f}") for f in ("api_version", "traits", "state_type_id"))
+VERSION_MAJOR, VERSION_MINOR = _at("XLA_FFI_Api_Version.major_version"), _at("XLA_FFI_Api_Version.minor_version")
+API_ERROR_CREATE = _at("XLA_FFI_Api.XLA_FFI_Error_Create")
+ERROR_MESSAGE, ERROR_CODE = _at("XLA_FFI_Error_Create_Args.message"), _at("XLA_FFI_Error_Create_Args.errc")
+API_VERSION_SIZE = _struct_size("XLA_FFI_Api_Version", "minor_version")
+ERROR_ARGS_SIZE = _struct_size("XLA_FFI_Error_Create_Args", "errc")
+FRAME_WORDS = ctypes.sizeof(STRUCTS["XLA_FFI_CallFrame"]) // 8  # the call frame, read as int64 words
+assert LIST_SIZE == _at("XLA_FFI_Rets.size") and LIST_ITEMS == _at("XLA_FFI_Rets.rets")
 
 
 # ------------------------------------------------------------------------------------- raw memory in numba
@@ -387,7 +432,7 @@ def _run(call_frame):
     """The handler: answers a metadata query, or runs the kernel that the call's ``rbda_code`` names
     (:data:`HANDLERS`) on the call's buffers; returns the error (an ``XLA_FFI_Error*``, 0 for none) as an
     integer."""
-    frame = _words(call_frame, 22)
+    frame = _words(call_frame, FRAME_WORDS)
     if _metadata(frame):
         return 0
     args, rets, I, F, ws0, msg, nw = _operands(frame)

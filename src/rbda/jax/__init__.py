@@ -91,10 +91,11 @@ def _inputs(p, model, xs) -> tuple:
 def _host(p, model, fn, dtype, static: tuple):
     """``fn(p, model, *X, static=static)`` (``_primitives.evaluate`` or ``jacobians``) on the callback's numpy
     arrays, whose leading axes (the caller's and vmap's) are flattened into one batch axis and restored on the
-    results."""
+    results. The callback's arrays are read-only: they are copied into writable ones, for which the kernels are
+    compiled (a read-only array would compile each kernel it reaches a second time, for minutes)."""
     def call(*xs):
         lead = xs[0].shape[:-1]
-        X = [np.ascontiguousarray(np.asarray(x, dtype=np.float64).reshape(-1, x.shape[-1])) for x in xs]
+        X = [np.require(np.reshape(x, (-1, x.shape[-1])), np.float64, ("C", "W")) for x in xs]
         try:
             out = fn(p, model, *X, static=static)
         except ValueError as exc:
