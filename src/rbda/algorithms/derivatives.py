@@ -50,15 +50,16 @@ def compute_rnea_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLik
     """``(dtau_dq, dtau_dv, dtau_da)`` ``(nv, nv)`` each, the partial derivatives of ``rnea(q, v, a, fext)``;
     ``dtau_da = M``: new arrays, also in ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``. Also fills ``data.tau``,
     ``data.J`` and ``data.oMi``."""
-    return _dynamics_derivatives(data.fast_entries.compute_rnea_derivatives, _k.rnea_derivatives, model, data, q, v,
+    return _dynamics_derivatives(data.fast_entries.compute_rnea_derivatives, "rnea_derivatives", model, data, q, v,
                                  a, fext, ("q", "v", "a"), ("tau", "M", "J"), ("dtau_dq", "dtau_dv", "M"))
 
 
 def _dynamics_derivatives(entry, kernel, model, data, q, v, x, fext, names: tuple, fields: tuple, results: tuple):
     """The three partial derivatives of :func:`compute_rnea_derivatives` or :func:`compute_aba_derivatives` as new
     arrays: the answer of ``entry``, the function's bound fast entry (``_native/fastcall.py``), when ``fext`` is
-    None; else, or where it answers None, ``kernel(I, F, ws, dws, q, v, x, fext)`` on the checked arguments
-    (``names``), the elementary twin's ``fields`` copied back, and the data's ``results``."""
+    None; else, or where it answers None, the kernel named ``kernel`` (looked up only then: a kernel that has not
+    run yet is costly to look up) on the checked arguments (``names``), the elementary twin's ``fields`` copied back,
+    and the data's ``results``."""
     if fext is None:
         out = entry(model, data, q, v, x)
         if out is not None:
@@ -67,7 +68,7 @@ def _dynamics_derivatives(entry, kernel, model, data, q, v, x, fext, names: tupl
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     q, v, x = vector(q, model.nq, names[0]), vector(v, model.nv, names[1]), vector(x, model.nv, names[2])
-    status = kernel(I, F, ws, dws, q, v, x, _elementary_fext(model, fext, elementary))
+    status = getattr(_k, kernel)(I, F, ws, dws, q, v, x, _elementary_fext(model, fext, elementary))
     if status:
         report(status, names, model, (q, v, x))
     if elementary is not None:
@@ -143,7 +144,7 @@ def compute_aba_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike
     ``dFD/dx = -M^-1 dID/dx`` at ``(q, v, FD(q, v, tau))``, and ``ddq_dtau = M^-1``: new arrays, also in
     ``data.ddq_dq``, ``data.ddq_dv`` and ``data.Minv``. Also fills ``data.ddq``, ``data.M``, ``data.dtau_dq``,
     ``data.dtau_dv``."""
-    return _dynamics_derivatives(data.fast_entries.compute_aba_derivatives, _k.aba_derivatives, model, data, q, v,
+    return _dynamics_derivatives(data.fast_entries.compute_aba_derivatives, "aba_derivatives", model, data, q, v,
                                  tau, fext, ("q", "v", "tau"), ("ddq", "tau", "M", "Minv", "J"),
                                  ("ddq_dq", "ddq_dv", "Minv"))
 
