@@ -50,21 +50,19 @@ def compute_rnea_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLik
     """``(dtau_dq, dtau_dv, dtau_da)`` ``(nv, nv)`` each, the partial derivatives of ``rnea(q, v, a, fext)``;
     ``dtau_da = M``: new arrays, also in ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``. Also fills ``data.tau``,
     ``data.J`` and ``data.oMi``."""
-    return _dynamics_derivatives(data.fast_entries.compute_rnea_derivatives, "rnea_derivatives", model, data, q, v,
-                                 a, fext, ("q", "v", "a"), ("tau", "M", "J"), ("dtau_dq", "dtau_dv", "M"))
+    out = data.fast_entries.compute_rnea_derivatives(model, data, q, v, a) if fext is None else None  # or None
+    if out is None:
+        out = _dynamics_derivatives("rnea_derivatives", model, data, q, v, a, fext, ("q", "v", "a"),
+                                    ("tau", "M", "J"), ("dtau_dq", "dtau_dv", "M"))
+    data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
+    return out[0].copy(), out[1].copy(), out[2].copy()
 
 
-def _dynamics_derivatives(entry, kernel, model, data, q, v, x, fext, names: tuple, fields: tuple, results: tuple):
-    """The three partial derivatives of :func:`compute_rnea_derivatives` or :func:`compute_aba_derivatives` as new
-    arrays: the answer of ``entry``, the function's bound fast entry (``_native/fastcall.py``), when ``fext`` is
-    None; else, or where it answers None, the kernel named ``kernel`` (looked up only then: a kernel that has not
-    run yet is costly to look up) on the checked arguments (``names``), the elementary twin's ``fields`` copied back,
-    and the data's ``results``."""
-    if fext is None:
-        out = entry(model, data, q, v, x)
-        if out is not None:
-            data.kinematics_derivatives = False
-            return out[0].copy(), out[1].copy(), out[2].copy()
+def _dynamics_derivatives(kernel, model, data, q, v, x, fext, names: tuple, fields: tuple, results: tuple) -> tuple:
+    """The checked path of :func:`compute_rnea_derivatives` and :func:`compute_aba_derivatives` (where their fast
+    entry answers None or is not asked): the kernel named ``kernel`` (looked up only here: a kernel that has not run
+    yet is costly to look up) on the checked arguments (``names``), the elementary twin's ``fields`` copied back;
+    returns the data's three ``results``."""
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     q, v, x = vector(q, model.nq, names[0]), vector(v, model.nv, names[1]), vector(x, model.nv, names[2])
@@ -73,7 +71,7 @@ def _dynamics_derivatives(entry, kernel, model, data, q, v, x, fext, names: tupl
         report(status, names, model, (q, v, x))
     if elementary is not None:
         copy_back(data, elementary, fields)
-    return tuple(getattr(data, name).copy() for name in results)
+    return tuple(getattr(data, name) for name in results)
 
 
 def compute_rnea_second_order_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
@@ -144,9 +142,12 @@ def compute_aba_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike
     ``dFD/dx = -M^-1 dID/dx`` at ``(q, v, FD(q, v, tau))``, and ``ddq_dtau = M^-1``: new arrays, also in
     ``data.ddq_dq``, ``data.ddq_dv`` and ``data.Minv``. Also fills ``data.ddq``, ``data.M``, ``data.dtau_dq``,
     ``data.dtau_dv``."""
-    return _dynamics_derivatives(data.fast_entries.compute_aba_derivatives, "aba_derivatives", model, data, q, v,
-                                 tau, fext, ("q", "v", "tau"), ("ddq", "tau", "M", "Minv", "J"),
-                                 ("ddq_dq", "ddq_dv", "Minv"))
+    out = data.fast_entries.compute_aba_derivatives(model, data, q, v, tau) if fext is None else None  # or None
+    if out is None:
+        out = _dynamics_derivatives("aba_derivatives", model, data, q, v, tau, fext, ("q", "v", "tau"),
+                                    ("ddq", "tau", "M", "Minv", "J"), ("ddq_dq", "ddq_dv", "Minv"))
+    data.kinematics_derivatives = False
+    return out[0].copy(), out[1].copy(), out[2].copy()
 
 
 # ------------------------------------------------------------------------------------ kinematics derivatives

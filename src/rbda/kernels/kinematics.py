@@ -142,9 +142,15 @@ def joint_jacobians_from_placements(I, F, ws):
 
 @njit(cache=True)
 def compute_joint_jacobians(I, F, ws, q):
-    """:func:`forward_kinematics_q`, then the world-frame Jacobian columns (:func:`joint_jacobians_from_placements`);
-    the status of the first that fails."""
-    return forward_kinematics_q(I, F, ws, q) or joint_jacobians_from_placements(I, F, ws)
+    """Forward kinematics and the world-frame Jacobian columns ``J = [oMi.act(S_i)]``."""
+    m, d, jt, status = begin(I, F, ws, q, left_out(ws), left_out(ws))
+    if status:
+        return status
+    q = extended(m, q, d.qx)
+    for i in range(1, m.nj):
+        calc_joint(jt, i, q, d.zeros)
+        world_jacobian_columns(d.oMi[i], d.S[m.idx_v[i] : m.idx_v[i] + m.nvs[i]], d.J[m.idx_v[i] : m.idx_v[i] + m.nvs[i]])
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------- constant subspaces
@@ -154,14 +160,15 @@ def compute_joint_jacobians(I, F, ws, q):
 # q, v, Jacobian columns and dynamics.
 @njit(cache=True)
 def jacobians_time_variation(I, F, ws, q, v):
-    """:func:`forward_kinematics_qv`, then ``ov``, the world Jacobian columns ``J`` and their time derivatives
-    ``dJ_k = ov_i x J_k``."""
-    status = forward_kinematics_qv(I, F, ws, q, v)
+    """``v``, ``ov``, the world Jacobian columns ``J`` and their time derivatives ``dJ_k = ov_i x J_k``."""
+    m, d, jt, status = begin(I, F, ws, q, v, left_out(ws))
     if status:
         return status
-    m, d, jt, status = begin(I, F, ws, left_out(ws), left_out(ws), left_out(ws))
+    q, v = extended(m, q, d.qx), extended(m, v, d.vx)
     for i in range(1, m.nj):
         iv, nvi = m.idx_v[i], m.nvs[i]
+        calc_joint(jt, i, q, v)
+        body_velocity(d.liMi[i], d.v[m.parents[i]], d.vJ[i], d.v[i])  # v_i = liMi^-1 v_parent + vJ
         motion_act(d.oMi[i], d.v[i], d.ov[i])  # ov_i = oMi v_i
         world_jacobian_columns(d.oMi[i], d.S[iv : iv + nvi], d.J[iv : iv + nvi])  # J_k = oMi S_k
         for k in range(iv, iv + nvi):
