@@ -167,3 +167,48 @@ def test_sample_models_have_pinocchios_names_and_sizes():
             assert (ours.nq, ours.nv, ours.njoints, ours.nbodies) == (theirs.nq, theirs.nv, theirs.njoints,
                                                                      theirs.nbodies), (build, args)
             assert [f.name for f in ours.frames] == [f.name for f in theirs.frames], (build, args)
+
+
+def _world_placement(model, q, joint):
+    data = model.createData()
+    pin.forwardKinematics(model, data, q)
+    return data.oMi[joint].homogeneous
+
+
+def test_robot_wrapper_motion_readers(humanoid):
+    """``RobotWrapper``'s velocity readers against finite differences of the placement along ``v``, the classical
+    acceleration's linear part against the second difference of the joint origin along ``q (+) (t v + t^2/2 a)``,
+    the frame readers on a frame placed at the joint against the joint's; with ``update_kinematics=False`` the
+    readers read the kinematics of the last call."""
+    model, q, v, a = humanoid
+    robot = pin.RobotWrapper(model)
+    joint = model.njoints - 1
+    frame = next(f for f in range(len(model.frames)) if model.frames[f].parent_joint == joint
+                 and np.array_equal(model.frames[f].placement.homogeneous, np.eye(4)))
+    eps = 1e-6
+    H = _world_placement(model, q, joint)
+    dH = (_world_placement(model, pin.integrate(model, q, eps * v), joint)
+          - _world_placement(model, pin.integrate(model, q, -eps * v), joint)) / (2 * eps)
+    X = np.linalg.inv(H) @ dH  # the body twist as a matrix
+    local = np.r_[X[:3, 3], X[2, 1], X[0, 2], X[1, 0]]
+    for reading in (robot.velocity(q, v, joint), robot.frameVelocity(q, v, frame)):
+        np.testing.assert_allclose(reading.vector, local, atol=1e-6)
+    world = pin.SE3(H[:3, :3], H[:3, 3]).act(pin.Motion(local)).vector
+    np.testing.assert_allclose(robot.velocity(q, v, joint, reference_frame=pin.WORLD).vector, world, atol=1e-6)
+    h = 1e-4
+    p = [_world_placement(model, pin.integrate(model, q, t * v + 0.5 * t * t * a), joint)[:3, 3] for t in (-h, 0, h)]
+    origin_acceleration = (p[0] - 2 * p[1] + p[2]) / (h * h)
+    for name in ("classicalAcceleration", "frameClassicalAcceleration"):
+        index = joint if name == "classicalAcceleration" else frame
+        reading = getattr(robot, name)(q, v, a, index, reference_frame=pin.LOCAL_WORLD_ALIGNED)
+        np.testing.assert_allclose(reading.linear, origin_acceleration, atol=1e-4)
+    for name in ("velocity", "acceleration", "classicalAcceleration"):
+        state = (q, v) if name == "velocity" else (q, v, a)
+        frame_name = "frame" + name[0].upper() + name[1:]
+        for rf in (pin.LOCAL, pin.WORLD, pin.LOCAL_WORLD_ALIGNED):
+            robot.forwardKinematics(q, v, a)
+            joint_reading = getattr(robot, name)(*state, joint, False, rf).vector
+            frame_reading = getattr(robot, frame_name)(*state, frame, False, rf).vector
+            np.testing.assert_allclose(frame_reading, joint_reading, atol=1e-12)
+            robot.forwardKinematics(q, 0 * v, 0 * a)  # a stale state: what update_kinematics=True recomputes
+            np.testing.assert_array_equal(getattr(robot, name)(*state, joint, True, rf).vector, joint_reading)

@@ -28,13 +28,12 @@ def integrate(model: Model, q: ArrayLike, v: ArrayLike) -> np.ndarray:
     """``q (+) v``: the configuration ``(nq,)`` reached from ``q: (nq,)`` with velocity ``v: (nv,)`` in unit time."""
     n = model.nq  # first: a Data passed as the model raises here, naming the mistake
     out = model.fast_entries.integrate(model, q, v)
-    if out is not None:
-        return out
-    out = np.empty(n)
-    I, F = model.packed
-    status = _k.integrate(I, F, vector(q, model.nq, "q"), vector(v, model.nv, "v"), out)
-    if status:
-        report(status, ("q", "v"), model, (q, v))
+    if out is None:
+        out = np.empty(n)
+        I, F = model.packed
+        status = _k.integrate(I, F, vector(q, model.nq, "q"), vector(v, model.nv, "v"), out)
+        if status:
+            report(status, ("q", "v"), model, (q, v))
     return out
 
 
@@ -43,14 +42,7 @@ def difference(model: Model, q0: ArrayLike, q1: ArrayLike) -> np.ndarray:
     """``q1 (-) q0``: the velocity ``(nv,)`` with ``integrate(q0, difference(q0, q1)) == q1``."""
     n = model.nv  # first: a Data passed as the model raises here, naming the mistake
     out = model.fast_entries.difference(model, q0, q1)
-    if out is not None:
-        return out
-    out = np.empty(n)
-    I, F = model.packed
-    status = _k.difference(I, F, vector(q0, model.nq, "q0"), vector(q1, model.nq, "q1"), out)
-    if status:
-        report(status, ("q0", "q1"), model, (q0, q1))
-    return out
+    return out if out is not None else _differences(_k.difference, model, q0, q1, np.empty(n))
 
 
 @public("as is", holder="model")
@@ -58,24 +50,22 @@ def interpolate(model: Model, q0: ArrayLike, q1: ArrayLike, alpha: float) -> np.
     """``q0 (+) alpha (q1 (-) q0)``, ``(nq,)``."""
     n = model.nq  # first: a Data passed as the model raises here, naming the mistake
     out = model.fast_entries.interpolate(model, q0, q1, alpha)
-    if out is not None:
-        return out
-    out = np.empty(n)
-    I, F = model.packed
-    q0, q1 = vector(q0, model.nq, "q0"), vector(q1, model.nq, "q1")
-    status = _k.interpolate(I, F, q0, q1, float(alpha), np.empty(model.nv), out)
-    if status:
-        report(status, ("q0", "q1", "alpha"), model, (q0, q1))
+    if out is None:
+        out = _differences(_k.interpolate, model, q0, q1, float(alpha), np.empty(model.nv), np.empty(n),
+                           names=("q0", "q1", "alpha"))
     return out
 
 
-def _differences(kernel, model: Model, q0: ArrayLike, q1: ArrayLike, *args) -> None:
-    """Run ``kernel(I, F, q0, q1, *args)``, one of the kernels that start from ``difference(q0, q1)``."""
+def _differences(kernel, model: Model, q0: ArrayLike, q1: ArrayLike, *args, names: tuple = ("q0", "q1")) -> np.ndarray:
+    """Run ``kernel(I, F, q0, q1, *args)``, one of the kernels that start from ``difference(q0, q1)``, and return
+    its output, the last of ``args``; a status names the argument ``names[k]`` (``q0``, ``q1`` and what ``args``
+    begin with)."""
     I, F = model.packed
     q0, q1 = vector(q0, model.nq, "q0"), vector(q1, model.nq, "q1")
     status = kernel(I, F, q0, q1, *args)
     if status:
-        report(status, ("q0", "q1"), model, (q0, q1))
+        report(status, names, model, (q0, q1))
+    return args[-1]
 
 
 @public("as is", holder="model")
@@ -83,10 +73,7 @@ def squared_distance(model: Model, q0: ArrayLike, q1: ArrayLike) -> np.ndarray:
     """Per-joint squared norms ``(njoints - 1,)`` of ``difference(q0, q1)``."""
     n = model.njoints - 1  # first: a Data passed as the model raises here, naming the mistake
     out = model.fast_entries.squared_distance(model, q0, q1)
-    if out is None:
-        out = np.empty(n)
-        _differences(_k.squared_distance, model, q0, q1, np.empty(model.nv), out)
-    return out
+    return out if out is not None else _differences(_k.squared_distance, model, q0, q1, np.empty(model.nv), np.empty(n))
 
 
 @public("as is", holder="model")

@@ -50,20 +50,28 @@ def compute_rnea_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLik
     """``(dtau_dq, dtau_dv, dtau_da)`` ``(nv, nv)`` each, the partial derivatives of ``rnea(q, v, a, fext)``;
     ``dtau_da = M``: new arrays, also in ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``. Also fills ``data.tau``,
     ``data.J`` and ``data.oMi``."""
-    if fext is None:  # the bound fast entry (_native/fastcall.py), or None for the checks below
-        out = data.fast_entries.compute_rnea_derivatives(model, data, q, v, a)
-        if out is not None:
-            data.kinematics_derivatives = False
-            return out[0].copy(), out[1].copy(), out[2].copy()
+    out = data.fast_entries.compute_rnea_derivatives(model, data, q, v, a) if fext is None else None  # or None
+    if out is None:
+        out = _dynamics_derivatives("rnea_derivatives", model, data, q, v, a, fext, ("q", "v", "a"),
+                                    ("tau", "M", "J"), ("dtau_dq", "dtau_dv", "M"))
+    data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
+    return out[0].copy(), out[1].copy(), out[2].copy()
+
+
+def _dynamics_derivatives(kernel, model, data, q, v, x, fext, names: tuple, fields: tuple, results: tuple) -> tuple:
+    """The checked path of :func:`compute_rnea_derivatives` and :func:`compute_aba_derivatives` (where their fast
+    entry answers None or is not asked): the kernel named ``kernel`` (looked up only here: a kernel that has not run
+    yet is costly to look up) on the checked arguments (``names``), the elementary twin's ``fields`` copied back;
+    returns the data's three ``results``."""
     I, F, ws, dws, elementary = workspaces(model, data)
     data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
-    q, v, a = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(a, model.nv, "a")
-    status = _k.rnea_derivatives(I, F, ws, dws, q, v, a, _elementary_fext(model, fext, elementary))
+    q, v, x = vector(q, model.nq, names[0]), vector(v, model.nv, names[1]), vector(x, model.nv, names[2])
+    status = getattr(_k, kernel)(I, F, ws, dws, q, v, x, _elementary_fext(model, fext, elementary))
     if status:
-        report(status, ("q", "v", "a"), model, (q, v, a))
+        report(status, names, model, (q, v, x))
     if elementary is not None:
-        copy_back(data, elementary, ("tau", "M", "J"))
-    return data.dtau_dq.copy(), data.dtau_dv.copy(), data.M.copy()
+        copy_back(data, elementary, fields)
+    return tuple(getattr(data, name) for name in results)
 
 
 def compute_rnea_second_order_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike, a: ArrayLike,
@@ -134,20 +142,12 @@ def compute_aba_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike
     ``dFD/dx = -M^-1 dID/dx`` at ``(q, v, FD(q, v, tau))``, and ``ddq_dtau = M^-1``: new arrays, also in
     ``data.ddq_dq``, ``data.ddq_dv`` and ``data.Minv``. Also fills ``data.ddq``, ``data.M``, ``data.dtau_dq``,
     ``data.dtau_dv``."""
-    if fext is None:  # the bound fast entry (_native/fastcall.py), or None for the checks below
-        out = data.fast_entries.compute_aba_derivatives(model, data, q, v, tau)
-        if out is not None:
-            data.kinematics_derivatives = False
-            return out[0].copy(), out[1].copy(), out[2].copy()
-    I, F, ws, dws, elementary = workspaces(model, data)
+    out = data.fast_entries.compute_aba_derivatives(model, data, q, v, tau) if fext is None else None  # or None
+    if out is None:
+        out = _dynamics_derivatives("aba_derivatives", model, data, q, v, tau, fext, ("q", "v", "tau"),
+                                    ("ddq", "tau", "M", "Minv", "J"), ("ddq_dq", "ddq_dv", "Minv"))
     data.kinematics_derivatives = False
-    q, v, tau = vector(q, model.nq, "q"), vector(v, model.nv, "v"), vector(tau, model.nv, "tau")
-    status = _k.aba_derivatives(I, F, ws, dws, q, v, tau, _elementary_fext(model, fext, elementary))
-    if status:
-        report(status, ("q", "v", "tau"), model, (q, v, tau))
-    if elementary is not None:
-        copy_back(data, elementary, ("ddq", "tau", "M", "Minv", "J"))
-    return data.ddq_dq.copy(), data.ddq_dv.copy(), data.Minv.copy()
+    return out[0].copy(), out[1].copy(), out[2].copy()
 
 
 # ------------------------------------------------------------------------------------ kinematics derivatives

@@ -48,26 +48,26 @@ def forward_kinematics(model: Model, data: Data, q: ArrayLike, v: ArrayLike | No
         report(status, ("q", "v", "a"), model, (q, v, a))
 
 
+def _from_placements(kernel, model: Model, data: Data) -> None:
+    """Run ``kernel(I, F, ws)``, one of the kernels that compute placements from those ``data`` holds."""
+    I, F = model.packed
+    status = kernel(I, F, data.ws)
+    if status:
+        report(status, ())
+
+
 @public("none")
 def update_global_placements(model: Model, data: Data) -> None:
     """``data.oMi`` from the current ``data.liMi``."""
-    if data.fast_entries.update_global_placements(model, data):  # the bound fast entry, or None
-        return
-    I, F = model.packed
-    status = _k.update_global_placements(I, F, data.ws)
-    if status:
-        report(status, ())
+    if not data.fast_entries.update_global_placements(model, data):  # the bound fast entry, or None
+        _from_placements(_k.update_global_placements, model, data)
 
 
 @public("none")
 def update_frame_placements(model: Model, data: Data) -> None:
     """``data.oMf`` from the current ``data.oMi``."""
-    if data.fast_entries.update_frame_placements(model, data):  # the bound fast entry, or None
-        return
-    I, F = model.packed
-    status = _k.update_frame_placements(I, F, data.ws)
-    if status:
-        report(status, ())
+    if not data.fast_entries.update_frame_placements(model, data):  # the bound fast entry, or None
+        _from_placements(_k.update_frame_placements, model, data)
 
 
 @public("placement", wrapper=SE3)
@@ -115,10 +115,7 @@ def get_velocity(model: Model, data: Data, joint_id: int,
     """Spatial velocity (a :class:`Motion`) of joint ``joint_id``, read from ``data`` after
     ``forward_kinematics(model, data, q, v)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
-    x = data.fast_entries.get_velocity(model, data, joint_id, reference_frame)  # the bound fast entry (_native/fastcall.py), or None
-    if x is not None:
-        return Motion._from_storage(x.copy())
-    return _motion(model, data, None, joint_id, reference_frame, frames.VELOCITY)
+    return _motion(model, data, data.fast_entries.get_velocity, None, joint_id, reference_frame, frames.VELOCITY)
 
 
 @public("wrap", wrapper=Motion)
@@ -127,10 +124,8 @@ def get_acceleration(model: Model, data: Data, joint_id: int,
     """Spatial acceleration (a :class:`Motion`) of joint ``joint_id``, read from ``data`` after
     ``forward_kinematics(model, data, q, v, a)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
-    x = data.fast_entries.get_acceleration(model, data, joint_id, reference_frame)  # the bound fast entry (_native/fastcall.py), or None
-    if x is not None:
-        return Motion._from_storage(x.copy())
-    return _motion(model, data, None, joint_id, reference_frame, frames.ACCELERATION)
+    return _motion(model, data, data.fast_entries.get_acceleration, None, joint_id, reference_frame,
+                   frames.ACCELERATION)
 
 
 @public("wrap", wrapper=Motion)
@@ -140,10 +135,8 @@ def get_classical_acceleration(model: Model, data: Data, joint_id: int,
     linear part, so that the linear part is the acceleration of the joint frame's origin; ``reference_frame``:
     ``LOCAL`` (the default), ``WORLD`` or ``LOCAL_WORLD_ALIGNED``. Read from ``data`` after
     ``forward_kinematics(model, data, q, v, a)``."""
-    x = data.fast_entries.get_classical_acceleration(model, data, joint_id, reference_frame)  # the bound fast entry (_native/fastcall.py), or None
-    if x is not None:
-        return Motion._from_storage(x.copy())
-    return _motion(model, data, None, joint_id, reference_frame, frames.CLASSICAL_ACCELERATION)
+    return _motion(model, data, data.fast_entries.get_classical_acceleration, None, joint_id, reference_frame,
+                   frames.CLASSICAL_ACCELERATION)
 
 
 @public("wrap", wrapper=Motion)
@@ -152,10 +145,7 @@ def get_frame_velocity(model: Model, data: Data, frame_id: int | str,
     """Spatial velocity (a :class:`Motion`) of frame ``frame_id`` (an id or a name), read from ``data`` after
     ``forward_kinematics(model, data, q, v)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
-    x = data.fast_entries.get_frame_velocity(model, data, frame_id, reference_frame)  # the bound fast entry, or None
-    if x is not None:
-        return Motion._from_storage(x.copy())
-    return _motion(model, data, frame_id, 0, reference_frame, frames.VELOCITY)
+    return _motion(model, data, data.fast_entries.get_frame_velocity, frame_id, 0, reference_frame, frames.VELOCITY)
 
 
 @public("wrap", wrapper=Motion)
@@ -164,10 +154,8 @@ def get_frame_acceleration(model: Model, data: Data, frame_id: int | str,
     """Spatial acceleration (a :class:`Motion`) of frame ``frame_id`` (an id or a name), read from ``data`` after
     ``forward_kinematics(model, data, q, v, a)``; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``."""
-    x = data.fast_entries.get_frame_acceleration(model, data, frame_id, reference_frame)  # the bound fast entry, or None
-    if x is not None:
-        return Motion._from_storage(x.copy())
-    return _motion(model, data, frame_id, 0, reference_frame, frames.ACCELERATION)
+    return _motion(model, data, data.fast_entries.get_frame_acceleration, frame_id, 0, reference_frame,
+                   frames.ACCELERATION)
 
 
 @public("wrap", wrapper=Motion)
@@ -176,15 +164,17 @@ def get_frame_classical_acceleration(model: Model, data: Data, frame_id: int | s
     """Classical acceleration (a :class:`Motion`) of frame ``frame_id`` (an id or a name): its linear part is the
     acceleration of the frame's origin; ``reference_frame``: ``LOCAL`` (the default), ``WORLD`` or
     ``LOCAL_WORLD_ALIGNED``. Read from ``data`` after ``forward_kinematics(model, data, q, v, a)``."""
-    x = data.fast_entries.get_frame_classical_acceleration(model, data, frame_id, reference_frame)  # fast entry, or None
+    return _motion(model, data, data.fast_entries.get_frame_classical_acceleration, frame_id, 0, reference_frame,
+                   frames.CLASSICAL_ACCELERATION)
+
+
+def _motion(model, data, entry, frame_id, joint_id, reference_frame, kind: int) -> Motion:
+    """What ``kernels.frames.frame_motion`` computes for frame ``frame_id`` (an id or a name; joint ``joint_id`` if
+    None), as a new :class:`Motion`: first the answer of ``entry``, the function's bound fast entry
+    (``_native/fastcall.py``), then where it answers None the checked path."""
+    x = entry(model, data, joint_id if frame_id is None else frame_id, reference_frame)
     if x is not None:
         return Motion._from_storage(x.copy())
-    return _motion(model, data, frame_id, 0, reference_frame, frames.CLASSICAL_ACCELERATION)
-
-
-def _motion(model, data, frame_id, joint_id, reference_frame, kind: int) -> Motion:
-    """What ``kernels.frames.frame_motion`` computes for frame ``frame_id`` (an id or a name; joint ``joint_id`` if
-    None), as a new :class:`Motion`."""
     f, j = frame_ids(model, data, frame_id, joint_id)
     I, F = model.packed
     out = np.empty(6)

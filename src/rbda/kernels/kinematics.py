@@ -114,11 +114,8 @@ def update_frame_placements(I, F, ws):
 
 @njit(cache=True)
 def frames_forward_kinematics(I, F, ws, q):
-    """:func:`forward_kinematics_q`, then :func:`update_frame_placements`."""
-    status = forward_kinematics_q(I, F, ws, q)
-    if status:
-        return status
-    return update_frame_placements(I, F, ws)
+    """:func:`forward_kinematics_q`, then :func:`update_frame_placements`; the status of the first that fails."""
+    return forward_kinematics_q(I, F, ws, q) or update_frame_placements(I, F, ws)
 
 
 @njit(cache=True)

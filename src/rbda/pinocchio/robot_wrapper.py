@@ -118,25 +118,27 @@ class RobotWrapper:
     def forwardKinematics(self, q, v=None, a=None):
         _alg.forwardKinematics(self.model, self.data, q, v, a)
 
+    def _after_kinematics(self, update_kinematics: bool, state: tuple, reader, index, reference_frame):
+        """``reader(model, data, index, reference_frame)``, after the forward kinematics at ``state`` ``(q, v[, a])``
+        if ``update_kinematics``."""
+        if update_kinematics:
+            _alg.forwardKinematics(self.model, self.data, *state)
+        return reader(self.model, self.data, index, reference_frame)
+
     def placement(self, q, index, update_kinematics: bool = True):
         if update_kinematics:
             _alg.forwardKinematics(self.model, self.data, q)
         return self.data.oMi[index]
 
     def velocity(self, q, v, index, update_kinematics: bool = True, reference_frame=_alg.LOCAL):
-        if update_kinematics:
-            _alg.forwardKinematics(self.model, self.data, q, v)
-        return _alg.getVelocity(self.model, self.data, index, reference_frame)
+        return self._after_kinematics(update_kinematics, (q, v), _alg.getVelocity, index, reference_frame)
 
     def acceleration(self, q, v, a, index, update_kinematics: bool = True, reference_frame=_alg.LOCAL):
-        if update_kinematics:
-            _alg.forwardKinematics(self.model, self.data, q, v, a)
-        return _alg.getAcceleration(self.model, self.data, index, reference_frame)
+        return self._after_kinematics(update_kinematics, (q, v, a), _alg.getAcceleration, index, reference_frame)
 
     def classicalAcceleration(self, q, v, a, index, update_kinematics: bool = True, reference_frame=_alg.LOCAL):
-        if update_kinematics:
-            _alg.forwardKinematics(self.model, self.data, q, v, a)
-        return _alg.getClassicalAcceleration(self.model, self.data, index, reference_frame)
+        return self._after_kinematics(update_kinematics, (q, v, a), _alg.getClassicalAcceleration,
+                                     index, reference_frame)
 
     def framePlacement(self, q, index, update_kinematics: bool = True):
         if update_kinematics:
@@ -144,20 +146,15 @@ class RobotWrapper:
         return _alg.updateFramePlacement(self.model, self.data, index)
 
     def frameVelocity(self, q, v, index, update_kinematics: bool = True, reference_frame=_alg.LOCAL):
-        if update_kinematics:
-            _alg.forwardKinematics(self.model, self.data, q, v)
-        return _alg.getFrameVelocity(self.model, self.data, index, reference_frame)
+        return self._after_kinematics(update_kinematics, (q, v), _alg.getFrameVelocity, index, reference_frame)
 
     def frameAcceleration(self, q, v, a, index, update_kinematics: bool = True, reference_frame=_alg.LOCAL):
-        if update_kinematics:
-            _alg.forwardKinematics(self.model, self.data, q, v, a)
-        return _alg.getFrameAcceleration(self.model, self.data, index, reference_frame)
+        return self._after_kinematics(update_kinematics, (q, v, a), _alg.getFrameAcceleration, index, reference_frame)
 
     def frameClassicalAcceleration(self, q, v, a, index, update_kinematics: bool = True,
                                    reference_frame=_alg.LOCAL):
-        if update_kinematics:
-            _alg.forwardKinematics(self.model, self.data, q, v, a)
-        return _alg.getFrameClassicalAcceleration(self.model, self.data, index, reference_frame)
+        return self._after_kinematics(update_kinematics, (q, v, a), _alg.getFrameClassicalAcceleration,
+                                     index, reference_frame)
 
     def computeJointJacobian(self, q, index):
         return _alg.computeJointJacobian(self.model, self.data, q, index)
