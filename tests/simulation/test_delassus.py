@@ -85,6 +85,21 @@ def test_dense_cholesky_on_an_envelope(n, band):
     assert not damped_cholesky(G, d, L, n, floor=np.diag(G).max() + 1.0)
 
 
+@pytest.mark.parametrize("n, band", [(1, 0), (3, 2), (4, 3), (5, 1), (6, 5), (9, 2), (30, 4), (45, 44)])
+def test_dense_cholesky_solve_against_numpy(n, band):
+    """``(L L^T)^-1 x`` (``dense_cholesky_solve``: its forward substitution four rows at a time, then the rows
+    left) against numpy's solve of ``G + diag(d)``, on sizes that end on a full block of four and on each tail."""
+    from rbda.kernels.constrained import damped_cholesky, dense_cholesky_solve
+
+    G, d = _banded(n, band, 100 + n)
+    L = np.empty((n, n))
+    assert damped_cholesky(G, d, L, n)
+    x = np.random.default_rng(n).normal(size=n)
+    expected = np.linalg.solve(G + np.diag(d), x)
+    dense_cholesky_solve(L, x, n)
+    np.testing.assert_allclose(x, expected, rtol=1e-9, atol=1e-9 * np.abs(expected).max())
+
+
 def test_normal_equations_of_a_sparse_system():
     """``A^T A`` and ``A^T b`` (the active set's normal equations, summed over each row's nonzero range) against
     numpy's products."""

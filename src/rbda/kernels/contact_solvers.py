@@ -67,14 +67,16 @@ def power_iteration(G, max_iter, tol):
     m = G.shape[0]
     x = 1.0 + np.arange(m) / max(m, 1)
     x /= np.linalg.norm(x)
+    y = np.empty(m)  # (both vectors made once: an iteration allocates nothing)
     value = 0.0
     for _ in range(max_iter):
-        y = G @ x
-        new = x @ y
+        np.dot(G, x, y)
+        new = np.dot(x, y)
         norm = np.linalg.norm(y)
         if norm == 0.0:
             return 0.0
-        x = y / norm
+        for i in range(m):
+            x[i] = y[i] / norm
         if abs(new - value) <= tol * abs(new):
             return new
         value = new
