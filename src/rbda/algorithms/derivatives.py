@@ -50,11 +50,11 @@ def compute_rnea_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLik
     """``(dtau_dq, dtau_dv, dtau_da)`` ``(nv, nv)`` each, the partial derivatives of ``rnea(q, v, a, fext)``;
     ``dtau_da = M``: new arrays, also in ``data.dtau_dq``, ``data.dtau_dv`` and ``data.M``. Also fills ``data.tau``,
     ``data.J`` and ``data.oMi``."""
+    data.kinematics_derivatives = False  # the workspace is about to hold the dynamics' columns
     out = data.fast_entries.compute_rnea_derivatives(model, data, q, v, a) if fext is None else None  # or None
     if out is None:
         out = _dynamics_derivatives("rnea_derivatives", model, data, q, v, a, fext, ("q", "v", "a"),
                                     ("tau", "M", "J"), ("dtau_dq", "dtau_dv", "M"))
-    data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     return out[0].copy(), out[1].copy(), out[2].copy()
 
 
@@ -64,7 +64,6 @@ def _dynamics_derivatives(kernel, model, data, q, v, x, fext, names: tuple, fiel
     yet is costly to look up) on the checked arguments (``names``), the elementary twin's ``fields`` copied back;
     returns the data's three ``results``."""
     I, F, ws, dws, elementary = workspaces(model, data)
-    data.kinematics_derivatives = False  # the workspace now holds the dynamics' columns
     q, v, x = vector(q, model.nq, names[0]), vector(v, model.nv, names[1]), vector(x, model.nv, names[2])
     status = getattr(_k, kernel)(I, F, ws, dws, q, v, x, _elementary_fext(model, fext, elementary))
     if status:
@@ -142,11 +141,11 @@ def compute_aba_derivatives(model: Model, data: Data, q: ArrayLike, v: ArrayLike
     ``dFD/dx = -M^-1 dID/dx`` at ``(q, v, FD(q, v, tau))``, and ``ddq_dtau = M^-1``: new arrays, also in
     ``data.ddq_dq``, ``data.ddq_dv`` and ``data.Minv``. Also fills ``data.ddq``, ``data.M``, ``data.dtau_dq``,
     ``data.dtau_dv``."""
+    data.kinematics_derivatives = False  # the workspace is about to hold the dynamics' columns
     out = data.fast_entries.compute_aba_derivatives(model, data, q, v, tau) if fext is None else None  # or None
     if out is None:
         out = _dynamics_derivatives("aba_derivatives", model, data, q, v, tau, fext, ("q", "v", "tau"),
                                     ("ddq", "tau", "M", "Minv", "J"), ("ddq_dq", "ddq_dv", "Minv"))
-    data.kinematics_derivatives = False
     return out[0].copy(), out[1].copy(), out[2].copy()
 
 
