@@ -45,9 +45,9 @@ def _support_value(t, params, vertices, M, N):
     return h + N @ M[:, 3]
 
 
-def _support_gaps(a, M1, M2, N, h):
-    """``h[k]``: the support function of ``A - B`` (inflated) along the unit direction ``N[k]``."""
-    h[:] = _support_value(a[0], a[1], a[2], M1, N) + _support_value(a[4], a[5], a[6], M2, -N)
+def _support_gaps(a, M1, M2, N):
+    """The support function of ``A - B`` (inflated) along each unit direction of ``N (k, 3)``: ``(k,)``."""
+    return _support_value(a[0], a[1], a[2], M1, N) + _support_value(a[4], a[5], a[6], M2, -N)
 
 
 def _fibonacci_sphere(n):
@@ -64,9 +64,7 @@ def _signed_distance_by_definition(a, M1, M2, normal):
     """-min over unit n of the support function of A - B along n: the signed distance of two convex shapes (the
     separating-axis form, for overlapping and separated shapes alike). The minimum is searched on 4,000
     directions, then refined by Nelder-Mead in the tangent plane of the 3 best of them and of ``normal``."""
-    h = np.empty(len(GRID))
-    _support_gaps(a, M1, M2, GRID, h)
-    one = np.empty(1)
+    h = _support_gaps(a, M1, M2, GRID)
 
     def refine(n0):
         n0 = n0 / np.linalg.norm(n0)
@@ -76,8 +74,7 @@ def _signed_distance_by_definition(a, M1, M2, normal):
 
         def f(u):
             n = n0 + u[0] * e1 + u[1] * e2
-            _support_gaps(a, M1, M2, (n / np.linalg.norm(n))[None], one)
-            return one[0]
+            return _support_gaps(a, M1, M2, (n / np.linalg.norm(n))[None])[0]
 
         simplex = np.array([[0.0, 0.0], [0.05, 0.0], [0.0, 0.05]])
         opts = dict(xatol=1e-12, fatol=1e-15, maxiter=4000, initial_simplex=simplex)
