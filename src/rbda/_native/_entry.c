@@ -49,6 +49,39 @@ enum { STATUS_ORDINARY = 0, STATUS_RESULT = 1, STATUS_TRUE = 2, STATUS_FALSE = 3
 
 typedef int64_t (*body_function)(int64_t *table, int64_t *values);
 
+/* The functions every callable type of this file has alike, from the list of the object members it owns
+ * (``MEMBERS(X)`` applies X to each): ``new`` (an object not initialised yet refuses calls), ``call`` (through
+ * vectorcall), ``traverse`` and ``clear`` for the garbage collector, and ``dealloc``. */
+#define VISIT_MEMBER(field) Py_VISIT(self->field);
+#define CLEAR_MEMBER(field) Py_CLEAR(self->field);
+#define GC_CALLABLE(prefix, Type, MEMBERS, uninitialised)                                                   \
+    static PyObject *prefix##_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {                  \
+        Type *self = (Type *)type->tp_alloc(type, 0);                                                     \
+        if (self != NULL) self->vectorcall = NULL;                                                        \
+        return (PyObject *)self;                                                                          \
+    }                                                                                                     \
+    static PyObject *prefix##_call(PyObject *callable, PyObject *args, PyObject *kwargs) {               \
+        if (((Type *)callable)->vectorcall == NULL) {                                                     \
+            PyErr_SetString(PyExc_TypeError, uninitialised);                                              \
+            return NULL;                                                                                  \
+        }                                                                                                 \
+        return PyVectorcall_Call(callable, args, kwargs);                                                 \
+    }                                                                                                     \
+    static int prefix##_traverse(Type *self, visitproc visit, void *arg) {                               \
+        MEMBERS(VISIT_MEMBER)                                                                             \
+        return 0;                                                                                         \
+    }                                                                                                     \
+    static int prefix##_clear(Type *self) {                                                               \
+        self->vectorcall = NULL;                                                                          \
+        MEMBERS(CLEAR_MEMBER)                                                                             \
+        return 0;                                                                                         \
+    }                                                                                                     \
+    static void prefix##_dealloc(Type *self) {                                                            \
+        PyObject_GC_UnTrack(self);                                                                        \
+        prefix##_clear(self);                                                                             \
+        Py_TYPE(self)->tp_free((PyObject *)self);                                                         \
+    }
+
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
@@ -335,52 +368,8 @@ static int entry_init(Entry *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
-static PyObject *entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    Entry *self = (Entry *)type->tp_alloc(type, 0);
-    if (self != NULL) self->vectorcall = NULL; /* an Entry not initialised yet refuses calls (entry_call) */
-    return (PyObject *)self;
-}
-
-static PyObject *entry_call(PyObject *callable, PyObject *args, PyObject *kwargs) {
-    if (((Entry *)callable)->vectorcall == NULL) {
-        PyErr_SetString(PyExc_TypeError, "an Entry that was not initialised");
-        return NULL;
-    }
-    return PyVectorcall_Call(callable, args, kwargs);
-}
-
-static int entry_traverse(Entry *self, visitproc visit, void *arg) {
-    Py_VISIT(self->table_array);
-    Py_VISIT(self->token_array);
-    Py_VISIT(self->model_ref);
-    Py_VISIT(self->data_ref);
-    Py_VISIT(self->result);
-    Py_VISIT(self->reference_frame);
-    Py_VISIT(self->placement);
-    Py_VISIT(self->keep);
-    Py_VISIT(self->name);
-    return 0;
-}
-
-static int entry_clear(Entry *self) {
-    self->vectorcall = NULL;
-    Py_CLEAR(self->table_array);
-    Py_CLEAR(self->token_array);
-    Py_CLEAR(self->model_ref);
-    Py_CLEAR(self->data_ref);
-    Py_CLEAR(self->result);
-    Py_CLEAR(self->reference_frame);
-    Py_CLEAR(self->placement);
-    Py_CLEAR(self->keep);
-    Py_CLEAR(self->name);
-    return 0;
-}
-
-static void entry_dealloc(Entry *self) {
-    PyObject_GC_UnTrack(self);
-    entry_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
+#define ENTRY_MEMBERS(X) X(table_array) X(token_array) X(model_ref) X(data_ref) X(result) X(reference_frame) X(placement) X(keep) X(name)
+GC_CALLABLE(entry, Entry, ENTRY_MEMBERS, "an Entry that was not initialised")
 
 static PyObject *entry_repr(Entry *self) {
     return PyUnicode_FromFormat("<rbda fast entry %S>", self->name ? self->name : Py_None);
@@ -579,46 +568,8 @@ static int public_init(Public *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
-static PyObject *public_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    Public *self = (Public *)type->tp_alloc(type, 0);
-    if (self != NULL) self->vectorcall = NULL;
-    return (PyObject *)self;
-}
-
-static PyObject *public_call(PyObject *callable, PyObject *args, PyObject *kwargs) {
-    if (((Public *)callable)->vectorcall == NULL) {
-        PyErr_SetString(PyExc_TypeError, "a Public that was not initialised");
-        return NULL;
-    }
-    return PyVectorcall_Call(callable, args, kwargs);
-}
-
-static int public_traverse(Public *self, visitproc visit, void *arg) {
-    Py_VISIT(self->name);
-    Py_VISIT(self->implementation);
-    Py_VISIT(self->defaults);
-    Py_VISIT(self->constants);
-    Py_VISIT(self->wrapper);
-    Py_VISIT(self->dict);
-    return 0;
-}
-
-static int public_clear(Public *self) {
-    self->vectorcall = NULL;
-    Py_CLEAR(self->name);
-    Py_CLEAR(self->implementation);
-    Py_CLEAR(self->defaults);
-    Py_CLEAR(self->constants);
-    Py_CLEAR(self->wrapper);
-    Py_CLEAR(self->dict);
-    return 0;
-}
-
-static void public_dealloc(Public *self) {
-    PyObject_GC_UnTrack(self);
-    public_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
+#define PUBLIC_MEMBERS(X) X(name) X(implementation) X(defaults) X(constants) X(wrapper) X(dict)
+GC_CALLABLE(public, Public, PUBLIC_MEMBERS, "a Public that was not initialised")
 
 /* a function, not a method: read from a class, it is itself (as a staticmethod's function); so inspect and pydoc
    see a routine, and follow ``__wrapped__`` to the signature */
@@ -831,46 +782,8 @@ static int step_init(Step *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
-static PyObject *step_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    Step *self = (Step *)type->tp_alloc(type, 0);
-    if (self != NULL) self->vectorcall = NULL;
-    return (PyObject *)self;
-}
-
-static PyObject *step_call(PyObject *callable, PyObject *args, PyObject *kwargs) {
-    if (((Step *)callable)->vectorcall == NULL) {
-        PyErr_SetString(PyExc_TypeError, "a Step that was not initialised");
-        return NULL;
-    }
-    return PyVectorcall_Call(callable, args, kwargs);
-}
-
-static int step_traverse(Step *self, visitproc visit, void *arg) {
-    Py_VISIT(self->table_array);
-    Py_VISIT(self->zeros);
-    Py_VISIT(self->expect);
-    Py_VISIT(self->write);
-    Py_VISIT(self->on_unconverged);
-    Py_VISIT(self->keep);
-    return 0;
-}
-
-static int step_clear(Step *self) {
-    self->vectorcall = NULL;
-    Py_CLEAR(self->table_array);
-    Py_CLEAR(self->zeros);
-    Py_CLEAR(self->expect);
-    Py_CLEAR(self->write);
-    Py_CLEAR(self->on_unconverged);
-    Py_CLEAR(self->keep);
-    return 0;
-}
-
-static void step_dealloc(Step *self) {
-    PyObject_GC_UnTrack(self);
-    step_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
+#define STEP_MEMBERS(X) X(table_array) X(zeros) X(expect) X(write) X(on_unconverged) X(keep)
+GC_CALLABLE(step, Step, STEP_MEMBERS, "a Step that was not initialised")
 
 static const char step_doc[] =
     "Step(body, table, zeros, expect, write, unconverged, on_unconverged, keep)\n\n"

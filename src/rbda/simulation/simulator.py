@@ -461,38 +461,38 @@ class Simulator:
         state["_fast_step"] = no_fast_step  # (bound to this simulator's state: a copy binds its own)
         return state
 
-    def _step_results(self) -> tuple:
-        """``(3k, impulses (3k + r,), velocities (3k + r,))`` of the last step."""
+    def _last_step(self, which: str, rows: bool) -> np.ndarray:
+        """A new array of the last step's ``which`` ("impulses" or "velocities", ``G lambda + g``): the contacts'
+        ``(3k,)`` part, or with ``rows`` the rows' ``(r,)`` part."""
         state = self.step_state
         if state.last is None:
-            return state.reference
-        arrays = step_arrays(state)
-        return 3 * arrays.contacts.shape[0], arrays.impulses, arrays.velocities
+            k3, impulses, velocities = state.reference
+        else:
+            arrays = step_arrays(state)
+            k3, impulses, velocities = 3 * arrays.contacts.shape[0], arrays.impulses, arrays.velocities
+        values = impulses if which == "impulses" else velocities
+        return (values[k3:] if rows else values[:k3]).copy()
 
     @property
     def impulses(self) -> np.ndarray:
         """The last step's contact impulses ``(3k,)``, in the contact frames, normal last (a new array)."""
-        k3, impulses, _ = self._step_results()
-        return impulses[:k3].copy()
+        return self._last_step("impulses", rows=False)
 
     @property
     def row_impulses(self) -> np.ndarray:
         """The last step's impulses ``(r,)`` of the rows (joint limits, dry friction, bilateral constraints; a new
         array)."""
-        k3, impulses, _ = self._step_results()
-        return impulses[k3:].copy()
+        return self._last_step("impulses", rows=True)
 
     @property
     def contact_velocities(self) -> np.ndarray:
         """The contacts' velocities after the last step ``(3k,)``, ``G lambda + g`` (contact frames; a new array)."""
-        k3, _, velocities = self._step_results()
-        return velocities[:k3].copy()
+        return self._last_step("velocities", rows=False)
 
     @property
     def row_velocities(self) -> np.ndarray:
         """The rows' velocities after the last step ``(r,)`` (a new array)."""
-        k3, _, velocities = self._step_results()
-        return velocities[k3:].copy()
+        return self._last_step("velocities", rows=True)
 
     @property
     def forces(self) -> np.ndarray:
