@@ -81,6 +81,13 @@ typedef int64_t (*body_function)(int64_t *table, int64_t *values);
         prefix##_clear(self);                                                                             \
         Py_TYPE(self)->tp_free((PyObject *)self);                                                         \
     }
+/* the slots of a GC_CALLABLE type (with ``prefix##_doc`` and ``prefix##_init``), in its PyTypeObject */
+#define GC_CALLABLE_SLOTS(prefix, Type)                                                                     \
+    .tp_basicsize = sizeof(Type), .tp_dealloc = (destructor)prefix##_dealloc,                             \
+    .tp_vectorcall_offset = offsetof(Type, vectorcall), .tp_call = prefix##_call,                         \
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL, .tp_doc = prefix##_doc, \
+    .tp_traverse = (traverseproc)prefix##_traverse, .tp_clear = (inquiry)prefix##_clear,                  \
+    .tp_init = (initproc)prefix##_init, .tp_new = prefix##_new
 
 typedef struct {
     PyObject_HEAD
@@ -378,17 +385,8 @@ static PyObject *entry_repr(Entry *self) {
 static PyTypeObject EntryType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "rbda._native._entry.Entry",
-    .tp_basicsize = sizeof(Entry),
-    .tp_dealloc = (destructor)entry_dealloc,
-    .tp_vectorcall_offset = offsetof(Entry, vectorcall),
+    GC_CALLABLE_SLOTS(entry, Entry),
     .tp_repr = (reprfunc)entry_repr,
-    .tp_call = entry_call,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_doc = entry_doc,
-    .tp_traverse = (traverseproc)entry_traverse,
-    .tp_clear = (inquiry)entry_clear,
-    .tp_init = (initproc)entry_init,
-    .tp_new = entry_new,
 };
 
 /* ------------------------------------------------------------------------------------------- Public */
@@ -613,21 +611,12 @@ static const char public_doc[] =
 static PyTypeObject PublicType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "rbda._native._entry.Public",
-    .tp_basicsize = sizeof(Public),
-    .tp_dealloc = (destructor)public_dealloc,
-    .tp_vectorcall_offset = offsetof(Public, vectorcall),
+    GC_CALLABLE_SLOTS(public, Public),
     .tp_repr = (reprfunc)public_repr,
-    .tp_call = public_call,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_doc = public_doc,
-    .tp_traverse = (traverseproc)public_traverse,
-    .tp_clear = (inquiry)public_clear,
     .tp_methods = public_methods,
     .tp_getset = public_getset,
     .tp_descr_get = public_descr_get,
     .tp_dictoffset = offsetof(Public, dict),
-    .tp_init = (initproc)public_init,
-    .tp_new = public_new,
 };
 
 /* ------------------------------------------------------------------------------------------- Step */
@@ -797,16 +786,7 @@ static const char step_doc[] =
 static PyTypeObject StepType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "rbda._native._entry.Step",
-    .tp_basicsize = sizeof(Step),
-    .tp_dealloc = (destructor)step_dealloc,
-    .tp_vectorcall_offset = offsetof(Step, vectorcall),
-    .tp_call = step_call,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_doc = step_doc,
-    .tp_traverse = (traverseproc)step_traverse,
-    .tp_clear = (inquiry)step_clear,
-    .tp_init = (initproc)step_init,
-    .tp_new = step_new,
+    GC_CALLABLE_SLOTS(step, Step),
 };
 
 static struct PyModuleDef entry_module = {
