@@ -81,8 +81,10 @@ typedef int64_t (*body_function)(int64_t *table, int64_t *values);
         prefix##_clear(self);                                                                             \
         Py_TYPE(self)->tp_free((PyObject *)self);                                                         \
     }
-/* the slots of a GC_CALLABLE type (with ``prefix##_doc`` and ``prefix##_init``), in its PyTypeObject */
+/* the header, name and slots of a GC_CALLABLE type (with ``prefix##_doc`` and ``prefix##_init``), first in its
+   PyTypeObject */
 #define GC_CALLABLE_SLOTS(prefix, Type)                                                                     \
+    PyVarObject_HEAD_INIT(NULL, 0) .tp_name = "rbda._native._entry." #Type,                                \
     .tp_basicsize = sizeof(Type), .tp_dealloc = (destructor)prefix##_dealloc,                             \
     .tp_vectorcall_offset = offsetof(Type, vectorcall), .tp_call = prefix##_call,                         \
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL, .tp_doc = prefix##_doc, \
@@ -383,8 +385,6 @@ static PyObject *entry_repr(Entry *self) {
 }
 
 static PyTypeObject EntryType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "rbda._native._entry.Entry",
     GC_CALLABLE_SLOTS(entry, Entry),
     .tp_repr = (reprfunc)entry_repr,
 };
@@ -609,8 +609,6 @@ static const char public_doc[] =
     "keywords or another number of arguments (``arity`` positional parameters).";
 
 static PyTypeObject PublicType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "rbda._native._entry.Public",
     GC_CALLABLE_SLOTS(public, Public),
     .tp_repr = (reprfunc)public_repr,
     .tp_methods = public_methods,
@@ -784,8 +782,6 @@ static const char step_doc[] =
     "calls ``on_unconverged()`` (or None); ``keep``: objects kept alive.";
 
 static PyTypeObject StepType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "rbda._native._entry.Step",
     GC_CALLABLE_SLOTS(step, Step),
 };
 
