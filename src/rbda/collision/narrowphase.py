@@ -140,7 +140,7 @@ def shape_distance(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, m
                              iterations, exit_above, S, lam, H, P, faces, plane, alive, edges)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, refcount=False)  # one compiled copy for all its callers (the narrow phase, the batches, the step)
 def shape_distance_in(t1, P1, V1, G1, M1, t2, P2, V2, G2, M2, variant, tolerance, max_iterations, out, iterations,
                       exit_above, S, lam, H, P, faces, plane, alive, edges):
     """Signed distance between shape 1 (type code ``t1``, parameters ``P1`` ``(4,)``, convex vertices ``V1``
