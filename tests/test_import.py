@@ -16,11 +16,12 @@ def test_import_rbda_leaves_simulation_and_readers_unloaded():
 
 def test_numba_loads_on_the_first_kernel_call():
     """No numba after ``import rbda`` nor after building a model and its data; the first call loads it, puts the
-    dispatchers in place of the placeholders (``prange`` included), and the kernels are numba's own from then on."""
+    dispatchers in place of the placeholders, and the kernels are numba's own from then on."""
     code = ("import sys, numpy as np, rbda; m = rbda.sample_models.manipulator(); d = m.create_data(); "
             "print('numba' in sys.modules); tau = rbda.rnea(m, d, rbda.neutral(m), np.zeros(m.nv), np.zeros(m.nv)); "
             "import numba; from numba.core.dispatcher import Dispatcher; from rbda.kernels import batch, dynamics; "
-            "print(isinstance(dynamics.rnea, Dispatcher), batch.prange is numba.prange, rbda.batch.numba is numba); "
+            "print(isinstance(dynamics.rnea, Dispatcher), isinstance(batch.frame_jacobians, Dispatcher), "
+            "rbda.batch.numba is numba); "
             "print(np.allclose(tau, rbda.rnea(m, d, rbda.neutral(m), np.zeros(m.nv), np.zeros(m.nv))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**__import__("os").environ, "RBDA_COMPILE_NOTICE": "0"}).stdout.splitlines()
@@ -65,13 +66,14 @@ def test_numba_loaded_by_a_compile_types_the_kernels_intrinsics(tmp_path):
     assert out == ["True"]
 
 
-def test_a_module_imported_after_numba_loads_gets_numba_prange():
-    """A kernel module first imported after numba has loaded (the collision batch, after a first rnea) finds
-    numba's own ``prange``, and its parallel kernel runs (the placeholder was left there once: a typing error)."""
+def test_a_module_imported_after_numba_loads_gets_numba_dispatchers():
+    """A kernel module first imported after numba has loaded (the collision batch, after a first rnea) is built
+    with numba's own dispatchers, not placeholders."""
     code = ("import sys, numpy as np, rbda; m = rbda.sample_models.manipulator(); d = m.create_data(); "
             "rbda.rnea(m, d, rbda.neutral(m), np.zeros(m.nv), np.zeros(m.nv)); import numba; "
+            "from numba.core.dispatcher import Dispatcher; "
             "assert 'rbda.collision.batch' not in sys.modules; from rbda.collision import batch; "
-            "print(batch.prange is numba.prange, rbda._native.jit.prange is numba.prange)")
+            "print(isinstance(batch._distances, Dispatcher), isinstance(batch._collisions, Dispatcher))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**__import__("os").environ, "RBDA_COMPILE_NOTICE": "0"}).stdout.splitlines()
     assert out == ["True True"]

@@ -1,5 +1,5 @@
 """Batched algorithms: the same names and arguments as the single-state ones, minus ``data``, over a leading
-batch axis, running on every core (``numba.prange``) with no Python work per state. Each also takes Dask arrays
+batch axis, running on every core (one run of states per thread, the GIL released) with no Python work per state. Each also takes Dask arrays
 of states (the extra ``rbda[dask]``) and returns lazy Dask arrays, mapped block by block.
 
 >>> import numpy as np, rbda
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._native import threads as _threads
 from ._native.jit import load as _load_numba
 from .algorithms import _check
 from .kernels import batch as _batch_kernels
@@ -50,7 +51,7 @@ _k, _com, _centroidal, _constrained_kernels = _batch_kernels, _com_kernels, _cen
 
 def _workspaces(model, batch: int) -> np.ndarray:
     """One workspace per thread (at most one per state)."""
-    n = max(1, min(_load_numba().get_num_threads(), batch))
+    n = max(1, min(_threads.thread_count(), batch))
     return np.stack([_data.new_workspace(*_data.workspace_sizes(model)) for _ in range(n)])
 
 
@@ -121,17 +122,16 @@ def _run(kernel, model, Q, velocities: dict, out, out_shape: tuple, serial: tupl
         _serial(*serial, model, Q, arrays, out, status)
     else:  # every batched kernel takes two arrays of states after Q: (B, 0) where it uses fewer
         unused = [np.empty((B, 0))] * (2 - len(arrays))
-        kernel(I, F, _workspaces(model, B), Q, *arrays, *unused, out, status)
+        WS = _workspaces(model, B)
+        _threads.run(kernel, (I, F, WS, Q, *arrays, *unused, out, status), _threads.chunk_runs(WS.shape[0]))
     _check.report_states(status, ("Q", *velocities))
     return out
 
 
 # Models of revolute/prismatic joints under an optional free flyer run at SIMD width (kernels/simd.py): blocks of
-# states as structures of arrays, one run of blocks per thread (numba.get_num_threads()); a batch below
+# states as structures of arrays, one run of blocks per thread (``_native/threads.py``); a batch below
 # SERIAL_BELOW runs in the calling thread.
 _simd_models: dict = {}
-_simd_threads: dict = {}  # (pid, thread count) -> ThreadPoolExecutor
-_simd_lock = threading.Lock()
 
 
 def _simd_accepts(model) -> bool:
@@ -170,34 +170,10 @@ def _run_simd(name: str, model, Q, velocities: dict, out, out_shape: tuple, flag
     result = outs[0] if outputs == 1 else tuple(outs)
     if flag is not None:
         arrays, outs = [flag], [outs[0].reshape(B, int(np.prod(out_shape)))]
-    n = 1 if B < SERIAL_BELOW else min(_load_numba().get_num_threads(), blocks)
-    if n == 1:
-        kernel(I, F, Q, *arrays, *outs, status, 0, blocks)
-    else:  # one run of blocks per thread, the GIL released
-        pool = _simd_pool(n)
-        runs = [pool.submit(kernel, I, F, Q, *arrays, *outs, status, c * blocks // n, (c + 1) * blocks // n)
-                for c in range(n)]
-        for run in runs:
-            run.result()
+    n = 1 if B < SERIAL_BELOW else min(_threads.thread_count(), blocks)
+    _threads.run(kernel, (I, F, Q, *arrays, *outs, status), _threads.state_runs(blocks, n))  # a run of blocks each
     _check.report_states(status, ("Q", *velocities))
     return result
-
-
-def _simd_pool(n: int):
-    """A pool of ``n`` threads kept for the SIMD kernels, one per thread count (``numba.set_num_threads`` is per
-    calling thread, so two threads may ask for different counts at once: no pool is shut down while another thread
-    may submit to it) and per process (a forked child inherits the pools but not their threads)."""
-    import os
-    from concurrent.futures import ThreadPoolExecutor
-
-    key = (os.getpid(), n)
-    pool = _simd_threads.get(key)
-    if pool is None:
-        with _simd_lock:
-            for stale in [k for k in _simd_threads if k[0] != key[0]]:  # a parent's pools: their threads are not here
-                del _simd_threads[stale]
-            pool = _simd_threads.setdefault(key, ThreadPoolExecutor(n, thread_name_prefix="rbda-simd"))
-    return pool
 
 
 def rnea(model: Model, Q: ArrayLike, V: ArrayLike, A: ArrayLike, out: np.ndarray | None = None) -> np.ndarray:
@@ -263,7 +239,8 @@ def compute_frame_jacobian(model: Model, Q: ArrayLike, frame_id: int,
     result = _output(out, (Q.shape[0], 6, model.nv))
     status = np.zeros(Q.shape[0], dtype=np.int64)
     I, F = model.packed
-    _k.frame_jacobians(I, F, _workspaces(model, Q.shape[0]), Q, int(frame_id), rf, result, status)
+    WS = _workspaces(model, Q.shape[0])
+    _threads.run(_k.frame_jacobians, (I, F, WS, Q, int(frame_id), rf, result, status), _threads.chunk_runs(WS.shape[0]))
     _check.report_states(status, ("Q",))
     return result
 
@@ -325,9 +302,10 @@ def _run_derivatives(kernel, model, Q, X, Y, names, outputs=3, order=1, out=None
     status = np.zeros(B, dtype=np.int64)
     if order == 2:
         scratch = (WS.shape[0], 4) + ((nx,) * 3 if me.mimicking_joints else (0, 0, 0))
-        kernel(I, F, WS, DWS, np.zeros(scratch), Q, X, Y, *outs, status)
+        args = (I, F, WS, DWS, np.zeros(scratch), Q, X, Y, *outs, status)
     else:
-        kernel(I, F, WS, DWS, Q, X, Y, *outs, status)
+        args = (I, F, WS, DWS, Q, X, Y, *outs, status)
+    _threads.run(kernel, args, _threads.chunk_runs(WS.shape[0]))
     _check.report_states(status, names)
     return tuple(outs)
 
@@ -377,15 +355,16 @@ def _configuration(kernel, model, X, Y, names, out_width, arg=None, out=None):
     B = X.shape[0]
     Y = _check.states(Y, model.nv if names[1] == "V" else model.nq, names[1], B)
     status = np.zeros(B, dtype=np.int64)
+    runs = _threads.state_runs(B, 1 if B < SERIAL_BELOW else min(_threads.thread_count(), B))
     if which is None:
         out = _output(out, (B, out_width))
-        kernel(I, F, X, Y, out, status)
+        _threads.run(kernel, (I, F, X, Y, out, status), runs)
     elif which < 2:
         out = J0 = _output(out, (B, model.nv, model.nv))
-        kernel(I, F, X, Y, which, J0, J0, status)
+        _threads.run(kernel, (I, F, X, Y, which, J0, J0, status), runs)
     else:
         J0, J1 = _outputs(out, 2, (B, model.nv, model.nv))
-        kernel(I, F, X, Y, which, J0, J1, status)
+        _threads.run(kernel, (I, F, X, Y, which, J0, J1, status), runs)
         out = (J0, J1)
     _check.report_states(status, names)
     return out
@@ -536,8 +515,9 @@ def constraint_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, TAU: ArrayLike
     WS = _workspaces(model, B)
     status = np.zeros(B, dtype=np.int64)
     L, D, Dinv, *rest = _constrained_buffers(target, WS.shape[0], m, len(CI), False)
-    _constrained_kernels.batch_constraint_dynamics(I, F, WS, L, D, Dinv, Q, V, TAU, CI, CF, settings, *rest, ddq, lam,
-                                                   status)
+    _threads.run(_constrained_kernels.batch_constraint_dynamics,
+                 (I, F, WS, L, D, Dinv, Q, V, TAU, CI, CF, settings, *rest, ddq, lam, status),
+                 _threads.chunk_runs(WS.shape[0]))
     _constrained_status(status)
     _check.report_states(status, ("Q", "V", "TAU"))
     return ddq, lam
@@ -567,8 +547,9 @@ def compute_constraint_dynamics_derivatives(model: Model, Q: ArrayLike, V: Array
     WS = _workspaces(me, B)
     L, D, Dinv, R, Jc, rhs, work, stats, DWS, dwork = _constrained_buffers(me, WS.shape[0], m, len(CI), True)
     status = np.zeros(B, dtype=np.int64)
-    kd.batch_constraint_dynamics_derivatives(I, F, WS, DWS, L, D, Dinv, Q, V, TAU, CI, CF, settings, R, Jc,
-                                                        rhs, work, stats, dwork, *outs, status)
+    _threads.run(kd.batch_constraint_dynamics_derivatives,
+                 (I, F, WS, DWS, L, D, Dinv, Q, V, TAU, CI, CF, settings, R, Jc, rhs, work, stats, dwork, *outs, status),
+                 _threads.chunk_runs(WS.shape[0]))
     _constrained_status(status)
     _check.report_states(status, ("Q", "V", "TAU"))
     return tuple(outs)
@@ -593,8 +574,9 @@ def impulse_dynamics(model: Model, Q: ArrayLike, V: ArrayLike, contact_models: S
     WS = _workspaces(model, B)
     status = np.zeros(B, dtype=np.int64)
     L, D, Dinv, *rest = _constrained_buffers(target, WS.shape[0], m, len(CI), False)
-    _constrained_kernels.batch_impulse_dynamics(I, F, WS, L, D, Dinv, Q, V, CI, CF, settings, *rest, v_after,
-                                                impulses, status)
+    _threads.run(_constrained_kernels.batch_impulse_dynamics,
+                 (I, F, WS, L, D, Dinv, Q, V, CI, CF, settings, *rest, v_after, impulses, status),
+                 _threads.chunk_runs(WS.shape[0]))
     _constrained_status(status)
     _check.report_states(status, ("Q", "V"))
     return v_after, impulses
@@ -625,8 +607,9 @@ def compute_impulse_dynamics_derivatives(model: Model, Q: ArrayLike, V: ArrayLik
     WS = _workspaces(me, B)
     L, D, Dinv, R, Jc, rhs, work, stats, DWS, dwork = _constrained_buffers(me, WS.shape[0], m, len(CI), True)
     status = np.zeros(B, dtype=np.int64)
-    kd.batch_impulse_dynamics_derivatives(I, F, kd.without_gravity(F), WS, DWS, L, D, Dinv, Q, V, CI, CF, settings, R, Jc, rhs,
-                                                     work, stats, dwork, np.empty((B, nv)), *outs, status)
+    _threads.run(kd.batch_impulse_dynamics_derivatives,
+                 (I, F, kd.without_gravity(F), WS, DWS, L, D, Dinv, Q, V, CI, CF, settings, R, Jc, rhs, work, stats,
+                  dwork, np.empty((B, nv)), *outs, status), _threads.chunk_runs(WS.shape[0]))
     _constrained_status(status)
     _check.report_states(status, ("Q", "V"))
     return tuple(outs)

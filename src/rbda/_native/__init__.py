@@ -1,7 +1,7 @@
 """rbda's machinery: everything that touches numba's, CPython's, numpy's or XLA's internals, and nothing else.
 
 ``kernels/``, ``collision/``, ``simulation/`` and the rest hold mathematics; they take from here a decorator
-(:func:`jit.njit`, :func:`jit.intrinsic`, ``jit.prange``), a view (:mod:`views`), or a way to call a kernel
+(:func:`jit.njit`, :func:`jit.intrinsic`), a view (:mod:`views`), a way to call a kernel
 (:mod:`direct`, :mod:`fastcall`). Importing this package imports nothing; numba loads at the first kernel call.
 
 ==============================  =========================================================================
@@ -14,12 +14,13 @@
 ``views``                       array headers built in LLVM IR: ``view``, ``borrowed``, ``borrowed_all``, ``take``
 ``lanes``                       the SIMD kernels' ``noalias`` pipeline and vector row updates
 ``direct``                      a kernel called through its compiled entry point, past numba's dispatch
+``threads``                     batched kernels (``nogil``) run as one run of chunks per thread of a kept pool
 ==============================  =========================================================================
 
 Rules (each one guards against a crash, a corrupted heap or stale machine code, not against slowness):
 
-1. **No numba internal outside this package.** Another module may use numba's public API only (``prange``,
-   ``get_num_threads``, ``types`` in a signature); whatever needs more is written here, once.
+1. **No numba internal outside this package.** Another module may use numba's public API only
+   (``get_num_threads``, ``types`` in a signature); whatever needs more is written here, once.
 2. **Every compiled function is built by** :func:`jit.njit` (or with numba loaded by :func:`jit.load`), so that
    its cache is keyed by :mod:`cache` and its compile announced by :mod:`notice`. A function decorated with
    numba's own ``njit`` would be cached on its own file only: an edit to a helper in another file would leave it

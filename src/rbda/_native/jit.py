@@ -47,16 +47,6 @@ class _Placeholder:
         return f"<rbda kernel {self.__module__}.{self.__qualname__} (numba not loaded yet)>"
 
 
-class _PrangePlaceholder:
-    """``prange`` before numba is loaded (replaced by ``numba.prange`` in the module globals by :func:`load`)."""
-
-    def __call__(self, *args):
-        return load().prange(*args)
-
-
-prange = _PrangePlaceholder()
-
-
 def njit(*args, **options):
     """``numba.njit``, deferred until numba is loaded (used as ``@njit`` or ``@njit(cache=True, ...)``)."""
     if args and not (callable(args[0]) and len(args) == 1 and not options):
@@ -111,10 +101,7 @@ def load():
         for attr, value in list(vars(module).items()):
             if isinstance(value, _Placeholder):
                 setattr(module, attr, value._real)
-            elif value is prange:
-                setattr(module, attr, numba.prange)
     _PENDING.clear()
-    globals()["prange"] = numba.prange  # for modules imported from now on (``from rbda._native.jit import prange``)
     from numba.core.registry import cpu_target
 
     cpu_target.typing_context.refresh()  # the intrinsics registered now, when a compile already running loaded numba

@@ -1,12 +1,12 @@
-"""Batched distances and collision checks over many configurations, on every core (``numba.prange``): the
-motion-planning use. Each thread runs forward kinematics, the geometry placements and the pairs for its chunk
-of states, with no Python between states or pairs."""
+"""Batched distances and collision checks over many configurations, on every core (a run of chunks per thread,
+``_native/threads.py``): the motion-planning use. Each thread runs forward kinematics, the geometry placements
+and the pairs for its chunks of states (``first .. last - 1``), with no Python between states or pairs."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
-from .._native.jit import njit, prange
+from .._native import threads
+from .._native.jit import njit
 
 from ..algorithms import _check
 from ..kernels import kinematics
@@ -17,11 +17,11 @@ from .distance import DistanceRequest
 from .geometry_data import pack_geometry
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def _distances(I, F, WS, Q, types, params, ranges, vertices, graph_ranges, graph, parent_joints, placements, pairs,
-               settings, OMG, OUT, STATUS):
+               settings, OMG, OUT, STATUS, first, last):
     nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
+    for c in range(first, last):
         m = model_views(I, F)
         d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         out, iterations = np.empty((3, 3)), np.zeros(2, dtype=np.int64)
@@ -35,12 +35,12 @@ def _distances(I, F, WS, Q, types, params, ranges, vertices, graph_ranges, graph
                                                  p, settings, out, iterations)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def _collisions(I, F, WS, Q, types, params, ranges, vertices, graph_ranges, graph, local_boxes, parent_joints,
-                placements, pairs, pair_index, margin, settings, OMG, BOXES, CANDIDATE, DIST, COLLIDING, OUT, STATUS):
+                placements, pairs, pair_index, margin, settings, OMG, BOXES, CANDIDATE, DIST, COLLIDING, OUT, STATUS, first, last):
     nchunks, B = WS.shape[0], Q.shape[0]
     active = np.ones(pairs.shape[0], dtype=np.bool_)
-    for c in prange(nchunks):
+    for c in range(first, last):
         m = model_views(I, F)
         d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
@@ -62,7 +62,7 @@ def _prepare(model, geom_model, Q, request):
                          "batched kernels take convex shapes (use compute_distances state by state)")
     Q = _check.states(Q, model.nq, "Q")
     B = Q.shape[0]
-    nchunks = max(1, min(numba.get_num_threads(), B))
+    nchunks = max(1, min(threads.thread_count(), B))
     WS = np.stack([_data.new_workspace(*_data.workspace_sizes(model)) for _ in range(nchunks)])  # mimic: qx too
     settings = np.array((request or DistanceRequest()).codes(), dtype=float)
     return packed, Q, B, nchunks, WS, settings, _check.report_states
@@ -92,8 +92,8 @@ def compute_distances(model, geom_model, Q, request: DistanceRequest | None = No
     I, F = model.packed
     ng, npairs = len(packed.parent_joints), len(packed.pairs)
     out, status = _out(out, (B, npairs), np.float64), np.zeros(B, dtype=np.int64)
-    _distances(I, F, WS, Q, *packed.arrays, packed.parent_joints, packed.placements, packed.pairs, settings,
-               np.zeros((nchunks, ng, 3, 4)), out, status)
+    threads.run(_distances, (I, F, WS, Q, *packed.arrays, packed.parent_joints, packed.placements, packed.pairs,
+                             settings, np.zeros((nchunks, ng, 3, 4)), out, status), threads.chunk_runs(nchunks))
     _raise(status, report, geom_model)
     return out
 
@@ -110,9 +110,10 @@ def compute_collisions(model, geom_model, Q, request: DistanceRequest | None = N
     if not np.isfinite(security_margin):
         raise ValueError(f"security_margin: expected a finite number, got {security_margin!r}")
     out, status = _out(out, (B,), np.bool_), np.zeros(B, dtype=np.int64)
-    _collisions(I, F, WS, Q, *packed.arrays, packed.local_boxes, packed.parent_joints, packed.placements, packed.pairs,
-                packed.pair_index, np.full(npairs, float(security_margin)), settings,
-                np.zeros((nchunks, ng, 3, 4)), np.zeros((nchunks, ng, 6)), np.zeros((nchunks, npairs), dtype=bool),
-                np.zeros((nchunks, npairs)), np.zeros((nchunks, npairs), dtype=bool), out, status)
+    threads.run(_collisions, (I, F, WS, Q, *packed.arrays, packed.local_boxes, packed.parent_joints, packed.placements,
+                              packed.pairs, packed.pair_index, np.full(npairs, float(security_margin)), settings,
+                              np.zeros((nchunks, ng, 3, 4)), np.zeros((nchunks, ng, 6)),
+                              np.zeros((nchunks, npairs), dtype=bool), np.zeros((nchunks, npairs)),
+                              np.zeros((nchunks, npairs), dtype=bool), out, status), threads.chunk_runs(nchunks))
     _raise(status, report, geom_model)
     return out

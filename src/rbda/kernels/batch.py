@@ -1,16 +1,17 @@
-"""Batched kernels: the single-state kernels run over a leading batch axis with ``prange``.
+"""Batched kernels: the single-state kernels run over a leading batch axis, a run of chunks per call (one thread
+each, ``_native/threads.py``).
 
 The batch is cut into one contiguous chunk per workspace (one workspace per thread); each chunk runs the
 single-state kernel state after state and copies its result out, element by element (a slice assignment
 compiles numba's shape-mismatch error path, seconds per kernel). No Python work per state. Every batched kernel
-takes ``(I, F, WS, Q, V, A, OUT, STATUS)`` (``V``, ``A`` ``(B, 0)`` where it does not use them), but
-:func:`frame_jacobians`, which also takes the frame.
+takes ``(I, F, WS, Q, V, A, OUT, STATUS, first, last)`` (``V``, ``A`` ``(B, 0)`` where it does not use them;
+``first .. last - 1`` the chunks of this call), but :func:`frame_jacobians`, which also takes the frame.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from .._native.jit import njit, prange
+from .._native.jit import njit
 
 from . import dynamics, kinematics
 from ..model.layout import data_views, model_views
@@ -23,7 +24,7 @@ from .mimic import model_block
 
 
 def batched(kernel):
-    """The batched twin ``(I, F, WS, Q, V, A, OUT, STATUS)`` of the single-state kernel with code ``kernel``: for
+    """The batched twin ``(I, F, WS, Q, V, A, OUT, STATUS, first, last)`` of the single-state kernel with code ``kernel``: for
     each state ``b``, ``STATUS[b]`` is the kernel's status at ``(Q[b], V[b], A[b])`` and ``OUT[b]`` its result.
 
     ``WS: (nchunks, size)`` one workspace per chunk of states; ``Q: (B, nq)``; ``V, A: (B, nv)``, or ``(B, 0)``
@@ -36,10 +37,10 @@ def batched(kernel):
     this function's name, one entry per code.
     """
 
-    @njit(cache=True, parallel=True)
-    def batched_kernel(I, F, WS, Q, V, A, OUT, STATUS):
+    @njit(cache=True, nogil=True)
+    def batched_kernel(I, F, WS, Q, V, A, OUT, STATUS, first, last):
         nchunks, B = WS.shape[0], Q.shape[0]
-        for c in prange(nchunks):
+        for c in range(first, last):
             m = model_views(I, F)
             d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
             no_fext = np.zeros((0, 6))  # the single-state calls' argument types: one compiled overload for both
@@ -107,12 +108,12 @@ def copy_placements(X, out):
         copy_matrix(X[i], out[i])
 
 
-@njit(cache=True, parallel=True)
-def frame_jacobians(I, F, WS, Q, frame, reference_frame, OUT, STATUS):
+@njit(cache=True, nogil=True)
+def frame_jacobians(I, F, WS, Q, frame, reference_frame, OUT, STATUS, first, last):
     """``OUT[b]`` ``(6, nv)``: the Jacobian of frame ``frame`` at ``Q[b]`` in ``reference_frame`` (0 WORLD, 1
     LOCAL, 2 LOCAL_WORLD_ALIGNED), zero outside the columns of the joints that support it."""
     nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
+    for c in range(first, last):
         m = model_views(I, F)
         d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         joint = m.frame_parents[frame]

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import numpy as np
-from .._native.jit import njit, prange
+from .._native.jit import njit
 
 from ..spatial.compiled import (
     motion_act_inv,
@@ -195,15 +195,15 @@ def jacobian_center_of_mass_chunk(I, F, ws, Q, OUT, STATUS, lo, hi):
                 OUT[b, r, k] = w.Jcom[k, r]
 
 
-@njit(cache=True, parallel=True)
-def center_of_mass_batch(I, F, WS, Q, V, A, OUT, STATUS):
+@njit(cache=True, nogil=True)
+def center_of_mass_batch(I, F, WS, Q, V, A, OUT, STATUS, first, last):
     n, B = WS.shape[0], Q.shape[0]
-    for c in prange(n):
+    for c in range(first, last):
         center_of_mass_chunk(I, F, WS[c], Q, OUT, STATUS, c * B // n, (c + 1) * B // n)
 
 
-@njit(cache=True, parallel=True)
-def jacobian_center_of_mass_batch(I, F, WS, Q, V, A, OUT, STATUS):
+@njit(cache=True, nogil=True)
+def jacobian_center_of_mass_batch(I, F, WS, Q, V, A, OUT, STATUS, first, last):
     n, B = WS.shape[0], Q.shape[0]
-    for c in prange(n):
+    for c in range(first, last):
         jacobian_center_of_mass_chunk(I, F, WS[c], Q, OUT, STATUS, c * B // n, (c + 1) * B // n)

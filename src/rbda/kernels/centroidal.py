@@ -5,7 +5,7 @@ its rate (``data`` buffers: ``kernels/whole_body.py``).
 from __future__ import annotations
 
 import numpy as np
-from .._native.jit import njit, prange
+from .._native.jit import njit
 
 from ..spatial.compiled import (
     force_act,
@@ -231,15 +231,15 @@ def centroidal_momentum_chunk(I, F, ws, Q, V, OUT, STATUS, lo, hi):
         OUT[b, :] = w.hg
 
 
-@njit(cache=True, parallel=True)
-def ccrba_batch(I, F, WS, Q, V, A, OUT, STATUS):
+@njit(cache=True, nogil=True)
+def ccrba_batch(I, F, WS, Q, V, A, OUT, STATUS, first, last):
     n, B = WS.shape[0], Q.shape[0]
-    for c in prange(n):
+    for c in range(first, last):
         ccrba_chunk(I, F, WS[c], Q, V, OUT, STATUS, c * B // n, (c + 1) * B // n)
 
 
-@njit(cache=True, parallel=True)
-def centroidal_momentum_batch(I, F, WS, Q, V, A, OUT, STATUS):
+@njit(cache=True, nogil=True)
+def centroidal_momentum_batch(I, F, WS, Q, V, A, OUT, STATUS, first, last):
     n, B = WS.shape[0], Q.shape[0]
-    for c in prange(n):
+    for c in range(first, last):
         centroidal_momentum_chunk(I, F, WS[c], Q, V, OUT, STATUS, c * B // n, (c + 1) * B // n)

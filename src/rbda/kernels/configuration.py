@@ -15,7 +15,7 @@ since ``Jr(-nu) = Ad(exp nu) Jr(nu)``. Every so(3) map involved has the form ``1
 from __future__ import annotations
 
 import numpy as np
-from .._native.jit import njit, prange
+from .._native.jit import njit
 
 from ..joints.dispatch import COMPOSITE, FREE_FLYER, PLANAR, PRISMATIC, REVOLUTE, SPHERICAL
 from ..joints.dispatch import joint_difference, joint_integrate, joint_neutral, joint_normalize
@@ -423,29 +423,30 @@ def d_integrate_transport(I, F, q, v, arg, J, out):
 
 
 # ------------------------------------------------------------------------------------------ batches
-@njit(cache=True, parallel=True)
-def batch_integrate(I, F, Q, V, OUT, STATUS):
-    """``OUT[b] = Q[b] (+) V[b]`` over the batch, on every core (``rbda.batch``)."""
-    for b in prange(Q.shape[0]):
+@njit(cache=True, nogil=True)
+def batch_integrate(I, F, Q, V, OUT, STATUS, first, last):
+    """``OUT[b] = Q[b] (+) V[b]`` for the states ``first .. last - 1`` of the batch (``rbda.batch``: a run per
+    thread)."""
+    for b in range(first, last):
         STATUS[b] = integrate(I, F, Q[b], V[b], OUT[b])
 
 
-@njit(cache=True, parallel=True)
-def batch_difference(I, F, Q0, Q1, OUT, STATUS):
+@njit(cache=True, nogil=True)
+def batch_difference(I, F, Q0, Q1, OUT, STATUS, first, last):
     """``OUT[b] = Q1[b] (-) Q0[b]``."""
-    for b in prange(Q0.shape[0]):
+    for b in range(first, last):
         STATUS[b] = difference(I, F, Q0[b], Q1[b], OUT[b])
 
 
-@njit(cache=True, parallel=True)
-def batch_d_integrate(I, F, Q, V, arg, J0, J1, STATUS):
+@njit(cache=True, nogil=True)
+def batch_d_integrate(I, F, Q, V, arg, J0, J1, STATUS, first, last):
     """:func:`d_integrate` of each state into ``J0[b]``, ``J1[b]``."""
-    for b in prange(Q.shape[0]):
+    for b in range(first, last):
         STATUS[b] = d_integrate(I, F, Q[b], V[b], arg, J0[b], J1[b])
 
 
-@njit(cache=True, parallel=True)
-def batch_d_difference(I, F, Q0, Q1, arg, J0, J1, STATUS):
+@njit(cache=True, nogil=True)
+def batch_d_difference(I, F, Q0, Q1, arg, J0, J1, STATUS, first, last):
     """:func:`d_difference` of each state into ``J0[b]``, ``J1[b]``."""
-    for b in prange(Q0.shape[0]):
+    for b in range(first, last):
         STATUS[b] = d_difference(I, F, Q0[b], Q1[b], arg, J0[b], J1[b])

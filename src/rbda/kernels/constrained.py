@@ -9,7 +9,7 @@ the records ``R (nc, 78)`` (offsets below), its Jacobian rows to ``Jc (m, nv)`` 
 from __future__ import annotations
 
 import numpy as np
-from .._native.jit import njit, prange
+from .._native.jit import njit
 
 from ..spatial.compiled import jlog_coefficient, motion_act, motion_act_inv, motion_cross, se3_compose, sin_over_t
 from .checks import SINGULAR, all_finite
@@ -786,14 +786,14 @@ def work_size(m: int, nv: int, nq: int) -> int:
     return state_offset.py_func(m, nv) + nq + 2 * nv
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def batch_constraint_dynamics(I, F, WS, L, D, Dinv, Q, V, TAU, CI, CF, settings, R, Jc, rhs, work, stats, OUT, LAM,
-                              STATUS):
-    """:func:`constraint_dynamics` over the states ``Q, V, TAU (B, .)`` with ``prange`` over chunks, one set of
+                              STATUS, first, last):
+    """:func:`constraint_dynamics` over the states ``Q, V, TAU (B, .)`` for the chunks ``first .. last - 1``, one set of
     buffers (leading axis) per chunk; ``OUT (B, nv)`` the accelerations, ``LAM (B, m)`` the forces."""
     nchunks, B = WS.shape[0], Q.shape[0]
     nc = rhs.shape[1]
-    for c in prange(nchunks):
+    for c in range(first, last):
         m = model_views(I, F)
         d = data_views(WS[c], m.nj, m.nv, m.nf, m.nq_mimic)[0]
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
@@ -805,14 +805,14 @@ def batch_constraint_dynamics(I, F, WS, L, D, Dinv, Q, V, TAU, CI, CF, settings,
                 LAM[b, k] = work[c, k]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def batch_impulse_dynamics(I, F, WS, L, D, Dinv, Q, V, CI, CF, settings, R, Jc, rhs, work, stats, OUT, IMPULSES,
-                           STATUS):
-    """:func:`impulse_dynamics` over the states ``Q, V (B, .)`` with ``prange`` over chunks, one set of buffers
+                           STATUS, first, last):
+    """:func:`impulse_dynamics` over the states ``Q, V (B, .)`` for the chunks ``first .. last - 1``, one set of buffers
     (leading axis) per chunk; ``OUT (B, nv)`` the velocities after the impact, ``IMPULSES (B, m)``."""
     nchunks, B = WS.shape[0], Q.shape[0]
     nc = rhs.shape[1]
-    for c in prange(nchunks):
+    for c in range(first, last):
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = impulse_dynamics(I, F, WS[c], L[c], D[c], Dinv[c], Q[b], V[b], CI, CF, settings, R[c], Jc[c],
                                          rhs[c], work[c], stats[c], OUT[b])

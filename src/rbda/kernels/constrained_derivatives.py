@@ -28,7 +28,7 @@ each body (the second term where dof ``c`` supports dof ``r``'s joint).
 from __future__ import annotations
 
 import numpy as np
-from .._native.jit import njit, prange
+from .._native.jit import njit
 
 from ..spatial.compiled import force_act, force_cross, matvec6, motion_act, motion_act_inv, motion_cross
 from .configuration import DIFFERENCE_Q1, se3_jacobian
@@ -582,13 +582,14 @@ def derivatives_into(I, F, ws, dws, L, D, Dinv, q, v, tau, CI, CF, settings, R, 
     return status
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def batch_constraint_dynamics_derivatives(I, F, WS, DWS, L, D, Dinv, Q, V, TAU, CI, CF, settings, R, Jc, rhs, work,
-                                          stats, dwork, DDQ_DQ, DDQ_DV, DDQ_DTAU, DLAM_DQ, DLAM_DV, DLAM_DTAU, STATUS):
-    """:func:`derivatives_into` at each state of ``Q, V, TAU (B, .)``, ``prange`` over chunks with one set of
+                                          stats, dwork, DDQ_DQ, DDQ_DV, DDQ_DTAU, DLAM_DQ, DLAM_DV, DLAM_DTAU, STATUS,
+                                          first, last):
+    """:func:`derivatives_into` at each state of ``Q, V, TAU (B, .)``, for the chunks ``first .. last - 1``, one set of
     buffers (leading axis) per chunk, into ``DDQ_* (B, nv, nv)`` and ``DLAM_* (B, m, nv)``."""
     nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
+    for c in range(first, last):
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = derivatives_into(I, F, WS[c], DWS[c], L[c], D[c], Dinv[c], Q[b], V[b], TAU[b], CI, CF,
                                          settings, R[c], Jc[c], rhs[c], work[c], stats[c], dwork[c], DDQ_DQ[b],
@@ -615,13 +616,13 @@ def impulse_derivatives_into(I, F, F0, ws, dws, L, D, Dinv, q, v, CI, CF, settin
                                         Jc, work, settings[MU], dwork, dv_dq, dv_dv, dP_dq, dP_dv)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def batch_impulse_dynamics_derivatives(I, F, F0, WS, DWS, L, D, Dinv, Q, V, CI, CF, settings, R, Jc, rhs, work, stats,
-                                       dwork, V_AFTER, DV_DQ, DV_DV, DP_DQ, DP_DV, STATUS):
-    """:func:`impulse_derivatives_into` at each state of ``Q, V (B, .)``, ``prange`` over chunks with one set of
+                                       dwork, V_AFTER, DV_DQ, DV_DV, DP_DQ, DP_DV, STATUS, first, last):
+    """:func:`impulse_derivatives_into` at each state of ``Q, V (B, .)``, for the chunks ``first .. last - 1``, one set of
     buffers (leading axis) per chunk, into ``V_AFTER (B, nv)``, ``DV_* (B, nv, nv)`` and ``DP_* (B, m, nv)``."""
     nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
+    for c in range(first, last):
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = impulse_derivatives_into(I, F, F0, WS[c], DWS[c], L[c], D[c], Dinv[c], Q[b], V[b], CI, CF,
                                                  settings, R[c], Jc[c], rhs[c], work[c], stats[c], dwork[c],

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from .._native.jit import njit, prange
+from .._native.jit import njit
 
 from ..spatial.compiled import (
     add6,
@@ -846,20 +846,20 @@ def aba_derivatives_into(I, F, ws, dws, q, v, tau, out_q, out_v, out_tau):
     return status
 
 
-@njit(cache=True, parallel=True)
-def batch_rnea_derivatives(I, F, WS, DWS, Q, V, A, OUT_Q, OUT_V, OUT_A, STATUS):
+@njit(cache=True, nogil=True)
+def batch_rnea_derivatives(I, F, WS, DWS, Q, V, A, OUT_Q, OUT_V, OUT_A, STATUS, first, last):
     """``compute_rnea_derivatives`` over a batch, one contiguous chunk of states per workspace pair."""
     nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
+    for c in range(first, last):
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = rnea_derivatives_into(I, F, WS[c], DWS[c], Q[b], V[b], A[b], OUT_Q[b], OUT_V[b], OUT_A[b])
 
 
-@njit(cache=True, parallel=True)
-def batch_aba_derivatives(I, F, WS, DWS, Q, V, TAU, OUT_Q, OUT_V, OUT_TAU, STATUS):
+@njit(cache=True, nogil=True)
+def batch_aba_derivatives(I, F, WS, DWS, Q, V, TAU, OUT_Q, OUT_V, OUT_TAU, STATUS, first, last):
     """``compute_aba_derivatives`` over a batch."""
     nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
+    for c in range(first, last):
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = aba_derivatives_into(I, F, WS[c], DWS[c], Q[b], V[b], TAU[b], OUT_Q[b], OUT_V[b], OUT_TAU[b])
 
@@ -878,12 +878,12 @@ def rnea_second_order_derivatives_into(I, F, ws, dws, q, v, a, T, out_qq, out_vv
     return status
 
 
-@njit(cache=True, parallel=True)
-def batch_rnea_second_order_derivatives(I, F, WS, DWS, T, Q, V, A, OUT_QQ, OUT_VV, OUT_QV, OUT_AQ, STATUS):
+@njit(cache=True, nogil=True)
+def batch_rnea_second_order_derivatives(I, F, WS, DWS, T, Q, V, A, OUT_QQ, OUT_VV, OUT_QV, OUT_AQ, STATUS, first, last):
     """``compute_rnea_second_order_derivatives`` over a batch (``T``: per chunk the scratch tensors of a model
     with mimic joints, empty without)."""
     nchunks, B = WS.shape[0], Q.shape[0]
-    for c in prange(nchunks):
+    for c in range(first, last):
         for b in range(c * B // nchunks, (c + 1) * B // nchunks):
             STATUS[b] = rnea_second_order_derivatives_into(I, F, WS[c], DWS[c], Q[b], V[b], A[b], T[c],
                                                            OUT_QQ[b], OUT_VV[b], OUT_QV[b], OUT_AQ[b])

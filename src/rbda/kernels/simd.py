@@ -7,8 +7,8 @@ LLVM turns into vector instructions (``W`` doubles: one AVX-512 register, two AV
 (``rnea_chunk``, ``aba_chunk``, ``crba_chunk``, ``minverse_chunk``, ``kinematics_chunk``) runs a contiguous run of blocks with its own block arrays (tens of KB: L1/L2),
 allocated there with the lane count a compile-time constant, and the block's algorithm inlined: LLVM then knows
 the distance between rows and vectorises each lane loop without run-time overlap checks (twice as fast). The chunk
-releases the GIL; ``rbda.batch`` runs one per thread (a numba ``prange`` over chunks compiled the chunk a second
-time, 3-5 s, for the same speed).
+releases the GIL; ``rbda.batch`` runs one per thread (``_native/threads.py``; a numba ``prange`` over chunks compiled
+the chunk a second time, 3-5 s, for the same speed).
 
 The layout needs the joint's motion subspace ``S`` constant and the joint transform in closed form, without a
 per-lane branch on the type, so it takes the models whose joints are all revolute or prismatic (one dof, ``S``
