@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 _pools: dict = {}  # (pid, thread count) -> ThreadPoolExecutor
 _lock = threading.Lock()
@@ -59,5 +59,6 @@ def run(kernel, args: tuple, runs: list[tuple[int, int]]) -> None:
     try:
         kernel(*args, *runs[0])
     finally:
-        for other in others:
-            other.result()
+        wait(others)  # every run ended (they write into the caller's arrays), then the first error of theirs
+    for other in others:
+        other.result()
