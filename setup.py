@@ -9,7 +9,8 @@ compiles at first use, as without it. ``RBDA_BUILD_CACHE=0`` builds without it (
 ``RBDA_BUILD_JOBS=N`` sets the processes. Editable installs compile at first use into the checkout.
 
 The C extension ``rbda._native._entry`` (the fast entries' argument checks, through the CPython and numpy C API) is
-built against the numpy of the build; it is optional: where it does not build (no C compiler), the package installs
+built against the numpy of the build, before the warmup (which compiles the fast entries' bodies only where it
+imports); it is optional: where it does not build (no C compiler), the package installs
 without it and every call takes the ordinary path. ``python setup.py build_ext --inplace`` builds it in a checkout.
 """
 
@@ -30,6 +31,7 @@ class BuildWithCache(build_py):
         super().run()
         if getattr(self, "editable_mode", False) or os.environ.get("RBDA_BUILD_CACHE", "1") == "0":
             return
+        self.run_command("build_ext")  # the C extension first: without it the fast entries would not compile
         built = os.path.abspath(self.build_lib)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([built, *filter(None, [os.environ.get("PYTHONPATH")])]))
         env.pop("NUMBA_CACHE_DIR", None)  # the cache beside the built sources, never a user's directory
